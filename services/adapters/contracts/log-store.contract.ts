@@ -1,0 +1,100 @@
+// The LogStore contract, run against every adapter on the real database.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../core/logs/log-record.ts';
+import type { LogStore } from '../../core/ports/log-store.ts';
+
+export function describeLogStoreContract(name: string, open: () => Promise<LogStore>): void {
+  describe(`LogStore contract: ${name}`, () => {
+    let store: LogStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+
+    const projectId = () => 100_000 + Math.floor(Math.random() * 1_000_000);
+    let counter = 0;
+    function record(project: number, overrides: Partial<LogRecord> = {}): LogRecord {
+      counter += 1;
+      return {
+        id: `${randomUUID()}:${counter}`,
+        projectId: project,
+        timestamp: 1_700_000_000 + counter,
+        observedAt: 1_700_000_500,
+        traceId: null,
+        spanId: null,
+        level: 'info',
+        severityNumber: 9,
+        body: `log line ${counter}`,
+        attributes: {},
+        release: null,
+        environment: null,
+        ...overrides,
+      };
+    }
+
+    it('stores records and returns them newest first, unchanged', async () => {
+      const project = projectId();
+      const records = [
+        record(project, { attributes: { 'user.id': { type: 'string', value: 'u1' }, count: { type: 'integer', value: 3 } } }),
+        record(project, { traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), release: '2.0', environment: 'prod' }),
+      ];
+      await store.insertLogs(records);
+      const page = await store.searchLogs({ projectId: project, limit: 10 });
+      expect(page.items).toEqual([records[1], records[0]]);
+    });
+
+    it('ignores a second insert of the same record id', async () => {
+      const project = projectId();
+      const one = record(project);
+      await store.insertLogs([one]);
+      await store.insertLogs([{ ...one, body: 'changed' }]);
+      const page = await store.searchLogs({ projectId: project, limit: 10 });
+      expect(page.items.map((r) => r.body)).toEqual([one.body]);
+    });
+
+    it('filters by level, text, trace id, attributes and time window', async () => {
+      const project = projectId();
+      const trace = 'd'.repeat(32);
+      const [warn, error, traced, attributed] = [
+        record(project, { level: 'warn', body: 'Disk almost FULL (95%)' }),
+        record(project, { level: 'error', body: 'payment failed' }),
+        record(project, { traceId: trace, body: 'in trace' }),
+        record(project, {
+          body: 'with attributes',
+          attributes: {
+            'user.id': { type: 'string', value: '42' },
+            retries: { type: 'integer', value: 3 },
+            cached: { type: 'boolean', value: false },
+          },
+        }),
+      ];
+      await store.insertLogs([warn!, error!, traced!, attributed!]);
+      const search = async (query: Partial<Parameters<LogStore['searchLogs']>[0]>) =>
+        (await store.searchLogs({ projectId: project, limit: 10, ...query })).items.map((r) => r.body);
+      expect(await search({ levels: ['warn', 'error'] })).toEqual(['payment failed', 'Disk almost FULL (95%)']);
+      expect(await search({ text: 'full (95%' })).toEqual(['Disk almost FULL (95%)']);
+      expect(await search({ text: '_' })).toEqual([]);
+      expect(await search({ traceId: trace.toUpperCase() })).toEqual(['in trace']);
+      expect(await search({ attributes: { 'user.id': '42' } })).toEqual(['with attributes']);
+      expect(await search({ attributes: { retries: '3', cached: 'false' } })).toEqual(['with attributes']);
+      expect(await search({ attributes: { retries: '4' } })).toEqual([]);
+      expect(await search({ since: traced!.timestamp })).toEqual(['with attributes', 'in trace']);
+      expect(await search({ until: warn!.timestamp })).toEqual(['Disk almost FULL (95%)']);
+      expect(await search({ projectId: project + 1 })).toEqual([]);
+    });
+
+    it('pages through results with a cursor', async () => {
+      const project = projectId();
+      const records = Array.from({ length: 5 }, () => record(project, { timestamp: 1_750_000_000 }));
+      await store.insertLogs(records);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.searchLogs({ projectId: project, limit: 2, cursor });
+        seen.push(...page.items.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen.sort()).toEqual(records.map((r) => r.id).sort());
+    });
+  });
+}

@@ -1,0 +1,40 @@
+// SqlClient over PGlite: Postgres compiled to WebAssembly, running inside this process on a
+// data directory. One connection; PGlite serializes queries and transactions itself.
+// Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlClient, SqlExecutor, SqlResult } from '../postgres/sql-client.ts';
+
+// The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
+// instance does well with far less, and resident memory is a target.
+const POSTGRES_CONF = ['shared_buffers=16MB', 'wal_buffers=1MB', 'work_mem=4MB', 'maintenance_work_mem=16MB'];
+
+export class PGliteClient implements SqlClient {
+  private constructor(private readonly db: PGlite) {}
+
+  /** Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory. */
+  static async open(dataDir: string | undefined): Promise<PGliteClient> {
+    const db = new PGlite(dataDir, { postgresqlconf: POSTGRES_CONF });
+    await db.waitReady;
+    return new PGliteClient(db);
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+    const result = await this.db.query<T>(sql, params);
+    return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) =>
+      work({
+        async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
+          const result = await tx.query<R>(sql, params);
+          return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+        },
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}

@@ -1,0 +1,27 @@
+// The SQL stores on PGlite, held to the port contracts. One in-memory database for the file.
+import { afterAll } from 'vitest';
+import { describeEventStoreContract } from '../contracts/event-store.contract.ts';
+import { describeLogStoreContract } from '../contracts/log-store.contract.ts';
+import { describeMetadataStoreContract } from '../contracts/metadata-store.contract.ts';
+import { migrate } from '../postgres/migrate.ts';
+import { PgEventStore } from '../postgres/pg-event-store.ts';
+import { PgLogStore } from '../postgres/pg-log-store.ts';
+import { PgMetadataStore } from '../postgres/pg-metadata-store.ts';
+import { PGliteClient } from './pglite-client.ts';
+
+let client: Promise<PGliteClient> | undefined;
+function database(): Promise<PGliteClient> {
+  client ??= PGliteClient.open(undefined).then(async (db) => {
+    await migrate(db);
+    return db;
+  });
+  return client;
+}
+
+afterAll(async () => {
+  await (await client)?.close();
+});
+
+describeMetadataStoreContract('PGlite', async () => new PgMetadataStore(await database()));
+describeEventStoreContract('PGlite', async () => new PgEventStore(await database()));
+describeLogStoreContract('PGlite', async () => new PgLogStore(await database()));

@@ -1,0 +1,115 @@
+// EventStore over SQL (PGlite standalone; also usable on Postgres). Inserts are multi-row and
+// idempotent by (project, event id).
+import type { NormalizedEvent } from '../../core/event/event.ts';
+import type { Level } from '../../core/event/level.ts';
+import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
+import { chunk, valuesList, type SqlClient } from './sql-client.ts';
+
+interface EventRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  timestamp: number;
+  received_at: number;
+  level: Level;
+  title: string;
+  culprit: string;
+  platform: string;
+  environment: string | null;
+  release: string | null;
+  trace_id: string | null;
+  user_key: string | null;
+  payload: string;
+}
+
+const COLUMNS = `project_id, event_id, issue_id, extract(epoch from timestamp)::float8 AS timestamp,
+  extract(epoch from received_at)::float8 AS received_at, level, title, culprit, platform, environment, release,
+  trace_id, user_key, payload`;
+
+const CASTS = ['integer', 'text', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
+
+export class PgEventStore implements EventStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async insertEvents(events: StoredEvent[]): Promise<void> {
+    // 14 parameters a row; 200 rows keep a statement far below the parameter limit.
+    for (const part of chunk(events, 200)) {
+      const values = valuesList(
+        part.map((e) => [
+          e.projectId,
+          e.eventId,
+          e.issueId,
+          e.timestamp,
+          e.receivedAt,
+          e.level,
+          e.title,
+          e.culprit,
+          e.platform,
+          e.environment,
+          e.release,
+          e.traceId,
+          e.userKey,
+          JSON.stringify(e.payload),
+        ]),
+        CASTS,
+      );
+      await this.db.query(
+        `INSERT INTO events (project_id, event_id, issue_id, timestamp, received_at, level, title, culprit, platform,
+           environment, release, trace_id, user_key, payload)
+         SELECT v.project_id, v.event_id, v.issue_id, to_timestamp(v.ts), to_timestamp(v.received), v.level, v.title,
+           v.culprit, v.platform, v.environment, v.release, v.trace_id, v.user_key, v.payload
+         FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id, ts, received, level, title, culprit, platform,
+           environment, release, trace_id, user_key, payload)
+         ON CONFLICT (project_id, event_id) DO NOTHING`,
+        values.params,
+      );
+    }
+  }
+
+  async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
+    const result = await this.db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND event_id = $2`, [
+      projectId,
+      eventId,
+    ]);
+    return result.rows[0] && toStoredEvent(result.rows[0]);
+  }
+
+  async latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined> {
+    const result = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND issue_id = $2 ORDER BY timestamp DESC, received_at DESC LIMIT 1`,
+      [projectId, issueId],
+    );
+    return result.rows[0] && toStoredEvent(result.rows[0]);
+  }
+
+  async countEventsForIssue(projectId: number, issueId: number): Promise<number> {
+    const result = await this.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM events WHERE project_id = $1 AND issue_id = $2',
+      [projectId, issueId],
+    );
+    return result.rows[0]?.count ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    projectId: row.project_id,
+    eventId: row.event_id,
+    issueId: row.issue_id,
+    timestamp: row.timestamp,
+    receivedAt: row.received_at,
+    level: row.level,
+    title: row.title,
+    culprit: row.culprit,
+    platform: row.platform,
+    environment: row.environment,
+    release: row.release,
+    traceId: row.trace_id,
+    userKey: row.user_key,
+    payload: JSON.parse(row.payload) as NormalizedEvent,
+  };
+}

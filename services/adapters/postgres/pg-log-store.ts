@@ -1,0 +1,121 @@
+// LogStore over SQL (PGlite standalone; also usable on Postgres). Newest first, keyset
+// pagination on (timestamp, id); inserts idempotent by record id.
+import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
+import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
+import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { chunk, containsPattern, valuesList, type SqlClient } from './sql-client.ts';
+
+interface LogRow {
+  project_id: number;
+  id: string;
+  timestamp: number;
+  timestamp_cursor: string;
+  observed_at: number;
+  trace_id: string | null;
+  span_id: string | null;
+  level: LogLevel;
+  severity_number: number;
+  body: string;
+  attributes: Record<string, LogAttribute>;
+  release: string | null;
+  environment: string | null;
+}
+
+const COLUMNS = `project_id, id, extract(epoch from timestamp)::float8 AS timestamp,
+  to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor,
+  extract(epoch from observed_at)::float8 AS observed_at, trace_id, span_id, level, severity_number, body, attributes,
+  release, environment`;
+
+const CASTS = ['integer', 'text', 'float8', 'float8', 'text', 'text', 'text', 'integer', 'text', 'jsonb', 'text', 'text'];
+
+export class PgLogStore implements LogStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async insertLogs(records: LogRecord[]): Promise<void> {
+    for (const part of chunk(records, 300)) {
+      const values = valuesList(
+        part.map((r) => [
+          r.projectId,
+          r.id,
+          r.timestamp,
+          r.observedAt,
+          r.traceId,
+          r.spanId,
+          r.level,
+          r.severityNumber,
+          r.body,
+          JSON.stringify(r.attributes),
+          r.release,
+          r.environment,
+        ]),
+        CASTS,
+      );
+      await this.db.query(
+        `INSERT INTO logs (project_id, id, timestamp, observed_at, trace_id, span_id, level, severity_number, body,
+           attributes, release, environment)
+         SELECT v.project_id, v.id, to_timestamp(v.ts), to_timestamp(v.observed), v.trace_id, v.span_id, v.level,
+           v.severity_number, v.body, v.attributes, v.release, v.environment
+         FROM (VALUES ${values.sql}) AS v (project_id, id, ts, observed, trace_id, span_id, level, severity_number, body,
+           attributes, release, environment)
+         ON CONFLICT (project_id, id) DO NOTHING`,
+        values.params,
+      );
+    }
+  }
+
+  async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
+    const conditions = ['project_id = $1'];
+    const params: unknown[] = [query.projectId];
+    const add = (condition: (n: number) => string, value: unknown) => {
+      params.push(value);
+      conditions.push(condition(params.length));
+    };
+    if (query.levels && query.levels.length > 0) add((n) => `level = ANY($${n}::text[])`, query.levels);
+    if (query.text) add((n) => `body ILIKE $${n}`, containsPattern(query.text));
+    if (query.traceId) add((n) => `trace_id = $${n}`, query.traceId.toLowerCase());
+    if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, query.since);
+    if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, query.until);
+    for (const [key, value] of Object.entries(query.attributes ?? {})) {
+      params.push(key, value);
+      // ->> 'value' renders numbers and booleans as text, so "42" matches an integer 42.
+      conditions.push(`attributes -> $${params.length - 1} ->> 'value' = $${params.length}`);
+    }
+    if (query.cursor) {
+      const [timestamp, id] = decodeCursor(query.cursor, ['string', 'string']);
+      params.push(timestamp, id);
+      conditions.push(`(timestamp, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(query.limit + 1);
+    const result = await this.db.query<LogRow>(
+      `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')} ORDER BY timestamp DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const rows = result.rows.slice(0, query.limit);
+    const last = rows[rows.length - 1];
+    return {
+      items: rows.map(toLogRecord),
+      nextCursor: result.rows.length > query.limit && last ? encodeCursor([last.timestamp_cursor, last.id]) : undefined,
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+}
+
+function toLogRecord(row: LogRow): LogRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    timestamp: row.timestamp,
+    observedAt: row.observed_at,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    level: row.level,
+    severityNumber: row.severity_number,
+    body: row.body,
+    attributes: row.attributes,
+    release: row.release,
+    environment: row.environment,
+  };
+}

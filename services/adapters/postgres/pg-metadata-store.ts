@@ -1,0 +1,238 @@
+// MetadataStore over SQL (PGlite standalone, Postgres distributed): organizations, projects,
+// keys, agent tokens, issues and releases. It does not own the SqlClient: whoever opened the
+// database (runtime/compose.ts) closes it.
+import type { Role } from '../../core/auth/roles.ts';
+import { ConflictError } from '../../core/errors.ts';
+import type { Occurrence, OccurrenceResult } from '../../core/issues/occurrence.ts';
+import type {
+  AgentToken,
+  Issue,
+  IssueQuery,
+  MetadataStore,
+  Organization,
+  Project,
+  ProjectKey,
+  Release,
+} from '../../core/ports/metadata-store.ts';
+import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { recordOccurrences } from './record-occurrences.ts';
+import {
+  ISSUE_COLUMNS,
+  PROJECT_COLUMNS,
+  TOKEN_COLUMNS,
+  toAgentToken,
+  toIssue,
+  toOrganization,
+  toProject,
+  toProjectKey,
+  type AgentTokenRow,
+  type IssueRow,
+  type OrganizationRow,
+  type ProjectKeyRow,
+  type ProjectRow,
+} from './rows.ts';
+import { containsPattern, type SqlClient } from './sql-client.ts';
+
+const UNIQUE_VIOLATION = '23505';
+
+export class PgMetadataStore implements MetadataStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async ensureOrganization(slug: string, name: string): Promise<Organization> {
+    await this.db.query('INSERT INTO organizations (slug, name) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [slug, name]);
+    return (await this.findOrganization(slug))!;
+  }
+
+  async findOrganization(slug: string): Promise<Organization | undefined> {
+    const result = await this.db.query<OrganizationRow>('SELECT * FROM organizations WHERE slug = $1', [slug]);
+    return result.rows[0] && toOrganization(result.rows[0]);
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const result = await this.db.query<OrganizationRow>('SELECT * FROM organizations ORDER BY id');
+    return result.rows.map(toOrganization);
+  }
+
+  async createProject(
+    project: { organizationId: number; slug: string; name: string },
+    key: { publicKey: string; label: string },
+  ): Promise<{ project: Project; key: ProjectKey }> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const created = await tx.query<ProjectRow>(
+          `INSERT INTO projects AS p (organization_id, slug, name) VALUES ($1, $2, $3) RETURNING ${PROJECT_COLUMNS}`,
+          [project.organizationId, project.slug, project.name],
+        );
+        const row = created.rows[0]!;
+        const keyRow = await tx.query<ProjectKeyRow>(
+          'INSERT INTO project_keys (project_id, public_key, label) VALUES ($1, $2, $3) RETURNING *',
+          [row.id, key.publicKey, key.label],
+        );
+        return { project: toProject(row), key: toProjectKey(keyRow.rows[0]!) };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a project with slug "${project.slug}" already exists: pick another --slug`);
+      }
+      throw error;
+    }
+  }
+
+  async findProject(organizationId: number, slug: string): Promise<Project | undefined> {
+    const result = await this.db.query<ProjectRow>(
+      `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.organization_id = $1 AND p.slug = $2`,
+      [organizationId, slug],
+    );
+    return result.rows[0] && toProject(result.rows[0]);
+  }
+
+  async getProject(id: number): Promise<Project | undefined> {
+    const result = await this.db.query<ProjectRow>(`SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.id = $1`, [id]);
+    return result.rows[0] && toProject(result.rows[0]);
+  }
+
+  async listProjects(organizationId: number): Promise<Project[]> {
+    const result = await this.db.query<ProjectRow>(
+      `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.organization_id = $1 ORDER BY p.slug`,
+      [organizationId],
+    );
+    return result.rows.map(toProject);
+  }
+
+  async setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void> {
+    await this.db.query('UPDATE projects SET rate_limit_per_minute = $2 WHERE id = $1', [projectId, perMinute]);
+  }
+
+  async listProjectKeys(projectId: number): Promise<ProjectKey[]> {
+    const result = await this.db.query<ProjectKeyRow>('SELECT * FROM project_keys WHERE project_id = $1 ORDER BY id', [projectId]);
+    return result.rows.map(toProjectKey);
+  }
+
+  async findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined> {
+    const result = await this.db.query<ProjectKeyRow & { project_created_at: Date } & Omit<ProjectRow, 'id' | 'created_at'>>(
+      `SELECT k.*, p.organization_id, p.slug, p.name, p.rate_limit_per_minute, p.created_at AS project_created_at
+       FROM project_keys k JOIN projects p ON p.id = k.project_id WHERE k.public_key = $1`,
+      [publicKey],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    const project = toProject({ ...row, id: row.project_id, created_at: row.project_created_at });
+    return { key: toProjectKey(row), project };
+  }
+
+  async createAgentToken(token: {
+    organizationId: number;
+    projectId: number | null;
+    name: string;
+    role: Role;
+    tokenHash: string;
+  }): Promise<AgentToken> {
+    try {
+      const inserted = await this.db.query<{ id: number }>(
+        `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash)
+         VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [token.organizationId, token.projectId, token.name, token.role, token.tokenHash],
+      );
+      return (await this.tokenWhere('t.id = $1', [inserted.rows[0]!.id]))[0]!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a token named "${token.name}" already exists: pick another --name or revoke the old one`);
+      }
+      throw error;
+    }
+  }
+
+  async findAgentToken(tokenHash: string): Promise<AgentToken | undefined> {
+    return (await this.tokenWhere('t.token_hash = $1 AND t.revoked_at IS NULL', [tokenHash]))[0];
+  }
+
+  async revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined> {
+    const updated = await this.db.query<{ id: number }>(
+      `UPDATE agent_tokens SET revoked_at = now()
+       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL RETURNING id`,
+      [organizationId, name],
+    );
+    const id = updated.rows[0]?.id;
+    return id === undefined ? undefined : (await this.tokenWhere('t.id = $1', [id]))[0];
+  }
+
+  async listAgentTokens(organizationId: number): Promise<AgentToken[]> {
+    return this.tokenWhere('t.organization_id = $1 ORDER BY t.created_at, t.id', [organizationId]);
+  }
+
+  private async tokenWhere(where: string, params: unknown[]): Promise<AgentToken[]> {
+    const result = await this.db.query<AgentTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM agent_tokens t LEFT JOIN projects p ON p.id = t.project_id WHERE ${where}`,
+      params,
+    );
+    return result.rows.map(toAgentToken);
+  }
+
+  recordOccurrences(batch: Occurrence[]): Promise<OccurrenceResult[]> {
+    if (batch.length === 0) return Promise.resolve([]);
+    return this.db.transaction((tx) => recordOccurrences(tx, batch));
+  }
+
+  async listIssues(query: IssueQuery): Promise<Page<Issue>> {
+    const conditions = ['i.project_id = $1'];
+    const params: unknown[] = [query.projectId];
+    const add = (condition: (n: number) => string, value: unknown) => {
+      params.push(value);
+      conditions.push(condition(params.length));
+    };
+    const status = query.status ?? 'unresolved';
+    if (status !== 'all') add((n) => `i.status = $${n}`, status);
+    if (query.level) add((n) => `i.level = $${n}`, query.level);
+    if (query.text) add((n) => `(i.title ILIKE $${n} OR i.culprit ILIKE $${n})`, containsPattern(query.text));
+    if (query.cursor) {
+      const [lastSeen, id] = decodeCursor(query.cursor, ['string', 'number']);
+      params.push(lastSeen, id);
+      conditions.push(`(i.last_seen, i.id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(query.limit + 1);
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id
+       WHERE ${conditions.join(' AND ')} ORDER BY i.last_seen DESC, i.id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const rows = result.rows.slice(0, query.limit);
+    const last = rows[rows.length - 1];
+    return {
+      items: rows.map(toIssue),
+      nextCursor: result.rows.length > query.limit && last ? encodeCursor([last.last_seen_cursor, last.id]) : undefined,
+    };
+  }
+
+  async findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined> {
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id
+       WHERE i.project_id = $1 AND i.short_number = $2`,
+      [projectId, shortNumber],
+    );
+    return result.rows[0] && toIssue(result.rows[0]);
+  }
+
+  async getIssue(id: number): Promise<Issue | undefined> {
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id WHERE i.id = $1`,
+      [id],
+    );
+    return result.rows[0] && toIssue(result.rows[0]);
+  }
+
+  async listReleases(projectId: number): Promise<Release[]> {
+    const result = await this.db.query<{ project_id: number; version: string; first_seen: Date; last_seen: Date }>(
+      'SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC',
+      [projectId],
+    );
+    return result.rows.map((r) => ({ projectId: r.project_id, version: r.version, firstSeen: r.first_seen, lastSeen: r.last_seen }));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}

@@ -1,0 +1,238 @@
+// The issue side of the path of an event, in SQL: one transaction per batch that (1) claims
+// every event id in processed_events, so a redelivered event is recognised and not counted
+// twice, (2) finds or creates the issue of each group of occurrences under an advisory lock on
+// its primary hash (two dispatchers never create the same issue twice), (3) updates counters,
+// affected users and releases.
+import {
+  aggregateOccurrences,
+  type Occurrence,
+  type OccurrenceGroup,
+  type OccurrenceResult,
+} from '../../core/issues/occurrence.ts';
+import { formatShortId } from '../../core/projects/short-id.ts';
+import { chunk, valuesList, type SqlExecutor } from './sql-client.ts';
+
+export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): Promise<OccurrenceResult[]> {
+  const unique = new Map<string, Occurrence>();
+  for (const occurrence of batch) {
+    const key = eventKey(occurrence.projectId, occurrence.eventId);
+    if (!unique.has(key)) unique.set(key, occurrence);
+  }
+  const claimed = await claimEventIds(tx, [...unique.values()]);
+  const fresh = [...unique.values()].filter((o) => claimed.has(eventKey(o.projectId, o.eventId)));
+  const results = new Map<string, OccurrenceResult>();
+
+  for (const group of aggregateOccurrences(fresh)) {
+    const issue = await upsertIssue(tx, group);
+    if (!issue) continue; // the project was deleted while its events waited in the queue
+    group.eventIds.forEach((eventId) =>
+      results.set(eventKey(group.projectId, eventId), {
+        projectId: group.projectId,
+        eventId,
+        issueId: issue.id,
+        shortId: issue.shortId,
+        isNewIssue: issue.created && eventId === group.earliest.eventId,
+        isDuplicate: false,
+      }),
+    );
+  }
+  await recordReleases(tx, fresh);
+  await linkEventsToIssues(tx, [...results.values()]);
+
+  const duplicates = batch.filter((o) => !results.has(eventKey(o.projectId, o.eventId)));
+  for (const duplicate of await findRecordedEvents(tx, duplicates)) {
+    const key = eventKey(duplicate.projectId, duplicate.eventId);
+    if (!results.has(key)) results.set(key, duplicate);
+  }
+  return batch
+    .map((o) => results.get(eventKey(o.projectId, o.eventId)))
+    .filter((r): r is OccurrenceResult => r !== undefined);
+}
+
+function eventKey(projectId: number, eventId: string): string {
+  return `${projectId}:${eventId}`;
+}
+
+async function claimEventIds(tx: SqlExecutor, occurrences: Occurrence[]): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (const part of chunk(occurrences, 1000)) {
+    const values = valuesList(part.map((o) => [o.projectId, o.eventId]));
+    const rows = await tx.query<{ project_id: number; event_id: string }>(
+      `INSERT INTO processed_events (project_id, event_id) VALUES ${values.sql}
+       ON CONFLICT DO NOTHING RETURNING project_id, event_id`,
+      values.params,
+    );
+    for (const row of rows.rows) claimed.add(eventKey(row.project_id, row.event_id));
+  }
+  return claimed;
+}
+
+interface UpsertedIssue {
+  id: number;
+  shortId: string;
+  created: boolean;
+}
+
+async function upsertIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${group.projectId}:${group.hashes[0]}`]);
+  const existing = await tx.query<{ issue_id: number }>(
+    `SELECT issue_id FROM issue_hashes WHERE project_id = $1 AND hash = ANY($2::text[])
+     ORDER BY array_position($2::text[], hash) LIMIT 1`,
+    [group.projectId, group.hashes],
+  );
+  const issueId = existing.rows[0]?.issue_id;
+  const issue = issueId === undefined ? await createIssue(tx, group) : await updateIssue(tx, issueId, group);
+  if (!issue) return undefined;
+  const hashes = valuesList(group.hashes.map((hash) => [group.projectId, hash, issue.id]));
+  await tx.query(`INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${hashes.sql} ON CONFLICT DO NOTHING`, hashes.params);
+  return issue;
+}
+
+async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
+  const counter = await tx.query<{ issue_counter: number; slug: string }>(
+    'UPDATE projects SET issue_counter = issue_counter + 1 WHERE id = $1 RETURNING issue_counter, slug',
+    [group.projectId],
+  );
+  const project = counter.rows[0];
+  if (!project) return undefined;
+  const { latest, earliest } = group;
+  const inserted = await tx.query<{ id: number }>(
+    `INSERT INTO issues (project_id, short_number, title, culprit, level, status, type, metadata, first_seen,
+       last_seen, times_seen, user_count, environments, first_release, last_release)
+     VALUES ($1, $2, $3, $4, $5, 'unresolved', $6, $7::jsonb, to_timestamp($8::float8), to_timestamp($9::float8),
+       $10, $11, $12::text[], $13, $14)
+     RETURNING id`,
+    [
+      group.projectId,
+      project.issue_counter,
+      latest.title,
+      latest.culprit,
+      latest.level,
+      latest.type,
+      JSON.stringify(latest.metadata),
+      group.firstSeen,
+      group.lastSeen,
+      group.count,
+      group.userKeys.length,
+      group.environments,
+      earliest.release ?? group.releases[0] ?? null,
+      latest.release ?? group.releases[group.releases.length - 1] ?? null,
+    ],
+  );
+  const id = inserted.rows[0]!.id;
+  if (group.userKeys.length > 0) await insertUsers(tx, id, group.userKeys);
+  return { id, shortId: formatShortId(project.slug, project.issue_counter), created: true };
+}
+
+async function updateIssue(tx: SqlExecutor, issueId: number, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
+  const newUsers = group.userKeys.length > 0 ? await insertUsers(tx, issueId, group.userKeys) : 0;
+  const { latest } = group;
+  // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
+  const updated = await tx.query<{ short_number: number; slug: string }>(
+    `UPDATE issues i SET
+       times_seen = i.times_seen + $2,
+       user_count = i.user_count + $3,
+       first_seen = LEAST(i.first_seen, to_timestamp($4::float8)),
+       last_seen = GREATEST(i.last_seen, to_timestamp($5::float8)),
+       title = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $6 ELSE i.title END,
+       culprit = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $7 ELSE i.culprit END,
+       level = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $8 ELSE i.level END,
+       metadata = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $9::jsonb ELSE i.metadata END,
+       environments = i.environments || ARRAY(SELECT e FROM unnest($10::text[]) AS e WHERE NOT e = ANY(i.environments)),
+       first_release = COALESCE(i.first_release, $11),
+       last_release = CASE WHEN $11::text IS NOT NULL AND to_timestamp($5::float8) >= i.last_seen THEN $11 ELSE i.last_release END
+     FROM projects p
+     WHERE i.id = $1 AND p.id = i.project_id
+     RETURNING i.short_number, p.slug`,
+    [
+      issueId,
+      group.count,
+      newUsers,
+      group.firstSeen,
+      group.lastSeen,
+      latest.title,
+      latest.culprit,
+      latest.level,
+      JSON.stringify(latest.metadata),
+      group.environments,
+      latest.release,
+    ],
+  );
+  const row = updated.rows[0];
+  return row ? { id: issueId, shortId: formatShortId(row.slug, row.short_number), created: false } : undefined;
+}
+
+async function insertUsers(tx: SqlExecutor, issueId: number, userKeys: string[]): Promise<number> {
+  let added = 0;
+  for (const part of chunk(userKeys, 1000)) {
+    const values = valuesList(part.map((key) => [issueId, key]));
+    const result = await tx.query(
+      `INSERT INTO issue_users (issue_id, user_key) VALUES ${values.sql} ON CONFLICT DO NOTHING RETURNING 1`,
+      values.params,
+    );
+    added += result.rows.length;
+  }
+  return added;
+}
+
+async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
+  const seen = new Map<string, { projectId: number; version: string; first: number; last: number }>();
+  for (const o of occurrences) {
+    if (!o.release) continue;
+    const key = `${o.projectId}:${o.release}`;
+    const entry = seen.get(key);
+    if (!entry) seen.set(key, { projectId: o.projectId, version: o.release, first: o.timestamp, last: o.timestamp });
+    else {
+      entry.first = Math.min(entry.first, o.timestamp);
+      entry.last = Math.max(entry.last, o.timestamp);
+    }
+  }
+  if (seen.size === 0) return;
+  const values = valuesList(
+    [...seen.values()].map((r) => [r.projectId, r.version, r.first, r.last]),
+    ['integer', 'text', 'float8', 'float8'],
+  );
+  await tx.query(
+    `INSERT INTO releases (project_id, version, first_seen, last_seen)
+     SELECT v.project_id, v.version, to_timestamp(v.first_seen), to_timestamp(v.last_seen)
+     FROM (VALUES ${values.sql}) AS v (project_id, version, first_seen, last_seen)
+     WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = v.project_id)
+     ON CONFLICT (project_id, version) DO UPDATE SET
+       first_seen = LEAST(releases.first_seen, EXCLUDED.first_seen),
+       last_seen = GREATEST(releases.last_seen, EXCLUDED.last_seen)`,
+    values.params,
+  );
+}
+
+async function linkEventsToIssues(tx: SqlExecutor, results: OccurrenceResult[]): Promise<void> {
+  for (const part of chunk(results, 1000)) {
+    const values = valuesList(part.map((r) => [r.projectId, r.eventId, r.issueId]), ['integer', 'text', 'integer']);
+    await tx.query(
+      `UPDATE processed_events p SET issue_id = v.issue_id
+       FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id)
+       WHERE p.project_id = v.project_id AND p.event_id = v.event_id`,
+      values.params,
+    );
+  }
+}
+
+async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): Promise<OccurrenceResult[]> {
+  if (occurrences.length === 0) return [];
+  const values = valuesList(occurrences.map((o) => [o.projectId, o.eventId]), ['integer', 'text']);
+  const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number; short_number: number; slug: string }>(
+    `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug
+     FROM (VALUES ${values.sql}) AS v (project_id, event_id)
+     JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
+     JOIN issues i ON i.id = pe.issue_id
+     JOIN projects p ON p.id = i.project_id`,
+    values.params,
+  );
+  return rows.rows.map((r) => ({
+    projectId: r.project_id,
+    eventId: r.event_id,
+    issueId: r.issue_id,
+    shortId: formatShortId(r.slug, r.short_number),
+    isNewIssue: false,
+    isDuplicate: true,
+  }));
+}

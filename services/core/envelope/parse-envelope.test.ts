@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { EnvelopeFramingError, parseEnvelope } from './parse-envelope.ts';
+
+const env = (text: string) => parseEnvelope(Buffer.from(text, 'utf8'));
+
+describe('parseEnvelope', () => {
+  it('reads items with explicit lengths, including newlines inside the payload', () => {
+    const attachment = 'line one\nline two\r\n';
+    const envelope = env(
+      `{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc"}\n` +
+        `{"type":"attachment","length":${Buffer.byteLength(attachment)},"filename":"a.txt"}\n${attachment}\n` +
+        `{"type":"event","length":2}\n{}\n`,
+    );
+    expect(envelope.headers.event_id).toBe('9ec79c33ec9942ab8353589fcb2e04dc');
+    expect(envelope.items.map((i) => i.headers.type)).toEqual(['attachment', 'event']);
+    expect(envelope.items[0]!.payload.toString()).toBe(attachment);
+    expect(envelope.items[0]!.headers.filename).toBe('a.txt');
+    expect(envelope.items[1]!.payload.toString()).toBe('{}');
+  });
+
+  it('reads items without length up to the next newline, with or without a trailing newline', () => {
+    const withNewline = env('{}\n{"type":"event"}\n{"message":"a"}\n{"type":"log"}\n{"items":[]}\n');
+    const withoutNewline = env('{}\n{"type":"event"}\n{"message":"a"}\n{"type":"log"}\n{"items":[]}');
+    for (const envelope of [withNewline, withoutNewline]) {
+      expect(envelope.items.map((i) => [i.headers.type, i.payload.toString()])).toEqual([
+        ['event', '{"message":"a"}'],
+        ['log', '{"items":[]}'],
+      ]);
+    }
+  });
+
+  it('keeps a carriage return before the newline as payload when no length is given', () => {
+    const envelope = env('{}\n{"type":"event"}\n{}\r\n');
+    expect(envelope.items[0]!.payload.toString()).toBe('{}\r');
+  });
+
+  it('accepts an envelope with no items, and an empty item at the end', () => {
+    expect(env('{}').items).toEqual([]);
+    expect(env('{}\n').items).toEqual([]);
+    const trailingEmpty = env('{}\n{"type":"attachment"}\n');
+    expect(trailingEmpty.items).toHaveLength(1);
+    expect(trailingEmpty.items[0]!.payload.length).toBe(0);
+    const emptyAtEof = env('{}\n{"type":"attachment","length":0}');
+    expect(emptyAtEof.items[0]!.payload.length).toBe(0);
+  });
+
+  it('treats payloads as bytes, so multi-byte characters count by their UTF-8 length', () => {
+    const payload = '{"message":"héllo ✓"}';
+    const envelope = env(`{}\n{"type":"event","length":${Buffer.byteLength(payload)}}\n${payload}`);
+    expect(envelope.items[0]!.payload.toString()).toBe(payload);
+  });
+
+  it.each([
+    ['an empty body', '', /empty request body/],
+    ['a header that is not JSON', 'nope\n', /envelope header is not valid JSON/],
+    ['a header that is an array', '[]\n', /envelope header must be a JSON object/],
+    ['an item header that is not JSON', '{}\n{type:event}\n{}', /item 1 header is not valid JSON/],
+    ['an item header without type', '{}\n{"length":2}\n{}', /item 1 header has no "type"/],
+    ['a negative length', '{}\n{"type":"event","length":-1}\n{}', /invalid "length"/],
+    ['a fractional length', '{}\n{"type":"event","length":1.5}\n{}', /invalid "length"/],
+    ['a length as text', '{}\n{"type":"event","length":"2"}\n{}', /invalid "length"/],
+    ['a length longer than the body', '{}\n{"type":"event","length":50}\n{}', /declares length 50 but only 2 bytes follow/],
+    ['a length shorter than the payload', '{}\n{"type":"event","length":1}\n{}\n', /expected a newline after its 1-byte payload/],
+    ['a second item whose header is broken', '{}\n{"type":"event"}\n{}\n{"type":\n', /item 2 header is not valid JSON/],
+  ])('rejects %s with a message saying what is wrong', (_name, text, message) => {
+    expect(() => env(text)).toThrow(EnvelopeFramingError);
+    expect(() => env(text)).toThrow(message);
+  });
+});

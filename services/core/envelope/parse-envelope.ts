@@ -1,0 +1,107 @@
+// Envelope framing, as SDKs send it to /api/{id}/envelope/ (ingest role, first step of the
+// path of an event). Framing is validated strictly and synchronously so the client hears about
+// a broken envelope at once; item payloads are opaque bytes here and parsed later.
+//
+//   Envelope = Headers { "\n" Item } [ "\n" ]      Item = Headers "\n" Payload
+//
+// With a `length` header the payload is exactly that many bytes and must be followed by "\n"
+// or the end; without it the payload runs to the next "\n" or the end.
+import { UserInputError } from '../errors.ts';
+
+export interface ItemHeaders {
+  type: string;
+  length?: number;
+  [key: string]: unknown;
+}
+
+export interface EnvelopeItem {
+  headers: ItemHeaders;
+  payload: Buffer;
+}
+
+export interface Envelope {
+  headers: Record<string, unknown>;
+  items: EnvelopeItem[];
+}
+
+const NEWLINE = 0x0a;
+
+/** Framing problems: the message names the item and what is wrong with it. */
+export class EnvelopeFramingError extends UserInputError {}
+
+export function parseEnvelope(body: Buffer): Envelope {
+  if (body.length === 0) {
+    throw new EnvelopeFramingError('empty request body: send an envelope (a JSON header line, then items)');
+  }
+  const headerEnd = lineEnd(body, 0);
+  const headers = parseJsonObject(body.subarray(0, headerEnd), 'envelope header');
+  const items: EnvelopeItem[] = [];
+  let offset = headerEnd + 1;
+  while (offset < body.length) {
+    const itemNumber = items.length + 1;
+    const itemHeaderEnd = lineEnd(body, offset);
+    const itemHeaders = parseItemHeaders(body.subarray(offset, itemHeaderEnd), itemNumber);
+    offset = itemHeaderEnd + 1;
+    let payload: Buffer;
+    if (itemHeaders.length !== undefined) {
+      const remaining = Math.max(0, body.length - offset);
+      if (itemHeaders.length > remaining) {
+        throw new EnvelopeFramingError(
+          `envelope item ${itemNumber} (${itemHeaders.type}) declares length ${itemHeaders.length} ` +
+            `but only ${remaining} bytes follow its header: fix the length or send the whole payload`,
+        );
+      }
+      payload = body.subarray(offset, offset + itemHeaders.length);
+      offset += itemHeaders.length;
+      if (offset < body.length && body[offset] !== NEWLINE) {
+        throw new EnvelopeFramingError(
+          `envelope item ${itemNumber} (${itemHeaders.type}): expected a newline after its ` +
+            `${itemHeaders.length}-byte payload; the length header does not match the payload`,
+        );
+      }
+      offset += 1;
+    } else {
+      const payloadEnd = offset < body.length ? lineEnd(body, offset) : body.length;
+      payload = body.subarray(Math.min(offset, body.length), payloadEnd);
+      offset = payloadEnd + 1;
+    }
+    items.push({ headers: itemHeaders, payload });
+  }
+  return { headers, items };
+}
+
+function lineEnd(body: Buffer, from: number): number {
+  const index = body.indexOf(NEWLINE, from);
+  return index === -1 ? body.length : index;
+}
+
+function parseItemHeaders(line: Buffer, itemNumber: number): ItemHeaders {
+  const headers = parseJsonObject(line, `envelope item ${itemNumber} header`);
+  if (typeof headers.type !== 'string' || headers.type === '') {
+    throw new EnvelopeFramingError(`envelope item ${itemNumber} header has no "type": every item needs one`);
+  }
+  const length = headers.length;
+  if (length !== undefined && length !== null) {
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
+      throw new EnvelopeFramingError(
+        `envelope item ${itemNumber} (${headers.type}) has an invalid "length": expected a non-negative integer`,
+      );
+    }
+    return { ...headers, type: headers.type, length };
+  }
+  const { length: _ignored, ...rest } = headers;
+  return { ...rest, type: headers.type };
+}
+
+function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new EnvelopeFramingError(`${what} is not valid JSON: each header must be one line of JSON followed by a newline`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new EnvelopeFramingError(`${what} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,79 @@
+// The small, typed set of errors the domain raises. They are mapped to HTTP statuses and
+// MCP tool errors in one place each (runtime/http-errors.ts, and the MCP layer later), so a
+// client always gets a message that says what was wrong and how to fix it.
+
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'unavailable';
+
+export class ErrataError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The caller sent something we cannot use; the message says what and how to fix it. */
+export class UserInputError extends ErrataError {
+  constructor(message: string) {
+    super('invalid_input', message);
+  }
+}
+
+/** No credentials, or credentials we do not recognise. */
+export class UnauthorizedError extends ErrataError {
+  constructor(message: string) {
+    super('unauthorized', message);
+  }
+}
+
+/** Recognised credentials that may not do this (disabled key, too weak a role). */
+export class ForbiddenError extends ErrataError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
+/** Absent, or invisible to this caller: the two are deliberately indistinguishable. */
+export class NotFoundError extends ErrataError {
+  constructor(message: string) {
+    super('not_found', message);
+  }
+}
+
+export class ConflictError extends ErrataError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class PayloadTooLargeError extends ErrataError {
+  readonly limitBytes: number;
+  constructor(message: string, limitBytes: number) {
+    super('payload_too_large', message);
+    this.limitBytes = limitBytes;
+  }
+}
+
+export class RateLimitedError extends ErrataError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super('rate_limited', message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A dependency (queue, store) cannot take the work right now; the client should retry. */
+export class UnavailableError extends ErrataError {
+  constructor(message: string) {
+    super('unavailable', message);
+  }
+}

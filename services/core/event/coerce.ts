@@ -1,0 +1,101 @@
+// Lenient readers for SDK-supplied JSON. Field-level problems never reject an event: a value
+// of the wrong shape is coerced when the intent is clear (a number where a string belongs) and
+// dropped otherwise, and each drop is noted in the event's `errors` so nothing vanishes silently.
+
+export interface NormalizationNote {
+  type: 'invalid_data' | 'value_too_long' | 'future_timestamp' | 'past_timestamp' | 'too_deep';
+  name: string;
+  value?: unknown;
+}
+
+export type Notes = NormalizationNote[];
+
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function asRecord(value: unknown): JsonRecord | undefined {
+  return isRecord(value) ? value : undefined;
+}
+
+/** Strings as given; finite numbers and booleans as text (SDKs send release `1.2` as a number). */
+export function lenientString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** A string field with a length cap; a longer value is cut and the cut is noted. */
+export function cappedString(value: unknown, max: number, name: string, notes: Notes): string | undefined {
+  const text = lenientString(value);
+  if (text === undefined) {
+    if (value !== undefined && value !== null) notes.push({ type: 'invalid_data', name, value: describe(value) });
+    return undefined;
+  }
+  if (text.length > max) {
+    notes.push({ type: 'value_too_long', name, value: text.length });
+    return text.slice(0, max);
+  }
+  return text;
+}
+
+export function nonNegativeInt(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The SDKs' three spellings of a list: `{"values": [...]}`, a bare array, or one object
+ * standing for a list of one. `{}` is an empty list.
+ */
+export function valuesOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isRecord(value)) {
+    if (Array.isArray(value.values)) return value.values;
+    if ('values' in value || Object.keys(value).length === 0) return [];
+    return [value];
+  }
+  return [];
+}
+
+export function stringList(value: unknown, maxItems: number, maxLength: number): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: string[] = [];
+  for (const item of value.slice(0, maxItems)) {
+    const text = lenientString(item);
+    if (text !== undefined) out.push(text.slice(0, maxLength));
+  }
+  return out;
+}
+
+const DEPTH_MARKER = '[truncated: nested too deeply]';
+
+/**
+ * Copies arbitrary JSON (extra, contexts, breadcrumb data, frame vars) with bounds on depth,
+ * string length and collection size. Iterative bounds keep hostile nesting from exhausting the stack.
+ */
+export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, maxItems = 200): unknown {
+  if (typeof value === 'string') return value.length > maxString ? `${value.slice(0, maxString)}…` : value;
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+  }
+  if (maxDepth <= 0) return DEPTH_MARKER;
+  if (Array.isArray(value)) {
+    return value.slice(0, maxItems).map((item) => boundedJson(item, maxDepth - 1, maxString, maxItems));
+  }
+  const out: JsonRecord = {};
+  let count = 0;
+  for (const [key, item] of Object.entries(value)) {
+    if (count++ >= maxItems) break;
+    out[key] = boundedJson(item, maxDepth - 1, maxString, maxItems);
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  return value === null ? 'null' : typeof value;
+}

@@ -1,0 +1,176 @@
+// Dispatcher step 1 of the path of an event: turn whatever an SDK sent into the one
+// NormalizedEvent shape. Never throws on field-level problems: a field of the wrong shape is
+// coerced or dropped and noted in `errors`, and the rest of the event is kept.
+import { boundedJson, cappedString, isRecord, lenientString, type JsonRecord, type Notes } from './coerce.ts';
+import { normalizeBreadcrumbs } from './breadcrumbs.ts';
+import {
+  normalizeContexts,
+  normalizeDebugMeta,
+  normalizeFingerprint,
+  normalizeModules,
+  normalizeRequest,
+  normalizeSdk,
+  normalizeUser,
+} from './context.ts';
+import type { NormalizedEvent } from './event.ts';
+import { parseLevel } from './level.ts';
+import { normalizeMessage } from './message.ts';
+import { normalizeExceptions, normalizeStacktrace } from './stacktrace.ts';
+import { normalizeTags } from './tags.ts';
+import { parseTimestamp } from './timestamp.ts';
+
+export interface NormalizeContext {
+  /** The id ingest answered with; it wins over one in the payload. */
+  eventId: string;
+  /** Seconds since the epoch when ingest accepted the event. */
+  receivedAt: number;
+  clientIp?: string;
+  /** From the envelope header, used when the payload has no `sdk`. */
+  envelopeSdk?: unknown;
+}
+
+// Sentry's limits on how far an event's own clock may be trusted.
+const MAX_FUTURE_SECONDS = 60;
+const MAX_PAST_SECONDS = 30 * 24 * 3600;
+
+const KNOWN_FIELDS = new Set([
+  'event_id', 'timestamp', 'received', 'start_timestamp', 'type', 'platform', 'level', 'logger', 'transaction',
+  'transaction_info', 'server_name', 'release', 'dist', 'environment', 'culprit', 'message', 'logentry',
+  'sentry.interfaces.Message', 'exception', 'sentry.interfaces.Exception', 'stacktrace', 'threads',
+  'breadcrumbs', 'tags', 'user', 'request', 'contexts', 'sdk', 'fingerprint', 'extra', 'modules', 'debug_meta',
+  'errors', '_meta', 'spans', 'measurements', 'breakdowns', 'version', 'key_id', 'project',
+]);
+
+export function normalizeEvent(raw: unknown, context: NormalizeContext): NormalizedEvent {
+  const notes: Notes = [];
+  const input: JsonRecord = isRecord(raw) ? raw : {};
+  if (!isRecord(raw)) notes.push({ type: 'invalid_data', name: 'event', value: Array.isArray(raw) ? 'array' : typeof raw });
+
+  const event: NormalizedEvent = {
+    event_id: context.eventId,
+    timestamp: eventTimestamp(input.timestamp, context.receivedAt, notes),
+    received: context.receivedAt,
+    type: 'default',
+    platform: platformOf(input.platform),
+    level: 'error',
+    tags: normalizeTags(input.tags, notes),
+    contexts: normalizeContexts(input.contexts, notes),
+  };
+
+  const level = parseLevel(input.level);
+  if (level) event.level = level;
+  else if (input.level !== undefined) notes.push({ type: 'invalid_data', name: 'level', value: lenientString(input.level) });
+
+  setIf(event, 'logger', singleLine(cappedString(input.logger, 64, 'logger', notes)));
+  setIf(event, 'transaction', cappedString(input.transaction, 200, 'transaction', notes)?.trim());
+  setIf(event, 'server_name', cappedString(input.server_name, 256, 'server_name', notes));
+  setIf(event, 'release', validRelease(input.release, notes));
+  setIf(event, 'dist', validDist(input.dist, notes));
+  setIf(event, 'environment', validEnvironment(input.environment, notes));
+  setIf(event, 'culprit', cappedString(input.culprit, 200, 'culprit', notes));
+  setIf(event, 'logentry', normalizeMessage(input, notes));
+
+  const exceptions = normalizeExceptions(input.exception ?? input['sentry.interfaces.Exception'], notes);
+  if (exceptions.length > 0) {
+    event.exception = { values: exceptions };
+    event.type = 'error';
+  }
+  setIf(event, 'stacktrace', normalizeStacktrace(input.stacktrace, notes));
+  setIf(event, 'threads', normalizeThreads(input.threads, notes));
+  const breadcrumbs = normalizeBreadcrumbs(input.breadcrumbs, notes);
+  if (breadcrumbs.length > 0) event.breadcrumbs = { values: breadcrumbs };
+  setIf(event, 'user', normalizeUser(input.user, context.clientIp, notes));
+  setIf(event, 'request', normalizeRequest(input.request));
+  setIf(event, 'sdk', normalizeSdk(input.sdk) ?? normalizeSdk(context.envelopeSdk));
+  setIf(event, 'fingerprint', normalizeFingerprint(input.fingerprint, notes));
+  if (isRecord(input.extra)) event.extra = boundedJson(input.extra, 7, 16384, 500) as JsonRecord;
+  setIf(event, 'modules', normalizeModules(input.modules));
+  setIf(event, 'debug_meta', normalizeDebugMeta(input.debug_meta));
+
+  // Fields we do not model are kept, bounded, so the stored payload stays complete.
+  for (const [key, value] of Object.entries(input)) {
+    if (!KNOWN_FIELDS.has(key) && key.length <= 128) event[key] = boundedJson(value, 5, 8192, 200);
+  }
+  if (notes.length > 0) event.errors = notes.slice(0, 100);
+  return event;
+}
+
+function setIf<K extends keyof NormalizedEvent>(event: NormalizedEvent, key: K, value: NormalizedEvent[K] | undefined) {
+  if (value !== undefined && value !== '') event[key] = value;
+}
+
+function eventTimestamp(value: unknown, receivedAt: number, notes: Notes): number {
+  if (value === undefined || value === null) return receivedAt;
+  const parsed = parseTimestamp(value);
+  if (parsed === undefined) {
+    notes.push({ type: 'invalid_data', name: 'timestamp', value: lenientString(value)?.slice(0, 64) });
+    return receivedAt;
+  }
+  if (parsed > receivedAt + MAX_FUTURE_SECONDS) {
+    notes.push({ type: 'future_timestamp', name: 'timestamp', value: parsed });
+    return receivedAt;
+  }
+  if (parsed < receivedAt - MAX_PAST_SECONDS) {
+    notes.push({ type: 'past_timestamp', name: 'timestamp', value: parsed });
+    return receivedAt;
+  }
+  return parsed;
+}
+
+function platformOf(value: unknown): string {
+  return typeof value === 'string' && /^[a-z0-9_-]{1,64}$/.test(value) ? value : 'other';
+}
+
+function singleLine(value: string | undefined): string | undefined {
+  return value?.includes('\n') ? undefined : value;
+}
+
+// Sentry's release rules: no newlines, tabs or slashes, not ".", ".." or a lone space.
+function validRelease(value: unknown, notes: Notes): string | undefined {
+  const release = cappedString(value, 200, 'release', notes)?.trim();
+  if (!release) return undefined;
+  if (/[\n\r\t/\\]/.test(release) || release === '.' || release === '..' || release.toLowerCase() === 'latest') {
+    notes.push({ type: 'invalid_data', name: 'release', value: release.slice(0, 64) });
+    return undefined;
+  }
+  return release;
+}
+
+function validEnvironment(value: unknown, notes: Notes): string | undefined {
+  const environment = lenientString(value)?.trim();
+  if (!environment) return undefined;
+  if (environment.length > 64 || /[\n\r/]/.test(environment)) {
+    notes.push({ type: 'invalid_data', name: 'environment', value: environment.slice(0, 64) });
+    return undefined;
+  }
+  return environment;
+}
+
+function validDist(value: unknown, notes: Notes): string | undefined {
+  const dist = lenientString(value)?.trim();
+  if (!dist) return undefined;
+  if (dist.length > 64 || !/^[a-zA-Z0-9_.-]+$/.test(dist)) {
+    notes.push({ type: 'invalid_data', name: 'dist', value: dist.slice(0, 64) });
+    return undefined;
+  }
+  return dist;
+}
+
+function normalizeThreads(raw: unknown, notes: Notes): { values: unknown[] } | undefined {
+  const values = Array.isArray(raw) ? raw : isRecord(raw) && Array.isArray(raw.values) ? raw.values : undefined;
+  if (!values) return undefined;
+  const threads = values.slice(0, 100).filter(isRecord).map((thread) => {
+    const out: JsonRecord = {};
+    for (const field of ['id', 'name', 'state'] as const) {
+      const value = lenientString(thread[field]);
+      if (value !== undefined) out[field] = value.slice(0, 256);
+    }
+    for (const field of ['crashed', 'current', 'main'] as const) {
+      if (typeof thread[field] === 'boolean') out[field] = thread[field];
+    }
+    const stacktrace = normalizeStacktrace(thread.stacktrace, notes);
+    if (stacktrace) out.stacktrace = stacktrace;
+    return out;
+  });
+  return threads.length > 0 ? { values: threads } : undefined;
+}

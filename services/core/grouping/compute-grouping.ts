@@ -1,0 +1,128 @@
+// Dispatcher step 3 of the path of an event (after normalization and symbolication): the
+// grouping hashes that decide which issue an event belongs to. Sentry's newstyle:2023-01-11
+// on a reduced scale: the first strategy that yields anything wins, in the order exception
+// chain > thread > stack trace > message; a custom fingerprint overrides or salts the result.
+// Each hash is the MD5 of the contributing values concatenated without separator, so events
+// hash as they would in Sentry. The first hash is the primary one; all are linked to the issue.
+import { createHash } from 'node:crypto';
+import type { ExceptionValue, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { singleThreadStacktrace } from './crash-frame.ts';
+import { fingerprintKind, isDefaultEntry, resolveEntry } from './fingerprint.ts';
+import { frameValues, hasUrlOrigin, sameCall } from './frame-values.ts';
+import { isJavaScriptPlatform } from './in-app.ts';
+import { normalizeMessageForGrouping } from './normalize-message.ts';
+
+export type GroupingStrategy = 'exception' | 'threads' | 'stacktrace' | 'message' | 'fallback' | 'custom';
+
+export interface Grouping {
+  /** Primary first (app before system). Never empty. */
+  hashes: string[];
+  strategy: GroupingStrategy;
+}
+
+type VariantName = 'app' | 'system' | 'default';
+
+interface VariantValues {
+  name: VariantName;
+  values: string[];
+  hasStacktrace: boolean;
+}
+
+const FALLBACK_HASH = md5([]);
+
+export function md5(values: string[]): string {
+  const hash = createHash('md5');
+  for (const value of values) hash.update(value, 'utf8');
+  return hash.digest('hex');
+}
+
+export function computeGrouping(event: NormalizedEvent): Grouping {
+  const { strategy, variants } = defaultVariants(event);
+  const kind = fingerprintKind(event.fingerprint);
+  if (kind === 'custom') {
+    return { hashes: [md5(event.fingerprint!.map((entry) => resolveEntry(entry, event)))], strategy: 'custom' };
+  }
+  if (variants.length === 0) return { hashes: [FALLBACK_HASH], strategy: 'fallback' };
+  const hashes = variants.map((variant) =>
+    kind === 'hybrid'
+      ? md5(event.fingerprint!.flatMap((entry) => (isDefaultEntry(entry) ? variant.values : [resolveEntry(entry, event)])))
+      : md5(variant.values),
+  );
+  return { hashes: [...new Set(hashes)], strategy };
+}
+
+function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; variants: VariantValues[] } {
+  const exceptions = event.exception?.values ?? [];
+  if (exceptions.length > 0) {
+    const variants = finish([chainVariant(exceptions, 'app', event.platform), chainVariant(exceptions, 'system', event.platform)]);
+    if (variants.length > 0) return { strategy: 'exception', variants };
+  }
+  const thread = singleThreadStacktrace(event);
+  if (thread && exceptions.length === 0) {
+    const variants = finish(stacktraceVariants(thread, event.platform));
+    if (variants.length > 0) return { strategy: 'threads', variants };
+  }
+  if (event.stacktrace) {
+    const variants = finish(stacktraceVariants(event.stacktrace, event.platform));
+    if (variants.length > 0) return { strategy: 'stacktrace', variants };
+  }
+  const raw = event.logentry?.message ?? event.logentry?.formatted;
+  if (raw) {
+    return { strategy: 'message', variants: [{ name: 'default', values: [normalizeMessageForGrouping(raw)], hasStacktrace: false }] };
+  }
+  return { strategy: 'fallback', variants: [] };
+}
+
+/**
+ * Drops variants that do not contribute; once any variant groups by a stack trace, variants
+ * without one are dropped too; a system variant equal to the app variant is dropped.
+ */
+function finish(candidates: Array<VariantValues | null>): VariantValues[] {
+  let variants = candidates.filter((v): v is VariantValues => v !== null && v.values.length > 0);
+  if (variants.some((v) => v.hasStacktrace)) variants = variants.filter((v) => v.hasStacktrace);
+  const app = variants.find((v) => v.name === 'app');
+  const system = variants.find((v) => v.name === 'system');
+  if (app && system && md5(app.values) === md5(system.values)) variants = variants.filter((v) => v !== system);
+  return variants;
+}
+
+function chainVariant(exceptions: ExceptionValue[], name: 'app' | 'system', platform: string): VariantValues | null {
+  const values: string[] = [];
+  let hasStacktrace = false;
+  for (const exception of exceptions) {
+    // An exception without a stack trace only takes part in the app variant.
+    if (!exception.stacktrace && name === 'system') continue;
+    const stacktrace = exception.stacktrace ? stacktraceValues(exception.stacktrace, name, platform) : null;
+    if (stacktrace) {
+      values.push(...stacktrace);
+      hasStacktrace = true;
+    }
+    if (exception.type && !exception.mechanism?.synthetic) values.push(exception.type);
+    // The message varies from event to event; a stack trace identifies the bug better.
+    if (!stacktrace && exception.value) values.push(normalizeMessageForGrouping(exception.value));
+  }
+  return values.length > 0 ? { name, values, hasStacktrace } : null;
+}
+
+function stacktraceVariants(stacktrace: Stacktrace, platform: string): Array<VariantValues | null> {
+  return (['app', 'system'] as const).map((name) => {
+    const values = stacktraceValues(stacktrace, name, platform);
+    return values ? { name, values, hasStacktrace: true } : null;
+  });
+}
+
+function stacktraceValues(stacktrace: Stacktrace, variant: 'app' | 'system', platform: string): string[] | null {
+  const frames = stacktrace.frames;
+  if (variant === 'app' && !frames.some((frame) => frame.in_app)) return null;
+  const values: string[] = [];
+  frames.forEach((frame, index) => {
+    if (index > 0 && sameCall(frame, frames[index - 1]!)) return;
+    if (variant === 'app' && !frame.in_app) return;
+    // A lone JS frame with no function in a URL says nothing about the code (Sentry's shim).
+    const framePlatform = frame.platform ?? platform;
+    if (frames.length === 1 && isJavaScriptPlatform(framePlatform) && !frame.function && hasUrlOrigin(frame.abs_path, true)) return;
+    const frameContribution = frameValues(frame, platform);
+    if (frameContribution) values.push(...frameContribution);
+  });
+  return values.length > 0 ? values : null;
+}

@@ -1,0 +1,60 @@
+// The server's say on which frames are the application's own (Sentry's enhancement base
+// all-platforms:2023-01-11, the rules relevant to JS, Python and Go). These rules override the
+// SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
+// of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
+import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+
+const NOT_APP_PATHS = [
+  '/vendor/',
+  '/site-packages/',
+  '/dist-packages/',
+  '/node_modules/',
+  '/go/pkg/mod/',
+  'https://unpkg.com/',
+  'https://cdnjs.cloudflare.com/',
+  'https://cdn.jsdelivr.net/',
+  'https://esm.run/',
+];
+
+const NOISE_MODULES = [/^unpkg\//, /^@babel\//, /^core-js\//, /^regenerator-runtime\//, /^tslib\//, /^newrelic$/];
+const NOISE_PATHS = [/\/[^/]*newrelic[^/]*\//i, /\/[^/]*logrocket[^/]*\//i];
+const NODE_PLUMBING = new Set(['runMicrotasks', 'queueMicrotask', 'processTicksAndRejections', 'runNextTicks', 'nextTick']);
+
+export function isJavaScriptPlatform(platform: string | undefined): boolean {
+  return platform === 'javascript' || platform === 'node';
+}
+
+/** Sets in_app on every frame of the event; returns nothing, the event is updated in place. */
+export function applyInAppRules(event: NormalizedEvent): void {
+  for (const stacktrace of stacktracesOf(event)) {
+    for (const frame of stacktrace.frames) applyToFrame(frame, frame.platform ?? event.platform);
+  }
+}
+
+export function stacktracesOf(event: NormalizedEvent): Stacktrace[] {
+  const out: Stacktrace[] = [];
+  for (const exception of event.exception?.values ?? []) if (exception.stacktrace) out.push(exception.stacktrace);
+  if (event.stacktrace) out.push(event.stacktrace);
+  for (const thread of event.threads?.values ?? []) {
+    const stacktrace = (thread as { stacktrace?: Stacktrace }).stacktrace;
+    if (stacktrace) out.push(stacktrace);
+  }
+  return out;
+}
+
+function applyToFrame(frame: Frame, platform: string): void {
+  const path = `/${(frame.abs_path ?? frame.filename ?? '').toLowerCase().replace(/\\/g, '/')}`;
+  const js = isJavaScriptPlatform(platform);
+  const functionName = frame.function ?? frame.raw_function ?? '';
+  const noise =
+    (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
+    NOISE_PATHS.some((re) => re.test(path)) ||
+    (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
+    (js && functionName === '_callSuper');
+  const notApp = noise || NOT_APP_PATHS.some((p) => path.includes(p)) || (js && functionName === 'reportError');
+  const original = frame.in_app;
+  const decided = notApp ? false : (original ?? false);
+  if (decided !== original) frame.data = { ...frame.data, orig_in_app: original ?? -1 };
+  frame.in_app = decided;
+  if (noise) frame.data = { ...frame.data, ignored_for_grouping: true };
+}

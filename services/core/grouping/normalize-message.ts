@@ -1,0 +1,96 @@
+// Sentry's normalize_message_for_grouping: keep the first two non-blank lines, then replace
+// variable parts (ids, numbers, addresses, dates...) with `<name>` placeholders so that
+// "Order 1234 failed" and "Order 5678 failed" become one issue. Patterns and their order
+// follow getsentry/sentry src/sentry/grouping/parameterization.py (newstyle:2023-01-11);
+// the first alternative that matches at a position wins, scanning left to right.
+
+interface Parameter {
+  name: string;
+  pattern: string;
+  /** Matched only right after this text (key=value), which itself stays. */
+  after?: string;
+}
+
+const TLDS =
+  'COM|NET|ORG|JP|DE|UK|FR|BR|IT|RU|ES|ME|GOV|PL|CA|AU|CN|CO|IN|NL|EDU|INFO|EU|CH|ID|AT|KR|CZ|MX|BE|TV|SE|TR|TW|AL|UA|IR|VN|CL|SK|LY|CC|TO|NO|FI|US|PT|DK|AR|HU|TK|GR|IL|NEWS|RO|MY|BIZ|IE|ZA|NZ|SG|EE|TH|IO|XYZ|PE|BG|HK|RS|LT|LINK|PH|CLUB|SI|SITE|MOBI|BY|CAT|WIKI|LA|GA|XXX|CF|HR|NG|JOBS|ONLINE|KZ|UG|GQ|AE|IS|LV|PRO|FM|TIPS|MS|SA|APP';
+
+const IPV4 = String.raw`((25[0-5]|(2[0-4]|1{0,1}[0-9]){0,1}[0-9])\.){3,3}(25[0-5]|(2[0-4]|1{0,1}[0-9]){0,1}[0-9])`;
+const H = '[0-9a-fA-F]{1,4}';
+const IPV6 = [
+  `(${H}:){7,7}${H}`,
+  `(${H}:){1,7}:`,
+  `(${H}:){1,6}:${H}`,
+  `(${H}:){1,5}(:${H}){1,2}`,
+  `(${H}:){1,4}(:${H}){1,3}`,
+  `(${H}:){1,3}(:${H}){1,4}`,
+  `(${H}:){1,2}(:${H}){1,5}`,
+  `${H}:((:${H}){1,6})`,
+  `:((:${H}){1,7}|:)`,
+  'fe80:(:[0-9a-fA-F]{0,4}){0,4}%[0-9a-zA-Z]{1,}',
+  `::(ffff(:0{1,4}){0,1}:){0,1}${IPV4}`,
+  `(${H}:){1,4}:${IPV4}\\b`,
+].join('|');
+
+const MONTHS = 'Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec';
+const DAYS = 'Sun|Mon|Tue|Wed|Thu|Fri|Sat';
+const ZONE = '(?:UT|GMT|(?:E|C|M|P)(?:ST|DT)|[A-IK-Z])';
+const DATE = [
+  String.raw`((?:${DAYS}),\s\d{1,2}\s(?:${MONTHS})\s\d{2,4}\s\d{1,2}:\d{1,2}(:\d{1,2})?\s([-\+][\d]{2}[0-5][\d]|${ZONE}))`,
+  String.raw`(((?:${DAYS})\s)?(?:${MONTHS})\s[0-3]\d,\s\d{2,4})`,
+  String.raw`((?:Sun|Sunday|Mon|Monday|Tue|Tuesday|Wed|Wednesday|Thu|Thursday|Fri|Friday|Sat|Saturday),\s\d{2}-(?:${MONTHS})-\d{2}\s\d{2}:\d{2}:\d{2}\s${ZONE})`,
+  String.raw`(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z?([+-]?\d{2}:\d{2})?)`,
+  String.raw`((?:${DAYS})\s(?:${MONTHS})\s\d{2}\s\d{4}\s\d{2}:\d{2}:\d{2}\sGMT[+-]\d{4}(?:\s\([^)]+\))?)`,
+  String.raw`((\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d:?[0-5]\d\.\d+([+-][0-2]\d:?[0-5]\d|Z))|(\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d:?[0-5]\d([+-][0-2]\d:?[0-5]\d|Z))|(\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d([+-][0-2]\d:?[0-5]\d|Z)))`,
+  String.raw`((\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d:?[0-5]\d\.\d+)|(\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d:?[0-5]\d)|(\d{4}-?[01]\d-?[0-3]\d[\sT][0-2]\d:?[0-5]\d))`,
+  String.raw`((?<!\d)([1-9]|1[0-2]):[0-5]\d(:[0-5]\d)?(?![\d:])(?:\s?[aApP][Mm])?)`,
+  String.raw`((?<!\d)(0?\d|1\d|2[0-3]):[0-5]\d(:[0-5]\d)?(?![\d:]))`,
+  String.raw`(\d{4}-[01]\d-[0-3]\d)`,
+  String.raw`([0-2]\d:[0-5]\d:[0-5]\d)`,
+  String.raw`(\b(?:(${DAYS})\s+)?(${MONTHS})\s+([\d]{1,2})\s+([\d]{2}:[\d]{2}:[\d]{2})\s+[\d]{4})`,
+  String.raw`(\b(?:(${DAYS}),\s+)?(0[1-9]|[1-2]?[\d]|3[01])\s+(${MONTHS})\s+(19[\d]{2}|[2-9][\d]{3})\s+(2[0-3]|[0-1][\d]):([0-5][\d])(?::(60|[0-5][\d]))?\s+([-\+][\d]{2}[0-5][\d]|${ZONE}))`,
+  String.raw`(datetime.datetime\(.*?\))`,
+].join('|');
+
+const PARAMETERS: Parameter[] = [
+  { name: 'email', pattern: "[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*" },
+  { name: 'url', pattern: String.raw`\b(wss?|https?|ftp):\/\/[^\s/$.?#].[^\s]*` },
+  { name: 'hostname', pattern: String.raw`\b([a-zA-Z0-9\-]{1,63}\.)+?((${TLDS})|(${TLDS.toLowerCase()}))\b` },
+  { name: 'ip', pattern: `(?<![0-9a-zA-Z_])(${IPV6})(?![0-9a-zA-Z])|(\\b${IPV4}\\b)` },
+  { name: 'traceparent', pattern: String.raw`(\b00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]\b)|(\b1-[0-9a-f]{8}-[0-9a-f]{24}\b)` },
+  { name: 'uuid', pattern: String.raw`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b` },
+  { name: 'sha1', pattern: String.raw`\b[0-9a-fA-F]{40}\b` },
+  { name: 'md5', pattern: String.raw`\b[0-9a-fA-F]{32}\b` },
+  { name: 'date', pattern: DATE },
+  { name: 'duration', pattern: String.raw`\b(\d+ms)|(\d+(\.\d+)?s)\b` },
+  { name: 'swift_txn_id', pattern: String.raw`(\btx[0-9a-f]{21}-[0-9a-f]{10}\S*)` },
+  { name: 'hex', pattern: String.raw`(\b0[xX][0-9a-fA-F]+\b)|(\b(?=[a-f]*[0-9])[0-9a-f]{8,128}\b)|(\b(?=[A-F]*[0-9])[0-9A-F]{8,128}\b)` },
+  { name: 'git_sha', pattern: String.raw`(\b(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7}\b)` },
+  { name: 'float', pattern: String.raw`-\d+\.\d+\b|\b\d+\.\d+\b` },
+  { name: 'int', pattern: String.raw`-\d+\b|\b\d+\b` },
+  { name: 'quoted_str', pattern: `'([^']+)'|"([^"]+)"`, after: '=' },
+  { name: 'bool', pattern: 'True|true|False|false', after: '=' },
+];
+
+const COMBINED = new RegExp(
+  PARAMETERS.map((p) => `${p.after ? `(?<=${p.after})` : ''}(?<${p.name}>${p.pattern})`).join('|'),
+  'g',
+);
+
+export function parameterize(text: string): string {
+  return text.replace(COMBINED, (...args: unknown[]) => {
+    const groups = args[args.length - 1] as Record<string, string | undefined>;
+    const parameter = PARAMETERS.find((p) => groups[p.name] !== undefined);
+    return parameter ? `<${parameter.name}>` : String(args[0]);
+  });
+}
+
+/** The first two non-blank lines, with "..." when anything was left out. */
+export function trimToTwoLines(text: string): string {
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).filter((line) => line.trim() !== '');
+  const trimmed = lines.slice(0, 2).join('\n');
+  return trimmed === text ? trimmed : `${trimmed}...`;
+}
+
+export function normalizeMessageForGrouping(text: string): string {
+  return parameterize(trimToTwoLines(text));
+}

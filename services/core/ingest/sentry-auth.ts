@@ -1,0 +1,98 @@
+// Finding the DSN public key of an ingest request (ingest role, before anything else).
+// The key may ride in any one of: X-Sentry-Auth, Authorization (Sentry or Basic scheme), the
+// `sentry_key` query parameter, or the envelope header's `dsn`. Two carriers at once is refused
+// as Relay does; the envelope `dsn` is consulted only when no other carrier is present.
+import { UnauthorizedError, UserInputError } from '../errors.ts';
+
+export interface AuthCarriers {
+  xSentryAuth?: string;
+  authorization?: string;
+  query: URLSearchParams;
+}
+
+const PUBLIC_KEY = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The public key from the request itself, or undefined when none of its carriers has one. */
+export function publicKeyFromRequest(carriers: AuthCarriers): string | undefined {
+  const found: string[] = [];
+  if (carriers.xSentryAuth !== undefined) found.push(keyFromSentryHeader(carriers.xSentryAuth, 'X-Sentry-Auth'));
+  const authorization = carriers.authorization?.trim();
+  if (authorization && /^sentry\s/i.test(authorization)) found.push(keyFromSentryHeader(authorization, 'Authorization'));
+  else if (authorization && /^basic\s/i.test(authorization)) found.push(keyFromBasic(authorization));
+  const queryKey = carriers.query.get('sentry_key');
+  if (queryKey !== null) found.push(checkedKey(queryKey, 'the sentry_key query parameter'));
+  if (found.length > 1) {
+    throw new UnauthorizedError(
+      'multiple authorization payloads detected: send the DSN key in exactly one place (X-Sentry-Auth, Authorization or sentry_key)',
+    );
+  }
+  return found[0];
+}
+
+/** The public key from an envelope header `dsn` (`https://<key>@host/<project>`). */
+export function publicKeyFromDsn(dsn: unknown): string {
+  if (typeof dsn !== 'string') throw badEnvelopeAuth();
+  let url: URL;
+  try {
+    url = new URL(dsn);
+  } catch {
+    throw badEnvelopeAuth();
+  }
+  return checkedKey(decodeURIComponent(url.username), 'the envelope header dsn', badEnvelopeAuth);
+}
+
+/** Ingest's key resolution: request carriers first, then the envelope `dsn`; they must agree. */
+export function resolvePublicKey(carriers: AuthCarriers, envelopeDsn: unknown): string {
+  const fromRequest = publicKeyFromRequest(carriers);
+  if (fromRequest !== undefined) {
+    if (typeof envelopeDsn === 'string' && envelopeDsn !== '') {
+      let dsnKey: string | undefined;
+      try {
+        dsnKey = publicKeyFromDsn(envelopeDsn);
+      } catch {
+        dsnKey = undefined;
+      }
+      if (dsnKey !== undefined && dsnKey !== fromRequest) {
+        throw new UserInputError('public key mismatch between envelope header dsn and request authentication');
+      }
+    }
+    return fromRequest;
+  }
+  if (envelopeDsn === undefined || envelopeDsn === null) {
+    throw new UnauthorizedError(
+      'missing authorization information: send the DSN public key as sentry_key (query or X-Sentry-Auth header)',
+    );
+  }
+  return publicKeyFromDsn(envelopeDsn);
+}
+
+function keyFromSentryHeader(value: string, header: string): string {
+  const body = value.trim();
+  if (!/^sentry\s/i.test(body)) {
+    throw new UnauthorizedError(`${header} must look like "Sentry sentry_key=<public key>, sentry_version=7"`);
+  }
+  for (const part of body.slice(6).split(',')) {
+    const [name, ...rest] = part.split('=');
+    const key = name?.trim().replace(/^sentry_/, '');
+    if (key === 'key') return checkedKey(rest.join('=').trim(), header);
+  }
+  throw new UnauthorizedError(`${header} has no sentry_key: add sentry_key=<public key> from the project's DSN`);
+}
+
+function keyFromBasic(value: string): string {
+  const decoded = Buffer.from(value.trim().slice(6).trim(), 'base64').toString('utf8');
+  return checkedKey(decoded.split(':')[0] ?? '', 'the Basic Authorization username');
+}
+
+function checkedKey(key: string, where: string, error: () => Error = () => badKey(where)): string {
+  if (!PUBLIC_KEY.test(key)) throw error();
+  return key;
+}
+
+function badKey(where: string): Error {
+  return new UnauthorizedError(`${where} does not hold a valid DSN public key: copy the DSN from \`errata createproject\``);
+}
+
+function badEnvelopeAuth(): Error {
+  return new UnauthorizedError('bad envelope authentication header: its dsn must be the project DSN');
+}

@@ -1,0 +1,96 @@
+// An occurrence is what the dispatcher tells the MetadataStore about one event: which issue
+// hashes it has and the facts the issue keeps (title, level, times, environment, release,
+// user). The store applies a batch of them in one transaction, first grouping them per issue
+// (aggregateOccurrences) so a burst of 500 events on 5 issues costs 5 issue updates, not 500.
+import type { Level } from '../event/level.ts';
+import type { IssueMetadata } from '../ports/metadata-store.ts';
+
+export interface Occurrence {
+  projectId: number;
+  eventId: string;
+  /** Grouping hashes, primary first. */
+  hashes: string[];
+  title: string;
+  culprit: string;
+  level: Level;
+  type: 'error' | 'default';
+  metadata: IssueMetadata;
+  /** Float seconds since the epoch. */
+  timestamp: number;
+  environment: string | null;
+  release: string | null;
+  userKey: string | null;
+}
+
+export type OccurrenceBatch = Occurrence[];
+
+export interface OccurrenceResult {
+  projectId: number;
+  eventId: string;
+  issueId: number;
+  shortId: string;
+  /** This event created the issue. */
+  isNewIssue: boolean;
+  /** The event id was recorded before (a redelivery); nothing was counted again. */
+  isDuplicate: boolean;
+}
+
+/** Occurrences of one batch that share a primary hash, folded into one issue update. */
+export interface OccurrenceGroup {
+  projectId: number;
+  hashes: string[];
+  eventIds: string[];
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** The newest occurrence decides title, culprit, level and metadata, as in Sentry. */
+  latest: Occurrence;
+  /** The oldest occurrence is the one that "created" the issue when it is new. */
+  earliest: Occurrence;
+  environments: string[];
+  releases: string[];
+  userKeys: string[];
+}
+
+export function aggregateOccurrences(occurrences: Occurrence[]): OccurrenceGroup[] {
+  const groups = new Map<string, OccurrenceGroup>();
+  for (const occurrence of occurrences) {
+    const key = `${occurrence.projectId}:${occurrence.hashes[0]}`;
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, {
+        projectId: occurrence.projectId,
+        hashes: [...occurrence.hashes],
+        eventIds: [occurrence.eventId],
+        count: 1,
+        firstSeen: occurrence.timestamp,
+        lastSeen: occurrence.timestamp,
+        latest: occurrence,
+        earliest: occurrence,
+        environments: occurrence.environment ? [occurrence.environment] : [],
+        releases: occurrence.release ? [occurrence.release] : [],
+        userKeys: occurrence.userKey ? [occurrence.userKey] : [],
+      });
+      continue;
+    }
+    group.eventIds.push(occurrence.eventId);
+    group.count += 1;
+    for (const hash of occurrence.hashes) addUnique(group.hashes, hash);
+    if (occurrence.timestamp < group.firstSeen) {
+      group.firstSeen = occurrence.timestamp;
+      group.earliest = occurrence;
+    }
+    if (occurrence.timestamp >= group.lastSeen) {
+      group.lastSeen = occurrence.timestamp;
+      group.latest = occurrence;
+    }
+    if (occurrence.environment) addUnique(group.environments, occurrence.environment);
+    if (occurrence.release) addUnique(group.releases, occurrence.release);
+    if (occurrence.userKey) addUnique(group.userKeys, occurrence.userKey);
+  }
+  return [...groups.values()];
+}
+
+function addUnique(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}

@@ -1,0 +1,130 @@
+// Dispatcher step for `log` items: the container payload `{"items": [...]}` becomes stored
+// LogRecords. Every SDK variant is accepted: timestamps as floats (JS, Python) or RFC 3339
+// (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
+// (Python); integers that arrive as strings. A record without a body is dropped and counted.
+import { isRecord, lenientString, type JsonRecord } from '../event/coerce.ts';
+import { parseTimestamp } from '../event/timestamp.ts';
+import {
+  isLogLevel,
+  levelForSeverity,
+  SEVERITY_NUMBER,
+  type LogAttribute,
+  type LogLevel,
+  type LogRecord,
+} from './log-record.ts';
+
+const MAX_BODY = 65_536;
+const MAX_ATTRIBUTES = 200;
+const MAX_ATTRIBUTE_TEXT = 8192;
+
+export interface LogContainerContext {
+  containerId: string;
+  projectId: number;
+  receivedAt: number;
+}
+
+export interface NormalizedLogs {
+  records: LogRecord[];
+  /** Items that could not be read as log records. */
+  invalid: number;
+}
+
+export function normalizeLogContainer(payload: unknown, context: LogContainerContext): NormalizedLogs {
+  const items = isRecord(payload) && Array.isArray(payload.items) ? payload.items : undefined;
+  if (!items) return { records: [], invalid: 1 };
+  const records: LogRecord[] = [];
+  let invalid = 0;
+  items.forEach((item, index) => {
+    const record = normalizeLogItem(item, index, context);
+    if (record) records.push(record);
+    else invalid += 1;
+  });
+  return { records, invalid };
+}
+
+function normalizeLogItem(raw: unknown, index: number, context: LogContainerContext): LogRecord | undefined {
+  if (!isRecord(raw)) return undefined;
+  const body = lenientString(raw.body);
+  if (body === undefined) return undefined;
+  const attributes = normalizeAttributes(raw.attributes);
+  const severity = severityNumber(raw.severity_number) ?? severityNumber(attributes['sentry.severity_number']?.value);
+  const level = logLevel(raw.level, severity);
+  return {
+    id: `${context.containerId}:${index}`,
+    projectId: context.projectId,
+    timestamp: parseTimestamp(raw.timestamp) ?? context.receivedAt,
+    observedAt: context.receivedAt,
+    traceId: hexId(raw.trace_id, 32),
+    spanId: hexId(raw.span_id, 16),
+    level,
+    severityNumber: severity ?? SEVERITY_NUMBER[level],
+    body: body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body,
+    attributes,
+    release: textAttribute(attributes['sentry.release']),
+    environment: textAttribute(attributes['sentry.environment']),
+  };
+}
+
+const LEVEL_ALIASES: Record<string, LogLevel> = { warning: 'warn', critical: 'fatal', err: 'error', information: 'info' };
+
+function logLevel(value: unknown, severity: number | undefined): LogLevel {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (isLogLevel(text)) return text;
+  if (text && LEVEL_ALIASES[text]) return LEVEL_ALIASES[text];
+  return severity !== undefined ? levelForSeverity(severity) : 'info';
+}
+
+function severityNumber(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 24 ? n : undefined;
+}
+
+function hexId(value: unknown, length: number): string | null {
+  if (typeof value !== 'string') return null;
+  const id = value.toLowerCase().replace(/-/g, '');
+  return id.length === length && /^[0-9a-f]+$/.test(id) && !/^0+$/.test(id) ? id : null;
+}
+
+function normalizeAttributes(raw: unknown): Record<string, LogAttribute> {
+  const out: Record<string, LogAttribute> = {};
+  if (!isRecord(raw)) return out;
+  for (const [key, value] of Object.entries(raw).slice(0, MAX_ATTRIBUTES)) {
+    if (key.length > 256) continue;
+    const attribute = normalizeAttribute(value);
+    if (attribute) out[key] = attribute;
+  }
+  return out;
+}
+
+function normalizeAttribute(raw: unknown): LogAttribute | undefined {
+  // Either the typed form `{value, type}` or, leniently, a bare value whose type we infer.
+  const typed = isRecord(raw) && 'value' in raw ? (raw as JsonRecord) : undefined;
+  const value = typed ? typed.value : raw;
+  const declared = typed && typeof typed.type === 'string' ? typed.type : undefined;
+  if (value === null || value === undefined) return undefined;
+  if (declared === 'integer' || declared === 'double') {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof n === 'number' && Number.isFinite(n)) return { type: declared, value: n };
+    return { type: 'string', value: String(value).slice(0, MAX_ATTRIBUTE_TEXT) };
+  }
+  if (declared === 'boolean') {
+    if (typeof value === 'boolean') return { type: 'boolean', value };
+    if (value === 'true' || value === 'false') return { type: 'boolean', value: value === 'true' };
+  }
+  if (typeof value === 'string') return { type: 'string', value: value.slice(0, MAX_ATTRIBUTE_TEXT) };
+  if (typeof value === 'boolean') return { type: 'boolean', value };
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    return { type: Number.isInteger(value) ? 'integer' : 'double', value };
+  }
+  const text = JSON.stringify(value);
+  return { type: declared ?? (Array.isArray(value) ? 'array' : 'string'), value: text.length > MAX_ATTRIBUTE_TEXT ? text.slice(0, MAX_ATTRIBUTE_TEXT) : value };
+}
+
+function textAttribute(attribute: LogAttribute | undefined): string | null {
+  return attribute && typeof attribute.value === 'string' && attribute.value !== '' ? attribute.value.slice(0, 200) : null;
+}
+
+/** The text form used when a search compares an attribute to a value. */
+export function attributeText(attribute: LogAttribute): string {
+  return typeof attribute.value === 'string' ? attribute.value : JSON.stringify(attribute.value);
+}

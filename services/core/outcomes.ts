@@ -1,0 +1,37 @@
+// Why an item was not stored. Every item ingest or the dispatcher does not keep is counted
+// under one of these reasons (errata_outcomes_total{reason, category}); nothing drops silently.
+
+export const OUTCOME_REASONS = [
+  'rate_limited',
+  'too_large',
+  'invalid_envelope',
+  'invalid_json',
+  'invalid_log',
+  'unknown_item_type',
+  'item_not_stored',
+  'internal_item_type',
+  'duplicate',
+  'project_missing',
+] as const;
+export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
+
+/** Data categories as SDKs and X-Sentry-Rate-Limits name them. */
+export type DataCategory =
+  | 'error'
+  | 'default'
+  | 'transaction'
+  | 'attachment'
+  | 'session'
+  | 'log_item'
+  | 'monitor'
+  | 'feedback'
+  | 'user_report_v2'
+  | 'profile'
+  | 'replay'
+  | 'span'
+  | 'internal'
+  | 'unknown';
+
+export interface OutcomeRecorder {
+  record(reason: OutcomeReason, category: DataCategory, quantity?: number): void;
+}

@@ -1,0 +1,32 @@
+// EventStore port: the normalized events, each tied to its issue. PGlite standalone,
+// ClickHouse distributed. Writes are idempotent by (project, event id).
+import type { NormalizedEvent } from '../event/event.ts';
+import type { Level } from '../event/level.ts';
+
+export interface StoredEvent {
+  projectId: number;
+  eventId: string;
+  issueId: number;
+  /** Float seconds since the epoch. */
+  timestamp: number;
+  receivedAt: number;
+  level: Level;
+  title: string;
+  culprit: string;
+  platform: string;
+  environment: string | null;
+  release: string | null;
+  traceId: string | null;
+  userKey: string | null;
+  payload: NormalizedEvent;
+}
+
+export interface EventStore {
+  insertEvents(events: StoredEvent[]): Promise<void>;
+  getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
+  latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
+  /** How many stored events an issue has (each event id once). */
+  countEventsForIssue(projectId: number, issueId: number): Promise<number>;
+  /** Resolves when the store answers; used by /healthz. */
+  ping(): Promise<void>;
+}

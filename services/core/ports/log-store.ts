@@ -1,0 +1,27 @@
+// LogStore port: structured log records. PGlite standalone, ClickHouse distributed. Writes
+// are idempotent by record id (the queued container's id plus the record's index).
+import type { LogLevel } from '../logs/log-record.ts';
+import type { LogRecord } from '../logs/log-record.ts';
+import type { Page } from './page.ts';
+
+export interface LogQuery {
+  projectId: number;
+  levels?: LogLevel[];
+  /** Case-insensitive substring of the body. */
+  text?: string;
+  traceId?: string;
+  /** Each attribute must equal the given text (numbers and booleans compared as text). */
+  attributes?: Record<string, string>;
+  /** Float seconds since the epoch, inclusive. */
+  since?: number;
+  until?: number;
+  limit: number;
+  cursor?: string;
+}
+
+export interface LogStore {
+  insertLogs(records: LogRecord[]): Promise<void>;
+  searchLogs(query: LogQuery): Promise<Page<LogRecord>>;
+  /** Resolves when the store answers; used by /healthz. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,132 @@
+// MetadataStore port: organizations, projects, DSN keys, agent tokens, issues and releases.
+// PGlite standalone, Postgres distributed, one SQL implementation (adapters/postgres).
+import type { Role } from '../auth/roles.ts';
+import type { Level } from '../event/level.ts';
+import type { OccurrenceBatch, OccurrenceResult } from '../issues/occurrence.ts';
+import type { Page } from './page.ts';
+
+export interface Organization {
+  id: number;
+  slug: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface Project {
+  id: number;
+  organizationId: number;
+  slug: string;
+  name: string;
+  /** Events per minute accepted by ingest; null means the instance default. */
+  rateLimitPerMinute: number | null;
+  createdAt: Date;
+}
+
+export interface ProjectKey {
+  id: number;
+  projectId: number;
+  publicKey: string;
+  label: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface AgentToken {
+  id: number;
+  organizationId: number;
+  /** Null for an organization-wide token. */
+  projectId: number | null;
+  projectSlug: string | null;
+  name: string;
+  role: Role;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export const ISSUE_STATUSES = ['unresolved', 'resolved', 'ignored', 'snoozed'] as const;
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+export interface IssueMetadata {
+  type?: string;
+  value?: string;
+  filename?: string;
+  function?: string;
+}
+
+export interface Issue {
+  id: number;
+  projectId: number;
+  projectSlug: string;
+  shortId: string;
+  title: string;
+  culprit: string;
+  level: Level;
+  status: IssueStatus;
+  type: 'error' | 'default';
+  metadata: IssueMetadata;
+  firstSeen: Date;
+  lastSeen: Date;
+  count: number;
+  userCount: number;
+  environments: string[];
+  firstRelease: string | null;
+  lastRelease: string | null;
+}
+
+export interface IssueQuery {
+  projectId: number;
+  status?: IssueStatus | 'all';
+  level?: Level;
+  /** Case-insensitive text searched in the title and culprit. */
+  text?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface Release {
+  projectId: number;
+  version: string;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+export interface MetadataStore {
+  ensureOrganization(slug: string, name: string): Promise<Organization>;
+  findOrganization(slug: string): Promise<Organization | undefined>;
+  listOrganizations(): Promise<Organization[]>;
+
+  /** Creates the project and its first DSN key together; ConflictError when the slug is taken. */
+  createProject(
+    project: { organizationId: number; slug: string; name: string },
+    key: { publicKey: string; label: string },
+  ): Promise<{ project: Project; key: ProjectKey }>;
+  findProject(organizationId: number, slug: string): Promise<Project | undefined>;
+  getProject(id: number): Promise<Project | undefined>;
+  listProjects(organizationId: number): Promise<Project[]>;
+  setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void>;
+  listProjectKeys(projectId: number): Promise<ProjectKey[]>;
+  findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined>;
+
+  /** ConflictError when a live token of that name exists in the organization. */
+  createAgentToken(token: {
+    organizationId: number;
+    projectId: number | null;
+    name: string;
+    role: Role;
+    tokenHash: string;
+  }): Promise<AgentToken>;
+  /** The live (unrevoked) token with this hash. */
+  findAgentToken(tokenHash: string): Promise<AgentToken | undefined>;
+  revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined>;
+  listAgentTokens(organizationId: number): Promise<AgentToken[]>;
+
+  /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
+  recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;
+  listIssues(query: IssueQuery): Promise<Page<Issue>>;
+  findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
+  getIssue(id: number): Promise<Issue | undefined>;
+  listReleases(projectId: number): Promise<Release[]>;
+
+  /** Resolves when the store answers; used by /healthz. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,14 @@
+// Issue short ids: `<PREFIX>-<n>`, the prefix being the project slug upper-cased and n a
+// per-project counter starting at 1 (WEB-1, WEB-2, ...).
+export function formatShortId(projectSlug: string, number: number): string {
+  return `${projectSlug.toUpperCase()}-${number}`;
+}
+
+/** The project slug and number of a short id, or undefined when the text is not one. */
+export function parseShortId(text: string): { projectSlug: string; number: number } | undefined {
+  const match = /^([A-Za-z0-9][A-Za-z0-9_-]*)-(\d{1,15})$/.exec(text.trim());
+  if (!match) return undefined;
+  const number = Number(match[2]);
+  if (!Number.isSafeInteger(number) || number < 1) return undefined;
+  return { projectSlug: match[1]!.toLowerCase(), number };
+}
