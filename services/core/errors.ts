@@ -65,9 +65,12 @@ export class PayloadTooLargeError extends ErrataError {
 
 export class RateLimitedError extends ErrataError {
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
+  /** Extra response headers that tell the client what is limited (X-Sentry-Rate-Limits). */
+  readonly headers: Record<string, string>;
+  constructor(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
     super('rate_limited', message);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.headers = headers;
   }
 }
 

@@ -64,6 +64,9 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       ).rejects.toBeInstanceOf(ConflictError);
       expect((await store.listProjects(org.id)).map((p) => p.slug)).toEqual(['api']);
       expect(await store.listProjectKeys(project.id)).toHaveLength(1);
+      expect((await store.setProjectKeyActive(publicKey, false))?.active).toBe(false);
+      expect((await store.findProjectKey(publicKey))?.key.active).toBe(false);
+      expect(await store.setProjectKeyActive('no-such-key', false)).toBeUndefined();
       await store.setProjectRateLimit(project.id, 120);
       expect((await store.getProject(project.id))?.rateLimitPerMinute).toBe(120);
     });

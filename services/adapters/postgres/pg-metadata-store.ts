@@ -108,6 +108,14 @@ export class PgMetadataStore implements MetadataStore {
     return result.rows.map(toProjectKey);
   }
 
+  async setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined> {
+    const result = await this.db.query<ProjectKeyRow>('UPDATE project_keys SET active = $2 WHERE public_key = $1 RETURNING *', [
+      publicKey,
+      active,
+    ]);
+    return result.rows[0] && toProjectKey(result.rows[0]);
+  }
+
   async findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined> {
     const result = await this.db.query<ProjectKeyRow & { project_created_at: Date } & Omit<ProjectRow, 'id' | 'created_at'>>(
       `SELECT k.*, p.organization_id, p.slug, p.name, p.rate_limit_per_minute, p.created_at AS project_created_at

@@ -37,12 +37,14 @@ function eventMetadata(event: NormalizedEvent): IssueMetadata {
 }
 
 function eventTitle(event: NormalizedEvent, metadata: IssueMetadata): string {
-  if (event.type === 'error') {
+  // The JavaScript SDKs attach a synthetic, typeless exception to captureMessage events just to
+  // carry a stack trace; people know such an event by its message, so that is its title.
+  const message = (eventMessage(event) ?? '').trim();
+  if (event.type === 'error' && !(metadata.type === undefined && message)) {
     let title = metadata.type;
     if (title !== undefined && metadata.value) title += `: ${truncateChars(firstLine(metadata.value), TITLE_LENGTH)}`;
     return title || metadata.function || '<unknown>';
   }
-  const message = (eventMessage(event) ?? '').trim();
   return message ? truncateChars(firstLine(message), TITLE_LENGTH) : '<unlabeled event>';
 }
 

@@ -105,6 +105,8 @@ export interface MetadataStore {
   listProjects(organizationId: number): Promise<Project[]>;
   setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void>;
   listProjectKeys(projectId: number): Promise<ProjectKey[]>;
+  /** Enables or disables a DSN key; the updated key, or undefined when there is none. */
+  setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined>;
   findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined>;
 
   /** ConflictError when a live token of that name exists in the organization. */

@@ -1,0 +1,29 @@
+// How an admin command reaches the data: through the running server's admin socket when a
+// server owns the data directory, otherwise by opening the stores itself under the instance
+// lock (waiting briefly if another command holds it). Never two writers on one database.
+import { mkdir } from 'node:fs/promises';
+import { callAdminSocket } from '../runtime/admin/socket.ts';
+import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
+import { initializeEmbeddedDatabase, openStores } from '../runtime/compose.ts';
+import type { Config } from '../runtime/config.ts';
+import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
+import { ensureFirstOrganization } from './first-organization.ts';
+
+export async function runAdminCommand(config: Config, operation: AdminOperation, input: Record<string, unknown>): Promise<unknown> {
+  const holder = await currentHolder(config.dataDir);
+  if (holder?.kind === 'server' && holder.socket) return callAdminSocket(holder.socket, operation, input);
+  await mkdir(config.dataDir, { recursive: true });
+  const lock = await acquireInstanceLock(config.dataDir, { kind: 'cli' }, { waitMs: 30_000 });
+  try {
+    await initializeEmbeddedDatabase(config.dataDir);
+    const stores = await openStores(config);
+    try {
+      await ensureFirstOrganization(stores.metadata, config.organization);
+      return await runAdminOperation({ metadata: stores.metadata, baseUrl: config.baseUrl }, operation, input);
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}

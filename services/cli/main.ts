@@ -1,0 +1,168 @@
+// The `errata` command: the standalone server and the admin commands. Output is for people by
+// default and JSON with --json; errors go to stderr with exit code 1.
+import { Command, Option } from 'commander';
+import { ErrataError } from '../core/errors.ts';
+import { mcpClientConfiguration } from '../core/provisioning/agent-tokens.ts';
+import { createEmbeddedDatabase, initializeEmbeddedDatabase, openStores } from '../runtime/compose.ts';
+import { ConfigError, loadConfig, type Config } from '../runtime/config.ts';
+import { acquireInstanceLock, InstanceLockedError } from '../runtime/instance-lock.ts';
+import { onShutdownSignal } from '../runtime/lifecycle.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { VERSION } from '../runtime/version.ts';
+import { runAdminCommand } from './admin-command.ts';
+import { startStandaloneServer } from './standalone-server.ts';
+import type { AdminOperation } from '../runtime/admin/operations.ts';
+import { mkdir } from 'node:fs/promises';
+
+const program = new Command();
+program.name('errata').description('Self-hostable, Sentry-SDK-compatible error tracking and structured logs.').version(VERSION);
+program.option('--json', 'print machine-readable JSON');
+
+const out = (line = ''): void => {
+  process.stdout.write(`${line}\n`);
+};
+const json = () => Boolean(program.opts().json);
+let config: Config | undefined;
+const cfg = () => (config ??= loadConfig());
+
+program
+  .command('start')
+  .description('run the standalone server: every role, embedded storage (ERRATA_* variables configure it)')
+  .action(async () => {
+    const c = cfg();
+    const logger = createLogger(c.logLevel);
+    const running = await startStandaloneServer(c, logger, out);
+    onShutdownSignal(async (signal) => {
+      logger.info({ signal }, 'signal received');
+      await running.stop();
+    });
+  });
+
+program
+  .command('migrate')
+  .description('create or update the database schema (idempotent)')
+  .action(async () => {
+    const c = cfg();
+    await mkdir(c.dataDir, { recursive: true });
+    const lock = await acquireInstanceLock(c.dataDir, { kind: 'cli' }, { waitMs: 30_000 });
+    try {
+      await initializeEmbeddedDatabase(c.dataDir);
+      const stores = await openStores(c);
+      await stores.close();
+      out(json() ? JSON.stringify({ migrated: true }) : 'The schema is up to date.');
+    } finally {
+      await lock.release();
+    }
+  });
+
+program
+  .command('createproject')
+  .description('create a project and its DSN key; prints the DSN')
+  .requiredOption('--name <name>', 'project name')
+  .option('--slug <slug>', 'project slug (default: derived from the name)')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { name: string; slug?: string; organization?: string }) => {
+    const result = (await admin('createproject', options)) as { project: { slug: string; id: number }; dsn: string; organization: string };
+    if (json()) return out(JSON.stringify(result));
+    out(`Created project "${result.project.slug}" (id ${result.project.id}) in organization "${result.organization}".`);
+    out('');
+    out(`DSN: ${result.dsn}`);
+    out('');
+    out(`Point an SDK at it, e.g. Sentry.init({ dsn: "${result.dsn}" })`);
+  });
+
+program
+  .command('listprojects')
+  .description('list projects and their DSNs')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { organization?: string }) => {
+    const result = (await admin('listprojects', options)) as { projects: Array<{ slug: string; name: string; dsns: Array<{ dsn: string; active: boolean }> }> };
+    if (json()) return out(JSON.stringify(result));
+    if (result.projects.length === 0) return out('No projects yet: errata createproject --name "My App"');
+    for (const project of result.projects) {
+      out(`${project.slug}  (${project.name})`);
+      for (const dsn of project.dsns) out(`  ${dsn.dsn}${dsn.active ? '' : '  [disabled]'}`);
+    }
+  });
+
+program
+  .command('createtoken')
+  .description('mint an agent token (errata_agent_...); the plaintext is shown once')
+  .addOption(new Option('--role <role>', 'what the token may do').choices(['read', 'triage', 'admin']).default('triage'))
+  .option('--project <slug>', 'limit the token to one project (default: the whole organization)')
+  .option('--name <name>', 'a name to recognise and revoke it by')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { role: string; project?: string; name?: string; organization?: string }) => {
+    const c = cfg();
+    const result = (await admin('createtoken', options)) as { plaintext: string; token: { name: string; role: string; project: string | null }; organization: string };
+    if (json()) return out(JSON.stringify(result));
+    const client = mcpClientConfiguration(c.baseUrl, result.plaintext);
+    const scope = result.token.project ? `project "${result.token.project}"` : `organization "${result.organization}"`;
+    out(`Created ${result.token.role} token "${result.token.name}" for ${scope}.`);
+    out('This is the only time the token is shown; store it now:');
+    out('');
+    out(`  ${result.plaintext}`);
+    out('');
+    out('Add it to an MCP client (HTTP server at /mcp, bearer header), e.g. Claude Code:');
+    out(`  ${client.command}`);
+    out('or a per-repository .mcp.json:');
+    out(client.json.replace(/^/gm, '  '));
+    out('');
+    out(`Revoke it with: errata revoketoken ${result.token.name}`);
+  });
+
+program
+  .command('revoketoken')
+  .description('revoke an agent token by name, immediately and for good')
+  .argument('<name>', 'the token name (errata listtokens)')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (name: string, options: { organization?: string }) => {
+    const result = (await admin('revoketoken', { name, ...options })) as { token: { name: string } };
+    out(json() ? JSON.stringify(result) : `Revoked token "${result.token.name}". It stops working with the next request.`);
+  });
+
+program
+  .command('listtokens')
+  .description('list agent tokens (never their secrets)')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { organization?: string }) => {
+    const result = (await admin('listtokens', options)) as { tokens: Array<{ name: string; role: string; project: string | null; createdAt: string; revokedAt: string | null }> };
+    if (json()) return out(JSON.stringify(result));
+    if (result.tokens.length === 0) return out('No tokens yet: errata createtoken --role triage');
+    for (const t of result.tokens) {
+      out(`${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`);
+    }
+  });
+
+for (const [command, active] of [['disablekey', false], ['enablekey', true]] as const) {
+  program
+    .command(command)
+    .description(`${active ? 'enable' : 'disable'} a DSN key: events sent with a disabled key get 403`)
+    .argument('<public-key>', 'the key part of the DSN (before the @)')
+    .action(async (publicKey: string) => {
+      const result = (await admin('setkeyactive', { publicKey, active })) as { publicKey: string; active: boolean };
+      out(json() ? JSON.stringify(result) : `DSN key ${result.publicKey} is now ${result.active ? 'enabled' : 'disabled'}.`);
+    });
+}
+
+program
+  .command('init-embedded-db', { hidden: true })
+  .argument('<dir>')
+  .action(async (dir: string) => {
+    await createEmbeddedDatabase(dir);
+  });
+
+function admin(operation: AdminOperation, input: object): Promise<unknown> {
+  return runAdminCommand(cfg(), operation, { ...input });
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof ErrataError || error instanceof InstanceLockedError) {
+    process.stderr.write(`error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`error: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,126 @@
+// `errata start`: every role in one process on one listener. Ingest paths go to the ingest
+// app, everything else to the mcp app; the dispatcher consumes the local queue in the same
+// process; the admin socket lets the CLI work while the server owns the data directory.
+// SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
+import { createServer, type Server } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { RateLimiter } from '../core/ingest/rate-limit.ts';
+import type { Organization } from '../core/ports/metadata-store.ts';
+import { startDispatcherWorkers } from '../dispatcher/workers.ts';
+import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
+import { KeyCache } from '../ingest/key-cache.ts';
+import { buildMcpApp } from '../mcp/app.ts';
+import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
+import { composeStandalone } from '../runtime/compose.ts';
+import type { Config } from '../runtime/config.ts';
+import type { HealthCheck } from '../runtime/http.ts';
+import { acquireInstanceLock } from '../runtime/instance-lock.ts';
+import { closeServer, listen } from '../runtime/lifecycle.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { createMetrics, outcomeRecorder, registerQueueLag } from '../runtime/metrics.ts';
+import { VERSION } from '../runtime/version.ts';
+import { ensureFirstOrganization } from './first-organization.ts';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startStandaloneServer(config: Config, logger: Logger, print: (line: string) => void): Promise<RunningServer> {
+  await mkdir(config.dataDir, { recursive: true });
+  const socket = adminSocketPath(config.dataDir);
+  const lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket });
+  const metrics = createMetrics();
+  let ports;
+  try {
+    ports = await composeStandalone(config, logger, metrics);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const { organization, created } = await ensureFirstOrganization(ports.metadata, config.organization);
+  const outcomes = outcomeRecorder(metrics);
+  registerQueueLag(metrics, ports.queue);
+  const keys = new KeyCache(ports.metadata);
+  const health: HealthCheck[] = [
+    { name: 'metadata', check: () => ports.metadata.ping() },
+    { name: 'queue', check: () => ports.queue.ping() },
+  ];
+
+  const ingest = buildIngestApp({
+    queue: ports.queue,
+    keys,
+    limiter: new RateLimiter(),
+    outcomes,
+    metrics,
+    logger,
+    health,
+    limits: { maxEventBytes: config.limits.maxEventBytes },
+    rateLimits: config.rateLimits,
+    bodyLimits: { maxRequestBytes: config.limits.maxRequestBytes, maxDecompressedBytes: config.limits.maxEnvelopeBytes },
+    now: Date.now,
+  }).callback();
+  const mcp = buildMcpApp({
+    metadata: ports.metadata,
+    events: ports.events,
+    logs: ports.logs,
+    baseUrl: config.baseUrl,
+    maxLogWindowMinutes: config.eventRetentionDays * 1440,
+    logger,
+    metrics,
+    health,
+  }).callback();
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    return (isIngestPath(path) ? ingest : mcp)(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const workers = startDispatcherWorkers({ ...ports, outcomes, metrics, logger });
+  const admin = await startAdminSocket(socket, { metadata: ports.metadata, baseUrl: config.baseUrl, keysChanged: (key) => keys.invalidate(key) }, logger);
+  let address;
+  try {
+    address = await listen(server, config.host, config.port);
+  } catch (error) {
+    await admin.close();
+    await workers.stop();
+    await ports.close();
+    await lock.release();
+    throw error;
+  }
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
+  logger.info({ listen: url, baseUrl: config.baseUrl, dataDir: config.dataDir, version: VERSION }, 'errata started');
+  printBanner(print, config, organization, created, (await ports.metadata.listProjects(organization.id)).length === 0);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    server,
+    url,
+    stop() {
+      stopped ??= (async () => {
+        logger.info('shutting down: no new requests, draining the queue');
+        await closeServer(server, 5_000);
+        await admin.close();
+        await workers.stop({ drain: true, timeoutMs: config.shutdownTimeoutSeconds * 1000 });
+        await ports.close();
+        await lock.release();
+        logger.info('stopped');
+      })();
+      return stopped;
+    },
+  };
+}
+
+function printBanner(print: (line: string) => void, config: Config, organization: Organization, created: boolean, noProjects: boolean) {
+  print(`Errata ${VERSION} is running at ${config.baseUrl}`);
+  print(`  organization: ${organization.slug}${created ? ' (created now)' : ''}   data: ${config.dataDir}`);
+  if (!noProjects) return;
+  print('');
+  print('Next steps:');
+  print('  1. Create a project and get its DSN:   errata createproject --name "My App"');
+  print('  2. Point an SDK at the DSN:            Sentry.init({ dsn: "<the DSN>" })   (or sentry_sdk.init(dsn=...))');
+  print('  3. Create a token for agents and the API:');
+  print('                                         errata createtoken --role triage --project <slug>');
+  print(`  The token reads issues and logs at ${config.baseUrl}/api/v1/organizations/${organization.slug}/...`);
+}

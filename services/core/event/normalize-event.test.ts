@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { capturedItems } from '../../../test/fixtures/sdk-fixtures.ts';
+import { normalizeEvent, type NormalizeContext } from './normalize-event.ts';
+
+const RECEIVED = Date.UTC(2026, 10, 21, 21, 55) / 1000;
+const context: NormalizeContext = { eventId: 'f'.repeat(32), receivedAt: RECEIVED };
+const normalize = (raw: unknown, extra: Partial<NormalizeContext> = {}) => normalizeEvent(raw, { ...context, ...extra });
+
+describe('normalizeEvent on real SDK payloads', () => {
+  const events = capturedItems('event');
+
+  it('has fixtures from every SDK', () => {
+    expect(new Set(events.map((e) => e.sdk))).toEqual(new Set(['browser', 'cli', 'go', 'node', 'python']));
+  });
+
+  it.each(events.map((e) => [e.request, e] as const))('%s normalizes without dropping anything', (_name, item) => {
+    const event = normalize(item.payload);
+    expect(event.errors).toBeUndefined();
+    expect(event.event_id).toBe(context.eventId);
+    expect(event.timestamp).toBeGreaterThan(RECEIVED - 3600);
+    expect(event.timestamp).toBeLessThanOrEqual(RECEIVED + 60);
+  });
+
+  it('reads Go: exception and breadcrumbs as bare arrays, RFC 3339 timestamps with nanoseconds', () => {
+    const go = capturedItems('event', 'go').find((e) => e.request === 'go-exception-001')!;
+    const raw = go.payload as { exception: unknown[]; breadcrumbs: unknown[]; timestamp: string };
+    expect(Array.isArray(raw.exception)).toBe(true);
+    expect(raw.timestamp).toMatch(/\.\d{7,9}/);
+    const event = normalize(raw);
+    expect(event.exception!.values.length).toBe(raw.exception.length);
+    expect(event.breadcrumbs!.values.length).toBe(raw.breadcrumbs.length);
+    expect(event.timestamp).toBeCloseTo(Date.parse(raw.timestamp) / 1000, 0);
+  });
+
+  it('reads Python: ISO timestamps, {values} breadcrumbs, logentry with a template', () => {
+    const [logging] = capturedItems('event', 'python').filter((e) => e.request === 'python-gzip-logging-002');
+    const event = normalize(logging!.payload);
+    expect(event.logentry?.formatted).toBe('Plain logging error for order 1002');
+    expect(event.breadcrumbs!.values.length).toBeGreaterThan(0);
+    expect(event.user).toMatchObject({ id: 'user-42', email: 'jane@example.com' });
+    expect(event.release).toBe('errata-fixtures@1.2.3');
+    expect(event.environment).toBe('fixture');
+  });
+
+  it('keeps the browser SDK frames with URL paths as filenames and full URLs as abs_path', () => {
+    const [browser] = capturedItems('event', 'browser').filter((e) => e.request === 'browser-exception-001');
+    const frames = normalize(browser!.payload).exception!.values[0]!.stacktrace!.frames;
+    const app = frames.find((f) => f.abs_path?.endsWith('/app.js'))!;
+    expect(app.abs_path).toBe('http://127.0.0.1:9312/app.js');
+    expect(app.filename).toBe('/app.js');
+  });
+
+  it('keeps the trace context, so logs can be correlated', () => {
+    const [node] = capturedItems('event', 'node').filter((e) => e.request === 'node-exception-002');
+    expect(normalize(node!.payload).contexts.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('normalizeEvent variants', () => {
+  it.each([
+    ['RFC 3339 with zone', '2026-11-21T21:50:00Z', Date.UTC(2026, 10, 21, 21, 50) / 1000],
+    ['RFC 3339 without zone (UTC)', '2026-11-21T21:50:00', Date.UTC(2026, 10, 21, 21, 50) / 1000],
+    ['with an offset', '2026-11-21T22:50:00+01:00', Date.UTC(2026, 10, 21, 21, 50) / 1000],
+    ['float seconds', RECEIVED - 10.5, RECEIVED - 10.5],
+    ['integer seconds as text', String(RECEIVED - 10), RECEIVED - 10],
+    ['nanoseconds', '2026-11-21T21:50:00.123456789Z', Date.UTC(2026, 10, 21, 21, 50) / 1000 + 0.123456789],
+  ])('reads timestamps: %s', (_name, timestamp, expected) => {
+    expect(normalize({ timestamp }).timestamp).toBeCloseTo(expected, 5);
+  });
+
+  it('replaces implausible timestamps with the receive time and notes why', () => {
+    const future = normalize({ timestamp: RECEIVED + 3600 });
+    expect(future.timestamp).toBe(RECEIVED);
+    expect(future.errors).toEqual([{ type: 'future_timestamp', name: 'timestamp', value: RECEIVED + 3600 }]);
+    expect(normalize({ timestamp: 1 }).errors?.[0]?.type).toBe('past_timestamp');
+    expect(normalize({ timestamp: 'yesterday' }).errors?.[0]).toMatchObject({ type: 'invalid_data', name: 'timestamp' });
+  });
+
+  it.each([
+    ['a plain string message', { message: 'hello' }, { formatted: 'hello' }],
+    ['a message object with params', { message: { message: 'hi %s', params: ['bob'] } }, { formatted: 'hi bob', message: 'hi %s', params: ['bob'] }],
+    ['a message object with formatted', { message: { formatted: 'done' } }, { formatted: 'done' }],
+    ['logentry with dict params', { logentry: { message: 'user {name}', params: { name: 'ann' } } }, { formatted: 'user ann', message: 'user {name}', params: { name: 'ann' } }],
+    ['logentry with printf-style dict params', { logentry: { message: '%(n)s items', params: { n: 3 } } }, { formatted: '3 items', message: '%(n)s items', params: { n: 3 } }],
+    ['logentry where message equals formatted', { logentry: { message: 'same', formatted: 'same' } }, { formatted: 'same' }],
+    ['a number', { message: 42 }, { formatted: '42' }],
+  ])('merges every message form into logentry: %s', (_name, raw, expected) => {
+    expect(normalize(raw).logentry).toEqual(expected);
+  });
+
+  it.each([
+    ['warning', 'warning'],
+    ['warn', 'warning'],
+    ['log', 'info'],
+    ['critical', 'fatal'],
+    ['FATAL', 'fatal'],
+    [40, 'error'],
+    ['10', 'debug'],
+  ])('maps level %s to %s', (level, expected) => {
+    expect(normalize({ level }).level).toBe(expected);
+  });
+
+  it('defaults the level to error and notes an unknown one', () => {
+    const event = normalize({ level: 'loud' });
+    expect(event.level).toBe('error');
+    expect(event.errors).toEqual([{ type: 'invalid_data', name: 'level', value: 'loud' }]);
+  });
+
+  it('accepts exception as {values}, a bare array, or a single object, oldest first', () => {
+    const one = { type: 'A', value: 'first' };
+    const two = { type: 'B', value: 'second' };
+    expect(normalize({ exception: { values: [one, two] } }).exception!.values.map((e) => e.type)).toEqual(['A', 'B']);
+    expect(normalize({ exception: [one, two] }).exception!.values.map((e) => e.type)).toEqual(['A', 'B']);
+    expect(normalize({ exception: one }).exception!.values.map((e) => e.type)).toEqual(['A']);
+    expect(normalize({ exception: {} }).exception).toBeUndefined();
+    expect(normalize({ exception: { values: [one] } }).type).toBe('error');
+  });
+
+  it('splits "Type: value" when only the value was sent', () => {
+    expect(normalize({ exception: { values: [{ value: 'ValueError: bad input' }] } }).exception!.values[0]).toEqual({
+      type: 'ValueError',
+      value: 'bad input',
+    });
+  });
+
+  it('applies Relay frame path rules', () => {
+    const event = normalize({
+      exception: {
+        values: [
+          {
+            type: 'E',
+            stacktrace: {
+              frames: [
+                { filename: 'https://x.com/static/app.js', function: 'a', lineno: '12', colno: 3 },
+                { filename: 'src/app.py', abs_path: '/srv/src/app.py', function: 'b' },
+                { abs_path: 'https://x.com/' },
+                'not a frame',
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const frames = event.exception!.values[0]!.stacktrace!.frames;
+    expect(frames[0]).toEqual({ abs_path: 'https://x.com/static/app.js', filename: '/static/app.js', function: 'a', lineno: 12, colno: 3 });
+    expect(frames[1]).toMatchObject({ filename: 'src/app.py', abs_path: '/srv/src/app.py' });
+    expect(frames[2]).toEqual({ abs_path: 'https://x.com/', filename: 'https://x.com/' });
+    expect(frames).toHaveLength(3);
+    expect(event.errors).toEqual([{ type: 'invalid_data', name: 'stacktrace.frames' }]);
+  });
+
+  it('keeps both ends of an overlong stack trace', () => {
+    const frames = Array.from({ length: 400 }, (_, i) => ({ function: `f${i}` }));
+    const stacktrace = normalize({ exception: [{ type: 'E', stacktrace: { frames } }] }).exception!.values[0]!.stacktrace!;
+    expect(stacktrace.frames).toHaveLength(250);
+    expect(stacktrace.frames[0]!.function).toBe('f0');
+    expect(stacktrace.frames[249]!.function).toBe('f399');
+    expect(stacktrace.frames_omitted).toEqual([125, 275]);
+  });
+
+  it('accepts breadcrumbs as {values} or an array, in the order sent', () => {
+    const crumbs = [
+      { message: 'b', timestamp: '2026-11-21T21:50:00Z', level: 'warn', category: 'ui' },
+      { message: 'a', timestamp: 1_800_000_000 },
+    ];
+    for (const breadcrumbs of [crumbs, { values: crumbs }]) {
+      expect(normalize({ breadcrumbs }).breadcrumbs!.values).toEqual([
+        { type: 'default', level: 'warning', timestamp: Date.UTC(2026, 10, 21, 21, 50) / 1000, category: 'ui', message: 'b' },
+        { type: 'default', level: 'info', timestamp: 1_800_000_000, message: 'a' },
+      ]);
+    }
+  });
+
+  it('accepts tags as an object or as pairs, normalized as Relay does', () => {
+    const expected = { env: 'prod', 'my-tag': 'x', count: '3', ok: 'True', empty: '' };
+    expect(normalize({ tags: { env: 'prod', 'my tag': 'x', count: 3, ok: true, empty: null } }).tags).toEqual(expected);
+    expect(normalize({ tags: [['env', 'prod'], ['my tag', 'x'], ['count', 3], ['ok', true], ['empty', null]] }).tags).toEqual(expected);
+    const bad = normalize({ tags: { 'a/b': 'x', long: 'y'.repeat(201), multi: 'a\nb', fine: 'ok' } });
+    expect(bad.tags).toEqual({ fine: 'ok' });
+    expect(bad.errors).toHaveLength(3);
+  });
+
+  it('fills a user ip of {{auto}} from the client address', () => {
+    expect(normalize({ user: { ip_address: '{{auto}}', id: 7 } }, { clientIp: '203.0.113.9' }).user).toEqual({ id: '7', ip_address: '203.0.113.9' });
+  });
+
+  it('drops invalid release, environment and dist values, keeping the rest', () => {
+    const event = normalize({ release: 'a/b', environment: 'x'.repeat(65), dist: 'bad dist', message: 'kept' });
+    expect(event.release).toBeUndefined();
+    expect(event.environment).toBeUndefined();
+    expect(event.dist).toBeUndefined();
+    expect(event.logentry?.formatted).toBe('kept');
+    expect(event.errors?.map((e) => e.name).sort()).toEqual(['dist', 'environment', 'release']);
+    expect(normalize({ release: 1.2 }).release).toBe('1.2');
+  });
+
+  it('bounds deeply nested extra data instead of failing', () => {
+    let nested: unknown = 'bottom';
+    for (let i = 0; i < 5000; i++) nested = { next: nested };
+    const event = normalize({ extra: { nested }, message: 'deep' });
+    let depth = 0;
+    let cursor = event.extra!.nested as Record<string, unknown> | string;
+    while (typeof cursor === 'object') {
+      cursor = cursor.next as Record<string, unknown>;
+      depth += 1;
+    }
+    expect(depth).toBeLessThan(10);
+    expect(cursor).toBe('[truncated: nested too deeply]');
+  });
+
+  it('turns a payload that is not an object into an empty event that still says what happened', () => {
+    const event = normalize(['not', 'an', 'event']);
+    expect(event.type).toBe('default');
+    expect(event.errors).toEqual([{ type: 'invalid_data', name: 'event', value: 'array' }]);
+  });
+
+  it('keeps fields it does not model, bounded', () => {
+    expect(normalize({ custom_field: { a: 1 } }).custom_field).toEqual({ a: 1 });
+  });
+});

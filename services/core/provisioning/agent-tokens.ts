@@ -1,0 +1,67 @@
+// Minting and revoking agent tokens (`errata_agent_...`). The plaintext exists only in the
+// return value of mintAgentToken, to be shown once; the store keeps its SHA-256.
+import { isRole, type Role } from '../auth/roles.ts';
+import { hashSecret, mintAgentToken, randomBase62, type RandomSource } from '../auth/secrets.ts';
+import { NotFoundError, UserInputError } from '../errors.ts';
+import type { AgentToken, MetadataStore } from '../ports/metadata-store.ts';
+import { resolveOrganization } from './organizations.ts';
+
+export interface CreateAgentTokenInput {
+  role?: string;
+  project?: string;
+  name?: string;
+  organization?: string;
+}
+
+export interface CreatedAgentToken {
+  token: AgentToken;
+  organizationSlug: string;
+  /** The only time the plaintext is available. */
+  plaintext: string;
+}
+
+export async function createAgentToken(
+  metadata: MetadataStore,
+  input: CreateAgentTokenInput,
+  context: { random?: RandomSource } = {},
+): Promise<CreatedAgentToken> {
+  const role: Role = input.role === undefined ? 'triage' : parseRole(input.role);
+  const organization = await resolveOrganization(metadata, input.organization);
+  let projectId: number | null = null;
+  if (input.project !== undefined) {
+    const project = await metadata.findProject(organization.id, input.project);
+    if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
+    projectId = project.id;
+  }
+  const name = input.name?.trim() || `${role}-${input.project ?? 'org'}-${randomBase62(6, context.random).toLowerCase()}`;
+  if (name.length > 100 || /[\n\r]/.test(name)) throw new UserInputError('a token --name must be one line of at most 100 characters');
+  const plaintext = mintAgentToken(context.random);
+  const token = await metadata.createAgentToken({ organizationId: organization.id, projectId, name, role, tokenHash: hashSecret(plaintext) });
+  return { token, organizationSlug: organization.slug, plaintext };
+}
+
+export async function revokeAgentToken(metadata: MetadataStore, input: { name: string; organization?: string }): Promise<AgentToken> {
+  const organization = await resolveOrganization(metadata, input.organization);
+  const token = await metadata.revokeAgentToken(organization.id, input.name);
+  if (!token) throw new NotFoundError(`no live token named "${input.name}": errata listtokens shows them`);
+  return token;
+}
+
+export async function listAgentTokens(metadata: MetadataStore, input: { organization?: string }): Promise<AgentToken[]> {
+  const organization = await resolveOrganization(metadata, input.organization);
+  return metadata.listAgentTokens(organization.id);
+}
+
+function parseRole(value: string): Role {
+  if (!isRole(value)) throw new UserInputError(`unknown role "${value}": use read, triage or admin`);
+  return value;
+}
+
+/** What to paste into an MCP client: a Claude Code command and a `.mcp.json` entry. */
+export function mcpClientConfiguration(baseUrl: string, plaintext: string): { command: string; json: string } {
+  const url = `${baseUrl}/mcp`;
+  return {
+    command: `claude mcp add --transport http errata ${url} --header "Authorization: Bearer ${plaintext}"`,
+    json: JSON.stringify({ mcpServers: { errata: { type: 'http', url, headers: { Authorization: `Bearer ${plaintext}` } } } }, null, 2),
+  };
+}

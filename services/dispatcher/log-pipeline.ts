@@ -1,0 +1,53 @@
+// The dispatcher's log pipeline: each queued `log` container becomes stored log records, ids
+// derived from the container id so that redelivery rewrites the same rows.
+import { normalizeLogContainer } from '../core/logs/normalize-log.ts';
+import type { LogRecord } from '../core/logs/log-record.ts';
+import type { OutcomeRecorder } from '../core/outcomes.ts';
+import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
+import type { LogStore } from '../core/ports/log-store.ts';
+import type { BatchHandler } from '../core/ports/queue.ts';
+import type { Logger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
+
+export interface LogPipelineDeps {
+  logs: LogStore;
+  outcomes: OutcomeRecorder;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export function logPipeline(deps: LogPipelineDeps): BatchHandler {
+  return async (records) => {
+    const rows: LogRecord[] = [];
+    for (const record of records) {
+      let item;
+      try {
+        item = decodeQueuedItem(record.value);
+      } catch (error) {
+        deps.logger.error({ err: error, offset: record.offset }, 'unreadable queue record');
+        deps.outcomes.record('invalid_envelope', 'log_item');
+        continue;
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(item.payload.toString('utf8'));
+      } catch {
+        deps.outcomes.record('invalid_json', 'log_item');
+        continue;
+      }
+      const normalized = normalizeLogContainer(payload, {
+        containerId: item.header.id,
+        projectId: item.header.projectId,
+        receivedAt: item.header.receivedAt,
+      });
+      deps.outcomes.record('invalid_log', 'log_item', normalized.invalid);
+      rows.push(...normalized.records);
+    }
+    if (rows.length === 0) return;
+    const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'store_logs' });
+    await deps.logs.insertLogs(rows);
+    stop();
+    deps.metrics.storeBatchSize.observe({ store: 'logs' }, rows.length);
+    deps.metrics.pipelineProcessed.inc({ category: 'log_item' }, rows.length);
+  };
+}

@@ -1,0 +1,43 @@
+// The dispatcher role's consumers: one subscription per topic, in one consumer group, so that
+// several dispatcher processes share the work. Built from ports; the CLI starts and stops it.
+import type { OutcomeRecorder } from '../core/outcomes.ts';
+import { TOPICS } from '../core/pipeline/queued-item.ts';
+import type { EventStore } from '../core/ports/event-store.ts';
+import type { LogStore } from '../core/ports/log-store.ts';
+import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import type { Queue, Subscription } from '../core/ports/queue.ts';
+import type { Logger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
+import { eventPipeline } from './event-pipeline.ts';
+import { logPipeline } from './log-pipeline.ts';
+
+export const CONSUMER_GROUP = 'errata-dispatcher';
+
+export interface DispatcherDeps {
+  queue: Queue;
+  metadata: MetadataStore;
+  events: EventStore;
+  logs: LogStore;
+  outcomes: OutcomeRecorder;
+  metrics: Metrics;
+  logger: Logger;
+  /** Records per handler call; larger batches amortize store round trips. */
+  batchSize?: number;
+}
+
+export interface DispatcherWorkers {
+  stop(options?: { drain?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
+  const maxBatchSize = deps.batchSize ?? 200;
+  const subscriptions: Subscription[] = [
+    deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, eventPipeline(deps)),
+    deps.queue.subscribe(TOPICS.logs, { group: CONSUMER_GROUP, maxBatchSize }, logPipeline(deps)),
+  ];
+  return {
+    async stop(options) {
+      await Promise.all(subscriptions.map((s) => s.stop(options)));
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The shared tail of both SDK endpoints (ingest role, after parsing and authentication): size
+// limits, per-project rate limits, then one durable publish of everything accepted. Items that
+// are not kept are counted with their reason; the request path writes to no store.
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
+import { routeItem } from '../core/ingest/item-types.ts';
+import { formatRateLimitHeader, type RateLimiter } from '../core/ingest/rate-limit.ts';
+import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
+import { encodeQueuedItem, TOPICS, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
+import type { Queue, QueueRecord } from '../core/ports/queue.ts';
+import type { Metrics } from '../runtime/metrics.ts';
+import type { KeyCache, KeyInfo } from './key-cache.ts';
+import { formatBytes } from './read-body.ts';
+
+export interface IngestDeps {
+  queue: Queue;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  outcomes: OutcomeRecorder;
+  metrics: Metrics;
+  limits: { maxEventBytes: number };
+  rateLimits: { eventsPerMinute: number; logsPerMinute: number };
+  now: () => number;
+}
+
+export interface IncomingItem {
+  type: string;
+  payload: Buffer;
+  /** Records in a container item (log items carry `item_count`). */
+  itemCount: number;
+}
+
+export interface Submission {
+  publicKey: string;
+  /** The event id to answer with when the submission holds an event. */
+  eventId: string;
+  items: IncomingItem[];
+  clientIp?: string;
+  sdk?: unknown;
+}
+
+export interface AcceptResult {
+  /** Set when an event was accepted. */
+  eventId?: string;
+  /** X-Sentry-Rate-Limits for items that were limited while others went through. */
+  rateLimitHeader?: string;
+}
+
+export async function authorizeKey(keys: KeyCache, publicKey: string): Promise<KeyInfo> {
+  const key = await keys.lookup(publicKey);
+  if (!key) throw new ForbiddenError('unknown DSN public key: copy the DSN of an existing project (errata createproject prints one)');
+  if (!key.active) throw new ForbiddenError('this DSN key is disabled: enable it again or use another key of the project');
+  return key;
+}
+
+export async function acceptItems(deps: IngestDeps, submission: Submission): Promise<AcceptResult> {
+  const key = await authorizeKey(deps.keys, submission.publicKey);
+  const routed = submission.items.map((item) => ({ item, route: routeItem(item.type) }));
+
+  for (const { item, route } of routed) {
+    if (route.kind === 'event' && item.payload.length > deps.limits.maxEventBytes) {
+      deps.outcomes.record('too_large', route.category);
+      throw new PayloadTooLargeError(
+        `event item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(deps.limits.maxEventBytes)} (ERRATA_MAX_EVENT_BYTES): trim extra data or breadcrumbs`,
+        deps.limits.maxEventBytes,
+      );
+    }
+  }
+
+  const now = deps.now();
+  const limited = new Map<DataCategory, number>();
+  const accepted: Array<{ topic: string; record: QueueRecord; category: DataCategory; quantity: number }> = [];
+  let eventId: string | undefined;
+  for (const { item, route } of routed) {
+    if (route.kind === 'not_stored') {
+      deps.outcomes.record(route.reason, route.category);
+      continue;
+    }
+    const perMinute = route.kind === 'event' ? (key.rateLimitPerMinute ?? deps.rateLimits.eventsPerMinute) : deps.rateLimits.logsPerMinute;
+    const quantity = route.kind === 'event' ? 1 : item.itemCount;
+    const decision = deps.limiter.take(`${key.projectId}:${route.category}`, perMinute, quantity, now);
+    if (!decision.allowed) {
+      deps.outcomes.record('rate_limited', route.category, quantity);
+      limited.set(route.category, Math.max(limited.get(route.category) ?? 0, decision.retryAfterSeconds));
+      continue;
+    }
+    const header: QueuedItemHeader = {
+      v: 1,
+      kind: route.kind,
+      id: route.kind === 'event' ? submission.eventId : randomUUID().replace(/-/g, ''),
+      projectId: key.projectId,
+      organizationId: key.organizationId,
+      receivedAt: now / 1000,
+      ...(submission.clientIp ? { clientIp: submission.clientIp } : {}),
+      ...(submission.sdk !== undefined ? { sdk: submission.sdk } : {}),
+    };
+    if (route.kind === 'event') eventId = submission.eventId;
+    accepted.push({
+      topic: route.kind === 'event' ? TOPICS.events : TOPICS.logs,
+      record: { key: `${key.projectId}:${header.id}`, value: encodeQueuedItem({ header, payload: item.payload }) },
+      category: route.category,
+      quantity,
+    });
+  }
+
+  const rateLimitHeader =
+    limited.size > 0
+      ? formatRateLimitHeader([...limited].map(([category, retryAfterSeconds]) => ({ retryAfterSeconds, categories: categoriesOf(category) })))
+      : undefined;
+  if (accepted.length === 0 && limited.size > 0) {
+    const retryAfter = Math.max(...limited.values());
+    throw new RateLimitedError(`rate limit of this project reached: retry after ${retryAfter} seconds`, retryAfter, {
+      'X-Sentry-Rate-Limits': rateLimitHeader!,
+    });
+  }
+
+  await publish(deps, accepted);
+  for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category }, quantity);
+  return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}) };
+}
+
+// A limited error also stops `default` (message) events, which SDKs count separately.
+function categoriesOf(category: DataCategory): string[] {
+  return category === 'error' ? ['error', 'default'] : [category];
+}
+
+async function publish(deps: IngestDeps, accepted: Array<{ topic: string; record: QueueRecord }>): Promise<void> {
+  const byTopic = new Map<string, QueueRecord[]>();
+  for (const { topic, record } of accepted) byTopic.set(topic, [...(byTopic.get(topic) ?? []), record]);
+  await Promise.all(
+    [...byTopic].map(async ([topic, records]) => {
+      const stop = deps.metrics.queueProduceDuration.startTimer({ topic });
+      try {
+        await deps.queue.publish(topic, records);
+        stop();
+      } catch (error) {
+        deps.metrics.queueProduceErrors.inc({ topic });
+        throw error instanceof UnavailableError ? error : new UnavailableError('the event queue is unavailable: retry later');
+      }
+    }),
+  );
+}

@@ -1,0 +1,27 @@
+// The ingest role's Koa app: the SDK endpoints, behind CORS, on the shared HTTP base
+// (/healthz, /metrics, error mapping). The source map upload protocol (/api/0/) joins later.
+import type Koa from 'koa';
+import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
+import type { Logger } from '../runtime/logger.ts';
+import type { IngestDeps } from './accept-items.ts';
+import { sdkCors } from './cors.ts';
+import type { BodyLimits } from './read-body.ts';
+import { sdkEndpointOf, sdkEndpoints } from './sdk-endpoints.ts';
+
+export interface IngestAppDeps extends IngestDeps {
+  logger: Logger;
+  health: HealthCheck[];
+  bodyLimits: BodyLimits;
+}
+
+export function buildIngestApp(deps: IngestAppDeps): Koa {
+  const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
+  app.use(async (ctx, next) => (sdkEndpointOf(ctx.path) ? sdkCors(ctx, next) : next()));
+  app.use(sdkEndpoints(deps));
+  return app;
+}
+
+/** Paths the ingest role serves; everything else belongs to the mcp role. */
+export function isIngestPath(path: string): boolean {
+  return sdkEndpointOf(path) !== undefined || path === '/api/0' || path.startsWith('/api/0/');
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { KeyCache } from './key-cache.ts';
+
+let stores: EmbeddedStores;
+let counter = 0;
+beforeAll(async () => {
+  stores = await openEmbeddedStores();
+});
+afterAll(() => stores.close());
+
+/** The real store, counting how often the cache goes to it. */
+function countingStore() {
+  const calls: string[] = [];
+  return {
+    calls,
+    findProjectKey: (publicKey: string) => {
+      calls.push(publicKey);
+      return stores.metadata.findProjectKey(publicKey);
+    },
+  };
+}
+
+async function project(): Promise<{ publicKey: string; projectId: number }> {
+  counter += 1;
+  const org = await stores.metadata.ensureOrganization('default', 'Default');
+  const publicKey = `key${String(counter).padStart(29, '0')}`;
+  const { project } = await stores.metadata.createProject({ organizationId: org.id, slug: `p${counter}`, name: 'P' }, { publicKey, label: 'Default' });
+  return { publicKey, projectId: project.id };
+}
+
+describe('KeyCache', () => {
+  it('answers repeated lookups from memory', async () => {
+    const { publicKey, projectId } = await project();
+    const store = countingStore();
+    const cache = new KeyCache(store);
+    expect(await cache.lookup(publicKey)).toMatchObject({ projectId, active: true, rateLimitPerMinute: null });
+    expect(await cache.lookup(publicKey)).toMatchObject({ projectId });
+    expect(store.calls).toEqual([publicKey]);
+  });
+
+  it('refreshes a stale entry in the background, so a disabled key stops working', async () => {
+    const { publicKey } = await project();
+    let now = 0;
+    const cache = new KeyCache(countingStore(), { ttlMs: 1000, now: () => now });
+    await cache.lookup(publicKey);
+    await stores.metadata.setProjectKeyActive(publicKey, false);
+    now = 2000;
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await cache.lookup(publicKey))?.active).toBe(false);
+  });
+
+  it('remembers unknown keys briefly and bounds its size', async () => {
+    const store = countingStore();
+    let now = 0;
+    const cache = new KeyCache(store, { unknownTtlMs: 100, maxEntries: 2, now: () => now });
+    expect(await cache.lookup('x')).toBeUndefined();
+    expect(await cache.lookup('x')).toBeUndefined();
+    expect(store.calls).toEqual(['x']);
+    now = 200;
+    await cache.lookup('x');
+    expect(store.calls).toEqual(['x', 'x']);
+    await cache.lookup('y');
+    await cache.lookup('z');
+    now = 250;
+    await cache.lookup('x');
+    expect(store.calls).toEqual(['x', 'x', 'y', 'z', 'x']);
+  });
+});

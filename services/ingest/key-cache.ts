@@ -1,0 +1,80 @@
+// The in-memory DSN key cache that lets ingest authenticate without touching a store on the
+// hot path. A hit is answered from memory; an entry older than `ttlMs` is still answered and
+// refreshed in the background (so disabling a key takes effect within the TTL, and a store
+// outage does not stop ingest for known keys). Unknown keys are remembered briefly too, so a
+// flood of made-up keys costs one lookup per key and window, in a bounded map.
+import type { MetadataStore } from '../core/ports/metadata-store.ts';
+
+export interface KeyInfo {
+  projectId: number;
+  organizationId: number;
+  active: boolean;
+  rateLimitPerMinute: number | null;
+}
+
+interface Entry {
+  info: KeyInfo | undefined;
+  loadedAt: number;
+  refreshing?: boolean;
+}
+
+export interface KeyCacheOptions {
+  ttlMs?: number;
+  unknownTtlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ttlMs: number;
+  private readonly unknownTtlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly metadata: Pick<MetadataStore, 'findProjectKey'>,
+    options: KeyCacheOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.unknownTtlMs = options.unknownTtlMs ?? 5_000;
+    this.maxEntries = options.maxEntries ?? 50_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async lookup(publicKey: string): Promise<KeyInfo | undefined> {
+    const entry = this.entries.get(publicKey);
+    const age = entry ? this.now() - entry.loadedAt : Infinity;
+    if (entry?.info) {
+      if (age > this.ttlMs && !entry.refreshing) {
+        entry.refreshing = true;
+        this.load(publicKey).catch(() => {
+          entry.refreshing = false;
+        });
+      }
+      return entry.info;
+    }
+    if (entry && age <= this.unknownTtlMs) return undefined;
+    return this.load(publicKey);
+  }
+
+  /** Forget one key (or all), e.g. after the admin interface changed it. */
+  invalidate(publicKey?: string): void {
+    if (publicKey === undefined) this.entries.clear();
+    else this.entries.delete(publicKey);
+  }
+
+  private async load(publicKey: string): Promise<KeyInfo | undefined> {
+    const found = await this.metadata.findProjectKey(publicKey);
+    const info: KeyInfo | undefined = found && {
+      projectId: found.project.id,
+      organizationId: found.project.organizationId,
+      active: found.key.active,
+      rateLimitPerMinute: found.project.rateLimitPerMinute,
+    };
+    this.entries.delete(publicKey);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(publicKey, { info, loadedAt: this.now() });
+    return info;
+  }
+}

@@ -1,0 +1,90 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedRequest } from '../../test/fixtures/sdk-fixtures.ts';
+import { ErrataError } from '../core/errors.ts';
+import { readBody } from './read-body.ts';
+
+// A real HTTP server, so the body arrives as a socket stream exactly as in production.
+let server: Server;
+let port: number;
+const limits = { maxRequestBytes: 64 * 1024, maxDecompressedBytes: 256 * 1024 };
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req, limits);
+      res.end(JSON.stringify({ ok: true, length: body.length, sha: body.toString('base64').slice(0, 40) }));
+    } catch (error) {
+      res.statusCode = error instanceof ErrataError ? (error.code === 'payload_too_large' ? 413 : 400) : 500;
+      res.end(JSON.stringify({ error: (error as Error).message }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function post(body: Buffer, headers: Record<string, string> = {}, chunked = false): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(parts).toString()) as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    if (chunked) {
+      for (let i = 0; i < body.length; i += 1000) req.write(body.subarray(i, i + 1000));
+      req.end();
+    } else req.end(body);
+  });
+}
+
+const text = Buffer.from('{"hello":"world"}\n'.repeat(100));
+
+describe('readBody', () => {
+  it.each([
+    ['identity', text, {}],
+    ['gzip', gzipSync(text), { 'content-encoding': 'gzip' }],
+    ['x-gzip', gzipSync(text), { 'content-encoding': 'x-gzip' }],
+    ['zlib-wrapped deflate', deflateSync(text), { 'content-encoding': 'deflate' }],
+    ['raw deflate', deflateRawSync(text), { 'content-encoding': 'deflate' }],
+    ['brotli', brotliCompressSync(text), { 'content-encoding': 'br' }],
+    ['an empty encoding (sentry-ruby)', text, { 'content-encoding': '' }],
+  ])('decodes %s', async (_name, body, headers) => {
+    const response = await post(body, headers);
+    expect(response).toEqual({ status: 200, json: { ok: true, length: text.length, sha: text.toString('base64').slice(0, 40) } });
+  });
+
+  it('reads the gzip body @sentry/node really sent', async () => {
+    const fixture = capturedRequest('node-large-extra-002');
+    const response = await post(fixture.rawBody!, { 'content-encoding': 'gzip' }, true);
+    expect(response.json.length).toBe(fixture.body.length);
+  });
+
+  it('refuses a gzip bomb once the decompressed limit is reached', async () => {
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(limits.maxRequestBytes);
+    const response = await post(bomb, { 'content-encoding': 'gzip' });
+    expect(response.status).toBe(413);
+    expect(response.json.error).toMatch(/decompressed body exceeds 256 KiB \(ERRATA_MAX_ENVELOPE_BYTES\)/);
+  });
+
+  it('refuses a body over the request limit, declared or streamed', async () => {
+    const big = Buffer.alloc(65 * 1024, 1);
+    expect((await post(big)).json.error).toMatch(/request body exceeds 64 KiB as sent/);
+    const streamed = await post(big, {}, true);
+    expect(streamed.status).toBe(413);
+  });
+
+  it('says so when the body is not what its encoding claims', async () => {
+    const response = await post(text, { 'content-encoding': 'gzip' });
+    expect(response).toEqual({ status: 400, json: { error: expect.stringMatching(/not valid gzip data/) } });
+    expect((await post(text, { 'content-encoding': 'zstd-nope' })).json.error).toMatch(/unsupported Content-Encoding/);
+  });
+
+  it('keeps serving after hostile bodies', async () => {
+    expect((await post(text)).status).toBe(200);
+  });
+});

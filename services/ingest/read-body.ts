@@ -1,0 +1,128 @@
+// Reads an ingest request body with both of its limits enforced while streaming: the bytes on
+// the wire (compressed) and the bytes after decompression. A decompression bomb is cut off at
+// the limit instead of being inflated into memory. Supports gzip, deflate (zlib-wrapped as
+// Relay reads it, or raw as Bugsink reads it: told apart by the first byte) and br.
+import type { IncomingMessage } from 'node:http';
+import { Transform, Writable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
+
+export interface BodyLimits {
+  /** Bytes as sent (ERRATA_MAX_REQUEST_BYTES). */
+  maxRequestBytes: number;
+  /** Bytes after decompression (ERRATA_MAX_ENVELOPE_BYTES). */
+  maxDecompressedBytes: number;
+}
+
+type Encoding = 'identity' | 'gzip' | 'deflate' | 'br';
+
+class LimitExceeded extends Error {}
+
+export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+  const encoding = contentEncoding(req.headers['content-encoding']);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxRequestBytes) throw requestTooLarge(limits.maxRequestBytes);
+
+  const chunks: Buffer[] = [];
+  let bodyBytes = 0;
+  const collect = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      bodyBytes += chunk.length;
+      if (bodyBytes > limits.maxDecompressedBytes) return callback(new LimitExceeded('body'));
+      chunks.push(chunk);
+      callback();
+    },
+  });
+  const decode = encoding === 'identity' ? undefined : decoder(encoding);
+  let decodeFailed = false;
+  decode?.once('error', (error) => {
+    if (!(error instanceof LimitExceeded)) decodeFailed = true;
+  });
+  const count = countBytes(limits.maxRequestBytes);
+  try {
+    // The socket is piped, not part of the pipeline: on a limit the rest of the upload is
+    // discarded instead of the connection being torn down, so the client still reads the 413.
+    req.pipe(count);
+    req.once('aborted', () => count.destroy(new Error('client aborted')));
+    await (pipeline as (...streams: unknown[]) => Promise<void>)(count, ...(decode ? [decode] : []), collect);
+  } catch (error) {
+    req.unpipe(count);
+    req.resume();
+    if (error instanceof LimitExceeded) {
+      throw error.message === 'wire' ? requestTooLarge(limits.maxRequestBytes) : bodyTooLarge(limits.maxDecompressedBytes);
+    }
+    if (decodeFailed) {
+      throw new UserInputError(`the body is not valid ${encoding} data: fix the Content-Encoding header or the compression`);
+    }
+    throw new UserInputError('the request body could not be read to its end: send it again');
+  }
+  return Buffer.concat(chunks, bodyBytes);
+}
+
+function contentEncoding(header: string | undefined): Encoding {
+  // sentry-ruby sends an empty value and old Android SDKs "UTF-8": both mean uncompressed.
+  const value = (header ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity' || value === 'utf-8') return 'identity';
+  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
+  if (value === 'deflate') return 'deflate';
+  if (value === 'br') return 'br';
+  throw new UserInputError(`unsupported Content-Encoding "${value.slice(0, 32)}": use gzip, deflate or br, or none`);
+}
+
+function countBytes(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new LimitExceeded('wire'));
+      else callback(null, chunk);
+    },
+  });
+}
+
+function decoder(encoding: Exclude<Encoding, 'identity'>): Transform {
+  if (encoding === 'gzip') return createGunzip();
+  if (encoding === 'br') return createBrotliDecompress();
+  return new SniffingInflate();
+}
+
+/** deflate: zlib-wrapped data starts with 0x78; anything else is taken as a raw deflate stream. */
+class SniffingInflate extends Transform {
+  private inner: Transform | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.inner) {
+      this.inner = chunk[0] === 0x78 ? createInflate() : createInflateRaw();
+      this.inner.on('data', (data: Buffer) => this.push(data));
+      this.inner.once('error', (error) => this.destroy(error));
+    }
+    this.inner.write(chunk, () => callback());
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.inner) return callback();
+    this.inner.once('end', () => callback());
+    this.inner.end();
+  }
+}
+
+function requestTooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `request body exceeds ${formatBytes(limit)} as sent (ERRATA_MAX_REQUEST_BYTES): send fewer or smaller items per request`,
+    limit,
+  );
+}
+
+function bodyTooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `decompressed body exceeds ${formatBytes(limit)} (ERRATA_MAX_ENVELOPE_BYTES): send fewer or smaller items per request`,
+    limit,
+  );
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,116 @@
+// The SDK endpoints: POST /api/{project_id}/envelope/ and the legacy /api/{project_id}/store/,
+// each also under a DSN path prefix. {project_id} is ignored: the DSN public key decides.
+import { inflateSync } from 'node:zlib';
+import type Koa from 'koa';
+import { parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
+import { UnauthorizedError, UserInputError } from '../core/errors.ts';
+import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
+import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
+import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
+import { readBody, type BodyLimits } from './read-body.ts';
+
+/** `[/prefix]/api/[<id>/]envelope/` or `.../store/`, trailing slash optional. */
+const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:\d+\/)?(store|envelope)\/?$/;
+
+export function sdkEndpointOf(path: string): 'store' | 'envelope' | undefined {
+  return SDK_PATH.exec(path)?.[1] as 'store' | 'envelope' | undefined;
+}
+
+export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa.Middleware {
+  return async (ctx, next) => {
+    const endpoint = sdkEndpointOf(ctx.path);
+    if (!endpoint) return next();
+    ctx.state.route = `/api/{id}/${endpoint}/`;
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST, OPTIONS');
+      ctx.body = { error: { code: 'method_not_allowed', message: `use POST to send events to /api/{id}/${endpoint}/` } };
+      return;
+    }
+    const carriers: AuthCarriers = {
+      xSentryAuth: ctx.get('x-sentry-auth') || undefined,
+      authorization: ctx.get('authorization') || undefined,
+      query: new URLSearchParams(ctx.querystring),
+    };
+    // A key in the request itself is checked before the body is read: cheap refusals first.
+    const requestKey = publicKeyFromRequest(carriers);
+    if (requestKey) await authorizeKey(deps.keys, requestKey);
+    const body = await readBody(ctx.req, deps.bodyLimits);
+    const clientIp = ctx.req.socket.remoteAddress;
+    const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
+    const result = isEnvelope
+      ? await acceptEnvelope(deps, body, carriers, clientIp)
+      : await acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
+    if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
+    ctx.body = result.eventId ? { id: result.eventId } : {};
+  };
+}
+
+async function acceptEnvelope(deps: IngestDeps, body: Buffer, carriers: AuthCarriers, clientIp: string | undefined): Promise<AcceptResult> {
+  const envelope = parseEnvelope(body);
+  const publicKey = resolvePublicKey(carriers, envelope.headers.dsn);
+  const eventItem = envelope.items.find((item) => item.headers.type === 'event');
+  const eventId = parseEventId(envelope.headers.event_id) ?? (eventItem && eventIdInPayload(eventItem.payload)) ?? newEventId();
+  return acceptItems(deps, {
+    publicKey,
+    eventId,
+    clientIp,
+    sdk: envelope.headers.sdk,
+    items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),
+  });
+}
+
+async function acceptStoreEvent(
+  deps: IngestDeps,
+  body: Buffer,
+  publicKey: string | undefined,
+  clientIp: string | undefined,
+  maxEventBytes: number,
+): Promise<AcceptResult> {
+  if (!publicKey) {
+    throw new UnauthorizedError('missing authorization information: send the DSN public key in X-Sentry-Auth or as sentry_key');
+  }
+  const json = decodeStoreBody(body, maxEventBytes);
+  let event: unknown;
+  try {
+    event = JSON.parse(json.toString('utf8'));
+  } catch {
+    throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
+  }
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) {
+    throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
+  }
+  const record = event as Record<string, unknown>;
+  return acceptItems(deps, {
+    publicKey,
+    eventId: parseEventId(record.event_id) ?? newEventId(),
+    clientIp,
+    items: [{ type: record.type === 'transaction' ? 'transaction' : 'event', payload: json, itemCount: 1 }],
+  });
+}
+
+/** Legacy store bodies: plain JSON, or base64 of JSON, or base64 of zlib-compressed JSON. */
+function decodeStoreBody(body: Buffer, maxEventBytes: number): Buffer {
+  const text = body.toString('latin1').trimStart();
+  if (text.startsWith('{') || text === '') return body;
+  const decoded = Buffer.from(text.trim(), 'base64');
+  if (decoded[0] === 0x7b) return decoded;
+  try {
+    return inflateSync(decoded, { maxOutputLength: maxEventBytes + 1 });
+  } catch {
+    throw new UserInputError('invalid JSON data: the body is neither JSON nor base64-encoded (zlib) JSON');
+  }
+}
+
+function itemCount(item: EnvelopeItem): number {
+  const count = item.headers.item_count;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 1;
+}
+
+function eventIdInPayload(payload: Buffer): string | undefined {
+  try {
+    return parseEventId((JSON.parse(payload.toString('utf8')) as { event_id?: unknown }).event_id);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+// Who is calling the agent surfaces (/api/v1 now, /mcp later): `Authorization: Bearer
+// errata_agent_...`, looked up by its SHA-256 on every request, so a revocation takes effect on
+// the very next one. Visibility rules live here too: a token sees only its organization, and a
+// project-scoped token only its project; anything else looks exactly like "not found".
+import type Koa from 'koa';
+import { roleAtLeast, type Role } from '../core/auth/roles.ts';
+import { digestsEqual, hashSecret, AGENT_TOKEN_PREFIX } from '../core/auth/secrets.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
+import type { AgentToken, MetadataStore, Organization, Project } from '../core/ports/metadata-store.ts';
+
+const HOW_TO_GET_A_TOKEN =
+  'send "Authorization: Bearer errata_agent_..."; an administrator creates one with `errata createtoken --role read|triage|admin [--project <slug>]`';
+
+export function requireAgentToken(metadata: MetadataStore): Koa.Middleware {
+  return async (ctx, next) => {
+    const header = ctx.get('authorization');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized(ctx, `missing bearer token: ${HOW_TO_GET_A_TOKEN}`);
+    const plaintext = match[1]!;
+    const hash = hashSecret(plaintext);
+    const token = plaintext.startsWith(AGENT_TOKEN_PREFIX) ? await metadata.findAgentToken(hash) : undefined;
+    // The lookup is by digest; the explicit constant-time comparison keeps it that way whatever
+    // the store does.
+    if (!token || !digestsEqual(hash, hashSecret(plaintext))) {
+      throw unauthorized(ctx, `unknown or revoked token: ${HOW_TO_GET_A_TOKEN}`);
+    }
+    ctx.state.token = token;
+    await next();
+  };
+}
+
+function unauthorized(ctx: Koa.Context, message: string): UnauthorizedError {
+  ctx.set('WWW-Authenticate', 'Bearer realm="errata"');
+  return new UnauthorizedError(message);
+}
+
+export function requireRole(token: AgentToken, minimum: Role): void {
+  if (!roleAtLeast(token.role, minimum)) {
+    throw new ForbiddenError(`this needs a token with role ${minimum} or higher; this token has role ${token.role}`);
+  }
+}
+
+/** The organization named in the path, if the token belongs to it. */
+export async function visibleOrganization(metadata: MetadataStore, token: AgentToken, slug: string): Promise<Organization> {
+  const organization = await metadata.findOrganization(slug);
+  if (!organization || organization.id !== token.organizationId) {
+    throw new NotFoundError(`no organization "${slug}" is visible to this token`);
+  }
+  return organization;
+}
+
+/** The project of that organization, if the token may see it. */
+export async function visibleProject(
+  metadata: MetadataStore,
+  token: AgentToken,
+  organization: Organization,
+  slug: string,
+): Promise<Project> {
+  const project = await metadata.findProject(organization.id, slug);
+  if (!project || !canSeeProject(token, project)) throw new NotFoundError(`no project "${slug}" is visible to this token`);
+  return project;
+}
+
+export function canSeeProject(token: AgentToken, project: Project): boolean {
+  return project.organizationId === token.organizationId && (token.projectId === null || token.projectId === project.id);
+}

@@ -1,0 +1,162 @@
+// The read API under /api/v1 (mcp role): projects, issues with their latest event, and logs,
+// for any agent token of the organization (role read or higher), scoped to the token's project
+// when it has one. The dashboard and the MCP tools sit on the same queries.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { z } from 'zod';
+import { LEVELS } from '../../core/event/level.ts';
+import { UserInputError, NotFoundError } from '../../core/errors.ts';
+import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
+import type { EventStore } from '../../core/ports/event-store.ts';
+import type { LogStore } from '../../core/ports/log-store.ts';
+import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
+import { parseShortId } from '../../core/projects/short-id.ts';
+import { formatDsn } from '../../core/projects/slug.ts';
+import { canSeeProject, requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
+
+export interface ReadApiDeps {
+  metadata: MetadataStore;
+  events: EventStore;
+  logs: LogStore;
+  baseUrl: string;
+  /** The widest log search window, in minutes (the retention period). */
+  maxLogWindowMinutes: number;
+  now?: () => number;
+}
+
+const limit = z.coerce.number().int().min(1).max(100).default(25);
+const cursor = z.string().max(500).optional();
+
+const issueQuery = z.object({
+  status: z.enum([...ISSUE_STATUSES, 'all']).default('unresolved'),
+  level: z.enum(LEVELS).optional(),
+  query: z.string().max(200).optional(),
+  limit,
+  cursor,
+});
+
+const logQuery = (maxMinutes: number) =>
+  z.object({
+    level: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value) return undefined;
+        const levels = value.split(',').map((l) => l.trim().toLowerCase());
+        const unknown = levels.filter((l) => !(LOG_LEVELS as readonly string[]).includes(l));
+        if (unknown.length > 0) {
+          ctx.addIssue({ code: 'custom', message: `unknown level "${unknown[0]}": use ${LOG_LEVELS.join(', ')}` });
+          return z.NEVER;
+        }
+        return levels as LogLevel[];
+      }),
+    query: z.string().max(200).optional(),
+    traceId: z
+      .string()
+      .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
+      .optional(),
+    sinceMinutes: z.coerce.number().int().min(1).max(maxMinutes).optional(),
+    attribute: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .transform((value, ctx) => {
+        const entries = value === undefined ? [] : Array.isArray(value) ? value : [value];
+        const attributes: Record<string, string> = {};
+        for (const entry of entries) {
+          const at = entry.indexOf(':');
+          if (at <= 0) {
+            ctx.addIssue({ code: 'custom', message: `attribute filter "${entry.slice(0, 50)}" must look like key:value` });
+            return z.NEVER;
+          }
+          attributes[entry.slice(0, at)] = entry.slice(at + 1);
+        }
+        return attributes;
+      }),
+    limit,
+    cursor,
+  });
+
+function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const result = schema.safeParse(query);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new UserInputError(`invalid query parameter ${String(issue.path[0] ?? '')}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
+  const router = new Router({ prefix: '/api/v1/organizations/:org' });
+  const now = deps.now ?? Date.now;
+  router.use(requireAgentToken(deps.metadata));
+  router.use(async (ctx, next) => {
+    requireRole(ctx.state.token as AgentToken, 'read');
+    await next();
+  });
+
+  router.get('/projects', async (ctx) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    const projects = (await deps.metadata.listProjects(organization.id)).filter((p) => canSeeProject(token, p));
+    const withDsn = token.role === 'admin';
+    ctx.body = {
+      projects: await Promise.all(
+        projects.map(async (project) => {
+          const key = withDsn ? (await deps.metadata.listProjectKeys(project.id)).find((k) => k.active) : undefined;
+          return projectJson(project, organization.slug, key && formatDsn(deps.baseUrl, key.publicKey, project.id));
+        }),
+      ),
+    };
+  });
+
+  router.get('/projects/:project/issues', async (ctx) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const query = parseQuery(issueQuery, ctx.query);
+    const page = await deps.metadata.listIssues({
+      projectId: project.id,
+      status: query.status,
+      ...(query.level ? { level: query.level } : {}),
+      ...(query.query ? { text: query.query } : {}),
+      limit: query.limit,
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    ctx.body = { issues: page.items.map(issueJson), nextCursor: page.nextCursor ?? null };
+  });
+
+  router.get('/issues/:shortId', async (ctx) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    const parsed = parseShortId(ctx.params.shortId!);
+    const notFound = new NotFoundError(`no issue "${ctx.params.shortId!.slice(0, 60)}" is visible to this token`);
+    if (!parsed) throw notFound;
+    const project = await deps.metadata.findProject(organization.id, parsed.projectSlug);
+    if (!project || !canSeeProject(token, project)) throw notFound;
+    const issue = await deps.metadata.findIssue(project.id, parsed.number);
+    if (!issue) throw notFound;
+    const latest = await deps.events.latestEventForIssue(project.id, issue.id);
+    ctx.body = { issue: issueJson(issue), latestEvent: latest ? eventJson(latest) : null };
+  });
+
+  router.get('/projects/:project/logs', async (ctx) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const query = parseQuery(logQuery(deps.maxLogWindowMinutes), ctx.query);
+    const page = await deps.logs.searchLogs({
+      projectId: project.id,
+      ...(query.level ? { levels: query.level } : {}),
+      ...(query.query ? { text: query.query } : {}),
+      ...(query.traceId ? { traceId: query.traceId } : {}),
+      ...(query.sinceMinutes ? { since: now() / 1000 - query.sinceMinutes * 60 } : {}),
+      attributes: query.attribute,
+      limit: query.limit,
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    ctx.body = { logs: page.items.map(logJson), nextCursor: page.nextCursor ?? null };
+  });
+
+  return router.routes() as unknown as Koa.Middleware;
+}

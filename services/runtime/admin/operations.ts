@@ -1,0 +1,90 @@
+// The admin operations behind the CLI (createproject, createtoken, ...), as plain JSON in and
+// out. The CLI runs them against the stores directly when no server owns the data directory,
+// or sends them over the server's admin socket when one does; either way the same code runs.
+import { z } from 'zod';
+import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
+import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
+import { NotFoundError, UserInputError } from '../../core/errors.ts';
+import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+
+export interface AdminContext {
+  metadata: MetadataStore;
+  baseUrl: string;
+  /** Called after an operation changed DSN keys, so caches can forget them. */
+  keysChanged?: (publicKey?: string) => void;
+}
+
+const organization = z.string().min(1).max(50).optional();
+
+const tokenJson = (token: AgentToken) => ({
+  name: token.name,
+  role: token.role,
+  project: token.projectSlug,
+  createdAt: token.createdAt.toISOString(),
+  revokedAt: token.revokedAt?.toISOString() ?? null,
+});
+
+export const ADMIN_OPERATIONS = {
+  createproject: {
+    input: z.object({ name: z.string(), slug: z.string().optional(), organization }),
+    async run(ctx: AdminContext, input: { name: string; slug?: string; organization?: string }) {
+      const created = await createProject(ctx.metadata, input, { baseUrl: ctx.baseUrl });
+      return {
+        organization: created.organizationSlug,
+        project: { id: created.project.id, slug: created.project.slug, name: created.project.name },
+        dsn: created.dsn,
+      };
+    },
+  },
+  listprojects: {
+    input: z.object({ organization }),
+    async run(ctx: AdminContext, input: { organization?: string }) {
+      const projects = await listProjectsWithDsns(ctx.metadata, input, { baseUrl: ctx.baseUrl });
+      return {
+        projects: projects.map(({ project, dsns }) => ({ id: project.id, slug: project.slug, name: project.name, dsns })),
+      };
+    },
+  },
+  createtoken: {
+    input: z.object({ role: z.string().optional(), project: z.string().optional(), name: z.string().optional(), organization }),
+    async run(ctx: AdminContext, input: { role?: string; project?: string; name?: string; organization?: string }) {
+      const created = await createAgentToken(ctx.metadata, input);
+      return { organization: created.organizationSlug, token: tokenJson(created.token), plaintext: created.plaintext };
+    },
+  },
+  revoketoken: {
+    input: z.object({ name: z.string().min(1), organization }),
+    async run(ctx: AdminContext, input: { name: string; organization?: string }) {
+      return { token: tokenJson(await revokeAgentToken(ctx.metadata, input)) };
+    },
+  },
+  listtokens: {
+    input: z.object({ organization }),
+    async run(ctx: AdminContext, input: { organization?: string }) {
+      return { tokens: (await listAgentTokens(ctx.metadata, input)).map(tokenJson) };
+    },
+  },
+  setkeyactive: {
+    input: z.object({ publicKey: z.string().min(1).max(64), active: z.boolean() }),
+    async run(ctx: AdminContext, input: { publicKey: string; active: boolean }) {
+      const key = await ctx.metadata.setProjectKeyActive(input.publicKey, input.active);
+      if (!key) throw new NotFoundError(`no DSN key "${input.publicKey}": errata listprojects shows the DSNs`);
+      ctx.keysChanged?.(input.publicKey);
+      return { publicKey: key.publicKey, active: key.active };
+    },
+  },
+} as const;
+
+export type AdminOperation = keyof typeof ADMIN_OPERATIONS;
+
+export function isAdminOperation(name: string): name is AdminOperation {
+  return Object.hasOwn(ADMIN_OPERATIONS, name);
+}
+
+export async function runAdminOperation(ctx: AdminContext, name: string, input: unknown): Promise<unknown> {
+  if (!isAdminOperation(name)) throw new NotFoundError(`unknown admin operation "${name}"`);
+  const operation = ADMIN_OPERATIONS[name];
+  const parsed = operation.input.safeParse(input ?? {});
+  if (!parsed.success) throw new UserInputError(`invalid arguments for ${name}: ${parsed.error.issues[0]!.message}`);
+  return (operation.run as (ctx: AdminContext, input: unknown) => Promise<unknown>)(ctx, parsed.data);
+}

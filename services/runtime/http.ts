@@ -1,0 +1,105 @@
+// The Koa app factory every role builds on: request logging and metrics, the one place where
+// domain errors become HTTP responses, /healthz and /metrics. Roles add their routes and never
+// call listen() themselves; the CLI composes and starts them.
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import { ErrataError, RateLimitedError } from '../core/errors.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+
+export interface HealthCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface HttpDeps {
+  logger: Logger;
+  metrics: Metrics;
+  health: HealthCheck[];
+}
+
+const STATUS: Record<ErrataError['code'], number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export function createHttpApp(deps: HttpDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.use(observe(deps));
+  app.use(mapErrors(deps.logger));
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/healthz') {
+      const failures: Record<string, string> = {};
+      await Promise.all(
+        deps.health.map(async (h) => {
+          try {
+            await h.check();
+          } catch (error) {
+            failures[h.name] = (error as Error).message;
+          }
+        }),
+      );
+      const healthy = Object.keys(failures).length === 0;
+      ctx.status = healthy ? 200 : 503;
+      ctx.body = healthy ? { status: 'ok' } : { status: 'unavailable', failing: failures };
+      ctx.state.route = '/healthz';
+      return;
+    }
+    if (ctx.method === 'GET' && ctx.path === '/metrics') {
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+      ctx.state.route = '/metrics';
+      return;
+    }
+    await next();
+  });
+  return app;
+}
+
+function observe(deps: HttpDeps): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    ctx.state.log = deps.logger.child({ requestId: randomUUID() });
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // Route templates, never raw paths, so the label set stays small.
+      const route = ctx.state.route ?? (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      const labels = { route: String(route), method: ctx.method, status: String(ctx.status) };
+      deps.metrics.httpRequests.inc(labels);
+      deps.metrics.httpDuration.observe(labels, seconds);
+      if (ctx.status >= 500) ctx.state.log.warn({ route: labels.route, status: ctx.status, seconds }, 'request failed');
+      else ctx.state.log.debug({ route: labels.route, status: ctx.status, seconds }, 'request');
+    }
+  };
+}
+
+/** Domain errors carry their own client-facing message; anything else is a 500 with none. */
+function mapErrors(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ErrataError) {
+        ctx.status = STATUS[error.code];
+        ctx.body = { error: { code: error.code, message: error.message } };
+        if (error instanceof RateLimitedError) {
+          ctx.set('Retry-After', String(error.retryAfterSeconds));
+          ctx.set(error.headers);
+        }
+        return;
+      }
+      (ctx.state.log ?? logger).error({ err: error }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { error: { code: 'internal', message: 'internal error: the server logged the details' } };
+    }
+  };
+}

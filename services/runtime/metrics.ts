@@ -1,0 +1,105 @@
+// Every Prometheus metric Errata exports, `errata_`-prefixed, on one registry per process
+// (served at /metrics by every role). Roles record into these; nothing else creates metrics.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataCategory, OutcomeReason, OutcomeRecorder } from '../core/outcomes.ts';
+import type { Queue } from '../core/ports/queue.ts';
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'errata_' });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'errata_http_requests_total',
+      help: 'HTTP requests answered, by route, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'errata_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    accepted: new Counter({
+      name: 'errata_ingest_accepted_total',
+      help: 'Items ingest accepted and queued, by data category.',
+      labelNames: ['category'] as const,
+      registers,
+    }),
+    outcomes: new Counter({
+      name: 'errata_outcomes_total',
+      help: 'Items not stored, by reason and data category.',
+      labelNames: ['reason', 'category'] as const,
+      registers,
+    }),
+    queueProduceDuration: new Histogram({
+      name: 'errata_queue_produce_duration_seconds',
+      help: 'Time until published records were durable, by topic.',
+      labelNames: ['topic'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+    queueProduceErrors: new Counter({
+      name: 'errata_queue_produce_errors_total',
+      help: 'Publishes that failed (answered 503), by topic.',
+      labelNames: ['topic'] as const,
+      registers,
+    }),
+    pipelineStepDuration: new Histogram({
+      name: 'errata_pipeline_step_duration_seconds',
+      help: 'Time spent per dispatcher step and batch.',
+      labelNames: ['step'] as const,
+      buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    pipelineProcessed: new Counter({
+      name: 'errata_pipeline_processed_total',
+      help: 'Items the dispatcher stored, by data category.',
+      labelNames: ['category'] as const,
+      registers,
+    }),
+    pipelineBatchErrors: new Counter({
+      name: 'errata_pipeline_batch_errors_total',
+      help: 'Batches that failed and will be retried, by topic.',
+      labelNames: ['topic'] as const,
+      registers,
+    }),
+    storeBatchSize: new Histogram({
+      name: 'errata_store_write_batch_size',
+      help: 'Rows per store write, by store.',
+      labelNames: ['store'] as const,
+      buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000],
+      registers,
+    }),
+  };
+}
+
+/** Outcomes go to errata_outcomes_total; the domain sees only this small interface. */
+export function outcomeRecorder(metrics: Metrics): OutcomeRecorder {
+  return {
+    record(reason: OutcomeReason, category: DataCategory, quantity = 1) {
+      if (quantity > 0) metrics.outcomes.inc({ reason, category }, quantity);
+    },
+  };
+}
+
+/** errata_queue_lag{topic, partition, group}, read from the queue at scrape time. */
+export function registerQueueLag(metrics: Metrics, queue: Queue): void {
+  new Gauge({
+    name: 'errata_queue_lag',
+    help: 'Records published but not yet processed, by topic, partition and consumer group.',
+    labelNames: ['topic', 'partition', 'group'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      this.reset();
+      for (const lag of await queue.lag()) {
+        this.set({ topic: lag.topic, partition: String(lag.partition), group: lag.group }, lag.lag);
+      }
+    },
+  });
+}
