@@ -27,6 +27,7 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
       ctx.body = { error: { code: 'method_not_allowed', message: `use POST to send events to /api/{id}/${endpoint}/` } };
       return;
     }
+    deps.metrics.ingestRequests.inc({ endpoint, encoding: encodingLabel(ctx.get('content-encoding')) });
     const carriers: AuthCarriers = {
       xSentryAuth: ctx.get('x-sentry-auth') || undefined,
       authorization: ctx.get('authorization') || undefined,
@@ -113,4 +114,9 @@ function eventIdInPayload(payload: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function encodingLabel(header: string): string {
+  const value = header.trim().toLowerCase();
+  return ['gzip', 'x-gzip', 'deflate', 'br'].includes(value) ? value : value === '' ? 'identity' : 'other';
 }

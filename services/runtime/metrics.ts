@@ -25,6 +25,12 @@ export function createMetrics() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    ingestRequests: new Counter({
+      name: 'errata_ingest_requests_total',
+      help: 'SDK requests received, by endpoint and Content-Encoding.',
+      labelNames: ['endpoint', 'encoding'] as const,
+      registers,
+    }),
     accepted: new Counter({
       name: 'errata_ingest_accepted_total',
       help: 'Items ingest accepted and queued, by data category.',

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedItems } from '../../test/fixtures/sdk-fixtures.ts';
+import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { encodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
+import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
+import { eventPipeline } from './event-pipeline.ts';
+import { logPipeline } from './log-pipeline.ts';
+
+let stores: EmbeddedStores;
+let projectId: number;
+let organizationId: number;
+const metrics = createMetrics();
+const logger = createLogger('silent');
+
+beforeAll(async () => {
+  stores = await openEmbeddedStores();
+  const org = await stores.metadata.ensureOrganization('default', 'Default');
+  organizationId = org.id;
+  const { project } = await stores.metadata.createProject({ organizationId: org.id, slug: 'shop', name: 'Shop' }, { publicKey: 'k'.repeat(32), label: 'Default' });
+  projectId = project.id;
+});
+afterAll(() => stores.close());
+
+let offset = 0;
+function record(kind: 'event' | 'log', id: string, payload: Buffer | string): DeliveredRecord {
+  const header: QueuedItemHeader = { v: 1, kind, id, projectId, organizationId, receivedAt: Date.UTC(2026, 10, 21, 22) / 1000 };
+  offset += 1;
+  return { topic: kind, partition: 0, offset: String(offset), key: id, value: encodeQueuedItem({ header, payload: Buffer.from(payload) }) };
+}
+
+async function outcome(reason: string, category: string): Promise<number> {
+  const metric = await metrics.outcomes.get();
+  return metric.values.find((v) => v.labels.reason === reason && v.labels.category === category)?.value ?? 0;
+}
+
+describe('event pipeline', () => {
+  let events: BatchHandler;
+  beforeAll(() => {
+    events = eventPipeline({ metadata: stores.metadata, events: stores.events, outcomes: outcomeRecorder(metrics), metrics, logger });
+  });
+
+  it('turns real SDK events into grouped issues and stored events', async () => {
+    const fixtures = capturedItems('event').filter((e) => ['python-gzip-exception-001', 'python-br-exception-001', 'go-panic-001'].includes(e.request));
+    const batch = fixtures.map((f, i) => record('event', `${String(i + 1).padStart(32, 'a')}`, JSON.stringify(f.payload)));
+    await events(batch);
+    const { items } = await stores.metadata.listIssues({ projectId, limit: 10 });
+    expect(items.map((i) => [i.title, i.count]).sort()).toEqual([
+      ["KeyError: 'Order 1001 has no items'", 2],
+      ['runtime.boundsError: runtime error: index out of range [3] with length 0', 1],
+    ]);
+    const keyError = items.find((i) => i.title.startsWith('KeyError'))!;
+    expect(keyError).toMatchObject({ culprit: '__main__ in parse_order', shortId: expect.stringMatching(/^SHOP-\d$/), userCount: 1, environments: ['fixture'] });
+    const latest = await stores.events.latestEventForIssue(projectId, keyError.id);
+    expect(latest?.payload.exception?.values.at(-1)?.type).toBe('KeyError');
+    expect(latest?.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('counts nothing twice when a batch is delivered again', async () => {
+    const [fixture] = capturedItems('event', 'node').filter((e) => e.request === 'node-exception-002');
+    const batch = [record('event', 'b'.repeat(32), JSON.stringify(fixture!.payload)), record('event', 'c'.repeat(32), JSON.stringify(fixture!.payload))];
+    await events(batch);
+    const issue = (await stores.metadata.listIssues({ projectId, limit: 10, text: 'Order 1001 has no items' })).items.find((i) => i.title.startsWith('TypeError'))!;
+    expect(issue.count).toBe(2);
+    await events(batch);
+    await events([batch[0]!]);
+    expect((await stores.metadata.getIssue(issue.id))?.count).toBe(2);
+    expect(await stores.events.countEventsForIssue(projectId, issue.id)).toBe(2);
+  });
+
+  it('drops unreadable payloads with a counted reason and keeps the rest of the batch', async () => {
+    const before = await outcome('invalid_json', 'error');
+    await events([record('event', 'd'.repeat(32), '{"message": "fine"}'), record('event', 'e'.repeat(32), '{not json')]);
+    expect(await outcome('invalid_json', 'error')).toBe(before + 1);
+    expect((await stores.metadata.listIssues({ projectId, limit: 10, text: 'fine' })).items).toHaveLength(1);
+  });
+});
+
+describe('log pipeline', () => {
+  let logs: BatchHandler;
+  beforeAll(() => {
+    logs = logPipeline({ logs: stores.logs, outcomes: outcomeRecorder(metrics), metrics, logger });
+  });
+
+  it('stores the logs of every SDK with levels, severities, traces and typed attributes', async () => {
+    const containers = capturedItems('log');
+    expect(new Set(containers.map((c) => c.sdk))).toEqual(new Set(['browser', 'go', 'node', 'python']));
+    await logs(containers.map((c, i) => record('log', `container${i}`, JSON.stringify(c.payload))));
+    const expected = containers.reduce((sum, c) => sum + (c.payload as { items: unknown[] }).items.length, 0);
+    const stored = await stores.logs.searchLogs({ projectId, limit: 100 });
+    expect(stored.items).toHaveLength(expected);
+    for (const log of stored.items) {
+      expect(log.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(log.severityNumber).toBeGreaterThan(0);
+      expect(log.release).toBe('errata-fixtures@1.2.3');
+      expect(log.environment).toBe('fixture');
+    }
+    // Python puts severity only in an attribute; Go sends RFC 3339 timestamps.
+    const levels = new Set(stored.items.map((l) => l.level));
+    expect([...levels].every((l) => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(l))).toBe(true);
+    expect(levels.has('warn')).toBe(true);
+    expect(levels.has('error')).toBe(true);
+  });
+
+  it('is idempotent per container and counts records it cannot read', async () => {
+    const payload = JSON.stringify({ items: [{ timestamp: 1_800_000_000, level: 'info', body: 'once', trace_id: 'f'.repeat(32) }, { level: 'info' }] });
+    const before = await outcome('invalid_log', 'log_item');
+    await logs([record('log', 'same-container', payload)]);
+    await logs([record('log', 'same-container', payload)]);
+    expect((await stores.logs.searchLogs({ projectId, limit: 10, text: 'once' })).items).toHaveLength(1);
+    expect(await outcome('invalid_log', 'log_item')).toBe(before + 2);
+  });
+});

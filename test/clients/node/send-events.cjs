@@ -1,0 +1,55 @@
+// A real @sentry/node client for the end-to-end suite.
+// Usage: node send-events.cjs <dsn> <scenario> <marker>; prints {"eventIds": [...]} on stdout.
+const Sentry = require('@sentry/node');
+
+const [dsn, scenario, marker] = process.argv.slice(2);
+Sentry.init({ dsn, release: `node-client@${marker}`, environment: 'e2e', enableLogs: true, tracesSampleRate: 0 });
+Sentry.setUser({ id: `node-user-${marker}` });
+Sentry.setTag('marker', marker);
+
+function parseCart(cart) {
+  if (!cart.items) throw new TypeError(`Cart ${cart.id} of ${marker} is empty`);
+  return cart;
+}
+function loadCart(id) {
+  return parseCart({ id });
+}
+
+const eventIds = [];
+switch (scenario) {
+  case 'exception':
+    for (let i = 0; i < 3; i++) {
+      try {
+        loadCart(1000 + i);
+      } catch (error) {
+        eventIds.push(Sentry.captureException(error));
+      }
+    }
+    break;
+  case 'message':
+    eventIds.push(Sentry.captureMessage(`Node message ${marker}`, 'warning'));
+    break;
+  case 'large': {
+    // Over 32 KiB, so the SDK gzips the request.
+    const blob = Array.from({ length: 60 }, (_, i) => `${i}-${'x'.repeat(700)}`);
+    try {
+      loadCart(7);
+    } catch (error) {
+      eventIds.push(Sentry.captureException(error, { extra: { blob } }));
+    }
+    break;
+  }
+  case 'logs':
+    Sentry.logger.info(`Node log info ${marker}`, { cartId: 7, premium: true, ratio: 0.5 });
+    Sentry.logger.warn(`Node log warn ${marker}`, { region: 'eu' });
+    Sentry.logger.error(Sentry.logger.fmt`Node log error ${marker} for cart ${42}`);
+    break;
+  default:
+    console.error(`unknown scenario ${scenario}`);
+    process.exit(2);
+}
+
+Sentry.flush(10_000).then((ok) => {
+  console.log(JSON.stringify({ eventIds, flushed: ok }));
+  process.exit(ok ? 0 : 1);
+});

@@ -1,0 +1,185 @@
+// Runs a real standalone Errata server as a child process (`node bin/errata.js start`) on a
+// free loopback port and a fresh data directory, and drives it the way a user would: the CLI,
+// HTTP, SIGTERM and kill -9. Stopped by PID, never by name.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(REPO_ROOT, 'bin', 'errata.js');
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface StandaloneServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  child: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: the process gets no chance to clean up. */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function tempDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'errata-e2e-'));
+}
+
+export function removeDir(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true });
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  port?: number;
+  env?: Record<string, string>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<StandaloneServer> {
+  const dataDir = options.dataDir ?? (await tempDataDir());
+  const port = options.port ?? (await freePort());
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ERRATA_DATA_DIR: dataDir,
+    ERRATA_PORT: String(port),
+    ERRATA_HOST: '127.0.0.1',
+    ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
+    ERRATA_LOG_LEVEL: 'warn',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let ready = false;
+  while (!ready) {
+    if (child.exitCode !== null) throw new Error(`errata start exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`errata start did not become healthy:\n${output}`);
+    }
+    try {
+      ready = (await fetch(`${url}/healthz`)).status === 200;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    env,
+    child,
+    exited,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Runs `errata <args>` with the given environment. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return runProcess(process.execPath, [BIN, ...args], { env });
+}
+
+export async function runCliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+  const result = await runCli(['--json', ...args], env);
+  if (result.code !== 0) throw new Error(`errata ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+export function runProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Provisioned {
+  organization: string;
+  projectSlug: string;
+  projectId: number;
+  dsn: string;
+  publicKey: string;
+  /** An organization-wide admin token. */
+  token: string;
+}
+
+/** A project and an admin token on a running server, made with the real CLI. */
+export async function provision(server: StandaloneServer, projectName = 'E2E App'): Promise<Provisioned> {
+  const project = await runCliJson<{ organization: string; project: { slug: string; id: number }; dsn: string }>(
+    ['createproject', '--name', projectName],
+    server.env,
+  );
+  const token = await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--name', `admin-${project.project.slug}`], server.env);
+  return {
+    organization: project.organization,
+    projectSlug: project.project.slug,
+    projectId: project.project.id,
+    dsn: project.dsn,
+    publicKey: new URL(project.dsn).username,
+    token: token.plaintext,
+  };
+}
+
+/** GET a read-API path with a bearer token; returns status and parsed JSON. */
+export async function api<T = Record<string, unknown>>(server: { url: string }, path: string, token: string): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after the deadline. */
+export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
