@@ -1,16 +1,13 @@
 // The dispatcher's event pipeline, one queue batch at a time (see docs/path-of-an-event.md):
-//   decode -> parse -> normalize -> in-app rules -> (symbolicate, later) -> group -> summarize
+//   decode -> parse -> processEvent (normalize, in-app, JS modules, group, summarize)
 //   -> record occurrences (issues, counts; one metadata transaction) -> store events.
 // Everything here is idempotent by event id: a redelivered batch finds its events already
 // counted, counts nothing twice, and (re)writes the same event rows.
 import { userKey } from '../core/event/context.ts';
 import { traceIdOf, type NormalizedEvent } from '../core/event/event.ts';
-import { normalizeEvent } from '../core/event/normalize-event.ts';
-import { computeGrouping } from '../core/grouping/compute-grouping.ts';
-import { summarizeEvent } from '../core/grouping/event-summary.ts';
-import { applyInAppRules } from '../core/grouping/in-app.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';
 import type { OutcomeRecorder } from '../core/outcomes.ts';
+import { processEvent } from '../core/pipeline/process-event.ts';
 import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { EventStore, StoredEvent } from '../core/ports/event-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
@@ -95,15 +92,12 @@ function prepare(deps: EventPipelineDeps, record: DeliveredRecord): Prepared[] {
     deps.outcomes.record('invalid_json', 'error');
     return [];
   }
-  const event = normalizeEvent(raw, {
+  const { event, grouping, summary } = processEvent(raw, {
     eventId: header.id,
     receivedAt: header.receivedAt,
     ...(header.clientIp ? { clientIp: header.clientIp } : {}),
     envelopeSdk: header.sdk,
   });
-  applyInAppRules(event);
-  const grouping = computeGrouping(event);
-  const summary = summarizeEvent(event);
   return [
     {
       event,

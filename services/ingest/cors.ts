@@ -22,6 +22,7 @@ export const sdkCors: Koa.Middleware = async (ctx, next) => {
   ctx.set('Access-Control-Allow-Origin', '*');
   ctx.set('Access-Control-Expose-Headers', 'x-sentry-error, x-sentry-rate-limits, retry-after');
   if (ctx.method === 'OPTIONS') {
+    ctx.state.route = 'sdk-preflight';
     ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
     ctx.set('Access-Control-Allow-Headers', ctx.get('access-control-request-headers') || ALLOWED_HEADERS);
     ctx.set('Access-Control-Max-Age', '3600');
