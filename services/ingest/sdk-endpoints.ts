@@ -2,8 +2,8 @@
 // each also under a DSN path prefix. {project_id} is ignored: the DSN public key decides.
 import { inflateSync } from 'node:zlib';
 import type Koa from 'koa';
-import { parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
-import { UnauthorizedError, UserInputError } from '../core/errors.ts';
+import { EnvelopeFramingError, parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
+import { PayloadTooLargeError, UnauthorizedError, UserInputError } from '../core/errors.ts';
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
@@ -36,12 +36,20 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
     // A key in the request itself is checked before the body is read: cheap refusals first.
     const requestKey = publicKeyFromRequest(carriers);
     if (requestKey) await authorizeKey(deps.keys, requestKey);
-    const body = await readBody(ctx.req, deps.bodyLimits);
     const clientIp = ctx.req.socket.remoteAddress;
     const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
-    const result = isEnvelope
-      ? await acceptEnvelope(deps, body, carriers, clientIp)
-      : await acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
+    let result: AcceptResult;
+    try {
+      const body = await readBody(ctx.req, deps.bodyLimits);
+      result = isEnvelope
+        ? await acceptEnvelope(deps, body, carriers, clientIp)
+        : await acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
+    } catch (error) {
+      // Whole requests refused for their body are outcomes too (items inside are unknown).
+      if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
+      if (error instanceof PayloadTooLargeError && error.limitBytes !== deps.limits.maxEventBytes) deps.outcomes.record('too_large', 'unknown');
+      throw error;
+    }
     if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
     ctx.body = result.eventId ? { id: result.eventId } : {};
   };

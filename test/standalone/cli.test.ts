@@ -1,0 +1,115 @@
+// The `errata` CLI, with and without a server running on the same data directory, and the
+// start-up behaviour around it: first-start banner, configuration errors, one owner per
+// data directory, /healthz and /metrics.
+import { afterAll, describe, expect, it } from 'vitest';
+import { addOrganization, tableText } from '../support/embedded-admin.ts';
+import { api, freePort, removeDir, runCli, runCliJson, startServer, tempDataDir } from '../support/standalone-server.ts';
+
+const dirs: string[] = [];
+async function dataDir(): Promise<string> {
+  const dir = await tempDataDir();
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  for (const dir of dirs) await removeDir(dir);
+});
+
+async function cliEnv(): Promise<NodeJS.ProcessEnv> {
+  const port = await freePort();
+  return { ...process.env, ERRATA_DATA_DIR: await dataDir(), ERRATA_PORT: String(port), ERRATA_BASE_URL: `http://127.0.0.1:${port}` };
+}
+
+describe('errata CLI without a running server', () => {
+  it('creates a project and prints its DSN', async () => {
+    const env = await cliEnv();
+    const result = await runCli(['createproject', '--name', 'Checkout Service'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Created project "checkout-service" \(id 1\) in organization "default"/);
+    expect(result.stdout).toMatch(new RegExp(`DSN: http://[0-9a-f]{32}@127\\.0\\.0\\.1:${env.ERRATA_PORT}/1\\n`));
+    const again = await runCli(['createproject', '--name', 'Other', '--slug', 'checkout-service'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/a project with slug "checkout-service" already exists: pick another --slug/);
+    const list = await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(['listprojects'], env);
+    expect(list.projects.map((p) => p.slug)).toEqual(['checkout-service']);
+  });
+
+  it('mints a token shown once with a ready-to-paste MCP configuration, storing only its hash', async () => {
+    const env = await cliEnv();
+    await runCli(['createproject', '--name', 'web'], env);
+    const result = await runCli(['createtoken', '--project', 'web', '--name', 'repo-web'], env);
+    expect(result.code).toBe(0);
+    const token = /(errata_agent_[0-9A-Za-z]{43})/.exec(result.stdout)?.[1];
+    expect(token).toBeDefined();
+    expect(result.stdout).toMatch(/Created triage token "repo-web" for project "web"/);
+    expect(result.stdout).toContain(`claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer ${token}"`);
+    expect(result.stdout).toContain(`"url": "http://127.0.0.1:${env.ERRATA_PORT}/mcp"`);
+    const rows = await tableText(env.ERRATA_DATA_DIR!, 'SELECT * FROM agent_tokens');
+    expect(rows).toContain('repo-web');
+    expect(rows).not.toContain(token!.slice('errata_agent_'.length));
+    const listed = await runCli(['listtokens'], env);
+    expect(listed.stdout).toMatch(/repo-web {2}role=triage {2}scope=web/);
+    expect(listed.stdout).not.toContain(token!);
+    expect((await runCli(['revoketoken', 'repo-web'], env)).stdout).toMatch(/Revoked token "repo-web"/);
+    expect((await runCli(['revoketoken', 'repo-web'], env)).stderr).toMatch(/no live token named "repo-web"/);
+  });
+
+  it('asks for --organization when the instance has more than one', async () => {
+    const env = await cliEnv();
+    await runCli(['listprojects'], env);
+    await addOrganization(env.ERRATA_DATA_DIR!, 'second');
+    const refused = await runCli(['createtoken', '--role', 'read'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/this instance has 2 organizations: pass --organization <slug> \(one of: default, second\)/);
+    const created = await runCliJson<{ organization: string }>(['createtoken', '--role', 'read', '--organization', 'second'], env);
+    expect(created.organization).toBe('second');
+  });
+
+  it('refuses bad input with a message saying how to fix it', async () => {
+    const env = await cliEnv();
+    expect((await runCli(['createtoken', '--role', 'owner'], env)).stderr).toMatch(/Allowed choices are read, triage, admin/);
+    expect((await runCli(['createtoken', '--project', 'nope'], env)).stderr).toMatch(/no project "nope"/);
+    expect((await runCli(['createproject'], env)).stderr).toMatch(/required option '--name <name>'/);
+  });
+});
+
+describe('errata start', () => {
+  it('refuses to start on a bad configuration value, naming the variable', async () => {
+    const env = { ...(await cliEnv()), ERRATA_PORT: 'eighty' };
+    const result = await runCli(['start'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/ERRATA_PORT="eighty"/);
+  });
+
+  it('prints the base URL and next steps, serves /healthz and /metrics, and lets the CLI work while running', async () => {
+    const server = await startServer({ dataDir: await dataDir() });
+    try {
+      expect(server.output()).toMatch(new RegExp(`Errata \\d+\\.\\d+\\.\\d+ is running at http://127\\.0\\.0\\.1:${server.port}`));
+      expect(server.output()).toMatch(/organization: default \(created now\)/);
+      expect(server.output()).toMatch(/errata createproject --name/);
+      expect(server.output()).toMatch(/errata createtoken --role triage --project <slug>/);
+
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      const metrics = await fetch(`${server.url}/metrics`);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+      const text = await metrics.text();
+      for (const name of ['errata_http_requests_total', 'errata_http_request_duration_seconds', 'errata_queue_lag', 'errata_process_resident_memory_bytes']) {
+        expect(text).toContain(name);
+      }
+
+      // The server owns the database; the CLI goes through it.
+      const project = await runCliJson<{ dsn: string; project: { slug: string } }>(['createproject', '--name', 'Live'], server.env);
+      const token = await runCliJson<{ plaintext: string; token: { name: string } }>(['createtoken', '--role', 'read'], server.env);
+      const projects = await api<{ projects: Array<{ slug: string }> }>(server, '/api/v1/organizations/default/projects', token.plaintext);
+      expect(projects.body.projects.map((p) => p.slug)).toEqual(['live']);
+      await runCli(['revoketoken', token.token.name], server.env);
+      expect((await api(server, '/api/v1/organizations/default/projects', token.plaintext)).status).toBe(401);
+
+      const second = await runCli(['start'], { ...server.env, ERRATA_PORT: String(await freePort()) });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/another Errata server \(pid \d+\) is using this data directory/);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,199 @@
+// Bad and hostile input against a running server: each gets the right status and a message
+// that says what was wrong, nothing already accepted is harmed, and the server keeps serving.
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
+import { listIssues, waitForIssue } from '../support/issues.ts';
+import { api, provision, removeDir, runCliJson, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+
+let server: StandaloneServer;
+let p: Provisioned;
+let envelopeUrl: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  p = await provision(server, 'Hostile');
+  envelopeUrl = `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+  await removeDir(server.dataDir);
+});
+
+const id = () => randomUUID().replace(/-/g, '');
+const post = (body: Buffer | string, headers: Record<string, string> = {}, url = envelopeUrl) => rawRequest(url, { body, headers });
+
+async function outcomes(reason: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('errata_outcomes_total{') && l.includes(`reason="${reason}"`))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+async function stillServing(): Promise<void> {
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  const marker = `alive ${randomUUID().slice(0, 8)}`;
+  const response = await post(eventEnvelope({ event_id: id(), message: marker }));
+  expect(response.status).toBe(200);
+  await waitForIssue(server, p, marker);
+}
+
+describe('framing', () => {
+  it.each([
+    ['a header that is not JSON', 'not json\n{"type":"event"}\n{}', /envelope header is not valid JSON/],
+    ['an item header without a type', '{}\n{"length":2}\n{}', /item 1 header has no "type"/],
+    ['a length beyond the body', '{}\n{"type":"event","length":500}\n{}', /declares length 500 but only 2 bytes follow/],
+    ['a length shorter than the payload', '{}\n{"type":"event","length":3}\n{"message":"x"}\n', /expected a newline after its 3-byte payload/],
+    ['an empty body', '', /empty request body/],
+  ])('refuses %s with 400 and says what is wrong', async (_name, body, message) => {
+    const before = await outcomes('invalid_envelope');
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'invalid_input', message: expect.stringMatching(message) } });
+    expect(await outcomes('invalid_envelope')).toBe(before + 1);
+  });
+
+  it('accepts an envelope under a DSN path prefix and without item lengths', async () => {
+    const marker = `prefixed ${randomUUID().slice(0, 8)}`;
+    const response = await post(eventEnvelope({ event_id: id(), message: marker }, { withLength: false }), {}, `${server.url}/errata/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
+    expect(response.status).toBe(200);
+    await waitForIssue(server, p, marker);
+  });
+});
+
+describe('limits', () => {
+  it('refuses a gzip bomb with 413 without inflating it', async () => {
+    const bomb = gzipSync(Buffer.alloc(150 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const before = await outcomes('too_large');
+    const response = await post(bomb, { 'content-encoding': 'gzip' });
+    expect(response.status).toBe(413);
+    expect(await outcomes('too_large')).toBe(before + 1);
+    expect(response.json()).toEqual({ error: { code: 'payload_too_large', message: expect.stringMatching(/decompressed body exceeds 100 MiB \(ERRATA_MAX_ENVELOPE_BYTES\)/) } });
+    await stillServing();
+  });
+
+  it('refuses an event item over 1 MiB with 413 naming the limit', async () => {
+    const response = await post(eventEnvelope({ event_id: id(), message: 'big', extra: { blob: 'x'.repeat(1024 * 1024) } }));
+    expect(response.status).toBe(413);
+    expect((response.json().error as { message: string }).message).toMatch(/exceeds 1 MiB \(ERRATA_MAX_EVENT_BYTES\)/);
+  });
+
+  it('refuses a request body over 20 MiB with 413 naming the limit', async () => {
+    const response = await post(Buffer.alloc(21 * 1024 * 1024, 0x61));
+    expect(response.status).toBe(413);
+    expect((response.json().error as { message: string }).message).toMatch(/exceeds 20 MiB as sent \(ERRATA_MAX_REQUEST_BYTES\)/);
+    await stillServing();
+  });
+});
+
+describe('payloads', () => {
+  it('keeps an event nested 200,000 levels deep, trimming the depth instead of failing', async () => {
+    const marker = `deep ${randomUUID().slice(0, 8)}`;
+    const nested = `{"message":"${marker}","extra":{"deep":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
+    expect((await post(`{"event_id":"${id()}"}\n{"type":"event"}\n${nested}`)).status).toBe(200);
+    const issue = await waitForIssue(server, p, marker);
+    const detail = await api<{ latestEvent: { payload: { extra: { deep: unknown } } } }>(server, `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`, p.token);
+    expect(JSON.stringify(detail.body.latestEvent.payload.extra.deep)).toMatch(/^\[\[\[\[\[\["\[truncated: nested too deeply\]"\]\]\]\]\]\]$/);
+    await stillServing();
+  });
+
+  it('keeps the event when a field has the wrong shape', async () => {
+    const marker = `odd fields ${randomUUID().slice(0, 8)}`;
+    const event = { event_id: id(), message: marker, timestamp: 'not a time', level: 12345, tags: 'nope', user: [1], breadcrumbs: 'x', exception: 7 };
+    expect((await post(eventEnvelope(event))).status).toBe(200);
+    expect(await waitForIssue(server, p, marker)).toMatchObject({ level: 'error' });
+  });
+
+  it('acknowledges item types it does not store, counting them', async () => {
+    const before = await outcomes('unknown_item_type');
+    const notStored = await outcomes('item_not_stored');
+    const body = '{}\n{"type":"who_knows"}\n{}\n{"type":"client_report"}\n{"discarded_events":[]}\n{"type":"session"}\n{"sid":"x"}\n';
+    const response = await post(body);
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({});
+    expect(await outcomes('unknown_item_type')).toBe(before + 1);
+    expect(await outcomes('item_not_stored')).toBe(notStored + 2);
+  });
+
+  it('refuses invalid JSON on the store endpoint with 400', async () => {
+    const response = await post('{"message": oops', { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` }, `${server.url}/api/${p.projectId}/store/`);
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'invalid_input', message: expect.stringMatching(/invalid JSON data/) } });
+  });
+
+  it('stores an event sent to the legacy store endpoint', async () => {
+    const eventId = id();
+    const marker = `stored ${randomUUID().slice(0, 8)}`;
+    const response = await post(JSON.stringify({ event_id: eventId, message: marker }), { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` }, `${server.url}/api/${p.projectId}/store/`);
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ id: eventId });
+    await waitForIssue(server, p, marker);
+  });
+});
+
+describe('authentication', () => {
+  const envelope = () => eventEnvelope({ event_id: id(), message: 'auth' });
+  const bare = () => `${server.url}/api/${p.projectId}/envelope/`;
+
+  it('refuses a request with no key with 401', async () => {
+    const response = await post(envelope(), {}, bare());
+    expect(response.status).toBe(401);
+    expect((response.json().error as { message: string }).message).toMatch(/missing authorization information/);
+  });
+
+  it('refuses two keys at once with 401', async () => {
+    const response = await post(envelope(), { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}` });
+    expect(response.status).toBe(401);
+    expect((response.json().error as { message: string }).message).toMatch(/multiple authorization payloads/);
+  });
+
+  it('refuses an unknown key with 403', async () => {
+    const response = await post(envelope(), {}, `${bare()}?sentry_key=${'0'.repeat(31)}1`);
+    expect(response.status).toBe(403);
+    expect((response.json().error as { message: string }).message).toMatch(/unknown DSN public key/);
+  });
+
+  it('takes the key from the envelope header dsn when the request has none', async () => {
+    const marker = `dsn header ${randomUUID().slice(0, 8)}`;
+    const response = await post(eventEnvelope({ event_id: id(), message: marker }, { header: { dsn: p.dsn } }), {}, bare());
+    expect(response.status).toBe(200);
+    await waitForIssue(server, p, marker);
+  });
+
+  it('refuses a disabled key with 403 and accepts it again once enabled', async () => {
+    await runCliJson(['disablekey', p.publicKey], server.env);
+    const refused = await post(envelope());
+    expect(refused.status).toBe(403);
+    expect((refused.json().error as { message: string }).message).toMatch(/disabled/);
+    await runCliJson(['enablekey', p.publicKey], server.env);
+    expect((await post(envelope())).status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight and exposes the rate-limit headers', async () => {
+    const response = await rawRequest(envelopeUrl, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['access-control-allow-methods']).toContain('POST');
+    expect(response.headers['access-control-allow-headers']).toContain('content-type');
+    const post = await rawRequest(envelopeUrl, { body: eventEnvelope({ event_id: id(), message: 'cors' }), headers: { origin: 'http://app.example' } });
+    expect(post.headers['access-control-allow-origin']).toBe('*');
+    expect(post.headers['access-control-expose-headers']).toMatch(/x-sentry-rate-limits/);
+    expect(post.headers['access-control-expose-headers']).toMatch(/retry-after/);
+  });
+});
+
+describe('after all of that', () => {
+  it('still serves and lost nothing it had accepted', async () => {
+    await stillServing();
+    const issues = await listIssues(server, p);
+    expect(issues.length).toBeGreaterThan(5);
+  });
+});
