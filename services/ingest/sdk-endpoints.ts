@@ -38,18 +38,18 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
     if (requestKey) await authorizeKey(deps.keys, requestKey);
     const clientIp = ctx.req.socket.remoteAddress;
     const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
-    let result: AcceptResult;
-    try {
-      const body = await readBody(ctx.req, deps.bodyLimits);
-      result = isEnvelope
-        ? await acceptEnvelope(deps, body, carriers, clientIp)
-        : await acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
-    } catch (error) {
-      // Whole requests refused for their body are outcomes too (items inside are unknown).
-      if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
-      if (error instanceof PayloadTooLargeError && error.limitBytes !== deps.limits.maxEventBytes) deps.outcomes.record('too_large', 'unknown');
+    // Whole requests refused for their body are outcomes too (the items inside are unknown).
+    const body = await readBody(ctx.req, deps.bodyLimits).catch((error: unknown) => {
+      if (error instanceof PayloadTooLargeError) deps.outcomes.record('too_large', 'unknown');
       throw error;
-    }
+    });
+    const accepting = isEnvelope
+      ? acceptEnvelope(deps, body, carriers, clientIp)
+      : acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
+    const result = await accepting.catch((error: unknown) => {
+      if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
+      throw error;
+    });
     if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
     ctx.body = result.eventId ? { id: result.eventId } : {};
   };
