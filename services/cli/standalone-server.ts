@@ -1,12 +1,12 @@
 // `errata start`: every role in one process on one listener. Ingest paths go to the ingest
-// app, everything else to the mcp app; the dispatcher consumes the local queue in the same
-// process; the admin socket lets the CLI work while the server owns the data directory.
+// app, everything else to the mcp app, on the main thread; the dispatcher consumes the local
+// queue in the backend thread, next to the database; the admin socket lets the CLI work while
+// the server owns the data directory.
 // SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
 import { createServer, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
-import { startDispatcherWorkers } from '../dispatcher/workers.ts';
 import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
 import { buildMcpApp } from '../mcp/app.ts';
@@ -77,14 +77,12 @@ export async function startStandaloneServer(config: Config, logger: Logger, prin
   });
   server.keepAliveTimeout = 65_000;
 
-  const workers = startDispatcherWorkers({ ...ports, outcomes, metrics, logger });
   const admin = await startAdminSocket(socket, { metadata: ports.metadata, baseUrl: config.baseUrl, keysChanged: (key) => keys.invalidate(key) }, logger);
   let address;
   try {
     address = await listen(server, config.host, config.port);
   } catch (error) {
     await admin.close();
-    await workers.stop();
     await ports.close();
     await lock.release();
     throw error;
@@ -102,8 +100,7 @@ export async function startStandaloneServer(config: Config, logger: Logger, prin
         logger.info('shutting down: no new requests, draining the queue');
         await closeServer(server, 5_000);
         await admin.close();
-        await workers.stop({ drain: true, timeoutMs: config.shutdownTimeoutSeconds * 1000 });
-        await ports.close();
+        await ports.stop(config.shutdownTimeoutSeconds * 1000);
         await lock.release();
         logger.info('stopped');
       })();

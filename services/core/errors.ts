@@ -80,3 +80,25 @@ export class UnavailableError extends ErrataError {
     super('unavailable', message);
   }
 }
+
+/** Rebuilds a domain error from its code and message (after crossing a thread or process boundary). */
+export function errorFromCode(code: ErrorCode, message: string): ErrataError {
+  switch (code) {
+    case 'invalid_input':
+      return new UserInputError(message);
+    case 'unauthorized':
+      return new UnauthorizedError(message);
+    case 'forbidden':
+      return new ForbiddenError(message);
+    case 'not_found':
+      return new NotFoundError(message);
+    case 'conflict':
+      return new ConflictError(message);
+    case 'payload_too_large':
+      return new PayloadTooLargeError(message, 0);
+    case 'rate_limited':
+      return new RateLimitedError(message, 60);
+    case 'unavailable':
+      return new UnavailableError(message);
+  }
+}

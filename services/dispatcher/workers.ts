@@ -30,7 +30,7 @@ export interface DispatcherWorkers {
 }
 
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
-  const maxBatchSize = deps.batchSize ?? 200;
+  const maxBatchSize = deps.batchSize ?? 50;
   const subscriptions: Subscription[] = [
     deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, eventPipeline(deps)),
     deps.queue.subscribe(TOPICS.logs, { group: CONSUMER_GROUP, maxBatchSize }, logPipeline(deps)),

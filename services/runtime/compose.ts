@@ -1,13 +1,12 @@
 // The ONLY place that picks adapters. Standalone: PGlite for metadata, events and logs (one
-// database in <data dir>/db) and the local write-ahead queue (<data dir>/queue). The
+// database in <data dir>/db) and the local write-ahead queue (<data dir>/queue), both owned by
+// the backend thread; the CLI without a server opens the database itself (openStores). The
 // distributed adapters (Postgres, ClickHouse, Kafka, S3) will be chosen here from their
 // ERRATA_* variables, behind the same ports; nothing outside this file changes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { LocalQueue } from '../adapters/local-queue/local-queue.ts';
 import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
 import { migrate } from '../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
@@ -19,6 +18,7 @@ import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Queue } from '../core/ports/queue.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
+import { startEmbeddedBackend } from './embedded/backend.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface Stores {
@@ -31,8 +31,6 @@ export interface Stores {
 export interface Ports extends Stores {
   queue: Queue;
 }
-
-const BIN = fileURLToPath(new URL('../../bin/errata.js', import.meta.url));
 
 export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'db');
@@ -57,24 +55,29 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
   };
 }
 
-/** Everything the standalone server runs on. */
-export async function composeStandalone(config: Config, logger: Logger, metrics: Metrics): Promise<Ports> {
+/**
+ * Everything the standalone server runs on: the database, the queue and the dispatcher live in
+ * a backend thread (embedded/backend-worker.ts); the main thread gets ports that reach them.
+ */
+export async function composeStandalone(config: Config, logger: Logger, metrics: Metrics): Promise<Ports & { stop(drainTimeoutMs: number): Promise<void> }> {
   await initializeEmbeddedDatabase(config.dataDir);
-  const stores = await openStores(config);
-  const queue = new LocalQueue(join(config.dataDir, 'queue'), {
-    maxBacklogBytes: config.queueMaxBacklogBytes,
-    onHandlerError(error, topic) {
-      metrics.pipelineBatchErrors.inc({ topic });
-      logger.error({ err: error, topic }, 'batch failed; retrying');
+  const backend = await startEmbeddedBackend(
+    {
+      databaseDir: embeddedDatabaseDir(config.dataDir),
+      queueDir: join(config.dataDir, 'queue'),
+      queueMaxBacklogBytes: config.queueMaxBacklogBytes,
+      logLevel: config.logLevel,
     },
-  });
+    logger,
+    metrics,
+  );
   return {
-    ...stores,
-    queue,
-    async close() {
-      await queue.close();
-      await stores.close();
-    },
+    metadata: backend.metadata,
+    events: backend.events,
+    logs: backend.logs,
+    queue: backend.queue,
+    stop: (drainTimeoutMs) => backend.stop(drainTimeoutMs),
+    close: () => backend.stop(0),
   };
 }
 
@@ -87,7 +90,8 @@ export async function initializeEmbeddedDatabase(dataDir: string): Promise<void>
   if (existsSync(join(dir, 'PG_VERSION'))) return;
   await mkdir(dir, { recursive: true });
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'init-embedded-db', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // The same entry point this process runs (bin/errata.js), with a hidden command.
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'init-embedded-db', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (exit ${code})`))));
   });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ErrataError, RateLimitedError } from '../core/errors.ts';
 import type { Logger } from './logger.ts';
-import type { Metrics } from './metrics.ts';
+import { renderMetrics, type Metrics } from './metrics.ts';
 
 export interface HealthCheck {
   name: string;
@@ -54,7 +54,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     }
     if (ctx.method === 'GET' && ctx.path === '/metrics') {
       ctx.type = deps.metrics.registry.contentType;
-      ctx.body = await deps.metrics.registry.metrics();
+      ctx.body = await renderMetrics(deps.metrics);
       ctx.state.route = '/metrics';
       return;
     }

@@ -1,17 +1,42 @@
 // Every Prometheus metric Errata exports, `errata_`-prefixed, on one registry per process
 // (served at /metrics by every role). Roles record into these; nothing else creates metrics.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import v8 from 'node:v8';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { DataCategory, OutcomeReason, OutcomeRecorder } from '../core/outcomes.ts';
 import type { Queue } from '../core/ports/queue.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics() {
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/**
+ * `processMetrics: false` for a worker thread: process-wide figures (memory, CPU, event loop)
+ * are reported once, by the main thread.
+ */
+export function createMetrics(options: { processMetrics?: boolean } = {}) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'errata_' });
   const registers = [registry];
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'errata_' });
+  /** Other registries (another thread's) whose figures /metrics adds to this one's. */
+  const sources: Array<() => Promise<MetricsJson>> = [];
+  const thread = options.processMetrics === false ? 'backend' : 'main';
+  new Gauge({
+    name: 'errata_thread_heap_bytes',
+    help: 'Memory of each thread of the process: V8 heap used and total, external memory (WebAssembly included) and array buffers.',
+    labelNames: ['thread', 'kind'] as const,
+    registers,
+    collect() {
+      const heap = v8.getHeapStatistics();
+      const memory = process.memoryUsage();
+      this.set({ thread, kind: 'used' }, heap.used_heap_size);
+      this.set({ thread, kind: 'total' }, heap.total_heap_size);
+      this.set({ thread, kind: 'external' }, memory.external);
+      this.set({ thread, kind: 'array_buffers' }, memory.arrayBuffers);
+    },
+  });
   return {
     registry,
+    sources,
     httpRequests: new Counter({
       name: 'errata_http_requests_total',
       help: 'HTTP requests answered, by route, method and status.',
@@ -108,4 +133,11 @@ export function registerQueueLag(metrics: Metrics, queue: Queue): void {
       }
     },
   });
+}
+
+/** The Prometheus text of this registry plus every added source, counters summed by label set. */
+export async function renderMetrics(metrics: Metrics): Promise<string> {
+  if (metrics.sources.length === 0) return metrics.registry.metrics();
+  const all = [await metrics.registry.getMetricsAsJSON(), ...(await Promise.all(metrics.sources.map((source) => source())))];
+  return AggregatorRegistry.aggregate(all as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics();
 }

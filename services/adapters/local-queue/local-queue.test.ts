@@ -1,10 +1,11 @@
-import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../core/errors.ts';
 import { describeQueueContract } from '../contracts/queue.contract.ts';
-import { LocalQueue } from './local-queue.ts';
+import type { Queue } from '../../core/ports/queue.ts';
+import { LocalQueue, type QueuePeer, type QueuePeerMessage } from './local-queue.ts';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -59,6 +60,35 @@ describe('LocalQueue on disk', () => {
     expect((await stat(join(dir, 't', left[0]!))).size).toBeLessThanOrEqual(1024 + 400);
   });
 
+  it('counts the lag exactly across restarts and segments, even after a crash right after a roll', async () => {
+    const dir = await tempDir();
+    const first = new LocalQueue(dir, { segmentBytes: 200 });
+    for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await first.close();
+    // A crash just after the writer started a new, still empty segment.
+    const names = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    const lastBase = Number(names[names.length - 1]!.slice(0, 20));
+    const lastSize = (await stat(join(dir, 't', names[names.length - 1]!))).size;
+    await writeFile(join(dir, 't', `${String(lastBase + lastSize).padStart(20, '0')}.log`), '');
+    const second = new LocalQueue(dir, { segmentBytes: 200 });
+    await second.publish('t', [{ key: 'k', value: Buffer.alloc(100, 6) }]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seen: number[] = [];
+    const subscription = second.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+      if (seen.length >= 4) await held;
+    });
+    while (seen.length < 4) await new Promise((r) => setTimeout(r, 5));
+    // Two batches of two were handled; the second is still in the handler, so uncommitted.
+    expect((await second.lag()).find((l) => l.group === 'g')?.lag).toBe(5);
+    release();
+    await subscription.stop({ drain: true, timeoutMs: 20_000 });
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect((await second.lag()).find((l) => l.group === 'g')?.lag).toBe(0);
+    await second.close();
+  });
+
   it('refuses to publish with 503 semantics once the backlog limit is reached', async () => {
     const queue = new LocalQueue(await tempDir(), { maxBacklogBytes: 1000 });
     await queue.publish('t', [{ key: 'k', value: Buffer.alloc(1200) }]);
@@ -79,5 +109,72 @@ describe('LocalQueue on disk', () => {
     });
     await queue.close();
     expect(seen[1]!.equals(big)).toBe(true);
+  });
+});
+
+describe('LocalQueue split into a writer and a reader', () => {
+  /** Two peers whose messages arrive asynchronously, as between threads. */
+  function linkedPeers(): [QueuePeer, QueuePeer] {
+    const handlers: Array<Array<(m: QueuePeerMessage) => void>> = [[], []];
+    const peer = (self: number, other: number): QueuePeer => ({
+      send: (message) => setImmediate(() => handlers[other]!.forEach((h) => h(structuredClone(message)))),
+      onMessage: (handler) => void handlers[self]!.push(handler),
+    });
+    return [peer(0, 1), peer(1, 0)];
+  }
+
+  async function split(dir: string, options: { segmentBytes?: number; maxBacklogBytes?: number } = {}) {
+    const [writerPeer, readerPeer] = linkedPeers();
+    const writer = new LocalQueue(dir, { ...options, mode: 'writer', peer: writerPeer });
+    // The writer recovers the log before the reader opens it, as in the standalone server.
+    await writer.ping();
+    const reader = new LocalQueue(dir, { ...options, mode: 'reader', peer: readerPeer });
+    const queue: Queue = {
+      publish: (topic, records) => writer.publish(topic, records),
+      subscribe: (topic, subscribeOptions, handler) => reader.subscribe(topic, subscribeOptions, handler),
+      lag: () => writer.lag(),
+      ping: () => writer.ping(),
+      close: async () => {
+        await writer.close();
+        await reader.close();
+      },
+    };
+    return { writer, reader, queue };
+  }
+
+  const splitDir = tempDir();
+  describeQueueContract('local write-ahead log, writer and reader apart', async () => (await split(await splitDir)).queue);
+
+  it('lets each side do only its own part', async () => {
+    const { writer, reader, queue } = await split(await tempDir());
+    expect(() => writer.subscribe('t', { group: 'g', maxBatchSize: 1 }, async () => {})).toThrow(/only publishes/);
+    await expect(reader.publish('t', [])).rejects.toThrow(/only consumes/);
+    await queue.close();
+  });
+
+  it('follows the writer across segment files and lets it know what was committed', async () => {
+    const dir = await tempDir();
+    const { writer, queue } = await split(dir, { segmentBytes: 1024, maxBacklogBytes: 3000 });
+    const seen: number[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    queue.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+      if (seen.length === 20) done();
+    });
+    // 20 x 300 bytes = 6000 bytes: over the backlog limit unless the reader's commits reach the writer.
+    for (let i = 0; i < 20; i++) {
+      await queue.publish('t', [{ key: 'k', value: Buffer.alloc(300, i) }]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await finished;
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // The commit that follows the last handler call reaches the writer a moment later.
+    for (let tries = 0; (await writer.lag()).find((l) => l.topic === 't')?.lag !== 0; tries++) {
+      if (tries > 200) throw new Error('the writer never learned of the last commit');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await queue.close();
+    expect((await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log'))).toHaveLength(1);
   });
 });

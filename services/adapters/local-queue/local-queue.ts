@@ -2,6 +2,10 @@
 // (<data dir>/queue/<topic>/). An event acknowledged with 200 is in a synced segment file, so
 // it survives kill -9; the dispatcher resumes from its committed offset after a restart and
 // sees every record that was not yet committed again (handlers are idempotent).
+//
+// One instance can both publish and consume ('both'), or the two sides can live in two
+// threads ('writer' and 'reader') linked by a peer channel: the writer announces synced bytes,
+// the reader announces what it committed (for the backlog limit and segment clean-up).
 import { join } from 'node:path';
 import { UnavailableError } from '../../core/errors.ts';
 import type {
@@ -16,6 +20,15 @@ import type {
 import { readCommittedOffset, writeCommittedOffset } from './consumer-offsets.ts';
 import { TopicLog } from './topic-log.ts';
 
+export type QueuePeerMessage =
+  | { kind: 'durable'; topic: string; end: number; lastSequence: number }
+  | { kind: 'committed'; topic: string; group: string; offset: number };
+
+export interface QueuePeer {
+  send(message: QueuePeerMessage): void;
+  onMessage(handler: (message: QueuePeerMessage) => void): void;
+}
+
 export interface LocalQueueOptions {
   /** Bytes per segment file before a new one starts. */
   segmentBytes?: number;
@@ -23,39 +36,45 @@ export interface LocalQueueOptions {
   maxBacklogBytes?: number;
   /** Called when a handler throws; the batch is retried after a back-off. */
   onHandlerError?: (error: unknown, topic: string) => void;
+  /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
+  mode?: 'both' | 'writer' | 'reader';
+  peer?: QueuePeer;
 }
 
 interface GroupState {
   topic: string;
   group: string;
   committed: number;
-  /** Records published but not committed. */
-  lag: number;
 }
+
+/** Bytes of record values per handler call, whatever the record count: bounds memory. */
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
 export class LocalQueue implements Queue {
   private readonly logs = new Map<string, Promise<TopicLog>>();
   private readonly groupStates = new Map<string, Promise<GroupState>>();
-  private readonly groups = new Set<GroupState>();
+  /** Committed positions, local or reported by the reader, by topic and group. */
+  private readonly committed = new Map<string, Map<string, number>>();
   private readonly subscriptions = new Set<LocalSubscription>();
-  private readonly segmentBytes: number;
-  private readonly maxBacklogBytes: number;
+  private readonly mode: 'both' | 'writer' | 'reader';
   private closed = false;
 
   constructor(
     private readonly dir: string,
     private readonly options: LocalQueueOptions = {},
   ) {
-    this.segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
-    this.maxBacklogBytes = options.maxBacklogBytes ?? 1024 * 1024 * 1024;
+    this.mode = options.mode ?? 'both';
+    if (this.mode !== 'both' && !options.peer) throw new Error(`a ${this.mode} queue needs a peer`);
+    options.peer?.onMessage((message) => void this.onPeerMessage(message));
   }
 
   async publish(topic: string, records: QueueRecord[]): Promise<void> {
+    if (this.mode === 'reader') throw new Error('this side of the queue only consumes');
     if (this.closed) throw new UnavailableError('the queue is shutting down: retry shortly');
     const log = await this.log(topic);
-    const committed = Math.min(...[...this.groups.values()].filter((g) => g.topic === topic).map((g) => g.committed));
-    const backlog = log.durableEnd - (Number.isFinite(committed) ? committed : log.startOffset);
-    if (backlog > this.maxBacklogBytes) {
+    const positions = [...(this.committed.get(topic)?.values() ?? [])];
+    const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
+    if (log.durableEnd - consumed > (this.options.maxBacklogBytes ?? 1024 * 1024 * 1024)) {
       throw new UnavailableError('the event queue is full: processing is behind; retry later');
     }
     try {
@@ -63,18 +82,29 @@ export class LocalQueue implements Queue {
     } catch (error) {
       throw new UnavailableError(`the event queue could not store the data (${(error as Error).message}): retry later`);
     }
-    for (const state of this.groups.values()) if (state.topic === topic) state.lag += records.length;
   }
 
   subscribe(topic: string, options: SubscribeOptions, handler: BatchHandler): Subscription {
+    if (this.mode === 'writer') throw new Error('this side of the queue only publishes');
     const subscription = new LocalSubscription(this, topic, options, handler);
     this.subscriptions.add(subscription);
     subscription.start();
     return subscription;
   }
 
+  /** From record numbers: exact, and as cheap for a long backlog as for a short one. */
   async lag(): Promise<PartitionLag[]> {
-    return [...this.groups.values()].map((g) => ({ topic: g.topic, partition: 0, group: g.group, lag: g.lag }));
+    const out: PartitionLag[] = [];
+    for (const [topic, groups] of this.committed) {
+      const log = await this.log(topic);
+      for (const [group, offset] of groups) out.push({ topic, partition: 0, group, lag: await log.recordsFrom(offset) });
+    }
+    return out;
+  }
+
+  /** Opens (and, when writing, recovers) these topics' logs now rather than on first use. */
+  async openTopics(topics: string[]): Promise<void> {
+    await Promise.all(topics.map((topic) => this.log(topic)));
   }
 
   async ping(): Promise<void> {
@@ -88,11 +118,18 @@ export class LocalQueue implements Queue {
   }
 
   /** @internal Used by subscriptions. */
-  async log(topic: string): Promise<TopicLog> {
-    if (!/^[A-Za-z0-9_.-]+$/.test(topic)) throw new Error(`invalid topic name "${topic}"`);
+  log(topic: string): Promise<TopicLog> {
+    if (!/^[A-Za-z0-9_.-]+$/.test(topic)) return Promise.reject(new Error(`invalid topic name "${topic}"`));
     let log = this.logs.get(topic);
     if (!log) {
-      log = TopicLog.open(join(this.dir, topic), this.segmentBytes);
+      const peer = this.options.peer;
+      log = TopicLog.open(join(this.dir, topic), {
+        segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
+        readOnly: this.mode === 'reader',
+        ...(this.mode === 'writer' && peer
+          ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
+          : {}),
+      });
       this.logs.set(topic, log);
     }
     return log;
@@ -112,18 +149,34 @@ export class LocalQueue implements Queue {
   private async loadGroupState(topic: string, group: string): Promise<GroupState> {
     const log = await this.log(topic);
     const committed = Math.max((await readCommittedOffset(join(this.dir, topic), group)) ?? 0, log.startOffset);
-    const state: GroupState = { topic, group, committed, lag: await log.countRecords(committed) };
-    this.groups.add(state);
-    return state;
+    this.noteCommitted(topic, group, committed);
+    return { topic, group, committed };
   }
 
   /** @internal Records the group's new position and drops segments nobody needs any more. */
-  async commit(state: GroupState, offset: number, count: number): Promise<void> {
+  async commit(state: GroupState, offset: number): Promise<void> {
     await writeCommittedOffset(join(this.dir, state.topic), state.group, offset);
     state.committed = offset;
-    state.lag = Math.max(0, state.lag - count);
-    const groups = [...this.groups.values()].filter((g) => g.topic === state.topic);
-    await (await this.log(state.topic)).discardBefore(Math.min(...groups.map((g) => g.committed)));
+    this.noteCommitted(state.topic, state.group, offset);
+    await (await this.log(state.topic)).discardBefore(Math.min(...this.committed.get(state.topic)!.values()));
+  }
+
+  private noteCommitted(topic: string, group: string, offset: number): void {
+    const groups = this.committed.get(topic) ?? new Map<string, number>();
+    groups.set(group, offset);
+    this.committed.set(topic, groups);
+    if (this.mode === 'reader') this.options.peer!.send({ kind: 'committed', topic, group, offset });
+  }
+
+  private async onPeerMessage(message: QueuePeerMessage): Promise<void> {
+    if (message.kind === 'durable' && this.mode === 'reader') {
+      (await this.log(message.topic)).advanceDurableEnd(message.end, message.lastSequence);
+    }
+    if (message.kind === 'committed' && this.mode === 'writer') {
+      const groups = this.committed.get(message.topic) ?? new Map<string, number>();
+      groups.set(message.group, message.offset);
+      this.committed.set(message.topic, groups);
+    }
   }
 
   /** @internal */
@@ -173,11 +226,13 @@ class LocalSubscription implements Subscription {
     const state = await this.queue.groupState(this.topic, this.options.group);
     let failures = 0;
     while (this.running) {
-      const records = await log.read(state.committed, this.options.maxBatchSize);
+      const records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
       if (records.length === 0) {
         // Checked with no await in between, so a concurrent stop() cannot be missed.
         if (!this.running) break;
-        await log.waitForData(state.committed);
+        // Announced but not yet readable (a segment file still being created): look again shortly.
+        if (log.durableEnd > state.committed) await this.sleep(10);
+        else await log.waitForData(state.committed);
         continue;
       }
       const delivered: DeliveredRecord[] = records.map((r) => ({
@@ -197,7 +252,7 @@ class LocalSubscription implements Subscription {
         await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      await this.queue.commit(state, records[records.length - 1]!.next, records.length);
+      await this.queue.commit(state, records[records.length - 1]!.next);
     }
   }
 

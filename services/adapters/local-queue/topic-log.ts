@@ -3,9 +3,13 @@
 // fsync runs wait for the next one, and every append resolves only once its bytes are synced.
 // Readers see only synced bytes. Recovery truncates a torn tail, which by construction was
 // never acknowledged.
+//
+// A log is opened either for writing (appends, recovery) or read-only, so that one thread can
+// append while another consumes: the reader learns of new synced bytes through
+// advanceDurableEnd() and finds new segment files on disk as it reaches them.
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeFrame, encodeFrame } from './frame.ts';
+import { decodeFrame, encodeFrame, FRAME_HEADER, peekSequence } from './frame.ts';
 
 export interface LogRecord {
   offset: number;
@@ -16,7 +20,6 @@ export interface LogRecord {
 
 interface Segment {
   base: number;
-  size: number;
   path: string;
 }
 
@@ -26,74 +29,109 @@ interface PendingAppend {
   reject: (error: Error) => void;
 }
 
+export interface TopicLogOptions {
+  segmentBytes: number;
+  readOnly?: boolean;
+  /** Called after every sync with the new durable end and the sequence of its last record. */
+  onDurable?: (end: number, lastSequence: number) => void;
+}
+
 const READ_CHUNK = 1 << 20;
 
 export class TopicLog {
   private segments: Segment[] = [];
   private writer: FileHandle | undefined;
+  /** Bytes in the active (last) segment; known to the writer only. */
+  private activeSize = 0;
   private pending: PendingAppend[] = [];
   private flushing = false;
   private waiters: Array<() => void> = [];
   private closed = false;
   /** Global offset up to which bytes are on disk and synced. */
   durableEnd = 0;
+  /** Sequence of the last synced record (-1 before the first). */
+  lastSequence = -1;
+  private nextSequence = 0;
 
   private constructor(
     private readonly dir: string,
-    private readonly segmentBytes: number,
+    private readonly options: TopicLogOptions,
   ) {}
 
-  static async open(dir: string, segmentBytes: number): Promise<TopicLog> {
-    const log = new TopicLog(dir, segmentBytes);
-    await log.recover();
+  static async open(dir: string, options: TopicLogOptions): Promise<TopicLog> {
+    const log = new TopicLog(dir, options);
+    await mkdir(dir, { recursive: true });
+    if (options.readOnly) await log.openForReading();
+    else await log.recover();
     return log;
   }
 
+  /** The oldest offset still on disk (as far as this side knows). */
   get startOffset(): number {
-    return this.segments[0]?.base ?? this.durableEnd;
+    return this.segments[0]?.base ?? 0;
   }
 
   append(records: Array<{ key: string; value: Buffer }>): Promise<void> {
+    if (this.options.readOnly) return Promise.reject(new Error('this queue log is open read-only'));
     if (this.closed) return Promise.reject(new Error('queue is closed'));
-    const frames = records.map((r) => encodeFrame(r.key, r.value));
+    const frames = records.map((r) => encodeFrame(this.nextSequence++, r.key, r.value));
     return new Promise((resolve, reject) => {
       this.pending.push({ frames, resolve, reject });
       void this.flush();
     });
   }
 
-  /** Whole records from `from` on, at most `maxRecords`, never past the synced end. */
-  async read(from: number, maxRecords: number): Promise<LogRecord[]> {
+  /** A writer elsewhere synced bytes up to `end`, its last record numbered `lastSequence`. */
+  advanceDurableEnd(end: number, lastSequence: number): void {
+    if (end <= this.durableEnd) return;
+    this.durableEnd = end;
+    this.lastSequence = lastSequence;
+    this.wakeReaders();
+  }
+
+  /** Records from `offset` to the synced end: two header reads, however long the backlog. */
+  async recordsFrom(offset: number): Promise<number> {
+    if (offset >= this.durableEnd) return 0;
+    const segment = await this.segmentFor(offset);
+    if (!segment) return 0;
+    const first = peekSequence(await readAt(segment.path, offset - segment.base, FRAME_HEADER + 8));
+    return first === undefined ? 0 : Math.max(0, this.lastSequence - first + 1);
+  }
+
+  /**
+   * Whole records from `from` on: at most `maxRecords`, stopping after `maxBytes` of values
+   * (at least one record), never past the synced end.
+   */
+  async read(from: number, maxRecords: number, maxBytes = Infinity): Promise<LogRecord[]> {
     const records: LogRecord[] = [];
+    let bytes = 0;
     let offset = Math.max(from, this.startOffset);
-    while (records.length < maxRecords && offset < this.durableEnd) {
-      const segment = this.segmentAt(offset);
+    while (records.length < maxRecords && bytes < maxBytes && offset < this.durableEnd) {
+      const segment = await this.segmentFor(offset);
       if (!segment) break;
-      const segmentEnd = Math.min(segment.base + segment.size, this.durableEnd);
-      if (offset >= segmentEnd) {
-        offset = segment.base + segment.size;
+      const buffer = await readAt(segment.path, offset - segment.base, Math.min(READ_CHUNK, this.durableEnd - offset));
+      if (buffer.length === 0) {
+        // The end of this segment: the writer has started the next one here.
+        await this.refreshSegments();
+        if (this.segmentAt(offset)?.base === segment.base) break;
         continue;
       }
-      const length = Math.min(READ_CHUNK, segmentEnd - offset);
-      const buffer = await readAt(segment.path, offset - segment.base, length);
       let at = 0;
-      while (records.length < maxRecords && at < buffer.length) {
-        const frame = decodeFrame(buffer, at);
-        if (frame.kind === 'partial') {
-          if (at === 0) {
-            // A record larger than the read chunk: read exactly it.
-            const whole = await readAt(segment.path, offset - segment.base, 8 + buffer.readUInt32LE(0));
-            const big = decodeFrame(whole, 0);
-            if (big.kind !== 'record') throw new Error(`queue segment ${segment.path} is damaged at ${offset}`);
-            records.push({ offset, next: offset + big.size, key: big.key, value: Buffer.from(big.value) });
-            at = big.size;
-          }
-          break;
+      while (records.length < maxRecords && bytes < maxBytes && at < buffer.length) {
+        let frame = decodeFrame(buffer, at);
+        let size = frame.kind === 'record' ? frame.size : 0;
+        if (frame.kind === 'partial' && at === 0 && buffer.length >= FRAME_HEADER) {
+          // A record larger than the read chunk: read exactly it.
+          const whole = await readAt(segment.path, offset - segment.base, FRAME_HEADER + buffer.readUInt32LE(0));
+          frame = decodeFrame(whole, 0);
+          size = frame.kind === 'record' ? frame.size : 0;
         }
+        if (frame.kind === 'partial') break;
         if (frame.kind === 'corrupt') throw new Error(`queue segment ${segment.path} is damaged at ${offset + at}`);
         // Copy: the chunk buffer is large and would otherwise stay alive with every value.
-        records.push({ offset: offset + at, next: offset + at + frame.size, key: frame.key, value: Buffer.from(frame.value) });
-        at += frame.size;
+        records.push({ offset: offset + at, next: offset + at + size, key: frame.key, value: Buffer.from(frame.value) });
+        bytes += frame.value.length;
+        at += size;
       }
       if (at === 0) break;
       offset += at;
@@ -114,27 +152,13 @@ export class TopicLog {
     for (const wake of waiters) wake();
   }
 
-  /** Removes whole segments every consumer is done with; the active segment stays. */
+  /** Removes whole segments every consumer is done with; the newest segment always stays. */
   async discardBefore(offset: number): Promise<void> {
-    while (this.segments.length > 1) {
-      const first = this.segments[0]!;
-      if (first.base + first.size > offset) break;
-      this.segments.shift();
+    await this.refreshSegments();
+    while (this.segments.length > 1 && this.segments[1]!.base <= offset) {
+      const first = this.segments.shift()!;
       await rm(first.path, { force: true });
     }
-  }
-
-  /** Counts records between two offsets (used once at start-up to know the backlog). */
-  async countRecords(from: number, to = this.durableEnd): Promise<number> {
-    let count = 0;
-    let offset = from;
-    while (offset < to) {
-      const batch = await this.read(offset, 10_000);
-      if (batch.length === 0) break;
-      count += batch.filter((r) => r.offset < to).length;
-      offset = batch[batch.length - 1]!.next;
-    }
-    return count;
   }
 
   async close(): Promise<void> {
@@ -145,12 +169,26 @@ export class TopicLog {
     this.writer = undefined;
   }
 
+  private async segmentFor(offset: number): Promise<Segment | undefined> {
+    let found = this.segmentAt(offset);
+    if (!found) {
+      await this.refreshSegments();
+      found = this.segmentAt(offset);
+    }
+    return found;
+  }
+
   private segmentAt(offset: number): Segment | undefined {
     for (let i = this.segments.length - 1; i >= 0; i--) {
       const segment = this.segments[i]!;
       if (segment.base <= offset) return segment;
     }
     return undefined;
+  }
+
+  private async refreshSegments(): Promise<void> {
+    const names = (await readdir(this.dir)).filter((n) => /^\d{20}\.log$/.test(n)).sort();
+    this.segments = names.map((name) => ({ base: Number(name.slice(0, 20)), path: join(this.dir, name) }));
   }
 
   private async flush(): Promise<void> {
@@ -163,6 +201,7 @@ export class TopicLog {
         try {
           await this.writeAndSync(batch.flatMap((p) => p.frames));
           for (const append of batch) append.resolve();
+          this.options.onDurable?.(this.durableEnd, this.lastSequence);
         } catch (error) {
           for (const append of batch) append.reject(error as Error);
         }
@@ -174,55 +213,66 @@ export class TopicLog {
   }
 
   private async writeAndSync(frames: Buffer[]): Promise<void> {
-    const active = this.segments[this.segments.length - 1]!;
-    if (active.size >= this.segmentBytes) await this.rollSegment();
-    const segment = this.segments[this.segments.length - 1]!;
+    const lastSequence = this.nextSequence - 1;
+    if (this.activeSize >= this.options.segmentBytes) await this.rollSegment();
     const bytes = frames.reduce((sum, f) => sum + f.length, 0);
     try {
       let written = 0;
       while (written < bytes) {
-        const { bytesWritten } = await this.writer!.writev(remaining(frames, written), segment.size + written);
+        const { bytesWritten } = await this.writer!.writev(remaining(frames, written), this.activeSize + written);
         written += bytesWritten;
       }
       await this.writer!.datasync();
     } catch (error) {
       // Cut anything half-written so the next append starts on a clean frame boundary.
-      await this.writer!.truncate(segment.size).catch(() => undefined);
+      await this.writer!.truncate(this.activeSize).catch(() => undefined);
       throw error;
     }
-    segment.size += bytes;
-    this.durableEnd = segment.base + segment.size;
+    this.activeSize += bytes;
+    this.durableEnd += bytes;
+    this.lastSequence = lastSequence;
   }
 
   private async rollSegment(): Promise<void> {
     await this.writer?.close();
-    const segment: Segment = { base: this.durableEnd, size: 0, path: join(this.dir, segmentName(this.durableEnd)) };
+    const segment: Segment = { base: this.durableEnd, path: join(this.dir, segmentName(this.durableEnd)) };
     this.writer = await open(segment.path, 'w');
     this.segments.push(segment);
+    this.activeSize = 0;
     await syncDirectory(this.dir);
   }
 
-  private async recover(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const names = (await readdir(this.dir)).filter((n) => /^\d{20}\.log$/.test(n)).sort();
-    for (const name of names) {
-      const path = join(this.dir, name);
-      const handle = await open(path, 'r');
-      const { size } = await handle.stat();
-      await handle.close();
-      this.segments.push({ base: Number(name.slice(0, 20)), size, path });
+  private async openForReading(): Promise<void> {
+    await this.refreshSegments();
+    const last = this.segments[this.segments.length - 1];
+    this.durableEnd = last ? last.base + (await validLength(last.path)).bytes : 0;
+    this.lastSequence = await this.lastSequenceOnDisk();
+  }
+
+  /** The number of the newest whole record: in the newest segment that has one. */
+  private async lastSequenceOnDisk(): Promise<number> {
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const { lastSequence } = await validLength(this.segments[i]!.path);
+      if (lastSequence >= 0) return lastSequence;
     }
-    if (this.segments.length === 0) {
+    return -1;
+  }
+
+  private async recover(): Promise<void> {
+    await this.refreshSegments();
+    const last = this.segments[this.segments.length - 1];
+    if (!last) {
       this.durableEnd = 0;
       await this.rollSegment();
       return;
     }
-    const last = this.segments[this.segments.length - 1]!;
-    last.size = await validLength(last.path);
+    this.activeSize = (await validLength(last.path)).bytes;
+    this.lastSequence = await this.lastSequenceOnDisk();
+    this.nextSequence = this.lastSequence + 1;
     this.writer = await open(last.path, 'r+');
-    await this.writer.truncate(last.size);
+    await this.writer.truncate(this.activeSize);
     await this.writer.datasync();
-    this.durableEnd = last.base + last.size;
+    this.durableEnd = last.base + this.activeSize;
   }
 }
 
@@ -245,7 +295,14 @@ function remaining(frames: Buffer[], skip: number): Buffer[] {
 }
 
 async function readAt(path: string, position: number, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    // Deleted by a consumer that committed past it: nothing to read there any more.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw error;
+  }
   try {
     const buffer = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(buffer, 0, length, position);
@@ -255,33 +312,33 @@ async function readAt(path: string, position: number, length: number): Promise<B
   }
 }
 
-/** Bytes of whole, intact frames from the start of a segment file. */
-async function validLength(path: string): Promise<number> {
+/** Bytes of whole, intact frames from the start of a segment file, and the last one's number. */
+async function validLength(path: string): Promise<{ bytes: number; lastSequence: number }> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
     let offset = 0;
+    let lastSequence = -1;
     let carry = Buffer.alloc(0);
     let position = 0;
     while (position < size) {
       const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - position));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
       position += bytesRead;
       const buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let at = 0;
       for (;;) {
         const frame = decodeFrame(buffer, at);
-        if (frame.kind !== 'record') {
-          if (frame.kind === 'corrupt') return offset;
-          break;
-        }
+        if (frame.kind === 'corrupt') return { bytes: offset, lastSequence };
+        if (frame.kind === 'partial') break;
         at += frame.size;
         offset += frame.size;
+        lastSequence = frame.sequence;
       }
       carry = Buffer.from(buffer.subarray(at));
-      if (bytesRead === 0) break;
     }
-    return offset;
+    return { bytes: offset, lastSequence };
   } finally {
     await handle.close();
   }

@@ -1,3 +1,7 @@
+// Schema version 1: organizations, projects, DSN keys, agent tokens, issues, releases, and the
+// embedded EventStore and LogStore tables. Kept as TypeScript so every build (bundled or not)
+// carries its migrations. Never edit a released migration: add the next one.
+export default /* sql */ `
 -- Errata schema, version 1. Shared by PGlite (standalone) and Postgres (distributed).
 -- Ids are 32-bit: plenty for one instance, and every driver returns them as numbers.
 
@@ -137,3 +141,4 @@ CREATE TABLE logs (
 );
 CREATE INDEX logs_project_time ON logs (project_id, timestamp DESC, id DESC);
 CREATE INDEX logs_trace ON logs (project_id, trace_id) WHERE trace_id IS NOT NULL;
+`;

@@ -1,0 +1,58 @@
+// The standalone server's backend thread: it owns the PGlite database, consumes the
+// write-ahead queue and runs the dispatcher, on the machine's second core and within its own
+// heap limit, while the main thread answers HTTP and appends to the queue. The main thread
+// reaches the database through thread-rpc (RemoteSqlClient); the two sides of the queue
+// announce synced and committed offsets to each other. Built as dist/backend-worker.mjs.
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
+import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
+import { migrate } from '../../adapters/postgres/migrate.ts';
+import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
+import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
+import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
+import { startDispatcherWorkers } from '../../dispatcher/workers.ts';
+import { createLogger } from '../logger.ts';
+import { createMetrics, outcomeRecorder } from '../metrics.ts';
+import { sqlHandlers } from './remote-sql-client.ts';
+import { notifications, serveRpc } from './thread-rpc.ts';
+
+export interface BackendOptions {
+  databaseDir: string;
+  queueDir: string;
+  logLevel: string;
+}
+
+const options = workerData as BackendOptions;
+const logger = createLogger(options.logLevel).child({ thread: 'backend' });
+const metrics = createMetrics({ processMetrics: false });
+const client = await PGliteClient.open(options.databaseDir);
+await migrate(client);
+const queue = new LocalQueue(options.queueDir, {
+  mode: 'reader',
+  peer: notifications<QueuePeerMessage>(parentPort!, 'queue'),
+  onHandlerError(error, topic) {
+    metrics.pipelineBatchErrors.inc({ topic });
+    logger.error({ err: error, topic }, 'batch failed; retrying');
+  },
+});
+const dispatcher = startDispatcherWorkers({
+  queue,
+  metadata: new PgMetadataStore(client),
+  events: new PgEventStore(client),
+  logs: new PgLogStore(client),
+  outcomes: outcomeRecorder(metrics),
+  metrics,
+  logger,
+});
+
+serveRpc(parentPort!, {
+  ...sqlHandlers(client),
+  'backend.ping': async () => 'ok',
+  'metrics.get': () => metrics.registry.getMetricsAsJSON(),
+  'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
+    await dispatcher.stop({ drain: true, timeoutMs: drainTimeoutMs });
+    await queue.close();
+    await client.close();
+  },
+});
+

@@ -1,0 +1,78 @@
+// Starts the standalone server's backend thread (backend-worker.ts) and hands the main thread
+// what it needs: SQL stores over RemoteSqlClient, and the writing side of the queue, linked to
+// the reading side in the backend. The thread's
+// heap is capped so a busy dispatcher cannot grow the process without bound; if the thread
+// dies, the process stops (nothing acknowledged is lost: it is in the queue on disk).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
+import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
+import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics, MetricsJson } from '../metrics.ts';
+import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
+import { TOPICS } from '../../core/pipeline/queued-item.ts';
+import type { BackendOptions } from './backend-worker.ts';
+import { RemoteSqlClient } from './remote-sql-client.ts';
+import { notifications, RpcClient } from './thread-rpc.ts';
+
+// Next to the bundled CLI (dist/errata.mjs) that runs this code.
+const WORKER = new URL('./backend-worker.mjs', import.meta.url);
+
+/** Heap cap of the backend thread; its WebAssembly database memory is outside of it. */
+const BACKEND_HEAP_MB = 128;
+
+export interface EmbeddedBackend {
+  metadata: PgMetadataStore;
+  events: PgEventStore;
+  logs: PgLogStore;
+  queue: LocalQueue;
+  stop(drainTimeoutMs: number): Promise<void>;
+}
+
+export async function startEmbeddedBackend(
+  options: BackendOptions & { queueMaxBacklogBytes: number },
+  logger: Logger,
+  metrics: Metrics,
+): Promise<EmbeddedBackend> {
+  if (!existsSync(fileURLToPath(WORKER))) {
+    throw new Error(`${fileURLToPath(WORKER)} is missing: run \`npm run build\``);
+  }
+  const { queueMaxBacklogBytes, ...workerOptions } = options;
+  const worker = new Worker(WORKER, { workerData: workerOptions, resourceLimits: { maxOldGenerationSizeMb: BACKEND_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
+  const rpc = new RpcClient(worker);
+  // The writing side recovers each topic's log before the reading side opens it.
+  const queue = new LocalQueue(options.queueDir, {
+    mode: 'writer',
+    peer: notifications<QueuePeerMessage>(worker, 'queue'),
+    maxBacklogBytes: queueMaxBacklogBytes,
+  });
+  await queue.openTopics(Object.values(TOPICS));
+  let stopping = false;
+  const died = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the backend thread exited with code ${code}`)));
+  });
+  died.catch((error: Error) => {
+    rpc.failAll(error);
+    if (stopping) return;
+    logger.fatal({ err: error }, 'the backend thread (database, queue, dispatcher) died; stopping');
+    process.exit(1);
+  });
+  await Promise.race([rpc.call('backend.ping'), died]);
+  metrics.sources.push(() => rpc.call<MetricsJson>('metrics.get'));
+  const sql = new RemoteSqlClient(rpc);
+  return {
+    metadata: new PgMetadataStore(sql),
+    events: new PgEventStore(sql),
+    logs: new PgLogStore(sql),
+    queue,
+    async stop(drainTimeoutMs) {
+      stopping = true;
+      await queue.close();
+      await rpc.call('backend.stop', { drainTimeoutMs });
+      await worker.terminate();
+    },
+  };
+}

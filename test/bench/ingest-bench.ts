@@ -1,0 +1,161 @@
+// npm run bench:ingest — ingest throughput and latency of a standalone server under a 70/30 mix
+// of ~2 KB and ~20 KB error envelopes over 100 fingerprints, compared in the same run with a
+// bare node:http server that only reads and answers. Prints figures; asserts nothing.
+//   Phase 1 (max): closed loop, CONCURRENCY requests in flight, for MAX_SECONDS.
+//   Phase 2 (steady): open loop at RATE events/s for STEADY_SECONDS, then the time until the
+//   dispatcher has processed everything accepted.
+// Peak RSS of the server process is read from /proc/<pid>/status (VmHWM).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { provision, freePort, REPO_ROOT, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
+import { mixedEnvelope } from './payloads.ts';
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 15);
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 30);
+
+interface Result {
+  sent: number;
+  accepted: number;
+  failed: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+
+function post(agent: Agent, url: URL, body: string): Promise<{ status: number; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', headers: { 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    req.end(body);
+  });
+}
+
+// Bodies are generated ahead of time so the generator measures the server, not JSON.stringify.
+const BODIES = Array.from({ length: 2000 }, (_, i) => mixedEnvelope(i));
+let cursor = 0;
+const nextBody = () => BODIES[cursor++ % BODIES.length]!;
+
+async function closedLoop(url: URL, seconds: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const result: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const started = Date.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < deadline) {
+        const { status, ms } = await post(agent, url, nextBody());
+        result.sent += 1;
+        result.latenciesMs.push(ms);
+        if (status === 200) result.accepted += 1;
+        else result.failed += 1;
+      }
+    }),
+  );
+  result.seconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  return result;
+}
+
+async function openLoop(url: URL, rate: number, seconds: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const result: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const started = Date.now();
+  const total = rate * seconds;
+  const inFlight: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(
+      post(agent, url, nextBody()).then(({ status, ms }) => {
+        result.sent += 1;
+        result.latenciesMs.push(ms);
+        if (status === 200) result.accepted += 1;
+        else result.failed += 1;
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  result.seconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  return result;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function processedEvents(server: StandaloneServer): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('errata_pipeline_processed_total{category="error"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+function describe(name: string, r: Result): string {
+  return `${name}: ${r.accepted} accepted in ${r.seconds.toFixed(1)} s = ${(r.accepted / r.seconds).toFixed(0)} events/s, failed ${r.failed}, p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms, p99 ${percentile(r.latenciesMs, 99).toFixed(2)} ms`;
+}
+
+async function startBare(): Promise<{ child: ChildProcess; url: URL }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run-ts.js'), join(REPO_ROOT, 'test', 'bench', 'bare-server.ts'), String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return { child, url: new URL(`http://127.0.0.1:${port}/api/1/envelope/`) };
+}
+
+async function main() {
+  const avgBytes = BODIES.reduce((s, b) => s + Buffer.byteLength(b), 0) / BODIES.length;
+  console.log(`ingest benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${RATE}/s for ${STEADY_SECONDS} s steady phase`);
+
+  const bare = await startBare();
+  const bareMax = await closedLoop(bare.url, MAX_SECONDS);
+  bare.child.kill('SIGTERM');
+  console.log(describe('bare node:http   (max)', bareMax));
+
+  const server = await startServer({ env: { ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: '100000000', ERRATA_LOG_LEVEL: 'warn' } });
+  try {
+    const p = await provision(server, 'Bench');
+    const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
+
+    const max = await closedLoop(url, MAX_SECONDS);
+    const maxSent = Date.now();
+    console.log(describe('errata standalone (max)', max));
+    let processed = await processedEvents(server);
+    while (processed < max.accepted) {
+      await new Promise((r) => setTimeout(r, 100));
+      processed = await processedEvents(server);
+    }
+    const maxDrain = (Date.now() - maxSent) / 1000;
+    console.log(`  processing caught up ${maxDrain.toFixed(1)} s after the last request; processing rate ${(max.accepted / (max.seconds + maxDrain)).toFixed(0)} events/s`);
+    console.log(`  ratio errata/bare (accepted events/s, max phase): ${(max.accepted / max.seconds / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`);
+
+    const before = await processedEvents(server);
+    const steady = await openLoop(url, RATE, STEADY_SECONDS);
+    const steadySent = Date.now();
+    const backlogAtEnd = before + steady.accepted - (await processedEvents(server));
+    console.log(describe(`errata standalone (steady ${RATE}/s)`, steady));
+    while ((await processedEvents(server)) < before + steady.accepted) await new Promise((r) => setTimeout(r, 100));
+    console.log(`  backlog when the load stopped: ${backlogAtEnd} events; all processed ${((Date.now() - steadySent) / 1000).toFixed(1)} s later`);
+    console.log(`  peak RSS of the server process: ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
+  } finally {
+    await server.stop();
+    await removeDir(server.dataDir);
+  }
+}
+
+await main();
