@@ -1,8 +1,10 @@
-// The ONLY place that picks adapters. Standalone: PGlite for metadata, events and logs (one
-// database in <data dir>/db) and the local write-ahead queue (<data dir>/queue), both owned by
-// the backend thread; the CLI without a server opens the database itself (openStores). The
-// distributed adapters (Postgres, ClickHouse, Kafka, S3) will be chosen here from their
-// ERRATA_* variables, behind the same ports; nothing outside this file changes.
+// The ONLY place that picks adapters (with embedded/backend-worker.ts, the standalone backend
+// thread it starts, which must build its own). Standalone: PGlite for metadata, events and
+// logs (one database in <data dir>/db, owned by the backend thread) and the local write-ahead
+// queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend thread); the
+// CLI without a server opens the database itself (openStores). The distributed adapters
+// (Postgres, ClickHouse, Kafka, S3) will be chosen here from their ERRATA_* variables, behind
+// the same ports; no domain or role code changes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -67,6 +69,7 @@ export async function composeStandalone(config: Config, logger: Logger, metrics:
       queueDir: join(config.dataDir, 'queue'),
       queueMaxBacklogBytes: config.queueMaxBacklogBytes,
       logLevel: config.logLevel,
+      retentionDays: config.eventRetentionDays,
     },
     logger,
     metrics,

@@ -90,6 +90,10 @@ export class PgEventStore implements EventStore {
     return result.rows[0]?.count ?? 0;
   }
 
+  async deleteEventsBefore(cutoff: number): Promise<number> {
+    return (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+  }
+
   async ping(): Promise<void> {
     await this.db.query('SELECT 1');
   }

@@ -98,6 +98,10 @@ export class PgLogStore implements LogStore {
     };
   }
 
+  async deleteLogsBefore(cutoff: number): Promise<number> {
+    return (await this.db.query('DELETE FROM logs WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+  }
+
   async ping(): Promise<void> {
     await this.db.query('SELECT 1');
   }

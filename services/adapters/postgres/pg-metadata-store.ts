@@ -236,6 +236,11 @@ export class PgMetadataStore implements MetadataStore {
     return result.rows.map((r) => ({ projectId: r.project_id, version: r.version, firstSeen: r.first_seen, lastSeen: r.last_seen }));
   }
 
+  async forgetProcessedEventsBefore(cutoff: number): Promise<number> {
+    const result = await this.db.query('DELETE FROM processed_events WHERE received_at < to_timestamp($1::float8)', [cutoff]);
+    return result.affectedRows;
+  }
+
   async ping(): Promise<void> {
     await this.db.query('SELECT 1');
   }

@@ -27,6 +27,8 @@ export interface EventStore {
   latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
   /** How many stored events an issue has (each event id once). */
   countEventsForIssue(projectId: number, issueId: number): Promise<number>;
+  /** Deletes events older than the cutoff (float seconds); returns how many went. */
+  deleteEventsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */
   ping(): Promise<void>;
 }

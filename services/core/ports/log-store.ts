@@ -22,6 +22,8 @@ export interface LogQuery {
 export interface LogStore {
   insertLogs(records: LogRecord[]): Promise<void>;
   searchLogs(query: LogQuery): Promise<Page<LogRecord>>;
+  /** Deletes records older than the cutoff (float seconds); returns how many went. */
+  deleteLogsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */
   ping(): Promise<void>;
 }

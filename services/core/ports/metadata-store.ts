@@ -130,5 +130,7 @@ export interface MetadataStore {
   listReleases(projectId: number): Promise<Release[]>;
 
   /** Resolves when the store answers; used by /healthz. */
+  /** Forgets which event ids were counted before the cutoff (float seconds): retention. */
+  forgetProcessedEventsBefore(cutoff: number): Promise<number>;
   ping(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
+import { startRetentionJob } from '../../dispatcher/retention.ts';
 import { startDispatcherWorkers } from '../../dispatcher/workers.ts';
 import { createLogger } from '../logger.ts';
 import { createMetrics, outcomeRecorder } from '../metrics.ts';
@@ -20,6 +21,7 @@ export interface BackendOptions {
   databaseDir: string;
   queueDir: string;
   logLevel: string;
+  retentionDays: number;
 }
 
 const options = workerData as BackendOptions;
@@ -35,21 +37,16 @@ const queue = new LocalQueue(options.queueDir, {
     logger.error({ err: error, topic }, 'batch failed; retrying');
   },
 });
-const dispatcher = startDispatcherWorkers({
-  queue,
-  metadata: new PgMetadataStore(client),
-  events: new PgEventStore(client),
-  logs: new PgLogStore(client),
-  outcomes: outcomeRecorder(metrics),
-  metrics,
-  logger,
-});
+const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
+const dispatcher = startDispatcherWorkers({ queue, ...stores, outcomes: outcomeRecorder(metrics), metrics, logger });
+const retention = startRetentionJob({ ...stores, logger, retentionDays: options.retentionDays });
 
 serveRpc(parentPort!, {
   ...sqlHandlers(client),
   'backend.ping': async () => 'ok',
   'metrics.get': () => metrics.registry.getMetricsAsJSON(),
   'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
+    retention.stop();
     await dispatcher.stop({ drain: true, timeoutMs: drainTimeoutMs });
     await queue.close();
     await client.close();
