@@ -9,7 +9,11 @@ import type { Config } from '../runtime/config.ts';
 import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
 
-export async function runAdminCommand(config: Config, operation: AdminOperation, input: Record<string, unknown>): Promise<unknown> {
+export async function runAdminCommand(
+  config: Config,
+  operation: AdminOperation,
+  input: Record<string, unknown>,
+): Promise<unknown> {
   const holder = await currentHolder(config.dataDir);
   if (holder?.kind === 'server' && holder.socket) return callAdminSocket(holder.socket, operation, input);
   await mkdir(config.dataDir, { recursive: true });

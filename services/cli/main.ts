@@ -62,7 +62,11 @@ program
   .option('--slug <slug>', 'project slug (default: derived from the name)')
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { name: string; slug?: string; organization?: string }) => {
-    const result = (await admin('createproject', options)) as { project: { slug: string; id: number }; dsn: string; organization: string };
+    const result = (await admin('createproject', options)) as {
+      project: { slug: string; id: number };
+      dsn: string;
+      organization: string;
+    };
     if (json()) return out(JSON.stringify(result));
     out(`Created project "${result.project.slug}" (id ${result.project.id}) in organization "${result.organization}".`);
     out('');
@@ -76,7 +80,9 @@ program
   .description('list projects and their DSNs')
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { organization?: string }) => {
-    const result = (await admin('listprojects', options)) as { projects: Array<{ slug: string; name: string; dsns: Array<{ dsn: string; active: boolean }> }> };
+    const result = (await admin('listprojects', options)) as {
+      projects: Array<{ slug: string; name: string; dsns: Array<{ dsn: string; active: boolean }> }>;
+    };
     if (json()) return out(JSON.stringify(result));
     if (result.projects.length === 0) return out('No projects yet: errata createproject --name "My App"');
     for (const project of result.projects) {
@@ -94,7 +100,11 @@ program
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { role: string; project?: string; name?: string; organization?: string }) => {
     const c = cfg();
-    const result = (await admin('createtoken', options)) as { plaintext: string; token: { name: string; role: string; project: string | null }; organization: string };
+    const result = (await admin('createtoken', options)) as {
+      plaintext: string;
+      token: { name: string; role: string; project: string | null };
+      organization: string;
+    };
     if (json()) return out(JSON.stringify(result));
     const client = mcpClientConfiguration(c.baseUrl, result.plaintext);
     const scope = result.token.project ? `project "${result.token.project}"` : `organization "${result.organization}"`;
@@ -126,15 +136,22 @@ program
   .description('list agent tokens (never their secrets)')
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { organization?: string }) => {
-    const result = (await admin('listtokens', options)) as { tokens: Array<{ name: string; role: string; project: string | null; createdAt: string; revokedAt: string | null }> };
+    const result = (await admin('listtokens', options)) as {
+      tokens: Array<{ name: string; role: string; project: string | null; createdAt: string; revokedAt: string | null }>;
+    };
     if (json()) return out(JSON.stringify(result));
     if (result.tokens.length === 0) return out('No tokens yet: errata createtoken --role triage');
     for (const t of result.tokens) {
-      out(`${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`);
+      out(
+        `${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`,
+      );
     }
   });
 
-for (const [command, active] of [['disablekey', false], ['enablekey', true]] as const) {
+for (const [command, active] of [
+  ['disablekey', false],
+  ['enablekey', true],
+] as const) {
   program
     .command(command)
     .description(`${active ? 'enable' : 'disable'} a DSN key: events sent with a disabled key get 403`)

@@ -27,7 +27,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startStandaloneServer(config: Config, logger: Logger, print: (line: string) => void): Promise<RunningServer> {
+export async function startStandaloneServer(
+  config: Config,
+  logger: Logger,
+  print: (line: string) => void,
+): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true });
   const socket = adminSocketPath(config.dataDir);
   const lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket });
@@ -77,7 +81,11 @@ export async function startStandaloneServer(config: Config, logger: Logger, prin
   });
   server.keepAliveTimeout = 65_000;
 
-  const admin = await startAdminSocket(socket, { metadata: ports.metadata, baseUrl: config.baseUrl, keysChanged: (key) => keys.invalidate(key) }, logger);
+  const admin = await startAdminSocket(
+    socket,
+    { metadata: ports.metadata, baseUrl: config.baseUrl, keysChanged: (key) => keys.invalidate(key) },
+    logger,
+  );
   let address;
   try {
     address = await listen(server, config.host, config.port);
@@ -109,7 +117,13 @@ export async function startStandaloneServer(config: Config, logger: Logger, prin
   };
 }
 
-function printBanner(print: (line: string) => void, config: Config, organization: Organization, created: boolean, noProjects: boolean) {
+function printBanner(
+  print: (line: string) => void,
+  config: Config,
+  organization: Organization,
+  created: boolean,
+  noProjects: boolean,
+) {
   print(`Errata ${VERSION} is running at ${config.baseUrl}`);
   print(`  organization: ${organization.slug}${created ? ' (created now)' : ''}   data: ${config.dataDir}`);
   if (!noProjects) return;

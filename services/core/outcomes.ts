@@ -10,7 +10,6 @@ export const OUTCOME_REASONS = [
   'unknown_item_type',
   'item_not_stored',
   'internal_item_type',
-  'duplicate',
   'project_missing',
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];

@@ -8,12 +8,12 @@ import { traceIdOf, type NormalizedEvent } from '../core/event/event.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';
 import type { OutcomeRecorder } from '../core/outcomes.ts';
 import { processEvent } from '../core/pipeline/process-event.ts';
-import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { EventStore, StoredEvent } from '../core/ports/event-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { parseQueuedJson } from './queued-json.ts';
 
 export interface EventPipelineDeps {
   metadata: MetadataStore;
@@ -30,7 +30,9 @@ interface Prepared {
 
 export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   return async (records) => {
-    const prepared = timed(deps, 'normalize_and_group', () => records.flatMap((record) => prepare(deps, record)));
+    const prepared = timed(deps, 'normalize_and_group', () =>
+      records.map((record) => prepare(deps, record)).filter((p): p is Prepared => p !== undefined),
+    );
     if (prepared.length === 0) return;
 
     const recordTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'record_occurrences' });
@@ -75,48 +77,33 @@ export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
 }
 
 /** One queued event, ready to be recorded; nothing when it cannot be read (counted). */
-function prepare(deps: EventPipelineDeps, record: DeliveredRecord): Prepared[] {
-  let item;
-  try {
-    item = decodeQueuedItem(record.value);
-  } catch (error) {
-    deps.logger.error({ err: error, offset: record.offset }, 'unreadable queue record');
-    deps.outcomes.record('invalid_envelope', 'error');
-    return [];
-  }
-  const { header, payload } = item;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(payload.toString('utf8'));
-  } catch {
-    deps.outcomes.record('invalid_json', 'error');
-    return [];
-  }
-  const { event, grouping, summary } = processEvent(raw, {
+function prepare(deps: EventPipelineDeps, record: DeliveredRecord): Prepared | undefined {
+  const item = parseQueuedJson(record, 'error', deps);
+  if (!item) return undefined;
+  const { header } = item;
+  const { event, grouping, summary } = processEvent(item.json, {
     eventId: header.id,
     receivedAt: header.receivedAt,
     ...(header.clientIp ? { clientIp: header.clientIp } : {}),
     envelopeSdk: header.sdk,
   });
-  return [
-    {
-      event,
-      occurrence: {
-        projectId: header.projectId,
-        eventId: header.id,
-        hashes: grouping.hashes,
-        title: summary.title,
-        culprit: summary.culprit,
-        level: event.level,
-        type: event.type,
-        metadata: summary.metadata,
-        timestamp: event.timestamp,
-        environment: event.environment ?? null,
-        release: event.release ?? null,
-        userKey: userKey(event.user) ?? null,
-      },
+  return {
+    event,
+    occurrence: {
+      projectId: header.projectId,
+      eventId: header.id,
+      hashes: grouping.hashes,
+      title: summary.title,
+      culprit: summary.culprit,
+      level: event.level,
+      type: event.type,
+      metadata: summary.metadata,
+      timestamp: event.timestamp,
+      environment: event.environment ?? null,
+      release: event.release ?? null,
+      userKey: userKey(event.user) ?? null,
     },
-  ];
+  };
 }
 
 function timed<T>(deps: EventPipelineDeps, step: string, work: () => T): T {

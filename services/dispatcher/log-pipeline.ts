@@ -3,11 +3,11 @@
 import { normalizeLogContainer } from '../core/logs/normalize-log.ts';
 import type { LogRecord } from '../core/logs/log-record.ts';
 import type { OutcomeRecorder } from '../core/outcomes.ts';
-import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { parseQueuedJson } from './queued-json.ts';
 
 export interface LogPipelineDeps {
   logs: LogStore;
@@ -20,22 +20,9 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
   return async (records) => {
     const rows: LogRecord[] = [];
     for (const record of records) {
-      let item;
-      try {
-        item = decodeQueuedItem(record.value);
-      } catch (error) {
-        deps.logger.error({ err: error, offset: record.offset }, 'unreadable queue record');
-        deps.outcomes.record('invalid_envelope', 'log_item');
-        continue;
-      }
-      let payload: unknown;
-      try {
-        payload = JSON.parse(item.payload.toString('utf8'));
-      } catch {
-        deps.outcomes.record('invalid_json', 'log_item');
-        continue;
-      }
-      const normalized = normalizeLogContainer(payload, {
+      const item = parseQueuedJson(record, 'log_item', deps);
+      if (!item) continue;
+      const normalized = normalizeLogContainer(item.json, {
         containerId: item.header.id,
         projectId: item.header.projectId,
         receivedAt: item.header.receivedAt,

@@ -18,7 +18,10 @@ beforeAll(async () => {
   stores = await openEmbeddedStores();
   const org = await stores.metadata.ensureOrganization('default', 'Default');
   organizationId = org.id;
-  const { project } = await stores.metadata.createProject({ organizationId: org.id, slug: 'shop', name: 'Shop' }, { publicKey: 'k'.repeat(32), label: 'Default' });
+  const { project } = await stores.metadata.createProject(
+    { organizationId: org.id, slug: 'shop', name: 'Shop' },
+    { publicKey: 'k'.repeat(32), label: 'Default' },
+  );
   projectId = project.id;
 });
 afterAll(() => stores.close());
@@ -27,7 +30,13 @@ let offset = 0;
 function record(kind: 'event' | 'log', id: string, payload: Buffer | string): DeliveredRecord {
   const header: QueuedItemHeader = { v: 1, kind, id, projectId, organizationId, receivedAt: Date.UTC(2026, 10, 21, 22) / 1000 };
   offset += 1;
-  return { topic: kind, partition: 0, offset: String(offset), key: id, value: encodeQueuedItem({ header, payload: Buffer.from(payload) }) };
+  return {
+    topic: kind,
+    partition: 0,
+    offset: String(offset),
+    key: id,
+    value: encodeQueuedItem({ header, payload: Buffer.from(payload) }),
+  };
 }
 
 async function outcome(reason: string, category: string): Promise<number> {
@@ -38,11 +47,19 @@ async function outcome(reason: string, category: string): Promise<number> {
 describe('event pipeline', () => {
   let events: BatchHandler;
   beforeAll(() => {
-    events = eventPipeline({ metadata: stores.metadata, events: stores.events, outcomes: outcomeRecorder(metrics), metrics, logger });
+    events = eventPipeline({
+      metadata: stores.metadata,
+      events: stores.events,
+      outcomes: outcomeRecorder(metrics),
+      metrics,
+      logger,
+    });
   });
 
   it('turns real SDK events into grouped issues and stored events', async () => {
-    const fixtures = capturedItems('event').filter((e) => ['python-gzip-exception-001', 'python-br-exception-001', 'go-panic-001'].includes(e.request));
+    const fixtures = capturedItems('event').filter((e) =>
+      ['python-gzip-exception-001', 'python-br-exception-001', 'go-panic-001'].includes(e.request),
+    );
     const batch = fixtures.map((f, i) => record('event', `${String(i + 1).padStart(32, 'a')}`, JSON.stringify(f.payload)));
     await events(batch);
     const { items } = await stores.metadata.listIssues({ projectId, limit: 10 });
@@ -51,7 +68,12 @@ describe('event pipeline', () => {
       ['runtime.boundsError: runtime error: index out of range [3] with length 0', 1],
     ]);
     const keyError = items.find((i) => i.title.startsWith('KeyError'))!;
-    expect(keyError).toMatchObject({ culprit: '__main__ in parse_order', shortId: expect.stringMatching(/^SHOP-\d$/), userCount: 1, environments: ['fixture'] });
+    expect(keyError).toMatchObject({
+      culprit: '__main__ in parse_order',
+      shortId: expect.stringMatching(/^SHOP-\d$/),
+      userCount: 1,
+      environments: ['fixture'],
+    });
     const latest = await stores.events.latestEventForIssue(projectId, keyError.id);
     expect(latest?.payload.exception?.values.at(-1)?.type).toBe('KeyError');
     expect(latest?.traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -59,9 +81,14 @@ describe('event pipeline', () => {
 
   it('counts nothing twice when a batch is delivered again', async () => {
     const [fixture] = capturedItems('event', 'node').filter((e) => e.request === 'node-exception-002');
-    const batch = [record('event', 'b'.repeat(32), JSON.stringify(fixture!.payload)), record('event', 'c'.repeat(32), JSON.stringify(fixture!.payload))];
+    const batch = [
+      record('event', 'b'.repeat(32), JSON.stringify(fixture!.payload)),
+      record('event', 'c'.repeat(32), JSON.stringify(fixture!.payload)),
+    ];
     await events(batch);
-    const issue = (await stores.metadata.listIssues({ projectId, limit: 10, text: 'Order 1001 has no items' })).items.find((i) => i.title.startsWith('TypeError'))!;
+    const issue = (await stores.metadata.listIssues({ projectId, limit: 10, text: 'Order 1001 has no items' })).items.find((i) =>
+      i.title.startsWith('TypeError'),
+    )!;
     expect(issue.count).toBe(2);
     await events(batch);
     await events([batch[0]!]);
@@ -104,7 +131,9 @@ describe('log pipeline', () => {
   });
 
   it('is idempotent per container and counts records it cannot read', async () => {
-    const payload = JSON.stringify({ items: [{ timestamp: 1_800_000_000, level: 'info', body: 'once', trace_id: 'f'.repeat(32) }, { level: 'info' }] });
+    const payload = JSON.stringify({
+      items: [{ timestamp: 1_800_000_000, level: 'info', body: 'once', trace_id: 'f'.repeat(32) }, { level: 'info' }],
+    });
     const before = await outcome('invalid_log', 'log_item');
     await logs([record('log', 'same-container', payload)]);
     await logs([record('log', 'same-container', payload)]);

@@ -15,14 +15,44 @@ const NOW = 1_900_000_000;
 describe('retention', () => {
   it('deletes events and logs older than the retention period and keeps the rest', async () => {
     const event = (id: string, age: number) => ({
-      projectId: 1, eventId: id, issueId: 1, timestamp: NOW - age, receivedAt: NOW - age, level: 'error' as const, title: 't', culprit: '',
-      platform: 'other', environment: null, release: null, traceId: null, userKey: null,
-      payload: { event_id: id, timestamp: NOW - age, received: NOW - age, type: 'default' as const, platform: 'other', level: 'error' as const, tags: {}, contexts: {} },
+      projectId: 1,
+      eventId: id,
+      issueId: 1,
+      timestamp: NOW - age,
+      receivedAt: NOW - age,
+      level: 'error' as const,
+      title: 't',
+      culprit: '',
+      platform: 'other',
+      environment: null,
+      release: null,
+      traceId: null,
+      userKey: null,
+      payload: {
+        event_id: id,
+        timestamp: NOW - age,
+        received: NOW - age,
+        type: 'default' as const,
+        platform: 'other',
+        level: 'error' as const,
+        tags: {},
+        contexts: {},
+      },
     });
     await stores.events.insertEvents([event('a'.repeat(32), 91 * DAY), event('b'.repeat(32), 89 * DAY)]);
     const log = (id: string, age: number) => ({
-      id, projectId: 1, timestamp: NOW - age, observedAt: NOW - age, traceId: null, spanId: null, level: 'info' as const, severityNumber: 9,
-      body: id, attributes: {}, release: null, environment: null,
+      id,
+      projectId: 1,
+      timestamp: NOW - age,
+      observedAt: NOW - age,
+      traceId: null,
+      spanId: null,
+      level: 'info' as const,
+      severityNumber: 9,
+      body: id,
+      attributes: {},
+      release: null,
+      environment: null,
     });
     await stores.logs.insertLogs([log('old', 100 * DAY), log('new', DAY)]);
     const pruned = await pruneExpired({ ...stores, logger: createLogger('silent'), retentionDays: 90, now: () => NOW * 1000 });

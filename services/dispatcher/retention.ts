@@ -23,7 +23,8 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{ events: numbe
     logs: await deps.logs.deleteLogsBefore(cutoff),
     eventIds: await deps.metadata.forgetProcessedEventsBefore(cutoff),
   };
-  if (pruned.events + pruned.logs + pruned.eventIds > 0) deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');
+  if (pruned.events + pruned.logs + pruned.eventIds > 0)
+    deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');
   return pruned;
 }
 

@@ -48,7 +48,8 @@ export interface AcceptResult {
 
 export async function authorizeKey(keys: KeyCache, publicKey: string): Promise<KeyInfo> {
   const key = await keys.lookup(publicKey);
-  if (!key) throw new ForbiddenError('unknown DSN public key: copy the DSN of an existing project (errata createproject prints one)');
+  if (!key)
+    throw new ForbiddenError('unknown DSN public key: copy the DSN of an existing project (errata createproject prints one)');
   if (!key.active) throw new ForbiddenError('this DSN key is disabled: enable it again or use another key of the project');
   return key;
 }
@@ -76,7 +77,8 @@ export async function acceptItems(deps: IngestDeps, submission: Submission): Pro
       deps.outcomes.record(route.reason, route.category);
       continue;
     }
-    const perMinute = route.kind === 'event' ? (key.rateLimitPerMinute ?? deps.rateLimits.eventsPerMinute) : deps.rateLimits.logsPerMinute;
+    const perMinute =
+      route.kind === 'event' ? (key.rateLimitPerMinute ?? deps.rateLimits.eventsPerMinute) : deps.rateLimits.logsPerMinute;
     const quantity = route.kind === 'event' ? 1 : item.itemCount;
     const decision = deps.limiter.take(`${key.projectId}:${route.category}`, perMinute, quantity, now);
     if (!decision.allowed) {
@@ -105,7 +107,9 @@ export async function acceptItems(deps: IngestDeps, submission: Submission): Pro
 
   const rateLimitHeader =
     limited.size > 0
-      ? formatRateLimitHeader([...limited].map(([category, retryAfterSeconds]) => ({ retryAfterSeconds, categories: categoriesOf(category) })))
+      ? formatRateLimitHeader(
+          [...limited].map(([category, retryAfterSeconds]) => ({ retryAfterSeconds, categories: categoriesOf(category) })),
+        )
       : undefined;
   if (accepted.length === 0 && limited.size > 0) {
     const retryAfter = Math.max(...limited.values());

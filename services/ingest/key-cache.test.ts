@@ -25,7 +25,10 @@ async function project(): Promise<{ publicKey: string; projectId: number }> {
   counter += 1;
   const org = await stores.metadata.ensureOrganization('default', 'Default');
   const publicKey = `key${String(counter).padStart(29, '0')}`;
-  const { project } = await stores.metadata.createProject({ organizationId: org.id, slug: `p${counter}`, name: 'P' }, { publicKey, label: 'Default' });
+  const { project } = await stores.metadata.createProject(
+    { organizationId: org.id, slug: `p${counter}`, name: 'P' },
+    { publicKey, label: 'Default' },
+  );
   return { publicKey, projectId: project.id };
 }
 

@@ -26,13 +26,28 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function post(body: Buffer, headers: Record<string, string> = {}, chunked = false): Promise<{ status: number; json: Record<string, unknown> }> {
+function post(
+  body: Buffer,
+  headers: Record<string, string> = {},
+  chunked = false,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(parts).toString()) as Record<string, unknown> }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: chunked ? headers : { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(parts).toString()) as Record<string, unknown> }),
+        );
+      },
+    );
     req.on('error', reject);
     if (chunked) {
       for (let i = 0; i < body.length; i += 1000) req.write(body.subarray(i, i + 1000));

@@ -55,7 +55,12 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
   };
 }
 
-async function acceptEnvelope(deps: IngestDeps, body: Buffer, carriers: AuthCarriers, clientIp: string | undefined): Promise<AcceptResult> {
+async function acceptEnvelope(
+  deps: IngestDeps,
+  body: Buffer,
+  carriers: AuthCarriers,
+  clientIp: string | undefined,
+): Promise<AcceptResult> {
   const envelope = parseEnvelope(body);
   const publicKey = resolvePublicKey(carriers, envelope.headers.dsn);
   const eventItem = envelope.items.find((item) => item.headers.type === 'event');

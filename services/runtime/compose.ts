@@ -61,7 +61,11 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
  * Everything the standalone server runs on: the database, the queue and the dispatcher live in
  * a backend thread (embedded/backend-worker.ts); the main thread gets ports that reach them.
  */
-export async function composeStandalone(config: Config, logger: Logger, metrics: Metrics): Promise<Ports & { stop(drainTimeoutMs: number): Promise<void> }> {
+export async function composeStandalone(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<Ports & { stop(drainTimeoutMs: number): Promise<void> }> {
   await initializeEmbeddedDatabase(config.dataDir);
   const backend = await startEmbeddedBackend(
     {
@@ -94,9 +98,13 @@ export async function initializeEmbeddedDatabase(dataDir: string): Promise<void>
   await mkdir(dir, { recursive: true });
   await new Promise<void>((resolve, reject) => {
     // The same entry point this process runs (bin/errata.js), with a hidden command.
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'init-embedded-db', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'init-embedded-db', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (exit ${code})`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (exit ${code})`)),
+    );
   });
 }
 

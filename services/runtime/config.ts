@@ -53,7 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const value = env[variable];
       return `  ${variable}${value === undefined ? '' : `="${value}"`}: ${issue.message}`;
     });
-    throw new ConfigError(`invalid configuration:\n${problems.join('\n')}\nfix the variable(s) above; the README lists every setting`);
+    throw new ConfigError(
+      `invalid configuration:\n${problems.join('\n')}\nfix the variable(s) above; the README lists every setting`,
+    );
   }
   const c = result.data;
   return {

@@ -1,7 +1,16 @@
 // Every Prometheus metric Errata exports, `errata_`-prefixed, on one registry per process
 // (served at /metrics by every role). Roles record into these; nothing else creates metrics.
 import v8 from 'node:v8';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import type { DataCategory, OutcomeReason, OutcomeRecorder } from '../core/outcomes.ts';
 import type { Queue } from '../core/ports/queue.ts';
 

@@ -29,7 +29,14 @@ function post(agent: Agent, url: URL, body: string): Promise<{ status: number; m
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const req = request(
-      { agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'POST', headers: { 'content-length': Buffer.byteLength(body) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
@@ -113,14 +120,20 @@ function describe(name: string, r: Result): string {
 
 async function startBare(): Promise<{ child: ChildProcess; url: URL }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'run-ts.js'), join(REPO_ROOT, 'test', 'bench', 'bare-server.ts'), String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'run-ts.js'), join(REPO_ROOT, 'test', 'bench', 'bare-server.ts'), String(port)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { child, url: new URL(`http://127.0.0.1:${port}/api/1/envelope/`) };
 }
 
 async function main() {
   const avgBytes = BODIES.reduce((s, b) => s + Buffer.byteLength(b), 0) / BODIES.length;
-  console.log(`ingest benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${RATE}/s for ${STEADY_SECONDS} s steady phase`);
+  console.log(
+    `ingest benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${RATE}/s for ${STEADY_SECONDS} s steady phase`,
+  );
 
   const bare = await startBare();
   const bareMax = await closedLoop(bare.url, MAX_SECONDS);
@@ -141,8 +154,12 @@ async function main() {
       processed = await processedEvents(server);
     }
     const maxDrain = (Date.now() - maxSent) / 1000;
-    console.log(`  processing caught up ${maxDrain.toFixed(1)} s after the last request; processing rate ${(max.accepted / (max.seconds + maxDrain)).toFixed(0)} events/s`);
-    console.log(`  ratio errata/bare (accepted events/s, max phase): ${(max.accepted / max.seconds / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`);
+    console.log(
+      `  processing caught up ${maxDrain.toFixed(1)} s after the last request; processing rate ${(max.accepted / (max.seconds + maxDrain)).toFixed(0)} events/s`,
+    );
+    console.log(
+      `  ratio errata/bare (accepted events/s, max phase): ${(max.accepted / max.seconds / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`,
+    );
 
     const before = await processedEvents(server);
     const steady = await openLoop(url, RATE, STEADY_SECONDS);
@@ -150,7 +167,9 @@ async function main() {
     const backlogAtEnd = before + steady.accepted - (await processedEvents(server));
     console.log(describe(`errata standalone (steady ${RATE}/s)`, steady));
     while ((await processedEvents(server)) < before + steady.accepted) await new Promise((r) => setTimeout(r, 100));
-    console.log(`  backlog when the load stopped: ${backlogAtEnd} events; all processed ${((Date.now() - steadySent) / 1000).toFixed(1)} s later`);
+    console.log(
+      `  backlog when the load stopped: ${backlogAtEnd} events; all processed ${((Date.now() - steadySent) / 1000).toFixed(1)} s later`,
+    );
     console.log(`  peak RSS of the server process: ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
   } finally {
     await server.stop();

@@ -2,7 +2,16 @@
 // trace and breadcrumbs, ~2 KB ("small") or ~20 KB ("medium"), spread over many fingerprints.
 import { randomUUID } from 'node:crypto';
 
-const FUNCTIONS = ['load_cart', 'charge_card', 'render_page', 'send_email', 'resize_image', 'parse_feed', 'sync_users', 'export_csv'];
+const FUNCTIONS = [
+  'load_cart',
+  'charge_card',
+  'render_page',
+  'send_email',
+  'resize_image',
+  'parse_feed',
+  'sync_users',
+  'export_csv',
+];
 const TYPES = ['ValueError', 'KeyError', 'TimeoutError', 'RuntimeError', 'ConnectionError'];
 
 function frames(variant: number, count: number) {
@@ -34,7 +43,13 @@ export function errorEnvelope(size: 'small' | 'medium', variant: number): string
     user: { id: `user-${Math.floor(Math.random() * 500)}` },
     tags: { region: v % 3 ? 'eu' : 'us', component: 'checkout' },
     exception: {
-      values: [{ type: TYPES[v % TYPES.length], value: `Order ${Math.floor(Math.random() * 1e6)} failed at step ${v}`, stacktrace: { frames: frames(v, size === 'small' ? 6 : 25) } }],
+      values: [
+        {
+          type: TYPES[v % TYPES.length],
+          value: `Order ${Math.floor(Math.random() * 1e6)} failed at step ${v}`,
+          stacktrace: { frames: frames(v, size === 'small' ? 6 : 25) },
+        },
+      ],
     },
     breadcrumbs: {
       values: Array.from({ length: size === 'small' ? 3 : 60 }, (_, i) => ({

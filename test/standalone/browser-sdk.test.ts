@@ -7,7 +7,15 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
-import { freePort, provision, removeDir, REPO_ROOT, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  freePort,
+  provision,
+  removeDir,
+  REPO_ROOT,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let p: Provisioned;
@@ -84,7 +92,15 @@ beforeAll(async () => {
   pagesUrl = `http://127.0.0.1:${port}`;
   browser = await chromium.launch({
     executablePath: inject('chromium'),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -133,7 +149,9 @@ describe('@sentry/browser in Chromium', () => {
       lastRelease: `browser-client@${m}`,
     });
     expect(await waitForIssue(server, p, `Browser message ${m}`)).toMatchObject({ level: 'warning' });
-    expect(await waitForIssue(server, p, `Uncaught in browser ${m}`)).toMatchObject({ title: `RangeError: Uncaught in browser ${m}` });
+    expect(await waitForIssue(server, p, `Uncaught in browser ${m}`)).toMatchObject({
+      title: `RangeError: Uncaught in browser ${m}`,
+    });
     const [log] = await waitForLogs(server, p, `query=Browser log ${m}`, 1);
     expect(log).toMatchObject({ level: 'info', body: `Browser log ${m}` });
     expect(log!.attributes.visits).toEqual({ type: 'integer', value: 3 });

@@ -17,7 +17,12 @@ afterAll(async () => {
 
 async function cliEnv(): Promise<NodeJS.ProcessEnv> {
   const port = await freePort();
-  return { ...process.env, ERRATA_DATA_DIR: await dataDir(), ERRATA_PORT: String(port), ERRATA_BASE_URL: `http://127.0.0.1:${port}` };
+  return {
+    ...process.env,
+    ERRATA_DATA_DIR: await dataDir(),
+    ERRATA_PORT: String(port),
+    ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
+  };
 }
 
 describe('errata CLI without a running server', () => {
@@ -42,7 +47,9 @@ describe('errata CLI without a running server', () => {
     const token = /(errata_agent_[0-9A-Za-z]{43})/.exec(result.stdout)?.[1];
     expect(token).toBeDefined();
     expect(result.stdout).toMatch(/Created triage token "repo-web" for project "web"/);
-    expect(result.stdout).toContain(`claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer ${token}"`);
+    expect(result.stdout).toContain(
+      `claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer ${token}"`,
+    );
     expect(result.stdout).toContain(`"url": "http://127.0.0.1:${env.ERRATA_PORT}/mcp"`);
     const rows = await tableText(env.ERRATA_DATA_DIR!, 'SELECT * FROM agent_tokens');
     expect(rows).toContain('repo-web');
@@ -61,7 +68,10 @@ describe('errata CLI without a running server', () => {
     const refused = await runCli(['createtoken', '--role', 'read'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/this instance has 2 organizations: pass --organization <slug> \(one of: default, second\)/);
-    const created = await runCliJson<{ organization: string }>(['createtoken', '--role', 'read', '--organization', 'second'], env);
+    const created = await runCliJson<{ organization: string }>(
+      ['createtoken', '--role', 'read', '--organization', 'second'],
+      env,
+    );
     expect(created.organization).toBe('second');
   });
 
@@ -84,7 +94,9 @@ describe('errata start', () => {
   it('prints the base URL and next steps, serves /healthz and /metrics, and lets the CLI work while running', async () => {
     const server = await startServer({ dataDir: await dataDir() });
     try {
-      expect(server.output()).toMatch(new RegExp(`Errata \\d+\\.\\d+\\.\\d+ is running at http://127\\.0\\.0\\.1:${server.port}`));
+      expect(server.output()).toMatch(
+        new RegExp(`Errata \\d+\\.\\d+\\.\\d+ is running at http://127\\.0\\.0\\.1:${server.port}`),
+      );
       expect(server.output()).toMatch(/organization: default \(created now\)/);
       expect(server.output()).toMatch(/errata createproject --name/);
       expect(server.output()).toMatch(/errata createtoken --role triage --project <slug>/);
@@ -93,14 +105,29 @@ describe('errata start', () => {
       const metrics = await fetch(`${server.url}/metrics`);
       expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
       const text = await metrics.text();
-      for (const name of ['errata_http_requests_total', 'errata_http_request_duration_seconds', 'errata_queue_lag', 'errata_process_resident_memory_bytes']) {
+      for (const name of [
+        'errata_http_requests_total',
+        'errata_http_request_duration_seconds',
+        'errata_queue_lag',
+        'errata_process_resident_memory_bytes',
+      ]) {
         expect(text).toContain(name);
       }
 
       // The server owns the database; the CLI goes through it.
-      const project = await runCliJson<{ dsn: string; project: { slug: string } }>(['createproject', '--name', 'Live'], server.env);
-      const token = await runCliJson<{ plaintext: string; token: { name: string } }>(['createtoken', '--role', 'read'], server.env);
-      const projects = await api<{ projects: Array<{ slug: string }> }>(server, '/api/v1/organizations/default/projects', token.plaintext);
+      const project = await runCliJson<{ dsn: string; project: { slug: string } }>(
+        ['createproject', '--name', 'Live'],
+        server.env,
+      );
+      const token = await runCliJson<{ plaintext: string; token: { name: string } }>(
+        ['createtoken', '--role', 'read'],
+        server.env,
+      );
+      const projects = await api<{ projects: Array<{ slug: string }> }>(
+        server,
+        '/api/v1/organizations/default/projects',
+        token.plaintext,
+      );
       expect(projects.body.projects.map((p) => p.slug)).toEqual(['live']);
       await runCli(['revoketoken', token.token.name], server.env);
       expect((await api(server, '/api/v1/organizations/default/projects', token.plaintext)).status).toBe(401);

@@ -7,7 +7,15 @@ import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
 import { listIssues } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
-import { eventually, provision, removeDir, startServer, tempDataDir, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  eventually,
+  provision,
+  removeDir,
+  startServer,
+  tempDataDir,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -24,7 +32,9 @@ async function burst(server: StandaloneServer, p: Provisioned, count: number, co
       while (next < count) {
         const n = next++;
         const eventId = randomUUID().replace(/-/g, '');
-        const response = await rawRequest(url, { body: eventEnvelope({ event_id: eventId, message: `Burst ${n % 5}`, fingerprint: [`burst-${n % 5}`] }) });
+        const response = await rawRequest(url, {
+          body: eventEnvelope({ event_id: eventId, message: `Burst ${n % 5}`, fingerprint: [`burst-${n % 5}`] }),
+        });
         if (response.status === 200) acknowledged.push(eventId);
       }
     }),
@@ -57,10 +67,14 @@ describe('durability', () => {
     await first.kill();
 
     const second = await startServer({ dataDir });
-    const issues = await eventually(async () => {
-      const list = await listIssues(second, p);
-      return sum(list) >= acknowledged.length ? list : undefined;
-    }, 'every acknowledged event to be processed after the restart', 120_000);
+    const issues = await eventually(
+      async () => {
+        const list = await listIssues(second, p);
+        return sum(list) >= acknowledged.length ? list : undefined;
+      },
+      'every acknowledged event to be processed after the restart',
+      120_000,
+    );
     expect(sum(issues)).toBe(400);
     expect(issues.map((i) => i.count).sort()).toEqual([80, 80, 80, 80, 80]);
     expect(await second.stop()).toBe(0);

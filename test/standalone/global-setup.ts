@@ -20,12 +20,16 @@ export default async function setup(project: TestProject): Promise<void> {
   const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'errata-test');
   await mkdir(cache, { recursive: true });
   const goClient = join(cache, 'go-client');
-  const build = await runProcess('go', ['build', '-o', goClient, '.'], { cwd: join(REPO_ROOT, 'test', 'clients', 'go'), timeoutMs: 300_000 });
+  const build = await runProcess('go', ['build', '-o', goClient, '.'], {
+    cwd: join(REPO_ROOT, 'test', 'clients', 'go'),
+    timeoutMs: 300_000,
+  });
   if (build.code !== 0) throw new Error(`building the sentry-go test client failed (is Go installed?):\n${build.stderr}`);
 
   const python = process.env.ERRATA_TEST_PYTHON ?? 'python3';
   const check = await runProcess(python, ['-c', 'import sentry_sdk; print(sentry_sdk.VERSION)']);
-  if (check.code !== 0) throw new Error(`Python sentry-sdk is missing: pip install -r test/clients/python/requirements.txt\n${check.stderr}`);
+  if (check.code !== 0)
+    throw new Error(`Python sentry-sdk is missing: pip install -r test/clients/python/requirements.txt\n${check.stderr}`);
 
   const chromium = process.env.ERRATA_TEST_CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(chromium)) throw new Error(`Chromium is missing at ${chromium}: apt-get install -y chromium`);

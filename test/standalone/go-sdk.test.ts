@@ -3,7 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
-import { provision, removeDir, runProcess, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  provision,
+  removeDir,
+  runProcess,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let p: Provisioned;

@@ -5,7 +5,15 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { listIssues, waitForIssue } from '../support/issues.ts';
-import { api, provision, removeDir, runCliJson, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  api,
+  provision,
+  removeDir,
+  runCliJson,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let p: Provisioned;
@@ -22,7 +30,8 @@ afterAll(async () => {
 });
 
 const id = () => randomUUID().replace(/-/g, '');
-const post = (body: Buffer | string, headers: Record<string, string> = {}, url = envelopeUrl) => rawRequest(url, { body, headers });
+const post = (body: Buffer | string, headers: Record<string, string> = {}, url = envelopeUrl) =>
+  rawRequest(url, { body, headers });
 
 async function outcomes(reason: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
@@ -45,7 +54,11 @@ describe('framing', () => {
     ['a header that is not JSON', 'not json\n{"type":"event"}\n{}', /envelope header is not valid JSON/],
     ['an item header without a type', '{}\n{"length":2}\n{}', /item 1 header has no "type"/],
     ['a length beyond the body', '{}\n{"type":"event","length":500}\n{}', /declares length 500 but only 2 bytes follow/],
-    ['a length shorter than the payload', '{}\n{"type":"event","length":3}\n{"message":"x"}\n', /expected a newline after its 3-byte payload/],
+    [
+      'a length shorter than the payload',
+      '{}\n{"type":"event","length":3}\n{"message":"x"}\n',
+      /expected a newline after its 3-byte payload/,
+    ],
     ['an empty body', '', /empty request body/],
   ])('refuses %s with 400 and says what is wrong', async (_name, body, message) => {
     const before = await outcomes('invalid_envelope');
@@ -57,7 +70,11 @@ describe('framing', () => {
 
   it('accepts an envelope under a DSN path prefix and without item lengths', async () => {
     const marker = `prefixed ${randomUUID().slice(0, 8)}`;
-    const response = await post(eventEnvelope({ event_id: id(), message: marker }, { withLength: false }), {}, `${server.url}/errata/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
+    const response = await post(
+      eventEnvelope({ event_id: id(), message: marker }, { withLength: false }),
+      {},
+      `${server.url}/errata/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`,
+    );
     expect(response.status).toBe(200);
     await waitForIssue(server, p, marker);
   });
@@ -71,7 +88,12 @@ describe('limits', () => {
     const response = await post(bomb, { 'content-encoding': 'gzip' });
     expect(response.status).toBe(413);
     expect(await outcomes('too_large')).toBe(before + 1);
-    expect(response.json()).toEqual({ error: { code: 'payload_too_large', message: expect.stringMatching(/decompressed body exceeds 100 MiB \(ERRATA_MAX_ENVELOPE_BYTES\)/) } });
+    expect(response.json()).toEqual({
+      error: {
+        code: 'payload_too_large',
+        message: expect.stringMatching(/decompressed body exceeds 100 MiB \(ERRATA_MAX_ENVELOPE_BYTES\)/),
+      },
+    });
     await stillServing();
   });
 
@@ -95,14 +117,29 @@ describe('payloads', () => {
     const nested = `{"message":"${marker}","extra":{"deep":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
     expect((await post(`{"event_id":"${id()}"}\n{"type":"event"}\n${nested}`)).status).toBe(200);
     const issue = await waitForIssue(server, p, marker);
-    const detail = await api<{ latestEvent: { payload: { extra: { deep: unknown } } } }>(server, `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`, p.token);
-    expect(JSON.stringify(detail.body.latestEvent.payload.extra.deep)).toMatch(/^\[\[\[\[\[\["\[truncated: nested too deeply\]"\]\]\]\]\]\]$/);
+    const detail = await api<{ latestEvent: { payload: { extra: { deep: unknown } } } }>(
+      server,
+      `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`,
+      p.token,
+    );
+    expect(JSON.stringify(detail.body.latestEvent.payload.extra.deep)).toMatch(
+      /^\[\[\[\[\[\["\[truncated: nested too deeply\]"\]\]\]\]\]\]$/,
+    );
     await stillServing();
   });
 
   it('keeps the event when a field has the wrong shape', async () => {
     const marker = `odd fields ${randomUUID().slice(0, 8)}`;
-    const event = { event_id: id(), message: marker, timestamp: 'not a time', level: 12345, tags: 'nope', user: [1], breadcrumbs: 'x', exception: 7 };
+    const event = {
+      event_id: id(),
+      message: marker,
+      timestamp: 'not a time',
+      level: 12345,
+      tags: 'nope',
+      user: [1],
+      breadcrumbs: 'x',
+      exception: 7,
+    };
     expect((await post(eventEnvelope(event))).status).toBe(200);
     expect(await waitForIssue(server, p, marker)).toMatchObject({ level: 'error' });
   });
@@ -110,7 +147,8 @@ describe('payloads', () => {
   it('acknowledges item types it does not store, counting them', async () => {
     const before = await outcomes('unknown_item_type');
     const notStored = await outcomes('item_not_stored');
-    const body = '{}\n{"type":"who_knows"}\n{}\n{"type":"client_report"}\n{"discarded_events":[]}\n{"type":"session"}\n{"sid":"x"}\n';
+    const body =
+      '{}\n{"type":"who_knows"}\n{}\n{"type":"client_report"}\n{"discarded_events":[]}\n{"type":"session"}\n{"sid":"x"}\n';
     const response = await post(body);
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({});
@@ -119,7 +157,11 @@ describe('payloads', () => {
   });
 
   it('refuses invalid JSON on the store endpoint with 400', async () => {
-    const response = await post('{"message": oops', { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` }, `${server.url}/api/${p.projectId}/store/`);
+    const response = await post(
+      '{"message": oops',
+      { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` },
+      `${server.url}/api/${p.projectId}/store/`,
+    );
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({ error: { code: 'invalid_input', message: expect.stringMatching(/invalid JSON data/) } });
   });
@@ -127,7 +169,11 @@ describe('payloads', () => {
   it('stores an event sent to the legacy store endpoint', async () => {
     const eventId = id();
     const marker = `stored ${randomUUID().slice(0, 8)}`;
-    const response = await post(JSON.stringify({ event_id: eventId, message: marker }), { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` }, `${server.url}/api/${p.projectId}/store/`);
+    const response = await post(
+      JSON.stringify({ event_id: eventId, message: marker }),
+      { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` },
+      `${server.url}/api/${p.projectId}/store/`,
+    );
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id: eventId });
     await waitForIssue(server, p, marker);
@@ -177,13 +223,20 @@ describe('CORS', () => {
   it('answers a preflight and exposes the rate-limit headers', async () => {
     const response = await rawRequest(envelopeUrl, {
       method: 'OPTIONS',
-      headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(response.status).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-methods']).toContain('POST');
     expect(response.headers['access-control-allow-headers']).toContain('content-type');
-    const post = await rawRequest(envelopeUrl, { body: eventEnvelope({ event_id: id(), message: 'cors' }), headers: { origin: 'http://app.example' } });
+    const post = await rawRequest(envelopeUrl, {
+      body: eventEnvelope({ event_id: id(), message: 'cors' }),
+      headers: { origin: 'http://app.example' },
+    });
     expect(post.headers['access-control-allow-origin']).toBe('*');
     expect(post.headers['access-control-expose-headers']).toMatch(/x-sentry-rate-limits/);
     expect(post.headers['access-control-expose-headers']).toMatch(/retry-after/);

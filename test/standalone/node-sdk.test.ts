@@ -4,7 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
-import { api, provision, removeDir, REPO_ROOT, runProcess, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  api,
+  provision,
+  removeDir,
+  REPO_ROOT,
+  runProcess,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 const CLIENT_DIR = join(REPO_ROOT, 'test', 'clients', 'node');
 let server: StandaloneServer;
@@ -51,11 +60,10 @@ describe('@sentry/node', () => {
       lastRelease: `node-client@${m}`,
     });
     expect(issue.shortId).toMatch(/^NODE-APP-\d+$/);
-    const detail = await api<{ issue: { shortId: string }; latestEvent: { eventId: string; payload: { exception: { values: Array<{ stacktrace: { frames: unknown[] } }> } } } }>(
-      server,
-      `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`,
-      p.token,
-    );
+    const detail = await api<{
+      issue: { shortId: string };
+      latestEvent: { eventId: string; payload: { exception: { values: Array<{ stacktrace: { frames: unknown[] } }> } } };
+    }>(server, `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`, p.token);
     expect(detail.status).toBe(200);
     expect(eventIds.map((id) => id.replace(/-/g, ''))).toContain(detail.body.latestEvent.eventId);
     expect(detail.body.latestEvent.payload.exception.values[0]!.stacktrace.frames.length).toBeGreaterThan(2);
@@ -96,7 +104,9 @@ describe('@sentry/node', () => {
     expect(info.attributes.cartId).toEqual({ type: 'integer', value: 7 });
     expect(info.attributes.premium).toEqual({ type: 'boolean', value: true });
     expect(info).toMatchObject({ release: `node-client@${m}`, environment: 'e2e', severityNumber: 9 });
-    expect((await searchLogs(server, p, `query=${m}&level=error`)).map((l) => l.body)).toEqual([`Node log error ${m} for cart 42`]);
+    expect((await searchLogs(server, p, `query=${m}&level=error`)).map((l) => l.body)).toEqual([
+      `Node log error ${m} for cart 42`,
+    ]);
     expect((await searchLogs(server, p, `query=${m}&attribute=cartId:7`)).map((l) => l.body)).toEqual([`Node log info ${m}`]);
     expect(info.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect((await searchLogs(server, p, `traceId=${info.traceId}&query=${m}`)).length).toBe(3);

@@ -4,7 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
-import { provision, removeDir, REPO_ROOT, runProcess, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  provision,
+  removeDir,
+  REPO_ROOT,
+  runProcess,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 const CLIENT = join(REPO_ROOT, 'test', 'clients', 'python', 'send_events.py');
 let server: StandaloneServer;
@@ -47,9 +55,15 @@ describe('Python sentry-sdk', () => {
   it('records a message and a logging.error call as issues', async () => {
     const m = marker();
     await send('message', m);
-    expect(await waitForIssue(server, p, `Python message ${m}`)).toMatchObject({ title: `Python message ${m}`, level: 'warning' });
+    expect(await waitForIssue(server, p, `Python message ${m}`)).toMatchObject({
+      title: `Python message ${m}`,
+      level: 'warning',
+    });
     await send('logging', m);
-    expect(await waitForIssue(server, p, `Python logging error ${m}`)).toMatchObject({ title: `Python logging error ${m}`, level: 'error' });
+    expect(await waitForIssue(server, p, `Python logging error ${m}`)).toMatchObject({
+      title: `Python logging error ${m}`,
+      level: 'error',
+    });
   });
 
   it('stores structured logs with the severity Python sends as an attribute', async () => {
@@ -66,6 +80,6 @@ describe('Python sentry-sdk', () => {
     expect(info.attributes.paid).toEqual({ type: 'boolean', value: false });
     expect(info).toMatchObject({ release: `python-client@${m}`, environment: 'e2e' });
     expect((await searchLogs(server, p, `query=${m}&attribute=region:us`)).map((l) => l.body)).toEqual([`Python log warn ${m}`]);
-    expect((await searchLogs(server, p, `query=${m}&level=warn,error`))).toHaveLength(2);
+    expect(await searchLogs(server, p, `query=${m}&level=warn,error`)).toHaveLength(2);
   });
 });

@@ -24,19 +24,24 @@ const url = () => `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.pub
 
 describe('rate limits', () => {
   it('answers 429 with the headers SDKs obey once a project is over its limit', async () => {
-    for (let i = 0; i < 2; i++) expect((await rawRequest(url(), { body: eventEnvelope({ event_id: id(), message: `ok ${i}` }) })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await rawRequest(url(), { body: eventEnvelope({ event_id: id(), message: `ok ${i}` }) })).status).toBe(200);
     const limited = await rawRequest(url(), { body: eventEnvelope({ event_id: id(), message: 'too many' }) });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['x-sentry-rate-limits']).toMatch(/^\d+:error;default:project:project_quota$/);
-    expect(limited.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringMatching(/rate limit of this project reached/) } });
+    expect(limited.json()).toEqual({
+      error: { code: 'rate_limited', message: expect.stringMatching(/rate limit of this project reached/) },
+    });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/errata_outcomes_total\{reason="rate_limited",category="error"\} 1/);
   });
 
   it('accepts the items that are within their limit and names the limited ones', async () => {
     const marker = `logs pass ${randomUUID().slice(0, 8)}`;
-    const logs = JSON.stringify({ items: [{ timestamp: Date.now() / 1000, level: 'info', body: marker, trace_id: 'a'.repeat(32) }] });
+    const logs = JSON.stringify({
+      items: [{ timestamp: Date.now() / 1000, level: 'info', body: marker, trace_id: 'a'.repeat(32) }],
+    });
     const body = `${eventEnvelope({ event_id: id(), message: 'still limited' })}{"type":"log","item_count":1,"content_type":"application/vnd.sentry.items.log+json"}\n${logs}\n`;
     const response = await rawRequest(url(), { body });
     expect(response.status).toBe(200);

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganization } from '../support/embedded-admin.ts';
 import { waitForIssue } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
-import { api, provision, removeDir, runCliJson, startServer, tempDataDir, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  api,
+  provision,
+  removeDir,
+  runCliJson,
+  startServer,
+  tempDataDir,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let web: Provisioned;
@@ -28,14 +37,39 @@ beforeAll(async () => {
   await addOrganization(dataDir, 'other-org');
   server = await startServer({ dataDir });
   const env = server.env;
-  const webProject = await runCliJson<{ dsn: string; project: { id: number; slug: string } }>(['createproject', '--name', 'web', '--organization', 'default'], env);
+  const webProject = await runCliJson<{ dsn: string; project: { id: number; slug: string } }>(
+    ['createproject', '--name', 'web', '--organization', 'default'],
+    env,
+  );
   await runCliJson(['createproject', '--name', 'shop', '--organization', 'default'], env);
-  const otherProject = await runCliJson<{ dsn: string; project: { id: number } }>(['createproject', '--name', 'web', '--organization', 'other-org'], env);
+  const otherProject = await runCliJson<{ dsn: string; project: { id: number } }>(
+    ['createproject', '--name', 'web', '--organization', 'other-org'],
+    env,
+  );
   const admin = await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--organization', 'default'], env);
-  shopToken = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'triage', '--project', 'shop', '--organization', 'default'], env)).plaintext;
-  readWebToken = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'web', '--organization', 'default'], env)).plaintext;
-  otherOrgToken = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--organization', 'other-org'], env)).plaintext;
-  web = { organization: 'default', projectSlug: 'web', projectId: webProject.project.id, dsn: webProject.dsn, publicKey: new URL(webProject.dsn).username, token: admin.plaintext };
+  shopToken = (
+    await runCliJson<{ plaintext: string }>(
+      ['createtoken', '--role', 'triage', '--project', 'shop', '--organization', 'default'],
+      env,
+    )
+  ).plaintext;
+  readWebToken = (
+    await runCliJson<{ plaintext: string }>(
+      ['createtoken', '--role', 'read', '--project', 'web', '--organization', 'default'],
+      env,
+    )
+  ).plaintext;
+  otherOrgToken = (
+    await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--organization', 'other-org'], env)
+  ).plaintext;
+  web = {
+    organization: 'default',
+    projectSlug: 'web',
+    projectId: webProject.project.id,
+    dsn: webProject.dsn,
+    publicKey: new URL(webProject.dsn).username,
+    token: admin.plaintext,
+  };
   // Words, not numbers: numbers are parameterized away by grouping and would make one issue.
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
   for (const [i, word] of words.entries()) await send(web, `Web problem ${word}`, i === 0 ? 'warning' : 'error');
@@ -50,7 +84,9 @@ afterAll(async () => {
 
 describe('authentication', () => {
   it('answers 401 with WWW-Authenticate and how to get a token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer errata_agent_nope' }, { authorization: 'Basic abc' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { authorization: 'Bearer errata_agent_nope' }, { authorization: 'Basic abc' }] as Array<
+      Record<string, string>
+    >) {
       const response = await fetch(`${server.url}/api/v1/organizations/default/projects`, { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -61,23 +97,43 @@ describe('authentication', () => {
 
 describe('organization and project isolation', () => {
   it('never shows another organization, and says "not found" rather than "forbidden"', async () => {
-    const other = await api<{ error: { code: string; message: string } }>(server, '/api/v1/organizations/other-org/projects', web.token);
+    const other = await api<{ error: { code: string; message: string } }>(
+      server,
+      '/api/v1/organizations/other-org/projects',
+      web.token,
+    );
     expect(other.status).toBe(404);
     expect(other.body.error.message).toBe('no organization "other-org" is visible to this token');
     const missing = await api<{ error: { message: string } }>(server, '/api/v1/organizations/no-such-org/projects', web.token);
     expect(missing.body.error.message).toBe('no organization "no-such-org" is visible to this token');
-    const theirs = await api<{ issues: Array<{ title: string }> }>(server, '/api/v1/organizations/other-org/projects/web/issues', otherOrgToken);
+    const theirs = await api<{ issues: Array<{ title: string }> }>(
+      server,
+      '/api/v1/organizations/other-org/projects/web/issues',
+      otherOrgToken,
+    );
     expect(theirs.body.issues.map((i) => i.title)).toEqual(['Other org secret problem']);
-    const ours = await api<{ issues: Array<{ title: string }> }>(server, '/api/v1/organizations/default/projects/web/issues?limit=100', web.token);
+    const ours = await api<{ issues: Array<{ title: string }> }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues?limit=100',
+      web.token,
+    );
     expect(ours.body.issues.map((i) => i.title)).not.toContain('Other org secret problem');
     expect((await api(server, '/api/v1/organizations/default/issues/WEB-1', otherOrgToken)).status).toBe(404);
   });
 
   it('shows a project-scoped token only its project', async () => {
-    const projects = await api<{ projects: Array<{ slug: string; dsn?: string }> }>(server, '/api/v1/organizations/default/projects', shopToken);
+    const projects = await api<{ projects: Array<{ slug: string; dsn?: string }> }>(
+      server,
+      '/api/v1/organizations/default/projects',
+      shopToken,
+    );
     expect(projects.body.projects.map((p) => p.slug)).toEqual(['shop']);
     expect(projects.body.projects[0]!.dsn).toBeUndefined();
-    const issues = await api<{ error: { message: string } }>(server, '/api/v1/organizations/default/projects/web/issues', shopToken);
+    const issues = await api<{ error: { message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues',
+      shopToken,
+    );
     expect(issues.status).toBe(404);
     expect(issues.body.error.message).toBe('no project "web" is visible to this token');
     expect((await api(server, '/api/v1/organizations/default/issues/WEB-1', shopToken)).status).toBe(404);
@@ -86,7 +142,11 @@ describe('organization and project isolation', () => {
   });
 
   it('shows DSNs to admin tokens only', async () => {
-    const admin = await api<{ projects: Array<{ slug: string; dsn?: string }> }>(server, '/api/v1/organizations/default/projects', web.token);
+    const admin = await api<{ projects: Array<{ slug: string; dsn?: string }> }>(
+      server,
+      '/api/v1/organizations/default/projects',
+      web.token,
+    );
     expect(admin.body.projects.map((p) => p.slug)).toEqual(['shop', 'web']);
     expect(admin.body.projects.find((p) => p.slug === 'web')!.dsn).toBe(web.dsn);
   });
@@ -94,12 +154,19 @@ describe('organization and project isolation', () => {
 
 describe('issues', () => {
   it('returns an issue with its latest event', async () => {
-    const response = await api<{ issue: Record<string, unknown>; latestEvent: { eventId: string; payload: { logentry: { formatted: string } } } }>(
-      server,
-      '/api/v1/organizations/default/issues/WEB-1',
-      readWebToken,
-    );
-    expect(response.body.issue).toMatchObject({ shortId: 'WEB-1', title: 'Web problem alpha', culprit: '', level: 'warning', status: 'unresolved', count: 1, userCount: 0 });
+    const response = await api<{
+      issue: Record<string, unknown>;
+      latestEvent: { eventId: string; payload: { logentry: { formatted: string } } };
+    }>(server, '/api/v1/organizations/default/issues/WEB-1', readWebToken);
+    expect(response.body.issue).toMatchObject({
+      shortId: 'WEB-1',
+      title: 'Web problem alpha',
+      culprit: '',
+      level: 'warning',
+      status: 'unresolved',
+      count: 1,
+      userCount: 0,
+    });
     for (const field of ['firstSeen', 'lastSeen']) expect(Date.parse(response.body.issue[field] as string)).not.toBeNaN();
     expect(response.body.latestEvent.payload.logentry.formatted).toBe('Web problem alpha');
     expect((await api(server, '/api/v1/organizations/default/issues/WEB-999', readWebToken)).status).toBe(404);
@@ -107,9 +174,17 @@ describe('issues', () => {
   });
 
   it('filters by level and title text, and pages with a cursor', async () => {
-    const warning = await api<{ issues: Array<{ shortId: string }> }>(server, '/api/v1/organizations/default/projects/web/issues?level=warning', readWebToken);
+    const warning = await api<{ issues: Array<{ shortId: string }> }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues?level=warning',
+      readWebToken,
+    );
     expect(warning.body.issues.map((i) => i.shortId)).toEqual(['WEB-1']);
-    const text = await api<{ issues: Array<{ title: string }> }>(server, '/api/v1/organizations/default/projects/web/issues?query=PROBLEM%20delta', readWebToken);
+    const text = await api<{ issues: Array<{ title: string }> }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues?query=PROBLEM%20delta',
+      readWebToken,
+    );
     expect(text.body.issues.map((i) => i.title)).toEqual(['Web problem delta']);
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -127,16 +202,39 @@ describe('issues', () => {
   });
 
   it('refuses bad query parameters with 400 and the reason', async () => {
-    const status = await api<{ error: { code: string; message: string } }>(server, '/api/v1/organizations/default/projects/web/issues?status=open', readWebToken);
+    const status = await api<{ error: { code: string; message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues?status=open',
+      readWebToken,
+    );
     expect(status.status).toBe(400);
-    expect(status.body.error).toEqual({ code: 'invalid_input', message: expect.stringMatching(/^invalid query parameter status/) });
-    const cursor = await api<{ error: { message: string } }>(server, '/api/v1/organizations/default/projects/web/issues?cursor=zzz', readWebToken);
+    expect(status.body.error).toEqual({
+      code: 'invalid_input',
+      message: expect.stringMatching(/^invalid query parameter status/),
+    });
+    const cursor = await api<{ error: { message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/issues?cursor=zzz',
+      readWebToken,
+    );
     expect(cursor.body.error.message).toMatch(/invalid cursor/);
-    const trace = await api<{ error: { message: string } }>(server, '/api/v1/organizations/default/projects/web/logs?traceId=xyz', readWebToken);
+    const trace = await api<{ error: { message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/logs?traceId=xyz',
+      readWebToken,
+    );
     expect(trace.body.error.message).toMatch(/invalid query parameter traceId: a trace id is 32 hex characters/);
-    const level = await api<{ error: { message: string } }>(server, '/api/v1/organizations/default/projects/web/logs?level=loud', readWebToken);
+    const level = await api<{ error: { message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/logs?level=loud',
+      readWebToken,
+    );
     expect(level.body.error.message).toMatch(/unknown level "loud"/);
-    const attribute = await api<{ error: { message: string } }>(server, '/api/v1/organizations/default/projects/web/logs?attribute=nocolon', readWebToken);
+    const attribute = await api<{ error: { message: string } }>(
+      server,
+      '/api/v1/organizations/default/projects/web/logs?attribute=nocolon',
+      readWebToken,
+    );
     expect(attribute.body.error.message).toMatch(/must look like key:value/);
   });
 });

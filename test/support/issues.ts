@@ -26,7 +26,11 @@ export interface LogJson {
 }
 
 export async function listIssues(server: { url: string }, p: Provisioned, query = 'status=all&limit=100'): Promise<IssueJson[]> {
-  const response = await api<{ issues: IssueJson[] }>(server, `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?${query}`, p.token);
+  const response = await api<{ issues: IssueJson[] }>(
+    server,
+    `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?${query}`,
+    p.token,
+  );
   if (response.status !== 200) throw new Error(`issues: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.issues;
 }
@@ -42,7 +46,11 @@ export function waitForIssue(server: { url: string }, p: Provisioned, text: stri
 }
 
 export async function searchLogs(server: { url: string }, p: Provisioned, query: string): Promise<LogJson[]> {
-  const response = await api<{ logs: LogJson[] }>(server, `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/logs?${query}`, p.token);
+  const response = await api<{ logs: LogJson[] }>(
+    server,
+    `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/logs?${query}`,
+    p.token,
+  );
   if (response.status !== 200) throw new Error(`logs: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.logs;
 }

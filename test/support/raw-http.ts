@@ -15,7 +15,8 @@ export function rawRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+    const body =
+      options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
     const req = request(
       {
         host: target.hostname,
@@ -29,7 +30,12 @@ export function rawRequest(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) as Record<string, unknown> });
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text,
+            json: () => JSON.parse(text) as Record<string, unknown>,
+          });
         });
       },
     );
@@ -39,7 +45,10 @@ export function rawRequest(
 }
 
 /** An envelope with one event item, the way Python's SDK frames it (with lengths). */
-export function eventEnvelope(event: Record<string, unknown>, options: { withLength?: boolean; header?: Record<string, unknown> } = {}): string {
+export function eventEnvelope(
+  event: Record<string, unknown>,
+  options: { withLength?: boolean; header?: Record<string, unknown> } = {},
+): string {
   const payload = JSON.stringify(event);
   const itemHeader = options.withLength === false ? { type: 'event' } : { type: 'event', length: Buffer.byteLength(payload) };
   return `${JSON.stringify({ event_id: event.event_id, ...options.header })}\n${JSON.stringify(itemHeader)}\n${payload}\n`;

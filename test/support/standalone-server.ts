@@ -119,7 +119,11 @@ export async function runCliJson<T>(args: string[], env: NodeJS.ProcessEnv): Pro
   return JSON.parse(result.stdout) as T;
 }
 
-export function runProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -151,7 +155,10 @@ export async function provision(server: StandaloneServer, projectName = 'E2E App
     ['createproject', '--name', projectName],
     server.env,
   );
-  const token = await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--name', `admin-${project.project.slug}`], server.env);
+  const token = await runCliJson<{ plaintext: string }>(
+    ['createtoken', '--role', 'admin', '--name', `admin-${project.project.slug}`],
+    server.env,
+  );
   return {
     organization: project.organization,
     projectSlug: project.project.slug,
@@ -163,7 +170,11 @@ export async function provision(server: StandaloneServer, projectName = 'E2E App
 }
 
 /** GET a read-API path with a bearer token; returns status and parsed JSON. */
-export async function api<T = Record<string, unknown>>(server: { url: string }, path: string, token: string): Promise<{ status: number; body: T; headers: Headers }> {
+export async function api<T = Record<string, unknown>>(
+  server: { url: string },
+  path: string,
+  token: string,
+): Promise<{ status: number; body: T; headers: Headers }> {
   const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, body: (await response.json()) as T, headers: response.headers };
 }

@@ -34,7 +34,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
           type: 'error',
           platform: 'node',
           level: 'error',
-          tags: { 'ünïcode': '✓' },
+          tags: { ünïcode: '✓' },
           contexts: {},
           extra: { quote: 'it\'s "quoted"', newline: 'a\nb' },
         },

@@ -17,7 +17,10 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
     const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
     async function orgWithProject(slug = 'web'): Promise<{ org: Organization; project: Project }> {
       const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
-      const { project } = await store.createProject({ organizationId: org.id, slug, name: 'Web' }, { publicKey: unique() + unique(), label: 'Default' });
+      const { project } = await store.createProject(
+        { organizationId: org.id, slug, name: 'Web' },
+        { publicKey: unique() + unique(), label: 'Default' },
+      );
       return { org, project };
     }
     let eventCounter = 0;
@@ -52,7 +55,10 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
     it('creates a project with its DSN key, finds it by key, and refuses a taken slug', async () => {
       const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
       const publicKey = unique() + unique();
-      const { project, key } = await store.createProject({ organizationId: org.id, slug: 'api', name: 'API' }, { publicKey, label: 'Default' });
+      const { project, key } = await store.createProject(
+        { organizationId: org.id, slug: 'api', name: 'API' },
+        { publicKey, label: 'Default' },
+      );
       expect(project).toMatchObject({ organizationId: org.id, slug: 'api', name: 'API', rateLimitPerMinute: null });
       expect(key).toMatchObject({ projectId: project.id, publicKey, active: true });
       const found = await store.findProjectKey(publicKey);
@@ -60,7 +66,10 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       expect(found?.project.slug).toBe('api');
       expect(await store.findProjectKey('no-such-key')).toBeUndefined();
       await expect(
-        store.createProject({ organizationId: org.id, slug: 'api', name: 'Again' }, { publicKey: unique() + unique(), label: 'Default' }),
+        store.createProject(
+          { organizationId: org.id, slug: 'api', name: 'Again' },
+          { publicKey: unique() + unique(), label: 'Default' },
+        ),
       ).rejects.toBeInstanceOf(ConflictError);
       expect((await store.listProjects(org.id)).map((p) => p.slug)).toEqual(['api']);
       expect(await store.listProjectKeys(project.id)).toHaveLength(1);
@@ -73,18 +82,36 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
 
     it('stores agent tokens by hash, revokes them, and lets a revoked name be reused', async () => {
       const { org, project } = await orgWithProject();
-      const token = await store.createAgentToken({ organizationId: org.id, projectId: project.id, name: 'ci', role: 'read', tokenHash: `h-${unique()}` });
+      const token = await store.createAgentToken({
+        organizationId: org.id,
+        projectId: project.id,
+        name: 'ci',
+        role: 'read',
+        tokenHash: `h-${unique()}`,
+      });
       expect(token).toMatchObject({ name: 'ci', role: 'read', projectId: project.id, projectSlug: 'web', revokedAt: null });
       const hash = `h-${unique()}`;
       await expect(
         store.createAgentToken({ organizationId: org.id, projectId: null, name: 'ci', role: 'admin', tokenHash: hash }),
       ).rejects.toBeInstanceOf(ConflictError);
-      const orgWide = await store.createAgentToken({ organizationId: org.id, projectId: null, name: 'ops', role: 'admin', tokenHash: hash });
+      const orgWide = await store.createAgentToken({
+        organizationId: org.id,
+        projectId: null,
+        name: 'ops',
+        role: 'admin',
+        tokenHash: hash,
+      });
       expect((await store.findAgentToken(hash))?.id).toBe(orgWide.id);
       expect((await store.revokeAgentToken(org.id, 'ops'))?.revokedAt).toBeInstanceOf(Date);
       expect(await store.findAgentToken(hash)).toBeUndefined();
       expect(await store.revokeAgentToken(org.id, 'ops')).toBeUndefined();
-      await store.createAgentToken({ organizationId: org.id, projectId: null, name: 'ops', role: 'triage', tokenHash: `h-${unique()}` });
+      await store.createAgentToken({
+        organizationId: org.id,
+        projectId: null,
+        name: 'ops',
+        role: 'triage',
+        tokenHash: `h-${unique()}`,
+      });
       expect((await store.listAgentTokens(org.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([
         ['ci', true],
         ['ops', false],
@@ -132,14 +159,28 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       const { project } = await orgWithProject();
       const t = 1_800_000_000;
       await store.recordOccurrences([
-        occurrence(project, { timestamp: t + 10, title: 'Newest', level: 'fatal', environment: 'production', release: '1.1', userKey: 'id:1' }),
+        occurrence(project, {
+          timestamp: t + 10,
+          title: 'Newest',
+          level: 'fatal',
+          environment: 'production',
+          release: '1.1',
+          userKey: 'id:1',
+        }),
         occurrence(project, { timestamp: t, title: 'Oldest', environment: 'staging', release: '1.0', userKey: 'id:1' }),
       ]);
       await store.recordOccurrences([
         occurrence(project, { timestamp: t + 5, title: 'Older than newest', userKey: 'id:2', environment: 'production' }),
       ]);
       const issue = (await store.findIssue(project.id, 1))!;
-      expect(issue).toMatchObject({ title: 'Newest', level: 'fatal', count: 3, userCount: 2, firstRelease: '1.0', lastRelease: '1.1' });
+      expect(issue).toMatchObject({
+        title: 'Newest',
+        level: 'fatal',
+        count: 3,
+        userCount: 2,
+        firstRelease: '1.0',
+        lastRelease: '1.1',
+      });
       expect(issue.firstSeen.getTime()).toBe(t * 1000);
       expect(issue.lastSeen.getTime()).toBe((t + 10) * 1000);
       expect([...issue.environments].sort()).toEqual(['production', 'staging']);
@@ -152,7 +193,12 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       const { project: other } = await orgWithProject();
       const base = 1_900_000_000;
       const batch = Array.from({ length: 5 }, (_, i) =>
-        occurrence(project, { hashes: [`h${i}`], timestamp: base + i, title: i % 2 ? `Warning ${i}` : `Crash ${i}`, level: i % 2 ? 'warning' : 'error' }),
+        occurrence(project, {
+          hashes: [`h${i}`],
+          timestamp: base + i,
+          title: i % 2 ? `Warning ${i}` : `Crash ${i}`,
+          level: i % 2 ? 'warning' : 'error',
+        }),
       );
       await store.recordOccurrences(batch);
       await store.recordOccurrences([occurrence(other, { hashes: ['h0'], timestamp: base + 100 })]);
@@ -164,11 +210,15 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       expect(page3.items.map((i) => i.title)).toEqual(['Crash 0']);
       expect(page3.nextCursor).toBeUndefined();
       expect((await store.listIssues({ projectId: project.id, limit: 10, level: 'warning' })).items).toHaveLength(2);
-      expect((await store.listIssues({ projectId: project.id, limit: 10, text: 'crash 4' })).items.map((i) => i.title)).toEqual(['Crash 4']);
+      expect((await store.listIssues({ projectId: project.id, limit: 10, text: 'crash 4' })).items.map((i) => i.title)).toEqual([
+        'Crash 4',
+      ]);
       expect((await store.listIssues({ projectId: project.id, limit: 10, text: '100%_' })).items).toEqual([]);
       expect((await store.listIssues({ projectId: project.id, limit: 10, status: 'resolved' })).items).toEqual([]);
       expect((await store.listIssues({ projectId: project.id, limit: 10, status: 'all' })).items).toHaveLength(5);
-      await expect(store.listIssues({ projectId: project.id, limit: 2, cursor: 'garbage' })).rejects.toBeInstanceOf(UserInputError);
+      await expect(store.listIssues({ projectId: project.id, limit: 2, cursor: 'garbage' })).rejects.toBeInstanceOf(
+        UserInputError,
+      );
     });
   });
 }

@@ -26,10 +26,14 @@ export function describeQueueContract(name: string, open: () => Promise<Queue>):
       const seen: DeliveredRecord[] = [];
       let done!: () => void;
       const finished = new Promise<void>((resolve) => (done = resolve));
-      const subscription = q.subscribe(t, { group: options.group ?? 'g', maxBatchSize: options.maxBatchSize ?? 100 }, async (batch) => {
-        seen.push(...batch);
-        if (seen.length >= expected) done();
-      });
+      const subscription = q.subscribe(
+        t,
+        { group: options.group ?? 'g', maxBatchSize: options.maxBatchSize ?? 100 },
+        async (batch) => {
+          seen.push(...batch);
+          if (seen.length >= expected) done();
+        },
+      );
       return { seen, finished, subscription };
     }
 
@@ -41,7 +45,10 @@ export function describeQueueContract(name: string, open: () => Promise<Queue>):
       const { seen, finished, subscription } = collect(q, t, 6, { maxBatchSize: 2 });
       await finished;
       await subscription.stop();
-      expect(text(seen)).toEqual([...text(records(5).map((r) => ({ ...r, topic: t, partition: 0, offset: '0' }))), 'binary \u0000\n\u00ff']);
+      expect(text(seen)).toEqual([
+        ...text(records(5).map((r) => ({ ...r, topic: t, partition: 0, offset: '0' }))),
+        'binary \u0000\n\u00ff',
+      ]);
       expect(seen.map((r) => r.key)).toEqual(['k', 'k', 'k', 'k', 'k', 'other']);
       expect(seen.every((r) => r.topic === t)).toBe(true);
     });

@@ -24,7 +24,10 @@ describe('LocalQueue on disk', () => {
   it('drops a torn record at the end of the log and keeps every whole one', async () => {
     const dir = await tempDir();
     const first = new LocalQueue(dir);
-    await first.publish('t', [{ key: 'a', value: Buffer.from('one') }, { key: 'a', value: Buffer.from('two') }]);
+    await first.publish('t', [
+      { key: 'a', value: Buffer.from('one') },
+      { key: 'a', value: Buffer.from('two') },
+    ]);
     await first.close();
     const [segment] = await readdir(join(dir, 't'));
     // A crash in the middle of a write leaves a partial frame behind.
@@ -99,7 +102,10 @@ describe('LocalQueue on disk', () => {
   it('delivers a record larger than the read chunk', async () => {
     const queue = new LocalQueue(await tempDir());
     const big = Buffer.alloc(3 * 1024 * 1024, 7);
-    await queue.publish('t', [{ key: 'k', value: Buffer.from('small') }, { key: 'k', value: big }]);
+    await queue.publish('t', [
+      { key: 'k', value: Buffer.from('small') },
+      { key: 'k', value: big },
+    ]);
     const seen: Buffer[] = [];
     await new Promise<void>((resolve) => {
       queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {

@@ -26,7 +26,22 @@ const COLUMNS = `project_id, event_id, issue_id, extract(epoch from timestamp)::
   extract(epoch from received_at)::float8 AS received_at, level, title, culprit, platform, environment, release,
   trace_id, user_key, payload`;
 
-const CASTS = ['integer', 'text', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
+const CASTS = [
+  'integer',
+  'text',
+  'integer',
+  'float8',
+  'float8',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+];
 
 export class PgEventStore implements EventStore {
   constructor(private readonly db: SqlClient) {}

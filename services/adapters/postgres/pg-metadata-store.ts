@@ -104,7 +104,9 @@ export class PgMetadataStore implements MetadataStore {
   }
 
   async listProjectKeys(projectId: number): Promise<ProjectKey[]> {
-    const result = await this.db.query<ProjectKeyRow>('SELECT * FROM project_keys WHERE project_id = $1 ORDER BY id', [projectId]);
+    const result = await this.db.query<ProjectKeyRow>('SELECT * FROM project_keys WHERE project_id = $1 ORDER BY id', [
+      projectId,
+    ]);
     return result.rows.map(toProjectKey);
   }
 
@@ -233,7 +235,12 @@ export class PgMetadataStore implements MetadataStore {
       'SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC',
       [projectId],
     );
-    return result.rows.map((r) => ({ projectId: r.project_id, version: r.version, firstSeen: r.first_seen, lastSeen: r.last_seen }));
+    return result.rows.map((r) => ({
+      projectId: r.project_id,
+      version: r.version,
+      firstSeen: r.first_seen,
+      lastSeen: r.last_seen,
+    }));
   }
 
   async forgetProcessedEventsBefore(cutoff: number): Promise<number> {

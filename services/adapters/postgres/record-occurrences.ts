@@ -44,9 +44,7 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
     const key = eventKey(duplicate.projectId, duplicate.eventId);
     if (!results.has(key)) results.set(key, duplicate);
   }
-  return batch
-    .map((o) => results.get(eventKey(o.projectId, o.eventId)))
-    .filter((r): r is OccurrenceResult => r !== undefined);
+  return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
 }
 
 function eventKey(projectId: number, eventId: string): string {
@@ -84,7 +82,10 @@ async function upsertIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
   const issue = issueId === undefined ? await createIssue(tx, group) : await updateIssue(tx, issueId, group);
   if (!issue) return undefined;
   const hashes = valuesList(group.hashes.map((hash) => [group.projectId, hash, issue.id]));
-  await tx.query(`INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${hashes.sql} ON CONFLICT DO NOTHING`, hashes.params);
+  await tx.query(
+    `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${hashes.sql} ON CONFLICT DO NOTHING`,
+    hashes.params,
+  );
   return issue;
 }
 
@@ -206,7 +207,10 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
 
 async function linkEventsToIssues(tx: SqlExecutor, results: OccurrenceResult[]): Promise<void> {
   for (const part of chunk(results, 1000)) {
-    const values = valuesList(part.map((r) => [r.projectId, r.eventId, r.issueId]), ['integer', 'text', 'integer']);
+    const values = valuesList(
+      part.map((r) => [r.projectId, r.eventId, r.issueId]),
+      ['integer', 'text', 'integer'],
+    );
     await tx.query(
       `UPDATE processed_events p SET issue_id = v.issue_id
        FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id)
@@ -218,7 +222,10 @@ async function linkEventsToIssues(tx: SqlExecutor, results: OccurrenceResult[]):
 
 async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): Promise<OccurrenceResult[]> {
   if (occurrences.length === 0) return [];
-  const values = valuesList(occurrences.map((o) => [o.projectId, o.eventId]), ['integer', 'text']);
+  const values = valuesList(
+    occurrences.map((o) => [o.projectId, o.eventId]),
+    ['integer', 'text'],
+  );
   const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number; short_number: number; slug: string }>(
     `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug
      FROM (VALUES ${values.sql}) AS v (project_id, event_id)

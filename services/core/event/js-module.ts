@@ -29,7 +29,12 @@ export function addJavaScriptModules(event: NormalizedEvent): void {
   for (const stacktrace of stacktraces) {
     for (const frame of stacktrace.frames) {
       const platform = frame.platform ?? event.platform;
-      if ((platform === 'javascript' || platform === 'node') && !frame.module && frame.abs_path && URL_PREFIXES.test(frame.abs_path)) {
+      if (
+        (platform === 'javascript' || platform === 'node') &&
+        !frame.module &&
+        frame.abs_path &&
+        URL_PREFIXES.test(frame.abs_path)
+      ) {
         frame.module = generateModule(frame.abs_path);
       }
     }

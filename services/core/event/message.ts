@@ -53,5 +53,5 @@ export function formatParams(message: string, params: unknown): string {
 }
 
 function display(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }

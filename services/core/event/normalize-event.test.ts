@@ -78,10 +78,22 @@ describe('normalizeEvent variants', () => {
 
   it.each([
     ['a plain string message', { message: 'hello' }, { formatted: 'hello' }],
-    ['a message object with params', { message: { message: 'hi %s', params: ['bob'] } }, { formatted: 'hi bob', message: 'hi %s', params: ['bob'] }],
+    [
+      'a message object with params',
+      { message: { message: 'hi %s', params: ['bob'] } },
+      { formatted: 'hi bob', message: 'hi %s', params: ['bob'] },
+    ],
     ['a message object with formatted', { message: { formatted: 'done' } }, { formatted: 'done' }],
-    ['logentry with dict params', { logentry: { message: 'user {name}', params: { name: 'ann' } } }, { formatted: 'user ann', message: 'user {name}', params: { name: 'ann' } }],
-    ['logentry with printf-style dict params', { logentry: { message: '%(n)s items', params: { n: 3 } } }, { formatted: '3 items', message: '%(n)s items', params: { n: 3 } }],
+    [
+      'logentry with dict params',
+      { logentry: { message: 'user {name}', params: { name: 'ann' } } },
+      { formatted: 'user ann', message: 'user {name}', params: { name: 'ann' } },
+    ],
+    [
+      'logentry with printf-style dict params',
+      { logentry: { message: '%(n)s items', params: { n: 3 } } },
+      { formatted: '3 items', message: '%(n)s items', params: { n: 3 } },
+    ],
     ['logentry where message equals formatted', { logentry: { message: 'same', formatted: 'same' } }, { formatted: 'same' }],
     ['a number', { message: 42 }, { formatted: '42' }],
   ])('merges every message form into logentry: %s', (_name, raw, expected) => {
@@ -142,7 +154,13 @@ describe('normalizeEvent variants', () => {
       },
     });
     const frames = event.exception!.values[0]!.stacktrace!.frames;
-    expect(frames[0]).toEqual({ abs_path: 'https://x.com/static/app.js', filename: '/static/app.js', function: 'a', lineno: 12, colno: 3 });
+    expect(frames[0]).toEqual({
+      abs_path: 'https://x.com/static/app.js',
+      filename: '/static/app.js',
+      function: 'a',
+      lineno: 12,
+      colno: 3,
+    });
     expect(frames[1]).toMatchObject({ filename: 'src/app.py', abs_path: '/srv/src/app.py' });
     expect(frames[2]).toEqual({ abs_path: 'https://x.com/', filename: 'https://x.com/' });
     expect(frames).toHaveLength(3);
@@ -174,14 +192,27 @@ describe('normalizeEvent variants', () => {
   it('accepts tags as an object or as pairs, normalized as Relay does', () => {
     const expected = { env: 'prod', 'my-tag': 'x', count: '3', ok: 'True', empty: '' };
     expect(normalize({ tags: { env: 'prod', 'my tag': 'x', count: 3, ok: true, empty: null } }).tags).toEqual(expected);
-    expect(normalize({ tags: [['env', 'prod'], ['my tag', 'x'], ['count', 3], ['ok', true], ['empty', null]] }).tags).toEqual(expected);
+    expect(
+      normalize({
+        tags: [
+          ['env', 'prod'],
+          ['my tag', 'x'],
+          ['count', 3],
+          ['ok', true],
+          ['empty', null],
+        ],
+      }).tags,
+    ).toEqual(expected);
     const bad = normalize({ tags: { 'a/b': 'x', long: 'y'.repeat(201), multi: 'a\nb', fine: 'ok' } });
     expect(bad.tags).toEqual({ fine: 'ok' });
     expect(bad.errors).toHaveLength(3);
   });
 
   it('fills a user ip of {{auto}} from the client address', () => {
-    expect(normalize({ user: { ip_address: '{{auto}}', id: 7 } }, { clientIp: '203.0.113.9' }).user).toEqual({ id: '7', ip_address: '203.0.113.9' });
+    expect(normalize({ user: { ip_address: '{{auto}}', id: 7 } }, { clientIp: '203.0.113.9' }).user).toEqual({
+      id: '7',
+      ip_address: '203.0.113.9',
+    });
   });
 
   it('drops invalid release, environment and dist values, keeping the rest', () => {

@@ -34,11 +34,46 @@ const MAX_FUTURE_SECONDS = 60;
 const MAX_PAST_SECONDS = 30 * 24 * 3600;
 
 const KNOWN_FIELDS = new Set([
-  'event_id', 'timestamp', 'received', 'start_timestamp', 'type', 'platform', 'level', 'logger', 'transaction',
-  'transaction_info', 'server_name', 'release', 'dist', 'environment', 'culprit', 'message', 'logentry',
-  'sentry.interfaces.Message', 'exception', 'sentry.interfaces.Exception', 'stacktrace', 'threads',
-  'breadcrumbs', 'tags', 'user', 'request', 'contexts', 'sdk', 'fingerprint', 'extra', 'modules', 'debug_meta',
-  'errors', '_meta', 'spans', 'measurements', 'breakdowns', 'version', 'key_id', 'project',
+  'event_id',
+  'timestamp',
+  'received',
+  'start_timestamp',
+  'type',
+  'platform',
+  'level',
+  'logger',
+  'transaction',
+  'transaction_info',
+  'server_name',
+  'release',
+  'dist',
+  'environment',
+  'culprit',
+  'message',
+  'logentry',
+  'sentry.interfaces.Message',
+  'exception',
+  'sentry.interfaces.Exception',
+  'stacktrace',
+  'threads',
+  'breadcrumbs',
+  'tags',
+  'user',
+  'request',
+  'contexts',
+  'sdk',
+  'fingerprint',
+  'extra',
+  'modules',
+  'debug_meta',
+  'errors',
+  '_meta',
+  'spans',
+  'measurements',
+  'breakdowns',
+  'version',
+  'key_id',
+  'project',
 ]);
 
 export function normalizeEvent(raw: unknown, context: NormalizeContext): NormalizedEvent {
@@ -159,18 +194,21 @@ function validDist(value: unknown, notes: Notes): string | undefined {
 function normalizeThreads(raw: unknown, notes: Notes): { values: unknown[] } | undefined {
   const values = Array.isArray(raw) ? raw : isRecord(raw) && Array.isArray(raw.values) ? raw.values : undefined;
   if (!values) return undefined;
-  const threads = values.slice(0, 100).filter(isRecord).map((thread) => {
-    const out: JsonRecord = {};
-    for (const field of ['id', 'name', 'state'] as const) {
-      const value = lenientString(thread[field]);
-      if (value !== undefined) out[field] = value.slice(0, 256);
-    }
-    for (const field of ['crashed', 'current', 'main'] as const) {
-      if (typeof thread[field] === 'boolean') out[field] = thread[field];
-    }
-    const stacktrace = normalizeStacktrace(thread.stacktrace, notes);
-    if (stacktrace) out.stacktrace = stacktrace;
-    return out;
-  });
+  const threads = values
+    .slice(0, 100)
+    .filter(isRecord)
+    .map((thread) => {
+      const out: JsonRecord = {};
+      for (const field of ['id', 'name', 'state'] as const) {
+        const value = lenientString(thread[field]);
+        if (value !== undefined) out[field] = value.slice(0, 256);
+      }
+      for (const field of ['crashed', 'current', 'main'] as const) {
+        if (typeof thread[field] === 'boolean') out[field] = thread[field];
+      }
+      const stacktrace = normalizeStacktrace(thread.stacktrace, notes);
+      if (stacktrace) out.stacktrace = stacktrace;
+      return out;
+    });
   return threads.length > 0 ? { values: threads } : undefined;
 }

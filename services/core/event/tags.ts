@@ -23,7 +23,11 @@ export function normalizeTags(raw: unknown, notes: Notes): Record<string, string
     const key = typeof rawKey === 'string' ? rawKey.trim().replace(/ /g, '-') : undefined;
     const value = tagValue(rawValue);
     if (!key || key.length > MAX_TAG || !KEY_PATTERN.test(key)) {
-      notes.push({ type: 'invalid_data', name: 'tags', value: typeof rawKey === 'string' ? rawKey.slice(0, MAX_TAG) : undefined });
+      notes.push({
+        type: 'invalid_data',
+        name: 'tags',
+        value: typeof rawKey === 'string' ? rawKey.slice(0, MAX_TAG) : undefined,
+      });
       continue;
     }
     if (value === undefined || value.length > MAX_TAG || value.includes('\n')) {

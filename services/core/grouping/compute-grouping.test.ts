@@ -48,7 +48,14 @@ describe('grouping real SDK events', () => {
   });
 
   it('groups different errors apart', () => {
-    const hashes = ['node-exception-002', 'node-exception-cause-002', 'python-gzip-exception-001', 'python-gzip-exception-chained-001', 'go-exception-001', 'go-panic-001'].map(hashOf);
+    const hashes = [
+      'node-exception-002',
+      'node-exception-cause-002',
+      'python-gzip-exception-001',
+      'python-gzip-exception-chained-001',
+      'go-exception-001',
+      'go-panic-001',
+    ].map(hashOf);
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 
@@ -57,23 +64,37 @@ describe('grouping real SDK events', () => {
   });
 
   it('gives an in-app and a system hash when some frames are not in-app', () => {
-    expect(computeGrouping(fixture('node-exception-002'))).toMatchObject({ strategy: 'exception', hashes: [expect.any(String), expect.any(String)] });
+    expect(computeGrouping(fixture('node-exception-002'))).toMatchObject({
+      strategy: 'exception',
+      hashes: [expect.any(String), expect.any(String)],
+    });
   });
 });
 
 describe('grouping rules', () => {
-  const frames = (...names: string[]) => names.map((name) => ({ function: name, module: `app.${name}`, in_app: true, context_line: `  call_${name}()` }));
+  const frames = (...names: string[]) =>
+    names.map((name) => ({ function: name, module: `app.${name}`, in_app: true, context_line: `  call_${name}()` }));
 
   it('hashes an exception with a stack trace on its frames and type, not its message', () => {
-    const a = group({ platform: 'python', exception: [{ type: 'ValueError', value: 'id 1', stacktrace: { frames: frames('a', 'b') } }] });
-    const b = group({ platform: 'python', exception: [{ type: 'ValueError', value: 'completely different', stacktrace: { frames: frames('a', 'b') } }] });
+    const a = group({
+      platform: 'python',
+      exception: [{ type: 'ValueError', value: 'id 1', stacktrace: { frames: frames('a', 'b') } }],
+    });
+    const b = group({
+      platform: 'python',
+      exception: [{ type: 'ValueError', value: 'completely different', stacktrace: { frames: frames('a', 'b') } }],
+    });
     expect(a.hashes).toEqual(b.hashes);
     expect(a.hashes[0]).toBe(md5(['app.a', 'a', 'call_a()', 'app.b', 'b', 'call_b()', 'ValueError']));
   });
 
   it('falls back to the type and normalized value without a stack trace (Sentry vector)', () => {
-    expect(group({ exception: [{ type: 'ValueError', value: 'Invalid id 12345' }] }).hashes).toEqual(['25e32c755d43fa839f0a69363b631e0b']);
-    expect(group({ exception: [{ type: 'ValueError', value: 'Invalid id 999' }] }).hashes).toEqual(['25e32c755d43fa839f0a69363b631e0b']);
+    expect(group({ exception: [{ type: 'ValueError', value: 'Invalid id 12345' }] }).hashes).toEqual([
+      '25e32c755d43fa839f0a69363b631e0b',
+    ]);
+    expect(group({ exception: [{ type: 'ValueError', value: 'Invalid id 999' }] }).hashes).toEqual([
+      '25e32c755d43fa839f0a69363b631e0b',
+    ]);
   });
 
   it('matches Sentry for a Python trace with one system frame (worked vector)', () => {
@@ -85,7 +106,12 @@ describe('grouping rules', () => {
           value: 'bad',
           stacktrace: {
             frames: [
-              { module: 'django.core.handlers.base', function: '_get_response', context_line: 'response = wrapped_callback(request)', in_app: false },
+              {
+                module: 'django.core.handlers.base',
+                function: '_get_response',
+                context_line: 'response = wrapped_callback(request)',
+                in_app: false,
+              },
               { module: 'app.views', function: 'index', context_line: 'raise ValueError("bad")', in_app: true },
             ],
           },
@@ -127,7 +153,14 @@ describe('grouping rules', () => {
     const trace = (fns: string[]) =>
       group({
         platform: 'javascript',
-        exception: [{ type: 'Error', stacktrace: { frames: fns.map((fn) => ({ filename: 'https://cdn.x/app.js', function: fn, in_app: true, lineno: 1 })) } }],
+        exception: [
+          {
+            type: 'Error',
+            stacktrace: {
+              frames: fns.map((fn) => ({ filename: 'https://cdn.x/app.js', function: fn, in_app: true, lineno: 1 })),
+            },
+          },
+        ],
       });
     expect(trace(['Foo.bar', '<anonymous>']).hashes).toEqual(trace(['Baz.bar', '?']).hashes);
     expect(trace(['Foo.bar']).hashes[0]).toBe(md5(['app', 'bar', 'Error']));
@@ -136,7 +169,10 @@ describe('grouping rules', () => {
 
   it('lets a custom fingerprint decide, resolving variables', () => {
     const base = { exception: [{ type: 'DbError', value: 'timeout' }], tags: { region: 'eu' } };
-    expect(group({ ...base, fingerprint: ['database-unavailable'] })).toEqual({ hashes: ['3872d078d8f73903d944f07c83cca6c4'], strategy: 'custom' });
+    expect(group({ ...base, fingerprint: ['database-unavailable'] })).toEqual({
+      hashes: ['3872d078d8f73903d944f07c83cca6c4'],
+      strategy: 'custom',
+    });
     expect(group({ ...base, fingerprint: ['{{ type }}', '{{ tags.region }}'] }).hashes).toEqual([md5(['DbError', 'eu'])]);
     expect(group({ ...base, fingerprint: ['{{ tags.zone }}'] }).hashes).toEqual([md5(['<no-value-for-tag-zone>'])]);
   });

@@ -54,7 +54,10 @@ export function computeGrouping(event: NormalizedEvent): Grouping {
 function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; variants: VariantValues[] } {
   const exceptions = event.exception?.values ?? [];
   if (exceptions.length > 0) {
-    const variants = finish([chainVariant(exceptions, 'app', event.platform), chainVariant(exceptions, 'system', event.platform)]);
+    const variants = finish([
+      chainVariant(exceptions, 'app', event.platform),
+      chainVariant(exceptions, 'system', event.platform),
+    ]);
     if (variants.length > 0) return { strategy: 'exception', variants };
   }
   const thread = singleThreadStacktrace(event);
@@ -68,7 +71,10 @@ function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; 
   }
   const raw = event.logentry?.message ?? event.logentry?.formatted;
   if (raw) {
-    return { strategy: 'message', variants: [{ name: 'default', values: [normalizeMessageForGrouping(raw)], hasStacktrace: false }] };
+    return {
+      strategy: 'message',
+      variants: [{ name: 'default', values: [normalizeMessageForGrouping(raw)], hasStacktrace: false }],
+    };
   }
   return { strategy: 'fallback', variants: [] };
 }
@@ -120,7 +126,8 @@ function stacktraceValues(stacktrace: Stacktrace, variant: 'app' | 'system', pla
     if (variant === 'app' && !frame.in_app) return;
     // A lone JS frame with no function in a URL says nothing about the code (Sentry's shim).
     const framePlatform = frame.platform ?? platform;
-    if (frames.length === 1 && isJavaScriptPlatform(framePlatform) && !frame.function && hasUrlOrigin(frame.abs_path, true)) return;
+    if (frames.length === 1 && isJavaScriptPlatform(framePlatform) && !frame.function && hasUrlOrigin(frame.abs_path, true))
+      return;
     const frameContribution = frameValues(frame, platform);
     if (frameContribution) values.push(...frameContribution);
   });

@@ -22,6 +22,7 @@ export function singleThreadStacktrace(event: NormalizedEvent): Stacktrace | und
   const threads = (event.threads?.values ?? []) as Array<{ crashed?: boolean; current?: boolean; stacktrace?: Stacktrace }>;
   const crashed = threads.filter((t) => t.crashed);
   const current = threads.filter((t) => t.current);
-  const thread = crashed.length === 1 ? crashed[0] : current.length === 1 ? current[0] : threads.length === 1 ? threads[0] : undefined;
+  const thread =
+    crashed.length === 1 ? crashed[0] : current.length === 1 ? current[0] : threads.length === 1 ? threads[0] : undefined;
   return thread?.stacktrace;
 }

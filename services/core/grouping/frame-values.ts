@@ -22,8 +22,7 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
   if (js && (lastDotSegment(rawName) === 'eval' || JS_NON_CODE_PATHS.has(frame.abs_path ?? ''))) return null;
 
   const module =
-    frame.module &&
-    !(platform === 'javascript' && frame.module.includes('/') && frame.abs_path?.endsWith(frame.module))
+    frame.module && !(platform === 'javascript' && frame.module.includes('/') && frame.abs_path?.endsWith(frame.module))
       ? frame.module
       : undefined;
   const basename = frame.filename?.split(/[/\\]/).pop()?.toLowerCase();

@@ -63,7 +63,10 @@ const PARAMETERS: Parameter[] = [
   { name: 'date', pattern: DATE },
   { name: 'duration', pattern: String.raw`\b(\d+ms)|(\d+(\.\d+)?s)\b` },
   { name: 'swift_txn_id', pattern: String.raw`(\btx[0-9a-f]{21}-[0-9a-f]{10}\S*)` },
-  { name: 'hex', pattern: String.raw`(\b0[xX][0-9a-fA-F]+\b)|(\b(?=[a-f]*[0-9])[0-9a-f]{8,128}\b)|(\b(?=[A-F]*[0-9])[0-9A-F]{8,128}\b)` },
+  {
+    name: 'hex',
+    pattern: String.raw`(\b0[xX][0-9a-fA-F]+\b)|(\b(?=[a-f]*[0-9])[0-9a-f]{8,128}\b)|(\b(?=[A-F]*[0-9])[0-9A-F]{8,128}\b)`,
+  },
   { name: 'git_sha', pattern: String.raw`(\b(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{7}\b)` },
   { name: 'float', pattern: String.raw`-\d+\.\d+\b|\b\d+\.\d+\b` },
   { name: 'int', pattern: String.raw`-\d+\b|\b\d+\b` },

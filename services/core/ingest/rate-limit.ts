@@ -36,7 +36,5 @@ export class RateLimiter {
 
 /** `X-Sentry-Rate-Limits: <retry_after>:<categories>:<scope>:<reason>` (categories `;`-separated). */
 export function formatRateLimitHeader(limits: Array<{ retryAfterSeconds: number; categories: string[] }>): string {
-  return limits
-    .map((limit) => `${limit.retryAfterSeconds}:${limit.categories.join(';')}:project:project_quota`)
-    .join(', ');
+  return limits.map((limit) => `${limit.retryAfterSeconds}:${limit.categories.join(';')}:project:project_quota`).join(', ');
 }

@@ -4,14 +4,7 @@
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
 import { isRecord, lenientString, type JsonRecord } from '../event/coerce.ts';
 import { parseTimestamp } from '../event/timestamp.ts';
-import {
-  isLogLevel,
-  levelForSeverity,
-  SEVERITY_NUMBER,
-  type LogAttribute,
-  type LogLevel,
-  type LogRecord,
-} from './log-record.ts';
+import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
 
 const MAX_BODY = 65_536;
 const MAX_ATTRIBUTES = 200;
@@ -117,7 +110,10 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
     return { type: Number.isInteger(value) ? 'integer' : 'double', value };
   }
   const text = JSON.stringify(value);
-  return { type: declared ?? (Array.isArray(value) ? 'array' : 'string'), value: text.length > MAX_ATTRIBUTE_TEXT ? text.slice(0, MAX_ATTRIBUTE_TEXT) : value };
+  return {
+    type: declared ?? (Array.isArray(value) ? 'array' : 'string'),
+    value: text.length > MAX_ATTRIBUTE_TEXT ? text.slice(0, MAX_ATTRIBUTE_TEXT) : value,
+  };
 }
 
 function textAttribute(attribute: LogAttribute | undefined): string | null {

@@ -30,17 +30,28 @@ export async function createAgentToken(
   let projectId: number | null = null;
   if (input.project !== undefined) {
     const project = await metadata.findProject(organization.id, input.project);
-    if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
+    if (!project)
+      throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
     projectId = project.id;
   }
   const name = input.name?.trim() || `${role}-${input.project ?? 'org'}-${randomBase62(6, context.random).toLowerCase()}`;
-  if (name.length > 100 || /[\n\r]/.test(name)) throw new UserInputError('a token --name must be one line of at most 100 characters');
+  if (name.length > 100 || /[\n\r]/.test(name))
+    throw new UserInputError('a token --name must be one line of at most 100 characters');
   const plaintext = mintAgentToken(context.random);
-  const token = await metadata.createAgentToken({ organizationId: organization.id, projectId, name, role, tokenHash: hashSecret(plaintext) });
+  const token = await metadata.createAgentToken({
+    organizationId: organization.id,
+    projectId,
+    name,
+    role,
+    tokenHash: hashSecret(plaintext),
+  });
   return { token, organizationSlug: organization.slug, plaintext };
 }
 
-export async function revokeAgentToken(metadata: MetadataStore, input: { name: string; organization?: string }): Promise<AgentToken> {
+export async function revokeAgentToken(
+  metadata: MetadataStore,
+  input: { name: string; organization?: string },
+): Promise<AgentToken> {
   const organization = await resolveOrganization(metadata, input.organization);
   const token = await metadata.revokeAgentToken(organization.id, input.name);
   if (!token) throw new NotFoundError(`no live token named "${input.name}": errata listtokens shows them`);
@@ -62,6 +73,10 @@ export function mcpClientConfiguration(baseUrl: string, plaintext: string): { co
   const url = `${baseUrl}/mcp`;
   return {
     command: `claude mcp add --transport http errata ${url} --header "Authorization: Bearer ${plaintext}"`,
-    json: JSON.stringify({ mcpServers: { errata: { type: 'http', url, headers: { Authorization: `Bearer ${plaintext}` } } } }, null, 2),
+    json: JSON.stringify(
+      { mcpServers: { errata: { type: 'http', url, headers: { Authorization: `Bearer ${plaintext}` } } } },
+      null,
+      2,
+    ),
   };
 }

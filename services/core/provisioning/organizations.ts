@@ -11,7 +11,8 @@ export async function resolveOrganization(metadata: MetadataStore, slug: string 
   }
   const organizations = await metadata.listOrganizations();
   if (organizations.length === 1) return organizations[0]!;
-  if (organizations.length === 0) throw new NotFoundError('this instance has no organization yet: start it once with `errata start`');
+  if (organizations.length === 0)
+    throw new NotFoundError('this instance has no organization yet: start it once with `errata start`');
   throw new UserInputError(
     `this instance has ${organizations.length} organizations: pass --organization <slug> (one of: ${organizations.map((o) => o.slug).join(', ')})`,
   );

@@ -28,7 +28,10 @@ export async function createProject(
   const slug = assertSlug(input.slug ?? slugify(name), input.slug ? 'slug' : 'slug derived from the name (pass --slug)');
   const organization = await resolveOrganization(metadata, input.organization);
   const publicKey = mintPublicKey(context.random);
-  const { project } = await metadata.createProject({ organizationId: organization.id, slug, name }, { publicKey, label: 'Default' });
+  const { project } = await metadata.createProject(
+    { organizationId: organization.id, slug, name },
+    { publicKey, label: 'Default' },
+  );
   return { project, organizationSlug: organization.slug, publicKey, dsn: formatDsn(context.baseUrl, publicKey, project.id) };
 }
 

@@ -47,7 +47,9 @@ describe('agent tokens', () => {
     expect(created.token).toMatchObject({ role: 'read', projectSlug: 'web' });
     expect(created.token.name).toMatch(/^read-web-[0-9a-z]{6}$/);
     await expect(createAgentToken(stores.metadata, { project: 'nope' })).rejects.toThrow(NotFoundError);
-    await expect(createAgentToken(stores.metadata, { role: 'owner' })).rejects.toThrow(/unknown role "owner": use read, triage or admin/);
+    await expect(createAgentToken(stores.metadata, { role: 'owner' })).rejects.toThrow(
+      /unknown role "owner": use read, triage or admin/,
+    );
   });
 
   it('revokes by name, immediately', async () => {
@@ -61,16 +63,22 @@ describe('agent tokens', () => {
   it('asks for --organization when the instance has several', async () => {
     await stores.metadata.ensureOrganization('second', 'Second');
     await expect(createAgentToken(stores.metadata, { name: 'x' })).rejects.toThrow(UserInputError);
-    await expect(createAgentToken(stores.metadata, { name: 'x' })).rejects.toThrow(/pass --organization <slug> \(one of: default, second\)/);
+    await expect(createAgentToken(stores.metadata, { name: 'x' })).rejects.toThrow(
+      /pass --organization <slug> \(one of: default, second\)/,
+    );
     const created = await createAgentToken(stores.metadata, { name: 'x', organization: 'second' });
     expect(created.organizationSlug).toBe('second');
   });
 
   it('prints a ready-to-paste MCP client configuration', () => {
     const config = mcpClientConfiguration('https://errors.example.com', 'errata_agent_abc');
-    expect(config.command).toBe('claude mcp add --transport http errata https://errors.example.com/mcp --header "Authorization: Bearer errata_agent_abc"');
+    expect(config.command).toBe(
+      'claude mcp add --transport http errata https://errors.example.com/mcp --header "Authorization: Bearer errata_agent_abc"',
+    );
     expect(JSON.parse(config.json)).toEqual({
-      mcpServers: { errata: { type: 'http', url: 'https://errors.example.com/mcp', headers: { Authorization: 'Bearer errata_agent_abc' } } },
+      mcpServers: {
+        errata: { type: 'http', url: 'https://errors.example.com/mcp', headers: { Authorization: 'Bearer errata_agent_abc' } },
+      },
     });
   });
 });

@@ -38,7 +38,12 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
         logger.info({ operation }, 'admin operation');
       } catch (error) {
         status = error instanceof ErrataError ? 400 : 500;
-        body = { error: error instanceof ErrataError ? { code: error.code, message: error.message } : { code: 'internal', message: 'internal error: see the server log' } };
+        body = {
+          error:
+            error instanceof ErrataError
+              ? { code: error.code, message: error.message }
+              : { code: 'internal', message: 'internal error: see the server log' },
+        };
         if (status === 500) logger.error({ err: error, operation }, 'admin operation failed');
       }
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -62,20 +67,25 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
 /** Runs an admin operation in the server listening on `path`. */
 export function callAdminSocket(path: string, operation: string, input: unknown): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath: path, method: 'POST', path: `/${operation}`, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: { code: string; message: string } };
-          if (res.statusCode === 200) resolve(body);
-          else reject(new RemoteAdminError(body.error?.code ?? 'internal', body.error?.message ?? 'the server refused'));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-    req.on('error', () => reject(new UnavailableError('the running server did not answer on its admin socket: is it starting or stopping?')));
+    const req = request(
+      { socketPath: path, method: 'POST', path: `/${operation}`, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: { code: string; message: string } };
+            if (res.statusCode === 200) resolve(body);
+            else reject(new RemoteAdminError(body.error?.code ?? 'internal', body.error?.message ?? 'the server refused'));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    req.on('error', () =>
+      reject(new UnavailableError('the running server did not answer on its admin socket: is it starting or stopping?')),
+    );
     req.end(JSON.stringify(input));
   });
 }

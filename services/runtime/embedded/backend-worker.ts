@@ -52,4 +52,3 @@ serveRpc(parentPort!, {
     await client.close();
   },
 });
-

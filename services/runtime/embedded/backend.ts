@@ -40,7 +40,10 @@ export async function startEmbeddedBackend(
     throw new Error(`${fileURLToPath(WORKER)} is missing: run \`npm run build\``);
   }
   const { queueMaxBacklogBytes, ...workerOptions } = options;
-  const worker = new Worker(WORKER, { workerData: workerOptions, resourceLimits: { maxOldGenerationSizeMb: BACKEND_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
+  const worker = new Worker(WORKER, {
+    workerData: workerOptions,
+    resourceLimits: { maxOldGenerationSizeMb: BACKEND_HEAP_MB, maxYoungGenerationSizeMb: 8 },
+  });
   const rpc = new RpcClient(worker);
   // The writing side recovers each topic's log before the reading side opens it.
   const queue = new LocalQueue(options.queueDir, {

@@ -16,7 +16,8 @@ export class RemoteSqlClient implements SqlClient {
     let result: T;
     try {
       result = await work({
-        query: <R = Record<string, unknown>>(sql: string, params?: unknown[]) => this.rpc.call<SqlResult<R>>('sql.query', { sql, params, tx }),
+        query: <R = Record<string, unknown>>(sql: string, params?: unknown[]) =>
+          this.rpc.call<SqlResult<R>>('sql.query', { sql, params, tx }),
       });
     } catch (error) {
       await this.rpc.call('sql.rollback', { tx });

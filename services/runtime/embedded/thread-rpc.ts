@@ -66,7 +66,11 @@ export function serveRpc(port: Channel, handlers: Handlers): void {
       const e = error as Error & { code?: unknown };
       response = {
         id: request.id,
-        error: { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}), ...(error instanceof ErrataError ? { errata: true } : {}) },
+        error: {
+          message: e.message,
+          ...(typeof e.code === 'string' ? { code: e.code } : {}),
+          ...(error instanceof ErrataError ? { errata: true } : {}),
+        },
       };
     }
     port.postMessage(response);
@@ -79,7 +83,10 @@ function rebuild(error: NonNullable<Response['error']>): Error {
 }
 
 /** One-way messages on the same channel, under a name: for peers that only announce things. */
-export function notifications<T>(channel: Channel, name: string): { send(data: T): void; onMessage(handler: (data: T) => void): void } {
+export function notifications<T>(
+  channel: Channel,
+  name: string,
+): { send(data: T): void; onMessage(handler: (data: T) => void): void } {
   return {
     send: (data) => channel.postMessage({ notify: name, data }),
     onMessage: (handler) =>
