@@ -1,7 +1,7 @@
 // The `errata` command: the standalone server and the admin commands. Output is for people by
 // default and JSON with --json; errors go to stderr with exit code 1.
 import { Command, Option } from 'commander';
-import { ErrataError } from '../core/errors.ts';
+import { ErrataError, UserInputError } from '../core/errors.ts';
 import { mcpClientConfiguration } from '../core/provisioning/agent-tokens.ts';
 import { createEmbeddedDatabase, initializeEmbeddedDatabase, openStores } from '../runtime/compose.ts';
 import { ConfigError, loadConfig, type Config } from '../runtime/config.ts';
@@ -146,6 +146,32 @@ program
         `${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`,
       );
     }
+  });
+
+program
+  .command('setratelimit')
+  .description("set a project's event rate limit (events per minute), or back to the instance default")
+  .requiredOption('--project <slug>', 'the project')
+  .requiredOption(
+    '--events-per-minute <n|default>',
+    'events accepted per minute before 429, or "default" (ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE)',
+  )
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { project: string; eventsPerMinute: string; organization?: string }) => {
+    const value = options.eventsPerMinute === 'default' ? null : Number(options.eventsPerMinute);
+    if (value !== null && (!Number.isInteger(value) || value < 0)) {
+      throw new UserInputError('--events-per-minute takes a whole number of events, or "default"');
+    }
+    const result = (await admin('setratelimit', {
+      project: options.project,
+      eventsPerMinute: value,
+      organization: options.organization,
+    })) as {
+      project: string;
+      eventsPerMinute: number | null;
+    };
+    if (json()) return out(JSON.stringify(result));
+    out(`Project "${result.project}" now accepts ${result.eventsPerMinute ?? 'the default number of'} events per minute.`);
   });
 
 for (const [command, active] of [

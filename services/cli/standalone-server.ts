@@ -12,7 +12,7 @@ import { KeyCache } from '../ingest/key-cache.ts';
 import { buildMcpApp } from '../mcp/app.ts';
 import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
-import type { Config } from '../runtime/config.ts';
+import { ConfigError, type Config } from '../runtime/config.ts';
 import type { HealthCheck } from '../runtime/http.ts';
 import { acquireInstanceLock } from '../runtime/instance-lock.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
@@ -93,6 +93,10 @@ export async function startStandaloneServer(
     await admin.close();
     await ports.close();
     await lock.release();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || code === 'EACCES') {
+      throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${code}): set ERRATA_HOST or ERRATA_PORT to a free address`);
+    }
     throw error;
   }
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;

@@ -135,6 +135,9 @@ describe('errata start', () => {
       const second = await runCli(['start'], { ...server.env, ERRATA_PORT: String(await freePort()) });
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/another Errata server \(pid \d+\) is using this data directory/);
+      const samePort = await runCli(['start'], { ...server.env, ERRATA_DATA_DIR: await dataDir() });
+      expect(samePort.code).toBe(1);
+      expect(samePort.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port} \\(EADDRINUSE\\): set ERRATA_HOST or ERRATA_PORT`));
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -5,7 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { waitForLogs } from '../support/issues.ts';
-import { provision, removeDir, startServer, type Provisioned, type StandaloneServer } from '../support/standalone-server.ts';
+import {
+  provision,
+  removeDir,
+  runCliJson,
+  startServer,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let p: Provisioned;
@@ -35,6 +42,17 @@ describe('rate limits', () => {
     });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/errata_outcomes_total\{reason="rate_limited",category="error"\} 1/);
+  });
+
+  it('takes a per-project limit set with the CLI, at once', async () => {
+    await runCliJson(['setratelimit', '--project', p.projectSlug, '--events-per-minute', '1000'], server.env);
+    expect((await rawRequest(url(), { body: eventEnvelope({ event_id: id(), message: 'raised limit' }) })).status).toBe(200);
+    await runCliJson(['setratelimit', '--project', p.projectSlug, '--events-per-minute', 'default'], server.env);
+    // Back to 2 a minute: at most a fresh bucket of 2 goes through, then 429 again.
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await rawRequest(url(), { body: eventEnvelope({ event_id: id(), message: `default ${i}` }) })).status);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it('accepts the items that are within their limit and names the limited ones', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
+import { resolveOrganization } from '../../core/provisioning/organizations.ts';
 import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
 
 export interface AdminContext {
@@ -62,6 +63,17 @@ export const ADMIN_OPERATIONS = {
     input: z.object({ organization }),
     async run(ctx: AdminContext, input: { organization?: string }) {
       return { tokens: (await listAgentTokens(ctx.metadata, input)).map(tokenJson) };
+    },
+  },
+  setratelimit: {
+    input: z.object({ project: z.string().min(1), eventsPerMinute: z.number().int().min(0).nullable(), organization }),
+    async run(ctx: AdminContext, input: { project: string; eventsPerMinute: number | null; organization?: string }) {
+      const org = await resolveOrganization(ctx.metadata, input.organization);
+      const project = await ctx.metadata.findProject(org.id, input.project);
+      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      await ctx.metadata.setProjectRateLimit(project.id, input.eventsPerMinute);
+      for (const key of await ctx.metadata.listProjectKeys(project.id)) ctx.keysChanged?.(key.publicKey);
+      return { project: project.slug, eventsPerMinute: input.eventsPerMinute };
     },
   },
   setkeyactive: {
