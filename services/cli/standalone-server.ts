@@ -95,7 +95,9 @@ export async function startStandaloneServer(
     await lock.release();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || code === 'EACCES') {
-      throw new ConfigError(`cannot listen on ${config.host}:${config.port} (${code}): set ERRATA_HOST or ERRATA_PORT to a free address`);
+      throw new ConfigError(
+        `cannot listen on ${config.host}:${config.port} (${code}): set ERRATA_HOST or ERRATA_PORT to a free address`,
+      );
     }
     throw error;
   }

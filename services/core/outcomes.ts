@@ -11,6 +11,7 @@ export const OUTCOME_REASONS = [
   'item_not_stored',
   'internal_item_type',
   'project_missing',
+  'processing_failed',
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
 

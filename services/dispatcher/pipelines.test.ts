@@ -96,6 +96,21 @@ describe('event pipeline', () => {
     expect(await stores.events.countEventsForIssue(projectId, issue.id)).toBe(2);
   });
 
+  it('stores events carrying NUL characters and lone surrogates, which Postgres cannot hold as sent', async () => {
+    const odd = 'bad \u0000 byte and \ud800 half';
+    const raw = {
+      message: `Odd ${odd}`,
+      exception: [{ type: 'Weird\u0000Error', value: odd }],
+      tags: { odd },
+      extra: { [`key\u0000`]: odd },
+      user: { id: odd },
+    };
+    await events([record('event', 'f'.repeat(31) + '0', JSON.stringify(raw))]);
+    const issue = (await stores.metadata.listIssues({ projectId, limit: 10, text: 'byte and' })).items[0];
+    expect(issue?.title).toBe('Weird\uFFFDError: bad \uFFFD byte and \uFFFD half');
+    expect(issue?.userCount).toBe(1);
+  });
+
   it('drops unreadable payloads with a counted reason and keeps the rest of the batch', async () => {
     const before = await outcome('invalid_json', 'error');
     await events([record('event', 'd'.repeat(32), '{"message": "fine"}'), record('event', 'e'.repeat(32), '{not json')]);
@@ -128,6 +143,26 @@ describe('log pipeline', () => {
     expect([...levels].every((l) => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(l))).toBe(true);
     expect(levels.has('warn')).toBe(true);
     expect(levels.has('error')).toBe(true);
+  });
+
+  it('stores odd text and replaces implausible timestamps with the time received', async () => {
+    const payload = JSON.stringify({
+      items: [
+        {
+          timestamp: 1e15,
+          level: 'info',
+          body: 'far \u0000 future',
+          trace_id: 'e'.repeat(32),
+          attributes: { 'k\u0000': { type: 'string', value: 'v\ud800' } },
+        },
+        { timestamp: 9e12, level: 'info', body: 'also far future', trace_id: 'e'.repeat(32) },
+      ],
+    });
+    await logs([record('log', 'odd-container', payload)]);
+    const stored = (await stores.logs.searchLogs({ projectId, limit: 10, text: 'far' })).items;
+    expect(stored.map((l) => l.body).sort()).toEqual(['also far future', 'far \uFFFD future']);
+    expect(stored.every((l) => l.timestamp === Date.UTC(2026, 10, 21, 22) / 1000)).toBe(true);
+    expect(stored.find((l) => l.body.startsWith('far'))?.attributes['k\uFFFD']).toEqual({ type: 'string', value: 'v\uFFFD' });
   });
 
   it('is idempotent per container and counts records it cannot read', async () => {

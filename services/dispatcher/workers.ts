@@ -9,6 +9,7 @@ import type { Queue, Subscription } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { eventPipeline } from './event-pipeline.ts';
+import { isolateFailures } from './isolate-failures.ts';
 import { logPipeline } from './log-pipeline.ts';
 
 export const CONSUMER_GROUP = 'errata-dispatcher';
@@ -31,9 +32,19 @@ export interface DispatcherWorkers {
 
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
   const maxBatchSize = deps.batchSize ?? 50;
+  const isolation = { outcomes: deps.outcomes, logger: deps.logger };
+  const events = isolateFailures(eventPipeline(deps), {
+    ...isolation,
+    category: 'error',
+    storesAnswer: async () => {
+      await deps.metadata.ping();
+      await deps.events.ping();
+    },
+  });
+  const logs = isolateFailures(logPipeline(deps), { ...isolation, category: 'log_item', storesAnswer: () => deps.logs.ping() });
   const subscriptions: Subscription[] = [
-    deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, eventPipeline(deps)),
-    deps.queue.subscribe(TOPICS.logs, { group: CONSUMER_GROUP, maxBatchSize }, logPipeline(deps)),
+    deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, events),
+    deps.queue.subscribe(TOPICS.logs, { group: CONSUMER_GROUP, maxBatchSize }, logs),
   ];
   return {
     async stop(options) {

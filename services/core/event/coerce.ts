@@ -21,8 +21,18 @@ export function asRecord(value: unknown): JsonRecord | undefined {
 }
 
 /** Strings as given; finite numbers and booleans as text (SDKs send release `1.2` as a number). */
+/**
+ * Text that every store can hold: Postgres refuses NUL characters, and its jsonb refuses the
+ * escapes JSON.stringify writes for lone surrogates. Both are replaced rather than refused,
+ * so one odd byte cannot make an event (or a whole queue batch) unstorable.
+ */
+export function storableText(text: string): string {
+  const withoutNul = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return withoutNul.isWellFormed() ? withoutNul : withoutNul.toWellFormed();
+}
+
 export function lenientString(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return storableText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
   return undefined;
@@ -78,7 +88,7 @@ const DEPTH_MARKER = '[truncated: nested too deeply]';
  * string length and collection size. Iterative bounds keep hostile nesting from exhausting the stack.
  */
 export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, maxItems = 200): unknown {
-  if (typeof value === 'string') return value.length > maxString ? `${value.slice(0, maxString)}…` : value;
+  if (typeof value === 'string') return storableText(value.length > maxString ? `${value.slice(0, maxString)}…` : value);
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
   }
@@ -90,7 +100,7 @@ export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, 
   let count = 0;
   for (const [key, item] of Object.entries(value)) {
     if (count++ >= maxItems) break;
-    out[key] = boundedJson(item, maxDepth - 1, maxString, maxItems);
+    out[storableText(key)] = boundedJson(item, maxDepth - 1, maxString, maxItems);
   }
   return out;
 }

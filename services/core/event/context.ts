@@ -1,6 +1,15 @@
 // The descriptive interfaces: user, request, contexts, sdk, debug_meta. Kept close to what
 // the SDK sent, bounded in depth and size.
-import { boundedJson, cappedString, isRecord, lenientString, valuesOf, type JsonRecord, type Notes } from './coerce.ts';
+import {
+  boundedJson,
+  cappedString,
+  isRecord,
+  lenientString,
+  storableText,
+  valuesOf,
+  type JsonRecord,
+  type Notes,
+} from './coerce.ts';
 import type { DebugImage, EventUser } from './event.ts';
 
 export function normalizeUser(raw: unknown, clientIp: string | undefined, notes: Notes): EventUser | undefined {
@@ -120,7 +129,7 @@ export function normalizeModules(raw: unknown): Record<string, string> | undefin
   const modules: Record<string, string> = {};
   for (const [name, version] of Object.entries(raw).slice(0, 2000)) {
     const text = lenientString(version);
-    if (text !== undefined) modules[name.slice(0, 256)] = text.slice(0, 128);
+    if (text !== undefined) modules[storableText(name.slice(0, 256))] = text.slice(0, 128);
   }
   return modules;
 }

@@ -1,7 +1,7 @@
 // Dispatcher step 1 of the path of an event: turn whatever an SDK sent into the one
 // NormalizedEvent shape. Never throws on field-level problems: a field of the wrong shape is
 // coerced or dropped and noted in `errors`, and the rest of the event is kept.
-import { boundedJson, cappedString, isRecord, lenientString, type JsonRecord, type Notes } from './coerce.ts';
+import { boundedJson, cappedString, isRecord, lenientString, storableText, type JsonRecord, type Notes } from './coerce.ts';
 import { normalizeBreadcrumbs } from './breadcrumbs.ts';
 import {
   normalizeContexts,
@@ -17,7 +17,7 @@ import { parseLevel } from './level.ts';
 import { normalizeMessage } from './message.ts';
 import { normalizeExceptions, normalizeStacktrace } from './stacktrace.ts';
 import { normalizeTags } from './tags.ts';
-import { parseTimestamp } from './timestamp.ts';
+import { implausibleTimestamp, parseTimestamp } from './timestamp.ts';
 
 export interface NormalizeContext {
   /** The id ingest answered with; it wins over one in the payload. */
@@ -28,10 +28,6 @@ export interface NormalizeContext {
   /** From the envelope header, used when the payload has no `sdk`. */
   envelopeSdk?: unknown;
 }
-
-// Sentry's limits on how far an event's own clock may be trusted.
-const MAX_FUTURE_SECONDS = 60;
-const MAX_PAST_SECONDS = 30 * 24 * 3600;
 
 const KNOWN_FIELDS = new Set([
   'event_id',
@@ -124,7 +120,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
 
   // Fields we do not model are kept, bounded, so the stored payload stays complete.
   for (const [key, value] of Object.entries(input)) {
-    if (!KNOWN_FIELDS.has(key) && key.length <= 128) event[key] = boundedJson(value, 5, 8192, 200);
+    if (!KNOWN_FIELDS.has(key) && key.length <= 128) event[storableText(key)] = boundedJson(value, 5, 8192, 200);
   }
   if (notes.length > 0) event.errors = notes.slice(0, 100);
   return event;
@@ -141,12 +137,9 @@ function eventTimestamp(value: unknown, receivedAt: number, notes: Notes): numbe
     notes.push({ type: 'invalid_data', name: 'timestamp', value: lenientString(value)?.slice(0, 64) });
     return receivedAt;
   }
-  if (parsed > receivedAt + MAX_FUTURE_SECONDS) {
-    notes.push({ type: 'future_timestamp', name: 'timestamp', value: parsed });
-    return receivedAt;
-  }
-  if (parsed < receivedAt - MAX_PAST_SECONDS) {
-    notes.push({ type: 'past_timestamp', name: 'timestamp', value: parsed });
+  const problem = implausibleTimestamp(parsed, receivedAt);
+  if (problem) {
+    notes.push({ type: problem, name: 'timestamp', value: parsed });
     return receivedAt;
   }
   return parsed;

@@ -1,7 +1,7 @@
 // Tags arrive as an object or as a list of [key, value] pairs. Keys and values follow Relay's
 // rules: keys from a-zA-Z0-9_.:- (spaces become dashes), both at most 200 characters, values
 // without newlines, booleans written Python-style ("True"/"False").
-import { isRecord, type Notes } from './coerce.ts';
+import { isRecord, storableText, type Notes } from './coerce.ts';
 
 const MAX_TAG = 200;
 const KEY_PATTERN = /^[a-zA-Z0-9_.:-]+$/;
@@ -40,7 +40,7 @@ export function normalizeTags(raw: unknown, notes: Notes): Record<string, string
 }
 
 function tagValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return storableText(value.trim());
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (value === null) return '';

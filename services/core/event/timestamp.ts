@@ -33,3 +33,14 @@ function normalizeZone(zone: string): string {
 export function toIso(seconds: number): string {
   return new Date(Math.round(seconds * 1000)).toISOString();
 }
+
+// Sentry's limits on how far a client's own clock may be trusted.
+const MAX_FUTURE_SECONDS = 60;
+const MAX_PAST_SECONDS = 30 * 24 * 3600;
+
+/** Why a client timestamp should be replaced by the receive time, if it should. */
+export function implausibleTimestamp(seconds: number, receivedAt: number): 'future_timestamp' | 'past_timestamp' | undefined {
+  if (seconds > receivedAt + MAX_FUTURE_SECONDS) return 'future_timestamp';
+  if (seconds < receivedAt - MAX_PAST_SECONDS) return 'past_timestamp';
+  return undefined;
+}

@@ -2,8 +2,8 @@
 // LogRecords. Every SDK variant is accepted: timestamps as floats (JS, Python) or RFC 3339
 // (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
-import { isRecord, lenientString, type JsonRecord } from '../event/coerce.ts';
-import { parseTimestamp } from '../event/timestamp.ts';
+import { boundedJson, isRecord, lenientString, storableText, type JsonRecord } from '../event/coerce.ts';
+import { implausibleTimestamp, parseTimestamp } from '../event/timestamp.ts';
 import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
 
 const MAX_BODY = 65_536;
@@ -45,7 +45,7 @@ function normalizeLogItem(raw: unknown, index: number, context: LogContainerCont
   return {
     id: `${context.containerId}:${index}`,
     projectId: context.projectId,
-    timestamp: parseTimestamp(raw.timestamp) ?? context.receivedAt,
+    timestamp: logTimestamp(raw.timestamp, context.receivedAt),
     observedAt: context.receivedAt,
     traceId: hexId(raw.trace_id, 32),
     spanId: hexId(raw.span_id, 16),
@@ -56,6 +56,12 @@ function normalizeLogItem(raw: unknown, index: number, context: LogContainerCont
     release: textAttribute(attributes['sentry.release']),
     environment: textAttribute(attributes['sentry.environment']),
   };
+}
+
+/** The record's own time when plausible (as for events), else when it was received. */
+function logTimestamp(value: unknown, receivedAt: number): number {
+  const parsed = parseTimestamp(value);
+  return parsed === undefined || implausibleTimestamp(parsed, receivedAt) ? receivedAt : parsed;
 }
 
 const LEVEL_ALIASES: Record<string, LogLevel> = { warning: 'warn', critical: 'fatal', err: 'error', information: 'info' };
@@ -84,7 +90,7 @@ function normalizeAttributes(raw: unknown): Record<string, LogAttribute> {
   for (const [key, value] of Object.entries(raw).slice(0, MAX_ATTRIBUTES)) {
     if (key.length > 256) continue;
     const attribute = normalizeAttribute(value);
-    if (attribute) out[key] = attribute;
+    if (attribute) out[storableText(key)] = attribute;
   }
   return out;
 }
@@ -98,21 +104,22 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   if (declared === 'integer' || declared === 'double') {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     if (typeof n === 'number' && Number.isFinite(n)) return { type: declared, value: n };
-    return { type: 'string', value: String(value).slice(0, MAX_ATTRIBUTE_TEXT) };
+    return { type: 'string', value: storableText(String(value).slice(0, MAX_ATTRIBUTE_TEXT)) };
   }
   if (declared === 'boolean') {
     if (typeof value === 'boolean') return { type: 'boolean', value };
     if (value === 'true' || value === 'false') return { type: 'boolean', value: value === 'true' };
   }
-  if (typeof value === 'string') return { type: 'string', value: value.slice(0, MAX_ATTRIBUTE_TEXT) };
+  if (typeof value === 'string') return { type: 'string', value: storableText(value.slice(0, MAX_ATTRIBUTE_TEXT)) };
   if (typeof value === 'boolean') return { type: 'boolean', value };
   if (typeof value === 'number' && Number.isFinite(value)) {
     return { type: Number.isInteger(value) ? 'integer' : 'double', value };
   }
+  // Arrays (Python sends `type: "array"`) and anything else structured: kept, bounded.
   const text = JSON.stringify(value);
   return {
     type: declared ?? (Array.isArray(value) ? 'array' : 'string'),
-    value: text.length > MAX_ATTRIBUTE_TEXT ? text.slice(0, MAX_ATTRIBUTE_TEXT) : value,
+    value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(text.slice(0, MAX_ATTRIBUTE_TEXT)) : boundedJson(value, 3, 1024, 100),
   };
 }
 

@@ -1,0 +1,55 @@
+// Keeps one unstorable record from holding back a topic. A batch that fails is run again one
+// record at a time (handlers are idempotent, so records that had gone through are harmless to
+// repeat). A record that still fails on its own, a few tries later, while the stores answer
+// their ping, cannot be stored at all: it is logged with its error, counted
+// (errata_outcomes_total{reason="processing_failed"}) and passed over. While the stores do not
+// answer, the error goes back to the queue, which retries the whole batch later: an outage
+// never drops anything.
+import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
+import type { BatchHandler } from '../core/ports/queue.ts';
+import type { Logger } from '../runtime/logger.ts';
+
+export interface IsolationDeps {
+  category: DataCategory;
+  /** Resolves when every store the handler writes to answers. */
+  storesAnswer(): Promise<void>;
+  outcomes: OutcomeRecorder;
+  logger: Logger;
+  attempts?: number;
+  backoffMs?: number;
+}
+
+export function isolateFailures(handler: BatchHandler, deps: IsolationDeps): BatchHandler {
+  const attempts = deps.attempts ?? 3;
+  return async (records) => {
+    try {
+      await handler(records);
+      return;
+    } catch (error) {
+      await deps.storesAnswer().catch(() => Promise.reject(error));
+    }
+    for (const record of records) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handler([record]);
+          break;
+        } catch (error) {
+          await deps.storesAnswer().catch(() => Promise.reject(error));
+          if (attempt >= attempts) {
+            drop(deps, record, error);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, (deps.backoffMs ?? 100) * attempt));
+        }
+      }
+    }
+  };
+}
+
+function drop(deps: IsolationDeps, record: { topic: string; offset: string; key: string }, error: unknown): void {
+  deps.logger.error(
+    { err: error, topic: record.topic, offset: record.offset, key: record.key },
+    'record cannot be stored; passed over',
+  );
+  deps.outcomes.record('processing_failed', deps.category);
+}
