@@ -60,7 +60,7 @@ export async function startStandaloneServer(
     metrics,
     logger,
     health,
-    limits: { maxEventBytes: config.limits.maxEventBytes },
+    limits: { maxEventBytes: config.limits.maxEventBytes, maxLogItemBytes: config.limits.maxLogItemBytes },
     rateLimits: config.rateLimits,
     bodyLimits: { maxRequestBytes: config.limits.maxRequestBytes, maxDecompressedBytes: config.limits.maxEnvelopeBytes },
     now: Date.now,

@@ -26,6 +26,7 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
         containerId: item.header.id,
         projectId: item.header.projectId,
         receivedAt: item.header.receivedAt,
+        ...(item.header.itemCount !== undefined ? { maxRecords: item.header.itemCount } : {}),
       });
       deps.outcomes.record('invalid_log', 'log_item', normalized.invalid);
       rows.push(...normalized.records);

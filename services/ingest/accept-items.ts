@@ -18,7 +18,7 @@ export interface IngestDeps {
   limiter: RateLimiter;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
-  limits: { maxEventBytes: number };
+  limits: { maxEventBytes: number; maxLogItemBytes: number };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   now: () => number;
 }
@@ -31,7 +31,6 @@ export interface IncomingItem {
 }
 
 export interface Submission {
-  publicKey: string;
   /** The event id to answer with when the submission holds an event. */
   eventId: string;
   items: IncomingItem[];
@@ -54,19 +53,9 @@ export async function authorizeKey(keys: KeyCache, publicKey: string): Promise<K
   return key;
 }
 
-export async function acceptItems(deps: IngestDeps, submission: Submission): Promise<AcceptResult> {
-  const key = await authorizeKey(deps.keys, submission.publicKey);
+export async function acceptItems(deps: IngestDeps, key: KeyInfo, submission: Submission): Promise<AcceptResult> {
   const routed = submission.items.map((item) => ({ item, route: routeItem(item.type) }));
-
-  for (const { item, route } of routed) {
-    if (route.kind === 'event' && item.payload.length > deps.limits.maxEventBytes) {
-      deps.outcomes.record('too_large', route.category);
-      throw new PayloadTooLargeError(
-        `event item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(deps.limits.maxEventBytes)} (ERRATA_MAX_EVENT_BYTES): trim extra data or breadcrumbs`,
-        deps.limits.maxEventBytes,
-      );
-    }
-  }
+  refuseOversized(deps, routed);
 
   const now = deps.now();
   const limited = new Map<DataCategory, number>();
@@ -95,6 +84,7 @@ export async function acceptItems(deps: IngestDeps, submission: Submission): Pro
       receivedAt: now / 1000,
       ...(submission.clientIp ? { clientIp: submission.clientIp } : {}),
       ...(submission.sdk !== undefined ? { sdk: submission.sdk } : {}),
+      ...(route.kind === 'log' ? { itemCount: quantity } : {}),
     };
     if (route.kind === 'event') eventId = submission.eventId;
     accepted.push({
@@ -121,6 +111,24 @@ export async function acceptItems(deps: IngestDeps, submission: Submission): Pro
   await publish(deps, accepted);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}) };
+}
+
+/** One item over its limit refuses the whole submission (as Relay does), every item counted. */
+function refuseOversized(deps: IngestDeps, routed: Array<{ item: IncomingItem; route: ReturnType<typeof routeItem> }>): void {
+  for (const { item, route } of routed) {
+    const [limit, variable, advice] =
+      route.kind === 'event'
+        ? [deps.limits.maxEventBytes, 'ERRATA_MAX_EVENT_BYTES', 'trim extra data or breadcrumbs']
+        : route.kind === 'log'
+          ? [deps.limits.maxLogItemBytes, 'ERRATA_MAX_LOG_ITEM_BYTES', 'flush logs in smaller batches']
+          : [Infinity, '', ''];
+    if (item.payload.length <= limit) continue;
+    for (const other of routed) deps.outcomes.record('too_large', other.route.category);
+    throw new PayloadTooLargeError(
+      `${item.type} item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(limit)} (${variable}): ${advice}`,
+      limit,
+    );
+  }
 }
 
 // A limited error also stops `default` (message) events, which SDKs count separately.

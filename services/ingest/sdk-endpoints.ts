@@ -7,7 +7,8 @@ import { PayloadTooLargeError, UnauthorizedError, UserInputError } from '../core
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
-import { readBody, type BodyLimits } from './read-body.ts';
+import type { KeyInfo } from './key-cache.ts';
+import { formatBytes, readBody, type BodyLimits } from './read-body.ts';
 
 /** `[/prefix]/api/[<id>/]envelope/` or `.../store/`, trailing slash optional. */
 const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:\d+\/)?(store|envelope)\/?$/;
@@ -35,7 +36,7 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
     };
     // A key in the request itself is checked before the body is read: cheap refusals first.
     const requestKey = publicKeyFromRequest(carriers);
-    if (requestKey) await authorizeKey(deps.keys, requestKey);
+    const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
     const clientIp = ctx.req.socket.remoteAddress;
     const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
     // Whole requests refused for their body are outcomes too (the items inside are unknown).
@@ -44,8 +45,8 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
       throw error;
     });
     const accepting = isEnvelope
-      ? acceptEnvelope(deps, body, carriers, clientIp)
-      : acceptStoreEvent(deps, body, requestKey, clientIp, deps.limits.maxEventBytes);
+      ? acceptEnvelope(deps, body, requestKey, requestKeyInfo, clientIp)
+      : acceptStoreEvent(deps, body, requestKeyInfo, clientIp);
     const result = await accepting.catch((error: unknown) => {
       if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
       throw error;
@@ -58,16 +59,25 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
 async function acceptEnvelope(
   deps: IngestDeps,
   body: Buffer,
-  carriers: AuthCarriers,
+  requestKey: string | undefined,
+  requestKeyInfo: KeyInfo | undefined,
   clientIp: string | undefined,
 ): Promise<AcceptResult> {
   const envelope = parseEnvelope(body);
-  const publicKey = resolvePublicKey(carriers, envelope.headers.dsn);
-  const eventItem = envelope.items.find((item) => item.headers.type === 'event');
-  const eventId = parseEventId(envelope.headers.event_id) ?? (eventItem && eventIdInPayload(eventItem.payload)) ?? newEventId();
-  return acceptItems(deps, {
-    publicKey,
-    eventId,
+  const publicKey = resolvePublicKey(requestKey, envelope.headers.dsn);
+  const key = requestKeyInfo ?? (await authorizeKey(deps.keys, publicKey));
+  const eventItems = envelope.items.filter((item) => item.headers.type === 'event');
+  if (eventItems.length > 1) {
+    throw new EnvelopeFramingError(
+      `the envelope has ${eventItems.length} event items: send each event in an envelope of its own`,
+    );
+  }
+  // Only an event of acceptable size is parsed for its id; a larger one is refused below.
+  const eventItem = eventItems[0];
+  const payloadId =
+    eventItem && eventItem.payload.length <= deps.limits.maxEventBytes ? eventIdInPayload(eventItem.payload) : undefined;
+  return acceptItems(deps, key, {
+    eventId: parseEventId(envelope.headers.event_id) ?? payloadId ?? newEventId(),
     clientIp,
     sdk: envelope.headers.sdk,
     items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),
@@ -77,14 +87,18 @@ async function acceptEnvelope(
 async function acceptStoreEvent(
   deps: IngestDeps,
   body: Buffer,
-  publicKey: string | undefined,
+  key: KeyInfo | undefined,
   clientIp: string | undefined,
-  maxEventBytes: number,
 ): Promise<AcceptResult> {
-  if (!publicKey) {
+  if (!key) {
     throw new UnauthorizedError('missing authorization information: send the DSN public key in X-Sentry-Auth or as sentry_key');
   }
-  const json = decodeStoreBody(body, maxEventBytes);
+  const json = decodeStoreBody(body, deps.limits.maxEventBytes);
+  // Refused before parsing: a body of many megabytes would otherwise be parsed for nothing.
+  if (json.length > deps.limits.maxEventBytes) {
+    deps.outcomes.record('too_large', 'error');
+    throw eventTooLarge(json.length, deps.limits.maxEventBytes);
+  }
   let event: unknown;
   try {
     event = JSON.parse(json.toString('utf8'));
@@ -95,12 +109,18 @@ async function acceptStoreEvent(
     throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
   }
   const record = event as Record<string, unknown>;
-  return acceptItems(deps, {
-    publicKey,
+  return acceptItems(deps, key, {
     eventId: parseEventId(record.event_id) ?? newEventId(),
     clientIp,
     items: [{ type: record.type === 'transaction' ? 'transaction' : 'event', payload: json, itemCount: 1 }],
   });
+}
+
+function eventTooLarge(size: number, limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `event of ${formatBytes(size)} exceeds ${formatBytes(limit)} (ERRATA_MAX_EVENT_BYTES): trim extra data or breadcrumbs`,
+    limit,
+  );
 }
 
 /** Legacy store bodies: plain JSON, or base64 of JSON, or base64 of zlib-compressed JSON. */
@@ -110,8 +130,9 @@ function decodeStoreBody(body: Buffer, maxEventBytes: number): Buffer {
   const decoded = Buffer.from(text.trim(), 'base64');
   if (decoded[0] === 0x7b) return decoded;
   try {
-    return inflateSync(decoded, { maxOutputLength: maxEventBytes + 1 });
-  } catch {
+    return inflateSync(decoded, { maxOutputLength: maxEventBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw eventTooLarge(maxEventBytes + 1, maxEventBytes);
     throw new UserInputError('invalid JSON data: the body is neither JSON nor base64-encoded (zlib) JSON');
   }
 }

@@ -6,7 +6,12 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, baseUrl: 'http://localhost:8000', organization: 'default' });
     expect(config.dataDir.endsWith('.errata')).toBe(true);
-    expect(config.limits).toEqual({ maxEventBytes: 1048576, maxRequestBytes: 20971520, maxEnvelopeBytes: 104857600 });
+    expect(config.limits).toEqual({
+      maxEventBytes: 1048576,
+      maxLogItemBytes: 4194304,
+      maxRequestBytes: 20971520,
+      maxEnvelopeBytes: 104857600,
+    });
   });
 
   it('derives the base URL from the port and trims a trailing slash', () => {

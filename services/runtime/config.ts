@@ -19,6 +19,7 @@ const schema = z.object({
     .default('default'),
   ERRATA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ERRATA_MAX_EVENT_BYTES: integer(1024).default(1 * MiB),
+  ERRATA_MAX_LOG_ITEM_BYTES: integer(1024).default(4 * MiB),
   ERRATA_MAX_REQUEST_BYTES: integer(1024).default(20 * MiB),
   ERRATA_MAX_ENVELOPE_BYTES: integer(1024).default(100 * MiB),
   ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
@@ -36,7 +37,7 @@ export interface Config {
   dataDir: string;
   organization: string;
   logLevel: z.infer<typeof schema>['ERRATA_LOG_LEVEL'];
-  limits: { maxEventBytes: number; maxRequestBytes: number; maxEnvelopeBytes: number };
+  limits: { maxEventBytes: number; maxLogItemBytes: number; maxRequestBytes: number; maxEnvelopeBytes: number };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
@@ -67,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.ERRATA_LOG_LEVEL,
     limits: {
       maxEventBytes: c.ERRATA_MAX_EVENT_BYTES,
+      maxLogItemBytes: c.ERRATA_MAX_LOG_ITEM_BYTES,
       maxRequestBytes: c.ERRATA_MAX_REQUEST_BYTES,
       maxEnvelopeBytes: c.ERRATA_MAX_ENVELOPE_BYTES,
     },

@@ -137,7 +137,9 @@ describe('errata start', () => {
       expect(second.stderr).toMatch(/another Errata server \(pid \d+\) is using this data directory/);
       const samePort = await runCli(['start'], { ...server.env, ERRATA_DATA_DIR: await dataDir() });
       expect(samePort.code).toBe(1);
-      expect(samePort.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port} \\(EADDRINUSE\\): set ERRATA_HOST or ERRATA_PORT`));
+      expect(samePort.stderr).toMatch(
+        new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port} \\(EADDRINUSE\\): set ERRATA_HOST or ERRATA_PORT`),
+      );
     } finally {
       expect(await server.stop()).toBe(0);
     }

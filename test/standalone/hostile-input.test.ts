@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
-import { listIssues, waitForIssue } from '../support/issues.ts';
+import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
 import {
   api,
   provision,
@@ -68,6 +68,15 @@ describe('framing', () => {
     expect(await outcomes('invalid_envelope')).toBe(before + 1);
   });
 
+  it('refuses an envelope with two event items', async () => {
+    const body = `{}\n{"type":"event"}\n{"message":"one"}\n{"type":"event"}\n{"message":"two"}\n`;
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    expect((response.json().error as { message: string }).message).toMatch(
+      /2 event items: send each event in an envelope of its own/,
+    );
+  });
+
   it('accepts an envelope under a DSN path prefix and without item lengths', async () => {
     const marker = `prefixed ${randomUUID().slice(0, 8)}`;
     const response = await post(
@@ -99,6 +108,46 @@ describe('limits', () => {
 
   it('refuses an event item over 1 MiB with 413 naming the limit', async () => {
     const response = await post(eventEnvelope({ event_id: id(), message: 'big', extra: { blob: 'x'.repeat(1024 * 1024) } }));
+    expect(response.status).toBe(413);
+    expect((response.json().error as { message: string }).message).toMatch(/exceeds 1 MiB \(ERRATA_MAX_EVENT_BYTES\)/);
+  });
+
+  it('refuses a log item over 4 MiB with 413 naming the limit, counting every item of the envelope', async () => {
+    const before = await outcomes('too_large');
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      timestamp: Date.now() / 1000,
+      level: 'info',
+      body: `line ${i} ${'z'.repeat(900)}`,
+    }));
+    const payload = JSON.stringify({ items });
+    const body = `{}\n{"type":"log","item_count":5000}\n${payload}\n{"type":"event"}\n{"message":"with it"}\n`;
+    const response = await post(gzipSync(body), { 'content-encoding': 'gzip' });
+    expect(response.status).toBe(413);
+    expect((response.json().error as { message: string }).message).toMatch(
+      /log item of [\d.]+ (MiB|KiB|bytes) exceeds 4 MiB \(ERRATA_MAX_LOG_ITEM_BYTES\)/,
+    );
+    expect(await outcomes('too_large')).toBe(before + 2);
+  });
+
+  it('stores a log container just under the limit', async () => {
+    const marker = `bulk ${randomUUID().slice(0, 8)}`;
+    const items = Array.from({ length: 4000 }, (_, i) => ({ timestamp: Date.now() / 1000, level: 'info', body: `${marker} ${i} ${'y'.repeat(950)}` }));
+    const payload = JSON.stringify({ items });
+    expect(payload.length).toBeGreaterThan(3.8 * 1024 * 1024);
+    const response = await post(gzipSync(`{}\n{"type":"log","item_count":4000}\n${payload}\n`), { 'content-encoding': 'gzip' });
+    expect(response.status).toBe(200);
+    const page = await api<{ logs: unknown[] }>(server, `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/logs?query=${encodeURIComponent(marker)}&limit=1`, p.token);
+    expect(page.status).toBe(200);
+    await waitForLogs(server, p, `query=${encodeURIComponent(`${marker} 3999 `)}`, 1);
+    await stillServing();
+  });
+
+  it('refuses an oversized event on the store endpoint before parsing it', async () => {
+    const response = await post(
+      JSON.stringify({ message: 'huge', extra: { blob: 'x'.repeat(2 * 1024 * 1024) } }),
+      { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7` },
+      `${server.url}/api/${p.projectId}/store/`,
+    );
     expect(response.status).toBe(413);
     expect((response.json().error as { message: string }).message).toMatch(/exceeds 1 MiB \(ERRATA_MAX_EVENT_BYTES\)/);
   });

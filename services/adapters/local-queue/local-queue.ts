@@ -48,7 +48,7 @@ interface GroupState {
 }
 
 /** Bytes of record values per handler call, whatever the record count: bounds memory. */
-const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 
 export class LocalQueue implements Queue {
   private readonly logs = new Map<string, Promise<TopicLog>>();

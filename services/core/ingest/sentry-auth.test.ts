@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UnauthorizedError, UserInputError } from '../errors.ts';
-import { resolvePublicKey } from './sentry-auth.ts';
+import { publicKeyFromRequest, resolvePublicKey as resolveFromRequestKey, type AuthCarriers } from './sentry-auth.ts';
+
+/** Both steps, as ingest runs them. */
+const resolvePublicKey = (carriers: AuthCarriers, dsn: unknown) => resolveFromRequestKey(publicKeyFromRequest(carriers), dsn);
 
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const q = (text = '') => new URLSearchParams(text);

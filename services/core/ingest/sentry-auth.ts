@@ -41,10 +41,13 @@ export function publicKeyFromDsn(dsn: unknown): string {
   return checkedKey(decodeURIComponent(url.username), 'the envelope header dsn', badEnvelopeAuth);
 }
 
-/** Ingest's key resolution: request carriers first, then the envelope `dsn`; they must agree. */
-export function resolvePublicKey(carriers: AuthCarriers, envelopeDsn: unknown): string {
-  const fromRequest = publicKeyFromRequest(carriers);
-  if (fromRequest !== undefined) {
+/**
+ * Ingest's key resolution for envelopes: the key from the request's carriers (already read
+ * with publicKeyFromRequest) if there is one, else the envelope header `dsn`; when both are
+ * present they must agree.
+ */
+export function resolvePublicKey(requestKey: string | undefined, envelopeDsn: unknown): string {
+  if (requestKey !== undefined) {
     if (typeof envelopeDsn === 'string' && envelopeDsn !== '') {
       let dsnKey: string | undefined;
       try {
@@ -52,11 +55,11 @@ export function resolvePublicKey(carriers: AuthCarriers, envelopeDsn: unknown): 
       } catch {
         dsnKey = undefined;
       }
-      if (dsnKey !== undefined && dsnKey !== fromRequest) {
+      if (dsnKey !== undefined && dsnKey !== requestKey) {
         throw new UserInputError('public key mismatch between envelope header dsn and request authentication');
       }
     }
-    return fromRequest;
+    return requestKey;
   }
   if (envelopeDsn === undefined || envelopeDsn === null) {
     throw new UnauthorizedError(

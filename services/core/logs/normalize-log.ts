@@ -14,11 +14,13 @@ export interface LogContainerContext {
   containerId: string;
   projectId: number;
   receivedAt: number;
+  /** Records declared by the item's `item_count` (what ingest rate-limited); more are dropped. */
+  maxRecords?: number;
 }
 
 export interface NormalizedLogs {
   records: LogRecord[];
-  /** Items that could not be read as log records. */
+  /** Items that could not be read as log records, or that were more than the item declared. */
   invalid: number;
 }
 
@@ -26,8 +28,9 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
   const items = isRecord(payload) && Array.isArray(payload.items) ? payload.items : undefined;
   if (!items) return { records: [], invalid: 1 };
   const records: LogRecord[] = [];
-  let invalid = 0;
-  items.forEach((item, index) => {
+  const declared = context.maxRecords ?? items.length;
+  let invalid = Math.max(0, items.length - declared);
+  items.slice(0, declared).forEach((item, index) => {
     const record = normalizeLogItem(item, index, context);
     if (record) records.push(record);
     else invalid += 1;

@@ -21,6 +21,8 @@ export interface QueuedItemHeader {
   clientIp?: string;
   /** The envelope header's `sdk`, for items whose payload does not name it. */
   sdk?: unknown;
+  /** For log containers: the records declared (and rate-limited) at ingest; more are dropped. */
+  itemCount?: number;
 }
 
 export interface QueuedItem {

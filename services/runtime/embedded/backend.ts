@@ -21,7 +21,7 @@ import { notifications, RpcClient } from './thread-rpc.ts';
 const WORKER = new URL('./backend-worker.mjs', import.meta.url);
 
 /** Heap cap of the backend thread; its WebAssembly database memory is outside of it. */
-const BACKEND_HEAP_MB = 128;
+const BACKEND_HEAP_MB = 192;
 
 export interface EmbeddedBackend {
   metadata: PgMetadataStore;

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeLogContainer } from './normalize-log.ts';
+
+const RECEIVED = Date.UTC(2026, 10, 21, 22) / 1000;
+const context = { containerId: 'c1', projectId: 3, receivedAt: RECEIVED };
+const one = (item: Record<string, unknown>) => normalizeLogContainer({ items: [item] }, context).records[0];
+
+describe('normalizeLogContainer', () => {
+  it('reads the JavaScript form: float timestamp, top-level severity_number, typed attributes', () => {
+    const record = one({
+      timestamp: RECEIVED - 1.5,
+      level: 'warn',
+      body: 'cache miss',
+      trace_id: 'A'.repeat(32),
+      span_id: 'b'.repeat(16),
+      severity_number: 13,
+      attributes: {
+        'sentry.release': { value: '1.2.3', type: 'string' },
+        'sentry.environment': { value: 'prod', type: 'string' },
+        hits: { value: 3, type: 'integer' },
+        ratio: { value: 0.5, type: 'double' },
+        cached: { value: false, type: 'boolean' },
+      },
+    });
+    expect(record).toEqual({
+      id: 'c1:0',
+      projectId: 3,
+      timestamp: RECEIVED - 1.5,
+      observedAt: RECEIVED,
+      traceId: 'a'.repeat(32),
+      spanId: 'b'.repeat(16),
+      level: 'warn',
+      severityNumber: 13,
+      body: 'cache miss',
+      attributes: {
+        'sentry.release': { type: 'string', value: '1.2.3' },
+        'sentry.environment': { type: 'string', value: 'prod' },
+        hits: { type: 'integer', value: 3 },
+        ratio: { type: 'double', value: 0.5 },
+        cached: { type: 'boolean', value: false },
+      },
+      release: '1.2.3',
+      environment: 'prod',
+    });
+  });
+
+  it('reads the Go form: RFC 3339 timestamp with nanoseconds', () => {
+    expect(one({ timestamp: '2026-11-21T21:59:59.123456789Z', level: 'info', body: 'x' })?.timestamp).toBeCloseTo(
+      RECEIVED - 0.876543211,
+      5,
+    );
+  });
+
+  it('reads the Python form: severity only as an attribute, integers as text', () => {
+    const record = one({
+      timestamp: RECEIVED,
+      body: 'x',
+      attributes: { 'sentry.severity_number': { value: '17', type: 'integer' } },
+    });
+    expect(record).toMatchObject({ level: 'error', severityNumber: 17 });
+    expect(record?.attributes['sentry.severity_number']).toEqual({ type: 'integer', value: 17 });
+  });
+
+  it.each([
+    ['warning', 'warn', 13],
+    ['fatal', 'fatal', 21],
+    ['TRACE', 'trace', 1],
+    ['nonsense', 'info', 9],
+  ])('maps level %s to %s', (level, expected, severity) => {
+    expect(one({ timestamp: RECEIVED, level, body: 'x' })).toMatchObject({ level: expected, severityNumber: severity });
+  });
+
+  it('infers attribute types from bare values and keeps arrays', () => {
+    const record = one({
+      timestamp: RECEIVED,
+      body: 'x',
+      attributes: { n: 2, f: 2.5, s: 'y', b: true, tags: { value: ['a', 'b'], type: 'array' } },
+    });
+    expect(record?.attributes).toEqual({
+      n: { type: 'integer', value: 2 },
+      f: { type: 'double', value: 2.5 },
+      s: { type: 'string', value: 'y' },
+      b: { type: 'boolean', value: true },
+      tags: { type: 'array', value: ['a', 'b'] },
+    });
+  });
+
+  it('counts what it cannot read: no body, not an object, or more records than declared', () => {
+    const result = normalizeLogContainer(
+      { items: [{ body: 'a' }, { level: 'info' }, 'text', { body: 'b' }, { body: 'c' }] },
+      { ...context, maxRecords: 4 },
+    );
+    expect(result.records.map((r) => [r.id, r.body])).toEqual([
+      ['c1:0', 'a'],
+      ['c1:3', 'b'],
+    ]);
+    expect(result.invalid).toBe(3);
+    expect(normalizeLogContainer({ nope: true }, context)).toEqual({ records: [], invalid: 1 });
+  });
+
+  it('drops trace ids that are not 32 hex characters', () => {
+    expect(one({ timestamp: RECEIVED, body: 'x', trace_id: 'xyz' })?.traceId).toBeNull();
+    expect(one({ timestamp: RECEIVED, body: 'x', trace_id: '0'.repeat(32) })?.traceId).toBeNull();
+  });
+});
