@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireInstanceLock, currentHolder, InstanceLockedError } from './instance-lock.ts';
+import { REPO_ROOT, runProcess } from '../../test/support/standalone-server.ts';
+import { acquireInstanceLock, currentHolder, InstanceLockedError, processStart } from './instance-lock.ts';
 
 const dirs: string[] = [];
 async function dir(): Promise<string> {
@@ -15,11 +16,16 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+const lockFile = (d: string) => join(d, 'errata.lock');
+const record = (pid: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ pid, kind: 'server', startedAt: '2026-01-01T00:00:00.000Z', ...extra });
+
 describe('instance lock', () => {
   it('is held by one owner at a time and released', async () => {
     const d = await dir();
     const lock = await acquireInstanceLock(d, { kind: 'server', socket: '/tmp/s.sock' });
     expect(await currentHolder(d)).toMatchObject({ pid: process.pid, kind: 'server', socket: '/tmp/s.sock' });
+    await expect(acquireInstanceLock(d, { kind: 'cli' })).rejects.toBeInstanceOf(InstanceLockedError);
     await lock.release();
     expect(await currentHolder(d)).toBeUndefined();
   });
@@ -28,9 +34,8 @@ describe('instance lock', () => {
     const d = await dir();
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     try {
-      await writeFile(join(d, 'errata.lock'), JSON.stringify({ pid: child.pid, kind: 'server', startedAt: '' }));
-      const attempt = acquireInstanceLock(d, { kind: 'cli' });
-      await expect(attempt).rejects.toBeInstanceOf(InstanceLockedError);
+      await new Promise((r) => setTimeout(r, 100));
+      await writeFile(lockFile(d), record(child.pid!, { processStart: processStart(child.pid!) }));
       await expect(acquireInstanceLock(d, { kind: 'cli' })).rejects.toThrow(/another Errata server \(pid \d+\)/);
     } finally {
       child.kill('SIGKILL');
@@ -41,10 +46,46 @@ describe('instance lock', () => {
     const d = await dir();
     const child = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => child.on('exit', resolve));
-    await writeFile(join(d, 'errata.lock'), JSON.stringify({ pid: child.pid, kind: 'server', startedAt: '' }));
+    await writeFile(lockFile(d), record(child.pid!));
     const lock = await acquireInstanceLock(d, { kind: 'server' });
-    expect(JSON.parse(await readFile(join(d, 'errata.lock'), 'utf8')).pid).toBe(process.pid);
+    expect(JSON.parse(await readFile(lockFile(d), 'utf8')).pid).toBe(process.pid);
     await lock.release();
+  });
+
+  it('takes over a lock naming its own pid, as after kill -9 in a container that reuses the pid', async () => {
+    const d = await dir();
+    await writeFile(lockFile(d), record(process.pid));
+    const lock = await acquireInstanceLock(d, { kind: 'server' });
+    await lock.release();
+  });
+
+  it('takes over a lock whose pid now belongs to another process', async () => {
+    const d = await dir();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      await writeFile(lockFile(d), record(child.pid!, { processStart: '1' }));
+      const lock = await acquireInstanceLock(d, { kind: 'server' });
+      await lock.release();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('lets exactly one of many processes take over a stale lock', async () => {
+    const d = await dir();
+    await writeFile(lockFile(d), record(2 ** 22 + 12345));
+    const script = join(d, 'contend.mts');
+    await writeFile(
+      script,
+      `import { acquireInstanceLock } from ${JSON.stringify(join(REPO_ROOT, 'services/runtime/instance-lock.ts'))};
+       try { await acquireInstanceLock(${JSON.stringify(d)}, { kind: 'cli' }); console.log('won'); await new Promise((r) => setTimeout(r, 3000)); }
+       catch { console.log('lost'); }`,
+    );
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => runProcess(process.execPath, [join(REPO_ROOT, 'bin', 'run-ts.js'), script])),
+    );
+    expect(results.map((r) => r.stdout.trim()).sort()).toEqual(['lost', 'lost', 'lost', 'lost', 'lost', 'won']);
   });
 
   it('waits for a short-lived holder when asked to', async () => {

@@ -1,13 +1,17 @@
 // One process at a time owns a standalone data directory: PGlite is a single-process database
 // and two writers would corrupt it. The owner records itself in <data dir>/errata.lock; a
 // server also records the admin socket through which the CLI reaches it while it runs. A lock
-// whose process is gone (kill -9) is stale and taken over.
+// whose process is gone (kill -9) is stale and taken over; a recycled pid is told apart from
+// the original owner by the process start time, and a lock naming this very pid (a container
+// whose new process got the pid of the killed one) is stale unless this process holds it.
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface LockHolder {
   pid: number;
+  /** The holder's start time as the kernel reports it (/proc/<pid>/stat), when known. */
+  processStart?: string;
   kind: 'server' | 'cli';
   /** The admin socket of a running server. */
   socket?: string;
@@ -29,48 +33,96 @@ export class InstanceLockedError extends Error {
 }
 
 const LOCK_FILE = 'errata.lock';
+/** Lock files this process holds. */
+const held = new Set<string>();
 
 export async function acquireInstanceLock(
   dataDir: string,
-  holder: Omit<LockHolder, 'pid' | 'startedAt'>,
+  holder: Omit<LockHolder, 'pid' | 'startedAt' | 'processStart'>,
   options: { waitMs?: number } = {},
 ): Promise<InstanceLock> {
   const path = join(dataDir, LOCK_FILE);
-  const record: LockHolder = { ...holder, pid: process.pid, startedAt: new Date().toISOString() };
+  const record: LockHolder = {
+    ...holder,
+    pid: process.pid,
+    processStart: processStart(process.pid),
+    startedAt: new Date().toISOString(),
+  };
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
-    // Written aside, then linked into place: link() fails if the lock exists, atomically.
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(record));
-    try {
-      await link(temporary, path);
+    if (await tryCreate(path, record)) {
+      held.add(path);
       return {
         async release() {
-          const current = await readHolder(path);
-          if (current?.pid === process.pid) await rm(path, { force: true });
+          held.delete(path);
+          if (sameRecord(await readHolder(path), record)) await rm(path, { force: true });
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      await rm(temporary, { force: true });
     }
     const current = await readHolder(path);
-    if (current && isAlive(current.pid)) {
+    if (current && isLive(current, path)) {
       if (Date.now() >= deadline) throw new InstanceLockedError(current);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
       continue;
     }
-    // Stale: move it aside (only one contender's rename can succeed) and try again.
-    await rename(path, `${path}.stale.${process.pid}`).catch(() => undefined);
-    await rm(`${path}.stale.${process.pid}`, { force: true });
+    await takeOver(path, current);
   }
 }
 
 /** The live holder of the data directory, if any. */
 export async function currentHolder(dataDir: string): Promise<LockHolder | undefined> {
-  const holder = await readHolder(join(dataDir, LOCK_FILE));
-  return holder && isAlive(holder.pid) ? holder : undefined;
+  const path = join(dataDir, LOCK_FILE);
+  const holder = await readHolder(path);
+  return holder && isLive(holder, path) ? holder : undefined;
+}
+
+/** Written aside, then linked into place: link() fails if the lock exists, atomically. */
+async function tryCreate(path: string, record: LockHolder): Promise<boolean> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(record));
+  try {
+    await link(temporary, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/**
+ * Removes a stale lock. Contenders that judged the same record stale race for a claim file
+ * named after that record; only the winner removes the lock, and only if it still is that
+ * record — so a fresh lock taken meanwhile by another contender is never removed.
+ */
+async function takeOver(path: string, stale: LockHolder | undefined): Promise<void> {
+  const claim = `${path}.takeover-${stale ? `${stale.pid}-${stale.startedAt.replace(/[^0-9]/g, '')}` : 'unreadable'}`;
+  const claimer: LockHolder = {
+    kind: 'cli',
+    pid: process.pid,
+    processStart: processStart(process.pid),
+    startedAt: new Date().toISOString(),
+  };
+  try {
+    await writeFile(claim, JSON.stringify(claimer), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Someone else is taking it over; if that someone died doing so, clear their claim.
+    const other = await readHolder(claim);
+    if (other && !isLive(other, claim)) await rm(claim, { force: true });
+    await sleep(20);
+    return;
+  }
+  try {
+    if (sameRecord(await readHolder(path), stale)) {
+      const aside = `${path}.stale.${process.pid}`;
+      await rename(path, aside).catch(() => undefined);
+      await rm(aside, { force: true });
+    }
+  } finally {
+    await rm(claim, { force: true });
+  }
 }
 
 async function readHolder(path: string): Promise<LockHolder | undefined> {
@@ -81,17 +133,32 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   }
 }
 
-/** Alive and still an Errata (node) process: a recycled pid of another program does not count. */
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
+function sameRecord(a: LockHolder | undefined, b: LockHolder | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.pid === b.pid && a.startedAt === b.startedAt;
+}
+
+/** Whether the process that wrote the record still runs (and is the same process). */
+function isLive(holder: LockHolder, path: string): boolean {
+  if (holder.pid === process.pid) return held.has(path);
   try {
-    process.kill(pid, 0);
+    process.kill(holder.pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const start = processStart(holder.pid);
+  return holder.processStart === undefined || start === undefined || start === holder.processStart;
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
+export function processStart(pid: number): string | undefined {
   try {
-    return /node|errata/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return true;
+    return undefined;
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
