@@ -38,6 +38,12 @@ describe('trimToTwoLines', () => {
 });
 
 describe('normalizeMessageForGrouping', () => {
+  it('caps each line, so hostile long words cost little and still group', () => {
+    const long = 'a.'.repeat(4096);
+    expect(normalizeMessageForGrouping(long)).toBe(`${'a.'.repeat(512)}...`);
+    expect(normalizeMessageForGrouping(`${long}1`)).toBe(normalizeMessageForGrouping(`${long}2`));
+  });
+
   it('matches the hash Sentry computes for a parameterized message', () => {
     const normalized = normalizeMessageForGrouping('User 42 logged in from 10.0.0.1');
     expect(createHash('md5').update(normalized).digest('hex')).toBe('0a0735a01d18cb6ccd90ba437e1656a9');
