@@ -155,6 +155,23 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       expect((await store.getIssue(first!.issueId))?.count).toBe(4);
     });
 
+    it('makes one issue of groups in one batch that share a hash, in either order', async () => {
+      const { project } = await orgWithProject();
+      const one = await store.recordOccurrences([
+        occurrence(project, { hashes: ['app-x', 'system-x'] }),
+        occurrence(project, { hashes: ['system-x'] }),
+      ]);
+      const two = await store.recordOccurrences([
+        occurrence(project, { hashes: ['system-y'] }),
+        occurrence(project, { hashes: ['app-y', 'system-y'] }),
+      ]);
+      expect(new Set(one.map((r) => r.issueId)).size).toBe(1);
+      expect(new Set(two.map((r) => r.issueId)).size).toBe(1);
+      expect((await store.getIssue(one[0]!.issueId))?.count).toBe(2);
+      expect((await store.getIssue(two[0]!.issueId))?.count).toBe(2);
+      expect(one[0]!.issueId).not.toBe(two[0]!.issueId);
+    });
+
     it('keeps counts, first and last seen, newest facts, environments, releases and distinct users', async () => {
       const { project } = await orgWithProject();
       const t = 1_800_000_000;

@@ -1,8 +1,11 @@
-// The issue side of the path of an event, in SQL: one transaction per batch that (1) claims
-// every event id in processed_events, so a redelivered event is recognised and not counted
-// twice, (2) finds or creates the issue of each group of occurrences under an advisory lock on
-// its primary hash (two dispatchers never create the same issue twice), (3) updates counters,
-// affected users and releases.
+// The issue side of the path of an event, in SQL: one transaction per batch that
+//   1. takes an advisory lock on every (project, hash) of the batch, in sorted order, so two
+//      dispatchers never create one issue twice and never wait on each other in a cycle;
+//   2. claims every event id in processed_events, so a redelivered event is recognised and
+//      counted nothing twice;
+//   3. finds each group's issue by any of its hashes, creating the missing ones (project rows
+//      locked in project order), then updates existing issues in issue-id order;
+//   4. records releases and links the events to their issues.
 import {
   aggregateOccurrences,
   type Occurrence,
@@ -18,13 +21,12 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
     const key = eventKey(occurrence.projectId, occurrence.eventId);
     if (!unique.has(key)) unique.set(key, occurrence);
   }
+  await lockHashes(tx, [...unique.values()]);
   const claimed = await claimEventIds(tx, [...unique.values()]);
   const fresh = [...unique.values()].filter((o) => claimed.has(eventKey(o.projectId, o.eventId)));
   const results = new Map<string, OccurrenceResult>();
 
-  for (const group of aggregateOccurrences(fresh)) {
-    const issue = await upsertIssue(tx, group);
-    if (!issue) continue; // the project was deleted while its events waited in the queue
+  for (const { group, issue } of await upsertIssues(tx, aggregateOccurrences(fresh))) {
     group.eventIds.forEach((eventId) =>
       results.set(eventKey(group.projectId, eventId), {
         projectId: group.projectId,
@@ -51,9 +53,23 @@ function eventKey(projectId: number, eventId: string): string {
   return `${projectId}:${eventId}`;
 }
 
+function hashKey(projectId: number, hash: string): string {
+  return `${projectId}:${hash}`;
+}
+
+/** Every (project, hash) of the batch, locked in one sorted order by every transaction. */
+async function lockHashes(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
+  const keys = [...new Set(occurrences.flatMap((o) => o.hashes.map((hash) => hashKey(o.projectId, hash))))].sort();
+  if (keys.length === 0) return;
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k', [keys]);
+}
+
 async function claimEventIds(tx: SqlExecutor, occurrences: Occurrence[]): Promise<Set<string>> {
   const claimed = new Set<string>();
-  for (const part of chunk(occurrences, 1000)) {
+  const sorted = [...occurrences].sort(
+    (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
+  );
+  for (const part of chunk(sorted, 1000)) {
     const values = valuesList(part.map((o) => [o.projectId, o.eventId]));
     const rows = await tx.query<{ project_id: number; event_id: string }>(
       `INSERT INTO processed_events (project_id, event_id) VALUES ${values.sql}
@@ -71,22 +87,62 @@ interface UpsertedIssue {
   created: boolean;
 }
 
-async function upsertIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${group.projectId}:${group.hashes[0]}`]);
-  const existing = await tx.query<{ issue_id: number }>(
-    `SELECT issue_id FROM issue_hashes WHERE project_id = $1 AND hash = ANY($2::text[])
-     ORDER BY array_position($2::text[], hash) LIMIT 1`,
-    [group.projectId, group.hashes],
-  );
-  const issueId = existing.rows[0]?.issue_id;
-  const issue = issueId === undefined ? await createIssue(tx, group) : await updateIssue(tx, issueId, group);
-  if (!issue) return undefined;
-  const hashes = valuesList(group.hashes.map((hash) => [group.projectId, hash, issue.id]));
+/** Each group with its issue, found by any hash or created; groups of deleted projects are left out. */
+async function upsertIssues(
+  tx: SqlExecutor,
+  groups: OccurrenceGroup[],
+): Promise<Array<{ group: OccurrenceGroup; issue: UpsertedIssue }>> {
+  const known = await issuesByHash(tx, groups);
+  const issueOf = (group: OccurrenceGroup) =>
+    group.hashes.map((hash) => known.get(hashKey(group.projectId, hash))).find((id) => id !== undefined);
+  const out: Array<{ group: OccurrenceGroup; issue: UpsertedIssue }> = [];
+  // New issues first, project by project; a later group may find one made here by a shared hash.
+  const updates: Array<{ group: OccurrenceGroup; issueId: number }> = [];
+  for (const group of [...groups].sort((a, b) => a.projectId - b.projectId)) {
+    const issueId = issueOf(group);
+    if (issueId !== undefined) {
+      updates.push({ group, issueId });
+      continue;
+    }
+    const issue = await createIssue(tx, group);
+    if (!issue) continue; // the project was deleted while its events waited in the queue
+    await linkHashes(tx, group, issue.id, known);
+    out.push({ group, issue });
+  }
+  // Then existing issues, in issue-id order, so concurrent batches lock rows in the same order.
+  for (const { group, issueId } of updates.sort((a, b) => a.issueId - b.issueId)) {
+    const issue = await updateIssue(tx, issueId, group);
+    if (!issue) continue;
+    await linkHashes(tx, group, issue.id, known);
+    out.push({ group, issue });
+  }
+  return out;
+}
+
+async function issuesByHash(tx: SqlExecutor, groups: OccurrenceGroup[]): Promise<Map<string, number>> {
+  const known = new Map<string, number>();
+  const pairs = groups.flatMap((g) => g.hashes.map((hash) => [g.projectId, hash]));
+  for (const part of chunk(pairs, 1000)) {
+    const values = valuesList(part, ['integer', 'text']);
+    const rows = await tx.query<{ project_id: number; hash: string; issue_id: number }>(
+      `SELECT h.project_id, h.hash, h.issue_id FROM (VALUES ${values.sql}) AS v (project_id, hash)
+       JOIN issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash`,
+      values.params,
+    );
+    for (const row of rows.rows) known.set(hashKey(row.project_id, row.hash), row.issue_id);
+  }
+  return known;
+}
+
+async function linkHashes(tx: SqlExecutor, group: OccurrenceGroup, issueId: number, known: Map<string, number>): Promise<void> {
+  const missing = group.hashes.filter((hash) => !known.has(hashKey(group.projectId, hash)));
+  if (missing.length === 0) return;
+  const values = valuesList(missing.map((hash) => [group.projectId, hash, issueId]));
   await tx.query(
-    `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${hashes.sql} ON CONFLICT DO NOTHING`,
-    hashes.params,
+    `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
+    values.params,
   );
-  return issue;
+  for (const hash of missing) known.set(hashKey(group.projectId, hash), issueId);
 }
 
 async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {

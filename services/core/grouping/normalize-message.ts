@@ -54,7 +54,10 @@ const DATE = [
 const PARAMETERS: Parameter[] = [
   // Sentry's pattern, anchored at the start of a run of address characters: the same matches,
   // without rescanning the run from each of its characters (quadratic on long words).
-  { name: 'email', pattern: "(?<![a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-])[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*" },
+  {
+    name: 'email',
+    pattern: "(?<![a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-])[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*",
+  },
   { name: 'url', pattern: String.raw`\b(wss?|https?|ftp):\/\/[^\s/$.?#].[^\s]*` },
   { name: 'hostname', pattern: String.raw`\b([a-zA-Z0-9\-]{1,63}\.)+?((${TLDS})|(${TLDS.toLowerCase()}))\b` },
   { name: 'ip', pattern: `(?<![0-9a-zA-Z_])(${IPV6})(?![0-9a-zA-Z])|(\\b${IPV4}\\b)` },
