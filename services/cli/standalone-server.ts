@@ -9,6 +9,7 @@ import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
 import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
+import { BodyBudget } from '../ingest/read-body.ts';
 import { buildMcpApp } from '../mcp/app.ts';
 import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
@@ -63,6 +64,7 @@ export async function startStandaloneServer(
     limits: { maxEventBytes: config.limits.maxEventBytes, maxLogItemBytes: config.limits.maxLogItemBytes },
     rateLimits: config.rateLimits,
     bodyLimits: { maxRequestBytes: config.limits.maxRequestBytes, maxDecompressedBytes: config.limits.maxEnvelopeBytes },
+    bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
     now: Date.now,
   }).callback();
   const mcp = buildMcpApp({

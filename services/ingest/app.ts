@@ -5,13 +5,14 @@ import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { IngestDeps } from './accept-items.ts';
 import { sdkCors } from './cors.ts';
-import type { BodyLimits } from './read-body.ts';
+import type { BodyBudget, BodyLimits } from './read-body.ts';
 import { sdkEndpointOf, sdkEndpoints } from './sdk-endpoints.ts';
 
 export interface IngestAppDeps extends IngestDeps {
   logger: Logger;
   health: HealthCheck[];
   bodyLimits: BodyLimits;
+  bodyBudget: BodyBudget;
 }
 
 export function buildIngestApp(deps: IngestAppDeps): Koa {

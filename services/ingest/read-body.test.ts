@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedRequest } from '../../test/fixtures/sdk-fixtures.ts';
-import { ErrataError } from '../core/errors.ts';
-import { readBody } from './read-body.ts';
+import { ErrataError, UnavailableError } from '../core/errors.ts';
+import { BodyBudget, readBody } from './read-body.ts';
 
 // A real HTTP server, so the body arrives as a socket stream exactly as in production.
 let server: Server;
@@ -97,6 +97,32 @@ describe('readBody', () => {
     const response = await post(text, { 'content-encoding': 'gzip' });
     expect(response).toEqual({ status: 400, json: { error: expect.stringMatching(/not valid gzip data/) } });
     expect((await post(text, { 'content-encoding': 'zstd-nope' })).json.error).toMatch(/unsupported Content-Encoding/);
+  });
+
+  it('answers 503 when bodies in flight would exceed the shared budget, and gives the budget back', async () => {
+    const budget = new BodyBudget(10 * 1024);
+    const small = createServer(async (req, res) => {
+      const lease = budget.lease();
+      try {
+        const body = await readBody(req, limits, lease);
+        res.end(JSON.stringify({ ok: true, length: body.length }));
+      } catch (error) {
+        res.statusCode = error instanceof UnavailableError ? 503 : 500;
+        res.end(JSON.stringify({ error: (error as Error).message }));
+      } finally {
+        lease.release();
+      }
+    });
+    await new Promise<void>((resolve) => small.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(small.address() as AddressInfo).port}/`;
+    try {
+      const refused = await fetch(url, { method: 'POST', body: Buffer.alloc(20 * 1024) });
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/ingest is busy/);
+      for (let i = 0; i < 3; i++) expect((await fetch(url, { method: 'POST', body: Buffer.alloc(8 * 1024) })).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => small.close(() => resolve()));
+    }
   });
 
   it('keeps serving after hostile bodies', async () => {

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
+import { PayloadTooLargeError, UnavailableError, UserInputError } from '../core/errors.ts';
 
 export interface BodyLimits {
   /** Bytes as sent (ERRATA_MAX_REQUEST_BYTES). */
@@ -15,11 +15,42 @@ export interface BodyLimits {
   maxDecompressedBytes: number;
 }
 
+/**
+ * Bytes all request bodies being handled may hold together (ERRATA_INGEST_MEMORY_BYTES): many
+ * large envelopes at once get 503 and are retried by their SDKs, instead of exhausting memory.
+ */
+export class BodyBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** A share of the budget for one request; release it when the request is done. */
+  lease(): { take(bytes: number): boolean; release(): void } {
+    let held = 0;
+    return {
+      take: (bytes) => {
+        if (this.used + bytes > this.limit) return false;
+        this.used += bytes;
+        held += bytes;
+        return true;
+      },
+      release: () => {
+        this.used -= held;
+        held = 0;
+      },
+    };
+  }
+}
+
 type Encoding = 'identity' | 'gzip' | 'deflate' | 'br';
 
 class LimitExceeded extends Error {}
 
-export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+export async function readBody(
+  req: IncomingMessage,
+  limits: BodyLimits,
+  lease: { take(bytes: number): boolean } = { take: () => true },
+): Promise<Buffer> {
   const encoding = contentEncoding(req.headers['content-encoding']);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxRequestBytes) throw requestTooLarge(limits.maxRequestBytes);
@@ -30,6 +61,7 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
     write(chunk: Buffer, _encoding, callback) {
       bodyBytes += chunk.length;
       if (bodyBytes > limits.maxDecompressedBytes) return callback(new LimitExceeded('body'));
+      if (!lease.take(chunk.length)) return callback(new LimitExceeded('budget'));
       chunks.push(chunk);
       callback();
     },
@@ -50,6 +82,7 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
     req.unpipe(count);
     req.resume();
     if (error instanceof LimitExceeded) {
+      if (error.message === 'budget') throw new UnavailableError('ingest is busy with other large requests: retry shortly');
       throw error.message === 'wire' ? requestTooLarge(limits.maxRequestBytes) : bodyTooLarge(limits.maxDecompressedBytes);
     }
     if (decodeFailed) {

@@ -8,7 +8,7 @@ import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
-import { formatBytes, readBody, type BodyLimits } from './read-body.ts';
+import { formatBytes, readBody, type BodyBudget, type BodyLimits } from './read-body.ts';
 
 /** `[/prefix]/api/[<id>/]envelope/` or `.../store/`, trailing slash optional. */
 const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:\d+\/)?(store|envelope)\/?$/;
@@ -17,7 +17,7 @@ export function sdkEndpointOf(path: string): 'store' | 'envelope' | undefined {
   return SDK_PATH.exec(path)?.[1] as 'store' | 'envelope' | undefined;
 }
 
-export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa.Middleware {
+export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits; bodyBudget: BodyBudget }): Koa.Middleware {
   return async (ctx, next) => {
     const endpoint = sdkEndpointOf(ctx.path);
     if (!endpoint) return next();
@@ -39,18 +39,24 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits }): Koa
     const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
     const clientIp = ctx.req.socket.remoteAddress;
     const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
-    // Whole requests refused for their body are outcomes too (the items inside are unknown).
-    const body = await readBody(ctx.req, deps.bodyLimits).catch((error: unknown) => {
-      if (error instanceof PayloadTooLargeError) deps.outcomes.record('too_large', 'unknown');
-      throw error;
-    });
-    const accepting = isEnvelope
-      ? acceptEnvelope(deps, body, requestKey, requestKeyInfo, clientIp)
-      : acceptStoreEvent(deps, body, requestKeyInfo, clientIp);
-    const result = await accepting.catch((error: unknown) => {
-      if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
-      throw error;
-    });
+    const lease = deps.bodyBudget.lease();
+    let result: AcceptResult;
+    try {
+      // Whole requests refused for their body are outcomes too (the items inside are unknown).
+      const body = await readBody(ctx.req, deps.bodyLimits, lease).catch((error: unknown) => {
+        if (error instanceof PayloadTooLargeError) deps.outcomes.record('too_large', 'unknown');
+        throw error;
+      });
+      const accepting = isEnvelope
+        ? acceptEnvelope(deps, body, requestKey, requestKeyInfo, clientIp)
+        : acceptStoreEvent(deps, body, requestKeyInfo, clientIp);
+      result = await accepting.catch((error: unknown) => {
+        if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
+        throw error;
+      });
+    } finally {
+      lease.release();
+    }
     if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
     ctx.body = result.eventId ? { id: result.eventId } : {};
   };

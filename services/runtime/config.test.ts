@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       maxLogItemBytes: 4194304,
       maxRequestBytes: 20971520,
       maxEnvelopeBytes: 104857600,
+      ingestMemoryBytes: 268435456,
     });
   });
 

@@ -22,6 +22,7 @@ const schema = z.object({
   ERRATA_MAX_LOG_ITEM_BYTES: integer(1024).default(4 * MiB),
   ERRATA_MAX_REQUEST_BYTES: integer(1024).default(20 * MiB),
   ERRATA_MAX_ENVELOPE_BYTES: integer(1024).default(100 * MiB),
+  ERRATA_INGEST_MEMORY_BYTES: integer(MiB).default(256 * MiB),
   ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
   ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
   ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
@@ -37,7 +38,13 @@ export interface Config {
   dataDir: string;
   organization: string;
   logLevel: z.infer<typeof schema>['ERRATA_LOG_LEVEL'];
-  limits: { maxEventBytes: number; maxLogItemBytes: number; maxRequestBytes: number; maxEnvelopeBytes: number };
+  limits: {
+    maxEventBytes: number;
+    maxLogItemBytes: number;
+    maxRequestBytes: number;
+    maxEnvelopeBytes: number;
+    ingestMemoryBytes: number;
+  };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
@@ -71,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLogItemBytes: c.ERRATA_MAX_LOG_ITEM_BYTES,
       maxRequestBytes: c.ERRATA_MAX_REQUEST_BYTES,
       maxEnvelopeBytes: c.ERRATA_MAX_ENVELOPE_BYTES,
+      ingestMemoryBytes: c.ERRATA_INGEST_MEMORY_BYTES,
     },
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
