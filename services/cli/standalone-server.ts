@@ -34,7 +34,7 @@ export async function startStandaloneServer(
   print: (line: string) => void,
 ): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true });
-  const socket = adminSocketPath(config.dataDir);
+  const socket = await adminSocketPath(config.dataDir);
   const lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket });
   const metrics = createMetrics();
   let ports;

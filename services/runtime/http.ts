@@ -42,7 +42,9 @@ export function createHttpApp(deps: HttpDeps): Koa {
           try {
             await h.check();
           } catch (error) {
-            failures[h.name] = (error as Error).message;
+            // Driver text stays in the log; the probe learns only which part is down.
+            deps.logger.warn({ err: error, check: h.name }, 'health check failed');
+            failures[h.name] = 'unavailable';
           }
         }),
       );

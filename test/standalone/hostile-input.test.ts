@@ -131,12 +131,20 @@ describe('limits', () => {
 
   it('stores a log container just under the limit', async () => {
     const marker = `bulk ${randomUUID().slice(0, 8)}`;
-    const items = Array.from({ length: 4000 }, (_, i) => ({ timestamp: Date.now() / 1000, level: 'info', body: `${marker} ${i} ${'y'.repeat(950)}` }));
+    const items = Array.from({ length: 4000 }, (_, i) => ({
+      timestamp: Date.now() / 1000,
+      level: 'info',
+      body: `${marker} ${i} ${'y'.repeat(950)}`,
+    }));
     const payload = JSON.stringify({ items });
     expect(payload.length).toBeGreaterThan(3.8 * 1024 * 1024);
     const response = await post(gzipSync(`{}\n{"type":"log","item_count":4000}\n${payload}\n`), { 'content-encoding': 'gzip' });
     expect(response.status).toBe(200);
-    const page = await api<{ logs: unknown[] }>(server, `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/logs?query=${encodeURIComponent(marker)}&limit=1`, p.token);
+    const page = await api<{ logs: unknown[] }>(
+      server,
+      `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/logs?query=${encodeURIComponent(marker)}&limit=1`,
+      p.token,
+    );
     expect(page.status).toBe(200);
     await waitForLogs(server, p, `query=${encodeURIComponent(`${marker} 3999 `)}`, 1);
     await stillServing();

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,30 @@ describe('LocalQueue on disk', () => {
     });
     await second.close();
     expect(seen).toEqual(['one', 'two', 'three']);
+  });
+
+  it('skips the rest of a damaged segment instead of stalling, and keeps the segments after it', async () => {
+    const dir = await tempDir();
+    const first = new LocalQueue(dir, { segmentBytes: 200 });
+    for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await first.close();
+    const [damaged] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    // Flip a byte inside the first record's value: its checksum no longer matches.
+    const handle = await open(join(dir, 't', damaged!), 'r+');
+    await handle.write(Buffer.from([0xff]), 0, 1, 60);
+    await handle.close();
+    const errors: unknown[] = [];
+    const second = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: (error) => errors.push(error) });
+    const seen: number[] = [];
+    await new Promise<void>((resolve) => {
+      second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+        seen.push(...batch.map((r) => r.value[0]!));
+        if (seen.length >= 4) resolve();
+      });
+    });
+    await second.close();
+    expect(seen).toEqual([2, 3, 4, 5]);
+    expect(String(errors[0])).toMatch(/damaged at offset/);
   });
 
   it('rolls segments and deletes the ones every consumer is done with', async () => {
@@ -131,9 +155,9 @@ describe('LocalQueue split into a writer and a reader', () => {
 
   async function split(dir: string, options: { segmentBytes?: number; maxBacklogBytes?: number } = {}) {
     const [writerPeer, readerPeer] = linkedPeers();
+    // The writer opens each topic's log on first use; the reader may open it first, before any
+    // segment exists, and must find the segments as the writer creates them.
     const writer = new LocalQueue(dir, { ...options, mode: 'writer', peer: writerPeer });
-    // The writer recovers the log before the reader opens it, as in the standalone server.
-    await writer.ping();
     const reader = new LocalQueue(dir, { ...options, mode: 'reader', peer: readerPeer });
     const queue: Queue = {
       publish: (topic, records) => writer.publish(topic, records),

@@ -18,7 +18,7 @@ import type {
   Subscription,
 } from '../../core/ports/queue.ts';
 import { readCommittedOffset, writeCommittedOffset } from './consumer-offsets.ts';
-import { TopicLog } from './topic-log.ts';
+import { DamagedSegmentError, TopicLog } from './topic-log.ts';
 
 export type QueuePeerMessage =
   | { kind: 'durable'; topic: string; end: number; lastSequence: number }
@@ -148,7 +148,9 @@ export class LocalQueue implements Queue {
 
   private async loadGroupState(topic: string, group: string): Promise<GroupState> {
     const log = await this.log(topic);
-    const committed = Math.max((await readCommittedOffset(join(this.dir, topic), group)) ?? 0, log.startOffset);
+    // Never beyond the end: a position past it (a log cut short by the disk) would skip new records.
+    const saved = (await readCommittedOffset(join(this.dir, topic), group)) ?? 0;
+    const committed = Math.min(Math.max(saved, log.startOffset), log.durableEnd);
     this.noteCommitted(topic, group, committed);
     return { topic, group, committed };
   }
@@ -226,7 +228,20 @@ class LocalSubscription implements Subscription {
     const state = await this.queue.groupState(this.topic, this.options.group);
     let failures = 0;
     while (this.running) {
-      const records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
+      let records;
+      try {
+        records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
+      } catch (error) {
+        failures += 1;
+        this.queue.handlerFailed(error, this.topic);
+        if (error instanceof DamagedSegmentError && error.nextSegment !== undefined) {
+          // The rest of a damaged segment cannot be read; the next one can.
+          await this.queue.commit(state, error.nextSegment);
+        } else {
+          await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        }
+        continue;
+      }
       if (records.length === 0) {
         // Checked with no await in between, so a concurrent stop() cannot be missed.
         if (!this.running) break;
@@ -252,7 +267,13 @@ class LocalSubscription implements Subscription {
         await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      await this.queue.commit(state, records[records.length - 1]!.next);
+      try {
+        await this.queue.commit(state, records[records.length - 1]!.next);
+      } catch (error) {
+        // Not committed: the batch comes again (handlers are idempotent).
+        this.queue.handlerFailed(error, this.topic);
+        await this.sleep(1000);
+      }
     }
   }
 

@@ -11,6 +11,18 @@ import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeFrame, encodeFrame, FRAME_HEADER, peekSequence } from './frame.ts';
 
+/** Bytes that are not a whole record where one should start: disk damage, not a crash. */
+export class DamagedSegmentError extends Error {
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+    /** Where the next segment starts, if there is one to resume from. */
+    readonly nextSegment: number | undefined,
+  ) {
+    super(`queue segment ${path} is damaged at offset ${offset}`);
+  }
+}
+
 export interface LogRecord {
   offset: number;
   next: number;
@@ -109,7 +121,9 @@ export class TopicLog {
     while (records.length < maxRecords && bytes < maxBytes && offset < this.durableEnd) {
       const segment = await this.segmentFor(offset);
       if (!segment) break;
-      const buffer = await readAt(segment.path, offset - segment.base, Math.min(READ_CHUNK, this.durableEnd - offset));
+      // A segment ends where the next begins: bytes past that (a failed write) are not records.
+      const end = Math.min(this.durableEnd, this.segments.find((s) => s.base > segment.base)?.base ?? Infinity);
+      const buffer = await readAt(segment.path, offset - segment.base, Math.min(READ_CHUNK, end - offset));
       if (buffer.length === 0) {
         // The end of this segment: the writer has started the next one here.
         await this.refreshSegments();
@@ -127,7 +141,8 @@ export class TopicLog {
           size = frame.kind === 'record' ? frame.size : 0;
         }
         if (frame.kind === 'partial') break;
-        if (frame.kind === 'corrupt') throw new Error(`queue segment ${segment.path} is damaged at ${offset + at}`);
+        if (frame.kind === 'corrupt')
+          throw new DamagedSegmentError(segment.path, offset + at, this.segments.find((s) => s.base > segment.base)?.base);
         // Copy: the chunk buffer is large and would otherwise stay alive with every value.
         records.push({ offset: offset + at, next: offset + at + size, key: frame.key, value: Buffer.from(frame.value) });
         bytes += frame.value.length;
@@ -234,6 +249,8 @@ export class TopicLog {
   }
 
   private async rollSegment(): Promise<void> {
+    // Leave the finished segment exactly as long as its records (a failed write may have left more).
+    await this.writer?.truncate(this.activeSize).catch(() => undefined);
     await this.writer?.close();
     const segment: Segment = { base: this.durableEnd, path: join(this.dir, segmentName(this.durableEnd)) };
     this.writer = await open(segment.path, 'w');

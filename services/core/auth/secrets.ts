@@ -1,7 +1,7 @@
-// Minting and checking secrets (agent tokens, DSN public keys). Plaintext secrets are shown
-// once and never stored: stores keep only the SHA-256, which is enough for high-entropy
-// random tokens, and comparisons of digests are constant-time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// Minting and hashing secrets (agent tokens, DSN public keys). Plaintext secrets are shown
+// once and never stored: stores keep only the SHA-256, which is enough for high-entropy random
+// tokens, and tokens are found by that digest, so no comparison ever touches a stored secret.
+import { createHash, randomBytes } from 'node:crypto';
 
 export const AGENT_TOKEN_PREFIX = 'errata_agent_';
 
@@ -32,10 +32,4 @@ export function mintPublicKey(random: RandomSource = randomBytes): string {
 
 export function hashSecret(plaintext: string): string {
   return createHash('sha256').update(plaintext, 'utf8').digest('hex');
-}
-
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }

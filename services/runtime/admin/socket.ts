@@ -2,7 +2,7 @@
 // directory (mode 0600), so only the owner of the data can use it and nothing listens on the
 // network. `POST /<operation>` with JSON arguments runs an admin operation in the server.
 import { createHash } from 'node:crypto';
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,11 +12,20 @@ import { runAdminOperation, type AdminContext } from './operations.ts';
 
 const MAX_REQUEST = 64 * 1024;
 
-/** Inside the data directory unless that path is too long for a Unix socket. */
-export function adminSocketPath(dataDir: string): string {
+/**
+ * Inside the data directory unless that path is too long for a Unix socket; then in a
+ * directory of its own under the temporary directory, which only this user may enter.
+ */
+export async function adminSocketPath(dataDir: string): Promise<string> {
   const inside = join(dataDir, 'errata.sock');
   if (Buffer.byteLength(inside) < 100) return inside;
-  return join(tmpdir(), `errata-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}.sock`);
+  const dir = join(
+    tmpdir(),
+    `errata-${process.getuid?.() ?? 'user'}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`,
+  );
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  return join(dir, 'admin.sock');
 }
 
 export async function startAdminSocket(path: string, ctx: AdminContext, logger: Logger): Promise<{ close(): Promise<void> }> {
@@ -50,10 +59,16 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
       res.end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, resolve);
-  });
+  // Created owner-only from the start (no window in which the umask's mode applies).
+  const umask = process.umask(0o077);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, resolve);
+    });
+  } finally {
+    process.umask(umask);
+  }
   await chmod(path, 0o600);
   return {
     close: () =>

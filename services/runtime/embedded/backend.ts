@@ -40,12 +40,16 @@ export async function startEmbeddedBackend(
     throw new Error(`${fileURLToPath(WORKER)} is missing: run \`npm run build\``);
   }
   const { queueMaxBacklogBytes, ...workerOptions } = options;
+  // Each topic's log is recovered (a torn tail cut) before the reading side, in the worker,
+  // opens it.
+  const recovery = new LocalQueue(options.queueDir);
+  await recovery.openTopics(Object.values(TOPICS));
+  await recovery.close();
   const worker = new Worker(WORKER, {
     workerData: workerOptions,
     resourceLimits: { maxOldGenerationSizeMb: BACKEND_HEAP_MB, maxYoungGenerationSizeMb: 8 },
   });
   const rpc = new RpcClient(worker);
-  // The writing side recovers each topic's log before the reading side opens it.
   const queue = new LocalQueue(options.queueDir, {
     mode: 'writer',
     peer: notifications<QueuePeerMessage>(worker, 'queue'),

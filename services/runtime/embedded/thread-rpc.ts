@@ -40,15 +40,24 @@ export class RpcClient {
   }
 
   call<T>(method: string, args: unknown = {}, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.port.postMessage({ id, method, args } satisfies Request, transfer);
+      try {
+        this.port.postMessage({ id, method, args } satisfies Request, transfer);
+      } catch (error) {
+        this.pending.delete(id);
+        reject(error as Error);
+      }
     });
   }
 
-  /** Fails every call still waiting (the other side is gone). */
+  private gone: Error | undefined;
+
+  /** Fails every call waiting and every later one: the other side is gone. */
   failAll(error: Error): void {
+    this.gone = error;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
   }
@@ -73,7 +82,15 @@ export function serveRpc(port: Channel, handlers: Handlers): void {
         },
       };
     }
-    port.postMessage(response);
+    try {
+      port.postMessage(response);
+    } catch (error) {
+      // A result that cannot cross the thread boundary is reported as an error instead.
+      port.postMessage({
+        id: request.id,
+        error: { message: `backend result of ${request.method} could not be sent: ${(error as Error).message}` },
+      });
+    }
   });
 }
 

@@ -1,0 +1,47 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { createLogger } from '../logger.ts';
+import { adminSocketPath, callAdminSocket, startAdminSocket } from './socket.ts';
+
+const cleanup: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+});
+
+describe('admin socket', () => {
+  it('is created owner-only, and answers admin operations', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'errata-sock-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const stores: EmbeddedStores = await openEmbeddedStores();
+    cleanup.push(() => stores.close());
+    await stores.metadata.ensureOrganization('default', 'Default');
+    const path = await adminSocketPath(dir);
+    const previous = process.umask(0o000);
+    let socket;
+    try {
+      socket = await startAdminSocket(
+        path,
+        { metadata: stores.metadata, baseUrl: 'http://localhost:8000' },
+        createLogger('silent'),
+      );
+    } finally {
+      process.umask(previous);
+    }
+    cleanup.push(() => socket.close());
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const created = (await callAdminSocket(path, 'createproject', { name: 'Sock' })) as { dsn: string };
+    expect(created.dsn).toMatch(/^http:\/\/[0-9a-f]{32}@localhost:8000\/\d+$/);
+    await expect(callAdminSocket(path, 'createproject', { name: 'Sock' })).rejects.toThrow(/already exists/);
+  });
+
+  it('falls back to a private directory when the data directory path is too long for a socket', async () => {
+    const long = join(tmpdir(), 'x'.repeat(120));
+    const path = await adminSocketPath(long);
+    expect(Buffer.byteLength(path)).toBeLessThan(100);
+    expect((await stat(dirname(path))).mode & 0o777).toBe(0o700);
+    expect(await adminSocketPath(long)).toBe(path);
+  });
+});
