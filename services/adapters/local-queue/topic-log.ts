@@ -56,7 +56,8 @@ export class TopicLog {
   /** Bytes in the active (last) segment; known to the writer only. */
   private activeSize = 0;
   private pending: PendingAppend[] = [];
-  private flushing = false;
+  /** The flush under way, if any: appends made meanwhile join the next round of it. */
+  private flushing: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
   private closed = false;
   /** Global offset up to which bytes are on disk and synced. */
@@ -178,7 +179,7 @@ export class TopicLog {
 
   async close(): Promise<void> {
     this.closed = true;
-    while (this.flushing || this.pending.length > 0) await new Promise((r) => setTimeout(r, 5));
+    await this.flush();
     this.wakeReaders();
     await this.writer?.close();
     this.writer = undefined;
@@ -206,24 +207,23 @@ export class TopicLog {
     this.segments = names.map((name) => ({ base: Number(name.slice(0, 20)), path: join(this.dir, name) }));
   }
 
-  private async flush(): Promise<void> {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          await this.writeAndSync(batch.flatMap((p) => p.frames));
-          for (const append of batch) append.resolve();
-          this.options.onDurable?.(this.durableEnd, this.lastSequence);
-        } catch (error) {
-          for (const append of batch) append.reject(error as Error);
-        }
-        this.wakeReaders();
+  private flush(): Promise<void> {
+    this.flushing ??= this.flushPending().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async flushPending(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.writeAndSync(batch.flatMap((p) => p.frames));
+        for (const append of batch) append.resolve();
+        this.options.onDurable?.(this.durableEnd, this.lastSequence);
+      } catch (error) {
+        for (const append of batch) append.reject(error as Error);
       }
-    } finally {
-      this.flushing = false;
+      this.wakeReaders();
     }
   }
 
