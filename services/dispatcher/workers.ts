@@ -31,7 +31,7 @@ export interface DispatcherWorkers {
 }
 
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
-  const maxBatchSize = deps.batchSize ?? 50;
+  const maxBatchSize = deps.batchSize ?? 200;
   const isolation = { outcomes: deps.outcomes, logger: deps.logger };
   const events = isolateFailures(eventPipeline(deps), {
     ...isolation,

@@ -172,6 +172,32 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       expect(one[0]!.issueId).not.toBe(two[0]!.issueId);
     });
 
+    it('folds groups of one batch that reach the same existing issue into one update', async () => {
+      const { project } = await orgWithProject();
+      const [first] = await store.recordOccurrences([
+        occurrence(project, { hashes: ['p1', 'shared'], timestamp: 1_950_000_000 }),
+      ]);
+      const results = await store.recordOccurrences([
+        occurrence(project, { hashes: ['p2', 'shared'], timestamp: 1_950_000_010, title: 'Second', userKey: 'id:a' }),
+        occurrence(project, {
+          hashes: ['p3', 'shared'],
+          timestamp: 1_950_000_020,
+          title: 'Third',
+          userKey: 'id:b',
+          environment: 'prod',
+        }),
+      ]);
+      expect(results.map((r) => r.issueId)).toEqual([first!.issueId, first!.issueId]);
+      expect(await store.getIssue(first!.issueId)).toMatchObject({
+        count: 3,
+        title: 'Third',
+        userCount: 2,
+        environments: ['prod'],
+      });
+      const [viaNewHash] = await store.recordOccurrences([occurrence(project, { hashes: ['p3'] })]);
+      expect(viaNewHash!.issueId).toBe(first!.issueId);
+    });
+
     it('keeps counts, first and last seen, newest facts, environments, releases and distinct users', async () => {
       const { project } = await orgWithProject();
       const t = 1_800_000_000;

@@ -47,8 +47,9 @@ export class PgEventStore implements EventStore {
   constructor(private readonly db: SqlClient) {}
 
   async insertEvents(events: StoredEvent[]): Promise<void> {
-    // 14 parameters a row; 200 rows keep a statement far below the parameter limit.
-    for (const part of chunk(events, 200)) {
+    // A few dozen rows a statement: each statement's payloads pass through the database's
+    // message buffers at once, and in PGlite that memory, once grown, stays.
+    for (const part of chunk(events, 50)) {
       const values = valuesList(
         part.map((e) => [
           e.projectId,

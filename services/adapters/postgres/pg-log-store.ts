@@ -32,7 +32,7 @@ export class PgLogStore implements LogStore {
   constructor(private readonly db: SqlClient) {}
 
   async insertLogs(records: LogRecord[]): Promise<void> {
-    for (const part of chunk(records, 300)) {
+    for (const part of chunk(records, 100)) {
       const values = valuesList(
         part.map((r) => [
           r.projectId,

@@ -8,6 +8,7 @@
 //   4. records releases and links the events to their issues.
 import {
   aggregateOccurrences,
+  mergeGroups,
   type Occurrence,
   type OccurrenceGroup,
   type OccurrenceResult,
@@ -97,24 +98,25 @@ async function upsertIssues(
     group.hashes.map((hash) => known.get(hashKey(group.projectId, hash))).find((id) => id !== undefined);
   const out: Array<{ group: OccurrenceGroup; issue: UpsertedIssue }> = [];
   // New issues first, project by project; a later group may find one made here by a shared hash.
-  const updates: Array<{ group: OccurrenceGroup; issueId: number }> = [];
+  const updates = new Map<number, OccurrenceGroup[]>();
   for (const group of [...groups].sort((a, b) => a.projectId - b.projectId)) {
     const issueId = issueOf(group);
     if (issueId !== undefined) {
-      updates.push({ group, issueId });
+      updates.set(issueId, [...(updates.get(issueId) ?? []), group]);
       continue;
     }
     const issue = await createIssue(tx, group);
     if (!issue) continue; // the project was deleted while its events waited in the queue
-    await linkHashes(tx, group, issue.id, known);
+    await linkHashes(tx, [{ group, issueId: issue.id }], known);
     out.push({ group, issue });
   }
-  // Then existing issues, in issue-id order, so concurrent batches lock rows in the same order.
-  for (const { group, issueId } of updates.sort((a, b) => a.issueId - b.issueId)) {
-    const issue = await updateIssue(tx, issueId, group);
-    if (!issue) continue;
-    await linkHashes(tx, group, issue.id, known);
-    out.push({ group, issue });
+  // Then every existing issue in one statement (the common case: an issue seen before).
+  const entries = [...updates].map(([issueId, same]) => ({ issueId, group: mergeGroups(same), groups: same }));
+  const updated = await updateIssues(tx, entries);
+  await linkHashes(tx, entries, known);
+  for (const entry of entries) {
+    const issue = updated.get(entry.issueId);
+    if (issue) for (const group of entry.groups) out.push({ group, issue });
   }
   return out;
 }
@@ -134,15 +136,27 @@ async function issuesByHash(tx: SqlExecutor, groups: OccurrenceGroup[]): Promise
   return known;
 }
 
-async function linkHashes(tx: SqlExecutor, group: OccurrenceGroup, issueId: number, known: Map<string, number>): Promise<void> {
-  const missing = group.hashes.filter((hash) => !known.has(hashKey(group.projectId, hash)));
-  if (missing.length === 0) return;
-  const values = valuesList(missing.map((hash) => [group.projectId, hash, issueId]));
-  await tx.query(
-    `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
-    values.params,
-  );
-  for (const hash of missing) known.set(hashKey(group.projectId, hash), issueId);
+async function linkHashes(
+  tx: SqlExecutor,
+  entries: Array<{ group: OccurrenceGroup; issueId: number }>,
+  known: Map<string, number>,
+): Promise<void> {
+  const rows: Array<[number, string, number]> = [];
+  for (const { group, issueId } of entries) {
+    for (const hash of group.hashes) {
+      const key = hashKey(group.projectId, hash);
+      if (known.has(key)) continue;
+      known.set(key, issueId);
+      rows.push([group.projectId, hash, issueId]);
+    }
+  }
+  for (const part of chunk(rows, 1000)) {
+    const values = valuesList(part);
+    await tx.query(
+      `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
+      values.params,
+    );
+  }
 }
 
 async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
@@ -177,57 +191,79 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
     ],
   );
   const id = inserted.rows[0]!.id;
-  if (group.userKeys.length > 0) await insertUsers(tx, id, group.userKeys);
+  await insertNewUsers(
+    tx,
+    group.userKeys.map((key) => [id, key] as [number, string]),
+  );
   return { id, shortId: formatShortId(project.slug, project.issue_counter), created: true };
 }
 
-async function updateIssue(tx: SqlExecutor, issueId: number, group: OccurrenceGroup): Promise<UpsertedIssue | undefined> {
-  const newUsers = group.userKeys.length > 0 ? await insertUsers(tx, issueId, group.userKeys) : 0;
-  const { latest } = group;
-  // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
-  const updated = await tx.query<{ short_number: number; slug: string }>(
-    `UPDATE issues i SET
-       times_seen = i.times_seen + $2,
-       user_count = i.user_count + $3,
-       first_seen = LEAST(i.first_seen, to_timestamp($4::float8)),
-       last_seen = GREATEST(i.last_seen, to_timestamp($5::float8)),
-       title = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $6 ELSE i.title END,
-       culprit = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $7 ELSE i.culprit END,
-       level = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $8 ELSE i.level END,
-       metadata = CASE WHEN to_timestamp($5::float8) >= i.last_seen THEN $9::jsonb ELSE i.metadata END,
-       environments = i.environments || ARRAY(SELECT e FROM unnest($10::text[]) AS e WHERE NOT e = ANY(i.environments)),
-       first_release = COALESCE(i.first_release, $11),
-       last_release = CASE WHEN $11::text IS NOT NULL AND to_timestamp($5::float8) >= i.last_seen THEN $11 ELSE i.last_release END
-     FROM projects p
-     WHERE i.id = $1 AND p.id = i.project_id
-     RETURNING i.short_number, p.slug`,
-    [
-      issueId,
-      group.count,
-      newUsers,
-      group.firstSeen,
-      group.lastSeen,
-      latest.title,
-      latest.culprit,
-      latest.level,
-      JSON.stringify(latest.metadata),
-      group.environments,
-      latest.release,
-    ],
+/** Existing issues, one row each (groups already merged), updated in one statement per chunk. */
+async function updateIssues(
+  tx: SqlExecutor,
+  entries: Array<{ issueId: number; group: OccurrenceGroup }>,
+): Promise<Map<number, UpsertedIssue>> {
+  const updated = new Map<number, UpsertedIssue>();
+  if (entries.length === 0) return updated;
+  const newUsers = await insertNewUsers(
+    tx,
+    entries.flatMap(({ issueId, group }) => group.userKeys.map((key) => [issueId, key] as [number, string])),
   );
-  const row = updated.rows[0];
-  return row ? { id: issueId, shortId: formatShortId(row.slug, row.short_number), created: false } : undefined;
-}
-
-async function insertUsers(tx: SqlExecutor, issueId: number, userKeys: string[]): Promise<number> {
-  let added = 0;
-  for (const part of chunk(userKeys, 1000)) {
-    const values = valuesList(part.map((key) => [issueId, key]));
-    const result = await tx.query(
-      `INSERT INTO issue_users (issue_id, user_key) VALUES ${values.sql} ON CONFLICT DO NOTHING RETURNING 1`,
+  // Issue-id order, so concurrent batches lock issue rows in the same order.
+  const sorted = [...entries].sort((a, b) => a.issueId - b.issueId);
+  for (const part of chunk(sorted, 1000)) {
+    const values = valuesList(
+      part.map(({ issueId, group }) => [
+        issueId,
+        group.count,
+        newUsers.get(issueId) ?? 0,
+        group.firstSeen,
+        group.lastSeen,
+        group.latest.title,
+        group.latest.culprit,
+        group.latest.level,
+        JSON.stringify(group.latest.metadata),
+        group.environments,
+        group.latest.release,
+      ]),
+      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'text[]', 'text'],
+    );
+    // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
+    const rows = await tx.query<{ id: number; short_number: number; slug: string }>(
+      `UPDATE issues i SET
+         times_seen = i.times_seen + v.count,
+         user_count = i.user_count + v.new_users,
+         first_seen = LEAST(i.first_seen, to_timestamp(v.first_seen)),
+         last_seen = GREATEST(i.last_seen, to_timestamp(v.last_seen)),
+         title = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.title ELSE i.title END,
+         culprit = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.culprit ELSE i.culprit END,
+         level = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.level ELSE i.level END,
+         metadata = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.metadata ELSE i.metadata END,
+         environments = i.environments || ARRAY(SELECT e FROM unnest(v.environments) AS e WHERE NOT e = ANY(i.environments)),
+         first_release = COALESCE(i.first_release, v.release),
+         last_release = CASE WHEN v.release IS NOT NULL AND to_timestamp(v.last_seen) >= i.last_seen THEN v.release ELSE i.last_release END
+       FROM (VALUES ${values.sql}) AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
+         projects p
+       WHERE i.id = v.id AND p.id = i.project_id
+       RETURNING i.id, i.short_number, p.slug`,
       values.params,
     );
-    added += result.rows.length;
+    for (const row of rows.rows)
+      updated.set(row.id, { id: row.id, shortId: formatShortId(row.slug, row.short_number), created: false });
+  }
+  return updated;
+}
+
+/** Records (issue, user) pairs not seen before; returns how many were new per issue. */
+async function insertNewUsers(tx: SqlExecutor, pairs: Array<[number, string]>): Promise<Map<number, number>> {
+  const added = new Map<number, number>();
+  for (const part of chunk(pairs, 1000)) {
+    const values = valuesList(part);
+    const rows = await tx.query<{ issue_id: number }>(
+      `INSERT INTO issue_users (issue_id, user_key) VALUES ${values.sql} ON CONFLICT DO NOTHING RETURNING issue_id`,
+      values.params,
+    );
+    for (const row of rows.rows) added.set(row.issue_id, (added.get(row.issue_id) ?? 0) + 1);
   }
   return added;
 }

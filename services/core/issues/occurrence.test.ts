@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateOccurrences, type Occurrence } from './occurrence.ts';
+import { aggregateOccurrences, mergeGroups, type Occurrence } from './occurrence.ts';
 
 function occurrence(overrides: Partial<Occurrence>): Occurrence {
   return {
@@ -43,5 +43,27 @@ describe('aggregateOccurrences', () => {
     });
     expect(first!.latest.title).toBe('newest');
     expect(first!.earliest.title).toBe('oldest');
+  });
+});
+
+describe('mergeGroups', () => {
+  it('folds groups into one, newest facts from the newest group', () => {
+    const groups = aggregateOccurrences([
+      occurrence({ eventId: 'a', hashes: ['h1', 's'], timestamp: 100, title: 'old', environment: 'staging', userKey: 'id:1' }),
+      occurrence({ eventId: 'b', hashes: ['h2', 's'], timestamp: 300, title: 'new', environment: 'prod', userKey: 'id:2' }),
+      occurrence({ eventId: 'c', hashes: ['h2'], timestamp: 50, userKey: 'id:1' }),
+    ]);
+    const merged = mergeGroups(groups);
+    expect(merged).toMatchObject({
+      count: 3,
+      firstSeen: 50,
+      lastSeen: 300,
+      hashes: ['h1', 's', 'h2'],
+      eventIds: ['a', 'b', 'c'],
+      environments: ['staging', 'prod'],
+      userKeys: ['id:1', 'id:2'],
+    });
+    expect(merged.latest.title).toBe('new');
+    expect(merged.earliest.eventId).toBe('c');
   });
 });

@@ -94,3 +94,34 @@ export function aggregateOccurrences(occurrences: Occurrence[]): OccurrenceGroup
 function addUnique(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);
 }
+
+/** Several groups that turned out to belong to one issue, folded into one update. */
+export function mergeGroups(groups: OccurrenceGroup[]): OccurrenceGroup {
+  const [first, ...rest] = groups;
+  if (!first) throw new Error('mergeGroups needs at least one group');
+  const merged: OccurrenceGroup = {
+    ...first,
+    hashes: [...first.hashes],
+    eventIds: [...first.eventIds],
+    environments: [...first.environments],
+    releases: [...first.releases],
+    userKeys: [...first.userKeys],
+  };
+  for (const group of rest) {
+    merged.count += group.count;
+    merged.eventIds.push(...group.eventIds);
+    for (const hash of group.hashes) addUnique(merged.hashes, hash);
+    for (const environment of group.environments) addUnique(merged.environments, environment);
+    for (const release of group.releases) addUnique(merged.releases, release);
+    for (const user of group.userKeys) addUnique(merged.userKeys, user);
+    if (group.firstSeen < merged.firstSeen) {
+      merged.firstSeen = group.firstSeen;
+      merged.earliest = group.earliest;
+    }
+    if (group.lastSeen >= merged.lastSeen) {
+      merged.lastSeen = group.lastSeen;
+      merged.latest = group.latest;
+    }
+  }
+  return merged;
+}
