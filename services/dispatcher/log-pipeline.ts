@@ -7,7 +7,7 @@ import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
-import { parseQueuedJson } from './queued-json.ts';
+import { readQueuedJson } from './queued-json.ts';
 
 export interface LogPipelineDeps {
   logs: LogStore;
@@ -20,8 +20,11 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
   return async (records) => {
     const rows: LogRecord[] = [];
     for (const record of records) {
-      const item = parseQueuedJson(record, 'log_item', deps);
-      if (!item) continue;
+      const item = readQueuedJson(record.value, record, deps.logger);
+      if ('dropped' in item) {
+        deps.outcomes.record(item.dropped, 'log_item');
+        continue;
+      }
       const normalized = normalizeLogContainer(item.json, {
         containerId: item.header.id,
         projectId: item.header.projectId,

@@ -1,28 +1,23 @@
 // The first step of both dispatcher pipelines: a queue record back into its header and parsed
 // JSON payload. A record that cannot be read is dropped, logged and counted, never retried:
 // retrying could not make it readable, and it must not block the records behind it.
-import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
+import type { OutcomeReason } from '../core/outcomes.ts';
 import { decodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
-import type { DeliveredRecord } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-export function parseQueuedJson(
-  record: DeliveredRecord,
-  category: DataCategory,
-  deps: { outcomes: OutcomeRecorder; logger: Logger },
-): { header: QueuedItemHeader; json: unknown } | undefined {
+export type QueuedJson = { header: QueuedItemHeader; json: unknown } | { dropped: OutcomeReason };
+
+export function readQueuedJson(value: Buffer, where: { topic: string; offset: string }, logger: Logger): QueuedJson {
   let item;
   try {
-    item = decodeQueuedItem(record.value);
+    item = decodeQueuedItem(value);
   } catch (error) {
-    deps.logger.error({ err: error, topic: record.topic, offset: record.offset }, 'unreadable queue record');
-    deps.outcomes.record('invalid_envelope', category);
-    return undefined;
+    logger.error({ err: error, ...where }, 'unreadable queue record');
+    return { dropped: 'invalid_envelope' };
   }
   try {
     return { header: item.header, json: JSON.parse(item.payload.toString('utf8')) as unknown };
   } catch {
-    deps.outcomes.record('invalid_json', category);
-    return undefined;
+    return { dropped: 'invalid_json' };
   }
 }

@@ -28,16 +28,7 @@ describe('retention', () => {
       release: null,
       traceId: null,
       userKey: null,
-      payload: {
-        event_id: id,
-        timestamp: NOW - age,
-        received: NOW - age,
-        type: 'default' as const,
-        platform: 'other',
-        level: 'error' as const,
-        tags: {},
-        contexts: {},
-      },
+      payloadJson: JSON.stringify({ event_id: id }),
     });
     await stores.events.insertEvents([event('a'.repeat(32), 91 * DAY), event('b'.repeat(32), 89 * DAY)]);
     const log = (id: string, age: number) => ({

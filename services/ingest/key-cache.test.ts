@@ -54,6 +54,15 @@ describe('KeyCache', () => {
     expect((await cache.lookup(publicKey))?.active).toBe(false);
   });
 
+  it('looks a new key up once, however many requests ask for it at the same time', async () => {
+    const { publicKey } = await project();
+    const store = countingStore();
+    const cache = new KeyCache(store);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => cache.lookup(publicKey)));
+    expect(new Set(answers.map((a) => a?.projectId)).size).toBe(1);
+    expect(store.calls).toEqual([publicKey]);
+  });
+
   it('remembers unknown keys briefly and bounds its size', async () => {
     const store = countingStore();
     let now = 0;

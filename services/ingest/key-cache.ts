@@ -27,6 +27,7 @@ export interface KeyCacheOptions {
 
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<KeyInfo | undefined>>();
   private readonly ttlMs: number;
   private readonly unknownTtlMs: number;
   private readonly maxEntries: number;
@@ -64,7 +65,17 @@ export class KeyCache {
     else this.entries.delete(publicKey);
   }
 
-  private async load(publicKey: string): Promise<KeyInfo | undefined> {
+  /** One lookup per key at a time: a burst of requests with a new key waits on the same one. */
+  private load(publicKey: string): Promise<KeyInfo | undefined> {
+    let loading = this.loading.get(publicKey);
+    if (!loading) {
+      loading = this.fetch(publicKey).finally(() => this.loading.delete(publicKey));
+      this.loading.set(publicKey, loading);
+    }
+    return loading;
+  }
+
+  private async fetch(publicKey: string): Promise<KeyInfo | undefined> {
     const found = await this.metadata.findProjectKey(publicKey);
     const info: KeyInfo | undefined = found && {
       projectId: found.project.id,

@@ -28,9 +28,17 @@ function frames(variant: number, count: number) {
   }));
 }
 
-/** One envelope body; `variant` picks the fingerprint (100 distinct ones). */
+/** Stands for the event id in a pre-built body; withEventId() puts a fresh one in. */
+export const EVENT_ID_PLACEHOLDER = '0123456789abcdef0123456789abcdef';
+
+/** Every request a new event: the same body with a fresh id (envelope header and payload). */
+export function withEventId(body: string): string {
+  return body.replaceAll(EVENT_ID_PLACEHOLDER, randomUUID().replace(/-/g, ''));
+}
+
+/** One envelope body (with EVENT_ID_PLACEHOLDER as its id); `variant` picks the fingerprint (100 distinct ones). */
 export function errorEnvelope(size: 'small' | 'medium', variant: number): string {
-  const eventId = randomUUID().replace(/-/g, '');
+  const eventId = EVENT_ID_PLACEHOLDER;
   const v = variant % 100;
   const event = {
     event_id: eventId,

@@ -2,8 +2,8 @@
 // idempotent by (project, event id).
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
-import { chunk, valuesList, type SqlClient } from './sql-client.ts';
+import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 interface EventRow {
   project_id: number;
@@ -46,40 +46,10 @@ const CASTS = [
 export class PgEventStore implements EventStore {
   constructor(private readonly db: SqlClient) {}
 
-  async insertEvents(events: StoredEvent[]): Promise<void> {
-    // A few dozen rows a statement: each statement's payloads pass through the database's
-    // message buffers at once, and in PGlite that memory, once grown, stays.
-    for (const part of chunk(events, 50)) {
-      const values = valuesList(
-        part.map((e) => [
-          e.projectId,
-          e.eventId,
-          e.issueId,
-          e.timestamp,
-          e.receivedAt,
-          e.level,
-          e.title,
-          e.culprit,
-          e.platform,
-          e.environment,
-          e.release,
-          e.traceId,
-          e.userKey,
-          JSON.stringify(e.payload),
-        ]),
-        CASTS,
-      );
-      await this.db.query(
-        `INSERT INTO events (project_id, event_id, issue_id, timestamp, received_at, level, title, culprit, platform,
-           environment, release, trace_id, user_key, payload)
-         SELECT v.project_id, v.event_id, v.issue_id, to_timestamp(v.ts), to_timestamp(v.received), v.level, v.title,
-           v.culprit, v.platform, v.environment, v.release, v.trace_id, v.user_key, v.payload
-         FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id, ts, received, level, title, culprit, platform,
-           environment, release, trace_id, user_key, payload)
-         ON CONFLICT (project_id, event_id) DO NOTHING`,
-        values.params,
-      );
-    }
+  /** All rows in one transaction: one commit (one log flush) per batch, not one per statement. */
+  insertEvents(events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return this.db.transaction((tx) => insertEventRows(tx, events));
   }
 
   async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
@@ -132,4 +102,40 @@ function toStoredEvent(row: EventRow): StoredEvent {
     userKey: row.user_key,
     payload: JSON.parse(row.payload) as NormalizedEvent,
   };
+}
+
+async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<void> {
+  // A few dozen rows a statement: each statement's payloads pass through the database's
+  // message buffers at once, and in PGlite that memory, once grown, stays.
+  for (const part of chunk(events, 50)) {
+    const values = valuesList(
+      part.map((e) => [
+        e.projectId,
+        e.eventId,
+        e.issueId,
+        e.timestamp,
+        e.receivedAt,
+        e.level,
+        e.title,
+        e.culprit,
+        e.platform,
+        e.environment,
+        e.release,
+        e.traceId,
+        e.userKey,
+        e.payloadJson,
+      ]),
+      CASTS,
+    );
+    await db.query(
+      `INSERT INTO events (project_id, event_id, issue_id, timestamp, received_at, level, title, culprit, platform,
+           environment, release, trace_id, user_key, payload)
+         SELECT v.project_id, v.event_id, v.issue_id, to_timestamp(v.ts), to_timestamp(v.received), v.level, v.title,
+           v.culprit, v.platform, v.environment, v.release, v.trace_id, v.user_key, v.payload
+         FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id, ts, received, level, title, culprit, platform,
+           environment, release, trace_id, user_key, payload)
+         ON CONFLICT (project_id, event_id) DO NOTHING`,
+      values.params,
+    );
+  }
 }

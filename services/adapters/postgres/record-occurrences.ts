@@ -1,11 +1,11 @@
 // The issue side of the path of an event, in SQL: one transaction per batch that
 //   1. takes an advisory lock on every (project, hash) of the batch, in sorted order, so two
 //      dispatchers never create one issue twice and never wait on each other in a cycle;
-//   2. claims every event id in processed_events, so a redelivered event is recognised and
-//      counted nothing twice;
+//   2. looks up which event ids were counted before (processed_events), so a redelivered
+//      event is recognised and counted nothing twice;
 //   3. finds each group's issue by any of its hashes, creating the missing ones (project rows
 //      locked in project order), then updates existing issues in issue-id order;
-//   4. records releases and links the events to their issues.
+//   4. records releases and remembers the counted event ids with their issues.
 import {
   aggregateOccurrences,
   mergeGroups,
@@ -23,30 +23,30 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
     if (!unique.has(key)) unique.set(key, occurrence);
   }
   await lockHashes(tx, [...unique.values()]);
-  const claimed = await claimEventIds(tx, [...unique.values()]);
-  const fresh = [...unique.values()].filter((o) => claimed.has(eventKey(o.projectId, o.eventId)));
+  // Under those locks, an event id already recorded stays recorded and no one else records it
+  // meanwhile: every delivery of an event id carries the same hashes, so takes the same locks.
   const results = new Map<string, OccurrenceResult>();
+  for (const recorded of await findRecordedEvents(tx, [...unique.values()])) {
+    results.set(eventKey(recorded.projectId, recorded.eventId), recorded);
+  }
+  const fresh = [...unique.values()].filter((o) => !results.has(eventKey(o.projectId, o.eventId)));
 
+  const counted: OccurrenceResult[] = [];
   for (const { group, issue } of await upsertIssues(tx, aggregateOccurrences(fresh))) {
-    group.eventIds.forEach((eventId) =>
-      results.set(eventKey(group.projectId, eventId), {
+    for (const eventId of group.eventIds) {
+      counted.push({
         projectId: group.projectId,
         eventId,
         issueId: issue.id,
         shortId: issue.shortId,
         isNewIssue: issue.created && eventId === group.earliest.eventId,
         isDuplicate: false,
-      }),
-    );
+      });
+    }
   }
   await recordReleases(tx, fresh);
-  await linkEventsToIssues(tx, [...results.values()]);
-
-  const duplicates = batch.filter((o) => !results.has(eventKey(o.projectId, o.eventId)));
-  for (const duplicate of await findRecordedEvents(tx, duplicates)) {
-    const key = eventKey(duplicate.projectId, duplicate.eventId);
-    if (!results.has(key)) results.set(key, duplicate);
-  }
+  await rememberEvents(tx, counted);
+  for (const result of counted) results.set(eventKey(result.projectId, result.eventId), result);
   return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
 }
 
@@ -63,23 +63,6 @@ async function lockHashes(tx: SqlExecutor, occurrences: Occurrence[]): Promise<v
   const keys = [...new Set(occurrences.flatMap((o) => o.hashes.map((hash) => hashKey(o.projectId, hash))))].sort();
   if (keys.length === 0) return;
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k', [keys]);
-}
-
-async function claimEventIds(tx: SqlExecutor, occurrences: Occurrence[]): Promise<Set<string>> {
-  const claimed = new Set<string>();
-  const sorted = [...occurrences].sort(
-    (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
-  );
-  for (const part of chunk(sorted, 1000)) {
-    const values = valuesList(part.map((o) => [o.projectId, o.eventId]));
-    const rows = await tx.query<{ project_id: number; event_id: string }>(
-      `INSERT INTO processed_events (project_id, event_id) VALUES ${values.sql}
-       ON CONFLICT DO NOTHING RETURNING project_id, event_id`,
-      values.params,
-    );
-    for (const row of rows.rows) claimed.add(eventKey(row.project_id, row.event_id));
-  }
-  return claimed;
 }
 
 interface UpsertedIssue {
@@ -297,41 +280,45 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
   );
 }
 
-async function linkEventsToIssues(tx: SqlExecutor, results: OccurrenceResult[]): Promise<void> {
-  for (const part of chunk(results, 1000)) {
-    const values = valuesList(
-      part.map((r) => [r.projectId, r.eventId, r.issueId]),
-      ['integer', 'text', 'integer'],
-    );
+/** Marks the events counted, with their issue: what makes a redelivery a no-op. */
+async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Promise<void> {
+  const sorted = [...results].sort(
+    (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
+  );
+  for (const part of chunk(sorted, 1000)) {
+    const values = valuesList(part.map((r) => [r.projectId, r.eventId, r.issueId]));
     await tx.query(
-      `UPDATE processed_events p SET issue_id = v.issue_id
-       FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id)
-       WHERE p.project_id = v.project_id AND p.event_id = v.event_id`,
+      `INSERT INTO processed_events (project_id, event_id, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
       values.params,
     );
   }
 }
 
 async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): Promise<OccurrenceResult[]> {
-  if (occurrences.length === 0) return [];
-  const values = valuesList(
-    occurrences.map((o) => [o.projectId, o.eventId]),
-    ['integer', 'text'],
-  );
-  const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number; short_number: number; slug: string }>(
-    `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug
-     FROM (VALUES ${values.sql}) AS v (project_id, event_id)
-     JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
-     JOIN issues i ON i.id = pe.issue_id
-     JOIN projects p ON p.id = i.project_id`,
-    values.params,
-  );
-  return rows.rows.map((r) => ({
-    projectId: r.project_id,
-    eventId: r.event_id,
-    issueId: r.issue_id,
-    shortId: formatShortId(r.slug, r.short_number),
-    isNewIssue: false,
-    isDuplicate: true,
-  }));
+  const found: OccurrenceResult[] = [];
+  for (const part of chunk(occurrences, 1000)) {
+    const values = valuesList(
+      part.map((o) => [o.projectId, o.eventId]),
+      ['integer', 'text'],
+    );
+    const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number; short_number: number; slug: string }>(
+      `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug
+       FROM (VALUES ${values.sql}) AS v (project_id, event_id)
+       JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
+       JOIN issues i ON i.id = pe.issue_id
+       JOIN projects p ON p.id = i.project_id`,
+      values.params,
+    );
+    for (const r of rows.rows) {
+      found.push({
+        projectId: r.project_id,
+        eventId: r.event_id,
+        issueId: r.issue_id,
+        shortId: formatShortId(r.slug, r.short_number),
+        isNewIssue: false,
+        isDuplicate: true,
+      });
+    }
+  }
+  return found;
 }

@@ -30,10 +30,9 @@ interface VariantValues {
 
 const FALLBACK_HASH = md5([]);
 
+/** MD5 of the values concatenated without separator (hashing them one update at a time is slower). */
 export function md5(values: string[]): string {
-  const hash = createHash('md5');
-  for (const value of values) hash.update(value, 'utf8');
-  return hash.digest('hex');
+  return createHash('md5').update(values.join(''), 'utf8').digest('hex');
 }
 
 export function computeGrouping(event: NormalizedEvent): Grouping {
@@ -88,7 +87,8 @@ function finish(candidates: Array<VariantValues | null>): VariantValues[] {
   if (variants.some((v) => v.hasStacktrace)) variants = variants.filter((v) => v.hasStacktrace);
   const app = variants.find((v) => v.name === 'app');
   const system = variants.find((v) => v.name === 'system');
-  if (app && system && md5(app.values) === md5(system.values)) variants = variants.filter((v) => v !== system);
+  // Equal concatenations are equal hashes: no need to hash both to compare them.
+  if (app && system && app.values.join('') === system.values.join('')) variants = variants.filter((v) => v !== system);
   return variants;
 }
 

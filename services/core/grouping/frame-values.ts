@@ -33,7 +33,7 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
 
   let contextLine: string | undefined;
   if (frame.context_line && CONTEXT_LINE_PLATFORMS.has(platform)) {
-    const collapsed = frame.context_line.split(/\s+/).filter(Boolean).join(' ');
+    const collapsed = frame.context_line.trim().replace(/\s+/g, ' ');
     const urlWithoutFunction = js && !frame.function && hasUrlOrigin(frame.abs_path, true);
     if (collapsed && frame.context_line.length <= 120 && !urlWithoutFunction) contextLine = collapsed;
   }

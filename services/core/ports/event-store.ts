@@ -3,7 +3,8 @@
 import type { NormalizedEvent } from '../event/event.ts';
 import type { Level } from '../event/level.ts';
 
-export interface StoredEvent {
+/** The columns every store keeps beside an event's payload, for lists and lookups. */
+export interface EventRecord {
   projectId: number;
   eventId: string;
   issueId: number;
@@ -18,11 +19,20 @@ export interface StoredEvent {
   release: string | null;
   traceId: string | null;
   userKey: string | null;
+}
+
+/** An event as read back. */
+export interface StoredEvent extends EventRecord {
   payload: NormalizedEvent;
 }
 
+/** An event to write: its payload already serialized (once, wherever it was normalized). */
+export interface NewEvent extends EventRecord {
+  payloadJson: string;
+}
+
 export interface EventStore {
-  insertEvents(events: StoredEvent[]): Promise<void>;
+  insertEvents(events: NewEvent[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
   latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
   /** How many stored events an issue has (each event id once). */

@@ -121,7 +121,6 @@ CREATE TABLE events (
   PRIMARY KEY (project_id, event_id)
 );
 CREATE INDEX events_issue_time ON events (issue_id, timestamp DESC);
-CREATE INDEX events_trace ON events (project_id, trace_id) WHERE trace_id IS NOT NULL;
 
 -- LogStore (embedded and Postgres).
 CREATE TABLE logs (

@@ -1,0 +1,76 @@
+// The CPU part of the event pipeline, for a batch of queue records: parse, processEvent
+// (normalize, in-app, JS modules, group, summarize) and serialize the payload once. No I/O:
+// what it returns is what the stores are then asked to record.
+import { userKey } from '../core/event/context.ts';
+import { traceIdOf } from '../core/event/event.ts';
+import type { Occurrence } from '../core/issues/occurrence.ts';
+import type { OutcomeReason } from '../core/outcomes.ts';
+import { processEvent } from '../core/pipeline/process-event.ts';
+import type { NewEvent } from '../core/ports/event-store.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { readQueuedJson } from './queued-json.ts';
+
+export interface PreparedEvent {
+  occurrence: Occurrence;
+  /** The event row, waiting for its issue id. */
+  event: Omit<NewEvent, 'issueId'>;
+}
+
+export interface PreparedBatch {
+  prepared: PreparedEvent[];
+  /** Records that could not be read, each to be counted with its reason. */
+  dropped: OutcomeReason[];
+}
+
+export interface RecordToPrepare {
+  topic: string;
+  offset: string;
+  value: Buffer;
+}
+
+export function prepareEvents(records: RecordToPrepare[], logger: Logger): PreparedBatch {
+  const batch: PreparedBatch = { prepared: [], dropped: [] };
+  for (const record of records) {
+    const item = readQueuedJson(record.value, record, logger);
+    if ('dropped' in item) {
+      batch.dropped.push(item.dropped);
+      continue;
+    }
+    const { header } = item;
+    const { event, grouping, summary } = processEvent(item.json, {
+      eventId: header.id,
+      receivedAt: header.receivedAt,
+      ...(header.clientIp ? { clientIp: header.clientIp } : {}),
+      envelopeSdk: header.sdk,
+    });
+    const common = {
+      projectId: header.projectId,
+      eventId: header.id,
+      title: summary.title,
+      culprit: summary.culprit,
+      environment: event.environment ?? null,
+      release: event.release ?? null,
+      userKey: userKey(event.user) ?? null,
+    };
+    batch.prepared.push({
+      occurrence: {
+        ...common,
+        hashes: grouping.hashes,
+        level: event.level,
+        type: event.type,
+        metadata: summary.metadata,
+        timestamp: event.timestamp,
+      },
+      event: {
+        ...common,
+        timestamp: event.timestamp,
+        receivedAt: event.received,
+        level: event.level,
+        platform: event.platform,
+        traceId: traceIdOf(event) ?? null,
+        payloadJson: JSON.stringify(event),
+      },
+    });
+  }
+  return batch;
+}
