@@ -1,6 +1,19 @@
 // Realistic error envelopes for the ingest benchmark: a Python-style exception with a stack
 // trace and breadcrumbs, ~2 KB ("small") or ~20 KB ("medium"), spread over many fingerprints.
-import { randomUUID } from 'node:crypto';
+// Extra data is varied text (ids, words), not one repeated character: it should compress about
+// as well as real payloads do, since storage cost depends on it.
+import { randomBytes, randomUUID } from 'node:crypto';
+
+const WORDS = ['order', 'cart', 'user', 'session', 'payment', 'retry', 'timeout', 'region', 'shipping', 'invoice', 'token', 'cache'];
+
+/** Roughly `length` characters of log-like text with ids in it. */
+function variedText(length: number): string {
+  let text = '';
+  while (text.length < length) {
+    text += `${WORDS[Math.floor(Math.random() * WORDS.length)]}=${randomBytes(6).toString('hex')} `;
+  }
+  return text.slice(0, length);
+}
 
 const FUNCTIONS = [
   'load_cart',
@@ -67,7 +80,7 @@ export function errorEnvelope(size: 'small' | 'medium', variant: number): string
         data: { status_code: 200, duration_ms: i * 3 },
       })),
     },
-    extra: size === 'small' ? { note: 'x'.repeat(200) } : { payload: 'y'.repeat(8000) },
+    extra: size === 'small' ? { note: variedText(200) } : { payload: variedText(8000) },
     sdk: { name: 'sentry.python', version: '2.75.0' },
   };
   const payload = JSON.stringify(event);

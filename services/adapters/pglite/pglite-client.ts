@@ -6,7 +6,7 @@ import type { SqlClient, SqlExecutor, SqlResult } from '../postgres/sql-client.t
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
 // instance does well with far less, and resident memory is a target.
-const POSTGRES_CONF = ['shared_buffers=8MB', 'wal_buffers=512kB', 'work_mem=2MB', 'maintenance_work_mem=8MB'];
+const POSTGRES_CONF = ['shared_buffers=2MB', 'wal_buffers=256kB', 'work_mem=1MB', 'maintenance_work_mem=4MB', 'temp_buffers=1MB'];
 
 export class PGliteClient implements SqlClient {
   private constructor(private readonly db: PGlite) {}

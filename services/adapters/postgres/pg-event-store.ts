@@ -1,9 +1,13 @@
 // EventStore over SQL (PGlite standalone; also usable on Postgres). Inserts are multi-row and
 // idempotent by (project, event id).
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
 import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
+
+const deflateRawAsync = promisify(deflateRaw);
 
 interface EventRow {
   project_id: number;
@@ -19,12 +23,12 @@ interface EventRow {
   release: string | null;
   trace_id: string | null;
   user_key: string | null;
-  payload: string;
+  payload_deflated: string;
 }
 
 const COLUMNS = `project_id, event_id, issue_id, extract(epoch from timestamp)::float8 AS timestamp,
   extract(epoch from received_at)::float8 AS received_at, level, title, culprit, platform, environment, release,
-  trace_id, user_key, payload`;
+  trace_id, user_key, payload_deflated`;
 
 const CASTS = [
   'integer',
@@ -46,10 +50,15 @@ const CASTS = [
 export class PgEventStore implements EventStore {
   constructor(private readonly db: SqlClient) {}
 
-  /** All rows in one transaction: one commit (one log flush) per batch, not one per statement. */
-  insertEvents(events: NewEvent[]): Promise<void> {
-    if (events.length === 0) return Promise.resolve();
-    return this.db.transaction((tx) => insertEventRows(tx, events));
+  /**
+   * Payloads are compressed first, on libuv's thread pool (beside the thread that talks to the
+   * database); then all rows go in one transaction: one commit per batch, not one per statement.
+   */
+  async insertEvents(events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const deflated = await Promise.all(events.map((e) => deflateRawAsync(e.payloadJson, { level: 1 })));
+    const rows = events.map((e, i) => ({ ...e, payloadDeflated: deflated[i]!.toString('base64') }));
+    await this.db.transaction((tx) => insertEventRows(tx, rows));
   }
 
   async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
@@ -100,11 +109,11 @@ function toStoredEvent(row: EventRow): StoredEvent {
     release: row.release,
     traceId: row.trace_id,
     userKey: row.user_key,
-    payload: JSON.parse(row.payload) as NormalizedEvent,
+    payload: JSON.parse(inflateRawSync(Buffer.from(row.payload_deflated, 'base64')).toString('utf8')) as NormalizedEvent,
   };
 }
 
-async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<void> {
+async function insertEventRows(db: SqlExecutor, events: Array<NewEvent & { payloadDeflated: string }>): Promise<void> {
   // A few dozen rows a statement: each statement's payloads pass through the database's
   // message buffers at once, and in PGlite that memory, once grown, stays.
   for (const part of chunk(events, 50)) {
@@ -123,13 +132,13 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<voi
         e.release,
         e.traceId,
         e.userKey,
-        e.payloadJson,
+        e.payloadDeflated,
       ]),
       CASTS,
     );
     await db.query(
       `INSERT INTO events (project_id, event_id, issue_id, timestamp, received_at, level, title, culprit, platform,
-           environment, release, trace_id, user_key, payload)
+           environment, release, trace_id, user_key, payload_deflated)
          SELECT v.project_id, v.event_id, v.issue_id, to_timestamp(v.ts), to_timestamp(v.received), v.level, v.title,
            v.culprit, v.platform, v.environment, v.release, v.trace_id, v.user_key, v.payload
          FROM (VALUES ${values.sql}) AS v (project_id, event_id, issue_id, ts, received, level, title, culprit, platform,
