@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capturedRequest } from '../../test/fixtures/sdk-fixtures.ts';
 import { ErrataError, UnavailableError } from '../core/errors.ts';
 import { BodyBudget, readBody } from './read-body.ts';
@@ -123,6 +123,40 @@ describe('readBody', () => {
     } finally {
       await new Promise<void>((resolve) => small.close(() => resolve()));
     }
+  });
+
+  it('gives up with a clear error when the client goes away mid-body, compressed or not', async () => {
+    const outcomes: Array<Promise<unknown>> = [];
+    const seen = createServer((req) => outcomes.push(readBody(req, limits).catch((error: Error) => error.message)));
+    await new Promise<void>((resolve) => seen.listen(0, '127.0.0.1', resolve));
+    const { port: seenPort } = seen.address() as AddressInfo;
+    try {
+      for (const headers of [{}, { 'content-encoding': 'gzip' }]) {
+        const req = request({
+          host: '127.0.0.1',
+          port: seenPort,
+          method: 'POST',
+          headers: { ...headers, 'content-length': '10000' },
+        });
+        req.on('error', () => {});
+        req.write(gzipSync(text).subarray(0, 100));
+        await vi.waitFor(() => expect(outcomes.length).toBeGreaterThan(0));
+        req.destroy();
+        expect(await outcomes.shift()).toMatch(/could not be read to its end/);
+      }
+    } finally {
+      seen.closeAllConnections();
+      await new Promise<void>((resolve) => seen.close(() => resolve()));
+    }
+  });
+
+  it('decodes a large compressed body arriving in many small pieces', async () => {
+    const large = Buffer.from(Array.from({ length: 4000 }, (_, i) => `{"line":${i},"text":"${'x'.repeat(i % 50)}"}\n`).join(''));
+    const response = await post(gzipSync(large), { 'content-encoding': 'gzip' }, true);
+    expect(response).toEqual({
+      status: 200,
+      json: { ok: true, length: large.length, sha: large.toString('base64').slice(0, 40) },
+    });
   });
 
   it('keeps serving after hostile bodies', async () => {

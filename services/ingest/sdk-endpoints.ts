@@ -78,12 +78,16 @@ async function acceptEnvelope(
       `the envelope has ${eventItems.length} event items: send each event in an envelope of its own`,
     );
   }
-  // Only an event of acceptable size is parsed for its id; a larger one is refused below.
+  // SDKs put the id in the envelope header; only without one is the event parsed for its id
+  // (and only an event of acceptable size: a larger one is refused below).
   const eventItem = eventItems[0];
+  const headerId = parseEventId(envelope.headers.event_id);
   const payloadId =
-    eventItem && eventItem.payload.length <= deps.limits.maxEventBytes ? eventIdInPayload(eventItem.payload) : undefined;
+    !headerId && eventItem && eventItem.payload.length <= deps.limits.maxEventBytes
+      ? eventIdInPayload(eventItem.payload)
+      : undefined;
   return acceptItems(deps, key, {
-    eventId: parseEventId(envelope.headers.event_id) ?? payloadId ?? newEventId(),
+    eventId: headerId ?? payloadId ?? newEventId(),
     clientIp,
     sdk: envelope.headers.sdk,
     items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),

@@ -4,7 +4,20 @@
 // as well as real payloads do, since storage cost depends on it.
 import { randomBytes, randomUUID } from 'node:crypto';
 
-const WORDS = ['order', 'cart', 'user', 'session', 'payment', 'retry', 'timeout', 'region', 'shipping', 'invoice', 'token', 'cache'];
+const WORDS = [
+  'order',
+  'cart',
+  'user',
+  'session',
+  'payment',
+  'retry',
+  'timeout',
+  'region',
+  'shipping',
+  'invoice',
+  'token',
+  'cache',
+];
 
 /** Roughly `length` characters of log-like text with ids in it. */
 function variedText(length: number): string {
