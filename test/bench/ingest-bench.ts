@@ -15,7 +15,7 @@ import { mixedEnvelope, withEventId } from './payloads.ts';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 15);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
-const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 30);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 60);
 
 interface Result {
   sent: number;
@@ -74,9 +74,9 @@ async function closedLoop(url: URL, seconds: number): Promise<Result> {
   return result;
 }
 
-async function openLoop(url: URL, rate: number, seconds: number): Promise<Result> {
+/** Sends at a fixed rate whatever the latency; `result` fills in as answers arrive. */
+async function openLoop(url: URL, rate: number, seconds: number, result: Result): Promise<Result> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const result: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
   const started = Date.now();
   const total = rate * seconds;
   const inFlight: Array<Promise<void>> = [];
@@ -160,11 +160,20 @@ async function main() {
     const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
 
     // The target first, on a fresh server: a sustained rate, and whether processing keeps up.
-    const steady = await openLoop(url, RATE, STEADY_SECONDS);
+    const steady: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+    const backlog: string[] = [];
+    const steadyStarted = Date.now();
+    const sampler = setInterval(() => {
+      const elapsed = Math.round((Date.now() - steadyStarted) / 1000);
+      void processedEvents(server).then((processed) => backlog.push(`${elapsed}s: ${steady.accepted - processed}`));
+    }, 10_000);
+    await openLoop(url, RATE, STEADY_SECONDS, steady);
+    clearInterval(sampler);
     const steadySent = Date.now();
     const backlogAtEnd = steady.accepted - (await processedEvents(server));
     console.log(describe(`errata standalone (steady ${RATE}/s)`, steady));
     await waitProcessed(server, steady.accepted);
+    console.log(`  backlog (accepted, not yet processed) every 10 s: ${backlog.join(', ')}`);
     console.log(
       `  backlog when the load stopped: ${backlogAtEnd} events; all processed ${((Date.now() - steadySent) / 1000).toFixed(1)} s later`,
     );
