@@ -55,4 +55,6 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   storeTimer();
   deps.metrics.storeBatchSize.observe({ store: 'events' }, rows.length);
   deps.metrics.pipelineProcessed.inc({ category: 'error' }, rows.length);
+  const now = Date.now() / 1000;
+  for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
 }

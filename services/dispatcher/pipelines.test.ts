@@ -26,9 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => stores.close());
 
+const RECEIVED_AT = Date.UTC(2026, 10, 21, 22) / 1000;
 let offset = 0;
 function record(kind: 'event' | 'log', id: string, payload: Buffer | string): DeliveredRecord {
-  const header: QueuedItemHeader = { v: 1, kind, id, projectId, organizationId, receivedAt: Date.UTC(2026, 10, 21, 22) / 1000 };
+  const header: QueuedItemHeader = { v: 1, kind, id, projectId, organizationId, receivedAt: RECEIVED_AT };
   offset += 1;
   return {
     topic: kind,
@@ -42,6 +43,12 @@ function record(kind: 'event' | 'log', id: string, payload: Buffer | string): De
 async function outcome(reason: string, category: string): Promise<number> {
   const metric = await metrics.outcomes.get();
   return metric.values.find((v) => v.labels.reason === reason && v.labels.category === category)?.value ?? 0;
+}
+
+async function eventAges(): Promise<{ count: number; sum: number }> {
+  const metric = await metrics.pipelineEventAge.get();
+  const value = (name: string) => metric.values.find((v) => v.metricName === name)?.value ?? 0;
+  return { count: value('errata_pipeline_event_age_seconds_count'), sum: value('errata_pipeline_event_age_seconds_sum') };
 }
 
 describe('event pipeline', () => {
@@ -61,7 +68,13 @@ describe('event pipeline', () => {
       ['python-gzip-exception-001', 'python-br-exception-001', 'go-panic-001'].includes(e.request),
     );
     const batch = fixtures.map((f, i) => record('event', `${String(i + 1).padStart(32, 'a')}`, JSON.stringify(f.payload)));
+    const agesBefore = await eventAges();
+    const ageAtStart = Math.max(0, Date.now() / 1000 - RECEIVED_AT);
     await events(batch);
+    const ages = await eventAges();
+    expect(ages.count - agesBefore.count).toBe(3);
+    expect(ages.sum - agesBefore.sum).toBeGreaterThanOrEqual(3 * ageAtStart);
+    expect(ages.sum - agesBefore.sum).toBeLessThan(3 * (ageAtStart + 60));
     const { items } = await stores.metadata.listIssues({ projectId, limit: 10 });
     expect(items.map((i) => [i.title, i.count]).sort()).toEqual([
       ["KeyError: 'Order 1001 has no items'", 2],

@@ -97,6 +97,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
+    pipelineEventAge: new Histogram({
+      name: 'errata_pipeline_event_age_seconds',
+      help: 'Time from an event being accepted at ingest to it being stored, grouped and countable.',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+      registers,
+    }),
     pipelineProcessed: new Counter({
       name: 'errata_pipeline_processed_total',
       help: 'Items the dispatcher stored, by data category.',

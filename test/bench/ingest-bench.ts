@@ -6,7 +6,7 @@
 //   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS (the bare server too).
 // Peak RSS of the server process is read from /proc/<pid>/status (VmHWM).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { provision, freePort, REPO_ROOT, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
@@ -123,9 +123,47 @@ async function processedEvents(server: StandaloneServer): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
+/** Upper bounds of the buckets holding the 50th and 99th percentile of the time until processed. */
+async function eventAgePercentiles(server: StandaloneServer): Promise<string> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const buckets = [...text.matchAll(/^errata_pipeline_event_age_seconds_bucket\{le="([^"]+)"\} (\d+)$/gm)].map((m) => ({
+    le: m[1]!,
+    count: Number(m[2]),
+  }));
+  const total = buckets.at(-1)?.count ?? 0;
+  const bound = (p: number) => buckets.find((b) => b.count >= (p / 100) * total)?.le ?? '?';
+  return `p50 <= ${bound(50)} s, p99 <= ${bound(99)} s (histogram buckets, ${total} events)`;
+}
+
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+/** CPU seconds used so far by each thread of the process, by thread id. */
+function threadCpuSeconds(pid: number): Map<string, number> {
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(tid, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
+  }
+  return out;
+}
+
+/**
+ * Server CPU per event between two snapshots, split into the main thread (HTTP and queue
+ * appends), the busiest other thread (the backend thread: database and dispatcher) and the
+ * rest (V8's garbage-collection and compiler helpers, libuv's pool doing zlib and fsync).
+ */
+function describeCpu(pid: number, before: Map<string, number>, after: Map<string, number>, events: number): string {
+  const used = [...after].map(([tid, seconds]) => ({ tid, ms: ((seconds - (before.get(tid) ?? 0)) * 1000) / events }));
+  const main = used.find((t) => t.tid === String(pid))?.ms ?? 0;
+  const others = used.filter((t) => t.tid !== String(pid)).sort((a, b) => b.ms - a.ms);
+  const backend = others[0]?.ms ?? 0;
+  const rest = others.slice(1).reduce((sum, t) => sum + t.ms, 0);
+  return `server CPU per event: ${(main + backend + rest).toFixed(2)} ms = main thread ${main.toFixed(2)} + backend thread ${backend.toFixed(2)} + helper threads ${rest.toFixed(2)}`;
 }
 
 function describe(name: string, r: Result): string {
@@ -177,15 +215,23 @@ async function main() {
     console.log(
       `  backlog when the load stopped: ${backlogAtEnd} events; all processed ${((Date.now() - steadySent) / 1000).toFixed(1)} s later`,
     );
+    console.log(`  time from accepted to processed: ${await eventAgePercentiles(server)}`);
     console.log(`  peak RSS of the server process so far: ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
 
     // Then as fast as it will go.
     const before = await processedEvents(server);
+    const cpuBefore = threadCpuSeconds(server.child.pid!);
+    const loadCpuBefore = process.cpuUsage();
     const max = await closedLoop(url, MAX_SECONDS);
     const maxSent = Date.now();
     console.log(describe('errata standalone (max)', max));
     await waitProcessed(server, before + max.accepted);
     const maxDrain = (Date.now() - maxSent) / 1000;
+    const loadCpu = process.cpuUsage(loadCpuBefore);
+    console.log(`  ${describeCpu(server.child.pid!, cpuBefore, threadCpuSeconds(server.child.pid!), max.accepted)}`);
+    console.log(
+      `  load generator CPU per event (same machine): ${((loadCpu.user + loadCpu.system) / 1000 / max.accepted).toFixed(2)} ms`,
+    );
     console.log(
       `  processing caught up ${maxDrain.toFixed(1)} s after the last request; processing rate ${(max.accepted / (max.seconds + maxDrain)).toFixed(0)} events/s`,
     );

@@ -67,6 +67,8 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
     ERRATA_HOST: '127.0.0.1',
     ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
     ERRATA_LOG_LEVEL: 'warn',
+    // As `npm start` runs it (see the README): fewer malloc arenas, a smaller resident set.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     ...options.env,
   };
   const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
