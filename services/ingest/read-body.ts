@@ -103,12 +103,13 @@ function collectBody(
 
     req.on('data', onWire);
     req.once('end', () => (decode ? decode.end() : finish()));
-    req.once('aborted', unreadable);
-    req.once('error', unreadable);
+    req.on('aborted', unreadable);
+    // `on`, not `once`: finish() is idempotent, and an error event without a listener would throw.
+    req.on('error', unreadable);
     if (decode) {
       decode.on('data', onBody);
       decode.once('end', () => finish());
-      decode.once('error', () =>
+      decode.on('error', () =>
         finish(new UserInputError(`the body is not valid ${encoding} data: fix the Content-Encoding header or the compression`)),
       );
     }
