@@ -10,9 +10,9 @@ import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
 import {
   freePort,
   provision,
-  removeDir,
   REPO_ROOT,
   startServer,
+  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -107,8 +107,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => pages?.close(() => resolve()));
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 async function runPage(marker: string, preflight: boolean) {

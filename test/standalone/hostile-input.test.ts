@@ -8,9 +8,9 @@ import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
 import {
   api,
   provision,
-  removeDir,
   runCliJson,
   startServer,
+  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -25,8 +25,7 @@ beforeAll(async () => {
   envelopeUrl = `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
 });
 afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 const id = () => randomUUID().replace(/-/g, '');

@@ -7,10 +7,10 @@ import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
 import {
   api,
   provision,
-  removeDir,
   REPO_ROOT,
   runProcess,
   startServer,
+  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -24,8 +24,7 @@ beforeAll(async () => {
   p = await provision(server, 'Node App');
 });
 afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 async function send(scenario: string, marker: string): Promise<string[]> {

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
 import {
   provision,
-  removeDir,
   REPO_ROOT,
   runProcess,
   startServer,
+  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -23,8 +23,7 @@ beforeAll(async () => {
   p = await provision(server, 'Python App');
 });
 afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 async function send(scenario: string, marker: string): Promise<string[]> {

@@ -7,9 +7,9 @@ import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { waitForLogs } from '../support/issues.ts';
 import {
   provision,
-  removeDir,
   runCliJson,
   startServer,
+  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -22,8 +22,7 @@ beforeAll(async () => {
   p = await provision(server, 'Limited');
 });
 afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 const id = () => randomUUID().replace(/-/g, '');

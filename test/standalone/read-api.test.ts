@@ -9,9 +9,9 @@ import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import {
   api,
   provision,
-  removeDir,
   runCliJson,
   startServer,
+  stopAndRemove,
   tempDataDir,
   type Provisioned,
   type StandaloneServer,
@@ -78,8 +78,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  expect(await server.stop()).toBe(0);
-  await removeDir(server.dataDir);
+  await stopAndRemove(server);
 });
 
 describe('authentication', () => {

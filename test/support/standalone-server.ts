@@ -51,6 +51,13 @@ export function removeDir(dir: string): Promise<void> {
   return rm(dir, { recursive: true, force: true });
 }
 
+/** The end of a suite: the server must exit 0 on SIGTERM (a clean drain); then its data goes. */
+export async function stopAndRemove(server: StandaloneServer): Promise<void> {
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`errata start exited with ${code} on SIGTERM, not 0:\n${server.output()}`);
+  await removeDir(server.dataDir);
+}
+
 export interface StartOptions {
   dataDir?: string;
   port?: number;
