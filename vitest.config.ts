@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two suites: unit tests beside the code, and the standalone end-to-end suite that drives a
-// real server process with real SDK clients. Distributed suites join later.
+// Three suites: unit tests beside the code; the standalone end-to-end suite that drives a real
+// server process with real SDK clients; and the distributed suite (adapter contracts against
+// real Postgres, ClickHouse, Kafka and MinIO, then the three roles as separate processes),
+// which `npm test` leaves out and `npm run test:distributed` runs.
 export default defineConfig({
   test: {
     projects: [
@@ -19,6 +21,16 @@ export default defineConfig({
           globalSetup: ['test/standalone/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'distributed',
+          include: ['test/distributed/**/*.test.ts'],
+          globalSetup: ['test/distributed/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

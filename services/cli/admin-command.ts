@@ -1,10 +1,13 @@
-// How an admin command reaches the data: through the running server's admin socket when a
-// server owns the data directory, otherwise by opening the stores itself under the instance
-// lock (waiting briefly if another command holds it). Never two writers on one database.
+// How an admin command reaches the data. Distributed (ERRATA_POSTGRES_URL set): straight to
+// Postgres, which serializes writers itself. Standalone: through the running server's admin
+// socket when a server owns the data directory, otherwise by opening the stores itself under
+// the instance lock (waiting briefly if another command holds it). Never two writers on one
+// embedded database.
 import { mkdir } from 'node:fs/promises';
 import { callAdminSocket } from '../runtime/admin/socket.ts';
 import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
-import { initializeEmbeddedDatabase, openStores } from '../runtime/compose.ts';
+import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
 import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
@@ -14,6 +17,17 @@ export async function runAdminCommand(
   operation: AdminOperation,
   input: Record<string, unknown>,
 ): Promise<unknown> {
+  if (config.postgres) {
+    const client = openPostgres(config);
+    try {
+      const metadata = new PgMetadataStore(client);
+      await ensureFirstOrganization(metadata, config.organization);
+      // Ingest processes notice key changes through their key cache's refresh (30 s).
+      return await runAdminOperation({ metadata, baseUrl: config.baseUrl }, operation, input);
+    } finally {
+      await client.close();
+    }
+  }
   const holder = await currentHolder(config.dataDir);
   if (holder?.kind === 'server' && holder.socket) return callAdminSocket(holder.socket, operation, input);
   await mkdir(config.dataDir, { recursive: true });

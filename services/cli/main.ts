@@ -1,9 +1,15 @@
 // The `errata` command: the standalone server and the admin commands. Output is for people by
 // default and JSON with --json; errors go to stderr with exit code 1.
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { ErrataError, UserInputError } from '../core/errors.ts';
 import { mcpClientConfiguration } from '../core/provisioning/agent-tokens.ts';
-import { createEmbeddedDatabase, initializeEmbeddedDatabase, openStores } from '../runtime/compose.ts';
+import {
+  createEmbeddedDatabase,
+  initializeEmbeddedDatabase,
+  migrateDistributed,
+  openStores,
+  type Role,
+} from '../runtime/compose.ts';
 import { ConfigError, loadConfig, type Config } from '../runtime/config.ts';
 import { acquireInstanceLock, InstanceLockedError } from '../runtime/instance-lock.ts';
 import { onShutdownSignal } from '../runtime/lifecycle.ts';
@@ -11,6 +17,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { VERSION } from '../runtime/version.ts';
 import { runAdminCommand } from './admin-command.ts';
 import { startStandaloneServer } from './standalone-server.ts';
+import { ROLES, serveRole } from './serve-role.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 import { mkdir } from 'node:fs/promises';
 
@@ -39,10 +46,32 @@ program
   });
 
 program
+  .command('serve')
+  .description('run one role of the distributed mode on Postgres, ClickHouse and Kafka (ERRATA_* variables configure it)')
+  .addArgument(new Argument('<role>', 'the role this process plays').choices(ROLES))
+  .action(async (role: Role) => {
+    const c = cfg();
+    const logger = createLogger(c.logLevel);
+    const running = await serveRole(role, c, logger);
+    onShutdownSignal(async (signal) => {
+      logger.info({ signal, role }, 'signal received');
+      await running.stop();
+    });
+  });
+
+program
   .command('migrate')
-  .description('create or update the database schema (idempotent)')
+  .description('create or update the database schema (idempotent; safe while older versions serve)')
   .action(async () => {
     const c = cfg();
+    if (c.postgres) {
+      const report = await migrateDistributed(c);
+      return out(
+        json()
+          ? JSON.stringify({ migrated: true, ...report })
+          : `The schema is up to date (Postgres: ${report.postgres.length} migration(s) applied${report.clickhouse ? '; ClickHouse tables ensured' : ''}).`,
+      );
+    }
     await mkdir(c.dataDir, { recursive: true });
     const lock = await acquireInstanceLock(c.dataDir, { kind: 'cli' }, { waitMs: 30_000 });
     try {

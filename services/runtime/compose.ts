@@ -2,9 +2,9 @@
 // thread it starts, which must build its own). Standalone: PGlite for metadata, events and
 // logs (one database in <data dir>/db, owned by the backend thread) and the local write-ahead
 // queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend thread); the
-// CLI without a server opens the database itself (openStores). The distributed adapters
-// (Postgres, ClickHouse, Kafka, S3) will be chosen here from their ERRATA_* variables, behind
-// the same ports; no domain or role code changes.
+// CLI without a server opens the database itself (openStores). Distributed (`errata serve`):
+// Postgres, ClickHouse, Kafka and S3, chosen from their ERRATA_* variables, behind the same
+// ports; no domain or role code changes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -14,6 +14,14 @@ import { migrate } from '../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
+import { ensureClickHouseSchema, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
+import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
+import { openS3BlobStore } from '../adapters/s3/s3-blob-store.ts';
+import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
+import { TOPICS } from '../core/pipeline/queued-item.ts';
+import { ConfigError } from './config.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
@@ -113,4 +121,127 @@ export async function createEmbeddedDatabase(dir: string): Promise<void> {
   const client = await PGliteClient.open(dir);
   await migrate(client);
   await client.close();
+}
+
+// ---- distributed ----------------------------------------------------------------------------
+
+export type Role = 'ingest' | 'mcp' | 'dispatcher';
+
+/** What each role reads and writes; only these are opened, and /healthz checks exactly these. */
+const ROLE_NEEDS: Record<Role, Array<'postgres' | 'clickhouse' | 'kafka' | 's3'>> = {
+  ingest: ['postgres', 'kafka'],
+  mcp: ['postgres', 'clickhouse'],
+  dispatcher: ['postgres', 'clickhouse', 'kafka'],
+};
+
+const SETTING: Record<'postgres' | 'clickhouse' | 'kafka' | 's3', string> = {
+  postgres: 'ERRATA_POSTGRES_URL',
+  clickhouse: 'ERRATA_CLICKHOUSE_URL',
+  kafka: 'ERRATA_KAFKA_BROKERS',
+  s3: 'ERRATA_S3_BUCKET',
+};
+
+export interface RolePorts {
+  metadata: MetadataStore;
+  events?: EventStore;
+  logs?: LogStore;
+  queue?: Queue;
+  blobs?: BlobStore;
+  /** The dependencies /healthz asks, by name. */
+  health: Array<{ name: string; check(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** Opens the distributed adapters a role needs; a ConfigError names any missing variable. */
+export async function composeRole(role: Role, config: Config, logger: Logger, metrics: Metrics): Promise<RolePorts> {
+  const missing = ROLE_NEEDS[role].filter((need) => !config[need]).map((need) => SETTING[need]);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `errata serve ${role} runs on the distributed stores: set ${missing.join(', ')} (the README lists every setting)`,
+    );
+  }
+  const closers: Array<() => Promise<void>> = [];
+  const health: RolePorts['health'] = [];
+  try {
+    const postgres = openPostgres(config, logger);
+    closers.push(() => postgres.close());
+    const metadata = new PgMetadataStore(postgres);
+    health.push({ name: 'postgres', check: () => metadata.ping() });
+    const ports: RolePorts = { metadata, health, close: async () => {} };
+
+    if (ROLE_NEEDS[role].includes('clickhouse')) {
+      const ch = config.clickhouse!;
+      const stores = await openClickHouseStores({
+        url: ch.url,
+        database: ch.database,
+        username: ch.username,
+        password: ch.password,
+        batch: { maxRows: ch.batchRows, maxWaitMs: ch.batchWaitMs },
+        // Batch sizes are observed by the pipelines, per write call; failed INSERTs here.
+        observe(write) {
+          if (write.error) metrics.storeWriteErrors.inc({ store: write.table });
+        },
+      });
+      closers.push(() => stores.close());
+      health.push({ name: 'clickhouse', check: () => stores.ping() });
+      ports.events = stores.events;
+      ports.logs = stores.logs;
+    }
+    if (ROLE_NEEDS[role].includes('kafka')) {
+      const k = config.kafka!;
+      const queue = await openKafkaQueue({
+        brokers: k.brokers,
+        clientId: `${k.clientId}-${role}`,
+        topicPrefix: k.topicPrefix,
+        partitions: k.partitions,
+        replicationFactor: k.replicationFactor,
+        produceTimeoutMs: k.produceTimeoutMs,
+        topics: Object.values(TOPICS),
+        logger: logger.child({ component: 'kafka' }),
+      });
+      closers.push(() => queue.close());
+      health.push({ name: 'kafka', check: () => queue.ping() });
+      ports.queue = queue;
+    }
+    if (config.s3) {
+      const blobs = await openS3BlobStore(config.s3);
+      closers.push(() => blobs.close());
+      health.push({ name: 's3', check: () => blobs.ping() });
+      ports.blobs = blobs;
+    }
+    // Closed in reverse: consumers and producers before the stores their work lands in.
+    ports.close = async () => {
+      for (const close of closers.reverse()) await close();
+    };
+    return ports;
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The metadata store of the distributed mode, for `errata migrate` and the admin commands. */
+export function openPostgres(config: Config, logger?: Logger): PgPoolClient {
+  return PgPoolClient.open({
+    url: config.postgres!.url,
+    maxConnections: config.postgres!.poolSize,
+    onError: (error) => logger?.warn({ err: error }, 'idle Postgres connection failed; the pool replaces it'),
+  });
+}
+
+/** `errata migrate` in the distributed mode: Postgres migrations, then the ClickHouse tables. */
+export async function migrateDistributed(config: Config): Promise<{ postgres: string[]; clickhouse: boolean }> {
+  const client = openPostgres(config);
+  try {
+    const report = await migrate(client);
+    if (config.clickhouse) await ensureClickHouseSchema(config.clickhouse);
+    return { postgres: report.applied, clickhouse: Boolean(config.clickhouse) };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Source maps and upload chunks: S3 when ERRATA_S3_BUCKET is set, else <data dir>/blobs. */
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  return config.s3 ? openS3BlobStore(config.s3) : openFsBlobStore(join(config.dataDir, 'blobs'));
 }

@@ -26,4 +26,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ERRATA_BASE_URL: 'ftp://x' })).toThrow(/ERRATA_BASE_URL/);
     expect(() => loadConfig({ ERRATA_ORGANIZATION: 'Big Org' })).toThrow(/ERRATA_ORGANIZATION="Big Org": use lowercase/);
   });
+
+  it('reads the distributed settings, each section only when its server is configured', () => {
+    expect(loadConfig({})).toMatchObject({ postgres: undefined, clickhouse: undefined, kafka: undefined, s3: undefined });
+    const config = loadConfig({
+      ERRATA_POSTGRES_URL: 'postgres://errata:pw@db:5432/errata',
+      ERRATA_CLICKHOUSE_URL: 'http://ch:8123',
+      ERRATA_KAFKA_BROKERS: 'k1:9092,k2:9092',
+      ERRATA_KAFKA_TOPIC_PREFIX: 'prod.',
+      ERRATA_S3_BUCKET: 'errata-maps',
+      ERRATA_S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config.postgres).toEqual({ url: 'postgres://errata:pw@db:5432/errata', poolSize: 10 });
+    expect(config.clickhouse).toMatchObject({ url: 'http://ch:8123', database: 'errata', batchRows: 5000, batchWaitMs: 100 });
+    expect(config.kafka).toMatchObject({ brokers: ['k1:9092', 'k2:9092'], topicPrefix: 'prod.', partitions: 8 });
+    expect(config.s3).toMatchObject({ bucket: 'errata-maps', region: 'us-east-1', forcePathStyle: true, prefix: '' });
+  });
+
+  it('refuses bad distributed settings without echoing secrets', () => {
+    expect(() => loadConfig({ ERRATA_KAFKA_BROKERS: 'k1:9092, k2' })).toThrow(
+      /ERRATA_KAFKA_BROKERS="k1:9092, k2": a comma-separated/,
+    );
+    expect(() => loadConfig({ ERRATA_S3_BUCKET: 'B' })).toThrow(/ERRATA_S3_BUCKET/);
+    let message = '';
+    try {
+      loadConfig({ ERRATA_POSTGRES_URL: 'mysql://root:hunter2@db/x' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/ERRATA_POSTGRES_URL:/);
+    expect(message).not.toContain('hunter2');
+  });
 });

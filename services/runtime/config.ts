@@ -28,6 +28,44 @@ const schema = z.object({
   ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
   ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
   ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
+
+  // Distributed mode: each set variable switches its port to the server adapter.
+  ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  ERRATA_POSTGRES_POOL_SIZE: integer(1, 1000).default(10),
+  ERRATA_CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ERRATA_CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'use letters, digits and "_"')
+    .default('errata'),
+  ERRATA_CLICKHOUSE_USERNAME: z.string().default('default'),
+  ERRATA_CLICKHOUSE_PASSWORD: z.string().default(''),
+  ERRATA_CLICKHOUSE_BATCH_ROWS: integer(1, 1_000_000).default(5000),
+  ERRATA_CLICKHOUSE_BATCH_WAIT_MS: integer(0, 60_000).default(100),
+  ERRATA_KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma-separated list of host:port')
+    .optional(),
+  ERRATA_KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{0,100}$/, 'use letters, digits, ".", "_" or "-"')
+    .default(''),
+  ERRATA_KAFKA_PARTITIONS: integer(1, 10_000).default(8),
+  ERRATA_KAFKA_REPLICATION_FACTOR: integer(-1, 100).default(-1),
+  ERRATA_KAFKA_CLIENT_ID: z.string().min(1).default('errata'),
+  ERRATA_KAFKA_PRODUCE_TIMEOUT_MS: integer(100, 120_000).default(5000),
+  ERRATA_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase characters)')
+    .optional(),
+  ERRATA_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  ERRATA_S3_REGION: z.string().min(1).default('us-east-1'),
+  ERRATA_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false'),
+  ERRATA_S3_ACCESS_KEY_ID: z.string().optional(),
+  ERRATA_S3_SECRET_ACCESS_KEY: z.string().optional(),
+  ERRATA_S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in "/"')
+    .default(''),
 });
 
 export interface Config {
@@ -49,16 +87,45 @@ export interface Config {
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
   eventRetentionDays: number;
+  /** The distributed adapters' settings; a section is present when its server is configured. */
+  postgres?: { url: string; poolSize: number };
+  clickhouse?: { url: string; database: string; username: string; password: string; batchRows: number; batchWaitMs: number };
+  kafka?: {
+    brokers: string[];
+    topicPrefix: string;
+    partitions: number;
+    replicationFactor: number;
+    clientId: string;
+    produceTimeoutMs: number;
+  };
+  s3?: {
+    bucket: string;
+    endpoint?: string;
+    region: string;
+    forcePathStyle: boolean;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    prefix: string;
+  };
 }
 
 export class ConfigError extends Error {}
+
+const SECRET_VARIABLES = new Set([
+  'ERRATA_POSTGRES_URL',
+  'ERRATA_CLICKHOUSE_URL',
+  'ERRATA_CLICKHOUSE_PASSWORD',
+  'ERRATA_S3_ACCESS_KEY_ID',
+  'ERRATA_S3_SECRET_ACCESS_KEY',
+]);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const variable = String(issue.path[0]);
-      const value = env[variable];
+      // A secret (or a URL that may carry one) is named, never echoed.
+      const value = SECRET_VARIABLES.has(variable) ? undefined : env[variable];
       return `  ${variable}${value === undefined ? '' : `="${value}"`}: ${issue.message}`;
     });
     throw new ConfigError(
@@ -84,5 +151,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     eventRetentionDays: c.ERRATA_EVENT_RETENTION_DAYS,
+    postgres: c.ERRATA_POSTGRES_URL ? { url: c.ERRATA_POSTGRES_URL, poolSize: c.ERRATA_POSTGRES_POOL_SIZE } : undefined,
+    clickhouse: c.ERRATA_CLICKHOUSE_URL
+      ? {
+          url: c.ERRATA_CLICKHOUSE_URL,
+          database: c.ERRATA_CLICKHOUSE_DATABASE,
+          username: c.ERRATA_CLICKHOUSE_USERNAME,
+          password: c.ERRATA_CLICKHOUSE_PASSWORD,
+          batchRows: c.ERRATA_CLICKHOUSE_BATCH_ROWS,
+          batchWaitMs: c.ERRATA_CLICKHOUSE_BATCH_WAIT_MS,
+        }
+      : undefined,
+    kafka: c.ERRATA_KAFKA_BROKERS
+      ? {
+          brokers: c.ERRATA_KAFKA_BROKERS.split(','),
+          topicPrefix: c.ERRATA_KAFKA_TOPIC_PREFIX,
+          partitions: c.ERRATA_KAFKA_PARTITIONS,
+          replicationFactor: c.ERRATA_KAFKA_REPLICATION_FACTOR,
+          clientId: c.ERRATA_KAFKA_CLIENT_ID,
+          produceTimeoutMs: c.ERRATA_KAFKA_PRODUCE_TIMEOUT_MS,
+        }
+      : undefined,
+    s3: c.ERRATA_S3_BUCKET
+      ? {
+          bucket: c.ERRATA_S3_BUCKET,
+          endpoint: c.ERRATA_S3_ENDPOINT,
+          region: c.ERRATA_S3_REGION,
+          forcePathStyle: c.ERRATA_S3_FORCE_PATH_STYLE === 'true' || c.ERRATA_S3_FORCE_PATH_STYLE === '1',
+          accessKeyId: c.ERRATA_S3_ACCESS_KEY_ID,
+          secretAccessKey: c.ERRATA_S3_SECRET_ACCESS_KEY,
+          prefix: c.ERRATA_S3_PREFIX,
+        }
+      : undefined,
   };
 }

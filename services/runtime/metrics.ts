@@ -115,6 +115,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['topic'] as const,
       registers,
     }),
+    storeWriteErrors: new Counter({
+      name: 'errata_store_write_errors_total',
+      help: 'Store writes that failed (the batch is retried), by store.',
+      labelNames: ['store'] as const,
+      registers,
+    }),
     storeBatchSize: new Histogram({
       name: 'errata_store_write_batch_size',
       help: 'Rows per store write, by store.',

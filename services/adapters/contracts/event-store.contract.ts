@@ -74,6 +74,29 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForIssue(project, 11)).toBeUndefined();
     });
 
+    it('keeps timestamps to the microsecond', async () => {
+      const project = projectId();
+      const stored = event(project, { timestamp: 1_700_000_000.123456, receivedAt: 1_700_000_001.000001 });
+      await store.insertEvents([toNew(stored)]);
+      expect(await store.getEvent(project, stored.eventId)).toMatchObject({
+        timestamp: 1_700_000_000.123456,
+        receivedAt: 1_700_000_001.000001,
+      });
+    });
+
+    it('deletes events from well before the cutoff and keeps later ones', async () => {
+      // 1990 and 1995: no other test writes there, so the count is this test's alone. A store may
+      // delete in whole days (ClickHouse drops day partitions), hence days between the events.
+      const project = projectId();
+      const old = event(project, { issueId: 13, timestamp: Date.UTC(1990, 0, 10) / 1000 });
+      const kept = event(project, { issueId: 13, timestamp: Date.UTC(1995, 0, 10) / 1000 });
+      await store.insertEvents([toNew(old), toNew(kept)]);
+      expect(await store.deleteEventsBefore(Date.UTC(1995, 0, 1) / 1000)).toBe(1);
+      expect(await store.getEvent(project, old.eventId)).toBeUndefined();
+      expect(await store.getEvent(project, kept.eventId)).toEqual(kept);
+      expect(await store.countEventsForIssue(project, 13)).toBe(1);
+    });
+
     it('stores a large batch in one call', async () => {
       const project = projectId();
       await store.insertEvents(Array.from({ length: 450 }, () => toNew(event(project, { issueId: 12 }))));

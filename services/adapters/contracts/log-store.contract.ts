@@ -83,6 +83,30 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search({ projectId: project + 1 })).toEqual([]);
     });
 
+    it('matches wildcards literally and never matches a missing attribute', async () => {
+      const project = projectId();
+      await store.insertLogs([
+        record(project, { body: '100% done', attributes: { empty: { type: 'string', value: '' } } }),
+        record(project, { body: 'nothing special' }),
+      ]);
+      const search = async (query: Partial<Parameters<LogStore['searchLogs']>[0]>) =>
+        (await store.searchLogs({ projectId: project, limit: 10, ...query })).items.map((r) => r.body);
+      expect(await search({ text: '%' })).toEqual(['100% done']);
+      expect(await search({ text: '0% D' })).toEqual(['100% done']);
+      expect(await search({ attributes: { empty: '' } })).toEqual(['100% done']);
+      expect(await search({ attributes: { missing: '' } })).toEqual([]);
+    });
+
+    it('deletes records from well before the cutoff and keeps later ones', async () => {
+      // 1990 and 1995: no other test writes there. A store may delete in whole days.
+      const project = projectId();
+      const old = record(project, { timestamp: Date.UTC(1990, 0, 10) / 1000 });
+      const kept = record(project, { timestamp: Date.UTC(1995, 0, 10) / 1000 });
+      await store.insertLogs([old, kept]);
+      expect(await store.deleteLogsBefore(Date.UTC(1995, 0, 1) / 1000)).toBe(1);
+      expect((await store.searchLogs({ projectId: project, limit: 10 })).items).toEqual([kept]);
+    });
+
     it('pages through results with a cursor', async () => {
       const project = projectId();
       const records = Array.from({ length: 5 }, () => record(project, { timestamp: 1_750_000_000 }));
@@ -95,6 +119,22 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
         cursor = page.nextCursor;
       } while (cursor);
       expect(seen.sort()).toEqual(records.map((r) => r.id).sort());
+    });
+
+    it('pages newest first by timestamp, then by id', async () => {
+      const project = projectId();
+      const records = [0.000001, 0.5, 0.5, 0.5, 2].map((offset, i) =>
+        record(project, { id: `rec:${i}`, timestamp: 1_760_000_000 + offset }),
+      );
+      await store.insertLogs(records);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.searchLogs({ projectId: project, limit: 2, cursor });
+        seen.push(...page.items.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(['rec:4', 'rec:3', 'rec:2', 'rec:1', 'rec:0']);
     });
   });
 }

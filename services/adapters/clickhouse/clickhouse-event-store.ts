@@ -1,0 +1,174 @@
+// EventStore on ClickHouse (distributed): the dispatcher's writes are coalesced into batched
+// JSONEachRow INSERTs; reads serve the mcp role. Idempotent by (project, event id): the first
+// write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
+// eventually. Retention drops whole days (day-partitions.ts).
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { NormalizedEvent } from '../../core/event/event.ts';
+import type { Level } from '../../core/event/level.ts';
+import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import { pingClickHouse } from './clickhouse-ping.ts';
+import { tableName } from './clickhouse-schema.ts';
+import { raw, sql, type Sql } from './clickhouse-sql.ts';
+import { dropDaysBefore } from './day-partitions.ts';
+import { FirstWriteVersions, firstOfEach } from './first-write-wins.ts';
+import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
+import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
+import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
+
+/** A row as inserted; `version` is set per INSERT. */
+interface EventInsertRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  timestamp: number;
+  timestamp_us: number;
+  received_at_us: number;
+  level: string;
+  title: string;
+  culprit: string;
+  platform: string;
+  environment: string | null;
+  release: string | null;
+  trace_id: string | null;
+  user_key: string | null;
+  payload: string;
+  version: number;
+}
+
+/** A row as read; 64-bit integers arrive as strings from 18.16 and as numbers from newer servers. */
+interface EventSelectRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  timestamp_us: string | number;
+  received_at_us: string | number;
+  level: Level;
+  title: string;
+  culprit: string;
+  platform: string;
+  environment: string | null;
+  release: string | null;
+  trace_id: string | null;
+  user_key: string | null;
+  payload: string;
+}
+
+const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_us, level, title, culprit, platform,
+  environment, release, trace_id, user_key, payload`);
+
+export class ClickHouseEventStore implements EventStore {
+  private readonly table: Sql;
+  private readonly versions = new FirstWriteVersions();
+  private readonly batcher: InsertBatcher<EventInsertRow>;
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly database: string,
+    options: BatchedWriteOptions = {},
+  ) {
+    this.table = tableName(database, 'events');
+    this.batcher = new InsertBatcher((rows) => this.insertBatch(rows), options.batch, options.report);
+  }
+
+  async insertEvents(events: NewEvent[]): Promise<void> {
+    await this.batcher.add(events.map(toInsertRow));
+  }
+
+  async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
+    // Of several copies (before a merge), the largest version is the first write.
+    return this.selectOne(sql`SELECT ${COLUMNS} FROM ${this.table}
+      WHERE project_id = ${projectId} AND event_id = ${eventId} ORDER BY version DESC LIMIT 1`);
+  }
+
+  async latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined> {
+    // The id first, over the narrow sort columns only; then that event's first write, whole.
+    return this.selectOne(sql`SELECT ${COLUMNS} FROM ${this.table}
+      WHERE project_id = ${projectId} AND issue_id = ${issueId} AND event_id IN (
+        SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId}
+        ORDER BY timestamp_us DESC, received_at_us DESC, event_id DESC LIMIT 1)
+      ORDER BY version DESC LIMIT 1`);
+  }
+
+  async countEventsForIssue(projectId: number, issueId: number): Promise<number> {
+    const rows = await this.select<{ count: string }>(sql`SELECT toString(uniqExact(event_id)) AS count FROM ${this.table}
+      WHERE project_id = ${projectId} AND issue_id = ${issueId}`);
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  /** Drops whole UTC days that end at or before the cutoff (see day-partitions.ts). */
+  async deleteEventsBefore(cutoff: number): Promise<number> {
+    return dropDaysBefore(this.client, this.database, 'events', cutoff);
+  }
+
+  async ping(): Promise<void> {
+    await pingClickHouse(this.client);
+  }
+
+  /** Sends the rows still waiting for their batch; the next insert starts a new one. */
+  async flush(): Promise<void> {
+    await this.batcher.flush();
+  }
+
+  /** Flushes, then refuses further writes. Leaves the client open (its owner closes it). */
+  async close(): Promise<void> {
+    await this.batcher.close();
+  }
+
+  private async insertBatch(rows: EventInsertRow[]): Promise<void> {
+    const version = this.versions.next();
+    const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.event_id}`);
+    for (const row of unique) row.version = version;
+    await this.client.insert({ table: this.table.text, values: unique, format: 'JSONEachRow' });
+  }
+
+  private async selectOne(query: Sql): Promise<StoredEvent | undefined> {
+    const rows = await this.select<EventSelectRow>(query);
+    return rows[0] && toStoredEvent(rows[0]);
+  }
+
+  private async select<T>(query: Sql): Promise<T[]> {
+    const result = await this.client.query({ query: query.text, format: 'JSONEachRow' });
+    return result.json<T>();
+  }
+}
+
+function toInsertRow(e: NewEvent): EventInsertRow {
+  const micros = toMicros(e.timestamp);
+  return {
+    project_id: unsigned(e.projectId, UINT32_MAX, 'projectId'),
+    event_id: text(e.eventId),
+    issue_id: unsigned(e.issueId, UINT32_MAX, 'issueId'),
+    timestamp: dateTimeOfMicros(micros),
+    timestamp_us: micros,
+    received_at_us: toMicros(e.receivedAt),
+    level: text(e.level),
+    title: text(e.title),
+    culprit: text(e.culprit),
+    platform: text(e.platform),
+    environment: nullableText(e.environment),
+    release: nullableText(e.release),
+    trace_id: nullableText(e.traceId),
+    user_key: nullableText(e.userKey),
+    payload: text(e.payloadJson),
+    version: 0,
+  };
+}
+
+function toStoredEvent(row: EventSelectRow): StoredEvent {
+  return {
+    projectId: row.project_id,
+    eventId: row.event_id,
+    issueId: row.issue_id,
+    timestamp: fromMicros(row.timestamp_us),
+    receivedAt: fromMicros(row.received_at_us),
+    level: row.level,
+    title: row.title,
+    culprit: row.culprit,
+    platform: row.platform,
+    environment: row.environment,
+    release: row.release,
+    traceId: row.trace_id,
+    userKey: row.user_key,
+    payload: JSON.parse(row.payload) as NormalizedEvent,
+  };
+}

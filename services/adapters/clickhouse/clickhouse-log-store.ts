@@ -1,0 +1,231 @@
+// LogStore on ClickHouse (distributed): batched JSONEachRow INSERTs from the dispatcher, search
+// for the mcp role, newest first with keyset pagination on (timestamp, id). Idempotent by
+// (project, record id) like the event store: first write wins, reads skip later copies.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
+import { UserInputError } from '../../core/errors.ts';
+import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
+import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { pingClickHouse } from './clickhouse-ping.ts';
+import { tableName } from './clickhouse-schema.ts';
+import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
+import { dropDaysBefore } from './day-partitions.ts';
+import { FirstWriteVersions, firstOfEach } from './first-write-wins.ts';
+import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
+import { nullableText, text, unsigned, UINT32_MAX, UINT8_MAX } from './insert-values.ts';
+import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
+
+interface LogInsertRow {
+  project_id: number;
+  id: string;
+  timestamp: number;
+  timestamp_us: number;
+  observed_at_us: number;
+  trace_id: string | null;
+  span_id: string | null;
+  level: string;
+  severity_number: number;
+  body: string;
+  attributes: string;
+  attribute_keys: string[];
+  attribute_values: string[];
+  release: string | null;
+  environment: string | null;
+  version: number;
+}
+
+interface LogSelectRow {
+  project_id: number;
+  id: string;
+  timestamp_us: string | number;
+  observed_at_us: string | number;
+  trace_id: string | null;
+  span_id: string | null;
+  level: LogLevel;
+  severity_number: number;
+  body: string;
+  attributes: string;
+  release: string | null;
+  environment: string | null;
+}
+
+const COLUMNS = raw(`project_id, id, timestamp_us, observed_at_us, trace_id, span_id, level, severity_number, body,
+  attributes, release, environment`);
+
+export class ClickHouseLogStore implements LogStore {
+  private readonly table: Sql;
+  private readonly versions = new FirstWriteVersions();
+  private readonly batcher: InsertBatcher<LogInsertRow>;
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly database: string,
+    options: BatchedWriteOptions = {},
+  ) {
+    this.table = tableName(database, 'logs');
+    this.batcher = new InsertBatcher((rows) => this.insertBatch(rows), options.batch, options.report);
+  }
+
+  async insertLogs(records: LogRecord[]): Promise<void> {
+    await this.batcher.add(records.map(toInsertRow));
+  }
+
+  async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
+    const limit = Math.max(1, Math.floor(query.limit));
+    const filters = searchFilters(query);
+    let after = query.cursor ? decodeLogCursor(query.cursor) : undefined;
+    // Copies of a record (written twice, not merged yet) sit next to each other in this order,
+    // the first write first. Skipping the later ones here, instead of `LIMIT 1 BY id`, keeps the
+    // LIMIT a top-N read; when copies ate into a page, the next query continues after them.
+    const want = limit + 1;
+    const rows: LogSelectRow[] = [];
+    const seen = new Set<string>();
+    for (;;) {
+      const conditions = after ? [...filters, afterKey(after)] : filters;
+      const batch = await this.select(sql`SELECT ${COLUMNS} FROM ${this.table} WHERE ${join(conditions, ' AND ')}
+        ORDER BY timestamp_us DESC, id DESC, version DESC LIMIT ${want}`);
+      for (const row of batch) {
+        if (seen.has(row.id) || rows.length === want) continue;
+        seen.add(row.id);
+        rows.push(row);
+      }
+      const last = batch[batch.length - 1];
+      if (rows.length === want || batch.length < want || !last) break;
+      after = { micros: Number(last.timestamp_us), id: last.id };
+    }
+    const page = rows.slice(0, limit);
+    const end = page[page.length - 1];
+    return {
+      items: page.map(toLogRecord),
+      nextCursor: rows.length > limit && end ? encodeCursor([Number(end.timestamp_us), end.id]) : undefined,
+    };
+  }
+
+  /** Drops whole UTC days that end at or before the cutoff (see day-partitions.ts). */
+  async deleteLogsBefore(cutoff: number): Promise<number> {
+    return dropDaysBefore(this.client, this.database, 'logs', cutoff);
+  }
+
+  async ping(): Promise<void> {
+    await pingClickHouse(this.client);
+  }
+
+  async flush(): Promise<void> {
+    await this.batcher.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.batcher.close();
+  }
+
+  private async insertBatch(rows: LogInsertRow[]): Promise<void> {
+    const version = this.versions.next();
+    const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.id}`);
+    for (const row of unique) row.version = version;
+    await this.client.insert({ table: this.table.text, values: unique, format: 'JSONEachRow' });
+  }
+
+  private async select(query: Sql): Promise<LogSelectRow[]> {
+    const result = await this.client.query({ query: query.text, format: 'JSONEachRow' });
+    return result.json<LogSelectRow>();
+  }
+}
+
+interface LogKey {
+  micros: number;
+  id: string;
+}
+
+function searchFilters(query: LogQuery): Sql[] {
+  const filters = [sql`project_id = ${query.projectId}`];
+  if (query.levels && query.levels.length > 0) filters.push(sql`has(${query.levels}, level)`);
+  if (query.text) filters.push(sql`positionCaseInsensitiveUTF8(body, ${query.text}) > 0`);
+  if (query.traceId) filters.push(sql`trace_id = ${query.traceId.toLowerCase()}`);
+  for (const [key, value] of Object.entries(query.attributes ?? {})) {
+    filters.push(sql`arrayExists((k, v) -> k = ${key} AND v = ${value}, attribute_keys, attribute_values)`);
+  }
+  // Each bound also on the whole-second `timestamp`: that column partitions the table, so the
+  // server skips the days outside the window without opening them.
+  if (query.since !== undefined) {
+    const since = toMicros(query.since);
+    filters.push(sql`timestamp_us >= ${since}`, sql`timestamp >= toDateTime(${dateTimeOfMicros(since)})`);
+  }
+  if (query.until !== undefined) {
+    const until = toMicros(query.until);
+    filters.push(sql`timestamp_us <= ${until}`, sql`timestamp <= toDateTime(${dateTimeOfMicros(until)})`);
+  }
+  return filters;
+}
+
+/** Strictly after the key in newest-first order. 18.16 cannot compare tuples, hence spelled out. */
+function afterKey(key: LogKey): Sql {
+  return sql`(timestamp_us < ${key.micros} OR (timestamp_us = ${key.micros} AND id < ${key.id}))
+    AND timestamp <= toDateTime(${dateTimeOfMicros(key.micros)})`;
+}
+
+function decodeLogCursor(cursor: string): LogKey {
+  const [micros, id] = decodeCursor(cursor, ['number', 'string']) as [number, string];
+  if (!Number.isSafeInteger(micros)) {
+    throw new UserInputError('invalid cursor: pass back the nextCursor value of the previous page unchanged');
+  }
+  return { micros, id };
+}
+
+function toInsertRow(r: LogRecord): LogInsertRow {
+  const micros = toMicros(r.timestamp);
+  const keys: string[] = [];
+  const values: string[] = [];
+  for (const [key, attribute] of Object.entries(r.attributes)) {
+    const value = attributeText(attribute);
+    if (value === undefined) continue;
+    keys.push(text(key));
+    values.push(text(value));
+  }
+  return {
+    project_id: unsigned(r.projectId, UINT32_MAX, 'projectId'),
+    id: text(r.id),
+    timestamp: dateTimeOfMicros(micros),
+    timestamp_us: micros,
+    observed_at_us: toMicros(r.observedAt),
+    trace_id: nullableText(r.traceId),
+    span_id: nullableText(r.spanId),
+    level: r.level,
+    severity_number: unsigned(r.severityNumber, UINT8_MAX, 'severityNumber'),
+    body: text(r.body),
+    // JSON.stringify escapes unpaired surrogates, so this text is always valid UTF-8.
+    attributes: JSON.stringify(r.attributes),
+    attribute_keys: keys,
+    attribute_values: values,
+    release: nullableText(r.release),
+    environment: nullableText(r.environment),
+    version: 0,
+  };
+}
+
+/**
+ * An attribute's value as text for equality filters, as Postgres's `->> 'value'` gives it:
+ * strings as they are, numbers and booleans as JSON text, null (or nothing) never matching.
+ */
+function attributeText(attribute: LogAttribute): string | undefined {
+  const value = attribute?.value;
+  if (typeof value === 'string') return value;
+  const json = JSON.stringify(value);
+  return json === undefined || json === 'null' ? undefined : json;
+}
+
+function toLogRecord(row: LogSelectRow): LogRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    timestamp: fromMicros(row.timestamp_us),
+    observedAt: fromMicros(row.observed_at_us),
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    level: row.level,
+    severityNumber: row.severity_number,
+    body: row.body,
+    attributes: JSON.parse(row.attributes) as Record<string, LogAttribute>,
+    release: row.release,
+    environment: row.environment,
+  };
+}

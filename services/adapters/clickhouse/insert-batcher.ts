@@ -1,0 +1,149 @@
+// Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse
+// makes a part per INSERT and prefers thousands of rows to a handful). A batch goes out when it
+// holds maxRows rows or when its oldest row has waited maxWaitMs. Each caller's promise settles
+// with the INSERTs that carried its rows, so the dispatcher commits queue offsets only after them.
+
+export interface BatchLimits {
+  /** Most rows in one INSERT; a larger call is split over several. Default 5000. */
+  maxRows?: number;
+  /** Longest a row waits for others before its INSERT starts. Default 200 ms. */
+  maxWaitMs?: number;
+}
+
+export interface BatchReport {
+  rows: number;
+  seconds: number;
+  error?: unknown;
+}
+
+interface Waiter {
+  /** Rows still queued, not yet in any INSERT. */
+  unsent: number;
+  /** INSERTs under way that carry some of its rows. */
+  running: number;
+  failed: boolean;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface Queued<Row> {
+  rows: Row[];
+  waiter: Waiter;
+}
+
+/** What a store passes on to its batcher. */
+export interface BatchedWriteOptions {
+  batch?: BatchLimits;
+  /** Called after every INSERT, failed or not: for the write batch metrics. */
+  report?: (report: BatchReport) => void;
+}
+
+export const DEFAULT_BATCH_LIMITS = { maxRows: 5000, maxWaitMs: 200 } as const;
+
+export class InsertBatcher<Row> {
+  private readonly maxRows: number;
+  private readonly maxWaitMs: number;
+  private queue: Array<Queued<Row>> = [];
+  private queuedRows = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly write: (rows: Row[]) => Promise<void>,
+    limits: BatchLimits = {},
+    private readonly report: (report: BatchReport) => void = () => {},
+  ) {
+    this.maxRows = limits.maxRows ?? DEFAULT_BATCH_LIMITS.maxRows;
+    this.maxWaitMs = limits.maxWaitMs ?? DEFAULT_BATCH_LIMITS.maxWaitMs;
+    if (!Number.isInteger(this.maxRows) || this.maxRows < 1) throw new Error('batch maxRows must be a positive integer');
+    if (!(this.maxWaitMs >= 0)) throw new Error('batch maxWaitMs must be zero or more');
+  }
+
+  /** Resolves once every one of these rows is in a successful INSERT; rejects if one failed. */
+  add(rows: readonly Row[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    if (this.closed) return Promise.reject(new Error('the ClickHouse store is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ rows: rows.slice(), waiter: { unsent: rows.length, running: 0, failed: false, resolve, reject } });
+      this.queuedRows += rows.length;
+      while (this.queuedRows >= this.maxRows) this.send();
+      if (this.queuedRows > 0) this.timer ??= setTimeout(() => this.sendAll(), this.maxWaitMs);
+      else this.clearTimer();
+    });
+  }
+
+  /** Sends whatever is queued now and waits for every INSERT under way. */
+  async flush(): Promise<void> {
+    this.sendAll();
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  /** Refuses further rows, then flushes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private sendAll(): void {
+    this.clearTimer();
+    while (this.queuedRows > 0) this.send();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Takes up to maxRows rows off the front of the queue, splitting a call if it must. */
+  private send(): void {
+    const rows: Row[] = [];
+    const waiters = new Set<Waiter>();
+    while (rows.length < this.maxRows && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      const room = this.maxRows - rows.length;
+      let taken = head.rows;
+      if (taken.length <= room) this.queue.shift();
+      else {
+        taken = head.rows.slice(0, room);
+        head.rows = head.rows.slice(room);
+      }
+      for (const row of taken) rows.push(row);
+      head.waiter.unsent -= taken.length;
+      if (!waiters.has(head.waiter)) {
+        waiters.add(head.waiter);
+        head.waiter.running += 1;
+      }
+    }
+    this.queuedRows -= rows.length;
+    const insert = this.run(rows, waiters);
+    this.running.add(insert);
+    void insert.finally(() => this.running.delete(insert));
+  }
+
+  private async run(rows: Row[], waiters: Set<Waiter>): Promise<void> {
+    const started = performance.now();
+    let error: unknown;
+    let failed = false;
+    try {
+      await this.write(rows);
+    } catch (e) {
+      error = e;
+      failed = true;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    try {
+      this.report(failed ? { rows: rows.length, seconds, error } : { rows: rows.length, seconds });
+    } catch {
+      // A broken metrics hook must not decide whether a write succeeded.
+    }
+    for (const waiter of waiters) {
+      waiter.running -= 1;
+      if (waiter.failed) continue;
+      if (failed) {
+        waiter.failed = true;
+        waiter.reject(error);
+      } else if (waiter.running === 0 && waiter.unsent === 0) waiter.resolve();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+// The publishing half of the Kafka queue (ingest → broker). One idempotent producer, acks from
+// every in-sync replica, fed by a single-flight loop: publishes arriving while a request is in
+// flight ride together in the next one, so concurrent HTTP requests share round trips and a
+// key's records keep their order. Each publish has a deadline, so an outage becomes a prompt
+// rejection (503 at ingest) rather than a hung request.
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+
+export interface BatchingProducerOptions {
+  /** Broker-side wait for the in-sync replicas' acknowledgement. */
+  ackTimeoutMs: number;
+  /** Publishes are combined into one request up to this many value bytes (one is always sent alone if larger). */
+  maxRequestBytes: number;
+  /** A request failed; every publish in it was rejected and the producer starts over. */
+  onSendError?: (error: unknown) => void;
+}
+
+interface Pending {
+  topic: string;
+  messages: Message[];
+  bytes: number;
+  settled: boolean;
+  timer: NodeJS.Timeout;
+  settle(error?: unknown): void;
+}
+
+export class ProduceTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`the broker did not acknowledge the records within ${ms} ms`);
+    this.name = 'ProduceTimeoutError';
+  }
+}
+
+export class BatchingProducer {
+  private producer: Producer | undefined;
+  private readonly pending: Pending[] = [];
+  private active = false;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: BatchingProducerOptions,
+  ) {}
+
+  /** Connects now (and obtains a producer id), so start-up fails when the broker does not answer. */
+  async connect(): Promise<void> {
+    await this.ready();
+  }
+
+  /** Resolves once the broker acknowledged every record; rejects after `timeoutMs` at the latest. */
+  send(topic: string, messages: Message[], timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const entry: Pending = {
+        topic,
+        messages,
+        bytes: messages.reduce((sum, m) => sum + byteLength(m.value) + byteLength(m.key), 0),
+        settled: false,
+        timer: setTimeout(() => entry.settle(new ProduceTimeoutError(timeoutMs)), timeoutMs),
+        settle(error?: unknown) {
+          if (entry.settled) return;
+          entry.settled = true;
+          clearTimeout(entry.timer);
+          if (error === undefined) resolve();
+          else reject(error);
+        },
+      };
+      this.pending.push(entry);
+      if (!this.active) {
+        this.active = true;
+        this.idle = this.drainPending();
+      }
+    });
+  }
+
+  /** Waits for the request in flight, rejects what was never sent, and disconnects. */
+  async close(reason: Error): Promise<void> {
+    for (const entry of this.pending.splice(0)) entry.settle(reason);
+    await this.idle;
+    await this.reset();
+  }
+
+  private async drainPending(): Promise<void> {
+    for (;;) {
+      const batch = this.take();
+      if (batch.length === 0) {
+        // Cleared in the same turn as the check for work, so no publish can be left waiting.
+        this.active = false;
+        return;
+      }
+      await this.sendTogether(batch);
+    }
+  }
+
+  /** Never throws: every publish in the batch is answered either way. */
+  private async sendTogether(batch: Pending[]): Promise<void> {
+    try {
+      const producer = await this.ready();
+      // A publish whose deadline passed while connecting was answered already: do not store it.
+      const live = batch.filter((entry) => !entry.settled);
+      if (live.length === 0) return;
+      await producer.sendBatch({ topicMessages: byTopic(live), acks: -1, timeout: this.options.ackTimeoutMs });
+      for (const entry of live) entry.settle();
+    } catch (error) {
+      for (const entry of batch) entry.settle(error);
+      this.options.onSendError?.(error);
+      // After a failed request the broker may or may not hold its records. The idempotent
+      // producer would reuse their sequence numbers for the next records, which the broker
+      // could then discard as duplicates while acknowledging them; a new producer id cannot.
+      await this.reset();
+    }
+  }
+
+  /** The oldest publishes still waiting, up to the request size; answered ones are dropped. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    let bytes = 0;
+    while (this.pending.length > 0) {
+      const next = this.pending[0]!;
+      if (next.settled) {
+        this.pending.shift();
+        continue;
+      }
+      if (batch.length > 0 && bytes + next.bytes > this.options.maxRequestBytes) break;
+      batch.push(this.pending.shift()!);
+      bytes += next.bytes;
+    }
+    return batch;
+  }
+
+  private async ready(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    const producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // Java-compatible murmur2 of the key; naming it also silences kafkajs's v2 notice.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      // Bounded, so an outage fails the publish instead of retrying forever.
+      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+    });
+    try {
+      await producer.connect();
+    } catch (error) {
+      await producer.disconnect().catch(() => {});
+      throw error;
+    }
+    this.producer = producer;
+    return producer;
+  }
+
+  private async reset(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    await producer?.disconnect().catch(() => {});
+  }
+}
+
+function byTopic(entries: Pending[]): Array<{ topic: string; messages: Message[] }> {
+  // kafkajs keeps one entry per topic in a request, so each topic's messages go in one list, in order.
+  const topics = new Map<string, Message[]>();
+  for (const entry of entries) {
+    const list = topics.get(entry.topic) ?? [];
+    list.push(...entry.messages);
+    topics.set(entry.topic, list);
+  }
+  return [...topics].map(([topic, messages]) => ({ topic, messages }));
+}
+
+function byteLength(value: Message['value'] | Message['key']): number {
+  if (value == null) return 0;
+  return typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+}

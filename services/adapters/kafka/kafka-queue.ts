@@ -1,0 +1,272 @@
+// The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through kafkajs.
+// Topics keep the domain's `<domain>.<fact>` names behind an optional prefix that only this file
+// sees; consumer groups share partitions across dispatcher processes; a publish resolves once
+// every in-sync replica has the records and fails within produceTimeoutMs when they cannot.
+import { Kafka, type Admin, type KafkaConfig } from 'kafkajs';
+import { UnavailableError } from '../../core/errors.ts';
+import type { BatchHandler, PartitionLag, Queue, QueueRecord, SubscribeOptions } from '../../core/ports/queue.ts';
+import { BatchingProducer, ProduceTimeoutError } from './batching-producer.ts';
+import { kafkaLogCreator, kafkaLogLevel, type KafkaLogger } from './kafka-logging.ts';
+import { KafkaSubscription, type ConsumerSettings } from './kafka-subscription.ts';
+import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
+import { TopicCreator } from './topic-creator.ts';
+import { withTimeout } from './with-timeout.ts';
+
+export interface ProduceObservation {
+  /** As the domain names it (without the prefix). */
+  topic: string;
+  records: number;
+  seconds: number;
+  /** Set when the publish was rejected. */
+  error?: unknown;
+}
+
+export interface KafkaQueueOptions {
+  brokers: string[];
+  clientId: string;
+  /** Put verbatim before every topic and consumer group name on the broker; delivered records and lag() never show it. */
+  topicPrefix?: string;
+  /** Topics (domain names) to create at open when absent; any other is created on first use. */
+  topics?: string[];
+  /** Partitions of each topic this adapter creates (default 8). Existing topics are left as they are. */
+  partitions?: number;
+  /** Replicas of each topic this adapter creates; -1 (default) takes the broker's default.replication.factor. */
+  replicationFactor?: number;
+  /** max.message.bytes of each topic this adapter creates (default 16 MiB: an event or log item at its size limit fits). */
+  maxMessageBytes?: number;
+  /** A publish rejects once this much time passed without the brokers' acknowledgement (default 5000). */
+  produceTimeoutMs?: number;
+  /** A consumer silent this long loses its partitions to the rest of its group (default 10 000). */
+  sessionTimeoutMs?: number;
+  /** How long a rebalance waits for members to finish the batch in hand (default 30 000). */
+  rebalanceTimeoutMs?: number;
+  /** Partitions one subscription handles at the same time (default: `partitions`). */
+  partitionsConsumedConcurrently?: number;
+  /** Consumer groups lag() reports besides those this instance subscribed with (default: the dispatcher's). */
+  lagGroups?: string[];
+  logger?: KafkaLogger;
+  observe?: { produce?(observation: ProduceObservation): void };
+}
+
+/** services/dispatcher/workers.ts CONSUMER_GROUP: ingest reports the backlog its dispatchers face. */
+const DISPATCHER_GROUP = 'errata-dispatcher';
+const ADMIN_TIMEOUT_MS = 5_000;
+const PING_TIMEOUT_MS = 3_000;
+
+/** Connects to the brokers and creates the given topics when absent; rejects when the brokers do not answer. */
+export async function openKafkaQueue(options: KafkaQueueOptions): Promise<KafkaQueue> {
+  const queue = new KafkaQueue(options);
+  try {
+    await queue.open();
+    return queue;
+  } catch (error) {
+    await queue.close().catch(() => {});
+    throw error;
+  }
+}
+
+export class KafkaQueue implements Queue {
+  private readonly prefix: string;
+  private readonly produceTimeoutMs: number;
+  private readonly admin: Admin;
+  private readonly producer: BatchingProducer;
+  private readonly topicCreator: TopicCreator;
+  private readonly consumerSettings: ConsumerSettings;
+  private readonly subscriptions = new Set<KafkaSubscription>();
+  /** Domain topic names this instance knows of (told, published to, subscribed to). */
+  private readonly knownTopics = new Set<string>();
+  /** Consumer groups (domain names) and the topics this instance consumed with them. */
+  private readonly groupTopics = new Map<string, Set<string>>();
+  private adminConnected: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: KafkaQueueOptions) {
+    this.prefix = options.topicPrefix ?? '';
+    this.produceTimeoutMs = options.produceTimeoutMs ?? 5_000;
+    const partitions = options.partitions ?? 8;
+    for (const topic of options.topics ?? []) this.knownTopics.add(this.checkedTopic(topic));
+    for (const group of options.lagGroups ?? [DISPATCHER_GROUP]) this.groupTopics.set(group, new Set());
+    // Producer and admin fail fast: short timeouts and few retries, so a request path never waits long.
+    const client = this.client({
+      connectionTimeout: 3_000,
+      requestTimeout: Math.max(5_000, this.produceTimeoutMs),
+      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
+    this.admin = client.admin();
+    this.producer = new BatchingProducer(client, {
+      ackTimeoutMs: this.produceTimeoutMs,
+      maxRequestBytes: 1024 * 1024,
+      onSendError: (error) => this.options.logger?.warn({ err: error }, 'kafka publish failed; starting a new producer'),
+    });
+    this.topicCreator = new TopicCreator(this.admin, {
+      partitions,
+      replicationFactor: options.replicationFactor ?? -1,
+      maxMessageBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    });
+    this.consumerSettings = {
+      sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
+      rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 30_000,
+      heartbeatIntervalMs: Math.min(1_000, Math.floor((options.sessionTimeoutMs ?? 10_000) / 3)),
+      maxWaitTimeMs: 500,
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? partitions,
+    };
+  }
+
+  /** Connects the admin client and the producer and creates the known topics. */
+  async open(): Promise<void> {
+    await this.connectAdmin();
+    await this.producer.connect();
+    await this.topicCreator.ensure([...this.knownTopics].map((t) => this.kafkaName(t)));
+  }
+
+  async publish(topic: string, records: QueueRecord[]): Promise<void> {
+    const started = performance.now();
+    const observe = (error?: unknown) =>
+      this.options.observe?.produce?.({
+        topic,
+        records: records.length,
+        seconds: (performance.now() - started) / 1000,
+        ...(error === undefined ? {} : { error }),
+      });
+    try {
+      if (this.closed) throw new UnavailableError('the event queue is shutting down: retry shortly');
+      const kafkaTopic = this.kafkaName(this.checkedTopic(topic));
+      this.knownTopics.add(topic);
+      if (records.length > 0) {
+        const deadline = Date.now() + this.produceTimeoutMs;
+        await withTimeout(this.ensureTopics([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
+        const messages = records.map((r) => ({ key: r.key, value: r.value }));
+        await this.producer.send(kafkaTopic, messages, Math.max(1, deadline - Date.now()));
+      }
+      observe();
+    } catch (error) {
+      observe(error);
+      if (error instanceof UnavailableError) throw error;
+      this.options.logger?.warn({ err: error, topic, records: records.length }, 'kafka did not take the records');
+      const reason =
+        error instanceof ProduceTimeoutError || (error as Error).name === 'TimeoutError'
+          ? `no acknowledgement within ${this.produceTimeoutMs} ms`
+          : 'the brokers refused or could not be reached';
+      const unavailable = new UnavailableError(`the event queue (Kafka) did not store the data (${reason}): retry later`);
+      unavailable.cause = error;
+      throw unavailable;
+    }
+  }
+
+  subscribe(topic: string, options: SubscribeOptions, handler: BatchHandler): KafkaSubscription {
+    if (this.closed) throw new UnavailableError('the event queue is closed');
+    if (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize < 1) {
+      throw new Error(`maxBatchSize must be a positive integer, got ${options.maxBatchSize}`);
+    }
+    const kafkaTopic = this.kafkaName(this.checkedTopic(topic));
+    this.knownTopics.add(topic);
+    const topics = this.groupTopics.get(options.group) ?? new Set<string>();
+    topics.add(topic);
+    this.groupTopics.set(options.group, topics);
+    const subscription: KafkaSubscription = new KafkaSubscription({
+      // Consumers with a client each: kafkajs keeps one group's offsets per client, shared.
+      kafka: this.client({ connectionTimeout: 3_000, requestTimeout: 30_000 }),
+      admin: this.admin,
+      topic,
+      kafkaTopic,
+      groupId: this.kafkaName(options.group),
+      options,
+      handler,
+      settings: this.consumerSettings,
+      ensureTopic: () => this.ensureTopics([kafkaTopic]),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+      onStopped: () => this.subscriptions.delete(subscription),
+    });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Per group, topic and partition: records after the group's committed offset. */
+  async lag(): Promise<PartitionLag[]> {
+    return withTimeout(this.readLag(), ADMIN_TIMEOUT_MS, 'reading the queue lag');
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new UnavailableError('the event queue is closed');
+    await withTimeout(
+      (async () => {
+        await this.connectAdmin();
+        await this.admin.describeCluster();
+      })(),
+      PING_TIMEOUT_MS,
+      'the Kafka brokers',
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.producer.close(new UnavailableError('the event queue is shutting down: retry shortly'));
+    await this.admin.disconnect().catch(() => {});
+  }
+
+  private async readLag(): Promise<PartitionLag[]> {
+    await this.connectAdmin();
+    const topicsInUse = new Set<string>();
+    for (const [, topics] of this.groupTopics) for (const t of topics.size > 0 ? topics : this.knownTopics) topicsInUse.add(t);
+    const ranges = new Map<string, Awaited<ReturnType<typeof partitionRanges>>>();
+    for (const topic of topicsInUse) {
+      // A topic nobody created yet has no backlog.
+      const found = await partitionRanges(this.admin, this.kafkaName(topic)).catch(() => undefined);
+      if (found) ranges.set(topic, found);
+    }
+    const out: PartitionLag[] = [];
+    for (const [group, subscribed] of this.groupTopics) {
+      const topics = [...(subscribed.size > 0 ? subscribed : this.knownTopics)].filter((t) => ranges.has(t));
+      if (topics.length === 0) continue;
+      const committed = await committedOffsets(
+        this.admin,
+        this.kafkaName(group),
+        topics.map((t) => this.kafkaName(t)),
+      );
+      for (const topic of topics) {
+        const positions = committed.get(this.kafkaName(topic));
+        for (const range of ranges.get(topic)!) {
+          out.push({ topic, partition: range.partition, group, lag: recordsBehind(range, positions?.get(range.partition)) });
+        }
+      }
+    }
+    return out;
+  }
+
+  private ensureTopics(kafkaTopics: string[]): Promise<void> {
+    return this.connectAdmin().then(() => this.topicCreator.ensure(kafkaTopics));
+  }
+
+  private connectAdmin(): Promise<void> {
+    this.adminConnected ??= this.admin.connect().catch((error: unknown) => {
+      this.adminConnected = undefined;
+      throw error;
+    });
+    return this.adminConnected;
+  }
+
+  private client(overrides: Partial<KafkaConfig>): Kafka {
+    return new Kafka({
+      brokers: this.options.brokers,
+      clientId: this.options.clientId,
+      logLevel: kafkaLogLevel(this.options.logger),
+      logCreator: kafkaLogCreator(this.options.logger),
+      ...overrides,
+    });
+  }
+
+  private kafkaName(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  /** Kafka's own rule for topic names, checked here so the mistake names the topic. */
+  private checkedTopic(topic: string): string {
+    const name = this.kafkaName(topic);
+    if (!/^[A-Za-z0-9._-]{1,249}$/.test(name) || name === '.' || name === '..') {
+      throw new Error(`"${name}" is not a valid Kafka topic name: use up to 249 letters, digits, ".", "_" or "-"`);
+    }
+    return topic;
+  }
+}

@@ -1,0 +1,124 @@
+// npm run bench:distributed — the same 70/30 load as bench:ingest, against one ingest process
+// backed by Kafka, with one dispatcher and one mcp process on Postgres and ClickHouse (all on
+// this machine, beside the servers). Prints figures; asserts nothing.
+//   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS, against a bare node:http
+//   server and then ingest; accepted events/s, per ingest CPU core, and the ratio of the two.
+//   Half: open loop at half of ingest's maximum for HALF_SECONDS: p50/p99 accept latency.
+//   Throughout: consumer lag every 2 s; after each phase, the time until every accepted event
+//   is queryable through the read API. RSS (peak) of each role at the end.
+import { readFileSync } from 'node:fs';
+import { createCluster } from '../support/distributed-cluster.ts';
+import { INFRA_UP, readInfraEnv } from '../support/infra-env-file.ts';
+import { listIssues } from '../support/issues.ts';
+import type { RoleProcess } from '../support/role-process.ts';
+import { runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
+
+const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
+const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
+
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100
+}
+
+async function totalLag(dispatcher: RoleProcess): Promise<number> {
+  const text = await (await fetch(`${dispatcher.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('errata_queue_lag{') && l.includes('topic="events.received"'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+/** Sum of issue counts through the read API: what an agent can query. */
+async function queryable(mcp: RoleProcess, p: Provisioned): Promise<number> {
+  return (await listIssues(mcp, p, 'status=all&limit=100')).reduce((sum, issue) => sum + issue.count, 0);
+}
+
+async function secondsUntilQueryable(mcp: RoleProcess, p: Provisioned, target: number): Promise<number> {
+  const started = Date.now();
+  let last = -1;
+  let lastChange = Date.now();
+  for (;;) {
+    const now = await queryable(mcp, p);
+    if (now >= target) return (Date.now() - started) / 1000;
+    if (now !== last) [last, lastChange] = [now, Date.now()];
+    if (Date.now() - lastChange > 120_000) throw new Error(`processing stalled at ${now} of ${target} events`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function sampleLag(dispatcher: RoleProcess, into: string[]): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const at = ((Date.now() - started) / 1000).toFixed(0);
+    void totalLag(dispatcher).then(
+      (lag) => into.push(`${at}s: ${lag}`),
+      () => into.push(`${at}s: ?`),
+    );
+  }, 2_000);
+  return () => clearInterval(timer);
+}
+
+async function main() {
+  const up = await runProcess('bash', [INFRA_UP], { timeoutMs: 40 * 60_000 });
+  if (up.code !== 0) throw new Error(`npm run infra:up failed:\n${up.stderr}`);
+  const avgBytes = BODIES.reduce((s, b) => s + Buffer.byteLength(b), 0) / BODIES.length;
+  console.log(
+    `distributed benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${HALF_SECONDS} s at half of max`,
+  );
+
+  const bare = await startBare();
+  const bareMax = await closedLoop(bare.url, MAX_SECONDS);
+  bare.child.kill('SIGTERM');
+  console.log(describe('bare node:http         (max)', bareMax));
+
+  const cluster = await createCluster({
+    infra: await readInfraEnv(),
+    ingestProcesses: 1,
+    env: { ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: '100000000', ERRATA_CLICKHOUSE_BATCH_WAIT_MS: '200' },
+  });
+  try {
+    const ingest = await cluster.startIngest(0);
+    const dispatcher = await cluster.start('dispatcher');
+    const mcp = await cluster.start('mcp');
+    const p = await cluster.provision('Bench');
+    // Straight to the ingest process, not through the test address in front of it.
+    const url = new URL(`${ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
+
+    const lag: string[] = [];
+    let stopSampling = sampleLag(dispatcher, lag);
+    const cpuBefore = cpuSeconds(ingest.child.pid!);
+    const max = await closedLoop(url, MAX_SECONDS);
+    const ingestCpu = cpuSeconds(ingest.child.pid!) - cpuBefore;
+    const maxRate = max.accepted / max.seconds;
+    console.log(describe('errata ingest + Kafka  (max)', max));
+    console.log(
+      `  ingest CPU: ${ingestCpu.toFixed(1)} s over ${max.seconds.toFixed(1)} s (${(ingestCpu / max.seconds).toFixed(2)} cores); accepted events/s per ingest core: ${(max.accepted / ingestCpu).toFixed(0)}`,
+    );
+    console.log(`  ratio errata/bare (accepted events/s): ${(maxRate / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`);
+    const maxQueryable = await secondsUntilQueryable(mcp, p, max.accepted);
+    stopSampling();
+    console.log(`  all ${max.accepted} accepted events queryable ${maxQueryable.toFixed(1)} s after the last request`);
+    console.log(`  consumer lag (events.received, all partitions) every 2 s: ${lag.join(', ')}`);
+
+    const halfRate = Math.max(1, Math.round(maxRate / 2));
+    const half: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+    lag.length = 0;
+    stopSampling = sampleLag(dispatcher, lag);
+    await openLoop(url, halfRate, HALF_SECONDS, half);
+    console.log(describe(`errata ingest + Kafka  (${halfRate}/s, half of max)`, half));
+    const halfQueryable = await secondsUntilQueryable(mcp, p, max.accepted + half.accepted);
+    stopSampling();
+    console.log(`  all ${half.accepted} accepted events queryable ${halfQueryable.toFixed(1)} s after the last request`);
+    console.log(`  consumer lag every 2 s: ${lag.join(', ')}`);
+    for (const role of [ingest, dispatcher, mcp]) {
+      console.log(`  peak RSS of ${role.role}: ${peakRssMb(role.child.pid!).toFixed(0)} MB`);
+    }
+  } finally {
+    await cluster.destroy();
+  }
+}
+
+await main();

@@ -1,0 +1,67 @@
+// The ClickHouse stores on the real ClickHouse server (Debian's 18.16, over HTTP with the
+// official client), held to the same port contracts and adapter suite that chdb (current
+// ClickHouse) passes in the unit suite. Every database is a throwaway one, dropped afterwards.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createClickHouseClient,
+  ensureClickHouseSchema,
+  openClickHouseStores,
+  type ClickHouseStores,
+} from '../../../services/adapters/clickhouse/open-clickhouse.ts';
+import {
+  describeClickHouseLiterals,
+  describeClickHouseStores,
+  throwawayDatabase,
+} from '../../../services/adapters/clickhouse/clickhouse-suites.ts';
+import { identifier, sql } from '../../../services/adapters/clickhouse/clickhouse-sql.ts';
+import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
+import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
+import { infraSetting } from '../../support/infra-env.ts';
+
+const url = () => infraSetting('ERRATA_CLICKHOUSE_URL');
+const database = throwawayDatabase();
+let stores: Promise<ClickHouseStores> | undefined;
+function shared(): Promise<ClickHouseStores> {
+  stores ??= openClickHouseStores({ url: url(), database, batch: { maxWaitMs: 5 } });
+  return stores;
+}
+const literalsClient = () => createClickHouseClient({ url: url() });
+let literals: ReturnType<typeof literalsClient> | undefined;
+
+afterAll(async () => {
+  await (await stores)?.close();
+  await literals?.close();
+  const admin = createClickHouseClient({ url: url() });
+  await admin.command({ query: sql`DROP DATABASE IF EXISTS ${identifier(database)}`.text });
+  await admin.close();
+});
+
+describeEventStoreContract('ClickHouse 18.16', async () => (await shared()).events);
+describeLogStoreContract('ClickHouse 18.16', async () => (await shared()).logs);
+describeClickHouseStores('18.16', () => createClickHouseClient({ url: url() }), throwawayDatabase());
+describeClickHouseLiterals('18.16', async () => (literals ??= literalsClient()));
+
+describe('ClickHouse 18.16 over HTTP', () => {
+  it('ensures the schema from connection settings alone (errata migrate)', async () => {
+    const fresh = throwawayDatabase();
+    await ensureClickHouseSchema({ url: url(), database: fresh });
+    await ensureClickHouseSchema({ url: url(), database: fresh });
+    const stores = await openClickHouseStores({ url: url(), database: fresh, ensureSchema: false });
+    try {
+      expect(await stores.events.countEventsForIssue(1, 1)).toBe(0);
+      expect((await stores.logs.searchLogs({ projectId: 1, limit: 1 })).items).toEqual([]);
+    } finally {
+      await stores.close();
+      const admin = createClickHouseClient({ url: url() });
+      await admin.command({ query: sql`DROP DATABASE IF EXISTS ${identifier(fresh)}`.text });
+      await admin.close();
+    }
+  });
+
+  it('ping() rejects when the server is unreachable', async () => {
+    const stores = await openClickHouseStores({ url: 'http://127.0.0.1:1', database, ensureSchema: false });
+    await expect(stores.ping()).rejects.toThrow(/did not answer/);
+    await stores.close();
+    await (await shared()).ping();
+  });
+});

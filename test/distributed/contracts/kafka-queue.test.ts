@@ -1,0 +1,208 @@
+// The Kafka queue adapter against a real broker: the shared Queue contract, then what only a
+// cluster has: topics created with the prefix and partition count, partitions shared and handed
+// over within a consumer group, lag per partition, and a publish that fails fast when no broker
+// answers. Every run uses a topic and group prefix of its own and deletes its topics afterwards.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeQueueContract } from '../../../services/adapters/contracts/queue.contract.ts';
+import { KafkaQueue, openKafkaQueue, type KafkaQueueOptions } from '../../../services/adapters/kafka/kafka-queue.ts';
+import type { KafkaSubscription } from '../../../services/adapters/kafka/kafka-subscription.ts';
+import { UnavailableError } from '../../../services/core/errors.ts';
+import type { DeliveredRecord } from '../../../services/core/ports/queue.ts';
+import { infraSetting } from '../../support/infra-env.ts';
+
+const prefix = `errata-test-${randomBytes(4).toString('hex')}.`;
+const brokers = () => infraSetting('ERRATA_KAFKA_BROKERS').split(',');
+const options = (extra: Partial<KafkaQueueOptions> = {}): KafkaQueueOptions => ({
+  brokers: brokers(),
+  clientId: 'errata-test',
+  topicPrefix: prefix,
+  lagGroups: [],
+  ...extra,
+});
+
+let admin: Admin;
+beforeAll(async () => {
+  admin = new Kafka({ brokers: brokers(), clientId: 'errata-test-admin', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+});
+afterAll(async () => {
+  const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+  if (topics.length > 0) await admin.deleteTopics({ topics });
+  const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
+  if (groups.length > 0) await admin.deleteGroups(groups).catch(() => {});
+  await admin.disconnect();
+});
+
+describeQueueContract('Kafka', () => openKafkaQueue(options()));
+
+describe('KafkaQueue on a broker', () => {
+  const opened: KafkaQueue[] = [];
+  async function open(extra: Partial<KafkaQueueOptions> = {}): Promise<KafkaQueue> {
+    const queue = await openKafkaQueue(options(extra));
+    opened.push(queue);
+    return queue;
+  }
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((q) => q.close()));
+  });
+
+  const topic = () => `test.${randomUUID().slice(0, 8)}`;
+  const keyed = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({ key: `${tag}-${i}`, value: Buffer.from(`${tag}-${i}`) }));
+
+  async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(50);
+    }
+  }
+
+  it('creates its topics with the prefix and partition count, and delivers them without the prefix', async () => {
+    const own = `${prefix}created-${randomBytes(2).toString('hex')}.`;
+    const q = await open({ topicPrefix: own, topics: ['events.received', 'logs.received'], partitions: 3 });
+    const created = await admin.fetchTopicMetadata({ topics: [`${own}events.received`, `${own}logs.received`] });
+    expect(created.topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
+      [`${own}events.received`, 3],
+      [`${own}logs.received`, 3],
+    ]);
+
+    // A topic it was not told about is created on first publish, the same way.
+    await q.publish('later.topic', [{ key: 'k', value: Buffer.from('v') }]);
+    const later = await admin.fetchTopicMetadata({ topics: [`${own}later.topic`] });
+    expect(later.topics[0]!.partitions).toHaveLength(3);
+    const seen: DeliveredRecord[] = [];
+    const subscription = q.subscribe('later.topic', { group: 'g', maxBatchSize: 10 }, async (batch) => void seen.push(...batch));
+    await until(() => seen.length === 1, 'the record');
+    await subscription.stop();
+    expect(seen[0]!.topic).toBe('later.topic');
+    expect((await q.lag()).filter((l) => l.group === 'g').map((l) => l.topic)).toEqual([
+      'later.topic',
+      'later.topic',
+      'later.topic',
+    ]);
+  });
+
+  it('gives each subscription of one group all partitions of its own topic, as the dispatcher subscribes', async () => {
+    const q = await open();
+    const [events, logs] = [topic(), topic()];
+    await q.publish(events, keyed(30, 'e'));
+    await q.publish(logs, keyed(30, 'l'));
+    const seen: Record<string, string[]> = { [events]: [], [logs]: [] };
+    const handler = async (batch: DeliveredRecord[]) => {
+      for (const r of batch) seen[r.topic]!.push(r.value.toString());
+    };
+    const subscriptions = [
+      q.subscribe(events, { group: 'dispatch', maxBatchSize: 5 }, handler),
+      q.subscribe(logs, { group: 'dispatch', maxBatchSize: 5 }, handler),
+    ];
+    await until(() => seen[events]!.length === 30 && seen[logs]!.length === 30, 'both topics');
+    expect(subscriptions.map((s) => s.assignment().length)).toEqual([8, 8]);
+    await Promise.all(subscriptions.map((s) => s.stop()));
+  });
+
+  /** Two queue instances (two processes, as far as the broker knows) in one group. */
+  async function twoMembers(t: string) {
+    const handled: Array<{ by: string; record: DeliveredRecord }> = [];
+    const member = async (by: string) => {
+      const q = await open();
+      return q.subscribe(t, { group: 'shared', maxBatchSize: 10 }, async (batch) => {
+        for (const record of batch) handled.push({ by, record });
+      });
+    };
+    const a = await member('a');
+    const b = await member('b');
+    await until(() => a.assignment().length === 4 && b.assignment().length === 4, 'an even split of the 8 partitions');
+    return { a, b, handled, publisher: await open() };
+  }
+
+  it('splits a group’s partitions between two queue instances, each record handled once', async () => {
+    const t = topic();
+    const { a, b, handled, publisher } = await twoMembers(t);
+    expect([...a.assignment(), ...b.assignment()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    await publisher.publish(t, keyed(200, 'r'));
+    await until(() => handled.length >= 200, 'every record');
+    await sleep(1_000); // anything handled twice would show up by now
+    const values = handled.map((h) => h.record.value.toString());
+    expect(values).toHaveLength(200);
+    expect(new Set(values).size).toBe(200);
+    for (const { by, record } of handled) expect((by === 'a' ? a : b).assignment()).toContain(record.partition);
+    expect(handled.some((h) => h.by === 'a') && handled.some((h) => h.by === 'b')).toBe(true);
+  });
+
+  it('hands the partitions of a member that stops to the rest of the group', async () => {
+    const t = topic();
+    const { a, b, handled, publisher } = await twoMembers(t);
+    await publisher.publish(t, keyed(50, 'before'));
+    await until(() => handled.length >= 50, 'the first records');
+    await a.stop();
+    await until(() => b.assignment().length === 8, 'b to hold every partition');
+    await publisher.publish(t, keyed(100, 'after'));
+    await until(() => handled.filter((h) => h.record.value.toString().startsWith('after')).length >= 100, 'the later records');
+    const after = handled.filter((h) => h.record.value.toString().startsWith('after'));
+    expect(after.every((h) => h.by === 'b')).toBe(true);
+    expect(new Set(after.map((h) => h.record.partition)).size).toBeGreaterThan(4);
+    expect(new Set(after.map((h) => h.record.value.toString())).size).toBe(100);
+  });
+
+  it('reports the lag of every partition', async () => {
+    const q = await open();
+    const t = topic();
+    // Learn where each key lands, then leave a known number of records behind per partition.
+    await q.publish(t, keyed(12, 'k'));
+    const partitionOf = new Map<string, number>();
+    const learning = q.subscribe(t, { group: 'lagging', maxBatchSize: 50 }, async (batch) => {
+      for (const r of batch) partitionOf.set(r.key, r.partition);
+    });
+    await until(() => partitionOf.size === 12, 'the first records');
+    await learning.stop();
+    const expected = new Array<number>(8).fill(0);
+    const behind = [...partitionOf].flatMap(([key, partition], i) => {
+      expected[partition]! += (i % 3) + 1;
+      return Array.from({ length: (i % 3) + 1 }, () => ({ key, value: Buffer.from('later') }));
+    });
+    await q.publish(t, behind);
+    const lag = (await q.lag()).filter((l) => l.topic === t && l.group === 'lagging').sort((x, y) => x.partition - y.partition);
+    expect(lag.map((l) => l.partition)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(lag.map((l) => l.lag)).toEqual(expected);
+  });
+
+  it('keeps its partitions through a handler call longer than the session timeout', async () => {
+    const q = await open({ sessionTimeoutMs: 6_000 });
+    const t = topic();
+    await q.publish(t, keyed(20, 'slow'));
+    const seen: string[] = [];
+    let calls = 0;
+    const subscription = q.subscribe(t, { group: 'slow', maxBatchSize: 100 }, async (batch) => {
+      if (calls++ === 0) await sleep(9_000);
+      seen.push(...batch.map((r) => r.value.toString()));
+    });
+    await until(() => seen.length >= 20, 'every record');
+    await sleep(1_000);
+    await subscription.stop();
+    // Dropped from the group, the member's commit would fail and the records would come again.
+    expect(seen).toHaveLength(20);
+  });
+
+  it('rejects a publish when no broker answers, instead of waiting', { timeout: 30_000 }, async () => {
+    const port = await closedPort();
+    const q = new KafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test', produceTimeoutMs: 2_000 });
+    await expect(q.publish('events.received', [{ key: 'k', value: Buffer.from('v') }])).rejects.toBeInstanceOf(UnavailableError);
+    await expect(q.ping()).rejects.toThrow();
+    await q.close();
+    await expect(openKafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test' })).rejects.toThrow();
+  });
+});
+
+/** A loopback port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,74 @@
+// The SQL stores on a real Postgres server (`pg`), held to the same port contracts PGlite
+// passes, on a database of their own that is dropped afterwards. Also: migrations are
+// idempotent and safe to run concurrently.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
+import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
+import { describeMetadataStoreContract } from '../../../services/adapters/contracts/metadata-store.contract.ts';
+import { migrate } from '../../../services/adapters/postgres/migrate.ts';
+import { MIGRATIONS } from '../../../services/adapters/postgres/migrations/index.ts';
+import { PgEventStore } from '../../../services/adapters/postgres/pg-event-store.ts';
+import { PgLogStore } from '../../../services/adapters/postgres/pg-log-store.ts';
+import { PgMetadataStore } from '../../../services/adapters/postgres/pg-metadata-store.ts';
+import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
+import { infraSetting } from '../../support/infra-env.ts';
+import { withDatabase } from '../../support/postgres-database.ts';
+
+const database = withDatabase(() => infraSetting('ERRATA_POSTGRES_URL'));
+let client: PgPoolClient;
+beforeAll(async () => {
+  client = PgPoolClient.open({ url: await database.create() });
+  await migrate(client);
+});
+afterAll(async () => {
+  await client?.close();
+  await database.drop();
+});
+
+describeMetadataStoreContract('Postgres', async () => new PgMetadataStore(client));
+describeEventStoreContract('Postgres', async () => new PgEventStore(client));
+describeLogStoreContract('Postgres', async () => new PgLogStore(client));
+
+describe('migrations on Postgres', () => {
+  it('a second run applies nothing', async () => {
+    const report = await migrate(client);
+    expect(report.applied).toEqual([]);
+    expect(report.alreadyApplied).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it('concurrent runs on a fresh database wait for each other instead of colliding', async () => {
+    const fresh = withDatabase(() => infraSetting('ERRATA_POSTGRES_URL'));
+    const url = await fresh.create();
+    const clients = [1, 2, 3].map(() => PgPoolClient.open({ url }));
+    try {
+      const reports = await Promise.all(clients.map((c) => migrate(c)));
+      expect(reports.flatMap((r) => r.applied).sort()).toEqual(MIGRATIONS.map((m) => m.version).sort());
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await fresh.drop();
+    }
+  });
+});
+
+describe('PgPoolClient', () => {
+  it('rolls a failed transaction back and keeps serving', async () => {
+    await client.query('CREATE TABLE IF NOT EXISTS pool_probe (id int PRIMARY KEY)');
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query('INSERT INTO pool_probe VALUES (1)');
+        await tx.query('INSERT INTO pool_probe VALUES (1)');
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect((await client.query('SELECT count(*) AS n FROM pool_probe')).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('rejects quickly when the server is unreachable', async () => {
+    const dead = PgPoolClient.open({
+      url: `postgres://postgres@127.0.0.1:1/none?x=${randomBytes(2).toString('hex')}`,
+      connectTimeoutMs: 2_000,
+    });
+    await expect(dead.query('SELECT 1')).rejects.toThrow();
+    await dead.close();
+  });
+});

@@ -1,0 +1,170 @@
+// The distributed mode end to end: ingest (two processes behind one address), dispatcher (two
+// processes, one consumer group) and mcp as separate processes on real Postgres, ClickHouse
+// and Kafka. Real SDK clients (@sentry/node, Python's sentry-sdk) send events and logs to
+// ingest; the results are read through the read API of the mcp process.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCluster, type Cluster } from '../support/distributed-cluster.ts';
+import { infraEnv } from '../support/infra-env.ts';
+import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
+import type { RoleProcess } from '../support/role-process.ts';
+import { api, eventually, REPO_ROOT, runProcess, type Provisioned } from '../support/standalone-server.ts';
+
+let cluster: Cluster;
+let mcp: RoleProcess;
+let dispatchers: RoleProcess[];
+let ingests: RoleProcess[];
+let p: Provisioned;
+
+beforeAll(async () => {
+  cluster = await createCluster({ infra: infraEnv() });
+  ingests = [await cluster.startIngest(0), await cluster.startIngest(1)];
+  dispatchers = [await cluster.start('dispatcher'), await cluster.start('dispatcher')];
+  mcp = await cluster.start('mcp');
+  p = await cluster.provision('Dist App');
+});
+afterAll(async () => {
+  const { exitCodes } = await cluster.destroy();
+  expect(exitCodes).toEqual(exitCodes.map(() => 0));
+});
+
+const marker = () => `m${randomUUID().slice(0, 8)}`;
+
+async function metric(role: RoleProcess, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const text = await (await fetch(`${role.url}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) total += Number(line.split(' ').pop());
+  }
+  return total;
+}
+
+describe('distributed roles', () => {
+  it('each role is healthy only with its dependencies and serves its own paths', async () => {
+    for (const role of [...ingests, ...dispatchers, mcp]) {
+      const health = await fetch(`${role.url}/healthz`);
+      expect(health.status).toBe(200);
+    }
+    const healthz = (await (await fetch(`${mcp.url}/healthz`)).json()) as { status: string };
+    expect(healthz.status).toBe('ok');
+    expect((await fetch(`${dispatchers[0]!.url}/api/v1/organizations`)).status).toBe(404);
+  });
+
+  it('@sentry/node: exceptions become one issue, logs are searchable, through two ingests and two dispatchers', async () => {
+    const m = marker();
+    const run = async (scenario: string) => {
+      const result = await runProcess(process.execPath, ['send-events.cjs', p.dsn, scenario, m], {
+        cwd: join(REPO_ROOT, 'test', 'clients', 'node'),
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    };
+    await run('exception');
+    await run('logs');
+    const issue = await waitForIssue(mcp, p, `of ${m} is empty`, 3);
+    expect(issue).toMatchObject({
+      title: `TypeError: Cart 1002 of ${m} is empty`,
+      culprit: 'parseCart(send-events)',
+      count: 3,
+      userCount: 1,
+      environments: ['e2e'],
+      lastRelease: `node-client@${m}`,
+    });
+    const detail = await api<{ latestEvent: { payload: { exception: { values: Array<{ type: string }> } } } }>(
+      mcp,
+      `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`,
+      p.token,
+    );
+    expect(detail.body.latestEvent.payload.exception.values[0]!.type).toBe('TypeError');
+    const logs = await waitForLogs(mcp, p, `query=${m}`, 3);
+    expect(logs.map((l) => l.level).sort()).toEqual(['error', 'info', 'warn']);
+    expect(logs.find((l) => l.level === 'info')!.attributes.cartId).toEqual({ type: 'integer', value: 7 });
+    expect((await searchLogs(mcp, p, `query=${m}&attribute=cartId:7`)).map((l) => l.body)).toEqual([`Node log info ${m}`]);
+  });
+
+  it("Python's sentry-sdk: an exception and a message", async () => {
+    const m = marker();
+    const python = process.env.ERRATA_TEST_PYTHON ?? 'python3';
+    const result = await runProcess(python, [
+      join(REPO_ROOT, 'test', 'clients', 'python', 'send_events.py'),
+      p.dsn,
+      'exception',
+      m,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const issue = await waitForIssue(mcp, p, `of ${m} has no lines`, 3);
+    expect(issue).toMatchObject({ title: `ValueError: Invoice 2002 of ${m} has no lines`, count: 3 });
+  });
+
+  it('spreads events over both ingests and both dispatchers, and reports the SRE metrics', async () => {
+    const m = marker();
+    const sent = 120;
+    const url = `${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
+    for (let i = 0; i < sent; i++) {
+      // A new connection per request: the address in front hands each to the next ingest.
+      const response = await rawRequest(url, {
+        body: eventEnvelope({ event_id: randomUUID().replace(/-/g, ''), message: `Spread ${m}`, fingerprint: [m] }),
+        headers: { connection: 'close' },
+      });
+      expect(response.status).toBe(200);
+    }
+    await waitForIssue(mcp, p, `Spread ${m}`, sent);
+    for (const ingest of ingests) {
+      expect(await metric(ingest, 'errata_ingest_accepted_total', { category: 'error' })).toBeGreaterThan(0);
+      expect(await metric(ingest, 'errata_http_requests_total', { route: '/api/{id}/envelope/', status: '200' })).toBeGreaterThan(
+        0,
+      );
+      expect(await metric(ingest, 'errata_queue_produce_duration_seconds_count')).toBeGreaterThan(0);
+    }
+    for (const dispatcher of dispatchers) {
+      expect(await metric(dispatcher, 'errata_pipeline_processed_total', { category: 'error' })).toBeGreaterThan(0);
+      expect(
+        await metric(dispatcher, 'errata_pipeline_step_duration_seconds_count', { step: 'record_occurrences' }),
+      ).toBeGreaterThan(0);
+      expect(await metric(dispatcher, 'errata_store_write_batch_size_count', { store: 'events' })).toBeGreaterThan(0);
+    }
+    // Consumer lag per topic and partition: every partition of the events topic is reported,
+    // and once everything is processed the lag is zero.
+    const lagText = await eventually(async () => {
+      const text = await (await fetch(`${dispatchers[0]!.url}/metrics`)).text();
+      const lines = text.split('\n').filter((l) => l.startsWith('errata_queue_lag{') && l.includes('topic="events.received"'));
+      return lines.length === 4 && lines.every((l) => l.endsWith(' 0')) ? lines : undefined;
+    }, 'zero lag on all four partitions');
+    expect(lagText.map((l) => /partition="(\d+)"/.exec(l)![1]).sort()).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('rejects bad input at ingest with clear errors and counts it', async () => {
+    const bad = await rawRequest(`${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=nope`, {
+      body: eventEnvelope({ message: 'x' }),
+    });
+    expect(bad.status).toBe(401);
+    const issuesBefore = await listIssues(mcp, p);
+    const garbage = await rawRequest(`${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`, {
+      body: '{"event_id": nope}\n',
+    });
+    expect(garbage.status).toBe(400);
+    expect(garbage.json()).toMatchObject({ error: { code: 'invalid_input' } });
+    expect(await listIssues(mcp, p)).toHaveLength(issuesBefore.length);
+  });
+
+  it('admin commands work against Postgres: a disabled key is refused by every ingest', async () => {
+    const { runCliJson } = await import('../support/standalone-server.ts');
+    const project = await runCliJson<{ dsn: string }>(['createproject', '--name', 'Keyed'], cluster.env);
+    const key = new URL(project.dsn).username;
+    const projectId = new URL(project.dsn).pathname.slice(1);
+    const listed = await runCliJson<{ projects: Array<{ slug: string }> }>(['listprojects'], cluster.env);
+    expect(listed.projects.map((x) => x.slug)).toContain('keyed');
+    await runCliJson(['disablekey', key], cluster.env);
+    // A key never seen by these ingests is looked up fresh, so the refusal is immediate.
+    for (let i = 0; i < 2; i++) {
+      const response = await rawRequest(`${cluster.ingest.url}/api/${projectId}/envelope/?sentry_key=${key}`, {
+        body: eventEnvelope({ event_id: randomUUID().replace(/-/g, ''), message: 'disabled' }),
+        headers: { connection: 'close' },
+      });
+      expect(response.status).toBe(403);
+    }
+  });
+});
