@@ -141,8 +141,8 @@ export class KafkaQueue implements Queue {
       observe();
     } catch (error) {
       observe(error);
+      // Logged once per failed request by the producer, not once per waiting publish.
       if (error instanceof UnavailableError) throw error;
-      this.options.logger?.warn({ err: error, topic, records: records.length }, 'kafka did not take the records');
       const reason =
         error instanceof ProduceTimeoutError || (error as Error).name === 'TimeoutError'
           ? `no acknowledgement within ${this.produceTimeoutMs} ms`
@@ -194,7 +194,7 @@ export class KafkaQueue implements Queue {
         await this.admin.describeCluster();
       })(),
       PING_TIMEOUT_MS,
-      'the Kafka brokers',
+      'a Kafka metadata request',
     );
   }
 

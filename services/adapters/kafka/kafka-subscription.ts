@@ -77,6 +77,7 @@ export class KafkaSubscription implements Subscription {
     const deadline = Date.now() + timeoutMs;
     const left = () => Math.max(0, deadline - Date.now());
     try {
+      await withTimeout(this.context.ensureTopic(), left(), 'creating the topic');
       const targets = await withTimeout(partitionRanges(admin, kafkaTopic), left(), 'reading the end offsets');
       while (left() > 0) {
         const committed = await withTimeout(committedOffsets(admin, groupId, [kafkaTopic]), left(), 'reading the commits');

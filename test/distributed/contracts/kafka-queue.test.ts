@@ -8,7 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeQueueContract } from '../../../services/adapters/contracts/queue.contract.ts';
-import { KafkaQueue, openKafkaQueue, type KafkaQueueOptions } from '../../../services/adapters/kafka/kafka-queue.ts';
+import {
+  KafkaQueue,
+  openKafkaQueue,
+  type KafkaQueueOptions,
+  type ProduceObservation,
+} from '../../../services/adapters/kafka/kafka-queue.ts';
 import type { KafkaSubscription } from '../../../services/adapters/kafka/kafka-subscription.ts';
 import { UnavailableError } from '../../../services/core/errors.ts';
 import type { DeliveredRecord } from '../../../services/core/ports/queue.ts';
@@ -64,7 +69,13 @@ describe('KafkaQueue on a broker', () => {
 
   it('creates its topics with the prefix and partition count, and delivers them without the prefix', async () => {
     const own = `${prefix}created-${randomBytes(2).toString('hex')}.`;
-    const q = await open({ topicPrefix: own, topics: ['events.received', 'logs.received'], partitions: 3 });
+    const produced: ProduceObservation[] = [];
+    const q = await open({
+      topicPrefix: own,
+      topics: ['events.received', 'logs.received'],
+      partitions: 3,
+      observe: { produce: (o) => void produced.push(o) },
+    });
     const created = await admin.fetchTopicMetadata({ topics: [`${own}events.received`, `${own}logs.received`] });
     expect(created.topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
       [`${own}events.received`, 3],
@@ -73,6 +84,8 @@ describe('KafkaQueue on a broker', () => {
 
     // A topic it was not told about is created on first publish, the same way.
     await q.publish('later.topic', [{ key: 'k', value: Buffer.from('v') }]);
+    expect(produced).toMatchObject([{ topic: 'later.topic', records: 1 }]);
+    expect(produced[0]!.error).toBeUndefined();
     const later = await admin.fetchTopicMetadata({ topics: [`${own}later.topic`] });
     expect(later.topics[0]!.partitions).toHaveLength(3);
     const seen: DeliveredRecord[] = [];
@@ -190,8 +203,16 @@ describe('KafkaQueue on a broker', () => {
 
   it('rejects a publish when no broker answers, instead of waiting', { timeout: 30_000 }, async () => {
     const port = await closedPort();
-    const q = new KafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test', produceTimeoutMs: 2_000 });
+    const produced: ProduceObservation[] = [];
+    const q = new KafkaQueue({
+      brokers: [`127.0.0.1:${port}`],
+      clientId: 'errata-test',
+      produceTimeoutMs: 2_000,
+      observe: { produce: (o) => void produced.push(o) },
+    });
     await expect(q.publish('events.received', [{ key: 'k', value: Buffer.from('v') }])).rejects.toBeInstanceOf(UnavailableError);
+    expect(produced).toMatchObject([{ topic: 'events.received', records: 1 }]);
+    expect(produced[0]!.error).toBeDefined();
     await expect(q.ping()).rejects.toThrow();
     await q.close();
     await expect(openKafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test' })).rejects.toThrow();
