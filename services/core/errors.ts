@@ -75,9 +75,11 @@ export class RateLimitedError extends ErrataError {
 }
 
 /** A dependency (queue, store) cannot take the work right now; the client should retry. */
+/** A dependency is down or overloaded: retry later. `cause` keeps the driver's error for logs. */
 export class UnavailableError extends ErrataError {
-  constructor(message: string) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super('unavailable', message);
+    if (options) this.cause = options.cause;
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UnavailableError } from '../core/errors.ts';
 import type { DeliveredRecord } from '../core/ports/queue.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
@@ -61,5 +62,15 @@ describe('isolateFailures', () => {
     expect(await dropped()).toBe(0);
     up = true;
     await handler([record('a'), record('b')]);
+  });
+
+  it('hands an unavailable store back to the queue even while the ping answers, dropping nothing', async () => {
+    // A read-only standby after failover, or a full disk: SELECT 1 works, writes do not.
+    const { deps, dropped } = setup(() => true);
+    const handler = isolateFailures(async () => {
+      throw new UnavailableError('the metadata store (Postgres) is unavailable: retry later');
+    }, deps);
+    await expect(handler([record('a'), record('b')])).rejects.toBeInstanceOf(UnavailableError);
+    expect(await dropped()).toBe(0);
   });
 });

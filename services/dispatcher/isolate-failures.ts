@@ -3,8 +3,10 @@
 // repeat). A record that still fails on its own, a few tries later, while the stores answer
 // their ping, cannot be stored at all: it is logged with its error, counted
 // (errata_outcomes_total{reason="processing_failed"}) and passed over. While the stores do not
-// answer, the error goes back to the queue, which retries the whole batch later: an outage
-// never drops anything.
+// answer, or the error says a store is unavailable (UnavailableError: the adapters classify
+// connection loss, overload, read-only servers, missing tables), the error goes back to the
+// queue, which retries the whole batch later: an outage never drops anything.
+import { UnavailableError } from '../core/errors.ts';
 import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -26,7 +28,7 @@ export function isolateFailures(handler: BatchHandler, deps: IsolationDeps): Bat
       await handler(records);
       return;
     } catch (error) {
-      await deps.storesAnswer().catch(() => Promise.reject(error));
+      await retryLaterIfUnavailable(deps, error);
     }
     for (const record of records) {
       for (let attempt = 1; ; attempt++) {
@@ -34,7 +36,7 @@ export function isolateFailures(handler: BatchHandler, deps: IsolationDeps): Bat
           await handler([record]);
           break;
         } catch (error) {
-          await deps.storesAnswer().catch(() => Promise.reject(error));
+          await retryLaterIfUnavailable(deps, error);
           if (attempt >= attempts) {
             drop(deps, record, error);
             break;
@@ -44,6 +46,12 @@ export function isolateFailures(handler: BatchHandler, deps: IsolationDeps): Bat
       }
     }
   };
+}
+
+/** Rethrows (to the queue, which retries the batch) when the failure is an outage, not the record. */
+async function retryLaterIfUnavailable(deps: IsolationDeps, error: unknown): Promise<void> {
+  if (error instanceof UnavailableError) throw error;
+  await deps.storesAnswer().catch(() => Promise.reject(error));
 }
 
 function drop(deps: IsolationDeps, record: { topic: string; offset: string; key: string }, error: unknown): void {

@@ -128,17 +128,16 @@ export async function createEmbeddedDatabase(dir: string): Promise<void> {
 export type Role = 'ingest' | 'mcp' | 'dispatcher';
 
 /** What each role reads and writes; only these are opened, and /healthz checks exactly these. */
-const ROLE_NEEDS: Record<Role, Array<'postgres' | 'clickhouse' | 'kafka' | 's3'>> = {
+const ROLE_NEEDS: Record<Role, Array<'postgres' | 'clickhouse' | 'kafka'>> = {
   ingest: ['postgres', 'kafka'],
   mcp: ['postgres', 'clickhouse'],
   dispatcher: ['postgres', 'clickhouse', 'kafka'],
 };
 
-const SETTING: Record<'postgres' | 'clickhouse' | 'kafka' | 's3', string> = {
+const SETTING: Record<'postgres' | 'clickhouse' | 'kafka', string> = {
   postgres: 'ERRATA_POSTGRES_URL',
   clickhouse: 'ERRATA_CLICKHOUSE_URL',
   kafka: 'ERRATA_KAFKA_BROKERS',
-  s3: 'ERRATA_S3_BUCKET',
 };
 
 export interface RolePorts {
@@ -146,7 +145,6 @@ export interface RolePorts {
   events?: EventStore;
   logs?: LogStore;
   queue?: Queue;
-  blobs?: BlobStore;
   /** The dependencies /healthz asks, by name. */
   health: Array<{ name: string; check(): Promise<void> }>;
   close(): Promise<void>;
@@ -203,12 +201,6 @@ export async function composeRole(role: Role, config: Config, logger: Logger, me
       health.push({ name: 'kafka', check: () => queue.ping() });
       ports.queue = queue;
     }
-    if (config.s3) {
-      const blobs = await openS3BlobStore(config.s3);
-      closers.push(() => blobs.close());
-      health.push({ name: 's3', check: () => blobs.ping() });
-      ports.blobs = blobs;
-    }
     // Closed in reverse: consumers and producers before the stores their work lands in.
     ports.close = async () => {
       for (const close of closers.reverse()) await close();
@@ -241,7 +233,11 @@ export async function migrateDistributed(config: Config): Promise<{ postgres: st
   }
 }
 
-/** Source maps and upload chunks: S3 when ERRATA_S3_BUCKET is set, else <data dir>/blobs. */
+/**
+ * Source maps and upload chunks: S3 when ERRATA_S3_BUCKET is set, else <data dir>/blobs. No
+ * role stores blobs yet; the source-map upload protocol (ingest) and symbolication (dispatcher)
+ * will open theirs here.
+ */
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   return config.s3 ? openS3BlobStore(config.s3) : openFsBlobStore(join(config.dataDir, 'blobs'));
 }

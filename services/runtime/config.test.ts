@@ -54,7 +54,12 @@ describe('loadConfig', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/ERRATA_POSTGRES_URL:/);
+    expect(message).toMatch(/ERRATA_POSTGRES_URL="mysql:\/\/\*\*\*@db\/x":/);
     expect(message).not.toContain('hunter2');
+    expect(() => loadConfig({ ERRATA_S3_ENDPOINT: 'ftp://AKIA:sekret@s3' })).toThrow(/ERRATA_S3_ENDPOINT="ftp:\/\/\*\*\*@s3"/);
+    expect(() => loadConfig({ ERRATA_S3_BUCKET: 'maps', ERRATA_S3_SECRET_ACCESS_KEY: 'sekret' })).toThrow(
+      /ERRATA_S3_ACCESS_KEY_ID: set both/,
+    );
+    expect(() => loadConfig({ ERRATA_S3_SECRET_ACCESS_KEY: 's', ERRATA_PORT: 'x' })).not.toThrow(/sekret/);
   });
 });

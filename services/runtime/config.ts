@@ -8,65 +8,76 @@ const MiB = 1024 * 1024;
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 
-const schema = z.object({
-  ERRATA_HOST: z.string().min(1).default('127.0.0.1'),
-  ERRATA_PORT: integer(0, 65535).default(8000),
-  ERRATA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  ERRATA_DATA_DIR: z.string().min(1).default('./.errata'),
-  ERRATA_ORGANIZATION: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'use lowercase letters, digits, "-" or "_"')
-    .default('default'),
-  ERRATA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ERRATA_MAX_EVENT_BYTES: integer(1024).default(1 * MiB),
-  ERRATA_MAX_LOG_ITEM_BYTES: integer(1024).default(4 * MiB),
-  ERRATA_MAX_REQUEST_BYTES: integer(1024).default(20 * MiB),
-  ERRATA_MAX_ENVELOPE_BYTES: integer(1024).default(100 * MiB),
-  ERRATA_INGEST_MEMORY_BYTES: integer(MiB).default(256 * MiB),
-  ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
-  ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
-  ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
-  ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
-  ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
+const schema = z
+  .object({
+    ERRATA_HOST: z.string().min(1).default('127.0.0.1'),
+    ERRATA_PORT: integer(0, 65535).default(8000),
+    ERRATA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ERRATA_DATA_DIR: z.string().min(1).default('./.errata'),
+    ERRATA_ORGANIZATION: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'use lowercase letters, digits, "-" or "_"')
+      .default('default'),
+    ERRATA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ERRATA_MAX_EVENT_BYTES: integer(1024).default(1 * MiB),
+    ERRATA_MAX_LOG_ITEM_BYTES: integer(1024).default(4 * MiB),
+    ERRATA_MAX_REQUEST_BYTES: integer(1024).default(20 * MiB),
+    ERRATA_MAX_ENVELOPE_BYTES: integer(1024).default(100 * MiB),
+    ERRATA_INGEST_MEMORY_BYTES: integer(MiB).default(256 * MiB),
+    ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
+    ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
+    ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
+    ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
+    ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
 
-  // Distributed mode: each set variable switches its port to the server adapter.
-  ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  ERRATA_POSTGRES_POOL_SIZE: integer(1, 1000).default(10),
-  ERRATA_CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  ERRATA_CLICKHOUSE_DATABASE: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'use letters, digits and "_"')
-    .default('errata'),
-  ERRATA_CLICKHOUSE_USERNAME: z.string().default('default'),
-  ERRATA_CLICKHOUSE_PASSWORD: z.string().default(''),
-  ERRATA_CLICKHOUSE_BATCH_ROWS: integer(1, 1_000_000).default(5000),
-  ERRATA_CLICKHOUSE_BATCH_WAIT_MS: integer(0, 60_000).default(100),
-  ERRATA_KAFKA_BROKERS: z
-    .string()
-    .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma-separated list of host:port')
-    .optional(),
-  ERRATA_KAFKA_TOPIC_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{0,100}$/, 'use letters, digits, ".", "_" or "-"')
-    .default(''),
-  ERRATA_KAFKA_PARTITIONS: integer(1, 10_000).default(8),
-  ERRATA_KAFKA_REPLICATION_FACTOR: integer(-1, 100).default(-1),
-  ERRATA_KAFKA_CLIENT_ID: z.string().min(1).default('errata'),
-  ERRATA_KAFKA_PRODUCE_TIMEOUT_MS: integer(100, 120_000).default(5000),
-  ERRATA_S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase characters)')
-    .optional(),
-  ERRATA_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  ERRATA_S3_REGION: z.string().min(1).default('us-east-1'),
-  ERRATA_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false'),
-  ERRATA_S3_ACCESS_KEY_ID: z.string().optional(),
-  ERRATA_S3_SECRET_ACCESS_KEY: z.string().optional(),
-  ERRATA_S3_PREFIX: z
-    .string()
-    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in "/"')
-    .default(''),
-});
+    // Distributed mode: each set variable switches its port to the server adapter.
+    ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    ERRATA_POSTGRES_POOL_SIZE: integer(1, 1000).default(10),
+    ERRATA_CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ERRATA_CLICKHOUSE_DATABASE: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'use letters, digits and "_"')
+      .default('errata'),
+    ERRATA_CLICKHOUSE_USERNAME: z.string().default('default'),
+    ERRATA_CLICKHOUSE_PASSWORD: z.string().default(''),
+    ERRATA_CLICKHOUSE_BATCH_ROWS: integer(1, 1_000_000).default(5000),
+    ERRATA_CLICKHOUSE_BATCH_WAIT_MS: integer(0, 60_000).default(100),
+    ERRATA_KAFKA_BROKERS: z
+      .string()
+      .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma-separated list of host:port')
+      .optional(),
+    ERRATA_KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{0,100}$/, 'use letters, digits, ".", "_" or "-"')
+      .default(''),
+    ERRATA_KAFKA_PARTITIONS: integer(1, 10_000).default(8),
+    ERRATA_KAFKA_REPLICATION_FACTOR: integer(-1, 100).default(-1),
+    ERRATA_KAFKA_CLIENT_ID: z.string().min(1).default('errata'),
+    ERRATA_KAFKA_PRODUCE_TIMEOUT_MS: integer(100, 120_000).default(5000),
+    ERRATA_S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase characters)')
+      .optional(),
+    ERRATA_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    ERRATA_S3_REGION: z.string().min(1).default('us-east-1'),
+    ERRATA_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false'),
+    ERRATA_S3_ACCESS_KEY_ID: z.string().optional(),
+    ERRATA_S3_SECRET_ACCESS_KEY: z.string().optional(),
+    ERRATA_S3_PREFIX: z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or path segments each ending in "/"')
+      .default(''),
+  })
+  .superRefine((env, ctx) => {
+    if ((env.ERRATA_S3_ACCESS_KEY_ID === undefined) !== (env.ERRATA_S3_SECRET_ACCESS_KEY === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.ERRATA_S3_ACCESS_KEY_ID === undefined ? 'ERRATA_S3_ACCESS_KEY_ID' : 'ERRATA_S3_SECRET_ACCESS_KEY'],
+        message:
+          'set both ERRATA_S3_ACCESS_KEY_ID and ERRATA_S3_SECRET_ACCESS_KEY, or neither (for the default credential chain)',
+      });
+    }
+  });
 
 export interface Config {
   host: string;
@@ -111,21 +122,20 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set([
-  'ERRATA_POSTGRES_URL',
-  'ERRATA_CLICKHOUSE_URL',
-  'ERRATA_CLICKHOUSE_PASSWORD',
-  'ERRATA_S3_ACCESS_KEY_ID',
-  'ERRATA_S3_SECRET_ACCESS_KEY',
-]);
+const SECRET_VARIABLES = new Set(['ERRATA_CLICKHOUSE_PASSWORD', 'ERRATA_S3_ACCESS_KEY_ID', 'ERRATA_S3_SECRET_ACCESS_KEY']);
+
+/** `scheme://user:password@host` becomes `scheme://***@host`, wherever it appears in the value. */
+function withoutCredentials(value: string | undefined): string | undefined {
+  return value?.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@/\s]*@/gi, '$1***@');
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const variable = String(issue.path[0]);
-      // A secret (or a URL that may carry one) is named, never echoed.
-      const value = SECRET_VARIABLES.has(variable) ? undefined : env[variable];
+      // A secret is named, never echoed; a URL is shown without its user and password.
+      const value = SECRET_VARIABLES.has(variable) ? undefined : withoutCredentials(env[variable]);
       return `  ${variable}${value === undefined ? '' : `="${value}"`}: ${issue.message}`;
     });
     throw new ConfigError(

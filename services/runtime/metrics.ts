@@ -142,16 +142,27 @@ export function outcomeRecorder(metrics: Metrics): OutcomeRecorder {
 
 /** errata_queue_lag{topic, partition, group}, read from the queue at scrape time. */
 export function registerQueueLag(metrics: Metrics, queue: Queue): void {
+  const readErrors = new Counter({
+    name: 'errata_queue_lag_read_errors_total',
+    help: 'Scrapes at which the queue could not report its lag (errata_queue_lag keeps its last values).',
+    registers: [metrics.registry],
+  });
   new Gauge({
     name: 'errata_queue_lag',
     help: 'Records published but not yet processed, by topic, partition and consumer group.',
     labelNames: ['topic', 'partition', 'group'] as const,
     registers: [metrics.registry],
     async collect() {
-      this.reset();
-      for (const lag of await queue.lag()) {
-        this.set({ topic: lag.topic, partition: String(lag.partition), group: lag.group }, lag.lag);
+      let lags;
+      try {
+        lags = await queue.lag();
+      } catch {
+        // The broker is down: the other metrics must still be served (they matter most now).
+        readErrors.inc();
+        return;
       }
+      this.reset();
+      for (const lag of lags) this.set({ topic: lag.topic, partition: String(lag.partition), group: lag.group }, lag.lag);
     },
   });
 }

@@ -142,11 +142,15 @@ describe('distributed roles', () => {
     });
     expect(bad.status).toBe(401);
     const issuesBefore = await listIssues(mcp, p);
+    const outcomes = async () =>
+      (await Promise.all(ingests.map((i) => metric(i, 'errata_outcomes_total')))).reduce((a, b) => a + b, 0);
+    const outcomesBefore = await outcomes();
     const garbage = await rawRequest(`${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`, {
       body: '{"event_id": nope}\n',
     });
     expect(garbage.status).toBe(400);
     expect(garbage.json()).toMatchObject({ error: { code: 'invalid_input' } });
+    expect(await outcomes()).toBe(outcomesBefore + 1);
     expect(await listIssues(mcp, p)).toHaveLength(issuesBefore.length);
   });
 

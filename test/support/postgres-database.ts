@@ -25,6 +25,12 @@ export function withDatabase(serverUrl: () => string) {
       url.pathname = `/${name}`;
       return url.toString();
     },
+    /** The database's URL (after create). */
+    async url(): Promise<string> {
+      const url = new URL(base!.toString());
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
     async drop(): Promise<void> {
       await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },

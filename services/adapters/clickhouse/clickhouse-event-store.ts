@@ -2,6 +2,7 @@
 // JSONEachRow INSERTs; reads serve the mcp role. Idempotent by (project, event id): the first
 // write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
 // eventually. Retention drops whole days (day-partitions.ts).
+import { classifyClickHouseError } from './clickhouse-errors.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
@@ -118,7 +119,9 @@ export class ClickHouseEventStore implements EventStore {
     const version = this.versions.next();
     const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.event_id}`);
     for (const row of unique) row.version = version;
-    await this.client.insert({ table: this.table.text, values: unique, format: 'JSONEachRow' });
+    await this.client
+      .insert({ table: this.table.text, values: unique, format: 'JSONEachRow' })
+      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
   }
 
   private async selectOne(query: Sql): Promise<StoredEvent | undefined> {
@@ -127,7 +130,9 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   private async select<T>(query: Sql): Promise<T[]> {
-    const result = await this.client.query({ query: query.text, format: 'JSONEachRow' });
+    const result = await this.client
+      .query({ query: query.text, format: 'JSONEachRow' })
+      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
     return result.json<T>();
   }
 }

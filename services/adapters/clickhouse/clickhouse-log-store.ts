@@ -1,6 +1,7 @@
 // LogStore on ClickHouse (distributed): batched JSONEachRow INSERTs from the dispatcher, search
 // for the mcp role, newest first with keyset pagination on (timestamp, id). Idempotent by
 // (project, record id) like the event store: first write wins, reads skip later copies.
+import { classifyClickHouseError } from './clickhouse-errors.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
@@ -122,11 +123,15 @@ export class ClickHouseLogStore implements LogStore {
     const version = this.versions.next();
     const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.id}`);
     for (const row of unique) row.version = version;
-    await this.client.insert({ table: this.table.text, values: unique, format: 'JSONEachRow' });
+    await this.client
+      .insert({ table: this.table.text, values: unique, format: 'JSONEachRow' })
+      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
   }
 
   private async select(query: Sql): Promise<LogSelectRow[]> {
-    const result = await this.client.query({ query: query.text, format: 'JSONEachRow' });
+    const result = await this.client
+      .query({ query: query.text, format: 'JSONEachRow' })
+      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
     return result.json<LogSelectRow>();
   }
 }

@@ -178,26 +178,29 @@ export class KafkaSubscription implements Subscription {
 
   /** True once the handler resolved; false when stopping or no longer running (nothing committed). */
   private async handle(records: DeliveredRecord[], partition: number, payload: EachBatchPayload): Promise<boolean> {
-    for (let failures = 1; ; failures++) {
-      // kafkajs heartbeats only between batches; a long handler call must not look like a dead member.
-      const beat = setInterval(() => void payload.heartbeat().catch(() => {}), this.context.settings.heartbeatIntervalMs);
-      try {
-        await this.context.handler(records);
-        return true;
-      } catch (error) {
-        this.context.logger?.warn(
-          { err: error, topic: this.context.topic, partition, failures },
-          'queue handler failed; retrying the same records',
-        );
-      } finally {
-        clearInterval(beat);
+    // kafkajs heartbeats only between batches; neither a long handler call nor the back-off
+    // between retries (up to 30 s, beyond the session timeout) may look like a dead member.
+    const beat = setInterval(() => void payload.heartbeat().catch(() => {}), this.context.settings.heartbeatIntervalMs);
+    try {
+      for (let failures = 1; ; failures++) {
+        try {
+          await this.context.handler(records);
+          return true;
+        } catch (error) {
+          this.context.logger?.warn(
+            { err: error, topic: this.context.topic, partition, failures },
+            'queue handler failed; retrying the same records',
+          );
+        }
+        if (this.stopping || !payload.isRunning()) return false;
+        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures - 1, 7)));
+        if (this.stopping || !payload.isRunning()) return false;
+        // Throws while the group rebalances: the partition may move to another member, which
+        // starts again from the last commit, so this one stops retrying here.
+        await payload.heartbeat();
       }
-      if (this.stopping || !payload.isRunning()) return false;
-      await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures - 1, 7)));
-      if (this.stopping || !payload.isRunning()) return false;
-      // Throws while the group rebalances: the partition may move to another member, which
-      // starts again from the last commit, so this one stops retrying here.
-      await payload.heartbeat();
+    } finally {
+      clearInterval(beat);
     }
   }
 

@@ -2,6 +2,7 @@
 // MetadataStore. The stores, their SQL and their migrations are the same ones PGlite runs.
 // Values come back as PGlite returns them (int8 and numeric as numbers), so no store branches.
 import pg from 'pg';
+import { classifyPgError } from './pg-errors.ts';
 import type { SqlClient, SqlExecutor, SqlResult } from './sql-client.ts';
 
 // count(*) and sums are int8; every such value we keep fits in a double.
@@ -22,7 +23,10 @@ export interface PgPoolOptions {
 }
 
 export class PgPoolClient implements SqlClient {
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly onError?: (error: Error) => void,
+  ) {}
 
   static open(options: PgPoolOptions): PgPoolClient {
     const pool = new pg.Pool({
@@ -36,17 +40,28 @@ export class PgPoolClient implements SqlClient {
     });
     // An idle connection the server dropped emits here; the pool replaces it on next use.
     pool.on('error', (error) => options.onError?.(error));
-    return new PgPoolClient(pool);
+    return new PgPoolClient(pool, options.onError);
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    const result = await this.pool.query(sql, params as unknown[]);
-    return { rows: result.rows as T[], affectedRows: result.rowCount ?? 0 };
+    try {
+      const result = await this.pool.query(sql, params as unknown[]);
+      return { rows: result.rows as T[], affectedRows: result.rowCount ?? 0 };
+    } catch (error) {
+      throw classifyPgError(error);
+    }
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
+    const connection = await this.pool.connect().catch((error: unknown) => Promise.reject(classifyPgError(error)));
     let broken = false;
+    // A checked-out connection has no listener of the pool's; without one, a connection the
+    // server drops mid-transaction would be an uncaught 'error' and end the process.
+    const onConnectionError = (error: Error) => {
+      broken = true;
+      this.onError?.(error);
+    };
+    connection.on('error', onConnectionError);
     try {
       await connection.query('BEGIN');
       const result = await work({
@@ -63,8 +78,9 @@ export class PgPoolClient implements SqlClient {
       } catch {
         broken = true; // the connection itself failed: do not hand it to the next caller
       }
-      throw error;
+      throw classifyPgError(error);
     } finally {
+      connection.off('error', onConnectionError);
       connection.release(broken);
     }
   }

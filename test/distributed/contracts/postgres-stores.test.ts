@@ -2,6 +2,8 @@
 // passes, on a database of their own that is dropped afterwards. Also: migrations are
 // idempotent and safe to run concurrently.
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Socket } from 'node:net';
+import { UnavailableError } from '../../../services/core/errors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
@@ -70,5 +72,37 @@ describe('PgPoolClient', () => {
     });
     await expect(dead.query('SELECT 1')).rejects.toThrow();
     await dead.close();
+  });
+
+  it('survives the server dropping a connection in the middle of a transaction, answering unavailable', async () => {
+    // A TCP hop we can cut, as a Postgres restart or failover would.
+    const target = new URL(await database.url());
+    const sockets = new Set<Socket>();
+    const hop = createServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    const viaHop = new URL(target.toString());
+    viaHop.port = String((hop.address() as { port: number }).port);
+    const errors: Error[] = [];
+    const fragile = PgPoolClient.open({ url: viaHop.toString(), onError: (error) => errors.push(error) });
+    try {
+      const attempt = fragile.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        for (const socket of sockets) socket.destroy();
+        await tx.query('SELECT 2');
+      });
+      await expect(attempt).rejects.toBeInstanceOf(UnavailableError);
+      // The pool goes on with a new connection once the server is reachable again.
+      expect((await fragile.query<{ n: number }>('SELECT 3 AS n')).rows).toEqual([{ n: 3 }]);
+    } finally {
+      await fragile.close();
+      await new Promise<void>((resolve) => hop.close(() => resolve()));
+    }
   });
 });

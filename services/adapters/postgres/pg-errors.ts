@@ -1,0 +1,29 @@
+// Which Postgres failures are the server's condition rather than the statement's fault:
+// connections lost or refused, failover to a read-only standby, deadlocks and serialization
+// failures, resource exhaustion, shutdowns, a full pool. They become UnavailableError, which
+// the dispatcher retries for as long as it takes (never passing a record over) and HTTP
+// answers with 503; anything else stays as it is.
+import { UnavailableError } from '../../core/errors.ts';
+
+// SQLSTATE classes: 08 connection exception, 40 transaction rollback (deadlock, serialization),
+// 53 insufficient resources, 57 operator intervention (shutdown, statement timeout), 58 system
+// error; and 25006, a write on a read-only (standby) server.
+const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function isTransientPgError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string') {
+    if (code.length === 5 && (TRANSIENT_CLASSES.has(code.slice(0, 2)) || code === '25006')) return true;
+    if (NETWORK_CODES.has(code)) return true;
+  }
+  const message = (error as Error)?.message ?? '';
+  // pg's own wording for a dropped connection and for a pool that had no connection in time.
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+}
+
+export function classifyPgError(error: unknown): unknown {
+  return isTransientPgError(error)
+    ? new UnavailableError('the metadata store (Postgres) is unavailable: retry later', { cause: error })
+    : error;
+}
