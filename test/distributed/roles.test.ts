@@ -66,7 +66,9 @@ describe('distributed roles', () => {
     await run('logs');
     const issue = await waitForIssue(mcp, p, `of ${m} is empty`, 3);
     expect(issue).toMatchObject({
-      title: `TypeError: Cart 1002 of ${m} is empty`,
+      // The issue takes the title of the event processed last; the SDK sends the three at once,
+      // so which of them arrives last is not fixed.
+      title: expect.stringMatching(new RegExp(`^TypeError: Cart 100[0-2] of ${m} is empty$`)),
       culprit: 'parseCart(send-events)',
       count: 3,
       userCount: 1,
@@ -96,7 +98,12 @@ describe('distributed roles', () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const issue = await waitForIssue(mcp, p, `of ${m} has no lines`, 3);
-    expect(issue).toMatchObject({ title: `ValueError: Invoice 2002 of ${m} has no lines`, count: 3 });
+    // Events of one issue travel on different partitions (keyed by event id), so the last
+    // processed, whose title the issue shows, is any of the three.
+    expect(issue).toMatchObject({
+      title: expect.stringMatching(new RegExp(`^ValueError: Invoice 200[0-2] of ${m} has no lines$`)),
+      count: 3,
+    });
   });
 
   it('spreads events over both ingests and both dispatchers, and reports the SRE metrics', async () => {

@@ -49,7 +49,9 @@ describe('@sentry/node', () => {
     expect(eventIds).toHaveLength(3);
     const issue = await waitForIssue(server, p, `of ${m} is empty`, 3);
     expect(issue).toMatchObject({
-      title: `TypeError: Cart 1002 of ${m} is empty`,
+      // The issue takes the title of the event processed last; the SDK sends the three at once,
+      // so which of them arrives last is not fixed.
+      title: expect.stringMatching(new RegExp(`^TypeError: Cart 100[0-2] of ${m} is empty$`)),
       culprit: 'parseCart(send-events)',
       level: 'error',
       status: 'unresolved',
