@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../support/distributed-cluster.ts';
+import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
 import { infraEnv, infraSetting } from '../support/infra-env.ts';
 import { listIssues } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
@@ -20,11 +20,7 @@ let dispatchers: RoleProcess[];
 let p: Provisioned;
 
 beforeAll(async () => {
-  cluster = await createCluster({ infra: infraEnv() });
-  ingests = [await cluster.startIngest(0), await cluster.startIngest(1)];
-  dispatchers = [await cluster.start('dispatcher'), await cluster.start('dispatcher')];
-  mcp = await cluster.start('mcp');
-  p = await cluster.provision('Faults');
+  ({ cluster, ingests, dispatchers, mcp, p } = await startFullCluster(infraEnv(), 'Faults'));
 });
 afterAll(async () => {
   await cluster?.destroy();

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../support/distributed-cluster.ts';
+import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
 import { infraEnv } from '../support/infra-env.ts';
 import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
@@ -14,16 +14,12 @@ import { api, eventually, REPO_ROOT, runProcess, type Provisioned } from '../sup
 
 let cluster: Cluster;
 let mcp: RoleProcess;
-let dispatchers: RoleProcess[];
 let ingests: RoleProcess[];
+let dispatchers: RoleProcess[];
 let p: Provisioned;
 
 beforeAll(async () => {
-  cluster = await createCluster({ infra: infraEnv() });
-  ingests = [await cluster.startIngest(0), await cluster.startIngest(1)];
-  dispatchers = [await cluster.start('dispatcher'), await cluster.start('dispatcher')];
-  mcp = await cluster.start('mcp');
-  p = await cluster.provision('Dist App');
+  ({ cluster, ingests, dispatchers, mcp, p } = await startFullCluster(infraEnv(), 'Dist App'));
 });
 afterAll(async () => {
   const { exitCodes } = await cluster.destroy();

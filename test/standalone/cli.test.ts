@@ -128,7 +128,8 @@ describe('errata start', () => {
         '/api/v1/organizations/default/projects',
         token.plaintext,
       );
-      expect(projects.body.projects.map((p) => p.slug)).toEqual(['live']);
+      expect(projects.body.projects.map((p) => p.slug)).toEqual([project.project.slug]);
+      expect(project.project.slug).toBe('live');
       await runCli(['revoketoken', token.token.name], server.env);
       expect((await api(server, '/api/v1/organizations/default/projects', token.plaintext)).status).toBe(401);
 

@@ -8,7 +8,6 @@ import { waitForIssue } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import {
   api,
-  provision,
   runCliJson,
   startServer,
   stopAndRemove,

@@ -9,7 +9,7 @@ import { createClient } from '@clickhouse/client';
 import { withDatabase } from './postgres-database.ts';
 import { startRole, type RoleProcess } from './role-process.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts';
-import { freePort, runCli, runCliJson, type Provisioned } from './standalone-server.ts';
+import { freePort, provision, runCli, type Provisioned } from './standalone-server.ts';
 
 export interface Cluster {
   env: NodeJS.ProcessEnv;
@@ -71,24 +71,7 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     ingest,
     startIngest: (n) => start('ingest', { port: ingestPorts[n]! }),
     start,
-    async provision(projectName) {
-      const project = await runCliJson<{ organization: string; project: { slug: string; id: number }; dsn: string }>(
-        ['createproject', '--name', projectName],
-        env,
-      );
-      const token = await runCliJson<{ plaintext: string }>(
-        ['createtoken', '--role', 'admin', '--name', `admin-${project.project.slug}`],
-        env,
-      );
-      return {
-        organization: project.organization,
-        projectSlug: project.project.slug,
-        projectId: project.project.id,
-        dsn: project.dsn,
-        publicKey: new URL(project.dsn).username,
-        token: token.plaintext,
-      };
-    },
+    provision: (projectName) => provision({ env }, projectName),
     async clickhouse<T>(sql: string) {
       return (await (await ch.query({ query: sql, format: 'JSONEachRow' })).json()) as T[];
     },
@@ -102,4 +85,23 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
       return { exitCodes };
     },
   };
+}
+
+export interface FullCluster {
+  cluster: Cluster;
+  /** Two ingest processes behind `cluster.ingest`. */
+  ingests: RoleProcess[];
+  /** Two dispatchers in one consumer group. */
+  dispatchers: RoleProcess[];
+  mcp: RoleProcess;
+  p: Provisioned;
+}
+
+/** Every role, more than one where the mode allows it, and a project with an admin token. */
+export async function startFullCluster(infra: Record<string, string>, projectName: string): Promise<FullCluster> {
+  const cluster = await createCluster({ infra });
+  const ingests = [await cluster.startIngest(0), await cluster.startIngest(1)];
+  const dispatchers = [await cluster.start('dispatcher'), await cluster.start('dispatcher')];
+  const mcp = await cluster.start('mcp');
+  return { cluster, ingests, dispatchers, mcp, p: await cluster.provision(projectName) };
 }

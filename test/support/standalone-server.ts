@@ -78,26 +78,8 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     ...options.env,
   };
-  const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  let ready = false;
-  while (!ready) {
-    if (child.exitCode !== null) throw new Error(`errata start exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`errata start did not become healthy:\n${output}`);
-    }
-    try {
-      ready = (await fetch(`${url}/healthz`)).status === 200;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const { child, exited, output } = await spawnUntilHealthy(['start'], env, url);
   return {
     url,
     port,
@@ -105,7 +87,7 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
     env,
     child,
     exited,
-    output: () => output,
+    output,
     async stop() {
       child.kill('SIGTERM');
       return exited;
@@ -115,6 +97,34 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
       await exited;
     },
   };
+}
+
+/** Starts `errata <args>` and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
+export async function spawnUntilHealthy(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  url: string,
+): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+  const what = `errata ${args.join(' ')}`;
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${what} did not become healthy:\n${output}`);
+    }
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return { child, exited, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Runs `errata <args>` with the given environment. */
@@ -159,7 +169,7 @@ export interface Provisioned {
 }
 
 /** A project and an admin token on a running server, made with the real CLI. */
-export async function provision(server: StandaloneServer, projectName = 'E2E App'): Promise<Provisioned> {
+export async function provision(server: { env: NodeJS.ProcessEnv }, projectName = 'E2E App'): Promise<Provisioned> {
   const project = await runCliJson<{ organization: string; project: { slug: string; id: number }; dsn: string }>(
     ['createproject', '--name', projectName],
     server.env,

@@ -2,7 +2,7 @@
 // JSONEachRow INSERTs; reads serve the mcp role. Idempotent by (project, event id): the first
 // write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
 // eventually. Retention drops whole days (day-partitions.ts).
-import { classifyClickHouseError } from './clickhouse-errors.ts';
+import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
@@ -11,7 +11,7 @@ import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
 import { raw, sql, type Sql } from './clickhouse-sql.ts';
 import { dropDaysBefore } from './day-partitions.ts';
-import { FirstWriteVersions, firstOfEach } from './first-write-wins.ts';
+import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
 import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
@@ -115,13 +115,8 @@ export class ClickHouseEventStore implements EventStore {
     await this.batcher.close();
   }
 
-  private async insertBatch(rows: EventInsertRow[]): Promise<void> {
-    const version = this.versions.next();
-    const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.event_id}`);
-    for (const row of unique) row.version = version;
-    await this.client
-      .insert({ table: this.table.text, values: unique, format: 'JSONEachRow' })
-      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
+  private insertBatch(rows: EventInsertRow[]): Promise<void> {
+    return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.event_id}`, this.versions);
   }
 
   private async selectOne(query: Sql): Promise<StoredEvent | undefined> {
@@ -129,11 +124,8 @@ export class ClickHouseEventStore implements EventStore {
     return rows[0] && toStoredEvent(rows[0]);
   }
 
-  private async select<T>(query: Sql): Promise<T[]> {
-    const result = await this.client
-      .query({ query: query.text, format: 'JSONEachRow' })
-      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
-    return result.json<T>();
+  private select<T>(query: Sql): Promise<T[]> {
+    return selectRows<T>(this.client, query);
   }
 }
 

@@ -1,7 +1,7 @@
 // LogStore on ClickHouse (distributed): batched JSONEachRow INSERTs from the dispatcher, search
 // for the mcp role, newest first with keyset pagination on (timestamp, id). Idempotent by
 // (project, record id) like the event store: first write wins, reads skip later copies.
-import { classifyClickHouseError } from './clickhouse-errors.ts';
+import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
@@ -11,7 +11,7 @@ import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
 import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
 import { dropDaysBefore } from './day-partitions.ts';
-import { FirstWriteVersions, firstOfEach } from './first-write-wins.ts';
+import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX, UINT8_MAX } from './insert-values.ts';
 import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
@@ -119,20 +119,12 @@ export class ClickHouseLogStore implements LogStore {
     await this.batcher.close();
   }
 
-  private async insertBatch(rows: LogInsertRow[]): Promise<void> {
-    const version = this.versions.next();
-    const unique = firstOfEach(rows, (r) => `${r.project_id}:${r.id}`);
-    for (const row of unique) row.version = version;
-    await this.client
-      .insert({ table: this.table.text, values: unique, format: 'JSONEachRow' })
-      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
+  private insertBatch(rows: LogInsertRow[]): Promise<void> {
+    return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.id}`, this.versions);
   }
 
-  private async select(query: Sql): Promise<LogSelectRow[]> {
-    const result = await this.client
-      .query({ query: query.text, format: 'JSONEachRow' })
-      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
-    return result.json<LogSelectRow>();
+  private select(query: Sql): Promise<LogSelectRow[]> {
+    return selectRows<LogSelectRow>(this.client, query);
   }
 }
 

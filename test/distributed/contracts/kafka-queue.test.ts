@@ -14,7 +14,6 @@ import {
   type KafkaQueueOptions,
   type ProduceObservation,
 } from '../../../services/adapters/kafka/kafka-queue.ts';
-import type { KafkaSubscription } from '../../../services/adapters/kafka/kafka-subscription.ts';
 import { UnavailableError } from '../../../services/core/errors.ts';
 import type { DeliveredRecord } from '../../../services/core/ports/queue.ts';
 import { infraSetting } from '../../support/infra-env.ts';
