@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
-import { migrate } from '../adapters/postgres/migrate.ts';
+import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
@@ -163,6 +163,12 @@ export async function composeRole(role: Role, config: Config, logger: Logger, me
   try {
     const postgres = openPostgres(config, logger);
     closers.push(() => postgres.close());
+    const pending = await pendingMigrations(postgres);
+    if (pending.length > 0) {
+      throw new ConfigError(
+        `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
+      );
+    }
     const metadata = new PgMetadataStore(postgres);
     health.push({ name: 'postgres', check: () => metadata.ping() });
     const ports: RolePorts = { metadata, health, close: async () => {} };

@@ -10,7 +10,7 @@ import { infraEnv } from '../support/infra-env.ts';
 import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import type { RoleProcess } from '../support/role-process.ts';
-import { api, eventually, REPO_ROOT, runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
 
 let cluster: Cluster;
 let mcp: RoleProcess;
@@ -172,6 +172,21 @@ describe('distributed roles', () => {
         headers: { connection: 'close' },
       });
       expect(response.status).toBe(403);
+    }
+  });
+
+  it('a role refuses to start on a database `errata migrate` has not prepared, saying so', async () => {
+    const { withDatabase } = await import('../support/postgres-database.ts');
+    const bare = withDatabase(() => infraEnv().ERRATA_POSTGRES_URL!);
+    const url = await bare.create();
+    try {
+      const result = await runCli(['serve', 'ingest'], { ...cluster.env, ERRATA_POSTGRES_URL: url, ERRATA_PORT: '0' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /the Postgres schema is behind this version of Errata \(missing 0001-initial.*\): run `errata migrate` first/,
+      );
+    } finally {
+      await bare.drop();
     }
   });
 });

@@ -36,6 +36,18 @@ export async function migrate(db: SqlClient): Promise<MigrationReport> {
   });
 }
 
+/**
+ * The migrations this version needs that the database has not had, in order; empty when the
+ * schema is current (or newer: migrations only add). A role checks this at start so it never
+ * runs on a schema `errata migrate` has not brought up yet.
+ */
+export async function pendingMigrations(db: SqlClient): Promise<string[]> {
+  const table = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!table.rows[0]?.present) return MIGRATIONS.map((m) => m.version);
+  const done = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+  return MIGRATIONS.map((m) => m.version).filter((version) => !done.has(version));
+}
+
 /** Our migration files hold plain DDL: statements end with ";" at the end of a line. */
 export function splitStatements(sql: string): string[] {
   return sql

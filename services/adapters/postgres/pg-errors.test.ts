@@ -6,7 +6,7 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 describe('Postgres error classes', () => {
   it('treats the server’s condition as unavailable', () => {
-    for (const code of ['08006', '40P01', '40001', '53300', '57P01', '57014', '58030', '25006', 'ECONNREFUSED']) {
+    for (const code of ['08006', '40P01', '40001', '53300', '57P01', '57014', '58030', '25006', '42P01', 'ECONNREFUSED']) {
       expect(isTransientPgError(withCode(code)), code).toBe(true);
     }
     expect(isTransientPgError(new Error('Connection terminated unexpectedly'))).toBe(true);
@@ -14,7 +14,7 @@ describe('Postgres error classes', () => {
   });
 
   it('leaves the statement’s own faults as they are', () => {
-    for (const code of ['23505', '22P02', '42P01', '42703', '25P02'])
+    for (const code of ['23505', '22P02', '42601', '42703', '25P02'])
       expect(isTransientPgError(withCode(code)), code).toBe(false);
     const duplicate = withCode('23505', 'duplicate key');
     expect(classifyPgError(duplicate)).toBe(duplicate);

@@ -7,14 +7,15 @@ import { UnavailableError } from '../../core/errors.ts';
 
 // SQLSTATE classes: 08 connection exception, 40 transaction rollback (deadlock, serialization),
 // 53 insufficient resources, 57 operator intervention (shutdown, statement timeout), 58 system
-// error; and 25006, a write on a read-only (standby) server.
+// error; 25006, a write on a read-only (standby) server; and 42P01, a table that is not there
+// (yet): a schema problem blocks the pipeline, visibly, rather than passing records over.
 const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58']);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function isTransientPgError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string') {
-    if (code.length === 5 && (TRANSIENT_CLASSES.has(code.slice(0, 2)) || code === '25006')) return true;
+    if (code.length === 5 && (TRANSIENT_CLASSES.has(code.slice(0, 2)) || code === '25006' || code === '42P01')) return true;
     if (NETWORK_CODES.has(code)) return true;
   }
   const message = (error as Error)?.message ?? '';
