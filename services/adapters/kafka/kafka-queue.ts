@@ -1,4 +1,5 @@
-// The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through kafkajs.
+// The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through kafkajs
+// (consumers, admin) and @platformatic/kafka (the producer: see batching-producer.ts).
 // Topics keep the domain's `<domain>.<fact>` names behind an optional prefix that only this file
 // sees; consumer groups share partitions across dispatcher processes; a publish resolves once
 // every in-sync replica has the records and fails within produceTimeoutMs when they cannot.
@@ -93,11 +94,14 @@ export class KafkaQueue implements Queue {
       retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
     });
     this.admin = client.admin();
-    this.producer = new BatchingProducer(client, {
-      ackTimeoutMs: this.produceTimeoutMs,
-      maxRequestBytes: 1024 * 1024,
-      onSendError: (error) => this.options.logger?.warn({ err: error }, 'kafka publish failed; starting a new producer'),
-    });
+    this.producer = new BatchingProducer(
+      { clientId: options.clientId, brokers: options.brokers, timeoutMs: this.produceTimeoutMs },
+      {
+        ackTimeoutMs: this.produceTimeoutMs,
+        maxRequestBytes: 1024 * 1024,
+        onSendError: (error) => this.options.logger?.warn({ err: error }, 'kafka publish failed; starting a new producer'),
+      },
+    );
     this.topicCreator = new TopicCreator(this.admin, {
       partitions,
       replicationFactor: options.replicationFactor ?? -1,
