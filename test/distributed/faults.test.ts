@@ -5,6 +5,7 @@
 // the stores themselves (issue counts in Postgres, distinct events in ClickHouse).
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
 import { infraEnv, infraSetting } from '../support/infra-env.ts';
@@ -117,13 +118,11 @@ describe('faults in the distributed mode', () => {
   });
 
   it('the Kafka broker stopped and restarted under load: 503 meanwhile, every acknowledged event exactly once', async () => {
-    const kafkaPid = Number((await readFile(infraSetting('ERRATA_INFRA_KAFKA_PID_FILE'), 'utf8')).trim());
     let healthDuringOutage = 0;
     let metricsDuringOutage = 0;
     const { acknowledged, statuses } = await burst('Broker-restart', 400, async (acked) => {
       await until(() => acked() >= 200);
-      process.kill(kafkaPid, 'SIGTERM');
-      await eventually(async () => (isAlive(kafkaPid) ? undefined : true), 'the broker to exit', 60_000);
+      await stopServer('kafka', 'SIGTERM');
       healthDuringOutage = await eventually(async () => {
         const status = (await fetch(`${ingests[1]!.url}/healthz`)).status;
         return status === 503 ? status : undefined;
@@ -133,8 +132,7 @@ describe('faults in the distributed mode', () => {
       metricsDuringOutage = metrics.status;
       expect(await metrics.text()).toContain('errata_pipeline_processed_total');
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      const up = await runProcess('bash', [infraSetting('ERRATA_INFRA_UP')], { timeoutMs: 180_000 });
-      expect(up.code, up.stderr).toBe(0);
+      await restartServers();
       const before = acked();
       await until(() => acked() >= before + 100);
     });
@@ -147,7 +145,52 @@ describe('faults in the distributed mode', () => {
     // Ingest and the dispatchers reconnected by themselves.
     for (const role of [...ingests, ...dispatchers]) expect((await fetch(`${role.url}/healthz`)).status).toBe(200);
   });
+
+  // The stores going away: ingest goes on accepting (it needs neither), the dispatchers hold
+  // their offsets and retry until the store is back; nothing acknowledged is passed over.
+  for (const [server, signal, tag] of [
+    ['postgres', 'SIGINT', 'Postgres-restart'],
+    ['clickhouse', 'SIGTERM', 'ClickHouse-restart'],
+  ] as const) {
+    it(`${server} stopped and restarted under load: ingest keeps accepting, every acknowledged event exactly once`, async () => {
+      let dispatcherHealth = 0;
+      const { acknowledged, statuses } = await burst(tag, 400, async (acked) => {
+        await until(() => acked() >= 100);
+        await stopServer(server, signal);
+        dispatcherHealth = await eventually(async () => {
+          const status = (await fetch(`${dispatchers[0]!.url}/healthz`)).status;
+          return status === 503 ? status : undefined;
+        }, `the dispatcher's /healthz to report ${server} down`);
+        const during = acked();
+        await until(() => acked() >= during + 100);
+        await restartServers();
+      });
+      expect(dispatcherHealth).toBe(503);
+      expect([...statuses.keys()]).toEqual([200]);
+      await expectExactlyOnce(tag, acknowledged);
+      const passedOver = await Promise.all(
+        dispatchers.map(async (d) => {
+          const text = await (await fetch(`${d.url}/metrics`)).text();
+          return text.split('\n').filter((l) => l.startsWith('errata_outcomes_total{') && l.includes('processing_failed'));
+        }),
+      );
+      expect(passedOver.flat()).toEqual([]);
+    });
+  }
 });
+
+/** Stops one of the test servers infra:up started, by its recorded PID, and waits for it to exit. */
+async function stopServer(name: string, signal: NodeJS.Signals): Promise<void> {
+  const pid = Number((await readFile(join(infraSetting('ERRATA_INFRA_PIDS'), `${name}.pid`), 'utf8')).trim());
+  process.kill(pid, signal);
+  await eventually(async () => (isAlive(pid) ? undefined : true), `${name} to exit`, 60_000);
+}
+
+/** infra:up starts again whatever is not running. */
+async function restartServers(): Promise<void> {
+  const up = await runProcess('bash', [infraSetting('ERRATA_INFRA_UP')], { timeoutMs: 180_000 });
+  expect(up.code, up.stderr).toBe(0);
+}
 
 function isAlive(pid: number): boolean {
   try {
