@@ -8,7 +8,8 @@ import {
   initializeEmbeddedDatabase,
   migrateDistributed,
   openStores,
-  type Role,
+  SERVER_ROLES,
+  type ServerRole,
 } from '../runtime/compose.ts';
 import { ConfigError, loadConfig, type Config } from '../runtime/config.ts';
 import { acquireInstanceLock, InstanceLockedError } from '../runtime/instance-lock.ts';
@@ -17,7 +18,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { VERSION } from '../runtime/version.ts';
 import { runAdminCommand } from './admin-command.ts';
 import { startStandaloneServer } from './standalone-server.ts';
-import { ROLES, serveRole } from './serve-role.ts';
+import { serveRole } from './serve-role.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 import { mkdir } from 'node:fs/promises';
 
@@ -48,8 +49,8 @@ program
 program
   .command('serve')
   .description('run one role of the distributed mode on Postgres, ClickHouse and Kafka (ERRATA_* variables configure it)')
-  .addArgument(new Argument('<role>', 'the role this process plays').choices(ROLES))
-  .action(async (role: Role) => {
+  .addArgument(new Argument('<role>', 'the role this process plays').choices(SERVER_ROLES))
+  .action(async (role: ServerRole) => {
     const c = cfg();
     const logger = createLogger(c.logLevel);
     const running = await serveRole(role, c, logger);

@@ -11,7 +11,7 @@ import { buildIngestApp } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
 import { BodyBudget } from '../ingest/read-body.ts';
 import { buildMcpApp } from '../mcp/app.ts';
-import { composeRole, type Role, type RolePorts } from '../runtime/compose.ts';
+import { composeRole, type RolePorts, type ServerRole } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
@@ -19,8 +19,6 @@ import type { Logger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder, registerQueueLag, type Metrics } from '../runtime/metrics.ts';
 import { VERSION } from '../runtime/version.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
-
-export const ROLES: Role[] = ['ingest', 'mcp', 'dispatcher'];
 
 export interface RunningRole {
   url: string;
@@ -33,7 +31,7 @@ interface RoleParts {
   stopWork(): Promise<void>;
 }
 
-export async function serveRole(role: Role, config: Config, rootLogger: Logger): Promise<RunningRole> {
+export async function serveRole(role: ServerRole, config: Config, rootLogger: Logger): Promise<RunningRole> {
   const logger = rootLogger.child({ role });
   const metrics = createMetrics();
   const ports = await composeRole(role, config, logger, metrics);
@@ -72,7 +70,13 @@ export async function serveRole(role: Role, config: Config, rootLogger: Logger):
   };
 }
 
-async function buildRole(role: Role, config: Config, ports: RolePorts, logger: Logger, metrics: Metrics): Promise<RoleParts> {
+async function buildRole(
+  role: ServerRole,
+  config: Config,
+  ports: RolePorts,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<RoleParts> {
   const outcomes = outcomeRecorder(metrics);
   switch (role) {
     case 'ingest': {

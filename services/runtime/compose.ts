@@ -15,7 +15,7 @@ import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
-import { ensureClickHouseSchema, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
+import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
 import { openS3BlobStore } from '../adapters/s3/s3-blob-store.ts';
 import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
@@ -125,10 +125,12 @@ export async function createEmbeddedDatabase(dir: string): Promise<void> {
 
 // ---- distributed ----------------------------------------------------------------------------
 
-export type Role = 'ingest' | 'mcp' | 'dispatcher';
+/** The processes of the distributed mode (not to be confused with an agent token's role). */
+export const SERVER_ROLES = ['ingest', 'mcp', 'dispatcher'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
 
 /** What each role reads and writes; only these are opened, and /healthz checks exactly these. */
-const ROLE_NEEDS: Record<Role, Array<'postgres' | 'clickhouse' | 'kafka'>> = {
+const ROLE_NEEDS: Record<ServerRole, Array<'postgres' | 'clickhouse' | 'kafka'>> = {
   ingest: ['postgres', 'kafka'],
   mcp: ['postgres', 'clickhouse'],
   dispatcher: ['postgres', 'clickhouse', 'kafka'],
@@ -151,7 +153,7 @@ export interface RolePorts {
 }
 
 /** Opens the distributed adapters a role needs; a ConfigError names any missing variable. */
-export async function composeRole(role: Role, config: Config, logger: Logger, metrics: Metrics): Promise<RolePorts> {
+export async function composeRole(role: ServerRole, config: Config, logger: Logger, metrics: Metrics): Promise<RolePorts> {
   const missing = ROLE_NEEDS[role].filter((need) => !config[need]).map((need) => SETTING[need]);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -232,7 +234,7 @@ export async function migrateDistributed(config: Config): Promise<{ postgres: st
   const client = openPostgres(config);
   try {
     const report = await migrate(client);
-    if (config.clickhouse) await ensureClickHouseSchema(config.clickhouse);
+    if (config.clickhouse) await migrateClickHouse(config.clickhouse);
     return { postgres: report.applied, clickhouse: Boolean(config.clickhouse) };
   } finally {
     await client.close();

@@ -6,10 +6,9 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { NewEvent } from '../../core/ports/event-store.ts';
-import { tableName } from './clickhouse-schema.ts';
+import { createClickHouseTables, tableName } from './clickhouse-schema.ts';
 import { identifier, sql, wellFormed } from './clickhouse-sql.ts';
 import {
-  ensureClickHouseSchema,
   openClickHouseStoresOn,
   type ClickHouseStores,
   type ClickHouseStoreSettings,
@@ -162,8 +161,8 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
     it('creates its schema idempotently, also when several processes start at once', async () => {
       const database = freshDatabase();
       const clients = [newClient(), newClient(), newClient()];
-      await Promise.all(clients.map((c) => ensureClickHouseSchema(c, database)));
-      await ensureClickHouseSchema(clients[0]!, database);
+      await Promise.all(clients.map((c) => createClickHouseTables(c, database)));
+      await createClickHouseTables(clients[0]!, database);
       await Promise.all(clients.map((c) => c.close()));
       const opened = await stores({ database });
       expect(await opened.events.countEventsForIssue(1, 1)).toBe(0);

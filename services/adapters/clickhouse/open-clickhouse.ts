@@ -61,17 +61,10 @@ export function createClickHouseClient(settings: ClickHouseServerSettings): Clic
 }
 
 /**
- * Creates the database and both tables when missing (`errata migrate`, and each role at start);
- * idempotent. On a client you hold, or on a connection of its own made from the settings.
+ * Creates the database and both tables when missing, on a connection of its own made from the
+ * settings (`errata migrate`); idempotent. A client you already hold: `createClickHouseTables`.
  */
-export async function ensureClickHouseSchema(client: ClickHouseClient, database: string): Promise<void>;
-export async function ensureClickHouseSchema(settings: ClickHouseServerSettings & { database: string }): Promise<void>;
-export async function ensureClickHouseSchema(
-  target: ClickHouseClient | (ClickHouseServerSettings & { database: string }),
-  database?: string,
-): Promise<void> {
-  if (database !== undefined) return createClickHouseTables(target as ClickHouseClient, database);
-  const settings = target as ClickHouseServerSettings & { database: string };
+export async function migrateClickHouse(settings: ClickHouseServerSettings & { database: string }): Promise<void> {
   const client = createClickHouseClient(settings);
   try {
     await createClickHouseTables(client, settings.database);

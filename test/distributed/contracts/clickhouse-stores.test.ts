@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createClickHouseClient,
-  ensureClickHouseSchema,
+  migrateClickHouse,
   openClickHouseStores,
   type ClickHouseStores,
 } from '../../../services/adapters/clickhouse/open-clickhouse.ts';
@@ -44,8 +44,8 @@ describeClickHouseLiterals('18.16', async () => (literals ??= literalsClient()))
 describe('ClickHouse 18.16 over HTTP', () => {
   it('ensures the schema from connection settings alone (errata migrate)', async () => {
     const fresh = throwawayDatabase();
-    await ensureClickHouseSchema({ url: url(), database: fresh });
-    await ensureClickHouseSchema({ url: url(), database: fresh });
+    await migrateClickHouse({ url: url(), database: fresh });
+    await migrateClickHouse({ url: url(), database: fresh });
     const stores = await openClickHouseStores({ url: url(), database: fresh, ensureSchema: false });
     try {
       expect(await stores.events.countEventsForIssue(1, 1)).toBe(0);
