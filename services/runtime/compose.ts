@@ -3,8 +3,9 @@
 // logs (one database in <data dir>/db, owned by the backend thread) and the local write-ahead
 // queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend thread); the
 // CLI without a server opens the database itself (openStores). Distributed (`errata serve`):
-// Postgres, ClickHouse, Kafka and S3, chosen from their ERRATA_* variables, behind the same
-// ports; no domain or role code changes.
+// Postgres, ClickHouse and Kafka, chosen from their ERRATA_* variables, behind the same ports;
+// no domain or role code changes. The BlobStore adapters (directory, S3) join here with the
+// first role that stores blobs, the source-map upload.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -17,9 +18,6 @@ import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
-import { openS3BlobStore } from '../adapters/s3/s3-blob-store.ts';
-import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
-import type { BlobStore } from '../core/ports/blob-store.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
 import { ConfigError } from './config.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
@@ -239,13 +237,4 @@ export async function migrateDistributed(config: Config): Promise<{ postgres: st
   } finally {
     await client.close();
   }
-}
-
-/**
- * Source maps and upload chunks: S3 when ERRATA_S3_BUCKET is set, else <data dir>/blobs. No
- * role stores blobs yet; the source-map upload protocol (ingest) and symbolication (dispatcher)
- * will open theirs here.
- */
-export async function openBlobStore(config: Config): Promise<BlobStore> {
-  return config.s3 ? openS3BlobStore(config.s3) : openFsBlobStore(join(config.dataDir, 'blobs'));
 }
