@@ -6,6 +6,7 @@
 //   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS (the bare server too).
 // Peak RSS of the server process is read from /proc/<pid>/status (VmHWM).
 import { readdirSync, readFileSync } from 'node:fs';
+import { metricTotal } from '../support/metrics.ts';
 import { provision, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
 
@@ -27,9 +28,7 @@ async function waitProcessed(server: StandaloneServer, target: number): Promise<
 }
 
 async function processedEvents(server: StandaloneServer): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('errata_pipeline_processed_total{category="error"}'));
-  return line ? Number(line.split(' ').pop()) : 0;
+  return metricTotal(server, 'errata_pipeline_processed_total', { category: 'error' });
 }
 
 /** Upper bounds of the buckets holding the 50th and 99th percentile of the time until processed. */

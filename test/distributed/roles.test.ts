@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
 import { infraEnv } from '../support/infra-env.ts';
 import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { metricTotal } from '../support/metrics.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
@@ -27,16 +28,6 @@ afterAll(async () => {
 });
 
 const marker = () => `m${randomUUID().slice(0, 8)}`;
-
-async function metric(role: RoleProcess, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const text = await (await fetch(`${role.url}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) total += Number(line.split(' ').pop());
-  }
-  return total;
-}
 
 describe('distributed roles', () => {
   it('each role is healthy only with its dependencies and serves its own paths', async () => {
@@ -116,18 +107,18 @@ describe('distributed roles', () => {
     }
     await waitForIssue(mcp, p, `Spread ${m}`, sent);
     for (const ingest of ingests) {
-      expect(await metric(ingest, 'errata_ingest_accepted_total', { category: 'error' })).toBeGreaterThan(0);
-      expect(await metric(ingest, 'errata_http_requests_total', { route: '/api/{id}/envelope/', status: '200' })).toBeGreaterThan(
-        0,
-      );
-      expect(await metric(ingest, 'errata_queue_produce_duration_seconds_count')).toBeGreaterThan(0);
+      expect(await metricTotal(ingest, 'errata_ingest_accepted_total', { category: 'error' })).toBeGreaterThan(0);
+      expect(
+        await metricTotal(ingest, 'errata_http_requests_total', { route: '/api/{id}/envelope/', status: '200' }),
+      ).toBeGreaterThan(0);
+      expect(await metricTotal(ingest, 'errata_queue_produce_duration_seconds_count')).toBeGreaterThan(0);
     }
     for (const dispatcher of dispatchers) {
-      expect(await metric(dispatcher, 'errata_pipeline_processed_total', { category: 'error' })).toBeGreaterThan(0);
+      expect(await metricTotal(dispatcher, 'errata_pipeline_processed_total', { category: 'error' })).toBeGreaterThan(0);
       expect(
-        await metric(dispatcher, 'errata_pipeline_step_duration_seconds_count', { step: 'record_occurrences' }),
+        await metricTotal(dispatcher, 'errata_pipeline_step_duration_seconds_count', { step: 'record_occurrences' }),
       ).toBeGreaterThan(0);
-      expect(await metric(dispatcher, 'errata_store_write_batch_size_count', { store: 'events' })).toBeGreaterThan(0);
+      expect(await metricTotal(dispatcher, 'errata_store_write_batch_size_count', { store: 'events' })).toBeGreaterThan(0);
     }
     // Consumer lag per topic and partition: every partition of the events topic is reported,
     // and once everything is processed the lag is zero.
@@ -146,7 +137,7 @@ describe('distributed roles', () => {
     expect(bad.status).toBe(401);
     const issuesBefore = await listIssues(mcp, p);
     const outcomes = async () =>
-      (await Promise.all(ingests.map((i) => metric(i, 'errata_outcomes_total')))).reduce((a, b) => a + b, 0);
+      (await Promise.all(ingests.map((i) => metricTotal(i, 'errata_outcomes_total')))).reduce((a, b) => a + b, 0);
     const outcomesBefore = await outcomes();
     const garbage = await rawRequest(`${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`, {
       body: '{"event_id": nope}\n',

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { metricTotal } from '../support/metrics.ts';
 import {
   freePort,
   provision,
@@ -59,11 +60,7 @@ window.run = async function () {
 
 /** How many CORS preflights the server answered, from its own metrics. */
 async function preflightsAnswered(): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith('errata_http_requests_total{') && l.includes('method="OPTIONS"') && l.includes('status="200"'))
-    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  return metricTotal(server, 'errata_http_requests_total', { method: 'OPTIONS', status: '200' });
 }
 
 beforeAll(async () => {

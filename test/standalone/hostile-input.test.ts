@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { metricTotal } from '../support/metrics.ts';
 import {
   api,
   provision,
@@ -33,11 +34,7 @@ const post = (body: Buffer | string, headers: Record<string, string> = {}, url =
   rawRequest(url, { body, headers });
 
 async function outcomes(reason: string): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith('errata_outcomes_total{') && l.includes(`reason="${reason}"`))
-    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  return metricTotal(server, 'errata_outcomes_total', { reason });
 }
 
 async function stillServing(): Promise<void> {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { metricTotal } from '../support/metrics.ts';
 import {
   api,
   provision,
@@ -35,9 +36,7 @@ async function send(scenario: string, marker: string): Promise<string[]> {
 }
 
 async function gzippedRequests(): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('errata_ingest_requests_total{') && l.includes('encoding="gzip"'));
-  return line ? Number(line.split(' ').pop()) : 0;
+  return metricTotal(server, 'errata_ingest_requests_total', { encoding: 'gzip' });
 }
 
 const marker = () => `m${randomUUID().slice(0, 8)}`;

@@ -17,19 +17,23 @@ export interface CommandResult {
   stderr: string;
 }
 
-export interface StandaloneServer {
-  url: string;
-  port: number;
-  dataDir: string;
-  env: NodeJS.ProcessEnv;
+/** A server process the suites started: its output so far, and the two ways to end it. */
+export interface ServerProcess {
   child: ChildProcess;
+  exited: Promise<number | null>;
   /** Everything the server printed so far. */
   output(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL: the process gets no chance to clean up. */
   kill(): Promise<void>;
-  exited: Promise<number | null>;
+}
+
+export interface StandaloneServer extends ServerProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
 }
 
 export async function freePort(): Promise<number> {
@@ -79,32 +83,11 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
     ...options.env,
   };
   const url = `http://127.0.0.1:${port}`;
-  const { child, exited, output } = await spawnUntilHealthy(['start'], env, url);
-  return {
-    url,
-    port,
-    dataDir,
-    env,
-    child,
-    exited,
-    output,
-    async stop() {
-      child.kill('SIGTERM');
-      return exited;
-    },
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  return { url, port, dataDir, env, ...(await spawnUntilHealthy(['start'], env, url)) };
 }
 
 /** Starts `errata <args>` and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
-export async function spawnUntilHealthy(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  url: string,
-): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+export async function spawnUntilHealthy(args: string[], env: NodeJS.ProcessEnv, url: string): Promise<ServerProcess> {
   const what = `errata ${args.join(' ')}`;
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -122,7 +105,21 @@ export async function spawnUntilHealthy(
       (response) => response.status,
       () => 0,
     );
-    if (status === 200) return { child, exited, output: () => output };
+    if (status === 200) {
+      return {
+        child,
+        exited,
+        output: () => output,
+        async stop() {
+          child.kill('SIGTERM');
+          return exited;
+        },
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+        },
+      };
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
