@@ -138,7 +138,9 @@ export class KafkaQueue implements Queue {
       this.knownTopics.add(topic);
       if (records.length > 0) {
         const deadline = Date.now() + this.produceTimeoutMs;
-        await withTimeout(this.ensureTopics([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
+        if (!this.topicCreator.exists(kafkaTopic)) {
+          await withTimeout(this.ensureTopics([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
+        }
         const messages = records.map((r) => ({ key: r.key, value: r.value }));
         await this.producer.send(kafkaTopic, messages, Math.max(1, deadline - Date.now()));
       }

@@ -13,11 +13,17 @@ export interface TopicSettings {
 
 export class TopicCreator {
   private readonly settled = new Map<string, Promise<void>>();
+  /** Topics known to exist: a publish to one of them needs no admin round trip, promise or timer. */
+  private readonly existing = new Set<string>();
 
   constructor(
     private readonly admin: Admin,
     private readonly settings: TopicSettings,
   ) {}
+
+  exists(topic: string): boolean {
+    return this.existing.has(topic);
+  }
 
   async ensure(topics: string[]): Promise<void> {
     const missing = topics.filter((topic) => !this.settled.has(topic));
@@ -34,6 +40,7 @@ export class TopicCreator {
       }
     }
     await Promise.all(topics.map((topic) => this.settled.get(topic)));
+    for (const topic of topics) this.existing.add(topic);
   }
 
   private async create(topics: string[]): Promise<void> {
