@@ -5,7 +5,7 @@
 // hand (requests in flight, the batch being handled and its commit), flush, close, exit 0.
 import { createServer, type Server } from 'node:http';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
-import { startRetentionJob } from '../dispatcher/retention.ts';
+import { startPeriodicJobs } from '../dispatcher/periodic-jobs.ts';
 import { startDispatcherWorkers } from '../dispatcher/workers.ts';
 import { buildIngestApp } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
@@ -104,6 +104,7 @@ async function buildRole(
         logs: ports.logs!,
         baseUrl: config.baseUrl,
         maxLogWindowMinutes: config.eventRetentionDays * 1440,
+        agentCallsPerMinute: config.agentCallsPerMinute,
         logger,
         metrics,
         health: ports.health,
@@ -114,7 +115,7 @@ async function buildRole(
       registerQueueLag(metrics, ports.queue!);
       const stores = { metadata: ports.metadata, events: ports.events!, logs: ports.logs! };
       const workers = startDispatcherWorkers({ queue: ports.queue!, ...stores, outcomes, metrics, logger });
-      const retention = startRetentionJob({ ...stores, logger, retentionDays: config.eventRetentionDays });
+      const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: config.eventRetentionDays });
       const app = createHttpApp({ logger, metrics, health: ports.health });
       app.use((ctx) => {
         ctx.status = 404;
@@ -123,7 +124,7 @@ async function buildRole(
       return {
         handler: app.callback(),
         async stopWork() {
-          retention.stop();
+          periodic.stop();
           // No drain: the partitions go to the other dispatchers, which resume at the last commit.
           await workers.stop();
         },

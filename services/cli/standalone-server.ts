@@ -73,6 +73,7 @@ export async function startStandaloneServer(
     logs: ports.logs,
     baseUrl: config.baseUrl,
     maxLogWindowMinutes: config.eventRetentionDays * 1440,
+    agentCallsPerMinute: config.agentCallsPerMinute,
     logger,
     metrics,
     health,

@@ -1,19 +1,31 @@
-// The mcp role's Koa app: the agent-facing HTTP surfaces. For now the read API under /api/v1;
-// /mcp, the bootstrap documents and the dashboard join in later issues.
+// The mcp role's Koa app: the agent-facing HTTP surfaces. /mcp (MCP over Streamable HTTP),
+// the bootstrap documents (/api/v1/agents, skills, install guides, /llms.txt) and the read API
+// under /api/v1; the dashboard joins in a later issue.
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { readApiRoutes, type ReadApiDeps } from './api/read-api.ts';
+import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
+import { mcpRoute } from './mcp-route.ts';
 
 export interface McpAppDeps extends ReadApiDeps {
   logger: Logger;
   metrics: Metrics;
   health: HealthCheck[];
+  /** MCP tool calls per token per minute. */
+  agentCallsPerMinute: number;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
   const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
+  app.use(
+    mcpRoute({
+      ...deps,
+      maxWindowMinutes: deps.maxLogWindowMinutes,
+    }),
+  );
+  app.use(bootstrapRoutes(deps));
   app.use(readApiRoutes(deps));
   app.use(async (ctx) => {
     ctx.status = 404;

@@ -26,6 +26,7 @@ const schema = z
     ERRATA_INGEST_MEMORY_BYTES: integer(MiB).default(256 * MiB),
     ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
     ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
+    ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: integer(1).default(600),
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
@@ -95,6 +96,8 @@ export interface Config {
     ingestMemoryBytes: number;
   };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
+  /** MCP tool calls per agent token per minute (per mcp process). */
+  agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
   eventRetentionDays: number;
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingestMemoryBytes: c.ERRATA_INGEST_MEMORY_BYTES,
     },
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
+    agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     eventRetentionDays: c.ERRATA_EVENT_RETENTION_DAYS,

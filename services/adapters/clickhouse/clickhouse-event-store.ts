@@ -2,14 +2,17 @@
 // JSONEachRow INSERTs; reads serve the mcp role. Idempotent by (project, event id): the first
 // write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
 // eventually. Retention drops whole days (day-partitions.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import { UnavailableError } from '../../core/errors.ts';
+import type { DailyCount, EventStore, IssueEventStats, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import { classifyClickHouseError } from './clickhouse-errors.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
-import { raw, sql, type Sql } from './clickhouse-sql.ts';
+import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
 import { dropDaysBefore } from './day-partitions.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
@@ -57,6 +60,12 @@ interface EventSelectRow {
 const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_us, level, title, culprit, platform,
   environment, release, trace_id, user_key, payload`);
 
+/** Newest first; event_id breaks ties so that every read picks the same one. */
+const NEWEST_FIRST = raw('timestamp_us DESC, received_at_us DESC, event_id DESC');
+
+/** How long deleteEventsForIssue waits for its mutation (18.16 has no mutations_sync). */
+const MUTATION_TIMEOUT_MS = 30_000;
+
 export class ClickHouseEventStore implements EventStore {
   private readonly table: Sql;
   private readonly versions = new FirstWriteVersions();
@@ -90,6 +99,69 @@ export class ClickHouseEventStore implements EventStore {
       ORDER BY version DESC LIMIT 1`);
   }
 
+  async latestEventForProject(projectId: number): Promise<StoredEvent | undefined> {
+    return this.selectOne(sql`SELECT ${COLUMNS} FROM ${this.table}
+      WHERE project_id = ${projectId} AND event_id IN (
+        SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} ORDER BY ${NEWEST_FIRST} LIMIT 1)
+      ORDER BY version DESC LIMIT 1`);
+  }
+
+  async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
+    // The ids first (each user's newest, then the newest of those); then each one's first write, whole.
+    const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
+    const rows = await this.select<EventSelectRow>(sql`SELECT ${COLUMNS} FROM ${this.table}
+      WHERE ${issue} AND event_id IN (
+        SELECT event_id FROM (
+          SELECT event_id, timestamp_us, received_at_us FROM ${this.table} WHERE ${issue} AND isNotNull(user_key)
+          ORDER BY ${NEWEST_FIRST} LIMIT 1 BY user_key)
+        ORDER BY ${NEWEST_FIRST} LIMIT ${limit})
+      ORDER BY ${NEWEST_FIRST}, version DESC LIMIT 1 BY event_id`);
+    return rows.map(toStoredEvent);
+  }
+
+  async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
+    // Copies of an event share its time and release, so min, max and the distinct releases need no dedupe.
+    const rows = await this.select<{ count: string; first: string; last: string; releases: string[] }>(sql`
+      SELECT toString(uniqExact(event_id)) AS count, toString(min(timestamp_us)) AS first,
+        toString(max(timestamp_us)) AS last, arraySort(groupUniqArray(release)) AS releases
+      FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId} AND ${from(since)}`);
+    const row = rows[0]!;
+    const count = Number(row.count);
+    return count === 0
+      ? { count, firstSeen: null, lastSeen: null, releases: [] }
+      : { count, firstSeen: fromMicros(row.first), lastSeen: fromMicros(row.last), releases: row.releases };
+  }
+
+  async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {
+    // `timestamp` is DateTime('UTC'), so toDate gives the UTC day.
+    const rows = await this.select<{ day: string; count: string }>(sql`
+      SELECT toString(toDate(timestamp)) AS day, toString(uniqExact(event_id)) AS count FROM ${this.table}
+      WHERE project_id = ${projectId} AND issue_id = ${issueId} AND ${from(since)} GROUP BY day ORDER BY day`);
+    return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+  }
+
+  async countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>> {
+    if (projectIds.length === 0) return new Map();
+    const projects = projectIds.map((p) => sql`${p}`);
+    const rows = await this.select<{ issue_id: number; count: string }>(sql`
+      SELECT issue_id, toString(uniqExact(project_id, event_id)) AS count FROM ${this.table}
+      WHERE project_id IN (${join(projects, ', ')}) AND ${from(since)} AND ${before(until)}
+      GROUP BY issue_id`);
+    return new Map(rows.map((r) => [Number(r.issue_id), Number(r.count)]));
+  }
+
+  /**
+   * A mutation, which the server applies in the background: rows still waiting in the batcher
+   * go first (they would be written after it, untouched), and it resolves once the mutation is done.
+   */
+  async deleteEventsForIssue(projectId: number, issueId: number): Promise<void> {
+    await this.batcher.flush();
+    await this.client
+      .command({ query: sql`ALTER TABLE ${this.table} DELETE WHERE project_id = ${projectId} AND issue_id = ${issueId}`.text })
+      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
+    await this.waitForMutations();
+  }
+
   async countEventsForIssue(projectId: number, issueId: number): Promise<number> {
     const rows = await this.select<{ count: string }>(sql`SELECT toString(uniqExact(event_id)) AS count FROM ${this.table}
       WHERE project_id = ${projectId} AND issue_id = ${issueId}`);
@@ -119,6 +191,20 @@ export class ClickHouseEventStore implements EventStore {
     return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.event_id}`, this.versions);
   }
 
+  /** Waits until no mutation of the table is pending (ours, and any other started before it). */
+  private async waitForMutations(): Promise<void> {
+    const deadline = Date.now() + MUTATION_TIMEOUT_MS;
+    const pending = sql`SELECT toString(count()) AS n FROM system.mutations
+      WHERE database = ${this.database} AND table = 'events' AND NOT is_done`;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
+      const [row] = await this.select<{ n: string }>(pending);
+      if (Number(row?.n ?? 0) === 0) return;
+      // The rows still go, later: a retry finds the mutation done (or only its own to wait for).
+      if (Date.now() >= deadline) throw new UnavailableError('deleting the events is still under way: retry later');
+      await sleep(wait);
+    }
+  }
+
   private async selectOne(query: Sql): Promise<StoredEvent | undefined> {
     const rows = await this.select<EventSelectRow>(query);
     return rows[0] && toStoredEvent(rows[0]);
@@ -127,6 +213,18 @@ export class ClickHouseEventStore implements EventStore {
   private select<T>(query: Sql): Promise<T[]> {
     return selectRows<T>(this.client, query);
   }
+}
+
+/** timestamp_us >= since; the same bound on `timestamp` lets the server skip whole day partitions. */
+function from(since: number): Sql {
+  const micros = toMicros(since);
+  return sql`timestamp_us >= ${micros} AND timestamp >= toDateTime(${dateTimeOfMicros(micros)})`;
+}
+
+/** timestamp_us < until, likewise. */
+function before(until: number): Sql {
+  const micros = toMicros(until);
+  return sql`timestamp_us < ${micros} AND timestamp <= toDateTime(${dateTimeOfMicros(micros)})`;
 }
 
 function toInsertRow(e: NewEvent): EventInsertRow {

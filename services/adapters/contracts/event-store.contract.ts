@@ -97,6 +97,108 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.countEventsForIssue(project, 13)).toBe(1);
     });
 
+    it('finds the latest event of a project, across its issues', async () => {
+      const project = projectId();
+      const events = [1, 3, 2].map((offset, i) => event(project, { issueId: 20 + i, timestamp: 1_700_000_000 + offset }));
+      await store.insertEvents(events.map(toNew));
+      await store.insertEvents([toNew(event(projectId(), { timestamp: 1_800_000_000 }))]);
+      expect(await store.latestEventForProject(project)).toEqual(events[1]);
+      expect(await store.latestEventForProject(projectId())).toBeUndefined();
+    });
+
+    it("finds each user's latest event of an issue, newest first", async () => {
+      const project = projectId();
+      const at = (userKey: string | null, offset: number, issueId = 22) =>
+        event(project, { issueId, userKey, timestamp: 1_700_000_000 + offset });
+      const [a1, a5, b3, c4] = [at('id:a', 1), at('id:a', 5), at('ip:b', 3), at('email:c', 4)];
+      await store.insertEvents([a1, a5, b3, c4, at(null, 10), at('id:d', 20, 23)].map(toNew));
+      await store.insertEvents([toNew({ ...a5!, title: 'copy' })]);
+      expect(await store.latestEventPerUser(project, 22, 10)).toEqual([a5, c4, b3]);
+      expect((await store.latestEventPerUser(project, 22, 2)).map((e) => e.eventId)).toEqual([a5!.eventId, c4!.eventId]);
+      expect(await store.latestEventPerUser(project, 24, 10)).toEqual([]);
+    });
+
+    it('sums up the events of an issue since a moment, each event id once', async () => {
+      const project = projectId();
+      const since = 1_700_000_010.25;
+      const at = (offset: number, release: string | null, issueId = 25) =>
+        event(project, { issueId, release, timestamp: since + offset });
+      const counted = [at(0, '2.0'), at(2, null), at(5, '1.10'), at(9.5, '2.0')];
+      await store.insertEvents([at(-0.25, '0.9'), ...counted, at(3, 'other', 26)].map(toNew));
+      await store.insertEvents([toNew(counted[2]!)]);
+      expect(await store.issueEventStats(project, 25, since)).toEqual({
+        count: 4,
+        firstSeen: since,
+        lastSeen: since + 9.5,
+        releases: ['1.10', '2.0'],
+      });
+      expect((await store.issueEventStats(project, 25, since - 1)).releases).toEqual(['0.9', '1.10', '2.0']);
+      const none = { count: 0, firstSeen: null, lastSeen: null, releases: [] };
+      expect(await store.issueEventStats(project, 25, since + 10)).toEqual(none);
+      expect(await store.issueEventStats(project, 27, 0)).toEqual(none);
+    });
+
+    it('counts the events of an issue per UTC day, oldest first', async () => {
+      const project = projectId();
+      const day0 = Date.UTC(2023, 10, 14) / 1000;
+      const at = (seconds: number, issueId = 28) => event(project, { issueId, timestamp: day0 + seconds });
+      const events = [-1, 0, 3_600, 86_399.75, 86_400, 2 * 86_400 + 5].map((s) => at(s));
+      await store.insertEvents([...events, at(600, 29)].map(toNew));
+      await store.insertEvents([toNew(events[2]!)]);
+      expect(await store.dailyEventCounts(project, 28, day0)).toEqual([
+        { day: '2023-11-14', count: 3 },
+        { day: '2023-11-15', count: 1 },
+        { day: '2023-11-16', count: 1 },
+      ]);
+      expect(await store.dailyEventCounts(project, 28, day0 + 3_600)).toEqual([
+        { day: '2023-11-14', count: 2 },
+        { day: '2023-11-15', count: 1 },
+        { day: '2023-11-16', count: 1 },
+      ]);
+      expect(await store.dailyEventCounts(project, 28, day0 - 86_400)).toHaveLength(4);
+      expect(await store.dailyEventCounts(project, 30, day0)).toEqual([]);
+    });
+
+    it('counts events per issue within [since, until), for the given projects', async () => {
+      const [a, b, other] = [projectId(), projectId(), projectId()];
+      const since = 1_700_000_000.5;
+      const until = since + 100;
+      const at = (project: number, issueId: number, offset: number) => event(project, { issueId, timestamp: since + offset });
+      const inA = [at(a, 31, 0), at(a, 31, 50), at(a, 31, 99.75)];
+      await store.insertEvents(
+        [...inA, at(a, 31, -0.25), at(a, 31, 100), at(a, 32, 10), at(a, 35, 200), at(b, 33, 20), at(b, 33, 30)].map(toNew),
+      );
+      await store.insertEvents([at(other, 34, 5), inA[1]!].map(toNew));
+      const expected = new Map([
+        [31, 3],
+        [32, 1],
+        [33, 2],
+      ]);
+      expect(await store.countEventsByIssue([a, b], since, until)).toEqual(expected);
+      expect(await store.countEventsByIssue([b], since, until)).toEqual(new Map([[33, 2]]));
+      expect(await store.countEventsByIssue([a, b], until, until + 50)).toEqual(new Map([[31, 1]]));
+      expect(await store.countEventsByIssue([], since, until)).toEqual(new Map());
+    });
+
+    it("deletes an issue's events, and only those", async () => {
+      const [project, otherProject] = [projectId(), projectId()];
+      const doomed = [1, 2, 3].map((offset) => event(project, { issueId: 41, timestamp: 1_700_000_000 + offset }));
+      const kept = event(project, { issueId: 42 });
+      const keptElsewhere = event(otherProject, { issueId: 41 });
+      await store.insertEvents([...doomed, kept, keptElsewhere].map(toNew));
+      await store.insertEvents([toNew(doomed[0]!)]);
+      await store.deleteEventsForIssue(project, 41);
+      for (const e of doomed) expect(await store.getEvent(project, e.eventId)).toBeUndefined();
+      expect(await store.latestEventForIssue(project, 41)).toBeUndefined();
+      expect(await store.countEventsForIssue(project, 41)).toBe(0);
+      expect((await store.issueEventStats(project, 41, 0)).count).toBe(0);
+      expect(await store.getEvent(project, kept.eventId)).toEqual(kept);
+      expect(await store.latestEventForProject(project)).toEqual(kept);
+      expect(await store.getEvent(otherProject, keptElsewhere.eventId)).toEqual(keptElsewhere);
+      expect(await store.countEventsForIssue(otherProject, 41)).toBe(1);
+      await store.deleteEventsForIssue(project, 41);
+    });
+
     it('stores a large batch in one call', async () => {
       const project = projectId();
       await store.insertEvents(Array.from({ length: 450 }, () => toNew(event(project, { issueId: 12 }))));

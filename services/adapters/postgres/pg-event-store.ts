@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import type { DailyCount, EventStore, IssueEventStats, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -90,6 +90,68 @@ export class PgEventStore implements EventStore {
       [projectId, issueId],
     );
     return result.rows[0]?.count ?? 0;
+  }
+
+  async latestEventForProject(projectId: number): Promise<StoredEvent | undefined> {
+    const result = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 ORDER BY timestamp DESC, received_at DESC, event_id DESC LIMIT 1`,
+      [projectId],
+    );
+    return result.rows[0] && toStoredEvent(result.rows[0]);
+  }
+
+  async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
+    // DISTINCT ON keeps the first row of each user in the inner order: their newest event.
+    const result = await this.db.query<EventRow>(
+      `SELECT * FROM (
+         SELECT DISTINCT ON (user_key) ${COLUMNS} FROM events
+         WHERE project_id = $1 AND issue_id = $2 AND user_key IS NOT NULL
+         ORDER BY user_key, timestamp DESC, received_at DESC, event_id DESC) AS latest
+       ORDER BY timestamp DESC, received_at DESC, event_id DESC LIMIT $3`,
+      [projectId, issueId, limit],
+    );
+    return result.rows.map(toStoredEvent);
+  }
+
+  async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
+    // COLLATE "C": byte order, as ClickHouse sorts, whatever the database's locale.
+    const result = await this.db.query<{
+      count: number;
+      first_seen: number | null;
+      last_seen: number | null;
+      releases: string[];
+    }>(
+      `SELECT count(*)::int AS count, extract(epoch from min(timestamp))::float8 AS first_seen,
+         extract(epoch from max(timestamp))::float8 AS last_seen,
+         coalesce(array_agg(DISTINCT release COLLATE "C" ORDER BY release COLLATE "C")
+           FILTER (WHERE release IS NOT NULL), '{}') AS releases
+       FROM events WHERE project_id = $1 AND issue_id = $2 AND timestamp >= to_timestamp($3::float8)`,
+      [projectId, issueId, since],
+    );
+    const row = result.rows[0]!;
+    return { count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen, releases: row.releases };
+  }
+
+  async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {
+    const result = await this.db.query<DailyCount>(
+      `SELECT to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count FROM events
+       WHERE project_id = $1 AND issue_id = $2 AND timestamp >= to_timestamp($3::float8) GROUP BY 1 ORDER BY 1`,
+      [projectId, issueId, since],
+    );
+    return result.rows;
+  }
+
+  async countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>> {
+    const result = await this.db.query<{ issue_id: number; count: number }>(
+      `SELECT issue_id, count(*)::int AS count FROM events WHERE project_id = ANY($1::integer[])
+         AND timestamp >= to_timestamp($2::float8) AND timestamp < to_timestamp($3::float8) GROUP BY issue_id`,
+      [projectIds, since, until],
+    );
+    return new Map(result.rows.map((r) => [r.issue_id, r.count]));
+  }
+
+  async deleteEventsForIssue(projectId: number, issueId: number): Promise<void> {
+    await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = $2', [projectId, issueId]);
   }
 
   async deleteEventsBefore(cutoff: number): Promise<number> {

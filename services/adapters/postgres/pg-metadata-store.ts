@@ -3,10 +3,13 @@
 // database (runtime/compose.ts) closes it.
 import type { Role } from '../../core/auth/roles.ts';
 import { ConflictError } from '../../core/errors.ts';
+import type { ActivityKind } from '../../core/issues/lifecycle.ts';
 import type { Occurrence, OccurrenceResult } from '../../core/issues/occurrence.ts';
 import type {
   AgentToken,
   Issue,
+  IssueActivity,
+  IssueChange,
   IssueQuery,
   MetadataStore,
   Organization,
@@ -15,6 +18,7 @@ import type {
   Release,
 } from '../../core/ports/metadata-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { recordOccurrences } from './record-occurrences.ts';
 import {
   ISSUE_COLUMNS,
@@ -194,6 +198,10 @@ export class PgMetadataStore implements MetadataStore {
     if (status !== 'all') add((n) => `i.status = $${n}`, status);
     if (query.level) add((n) => `i.level = $${n}`, query.level);
     if (query.text) add((n) => `(i.title ILIKE $${n} OR i.culprit ILIKE $${n})`, containsPattern(query.text));
+    if (query.firstSeenSince) add((n) => `i.first_seen >= $${n}`, query.firstSeenSince);
+    if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
+    if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
+    if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
     if (query.cursor) {
       const [lastSeen, id] = decodeCursor(query.cursor, ['string', 'number']);
       params.push(lastSeen, id);
@@ -230,17 +238,99 @@ export class PgMetadataStore implements MetadataStore {
     return result.rows[0] && toIssue(result.rows[0]);
   }
 
-  async listReleases(projectId: number): Promise<Release[]> {
-    const result = await this.db.query<{ project_id: number; version: string; first_seen: Date; last_seen: Date }>(
-      'SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC',
-      [projectId],
-    );
+  changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]> {
+    if (issueIds.length === 0) return Promise.resolve([]);
+    return this.db.transaction(async (tx) => {
+      // The old status comes from a locking read in id order, so "changed" is exact under concurrency.
+      const changed = await tx.query<{ id: number; changed: boolean }>(
+        `WITH old AS (
+           SELECT id, status FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE
+         )
+         UPDATE issues i SET status = $3, resolution = $4::jsonb, snooze_until = $5
+         FROM old WHERE i.id = old.id
+         RETURNING i.id, old.status <> $3 AS changed`,
+        [
+          projectId,
+          issueIds,
+          change.state.status,
+          change.state.resolution && JSON.stringify(change.state.resolution),
+          change.state.snoozeUntil,
+        ],
+      );
+      const ids = changed.rows.map((r) => r.id);
+      await insertActivity(
+        tx,
+        ids.map((id) => ({ issueId: id, actor: change.actor, kind: change.kind, details: change.details })),
+      );
+      return changed.rows.filter((r) => r.changed).map((r) => r.id);
+    });
+  }
+
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number> {
+    if (issueIds.length === 0) return Promise.resolve(0);
+    return this.db.transaction(async (tx) => {
+      // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
+      await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+      const deleted = await tx.query('DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[])', [projectId, issueIds]);
+      return deleted.affectedRows;
+    });
+  }
+
+  async listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]> {
+    const result = await this.db.query<{
+      id: number;
+      issue_id: number;
+      at: Date;
+      actor: string;
+      kind: ActivityKind;
+      details: Record<string, unknown>;
+    }>('SELECT * FROM issue_activity WHERE issue_id = $1 ORDER BY id DESC LIMIT $2', [issueId, limit]);
     return result.rows.map((r) => ({
-      projectId: r.project_id,
-      version: r.version,
-      firstSeen: r.first_seen,
-      lastSeen: r.last_seen,
+      id: r.id,
+      issueId: r.issue_id,
+      at: r.at,
+      actor: r.actor,
+      kind: r.kind,
+      details: r.details,
     }));
+  }
+
+  expireSnoozes(now: Date): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const expired = await tx.query<{ id: number; snooze_until: Date }>(
+        `WITH due AS (
+           SELECT id, snooze_until FROM issues WHERE status = 'snoozed' AND snooze_until <= $1 ORDER BY id FOR UPDATE
+         )
+         UPDATE issues i SET status = 'unresolved', snooze_until = NULL FROM due WHERE i.id = due.id
+         RETURNING i.id, due.snooze_until`,
+        [now],
+      );
+      await insertActivity(
+        tx,
+        expired.rows.map((r) => ({
+          issueId: r.id,
+          actor: SYSTEM_ACTOR,
+          kind: 'snooze_expired' as const,
+          details: { snoozeUntil: r.snooze_until.toISOString() },
+        })),
+      );
+      return expired.rows.length;
+    });
+  }
+
+  async listReleases(projectId: number): Promise<Release[]> {
+    const result = await this.db.query<ReleaseRow>('SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC', [
+      projectId,
+    ]);
+    return result.rows.map(toRelease);
+  }
+
+  async findRelease(projectId: number, version: string): Promise<Release | undefined> {
+    const result = await this.db.query<ReleaseRow>('SELECT * FROM releases WHERE project_id = $1 AND version = $2', [
+      projectId,
+      version,
+    ]);
+    return result.rows[0] && toRelease(result.rows[0]);
   }
 
   async forgetProcessedEventsBefore(cutoff: number): Promise<number> {
@@ -252,6 +342,20 @@ export class PgMetadataStore implements MetadataStore {
     await this.db.query('SELECT 1');
   }
 }
+
+interface ReleaseRow {
+  project_id: number;
+  version: string;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+const toRelease = (r: ReleaseRow): Release => ({
+  projectId: r.project_id,
+  version: r.version,
+  firstSeen: r.first_seen,
+  lastSeen: r.last_seen,
+});
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;

@@ -14,6 +14,7 @@ import {
   type OccurrenceResult,
 } from '../../core/issues/occurrence.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
+import { applyEventTransitions } from './event-transitions.ts';
 import { chunk, valuesList, type SqlExecutor } from './sql-client.ts';
 
 export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): Promise<OccurrenceResult[]> {
@@ -31,8 +32,10 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
   }
   const fresh = [...unique.values()].filter((o) => !results.has(eventKey(o.projectId, o.eventId)));
 
+  const upserted = await upsertIssues(tx, aggregateOccurrences(fresh));
+  const regressions = await applyEventTransitions(tx, occurrencesOfExistingIssues(upserted, fresh));
   const counted: OccurrenceResult[] = [];
-  for (const { group, issue } of await upsertIssues(tx, aggregateOccurrences(fresh))) {
+  for (const { group, issue } of upserted) {
     for (const eventId of group.eventIds) {
       counted.push({
         projectId: group.projectId,
@@ -41,6 +44,7 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
         shortId: issue.shortId,
         isNewIssue: issue.created && eventId === group.earliest.eventId,
         isDuplicate: false,
+        isRegression: regressions.has(eventKey(group.projectId, eventId)),
       });
     }
   }
@@ -48,6 +52,22 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
   await rememberEvents(tx, counted);
   for (const result of counted) results.set(eventKey(result.projectId, result.eventId), result);
   return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
+}
+
+/** The batch's events per issue that existed before it: only those can regress or wake up. */
+function occurrencesOfExistingIssues(
+  upserted: Array<{ group: OccurrenceGroup; issue: UpsertedIssue }>,
+  fresh: Occurrence[],
+): Map<number, Occurrence[]> {
+  const byEvent = new Map(fresh.map((o) => [eventKey(o.projectId, o.eventId), o]));
+  const byIssue = new Map<number, Occurrence[]>();
+  for (const { group, issue } of upserted) {
+    if (issue.created) continue;
+    const list = byIssue.get(issue.id) ?? [];
+    for (const eventId of group.eventIds) list.push(byEvent.get(eventKey(group.projectId, eventId))!);
+    byIssue.set(issue.id, list);
+  }
+  return byIssue;
 }
 
 function eventKey(projectId: number, eventId: string): string {
@@ -317,6 +337,7 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
         shortId: formatShortId(r.slug, r.short_number),
         isNewIssue: false,
         isDuplicate: true,
+        isRegression: false,
       });
     }
   }

@@ -1,6 +1,7 @@
 // Row shapes as the SQL returns them, and their mapping to the port's records.
 import type { Role } from '../../core/auth/roles.ts';
 import type { Level } from '../../core/event/level.ts';
+import type { ResolutionMarker } from '../../core/issues/lifecycle.ts';
 import type {
   AgentToken,
   Issue,
@@ -108,13 +109,18 @@ export interface IssueRow {
   environments: string[];
   first_release: string | null;
   last_release: string | null;
+  resolution: ResolutionMarker | null;
+  snooze_until: Date | null;
+  regressed_at: Date | null;
+  regression_release: string | null;
 }
 
 // The cursor carries last_seen as exact text: a JS Date would lose the microseconds.
 export const ISSUE_COLUMNS = `i.id, i.project_id, p.slug AS project_slug, i.short_number, i.title, i.culprit,
   i.level, i.status, i.type, i.metadata, i.first_seen, i.last_seen,
   to_char(i.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_seen_cursor,
-  i.times_seen, i.user_count, i.environments, i.first_release, i.last_release`;
+  i.times_seen, i.user_count, i.environments, i.first_release, i.last_release, i.resolution, i.snooze_until,
+  i.regressed_at, i.regression_release`;
 
 export const toIssue = (r: IssueRow): Issue => ({
   id: r.id,
@@ -134,4 +140,8 @@ export const toIssue = (r: IssueRow): Issue => ({
   environments: r.environments,
   firstRelease: r.first_release,
   lastRelease: r.last_release,
+  resolution: r.resolution,
+  snoozeUntil: r.snooze_until,
+  regressedAt: r.regressed_at,
+  regressionRelease: r.regression_release,
 });

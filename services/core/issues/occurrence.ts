@@ -33,6 +33,8 @@ export interface OccurrenceResult {
   isNewIssue: boolean;
   /** The event id was recorded before (a redelivery); nothing was counted again. */
   isDuplicate: boolean;
+  /** This event's batch moved the issue from resolved back to unresolved. */
+  isRegression: boolean;
 }
 
 /** Occurrences of one batch that share a primary hash, folded into one issue update. */

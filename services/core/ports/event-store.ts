@@ -31,12 +31,40 @@ export interface NewEvent extends EventRecord {
   payloadJson: string;
 }
 
+/** What the events of one issue since some moment add up to (check_resolution). */
+export interface IssueEventStats {
+  count: number;
+  /** Float seconds; null when count is 0. */
+  firstSeen: number | null;
+  lastSeen: number | null;
+  /** Distinct non-null releases of those events, sorted. */
+  releases: string[];
+}
+
+export interface DailyCount {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  count: number;
+}
+
 export interface EventStore {
   insertEvents(events: NewEvent[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
   latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
+  /** The newest event of the project, by timestamp (verify_installation). */
+  latestEventForProject(projectId: number): Promise<StoredEvent | undefined>;
+  /** For up to `limit` distinct non-null user keys, the newest event of each, newest first. */
+  latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]>;
   /** How many stored events an issue has (each event id once). */
   countEventsForIssue(projectId: number, issueId: number): Promise<number>;
+  /** The issue's events with timestamp >= since (float seconds), each event id once. */
+  issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats>;
+  /** The issue's events per UTC day with timestamp >= since; days without events left out, oldest first. */
+  dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]>;
+  /** Events per issue with since <= timestamp < until, for the given projects; issues without events left out. */
+  countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>>;
+  /** Deletes every event of one issue (the issue was deleted). */
+  deleteEventsForIssue(projectId: number, issueId: number): Promise<void>;
   /** Deletes events older than the cutoff (float seconds); returns how many went. */
   deleteEventsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */

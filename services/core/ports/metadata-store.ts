@@ -2,6 +2,7 @@
 // PGlite standalone, Postgres distributed, one SQL implementation (adapters/postgres).
 import type { Role } from '../auth/roles.ts';
 import type { Level } from '../event/level.ts';
+import type { ActivityKind, IssueState, ResolutionMarker } from '../issues/lifecycle.ts';
 import type { OccurrenceBatch, OccurrenceResult } from '../issues/occurrence.ts';
 import type { Page } from './page.ts';
 
@@ -71,6 +72,29 @@ export interface Issue {
   environments: string[];
   firstRelease: string | null;
   lastRelease: string | null;
+  /** Stamped by the last resolve; kept through a regression, cleared by any other action. */
+  resolution: ResolutionMarker | null;
+  snoozeUntil: Date | null;
+  /** The last time an event regressed the issue, and that event's release. */
+  regressedAt: Date | null;
+  regressionRelease: string | null;
+}
+
+export interface IssueActivity {
+  id: number;
+  issueId: number;
+  at: Date;
+  actor: string;
+  kind: ActivityKind;
+  details: Record<string, unknown>;
+}
+
+/** A triage action to apply to some issues, with the activity entry it leaves. */
+export interface IssueChange {
+  state: IssueState;
+  actor: string;
+  kind: ActivityKind;
+  details: Record<string, unknown>;
 }
 
 export interface IssueQuery {
@@ -79,6 +103,14 @@ export interface IssueQuery {
   level?: Level;
   /** Case-insensitive text searched in the title and culprit. */
   text?: string;
+  /** Issues first seen at or after this moment (whats_new). */
+  firstSeenSince?: Date;
+  /** Issues that regressed at or after this moment (whats_new). */
+  regressedSince?: Date;
+  /** Issues whose first event came with this release. */
+  firstRelease?: string;
+  /** Issues whose last regression came with this release. */
+  regressionRelease?: string;
   limit: number;
   cursor?: string;
 }
@@ -127,7 +159,16 @@ export interface MetadataStore {
   listIssues(query: IssueQuery): Promise<Page<Issue>>;
   findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
   getIssue(id: number): Promise<Issue | undefined>;
+  /** Applies a triage action to the issues of one project; returns the ids whose status changed. */
+  changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]>;
+  /** Removes issues with their hashes, users and activity; a later event with their fingerprint starts a new issue. */
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number>;
+  /** Newest first. */
+  listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]>;
+  /** Snoozed issues whose snooze ended by `now` go back to unresolved; returns how many. */
+  expireSnoozes(now: Date): Promise<number>;
   listReleases(projectId: number): Promise<Release[]>;
+  findRelease(projectId: number, version: string): Promise<Release | undefined>;
 
   /** Resolves when the store answers; used by /healthz. */
   /** Forgets which event ids were counted before the cutoff (float seconds): retention. */

@@ -10,7 +10,7 @@ import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
-import { startRetentionJob } from '../../dispatcher/retention.ts';
+import { startPeriodicJobs } from '../../dispatcher/periodic-jobs.ts';
 import { startDispatcherWorkers } from '../../dispatcher/workers.ts';
 import { createLogger } from '../logger.ts';
 import { createMetrics, outcomeRecorder } from '../metrics.ts';
@@ -39,14 +39,14 @@ const queue = new LocalQueue(options.queueDir, {
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
 const dispatcher = startDispatcherWorkers({ queue, ...stores, outcomes: outcomeRecorder(metrics), metrics, logger });
-const retention = startRetentionJob({ ...stores, logger, retentionDays: options.retentionDays });
+const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: options.retentionDays });
 
 serveRpc(parentPort!, {
   ...sqlHandlers(client),
   'backend.ping': async () => 'ok',
   'metrics.get': () => metrics.registry.getMetricsAsJSON(),
   'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
-    retention.stop();
+    periodic.stop();
     await dispatcher.stop({ drain: true, timeoutMs: drainTimeoutMs });
     await queue.close();
     await client.close();

@@ -1,0 +1,27 @@
+// Writes to an issue's activity log, from triage actions and from the event pipeline alike.
+import type { ActivityKind } from '../../core/issues/lifecycle.ts';
+import { chunk, valuesList, type SqlExecutor } from './sql-client.ts';
+
+/** The actor of changes no token made: regressions, snoozes ending. */
+export const SYSTEM_ACTOR = 'errata';
+
+export interface NewActivity {
+  issueId: number;
+  actor: string;
+  kind: ActivityKind;
+  details: Record<string, unknown>;
+}
+
+export async function insertActivity(tx: SqlExecutor, entries: NewActivity[]): Promise<void> {
+  for (const part of chunk(entries, 1000)) {
+    const values = valuesList(
+      part.map((e) => [e.issueId, e.actor, e.kind, JSON.stringify(e.details)]),
+      ['integer', 'text', 'text', 'jsonb'],
+    );
+    await tx.query(
+      `INSERT INTO issue_activity (issue_id, actor, kind, details)
+       SELECT * FROM (VALUES ${values.sql}) AS v (issue_id, actor, kind, details)`,
+      values.params,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+// Similar issues, for get_issue_context: the same exception type raised at the same top in-app
+// frame (file and function), or a near-identical title (equal once numbers, hex ids and
+// quoted values are masked, as grouping does with messages).
+import type { Issue } from '../ports/metadata-store.ts';
+
+export type SimilarReason = 'same_exception_and_frame' | 'similar_title';
+
+export interface SimilarIssue {
+  issue: Issue;
+  reason: SimilarReason;
+}
+
+export function similarIssues(issue: Issue, candidates: Issue[], limit = 5): SimilarIssue[] {
+  const title = titleShape(issue.title);
+  const out: SimilarIssue[] = [];
+  for (const candidate of candidates) {
+    if (candidate.id === issue.id) continue;
+    if (sameExceptionAndFrame(issue, candidate)) out.push({ issue: candidate, reason: 'same_exception_and_frame' });
+    else if (title.length > 0 && titleShape(candidate.title) === title) out.push({ issue: candidate, reason: 'similar_title' });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+function sameExceptionAndFrame(a: Issue, b: Issue): boolean {
+  const x = a.metadata;
+  const y = b.metadata;
+  if (!x.type || x.type !== y.type) return false;
+  if (!x.function && !x.filename) return false;
+  return x.function === y.function && x.filename === y.filename;
+}
+
+export function titleShape(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/'[^']*'|"[^"]*"/g, '<q>')
+    .replace(/\b[0-9a-f]{8,}\b/g, '<hex>')
+    .replace(/\d+(\.\d+)?/g, '<n>')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

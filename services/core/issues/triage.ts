@@ -1,0 +1,51 @@
+// Triage: applying one action to issues of one project, through the ports. The MCP tools (and
+// later the dashboard) call this; the lifecycle rules themselves are in lifecycle.ts.
+import type { EventStore } from '../ports/event-store.ts';
+import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
+import { stateAfterAction, type ActionRequest, type IssueAction } from './lifecycle.ts';
+
+export interface TriagePorts {
+  metadata: MetadataStore;
+  events: EventStore;
+}
+
+export interface TriageRequest extends Omit<ActionRequest, 'action'> {
+  action: IssueAction;
+}
+
+export interface TriageResult {
+  /** Issues the action was applied to. */
+  matched: number;
+  /** Of those, how many changed status (or were deleted). */
+  changed: number;
+}
+
+/** The issues must all belong to `projectId`; callers have checked the token may act on them. */
+export async function triageIssues(
+  ports: TriagePorts,
+  projectId: number,
+  issues: Issue[],
+  request: TriageRequest,
+  actor: string,
+  now: Date,
+): Promise<TriageResult> {
+  if (issues.some((issue) => issue.projectId !== projectId)) throw new Error('triageIssues: issues of another project');
+  const ids = issues.map((issue) => issue.id);
+  if (request.action === 'delete') {
+    // Events first: if this fails, the issue is still there and the call can be repeated.
+    for (const id of ids) await ports.events.deleteEventsForIssue(projectId, id);
+    const deleted = await ports.metadata.deleteIssues(projectId, ids);
+    return { matched: ids.length, changed: deleted };
+  }
+  const state = stateAfterAction({ ...request, action: request.action }, actor, now);
+  const details = {
+    ...(request.action === 'snooze'
+      ? { snoozeMinutes: request.snoozeMinutes, snoozeUntil: state.snoozeUntil?.toISOString() }
+      : {}),
+    ...(request.action === 'resolve' && request.commit ? { commit: request.commit } : {}),
+    ...(request.action === 'resolve' && request.release ? { release: request.release } : {}),
+    ...(request.note ? { note: request.note } : {}),
+  };
+  const changed = await ports.metadata.changeIssues(projectId, ids, { state, actor, kind: request.action, details });
+  return { matched: ids.length, changed: changed.length };
+}

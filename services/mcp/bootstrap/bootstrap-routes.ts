@@ -1,0 +1,67 @@
+// The bootstrap documents (mcp role): the public agent manifest, skills and /llms.txt, and the
+// install guides, which carry a project's DSN and so need an agent token that can see it.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { NotFoundError } from '../../core/errors.ts';
+import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import { formatDsn } from '../../core/projects/slug.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { requireAgentToken, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { agentsManifest } from './agents-manifest.ts';
+import { isGuidePlatform, renderInstallGuide } from './install-guide.ts';
+import { llmsTxt } from './llms-txt.ts';
+import { renderSkill, SKILL_NAMES, type SkillName } from './skills.ts';
+import { toolCatalog } from './tool-catalog.ts';
+
+export interface BootstrapDeps {
+  metadata: MetadataStore;
+  baseUrl: string;
+  logger: Logger;
+}
+
+export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
+  const router = new Router();
+  router.get('/api/v1/agents', async (ctx) => {
+    ctx.body = agentsManifest(deps.baseUrl, await toolCatalog(deps.logger));
+  });
+  router.get('/api/v1/agents/skills/:file', (ctx) => {
+    const name = ctx.params.file!.replace(/\.md$/, '');
+    if (!ctx.params.file!.endsWith('.md') || !(SKILL_NAMES as readonly string[]).includes(name)) {
+      throw new NotFoundError(
+        `no skill "${ctx.params.file!.slice(0, 60)}": there are ${SKILL_NAMES.map((n) => `${n}.md`).join(' and ')}`,
+      );
+    }
+    markdown(ctx, renderSkill(name as SkillName, deps.baseUrl));
+  });
+  router.get('/llms.txt', async (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = llmsTxt(deps.baseUrl, await toolCatalog(deps.logger));
+  });
+  router.get('/api/v1/organizations/:org/projects/:project/install/:file', requireAgentToken(deps.metadata), async (ctx) => {
+    const token = ctx.state.token as AgentToken;
+    const platform = ctx.params.file!.replace(/\.md$/, '');
+    if (!ctx.params.file!.endsWith('.md') || !isGuidePlatform(platform)) {
+      throw new NotFoundError('no such install guide: use node.md, python.md or browser.md');
+    }
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const key = (await deps.metadata.listProjectKeys(project.id)).find((k) => k.active);
+    if (!key)
+      throw new NotFoundError(`project ${project.slug} has no active DSN key: an admin enables one with errata enablekey`);
+    markdown(
+      ctx,
+      renderInstallGuide(platform, {
+        baseUrl: deps.baseUrl,
+        organization: organization.slug,
+        project: project.slug,
+        dsn: formatDsn(deps.baseUrl, key.publicKey, project.id),
+      }),
+    );
+  });
+  return router.routes() as unknown as Koa.Middleware;
+}
+
+function markdown(ctx: Koa.Context, text: string): void {
+  ctx.type = 'text/markdown; charset=utf-8';
+  ctx.body = text;
+}

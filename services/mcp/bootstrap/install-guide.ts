@@ -1,0 +1,137 @@
+// The per-project install guides (/api/v1/organizations/{org}/projects/{project}/install/
+// {node|python|browser}.md): the project's real DSN, the logs switch, a test event that
+// verify_installation recognises, and the verify step.
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.ts';
+
+export const GUIDE_PLATFORMS = [
+  { name: 'node', projectPlatform: 'node', title: 'Node.js' },
+  { name: 'python', projectPlatform: 'python', title: 'Python' },
+  { name: 'browser', projectPlatform: 'javascript-browser', title: 'Browser JavaScript' },
+] as const;
+
+export type GuidePlatform = (typeof GUIDE_PLATFORMS)[number]['name'];
+
+export function isGuidePlatform(name: string): name is GuidePlatform {
+  return GUIDE_PLATFORMS.some((g) => g.name === name);
+}
+
+export function installGuideUrl(baseUrl: string, organization: string, project: string, platform: GuidePlatform): string {
+  return `${baseUrl}/api/v1/organizations/${encodeURIComponent(organization)}/projects/${encodeURIComponent(project)}/install/${platform}.md`;
+}
+
+export interface GuideContext {
+  baseUrl: string;
+  organization: string;
+  project: string;
+  dsn: string;
+}
+
+export function renderInstallGuide(platform: GuidePlatform, c: GuideContext): string {
+  const title = GUIDE_PLATFORMS.find((g) => g.name === platform)!.title;
+  return [
+    `# Send ${title} errors and logs from project \`${c.project}\` to Errata`,
+    '',
+    `Errata at ${c.baseUrl} speaks the Sentry SDK protocol: the official Sentry SDK works unchanged, configured with this`,
+    `project's DSN and nothing else:`,
+    '',
+    '```',
+    c.dsn,
+    '```',
+    '',
+    STEPS[platform](c),
+    '',
+    '## Verify',
+    '',
+    `Call the MCP tool \`verify_installation\` with \`{"project": "${c.project}"}\` (MCP server: ${c.baseUrl}/mcp, header`,
+    '`Authorization: Bearer <agent token>`). It answers `test_event_received` once the test event has been processed',
+    '(a few seconds), and `real_event_received` when the latest event is a real error or message.',
+    '',
+    `The test event is a message tagged \`${TEST_EVENT_TAG}=true\`, so it is told apart from real errors; resolve or`,
+    'delete its issue afterwards if you like.',
+    '',
+  ].join('\n');
+}
+
+const STEPS: Record<GuidePlatform, (c: GuideContext) => string> = {
+  node: (c) =>
+    [
+      '## Install',
+      '',
+      '```sh',
+      'npm install @sentry/node',
+      '```',
+      '',
+      '## Initialize (first thing in the process, before other imports)',
+      '',
+      '```js',
+      "import * as Sentry from '@sentry/node';",
+      '',
+      'Sentry.init({',
+      `  dsn: '${c.dsn}',`,
+      '  enableLogs: true, // structured logs: Sentry.logger.info(...), or the console integration',
+      '  // release: process.env.RELEASE, environment: process.env.NODE_ENV,',
+      '});',
+      '```',
+      '',
+      '## Send the test event',
+      '',
+      '```js',
+      `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
+      'await Sentry.flush(5000);',
+      '```',
+    ].join('\n'),
+  python: (c) =>
+    [
+      '## Install',
+      '',
+      '```sh',
+      'pip install --upgrade sentry-sdk',
+      '```',
+      '',
+      '## Initialize (as early as possible)',
+      '',
+      '```python',
+      'import sentry_sdk',
+      '',
+      'sentry_sdk.init(',
+      `    dsn="${c.dsn}",`,
+      '    enable_logs=True,  # structured logs: sentry_sdk.logger.info(...), and the logging integration',
+      ')',
+      '```',
+      '',
+      '## Send the test event',
+      '',
+      '```python',
+      `sentry_sdk.capture_message("${TEST_EVENT_MESSAGE}", tags={"${TEST_EVENT_TAG}": "true"})`,
+      'sentry_sdk.flush()',
+      '```',
+    ].join('\n'),
+  browser: (c) =>
+    [
+      '## Install',
+      '',
+      '```sh',
+      'npm install @sentry/browser',
+      '```',
+      '',
+      '## Initialize (in the entry point, before the app renders)',
+      '',
+      '```js',
+      "import * as Sentry from '@sentry/browser';",
+      '',
+      'Sentry.init({',
+      `  dsn: '${c.dsn}',`,
+      '  enableLogs: true,',
+      '});',
+      '```',
+      '',
+      'Errata accepts browser posts from any origin. For readable stack traces, upload source maps with',
+      '`sentry-cli sourcemaps inject` and `sentry-cli sourcemaps upload` pointed at this Errata (`--url`).',
+      '',
+      '## Send the test event',
+      '',
+      '```js',
+      `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
+      '```',
+    ].join('\n'),
+};

@@ -1,0 +1,101 @@
+// /mcp: MCP over Streamable HTTP, stateless (a fresh server and transport per request, so any
+// mcp replica can answer any request). Every request carries `Authorization: Bearer
+// errata_agent_...`, looked up anew, so a revoked token fails on its very next request.
+// POST only: a stateless server has no stream to offer on GET and no session to DELETE.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type Koa from 'koa';
+import { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
+import { UnavailableError } from '../core/errors.ts';
+import type { EventStore } from '../core/ports/event-store.ts';
+import type { LogStore } from '../core/ports/log-store.ts';
+import type { AgentToken, MetadataStore } from '../core/ports/metadata-store.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { requireAgentToken } from './agent-auth.ts';
+import { createMcpServer } from './mcp-server.ts';
+
+export interface McpRouteDeps {
+  metadata: MetadataStore;
+  events: EventStore;
+  logs: LogStore;
+  baseUrl: string;
+  logger: Logger;
+  agentCallsPerMinute: number;
+  maxWindowMinutes: number;
+  now?: () => number;
+}
+
+/** JSON-RPC requests are small; a megabyte leaves room for any tool's arguments. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
+  const authenticate = requireAgentToken(deps.metadata);
+  const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);
+  const now = deps.now ?? Date.now;
+  return async (ctx, next) => {
+    if (ctx.path !== '/mcp' && ctx.path !== '/mcp/') return next();
+    ctx.state.route = '/mcp';
+    await authenticate(ctx, async () => {
+      if (ctx.method !== 'POST') {
+        ctx.status = 405;
+        ctx.set('Allow', 'POST');
+        ctx.body = jsonRpcError(-32000, 'this MCP server is stateless: send each JSON-RPC message as an HTTP POST');
+        return;
+      }
+      const body = await readJson(ctx);
+      if (body === undefined) return;
+      const token = ctx.state.token as AgentToken;
+      const organization = (await deps.metadata.listOrganizations()).find((o) => o.id === token.organizationId);
+      if (!organization) throw new UnavailableError("the token's organization could not be read");
+      const context = {
+        metadata: deps.metadata,
+        events: deps.events,
+        logs: deps.logs,
+        token,
+        organization,
+        baseUrl: deps.baseUrl,
+        limiter,
+        maxWindowMinutes: deps.maxWindowMinutes,
+        now: () => new Date(now()),
+      };
+      const server = createMcpServer(() => context, (ctx.state.log as Logger | undefined) ?? deps.logger);
+      // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
+      // JSON body; event-stream first gets SSE.
+      const enableJsonResponse = ctx.accepts('application/json', 'text/event-stream') === 'application/json';
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
+      ctx.res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      ctx.respond = false;
+      await transport.handleRequest(ctx.req, ctx.res, body);
+      ctx.status = ctx.res.statusCode;
+    });
+  };
+}
+
+/** The request body as JSON, or undefined after answering the error itself. */
+async function readJson(ctx: Koa.Context): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      ctx.status = 413;
+      ctx.body = jsonRpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    ctx.status = 400;
+    ctx.body = jsonRpcError(-32700, 'parse error: the body must be one JSON-RPC message (or a batch) in JSON');
+    return undefined;
+  }
+}
+
+function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}

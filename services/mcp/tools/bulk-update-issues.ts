@@ -1,0 +1,69 @@
+// bulk_update_issues: one triage action on every issue of a project matching a filter (the
+// same filter list_issues takes), not an explicit list. delete needs admin and confirmBulk.
+import { z } from 'zod';
+import { LEVELS } from '../../core/event/level.ts';
+import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
+import { triageIssues } from '../../core/issues/triage.ts';
+import { ISSUE_STATUSES, type Issue } from '../../core/ports/metadata-store.ts';
+import { projectSlugInput } from './issue-views.ts';
+import { projectBySlug } from './scope.ts';
+import { defineTool } from './tool.ts';
+import { actionInput, checkActionAllowed, snoozeMinutesInput } from './update-issue.ts';
+
+/** Issues per store call: bounded work per statement, however many match. */
+const PAGE = 200;
+
+export const bulkUpdateIssues = defineTool({
+  name: 'bulk_update_issues',
+  title: 'Bulk update issues',
+  description:
+    'Apply one action (resolve, unresolve, ignore, snooze, delete) to every issue of a project matching the filter ' +
+    '(status, default unresolved; level; query in title or culprit). Returns how many matched and how many changed. ' +
+    'delete (admin) needs confirmBulk: true. Check the filter with list_issues first.',
+  minimumRole: 'triage',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  inputSchema: {
+    project: projectSlugInput,
+    status: z.enum([...ISSUE_STATUSES, 'all']).default('unresolved'),
+    level: z.enum(LEVELS).optional(),
+    query: z.string().max(200).optional(),
+    action: actionInput,
+    snoozeMinutes: snoozeMinutesInput,
+    confirmBulk: z.boolean().optional().describe('must be true for delete'),
+  },
+  outputSchema: {
+    project: z.string(),
+    action: z.enum(ISSUE_ACTIONS),
+    matched: z.number().int(),
+    changed: z.number().int(),
+  },
+  async run(input, context) {
+    checkActionAllowed(context, input, input.confirmBulk, 'confirmBulk');
+    const project = await projectBySlug(context, input.project);
+    // Every match first, then the action: the action changes statuses, which would shift pages.
+    const matches: Issue[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await context.metadata.listIssues({
+        projectId: project.id,
+        status: input.status,
+        ...(input.level ? { level: input.level } : {}),
+        ...(input.query ? { text: input.query } : {}),
+        limit: PAGE,
+        ...(cursor ? { cursor } : {}),
+      });
+      matches.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    let changed = 0;
+    const request = { action: input.action, ...(input.snoozeMinutes ? { snoozeMinutes: input.snoozeMinutes } : {}) };
+    for (let i = 0; i < matches.length; i += PAGE) {
+      const part = matches.slice(i, i + PAGE);
+      changed += (await triageIssues(context, project.id, part, request, context.token.name, context.now())).changed;
+    }
+    return {
+      summary: `${input.action}: ${matches.length} issue${matches.length === 1 ? '' : 's'} matched in ${project.slug}, ${changed} changed.`,
+      result: { project: project.slug, action: input.action, matched: matches.length, changed },
+    };
+  },
+});

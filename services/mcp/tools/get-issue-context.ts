@@ -1,0 +1,166 @@
+// get_issue_context: everything needed to debug one issue in one call: the latest event's
+// (symbolicated) stack trace and breadcrumbs, logs of the same trace, the release, 14 days of
+// daily counts, affected users, similar issues, the resolution marker and activity, and the raw
+// event. Bounded by default; captured text only under untrustedData.
+import { z } from 'zod';
+import type { NormalizedEvent } from '../../core/event/event.ts';
+import { similarIssues } from '../../core/issues/similar.ts';
+import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
+import { bounded, DEFAULT_BOUNDS, lastItems, VERBOSE_BOUNDS } from '../bounded.ts';
+import { activitySchema, activityView, resolutionSchema, resolutionView } from './issue-activity-view.ts';
+import { issueFacts, issueFactsSchema, shortIdInput } from './issue-views.ts';
+import { issueByShortId } from './scope.ts';
+import { defineTool } from './tool.ts';
+
+const DAYS = 14;
+
+export const getIssueContext = defineTool({
+  name: 'get_issue_context',
+  title: 'Get issue context',
+  description:
+    'The debugging bundle for one issue: stack trace of the latest event (original source when source maps were uploaded), ' +
+    'breadcrumbs, logs with the same trace id, release, daily event counts for 14 days, affected users with samples, ' +
+    'similar issues, resolution marker, activity and the raw event. Long text and lists are cut with a marker saying how much; ' +
+    'pass verbose: true for larger bounds.',
+  minimumRole: 'read',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  inputSchema: {
+    shortId: shortIdInput,
+    verbose: z.boolean().default(false).describe('larger bounds on text and lists'),
+  },
+  outputSchema: {
+    issue: issueFactsSchema,
+    resolution: resolutionSchema,
+    activity: z.array(activitySchema),
+    latestEvent: z
+      .object({
+        eventId: z.string(),
+        timestamp: z.string(),
+        receivedAt: z.string(),
+        level: z.string(),
+        platform: z.string(),
+        traceId: z.string().nullable(),
+      })
+      .nullable(),
+    dailyCounts: z.array(z.object({ day: z.string(), count: z.number().int() })).describe('UTC days, oldest first'),
+    affectedUsers: z.object({ count: z.number().int(), samples: z.number().int() }),
+    correlatedLogs: z.number().int().describe('how many logs of the trace are under untrustedData.logs'),
+    similarIssues: z.array(
+      z.object({
+        shortId: z.string(),
+        reason: z.enum(['same_exception_and_frame', 'similar_title']),
+        status: z.string(),
+        count: z.number(),
+      }),
+    ),
+    untrustedData: z.object({
+      title: z.string(),
+      culprit: z.string(),
+      message: z.string().nullable(),
+      environment: z.string().nullable(),
+      release: z.object({ version: z.string(), firstSeen: z.string(), lastSeen: z.string() }).nullable(),
+      regressionRelease: z.string().nullable(),
+      exceptions: z.array(z.unknown()).describe('the chain, outermost last; frames oldest first, as the SDKs send them'),
+      breadcrumbs: z.array(z.unknown()),
+      logs: z.array(z.unknown()),
+      sampleUsers: z.array(z.unknown()),
+      tags: z.record(z.string(), z.unknown()),
+      similarIssueTitles: z.array(z.object({ shortId: z.string(), title: z.string() })),
+      rawEvent: z.unknown(),
+    }),
+  },
+  async run(input, context) {
+    const bounds = input.verbose ? VERBOSE_BOUNDS : DEFAULT_BOUNDS;
+    const { project, issue } = await issueByShortId(context, input.shortId);
+    const now = context.now();
+    const latest = await context.events.latestEventForIssue(project.id, issue.id);
+    const payload = latest?.payload;
+    const release = latest?.release ? await context.metadata.findRelease(project.id, latest.release) : undefined;
+    const logs = latest?.traceId
+      ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: input.verbose ? 100 : 20 })).items
+      : [];
+    const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
+    const candidates = (await context.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 })).items;
+    const similar = similarIssues(issue, candidates);
+    const breadcrumbs = lastItems(payload?.breadcrumbs?.values ?? [], input.verbose ? 200 : 30);
+    const activity = await context.metadata.listIssueActivity(issue.id, input.verbose ? 200 : 20);
+    const untrusted = {
+      title: issue.title,
+      culprit: issue.culprit,
+      message: payload ? messageOf(payload) : null,
+      environment: latest?.environment ?? null,
+      release: release
+        ? { version: release.version, firstSeen: release.firstSeen.toISOString(), lastSeen: release.lastSeen.toISOString() }
+        : null,
+      regressionRelease: issue.regressionRelease,
+      exceptions: (payload?.exception?.values ?? []).map((value) => ({
+        type: value.type,
+        value: value.value,
+        module: value.module,
+        mechanism: value.mechanism,
+        frames: value.stacktrace?.frames ?? [],
+        ...(value.raw_stacktrace ? { minifiedFrames: value.raw_stacktrace.frames } : {}),
+      })),
+      breadcrumbs: breadcrumbs.omitted
+        ? [`[truncated ${breadcrumbs.omitted} older breadcrumbs]`, ...breadcrumbs.items]
+        : breadcrumbs.items,
+      logs: logs.map((log) => ({
+        timestamp: new Date(log.timestamp * 1000).toISOString(),
+        level: log.level,
+        body: log.body,
+        attributes: log.attributes,
+      })),
+      sampleUsers: users.map((event) => event.payload.user ?? { key: event.userKey }),
+      tags: payload?.tags ?? {},
+      similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),
+      rawEvent: payload ?? null,
+    };
+    return {
+      summary:
+        `${issue.shortId}: ${issue.status}, ${issue.count} events, ${issue.userCount} users, last seen ${issue.lastSeen.toISOString()}` +
+        `${latest ? '' : '; no stored event (retention may have pruned them)'}.`,
+      result: {
+        issue: issueFacts(issue),
+        resolution: resolutionView(issue.resolution),
+        activity: activity.map(activityView),
+        latestEvent: latest ? eventFacts(latest) : null,
+        dailyCounts: await dailySeries(context.events, project.id, issue.id, now),
+        affectedUsers: { count: issue.userCount, samples: users.length },
+        correlatedLogs: logs.length,
+        similarIssues: similar.map((s) => ({
+          shortId: s.issue.shortId,
+          reason: s.reason,
+          status: s.issue.status,
+          count: s.issue.count,
+        })),
+        untrustedData: bounded(untrusted, bounds) as typeof untrusted,
+      },
+    };
+  },
+});
+
+function messageOf(event: NormalizedEvent): string | null {
+  return event.logentry?.formatted ?? event.logentry?.message ?? null;
+}
+
+function eventFacts(event: StoredEvent) {
+  return {
+    eventId: event.eventId,
+    timestamp: new Date(event.timestamp * 1000).toISOString(),
+    receivedAt: new Date(event.receivedAt * 1000).toISOString(),
+    level: event.level,
+    platform: event.platform,
+    traceId: event.traceId,
+  };
+}
+
+/** Every one of the last 14 UTC days, today included, zeros filled in. */
+async function dailySeries(events: EventStore, projectId: number, issueId: number, now: Date) {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const first = today - (DAYS - 1) * 86_400_000;
+  const counts = new Map((await events.dailyEventCounts(projectId, issueId, first / 1000)).map((d) => [d.day, d.count]));
+  return Array.from({ length: DAYS }, (_, i) => {
+    const day = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+    return { day, count: counts.get(day) ?? 0 };
+  });
+}

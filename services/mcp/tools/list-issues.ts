@@ -1,0 +1,53 @@
+// list_issues: a project's issues, newest activity first, filtered by status, level and title.
+import { z } from 'zod';
+import { LEVELS } from '../../core/event/level.ts';
+import { ISSUE_STATUSES } from '../../core/ports/metadata-store.ts';
+import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from './issue-views.ts';
+import { projectBySlug } from './scope.ts';
+import { defineTool } from './tool.ts';
+
+export const listIssues = defineTool({
+  name: 'list_issues',
+  title: 'List issues',
+  description: 'Issues of one project, most recently seen first. Pass nextCursor back as cursor for the next page.',
+  minimumRole: 'read',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  inputSchema: {
+    project: projectSlugInput,
+    status: z
+      .enum([...ISSUE_STATUSES, 'all'])
+      .default('unresolved')
+      .describe('default unresolved'),
+    level: z.enum(LEVELS).optional(),
+    query: z.string().max(200).optional().describe('text to find in the title or culprit'),
+    limit: z.number().int().min(1).max(100).default(25),
+    cursor: z.string().max(500).optional(),
+  },
+  outputSchema: {
+    project: z.string(),
+    issues: z.array(issueFactsSchema),
+    nextCursor: z.string().nullable(),
+    untrustedData: z.object({ issues: z.array(issueTextSchema) }),
+  },
+  async run(input, context) {
+    const project = await projectBySlug(context, input.project);
+    const page = await context.metadata.listIssues({
+      projectId: project.id,
+      status: input.status,
+      ...(input.level ? { level: input.level } : {}),
+      ...(input.query ? { text: input.query } : {}),
+      limit: input.limit,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+    });
+    const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
+    return {
+      summary: `${page.items.length} ${input.status === 'all' ? '' : `${input.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${more}.`,
+      result: {
+        project: project.slug,
+        issues: page.items.map(issueFacts),
+        nextCursor: page.nextCursor ?? null,
+        untrustedData: { issues: page.items.map(issueText) },
+      },
+    };
+  },
+});

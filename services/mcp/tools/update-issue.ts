@@ -1,0 +1,103 @@
+// update_issue: one triage action on one issue. delete needs admin and confirmDelete: true;
+// both are checked before the issue is looked up, so a refusal reveals nothing about it.
+import { z } from 'zod';
+import { roleAtLeast } from '../../core/auth/roles.ts';
+import { ForbiddenError, UserInputError } from '../../core/errors.ts';
+import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, minimumRoleFor } from '../../core/issues/lifecycle.ts';
+import { triageIssues } from '../../core/issues/triage.ts';
+import { resolutionSchema, resolutionView } from './issue-activity-view.ts';
+import { shortIdInput } from './issue-views.ts';
+import { issueByShortId } from './scope.ts';
+import { defineTool, type ToolContext } from './tool.ts';
+
+export const actionInput = z
+  .enum(ISSUE_ACTIONS)
+  .describe(
+    'resolve, unresolve, ignore (events still counted, no alerts), snooze (needs snoozeMinutes), delete (admin, needs confirmation)',
+  );
+export const snoozeMinutesInput = z.number().int().min(1).max(MAX_SNOOZE_MINUTES).optional().describe('for snooze');
+
+export const updateIssue = defineTool({
+  name: 'update_issue',
+  title: 'Update issue',
+  description:
+    'Resolve, unresolve, ignore, snooze or delete one issue. resolve stamps a resolution marker (optionally with the commit ' +
+    'or release that fixes it and a note) that check_resolution compares later events with; snooze returns the issue to ' +
+    'unresolved after snoozeMinutes; delete (admin) removes the issue and its events and needs confirmDelete: true.',
+  minimumRole: 'triage',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  inputSchema: {
+    shortId: shortIdInput,
+    action: actionInput,
+    snoozeMinutes: snoozeMinutesInput,
+    commit: z.string().min(1).max(200).optional().describe('resolve: the commit that fixes it'),
+    release: z.string().min(1).max(200).optional().describe('resolve: the release that ships the fix'),
+    note: z.string().max(2000).optional(),
+    confirmDelete: z.boolean().optional().describe('must be true for delete'),
+  },
+  outputSchema: {
+    shortId: z.string(),
+    action: z.enum(ISSUE_ACTIONS),
+    changed: z.boolean().describe('the status changed (or the issue was deleted)'),
+    deleted: z.boolean(),
+    status: z.string().nullable().describe('the status now; null after delete'),
+    resolution: resolutionSchema,
+    snoozeUntil: z.string().nullable(),
+  },
+  async run(input, context) {
+    checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');
+    if ((input.commit || input.release) && input.action !== 'resolve') {
+      throw new UserInputError('commit and release go with action resolve only');
+    }
+    const { project, issue } = await issueByShortId(context, input.shortId);
+    const outcome = await triageIssues(context, project.id, [issue], input, context.token.name, context.now());
+    if (input.action === 'delete') {
+      return {
+        summary: `${issue.shortId} deleted with its events; a new event with its fingerprint starts a new issue.`,
+        result: {
+          shortId: issue.shortId,
+          action: input.action,
+          changed: outcome.changed > 0,
+          deleted: true,
+          status: null,
+          resolution: null,
+          snoozeUntil: null,
+        },
+      };
+    }
+    const after = (await context.metadata.getIssue(issue.id)) ?? issue;
+    return {
+      summary: `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.`,
+      result: {
+        shortId: issue.shortId,
+        action: input.action,
+        changed: outcome.changed > 0,
+        deleted: false,
+        status: after.status,
+        resolution: resolutionView(after.resolution),
+        snoozeUntil: after.snoozeUntil?.toISOString() ?? null,
+      },
+    };
+  },
+});
+
+/** The role an action needs and delete's confirmation flag, before anything is looked up. */
+export function checkActionAllowed(
+  context: ToolContext,
+  { action, snoozeMinutes }: { action: (typeof ISSUE_ACTIONS)[number]; snoozeMinutes?: number | undefined },
+  confirmed: boolean | undefined,
+  flag: 'confirmDelete' | 'confirmBulk',
+): void {
+  if (action === 'snooze' && snoozeMinutes === undefined) {
+    throw new UserInputError(`snooze needs snoozeMinutes (1 to ${MAX_SNOOZE_MINUTES}); nothing was changed`);
+  }
+  const needed = minimumRoleFor(action);
+  if (!roleAtLeast(context.token.role, needed)) {
+    throw new ForbiddenError(`${action} needs a token with role ${needed} or higher; this token has role ${context.token.role}`);
+  }
+  if (action === 'delete' && confirmed !== true) {
+    throw new UserInputError(
+      `delete removes issues and their events for good: pass ${flag}: true to confirm; nothing was deleted`,
+    );
+  }
+}

@@ -1,0 +1,81 @@
+// verify_installation: is a project's SDK set up? A DSN key exists, an event arrived, and
+// whether the latest event was the install guides' synthetic test event or a real one.
+import { z } from 'zod';
+import { isTestEvent } from '../../core/agent/test-event.ts';
+import { projectSlugInput } from './issue-views.ts';
+import { projectBySlug } from './scope.ts';
+import { defineTool } from './tool.ts';
+
+type EventKind = 'test_event' | 'error' | 'message';
+
+export const verifyInstallation = defineTool({
+  name: 'verify_installation',
+  title: 'Verify installation',
+  description:
+    'Whether a project is receiving events: a DSN key exists, any event arrived, and whether the latest one was the ' +
+    'synthetic test event from the install guide (tag errata.test_event=true) or a real error or message.',
+  minimumRole: 'read',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  inputSchema: { project: projectSlugInput },
+  outputSchema: {
+    project: z.string(),
+    dsnKeyExists: z.boolean().describe('an active DSN key exists'),
+    eventReceived: z.boolean(),
+    latestEvent: z
+      .object({
+        eventId: z.string(),
+        receivedAt: z.string(),
+        kind: z.enum(['test_event', 'error', 'message']),
+        shortId: z.string().nullable(),
+      })
+      .nullable(),
+    verdict: z.enum(['no_dsn_key', 'waiting_for_first_event', 'test_event_received', 'real_event_received']),
+    nextStep: z.string(),
+  },
+  async run(input, context) {
+    const project = await projectBySlug(context, input.project);
+    const dsnKeyExists = (await context.metadata.listProjectKeys(project.id)).some((key) => key.active);
+    const latest = await context.events.latestEventForProject(project.id);
+    const kind = !latest
+      ? null
+      : isTestEvent(latest.payload)
+        ? 'test_event'
+        : latest.payload.type === 'error'
+          ? 'error'
+          : 'message';
+    const issue = latest ? await context.metadata.getIssue(latest.issueId) : undefined;
+    const verdict: 'no_dsn_key' | 'waiting_for_first_event' | 'test_event_received' | 'real_event_received' = !dsnKeyExists
+      ? 'no_dsn_key'
+      : !latest
+        ? 'waiting_for_first_event'
+        : kind === 'test_event'
+          ? 'test_event_received'
+          : 'real_event_received';
+    const nextStep = {
+      no_dsn_key: 'an admin creates or enables a key (get_dsn shows the keys)',
+      waiting_for_first_event:
+        'send the test event from the install guide (events take a few seconds to be processed), then call verify_installation again',
+      test_event_received: 'the SDK reaches Errata; mint a per-repository triage token for day-to-day work',
+      real_event_received: 'events are flowing; use whats_new and get_issue_context to work on them',
+    }[verdict];
+    return {
+      summary: `${project.slug}: ${verdict.replace(/_/g, ' ')}. Next: ${nextStep}.`,
+      result: {
+        project: project.slug,
+        dsnKeyExists,
+        eventReceived: latest !== undefined,
+        latestEvent:
+          latest && kind
+            ? {
+                eventId: latest.eventId,
+                receivedAt: new Date(latest.receivedAt * 1000).toISOString(),
+                kind: kind as EventKind,
+                shortId: issue?.shortId ?? null,
+              }
+            : null,
+        verdict,
+        nextStep,
+      },
+    };
+  },
+});

@@ -1,0 +1,57 @@
+// whoami: who this token is and what it may do, so an agent learns its limits without
+// provoking a refusal.
+import { z } from 'zod';
+import { ROLES } from '../../core/auth/roles.ts';
+import { defineTool } from './tool.ts';
+
+const GRANTS = {
+  read: 'list and search issues, events, logs and releases',
+  triage: 'read, plus resolve, unresolve, ignore and snooze issues',
+  admin: 'triage, plus delete issues, bulk deletes, and provisioning (create projects, read DSNs)',
+} as const;
+
+export const whoami = defineTool({
+  name: 'whoami',
+  title: 'Who am I',
+  description: 'The calling token: its name, role, scope (organization-wide or one project), organization and rate-limit state.',
+  minimumRole: 'read',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  inputSchema: {},
+  outputSchema: {
+    tokenName: z.string(),
+    role: z.enum(ROLES),
+    grants: z.string().describe('what the role allows'),
+    scope: z.object({ type: z.enum(['organization', 'project']), project: z.string().nullable() }),
+    organization: z.string(),
+    rateLimit: z.object({
+      limit: z.number().int().describe('tool calls per minute'),
+      remaining: z.number().int(),
+      resetAt: z.string().describe('ISO 8601: when remaining goes back to limit'),
+      resetInSeconds: z.number().int(),
+    }),
+  },
+  async run(_input, context) {
+    const { token } = context;
+    const now = context.now().getTime();
+    const limit = context.limiter.peek(token.id, now);
+    const scope = token.projectSlug
+      ? { type: 'project' as const, project: token.projectSlug }
+      : { type: 'organization' as const, project: null };
+    return {
+      summary: `Token "${token.name}": role ${token.role}, ${scope.project ? `project ${scope.project}` : 'organization-wide'} in ${context.organization.slug}; ${limit.remaining}/${limit.limit} calls left this minute.`,
+      result: {
+        tokenName: token.name,
+        role: token.role,
+        grants: GRANTS[token.role],
+        scope,
+        organization: context.organization.slug,
+        rateLimit: {
+          limit: limit.limit,
+          remaining: limit.remaining,
+          resetAt: new Date(limit.resetAt).toISOString(),
+          resetInSeconds: Math.max(0, Math.ceil((limit.resetAt - now) / 1000)),
+        },
+      },
+    };
+  },
+});
