@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
+import { stateAfterAction, type ActionRequest } from '../../core/issues/lifecycle.ts';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
-import type { MetadataStore, Organization, Project } from '../../core/ports/metadata-store.ts';
+import type { IssueChange, MetadataStore, Organization, Project } from '../../core/ports/metadata-store.ts';
 
 export function describeMetadataStoreContract(name: string, open: () => Promise<MetadataStore>): void {
   describe(`MetadataStore contract: ${name}`, () => {
@@ -262,6 +263,278 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       await expect(store.listIssues({ projectId: project.id, limit: 2, cursor: 'garbage' })).rejects.toBeInstanceOf(
         UserInputError,
       );
+    });
+
+    describe('issue lifecycle', () => {
+      // Event times in seconds; every test sets its own, well clear of the defaults above.
+      const T = 1_750_000_000;
+      const at = (seconds: number) => new Date(seconds * 1000);
+      function change(request: ActionRequest, now: Date, details: Record<string, unknown> = {}): IssueChange {
+        return { state: stateAfterAction(request, 'alice', now), actor: 'alice', kind: request.action, details };
+      }
+      async function record(project: Project, overrides: Partial<Occurrence>) {
+        const [result] = await store.recordOccurrences([occurrence(project, overrides)]);
+        return result!;
+      }
+
+      it('changeIssues resolves with a marker and returns only the ids whose status changed', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        const b = await record(project, { hashes: ['b'], timestamp: T });
+        const resolve = change({ action: 'resolve', release: '2.0', note: 'fixed' }, at(T + 10), { release: '2.0' });
+        const changed = await store.changeIssues(project.id, [a.issueId, b.issueId], resolve);
+        expect([...changed].sort((x, y) => x - y)).toEqual([a.issueId, b.issueId].sort((x, y) => x - y));
+        expect(await store.getIssue(a.issueId)).toMatchObject({
+          status: 'resolved',
+          resolution: { resolvedAt: at(T + 10).toISOString(), by: 'alice', release: '2.0', note: 'fixed' },
+          snoozeUntil: null,
+        });
+        expect(await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)))).toEqual([]);
+        // Resolving again still stamps a fresh marker.
+        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice' });
+        expect(await store.changeIssues(project.id, [], resolve)).toEqual([]);
+      });
+
+      it('changeIssues writes one activity entry per issue and call, newest first', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        const b = await record(project, { hashes: ['b'], timestamp: T });
+        await store.changeIssues(project.id, [a.issueId, b.issueId], change({ action: 'resolve' }, at(T + 10), { note: 'n' }));
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)));
+        await store.changeIssues(
+          project.id,
+          [a.issueId],
+          change({ action: 'snooze', snoozeMinutes: 5 }, at(T + 30), { snoozeMinutes: 5 }),
+        );
+        const activity = await store.listIssueActivity(a.issueId, 10);
+        expect(activity.map((e) => [e.kind, e.actor, e.details])).toEqual([
+          ['snooze', 'alice', { snoozeMinutes: 5 }],
+          ['resolve', 'alice', {}],
+          ['resolve', 'alice', { note: 'n' }],
+        ]);
+        expect(activity.every((e) => e.issueId === a.issueId && e.at instanceof Date)).toBe(true);
+        expect((await store.listIssueActivity(a.issueId, 1)).map((e) => e.kind)).toEqual(['snooze']);
+        expect((await store.listIssueActivity(b.issueId, 10)).map((e) => e.kind)).toEqual(['resolve']);
+      });
+
+      it('changeIssues leaves an issue of another project alone', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const mine = await record(project, { hashes: ['a'], timestamp: T });
+        const theirs = await record(other, { hashes: ['a'], timestamp: T });
+        const changed = await store.changeIssues(
+          project.id,
+          [mine.issueId, theirs.issueId],
+          change({ action: 'ignore' }, at(T + 10)),
+        );
+        expect(changed).toEqual([mine.issueId]);
+        expect(await store.getIssue(theirs.issueId)).toMatchObject({ status: 'unresolved', resolution: null });
+        expect(await store.listIssueActivity(theirs.issueId, 10)).toEqual([]);
+      });
+
+      it('any other action clears the resolution marker', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve', commit: 'abc' }, at(T + 10)));
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'snooze', snoozeMinutes: 60 }, at(T + 20)));
+        expect(await store.getIssue(a.issueId)).toMatchObject({
+          status: 'snoozed',
+          resolution: null,
+          snoozeUntil: at(T + 20 + 3600),
+        });
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'unresolve' }, at(T + 30)));
+        expect(await store.getIssue(a.issueId)).toMatchObject({ status: 'unresolved', resolution: null, snoozeUntil: null });
+      });
+
+      it('an event newer than the resolve regresses the issue, keeping the marker', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve' }, at(T + 100)));
+        const batch = [
+          occurrence(project, { hashes: ['a'], timestamp: T + 50, release: '1.0' }),
+          occurrence(project, { hashes: ['a'], timestamp: T + 300, release: '1.2' }),
+          occurrence(project, { hashes: ['a'], timestamp: T + 200, release: '1.1' }),
+        ];
+        const results = await store.recordOccurrences(batch);
+        // The earliest event after the resolve is the one that regressed it.
+        expect(results.map((r) => r.isRegression)).toEqual([false, false, true]);
+        const issue = await store.getIssue(first.issueId);
+        expect(issue).toMatchObject({
+          status: 'unresolved',
+          resolution: { resolvedAt: at(T + 100).toISOString(), by: 'alice' },
+          regressedAt: at(T + 200),
+          regressionRelease: '1.1',
+          count: 4,
+        });
+        const [latest] = await store.listIssueActivity(first.issueId, 10);
+        expect(latest).toMatchObject({ kind: 'regression', actor: 'errata', details: { eventId: batch[2]!.eventId } });
+        // Unresolved now: later events count, but regress nothing.
+        expect((await record(project, { hashes: ['a'], timestamp: T + 400 })).isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.regressedAt).toEqual(at(T + 200));
+      });
+
+      it('an event older than the resolve does not regress the issue', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve' }, at(T + 100)));
+        const late = await record(project, { hashes: ['a'], timestamp: T + 99 });
+        const onTheDot = await record(project, { hashes: ['a'], timestamp: T + 100 });
+        expect([late.isRegression, onTheDot.isRegression]).toEqual([false, false]);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'resolved', count: 3, regressedAt: null });
+        expect((await store.listIssueActivity(first.issueId, 10)).map((e) => e.kind)).toEqual(['resolve']);
+      });
+
+      it('a resolve in a release is not regressed by events of an older release, only by that release or newer', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '1.0' });
+        await record(project, { hashes: ['a'], timestamp: T + 1000, release: '2.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '2.0' }, at(T + 2000)));
+        const old = await record(project, { hashes: ['a'], timestamp: T + 3000, release: '1.0' });
+        expect(old.isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.status).toBe('resolved');
+        const current = await record(project, { hashes: ['a'], timestamp: T + 3001, release: '2.0' });
+        expect(current.isRegression).toBe(true);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'unresolved', regressionRelease: '2.0' });
+      });
+
+      it('a release first seen after the marker release regresses the issue', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '2.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '2.0' }, at(T + 10)));
+        // 3.0 is new in this very batch: first seen at the event's own time, after 2.0.
+        expect((await record(project, { hashes: ['a'], timestamp: T + 20, release: '3.0' })).isRegression).toBe(true);
+        expect((await store.getIssue(first.issueId))?.regressionRelease).toBe('3.0');
+      });
+
+      it('a resolve in a release never seen is regressed only by that release or an event without one', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '1.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '9.0' }, at(T + 10)));
+        expect((await record(project, { hashes: ['a'], timestamp: T + 20, release: '1.0' })).isRegression).toBe(false);
+        expect((await record(project, { hashes: ['a'], timestamp: T + 30, release: '1.5' })).isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.status).toBe('resolved');
+        expect((await record(project, { hashes: ['a'], timestamp: T + 40, release: null })).isRegression).toBe(true);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'unresolved', regressionRelease: null });
+      });
+
+      it('a snoozed issue stays snoozed on earlier events and wakes on one at or after its end', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'snooze', snoozeMinutes: 10 }, at(T)));
+        const until = at(T + 600);
+        expect((await store.getIssue(first.issueId))?.snoozeUntil).toEqual(until);
+        const early = await record(project, { hashes: ['a'], timestamp: T + 599.5 });
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'snoozed', snoozeUntil: until });
+        const waking = await record(project, { hashes: ['a'], timestamp: T + 600 });
+        expect([early.isRegression, waking.isRegression]).toEqual([false, false]);
+        expect(await store.getIssue(first.issueId)).toMatchObject({
+          status: 'unresolved',
+          snoozeUntil: null,
+          resolution: null,
+          regressedAt: null,
+        });
+        const [latest] = await store.listIssueActivity(first.issueId, 10);
+        expect(latest).toMatchObject({ kind: 'snooze_expired', actor: 'errata', details: { eventId: waking.eventId } });
+      });
+
+      it('expireSnoozes wakes the snoozes that ended by now, once', async () => {
+        // expireSnoozes spans every project: a clock in the 1990s keeps other tests' snoozes out.
+        const now = new Date('1996-01-01T00:00:00.000Z');
+        const minutesBefore = (date: Date, minutes: number) => new Date(date.getTime() - minutes * 60_000);
+        const { project } = await orgWithProject();
+        const ended = await record(project, { hashes: ['ended'], timestamp: T });
+        const endsNow = await record(project, { hashes: ['ends-now'], timestamp: T });
+        const later = await record(project, { hashes: ['later'], timestamp: T });
+        const ignored = await record(project, { hashes: ['ignored'], timestamp: T });
+        await store.changeIssues(
+          project.id,
+          [ended.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 60)),
+        );
+        await store.changeIssues(
+          project.id,
+          [endsNow.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 30)),
+        );
+        await store.changeIssues(
+          project.id,
+          [later.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 29)),
+        );
+        await store.changeIssues(project.id, [ignored.issueId], change({ action: 'ignore' }, minutesBefore(now, 60)));
+
+        expect(await store.expireSnoozes(now)).toBe(2);
+        expect(await store.getIssue(ended.issueId)).toMatchObject({ status: 'unresolved', snoozeUntil: null });
+        expect(await store.getIssue(endsNow.issueId)).toMatchObject({ status: 'unresolved', snoozeUntil: null });
+        expect(await store.getIssue(later.issueId)).toMatchObject({ status: 'snoozed', snoozeUntil: minutesBefore(now, -1) });
+        expect((await store.getIssue(ignored.issueId))?.status).toBe('ignored');
+        const [latest] = await store.listIssueActivity(ended.issueId, 10);
+        expect(latest).toMatchObject({
+          kind: 'snooze_expired',
+          actor: 'errata',
+          details: { snoozeUntil: minutesBefore(now, 30).toISOString() },
+        });
+        expect(await store.expireSnoozes(now)).toBe(0);
+      });
+
+      it('deleteIssues removes the issue and its activity; its fingerprint then starts a new issue', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const gone = await record(project, { hashes: ['gone', 'gone-secondary'], timestamp: T });
+        const kept = await record(project, { hashes: ['kept'], timestamp: T });
+        const theirs = await record(other, { hashes: ['gone'], timestamp: T });
+        await store.changeIssues(project.id, [gone.issueId], change({ action: 'resolve' }, at(T + 10)));
+
+        expect(await store.deleteIssues(project.id, [gone.issueId, theirs.issueId])).toBe(1);
+        expect(await store.findIssue(project.id, 1)).toBeUndefined();
+        expect(await store.getIssue(gone.issueId)).toBeUndefined();
+        expect(await store.listIssueActivity(gone.issueId, 10)).toEqual([]);
+        expect(await store.getIssue(kept.issueId)).toBeDefined();
+        expect(await store.getIssue(theirs.issueId)).toBeDefined();
+        expect(await store.deleteIssues(project.id, [gone.issueId])).toBe(0);
+        expect(await store.deleteIssues(project.id, [])).toBe(0);
+
+        const reborn = await record(project, { hashes: ['gone-secondary'], timestamp: T + 20 });
+        expect(reborn).toMatchObject({ isNewIssue: true, isRegression: false, shortId: 'WEB-3' });
+        expect(reborn.issueId).not.toBe(gone.issueId);
+        expect(await store.getIssue(reborn.issueId)).toMatchObject({ status: 'unresolved', count: 1, resolution: null });
+      });
+
+      it('deleteIssues forgets the counted event ids, so a redelivery counts once for the new issue', async () => {
+        const { project } = await orgWithProject();
+        const original = occurrence(project, { hashes: ['a'], timestamp: T });
+        const [gone] = await store.recordOccurrences([original]);
+        await store.deleteIssues(project.id, [gone!.issueId]);
+        const [again] = await store.recordOccurrences([original]);
+        expect(again).toMatchObject({ isNewIssue: true, isDuplicate: false });
+        const [thrice] = await store.recordOccurrences([original]);
+        expect(thrice).toMatchObject({ isDuplicate: true, issueId: again!.issueId });
+        expect((await store.getIssue(again!.issueId))?.count).toBe(1);
+      });
+
+      it('lists issues by first seen, regression time, first release and regression release', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const old = await record(project, { hashes: ['old'], timestamp: T, release: '1.0' });
+        const newer = await record(project, { hashes: ['newer'], timestamp: T + 100, release: '2.0' });
+        const newest = await record(project, { hashes: ['newest'], timestamp: T + 200, release: '2.0' });
+        await record(other, { hashes: ['newer'], timestamp: T + 100, release: '2.0' });
+        await store.changeIssues(project.id, [old.issueId, newer.issueId], change({ action: 'resolve' }, at(T + 300)));
+        await record(project, { hashes: ['newer'], timestamp: T + 400, release: '2.1' });
+
+        const ids = async (query: Partial<Parameters<MetadataStore['listIssues']>[0]>) =>
+          (await store.listIssues({ projectId: project.id, limit: 10, status: 'all', ...query })).items.map((i) => i.id);
+        expect(await ids({ firstSeenSince: at(T + 100) })).toEqual([newer.issueId, newest.issueId]);
+        expect(await ids({ firstSeenSince: at(T + 201) })).toEqual([]);
+        expect(await ids({ regressedSince: at(T + 400) })).toEqual([newer.issueId]);
+        expect(await ids({ regressedSince: at(T + 401) })).toEqual([]);
+        expect(await ids({ firstRelease: '2.0' })).toEqual([newer.issueId, newest.issueId]);
+        expect(await ids({ firstRelease: '1.0' })).toEqual([old.issueId]);
+        expect(await ids({ firstRelease: '1.0', status: 'unresolved' })).toEqual([]);
+        expect(await ids({ regressionRelease: '2.1' })).toEqual([newer.issueId]);
+        expect(await ids({ regressionRelease: '2.0' })).toEqual([]);
+        expect(await ids({ firstRelease: '2.0', regressedSince: at(T) })).toEqual([newer.issueId]);
+      });
     });
   });
 }
