@@ -142,5 +142,5 @@ function printBanner(
   print('  2. Point an SDK at the DSN:            Sentry.init({ dsn: "<the DSN>" })   (or sentry_sdk.init(dsn=...))');
   print('  3. Create a token for agents and the API:');
   print('                                         errata createtoken --role triage --project <slug>');
-  print(`  The token reads issues and logs at ${config.baseUrl}/api/v1/organizations/${organization.slug}/...`);
+  print(`  Agents use it on the MCP server ${config.baseUrl}/mcp; start from ${config.baseUrl}/api/v1/agents`);
 }

@@ -41,7 +41,7 @@ export function requireRole(token: AgentToken, minimum: Role): void {
 export async function visibleOrganization(metadata: MetadataStore, token: AgentToken, slug: string): Promise<Organization> {
   const organization = await metadata.findOrganization(slug);
   if (!organization || organization.id !== token.organizationId) {
-    throw new NotFoundError(`no organization "${slug}" is visible to this token`);
+    throw new NotFoundError(`no organization "${slug.slice(0, 60)}" is visible to this token`);
   }
   return organization;
 }
@@ -54,7 +54,9 @@ export async function visibleProject(
   slug: string,
 ): Promise<Project> {
   const project = await metadata.findProject(organization.id, slug);
-  if (!project || !canSeeProject(token, project)) throw new NotFoundError(`no project "${slug}" is visible to this token`);
+  if (!project || !canSeeProject(token, project)) {
+    throw new NotFoundError(`no project "${slug.slice(0, 60)}" is visible to this token`);
+  }
   return project;
 }
 

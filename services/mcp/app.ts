@@ -1,6 +1,6 @@
 // The mcp role's Koa app: the agent-facing HTTP surfaces. /mcp (MCP over Streamable HTTP),
 // the bootstrap documents (/api/v1/agents, skills, install guides, /llms.txt) and the read API
-// under /api/v1; the dashboard joins in a later issue.
+// under /api/v1. The dashboard will join them here.
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';

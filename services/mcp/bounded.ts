@@ -29,7 +29,11 @@ export function bounded(value: unknown, bounds: Bounds = DEFAULT_BOUNDS, depth =
   return out;
 }
 
-/** The last `max` items of a list (breadcrumbs: the newest matter), with a note when some were cut. */
-export function lastItems<T>(items: T[], max: number): { items: T[]; omitted: number } {
-  return items.length <= max ? { items, omitted: 0 } : { items: items.slice(-max), omitted: items.length - max };
+/**
+ * At most `max` entries from the end of a list (breadcrumbs and stack frames come oldest first;
+ * the newest matter), the first of them a note saying how many older `noun` were cut.
+ */
+export function lastWithNote<T>(items: T[], max: number, noun: string): Array<T | string> {
+  if (items.length <= max) return items;
+  return [`[truncated ${items.length - (max - 1)} older ${noun}]`, ...items.slice(-(max - 1))];
 }

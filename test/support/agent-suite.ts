@@ -170,6 +170,28 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         expect(JSON.parse(data.slice(6))).toMatchObject({ id: 7, result: { structuredContent: { tokenName: 'suite-admin' } } });
       });
 
+      it('refuses a body that is not JSON with 400 and one over a megabyte with 413', async () => {
+        const post = (body: string) =>
+          fetch(`${target.url}/mcp`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${tokens.admin}`,
+            },
+            body,
+          });
+        const notJson = await post('{"jsonrpc": "2.0",');
+        expect(notJson.status).toBe(400);
+        expect(await notJson.json()).toMatchObject({ error: { code: -32700 } });
+        const huge = await post(
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1_100_000) } }),
+        );
+        expect(huge.status).toBe(413);
+        // The server still answers.
+        expect((await (await agent(tokens.admin!)).call('whoami')).isError).toBe(false);
+      });
+
       it('answers GET and DELETE with 405: the server is stateless', async () => {
         for (const method of ['GET', 'DELETE']) {
           const response = await fetch(`${target.url}/mcp`, { method, headers: { authorization: `Bearer ${tokens.admin}` } });
@@ -285,7 +307,9 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         const s = context.structured;
         expect(s.issue).toMatchObject({ shortId: issue.shortId, count: 12 });
         expect(s.dailyCounts).toHaveLength(14);
-        expect(s.dailyCounts[13]).toEqual({ day: new Date().toISOString().slice(0, 10), count: 12 });
+        // Today last; the 12 events may straddle midnight UTC, so their days are summed.
+        expect(s.dailyCounts[13].day).toBe(new Date().toISOString().slice(0, 10));
+        expect(s.dailyCounts.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(12);
         expect(s.affectedUsers).toEqual({ count: 1, samples: 1 });
         expect(s.latestEvent.traceId).toMatch(/^[0-9a-f]{32}$/);
         const u = s.untrustedData;
@@ -449,6 +473,8 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         expect(regressed.structured.untrustedData.regressionRelease).toBe('web@2.0');
         const news = await triage.call('whats_new', { release: 'web@2.0' });
         expect(news.structured.regressions.map((i: { shortId: string }) => i.shortId)).toEqual([shortId]);
+        const lastHour = await triage.call('whats_new', { sinceMinutes: 60 });
+        expect(lastHour.structured.regressions.map((i: { shortId: string }) => i.shortId)).toContain(shortId);
         const context = await triage.call('get_issue_context', { shortId });
         expect(context.structured.issue.isRegression).toBe(true);
         const kinds = context.structured.activity.map((a: { kind: string; actor: string }) => `${a.kind}:${a.actor}`);
@@ -502,6 +528,9 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         }, 'two issues to bulk-update');
         const ignored = await triage.call('bulk_update_issues', { project: 'web', query: m, action: 'ignore' });
         expect(ignored.structured).toMatchObject({ matched: 2, changed: 2 });
+        // Suppressed noise no longer shows up as new.
+        const news = await triage.call('whats_new', { project: 'web' });
+        expect(JSON.stringify(news.structured.untrustedData)).not.toContain(m);
         const again = await triage.call('bulk_update_issues', { project: 'web', status: 'ignored', query: m, action: 'ignore' });
         expect(again.structured).toMatchObject({ matched: 2, changed: 0 });
         const byTriage = await triage.call('bulk_update_issues', {

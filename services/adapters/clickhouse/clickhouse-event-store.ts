@@ -63,7 +63,7 @@ const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_u
 /** Newest first; event_id breaks ties so that every read picks the same one. */
 const NEWEST_FIRST = raw('timestamp_us DESC, received_at_us DESC, event_id DESC');
 
-/** How long deleteEventsForIssue waits for its mutation (18.16 has no mutations_sync). */
+/** How long deleteEventsForIssues waits for its mutation (18.16 has no mutations_sync). */
 const MUTATION_TIMEOUT_MS = 30_000;
 
 export class ClickHouseEventStore implements EventStore {
@@ -153,11 +153,18 @@ export class ClickHouseEventStore implements EventStore {
   /**
    * A mutation, which the server applies in the background: rows still waiting in the batcher
    * go first (they would be written after it, untouched), and it resolves once the mutation is done.
+   * One mutation for all the issues: each mutation rewrites the parts it touches, so a bulk delete
+   * must not become one per issue.
    */
-  async deleteEventsForIssue(projectId: number, issueId: number): Promise<void> {
+  async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
+    if (issueIds.length === 0) return;
     await this.batcher.flush();
+    const issues = join(
+      issueIds.map((id) => sql`${id}`),
+      ', ',
+    );
     await this.client
-      .command({ query: sql`ALTER TABLE ${this.table} DELETE WHERE project_id = ${projectId} AND issue_id = ${issueId}`.text })
+      .command({ query: sql`ALTER TABLE ${this.table} DELETE WHERE project_id = ${projectId} AND issue_id IN (${issues})`.text })
       .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
     await this.waitForMutations();
   }

@@ -180,14 +180,16 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.countEventsByIssue([], since, until)).toEqual(new Map());
     });
 
-    it("deletes an issue's events, and only those", async () => {
+    it("deletes the issues' events, and only those", async () => {
       const [project, otherProject] = [projectId(), projectId()];
       const doomed = [1, 2, 3].map((offset) => event(project, { issueId: 41, timestamp: 1_700_000_000 + offset }));
+      const alsoDoomed = event(project, { issueId: 43, timestamp: 1_700_000_009 });
       const kept = event(project, { issueId: 42 });
       const keptElsewhere = event(otherProject, { issueId: 41 });
-      await store.insertEvents([...doomed, kept, keptElsewhere].map(toNew));
+      await store.insertEvents([...doomed, alsoDoomed, kept, keptElsewhere].map(toNew));
       await store.insertEvents([toNew(doomed[0]!)]);
-      await store.deleteEventsForIssue(project, 41);
+      await store.deleteEventsForIssues(project, [41, 43]);
+      expect(await store.getEvent(project, alsoDoomed.eventId)).toBeUndefined();
       for (const e of doomed) expect(await store.getEvent(project, e.eventId)).toBeUndefined();
       expect(await store.latestEventForIssue(project, 41)).toBeUndefined();
       expect(await store.countEventsForIssue(project, 41)).toBe(0);
@@ -196,7 +198,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForProject(project)).toEqual(kept);
       expect(await store.getEvent(otherProject, keptElsewhere.eventId)).toEqual(keptElsewhere);
       expect(await store.countEventsForIssue(otherProject, 41)).toBe(1);
-      await store.deleteEventsForIssue(project, 41);
+      await store.deleteEventsForIssues(project, [41]);
+      await store.deleteEventsForIssues(project, []);
     });
 
     it('stores a large batch in one call', async () => {

@@ -21,7 +21,7 @@ export async function applyEventTransitions(tx: SqlExecutor, byIssue: Map<number
   if (byIssue.size === 0) return regressions;
   const states = await tx.query<StateRow>(
     `SELECT id, project_id, status, resolution, snooze_until FROM issues
-     WHERE id = ANY($1::int[]) AND status IN ('resolved', 'snoozed') ORDER BY id FOR UPDATE`,
+     WHERE id = ANY($1::int[]) AND status IN ('resolved', 'snoozed') ORDER BY id FOR NO KEY UPDATE`,
     [[...byIssue.keys()]],
   );
   if (states.rows.length === 0) return regressions;

@@ -7,6 +7,8 @@ export const SYSTEM_ACTOR = 'errata';
 
 export interface NewActivity {
   issueId: number;
+  /** The caller's clock when it has one (triage, snooze expiry); the database's otherwise. */
+  at?: Date;
   actor: string;
   kind: ActivityKind;
   details: Record<string, unknown>;
@@ -15,12 +17,13 @@ export interface NewActivity {
 export async function insertActivity(tx: SqlExecutor, entries: NewActivity[]): Promise<void> {
   for (const part of chunk(entries, 1000)) {
     const values = valuesList(
-      part.map((e) => [e.issueId, e.actor, e.kind, JSON.stringify(e.details)]),
-      ['integer', 'text', 'text', 'jsonb'],
+      part.map((e) => [e.issueId, e.at ?? null, e.actor, e.kind, JSON.stringify(e.details)]),
+      ['integer', 'timestamptz', 'text', 'text', 'jsonb'],
     );
     await tx.query(
-      `INSERT INTO issue_activity (issue_id, actor, kind, details)
-       SELECT * FROM (VALUES ${values.sql}) AS v (issue_id, actor, kind, details)`,
+      `INSERT INTO issue_activity (issue_id, at, actor, kind, details)
+       SELECT v.issue_id, COALESCE(v.at, now()), v.actor, v.kind, v.details
+       FROM (VALUES ${values.sql}) AS v (issue_id, at, actor, kind, details)`,
       values.params,
     );
   }

@@ -150,8 +150,9 @@ export class PgEventStore implements EventStore {
     return new Map(result.rows.map((r) => [r.issue_id, r.count]));
   }
 
-  async deleteEventsForIssue(projectId: number, issueId: number): Promise<void> {
-    await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = $2', [projectId, issueId]);
+  async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
+    if (issueIds.length === 0) return;
+    await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
   }
 
   async deleteEventsBefore(cutoff: number): Promise<number> {

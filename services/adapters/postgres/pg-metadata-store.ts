@@ -241,10 +241,12 @@ export class PgMetadataStore implements MetadataStore {
   changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]> {
     if (issueIds.length === 0) return Promise.resolve([]);
     return this.db.transaction(async (tx) => {
-      // The old status comes from a locking read in id order, so "changed" is exact under concurrency.
+      // The old status comes from a locking read in id order, so "changed" is exact under
+      // concurrency. NO KEY UPDATE: keys do not change, and a plain FOR UPDATE would also block
+      // (and deadlock with) the event pipeline inserting users and hashes of these issues.
       const changed = await tx.query<{ id: number; changed: boolean }>(
         `WITH old AS (
-           SELECT id, status FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE
+           SELECT id, status FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR NO KEY UPDATE
          )
          UPDATE issues i SET status = $3, resolution = $4::jsonb, snooze_until = $5
          FROM old WHERE i.id = old.id
@@ -260,7 +262,7 @@ export class PgMetadataStore implements MetadataStore {
       const ids = changed.rows.map((r) => r.id);
       await insertActivity(
         tx,
-        ids.map((id) => ({ issueId: id, actor: change.actor, kind: change.kind, details: change.details })),
+        ids.map((id) => ({ issueId: id, at: change.at, actor: change.actor, kind: change.kind, details: change.details })),
       );
       return changed.rows.filter((r) => r.changed).map((r) => r.id);
     });
@@ -269,6 +271,15 @@ export class PgMetadataStore implements MetadataStore {
   deleteIssues(projectId: number, issueIds: number[]): Promise<number> {
     if (issueIds.length === 0) return Promise.resolve(0);
     return this.db.transaction(async (tx) => {
+      // The event pipeline's lock on each of the issues' hashes (record-occurrences.ts, same keys,
+      // same order): a batch that found one of these issues finishes first, and the next one
+      // finds no issue and starts a new one, instead of updating a row that is gone.
+      await tx.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (
+           SELECT DISTINCT project_id || ':' || hash AS k FROM issue_hashes WHERE project_id = $1 AND issue_id = ANY($2::int[])
+         ) AS keys ORDER BY k COLLATE "C"`,
+        [projectId, issueIds],
+      );
       // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
       await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
       const deleted = await tx.query('DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[])', [projectId, issueIds]);
@@ -299,7 +310,7 @@ export class PgMetadataStore implements MetadataStore {
     return this.db.transaction(async (tx) => {
       const expired = await tx.query<{ id: number; snooze_until: Date }>(
         `WITH due AS (
-           SELECT id, snooze_until FROM issues WHERE status = 'snoozed' AND snooze_until <= $1 ORDER BY id FOR UPDATE
+           SELECT id, snooze_until FROM issues WHERE status = 'snoozed' AND snooze_until <= $1 ORDER BY id FOR NO KEY UPDATE
          )
          UPDATE issues i SET status = 'unresolved', snooze_until = NULL FROM due WHERE i.id = due.id
          RETURNING i.id, due.snooze_until`,
@@ -309,6 +320,7 @@ export class PgMetadataStore implements MetadataStore {
         tx,
         expired.rows.map((r) => ({
           issueId: r.id,
+          at: now,
           actor: SYSTEM_ACTOR,
           kind: 'snooze_expired' as const,
           details: { snoozeUntil: r.snooze_until.toISOString() },

@@ -208,9 +208,12 @@ async function updateIssues(
 ): Promise<Map<number, UpsertedIssue>> {
   const updated = new Map<number, UpsertedIssue>();
   if (entries.length === 0) return updated;
+  // In issue-id order too: each insert key-share-locks its issue row.
   const newUsers = await insertNewUsers(
     tx,
-    entries.flatMap(({ issueId, group }) => group.userKeys.map((key) => [issueId, key] as [number, string])),
+    entries
+      .flatMap(({ issueId, group }) => group.userKeys.map((key) => [issueId, key] as [number, string]))
+      .sort((a, b) => a[0] - b[0]),
   );
   // Issue-id order, so concurrent batches lock issue rows in the same order.
   const sorted = [...entries].sort((a, b) => a.issueId - b.issueId);

@@ -8,6 +8,14 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(minimum);
 }
 
+/** What each role allows, as whoami and the agent manifest tell it. */
+export const ROLE_GRANTS: Record<Role, string> = {
+  read: 'List and search issues, events, logs and releases; whoami; verify_installation.',
+  triage: 'Everything read does, plus resolve, unresolve, ignore and snooze (update_issue, bulk_update_issues).',
+  admin:
+    'Everything triage does, plus deleting issues, bulk deletes, and provisioning: create_project (organization-wide tokens only) and get_dsn.',
+};
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

@@ -16,4 +16,11 @@ describe('findSpikes', () => {
     expect(findSpikes(current, baseline).map((s) => s.issueId)).toEqual([1, 3]);
     expect(findSpikes(current, baseline).find((s) => s.issueId === 3)?.baselineAverage).toBe(10);
   });
+
+  it('averages over the windows there is history for', () => {
+    // 240 events over 8 windows is 30 per window: 30 events now is no spike.
+    expect(findSpikes(new Map([[1, 30]]), new Map([[1, 240]]), 8)).toEqual([]);
+    expect(findSpikes(new Map([[1, 90]]), new Map([[1, 240]]), 8).map((s) => s.baselineAverage)).toEqual([30]);
+    expect(findSpikes(new Map([[1, 10]]), new Map(), 0).map((s) => s.issueId)).toEqual([1]);
+  });
 });

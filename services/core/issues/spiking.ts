@@ -11,11 +11,14 @@ export interface Spike {
   baselineAverage: number;
 }
 
-/** `current`: events per issue in the window; `baseline`: over the BASELINE_WINDOWS windows before it. */
-export function findSpikes(current: Map<number, number>, baseline: Map<number, number>): Spike[] {
+/**
+ * `current`: events per issue in the window; `baseline`: over the `windows` windows before it
+ * (BASELINE_WINDOWS, or fewer when retention keeps less history; 0 means no history).
+ */
+export function findSpikes(current: Map<number, number>, baseline: Map<number, number>, windows = BASELINE_WINDOWS): Spike[] {
   const spikes: Spike[] = [];
   for (const [issueId, count] of current) {
-    const baselineAverage = (baseline.get(issueId) ?? 0) / BASELINE_WINDOWS;
+    const baselineAverage = windows > 0 ? (baseline.get(issueId) ?? 0) / windows : 0;
     if (count >= SPIKE_MIN_EVENTS && count >= SPIKE_FACTOR * baselineAverage) spikes.push({ issueId, count, baselineAverage });
   }
   // Largest rise first; the ratio to a baseline of zero counts as the count itself.

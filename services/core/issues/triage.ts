@@ -32,8 +32,10 @@ export async function triageIssues(
   if (issues.some((issue) => issue.projectId !== projectId)) throw new Error('triageIssues: issues of another project');
   const ids = issues.map((issue) => issue.id);
   if (request.action === 'delete') {
-    // Events first: if this fails, the issue is still there and the call can be repeated.
-    for (const id of ids) await ports.events.deleteEventsForIssue(projectId, id);
+    // Events first: if this fails, the issue is still there and the call can be repeated. An
+    // event still on its way into the store when this runs stays behind, reachable from no
+    // issue, until retention removes it.
+    await ports.events.deleteEventsForIssues(projectId, ids);
     const deleted = await ports.metadata.deleteIssues(projectId, ids);
     return { matched: ids.length, changed: deleted };
   }
@@ -46,6 +48,6 @@ export async function triageIssues(
     ...(request.action === 'resolve' && request.release ? { release: request.release } : {}),
     ...(request.note ? { note: request.note } : {}),
   };
-  const changed = await ports.metadata.changeIssues(projectId, ids, { state, actor, kind: request.action, details });
+  const changed = await ports.metadata.changeIssues(projectId, ids, { state, at: now, actor, kind: request.action, details });
   return { matched: ids.length, changed: changed.length };
 }

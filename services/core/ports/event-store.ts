@@ -63,8 +63,8 @@ export interface EventStore {
   dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]>;
   /** Events per issue with since <= timestamp < until, for the given projects; issues without events left out. */
   countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>>;
-  /** Deletes every event of one issue (the issue was deleted). */
-  deleteEventsForIssue(projectId: number, issueId: number): Promise<void>;
+  /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
+  deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void>;
   /** Deletes events older than the cutoff (float seconds); returns how many went. */
   deleteEventsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */

@@ -92,6 +92,7 @@ export interface IssueActivity {
 /** A triage action to apply to some issues, with the activity entry it leaves. */
 export interface IssueChange {
   state: IssueState;
+  at: Date;
   actor: string;
   kind: ActivityKind;
   details: Record<string, unknown>;

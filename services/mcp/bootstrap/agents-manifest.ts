@@ -1,18 +1,11 @@
 // GET /api/v1/agents: how an agent gets started with this instance, as JSON: authentication
 // (a bearer token made by a human; nothing is granted here), the roles, the first calls, the
 // documents, and the tool catalog of the live /mcp.
-import { ROLES } from '../../core/auth/roles.ts';
+import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
 import { VERSION } from '../../runtime/version.ts';
 import { GUIDE_PLATFORMS } from './install-guide.ts';
 import { SKILL_NAMES, skillUrl } from './skills.ts';
 import type { CatalogEntry } from './tool-catalog.ts';
-
-const ROLE_GRANTS: Record<(typeof ROLES)[number], string> = {
-  read: 'List and search issues, events, logs and releases; whoami; verify_installation.',
-  triage: 'Everything read does, plus resolve, unresolve, ignore and snooze (update_issue, bulk_update_issues).',
-  admin:
-    'Everything triage does, plus deleting issues, bulk deletes, and provisioning: create_project (organization-wide tokens only) and get_dsn.',
-};
 
 export function agentsManifest(baseUrl: string, tools: CatalogEntry[]) {
   return {

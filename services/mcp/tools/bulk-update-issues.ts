@@ -1,14 +1,13 @@
 // bulk_update_issues: one triage action on every issue of a project matching a filter (the
 // same filter list_issues takes), not an explicit list. delete needs admin and confirmBulk.
 import { z } from 'zod';
-import { LEVELS } from '../../core/event/level.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
-import { ISSUE_STATUSES, type Issue } from '../../core/ports/metadata-store.ts';
-import { projectSlugInput } from './issue-views.ts';
+import type { Issue } from '../../core/ports/metadata-store.ts';
+import { issueFilter, issueFilterInput, projectSlugInput } from './issue-views.ts';
 import { projectBySlug } from './scope.ts';
 import { defineTool } from './tool.ts';
-import { actionInput, checkActionAllowed, snoozeMinutesInput } from './update-issue.ts';
+import { actionInput, checkActionAllowed, snoozeMinutesInput } from './issue-actions.ts';
 
 /** Issues per store call: bounded work per statement, however many match. */
 const PAGE = 200;
@@ -24,9 +23,7 @@ export const bulkUpdateIssues = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   inputSchema: {
     project: projectSlugInput,
-    status: z.enum([...ISSUE_STATUSES, 'all']).default('unresolved'),
-    level: z.enum(LEVELS).optional(),
-    query: z.string().max(200).optional(),
+    ...issueFilterInput,
     action: actionInput,
     snoozeMinutes: snoozeMinutesInput,
     confirmBulk: z.boolean().optional().describe('must be true for delete'),
@@ -46,9 +43,7 @@ export const bulkUpdateIssues = defineTool({
     do {
       const page = await context.metadata.listIssues({
         projectId: project.id,
-        status: input.status,
-        ...(input.level ? { level: input.level } : {}),
-        ...(input.query ? { text: input.query } : {}),
+        ...issueFilter(input),
         limit: PAGE,
         ...(cursor ? { cursor } : {}),
       });

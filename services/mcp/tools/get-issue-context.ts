@@ -3,10 +3,10 @@
 // daily counts, affected users, similar issues, the resolution marker and activity, and the raw
 // event. Bounded by default; captured text only under untrustedData.
 import { z } from 'zod';
-import type { NormalizedEvent } from '../../core/event/event.ts';
+import { eventMessage } from '../../core/event/event.ts';
 import { similarIssues } from '../../core/issues/similar.ts';
 import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
-import { bounded, DEFAULT_BOUNDS, lastItems, VERBOSE_BOUNDS } from '../bounded.ts';
+import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
 import { activitySchema, activityView, resolutionSchema, resolutionView } from './issue-activity-view.ts';
 import { issueFacts, issueFactsSchema, shortIdInput } from './issue-views.ts';
 import { issueByShortId } from './scope.ts';
@@ -82,12 +82,11 @@ export const getIssueContext = defineTool({
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
     const candidates = (await context.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 })).items;
     const similar = similarIssues(issue, candidates);
-    const breadcrumbs = lastItems(payload?.breadcrumbs?.values ?? [], input.verbose ? 200 : 30);
     const activity = await context.metadata.listIssueActivity(issue.id, input.verbose ? 200 : 20);
     const untrusted = {
       title: issue.title,
       culprit: issue.culprit,
-      message: payload ? messageOf(payload) : null,
+      message: (payload && eventMessage(payload)) ?? null,
       environment: latest?.environment ?? null,
       release: release
         ? { version: release.version, firstSeen: release.firstSeen.toISOString(), lastSeen: release.lastSeen.toISOString() }
@@ -98,12 +97,10 @@ export const getIssueContext = defineTool({
         value: value.value,
         module: value.module,
         mechanism: value.mechanism,
-        frames: value.stacktrace?.frames ?? [],
-        ...(value.raw_stacktrace ? { minifiedFrames: value.raw_stacktrace.frames } : {}),
+        frames: lastWithNote(value.stacktrace?.frames ?? [], bounds.maxList, 'frames'),
+        ...(value.raw_stacktrace ? { minifiedFrames: lastWithNote(value.raw_stacktrace.frames, bounds.maxList, 'frames') } : {}),
       })),
-      breadcrumbs: breadcrumbs.omitted
-        ? [`[truncated ${breadcrumbs.omitted} older breadcrumbs]`, ...breadcrumbs.items]
-        : breadcrumbs.items,
+      breadcrumbs: lastWithNote(payload?.breadcrumbs?.values ?? [], input.verbose ? 200 : 30, 'breadcrumbs'),
       logs: logs.map((log) => ({
         timestamp: new Date(log.timestamp * 1000).toISOString(),
         level: log.level,
@@ -138,10 +135,6 @@ export const getIssueContext = defineTool({
     };
   },
 });
-
-function messageOf(event: NormalizedEvent): string | null {
-  return event.logentry?.formatted ?? event.logentry?.message ?? null;
-}
 
 function eventFacts(event: StoredEvent) {
   return {

@@ -3,7 +3,7 @@
 // apart, for the untrusted-data envelope. Shared by every tool that lists issues.
 import { z } from 'zod';
 import { LEVELS } from '../../core/event/level.ts';
-import { ISSUE_STATUSES, type Issue } from '../../core/ports/metadata-store.ts';
+import { ISSUE_STATUSES, type Issue, type IssueQuery } from '../../core/ports/metadata-store.ts';
 
 export const issueFactsSchema = z.object({
   shortId: z.string(),
@@ -51,6 +51,24 @@ export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {
     firstRelease: issue.firstRelease,
     lastRelease: issue.lastRelease,
   };
+}
+
+/** The filter list_issues and bulk_update_issues share. */
+export const issueFilterInput = {
+  status: z
+    .enum([...ISSUE_STATUSES, 'all'])
+    .default('unresolved')
+    .describe('default unresolved'),
+  level: z.enum(LEVELS).optional(),
+  query: z.string().max(200).optional().describe('text to find in the title or culprit'),
+};
+
+export function issueFilter(input: {
+  status: IssueQuery['status'];
+  level?: IssueQuery['level'] | undefined;
+  query?: string | undefined;
+}): Pick<IssueQuery, 'status' | 'level' | 'text'> {
+  return { status: input.status, ...(input.level ? { level: input.level } : {}), ...(input.query ? { text: input.query } : {}) };
 }
 
 export const projectSlugInput = z.string().min(1).max(100).describe('Project slug, as list_projects shows it');

@@ -1,8 +1,14 @@
 // list_issues: a project's issues, newest activity first, filtered by status, level and title.
 import { z } from 'zod';
-import { LEVELS } from '../../core/event/level.ts';
-import { ISSUE_STATUSES } from '../../core/ports/metadata-store.ts';
-import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from './issue-views.ts';
+import {
+  issueFacts,
+  issueFactsSchema,
+  issueFilter,
+  issueFilterInput,
+  issueText,
+  issueTextSchema,
+  projectSlugInput,
+} from './issue-views.ts';
 import { projectBySlug } from './scope.ts';
 import { defineTool } from './tool.ts';
 
@@ -14,12 +20,7 @@ export const listIssues = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     project: projectSlugInput,
-    status: z
-      .enum([...ISSUE_STATUSES, 'all'])
-      .default('unresolved')
-      .describe('default unresolved'),
-    level: z.enum(LEVELS).optional(),
-    query: z.string().max(200).optional().describe('text to find in the title or culprit'),
+    ...issueFilterInput,
     limit: z.number().int().min(1).max(100).default(25),
     cursor: z.string().max(500).optional(),
   },
@@ -33,9 +34,7 @@ export const listIssues = defineTool({
     const project = await projectBySlug(context, input.project);
     const page = await context.metadata.listIssues({
       projectId: project.id,
-      status: input.status,
-      ...(input.level ? { level: input.level } : {}),
-      ...(input.query ? { text: input.query } : {}),
+      ...issueFilter(input),
       limit: input.limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),
     });

@@ -2,7 +2,7 @@
 // issues that regressed in it (or in the release), and issues spiking in it.
 import { z } from 'zod';
 import { BASELINE_WINDOWS, findSpikes } from '../../core/issues/spiking.ts';
-import type { Issue, IssueQuery, Project } from '../../core/ports/metadata-store.ts';
+import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
 import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from './issue-views.ts';
 import { projectBySlug, visibleProjects } from './scope.ts';
 import { defineTool, type ToolContext } from './tool.ts';
@@ -14,7 +14,8 @@ export const whatsNew = defineTool({
   title: "What's new",
   description:
     'New issues, regressions (resolved issues that came back) and spiking issues (at least 3x their usual rate and 10 events) ' +
-    'in the last sinceMinutes, or for one release. Without project: every project the token can see.',
+    'in the last sinceMinutes, or for one release. Ignored and snoozed issues are left out. Without project: every ' +
+    'project the token can see.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
@@ -42,10 +43,18 @@ export const whatsNew = defineTool({
     const until = context.now();
     const since = new Date(until.getTime() - minutes * 60_000);
     const byRelease = input.release;
-    const newIssues = await collect(context, projects, byRelease ? { firstRelease: byRelease } : { firstSeenSince: since });
+    // Ignored and snoozed issues asked not to be brought up; a regression that was resolved
+    // again has been dealt with, so regressions are the ones still unresolved.
+    const newIssues = await collect(
+      context,
+      projects,
+      ['unresolved', 'resolved'],
+      byRelease ? { firstRelease: byRelease } : { firstSeenSince: since },
+    );
     const regressions = await collect(
       context,
       projects,
+      ['unresolved'],
       byRelease ? { regressionRelease: byRelease } : { regressedSince: since },
     );
     const spiking = await spikes(context, projects, since, until, minutes);
@@ -79,12 +88,19 @@ export const whatsNew = defineTool({
   },
 });
 
-/** Up to one more than shown, per project, so truncation is known. */
-async function collect(context: ToolContext, projects: Project[], filter: Partial<IssueQuery>): Promise<Issue[]> {
+/** Up to one more than shown, per project and status, so truncation is known. */
+async function collect(
+  context: ToolContext,
+  projects: Project[],
+  statuses: IssueStatus[],
+  filter: Partial<IssueQuery>,
+): Promise<Issue[]> {
   const found: Issue[] = [];
   for (const project of projects) {
-    const page = await context.metadata.listIssues({ projectId: project.id, status: 'all', limit: MAX_PER_LIST + 1, ...filter });
-    found.push(...page.items);
+    for (const status of statuses) {
+      const page = await context.metadata.listIssues({ projectId: project.id, status, limit: MAX_PER_LIST + 1, ...filter });
+      found.push(...page.items);
+    }
   }
   return found.sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime());
 }
@@ -93,10 +109,14 @@ async function spikes(context: ToolContext, projects: Project[], since: Date, un
   if (projects.length === 0) return [];
   const ids = projects.map((p) => p.id);
   const start = since.getTime() / 1000;
+  const window = minutes * 60;
+  // No further back than retention keeps events: a pruned past would look like a quiet one.
+  const history = until.getTime() / 1000 - context.maxWindowMinutes * 60;
+  const windows = Math.max(0, Math.min(BASELINE_WINDOWS, Math.floor((start - history) / window)));
   const current = await context.events.countEventsByIssue(ids, start, until.getTime() / 1000);
-  const baseline = await context.events.countEventsByIssue(ids, start - BASELINE_WINDOWS * minutes * 60, start);
+  const baseline = windows > 0 ? await context.events.countEventsByIssue(ids, start - windows * window, start) : new Map();
   const out: Array<{ issue: Issue; count: number; baselineAverage: number }> = [];
-  for (const spike of findSpikes(current, baseline).slice(0, MAX_PER_LIST + 1)) {
+  for (const spike of findSpikes(current, baseline, windows).slice(0, MAX_PER_LIST + 1)) {
     const issue = await context.metadata.getIssue(spike.issueId);
     // Ignored and snoozed issues asked not to be brought up.
     if (issue && (issue.status === 'unresolved' || issue.status === 'resolved')) out.push({ issue, ...spike });

@@ -1,14 +1,8 @@
 // whoami: who this token is and what it may do, so an agent learns its limits without
 // provoking a refusal.
 import { z } from 'zod';
-import { ROLES } from '../../core/auth/roles.ts';
+import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
 import { defineTool } from './tool.ts';
-
-const GRANTS = {
-  read: 'list and search issues, events, logs and releases',
-  triage: 'read, plus resolve, unresolve, ignore and snooze issues',
-  admin: 'triage, plus delete issues, bulk deletes, and provisioning (create projects, read DSNs)',
-} as const;
 
 export const whoami = defineTool({
   name: 'whoami',
@@ -42,7 +36,7 @@ export const whoami = defineTool({
       result: {
         tokenName: token.name,
         role: token.role,
-        grants: GRANTS[token.role],
+        grants: ROLE_GRANTS[token.role],
         scope,
         organization: context.organization.slug,
         rateLimit: {

@@ -1,0 +1,36 @@
+// What update_issue and bulk_update_issues share: the action inputs, and the checks made
+// before any issue is looked up (role for the action, snoozeMinutes, the delete confirmation),
+// so a refusal never tells whether an issue exists.
+import { z } from 'zod';
+import { roleAtLeast } from '../../core/auth/roles.ts';
+import { ForbiddenError, UserInputError } from '../../core/errors.ts';
+import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, minimumRoleFor } from '../../core/issues/lifecycle.ts';
+import type { ToolContext } from './tool.ts';
+
+export const actionInput = z
+  .enum(ISSUE_ACTIONS)
+  .describe(
+    'resolve, unresolve, ignore (events still counted, no alerts), snooze (needs snoozeMinutes), delete (admin, needs confirmation)',
+  );
+export const snoozeMinutesInput = z.number().int().min(1).max(MAX_SNOOZE_MINUTES).optional().describe('for snooze');
+
+/** The role an action needs and delete's confirmation flag, before anything is looked up. */
+export function checkActionAllowed(
+  context: ToolContext,
+  { action, snoozeMinutes }: { action: (typeof ISSUE_ACTIONS)[number]; snoozeMinutes?: number | undefined },
+  confirmed: boolean | undefined,
+  flag: 'confirmDelete' | 'confirmBulk',
+): void {
+  if (action === 'snooze' && snoozeMinutes === undefined) {
+    throw new UserInputError(`snooze needs snoozeMinutes (1 to ${MAX_SNOOZE_MINUTES}); nothing was changed`);
+  }
+  const needed = minimumRoleFor(action);
+  if (!roleAtLeast(context.token.role, needed)) {
+    throw new ForbiddenError(`${action} needs a token with role ${needed} or higher; this token has role ${context.token.role}`);
+  }
+  if (action === 'delete' && confirmed !== true) {
+    throw new UserInputError(
+      `delete removes issues and their events for good: pass ${flag}: true to confirm; nothing was deleted`,
+    );
+  }
+}
