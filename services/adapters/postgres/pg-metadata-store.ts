@@ -19,7 +19,7 @@ import type {
 } from '../../core/ports/metadata-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
-import { recordOccurrences } from './record-occurrences.ts';
+import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
 import {
   ISSUE_COLUMNS,
   PROJECT_COLUMNS,
@@ -274,11 +274,13 @@ export class PgMetadataStore implements MetadataStore {
       // The event pipeline's lock on each of the issues' hashes (record-occurrences.ts, same keys,
       // same order): a batch that found one of these issues finishes first, and the next one
       // finds no issue and starts a new one, instead of updating a row that is gone.
-      await tx.query(
-        `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (
-           SELECT DISTINCT project_id || ':' || hash AS k FROM issue_hashes WHERE project_id = $1 AND issue_id = ANY($2::int[])
-         ) AS keys ORDER BY k COLLATE "C"`,
+      const hashes = await tx.query<{ key: string }>(
+        `SELECT project_id || ':' || hash AS key FROM issue_hashes WHERE project_id = $1 AND issue_id = ANY($2::int[])`,
         [projectId, issueIds],
+      );
+      await lockHashKeys(
+        tx,
+        hashes.rows.map((r) => r.key),
       );
       // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
       await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);

@@ -80,9 +80,17 @@ function hashKey(projectId: number, hash: string): string {
 
 /** Every (project, hash) of the batch, locked in one sorted order by every transaction. */
 async function lockHashes(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
-  const keys = [...new Set(occurrences.flatMap((o) => o.hashes.map((hash) => hashKey(o.projectId, hash))))].sort();
-  if (keys.length === 0) return;
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k', [keys]);
+  await lockHashKeys(
+    tx,
+    occurrences.flatMap((o) => o.hashes.map((hash) => hashKey(o.projectId, hash))),
+  );
+}
+
+/** The lock on each (project, hash) key, taken in one sorted order by everyone who takes them. */
+export async function lockHashKeys(tx: SqlExecutor, keys: string[]): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  if (sorted.length === 0) return;
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k', [sorted]);
 }
 
 interface UpsertedIssue {
