@@ -19,6 +19,7 @@ import { VERSION } from '../runtime/version.ts';
 import { runAdminCommand } from './admin-command.ts';
 import { startStandaloneServer } from './standalone-server.ts';
 import { serveRole } from './serve-role.ts';
+import { registerUploadTokenCommands } from './upload-token-commands.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 import { mkdir } from 'node:fs/promises';
 
@@ -217,6 +218,8 @@ for (const [command, active] of [
       out(json() ? JSON.stringify(result) : `DSN key ${result.publicKey} is now ${result.active ? 'enabled' : 'disabled'}.`);
     });
 }
+
+registerUploadTokenCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 
 program
   .command('init-embedded-db', { hidden: true })

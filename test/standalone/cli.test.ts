@@ -61,6 +61,33 @@ describe('errata CLI without a running server', () => {
     expect((await runCli(['revoketoken', 'repo-web'], env)).stderr).toMatch(/no live token named "repo-web"/);
   });
 
+  it("mints a source map upload token for one project, shown once with the upload tools' settings, storing only its hash", async () => {
+    const env = await cliEnv();
+    await runCli(['createproject', '--name', 'web'], env);
+    const result = await runCli(['createuploadtoken', '--project', 'web', '--name', 'ci-web'], env);
+    expect(result.code).toBe(0);
+    const token = /(errata_[0-9A-Za-z]{43})\b/.exec(result.stdout)?.[1];
+    expect(token).toBeDefined();
+    expect(result.stdout).toContain(`SENTRY_URL=http://127.0.0.1:${env.ERRATA_PORT}`);
+    expect(result.stdout).toContain(`SENTRY_AUTH_TOKEN=${token}`);
+    expect(result.stdout).toContain('SENTRY_PROJECT=web');
+    const rows = await tableText(env.ERRATA_DATA_DIR!, 'SELECT * FROM upload_tokens');
+    expect(rows).toContain('ci-web');
+    expect(rows).not.toContain(token!.slice('errata_'.length));
+    const listed = await runCli(['listuploadtokens'], env);
+    expect(listed.stdout).toMatch(/ci-web {2}project=web/);
+    expect(listed.stdout).not.toContain(token!);
+    expect((await runCli(['createuploadtoken', '--project', 'web', '--name', 'ci-web'], env)).stderr).toMatch(
+      /an upload token named "ci-web" already exists/,
+    );
+    expect((await runCli(['createuploadtoken', '--project', 'nope'], env)).stderr).toMatch(/no project "nope"/);
+    expect((await runCli(['revokeuploadtoken', 'ci-web'], env)).stdout).toMatch(/Revoked upload token "ci-web"/);
+    expect((await runCli(['revokeuploadtoken', 'ci-web'], env)).stderr).toMatch(/no live upload token named "ci-web"/);
+    expect(
+      (await runCliJson<{ tokens: Array<{ revokedAt: string | null }> }>(['listuploadtokens'], env)).tokens[0]?.revokedAt,
+    ).not.toBeNull();
+  });
+
   it('asks for --organization when the instance has more than one', async () => {
     const env = await cliEnv();
     await runCli(['listprojects'], env);

@@ -120,6 +120,37 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       ]);
     });
 
+    it('stores upload tokens by hash for one project, revokes them, and keeps them per organization', async () => {
+      const { org, project } = await orgWithProject();
+      const { org: other, project: otherProject } = await orgWithProject();
+      const hash = `u-${unique()}`;
+      const token = await store.createUploadToken({ organizationId: org.id, projectId: project.id, name: 'ci', tokenHash: hash });
+      expect(token).toMatchObject({
+        name: 'ci',
+        projectId: project.id,
+        projectSlug: 'web',
+        organizationId: org.id,
+        revokedAt: null,
+      });
+      expect((await store.findUploadToken(hash))?.id).toBe(token.id);
+      // Another table: an agent token lookup never finds it.
+      expect(await store.findAgentToken(hash)).toBeUndefined();
+      await expect(
+        store.createUploadToken({ organizationId: org.id, projectId: project.id, name: 'ci', tokenHash: `u-${unique()}` }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      await store.createUploadToken({
+        organizationId: other.id,
+        projectId: otherProject.id,
+        name: 'ci',
+        tokenHash: `u-${unique()}`,
+      });
+      expect(await store.revokeUploadToken(other.id, 'nope')).toBeUndefined();
+      expect((await store.revokeUploadToken(org.id, 'ci'))?.revokedAt).toBeInstanceOf(Date);
+      expect(await store.findUploadToken(hash)).toBeUndefined();
+      expect((await store.listUploadTokens(org.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([['ci', false]]);
+      expect((await store.listUploadTokens(other.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([['ci', true]]);
+    });
+
     it('creates an issue per primary hash with per-project short ids', async () => {
       const { project } = await orgWithProject('shop');
       const results = await store.recordOccurrences([

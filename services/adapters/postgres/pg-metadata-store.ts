@@ -16,6 +16,7 @@ import type {
   Project,
   ProjectKey,
   Release,
+  UploadToken,
 } from '../../core/ports/metadata-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
@@ -24,7 +25,9 @@ import {
   ISSUE_COLUMNS,
   PROJECT_COLUMNS,
   TOKEN_COLUMNS,
+  UPLOAD_TOKEN_COLUMNS,
   toAgentToken,
+  toUploadToken,
   toIssue,
   toOrganization,
   toProject,
@@ -34,6 +37,7 @@ import {
   type OrganizationRow,
   type ProjectKeyRow,
   type ProjectRow,
+  type UploadTokenRow,
 } from './rows.ts';
 import { containsPattern, type SqlClient } from './sql-client.ts';
 
@@ -180,6 +184,54 @@ export class PgMetadataStore implements MetadataStore {
       params,
     );
     return result.rows.map(toAgentToken);
+  }
+
+  async createUploadToken(token: {
+    organizationId: number;
+    projectId: number;
+    name: string;
+    tokenHash: string;
+  }): Promise<UploadToken> {
+    try {
+      const inserted = await this.db.query<{ id: number }>(
+        'INSERT INTO upload_tokens (organization_id, project_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+        [token.organizationId, token.projectId, token.name, token.tokenHash],
+      );
+      return (await this.uploadTokenWhere('u.id = $1', [inserted.rows[0]!.id]))[0]!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(
+          `an upload token named "${token.name}" already exists: pick another --name or revoke the old one`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async findUploadToken(tokenHash: string): Promise<UploadToken | undefined> {
+    return (await this.uploadTokenWhere('u.token_hash = $1 AND u.revoked_at IS NULL', [tokenHash]))[0];
+  }
+
+  async revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined> {
+    const updated = await this.db.query<{ id: number }>(
+      `UPDATE upload_tokens SET revoked_at = now()
+       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL RETURNING id`,
+      [organizationId, name],
+    );
+    const id = updated.rows[0]?.id;
+    return id === undefined ? undefined : (await this.uploadTokenWhere('u.id = $1', [id]))[0];
+  }
+
+  async listUploadTokens(organizationId: number): Promise<UploadToken[]> {
+    return this.uploadTokenWhere('u.organization_id = $1 ORDER BY u.created_at, u.id', [organizationId]);
+  }
+
+  private async uploadTokenWhere(where: string, params: unknown[]): Promise<UploadToken[]> {
+    const result = await this.db.query<UploadTokenRow>(
+      `SELECT ${UPLOAD_TOKEN_COLUMNS} FROM upload_tokens u JOIN projects p ON p.id = u.project_id WHERE ${where}`,
+      params,
+    );
+    return result.rows.map(toUploadToken);
   }
 
   recordOccurrences(batch: Occurrence[]): Promise<OccurrenceResult[]> {

@@ -10,6 +10,7 @@ import type {
   Organization,
   Project,
   ProjectKey,
+  UploadToken,
 } from '../../core/ports/metadata-store.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
 
@@ -75,6 +76,29 @@ export interface AgentTokenRow {
   created_at: Date;
   revoked_at: Date | null;
 }
+
+export interface UploadTokenRow {
+  id: number;
+  organization_id: number;
+  project_id: number;
+  project_slug: string;
+  name: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export const UPLOAD_TOKEN_COLUMNS =
+  'u.id, u.organization_id, u.project_id, p.slug AS project_slug, u.name, u.created_at, u.revoked_at';
+
+export const toUploadToken = (r: UploadTokenRow): UploadToken => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  projectId: r.project_id,
+  projectSlug: r.project_slug,
+  name: r.name,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
 
 export const TOKEN_COLUMNS =
   't.id, t.organization_id, t.project_id, p.slug AS project_slug, t.name, t.role, t.created_at, t.revoked_at';

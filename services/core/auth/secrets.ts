@@ -4,6 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export const AGENT_TOKEN_PREFIX = 'errata_agent_';
+/** Source map upload tokens; an agent token also starts with this, but is never found as one. */
+export const UPLOAD_TOKEN_PREFIX = 'errata_';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -23,6 +25,11 @@ export function randomBase62(length: number, random: RandomSource = randomBytes)
 /** An agent token: 43 base62 characters carry about 256 bits. */
 export function mintAgentToken(random: RandomSource = randomBytes): string {
   return `${AGENT_TOKEN_PREFIX}${randomBase62(43, random)}`;
+}
+
+/** A source map upload token: `errata_` and 43 base62 characters. */
+export function mintUploadToken(random: RandomSource = randomBytes): string {
+  return `${UPLOAD_TOKEN_PREFIX}${randomBase62(43, random)}`;
 }
 
 /** 32 hex characters, the shape Sentry's DSN public keys have. */

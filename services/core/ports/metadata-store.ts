@@ -44,6 +44,17 @@ export interface AgentToken {
   revokedAt: Date | null;
 }
 
+/** A project-scoped token for the source map upload tools (`errata_...`). */
+export interface UploadToken {
+  id: number;
+  organizationId: number;
+  projectId: number;
+  projectSlug: string;
+  name: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
 export const ISSUE_STATUSES = ['unresolved', 'resolved', 'ignored', 'snoozed'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
@@ -154,6 +165,13 @@ export interface MetadataStore {
   findAgentToken(tokenHash: string): Promise<AgentToken | undefined>;
   revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined>;
   listAgentTokens(organizationId: number): Promise<AgentToken[]>;
+
+  /** ConflictError when a live upload token of that name exists in the organization. */
+  createUploadToken(token: { organizationId: number; projectId: number; name: string; tokenHash: string }): Promise<UploadToken>;
+  /** The live (unrevoked) upload token with this hash. */
+  findUploadToken(tokenHash: string): Promise<UploadToken | undefined>;
+  revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined>;
+  listUploadTokens(organizationId: number): Promise<UploadToken[]>;
 
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;

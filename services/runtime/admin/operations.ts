@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
+import { createUploadToken, listUploadTokens, revokeUploadToken } from '../../core/provisioning/upload-tokens.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import { resolveOrganization } from '../../core/provisioning/organizations.ts';
-import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import type { AgentToken, MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
 
 export interface AdminContext {
   metadata: MetadataStore;
@@ -20,6 +21,13 @@ const organization = z.string().min(1).max(50).optional();
 const tokenJson = (token: AgentToken) => ({
   name: token.name,
   role: token.role,
+  project: token.projectSlug,
+  createdAt: token.createdAt.toISOString(),
+  revokedAt: token.revokedAt?.toISOString() ?? null,
+});
+
+const uploadTokenJson = (token: UploadToken) => ({
+  name: token.name,
   project: token.projectSlug,
   createdAt: token.createdAt.toISOString(),
   revokedAt: token.revokedAt?.toISOString() ?? null,
@@ -63,6 +71,25 @@ export const ADMIN_OPERATIONS = {
     input: z.object({ organization }),
     async run(ctx: AdminContext, input: { organization?: string }) {
       return { tokens: (await listAgentTokens(ctx.metadata, input)).map(tokenJson) };
+    },
+  },
+  createuploadtoken: {
+    input: z.object({ project: z.string().min(1), name: z.string().optional(), organization }),
+    async run(ctx: AdminContext, input: { project: string; name?: string; organization?: string }) {
+      const created = await createUploadToken(ctx.metadata, input);
+      return { organization: created.organizationSlug, token: uploadTokenJson(created.token), plaintext: created.plaintext };
+    },
+  },
+  revokeuploadtoken: {
+    input: z.object({ name: z.string().min(1), organization }),
+    async run(ctx: AdminContext, input: { name: string; organization?: string }) {
+      return { token: uploadTokenJson(await revokeUploadToken(ctx.metadata, input)) };
+    },
+  },
+  listuploadtokens: {
+    input: z.object({ organization }),
+    async run(ctx: AdminContext, input: { organization?: string }) {
+      return { tokens: (await listUploadTokens(ctx.metadata, input)).map(uploadTokenJson) };
     },
   },
   setratelimit: {

@@ -1,8 +1,10 @@
 // Every migration, in the order it runs. A version is recorded in schema_migrations once applied.
 import initial from './0001-initial.ts';
 import issueLifecycle from './0002-issue-lifecycle.ts';
+import uploadTokens from './0003-upload-tokens.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
   { version: '0002-issue-lifecycle', sql: issueLifecycle },
+  { version: '0003-upload-tokens', sql: uploadTokens },
 ];

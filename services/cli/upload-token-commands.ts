@@ -1,0 +1,65 @@
+// `errata createuploadtoken | listuploadtokens | revokeuploadtoken`: the project-scoped tokens
+// sentry-cli and the bundler plugins upload source maps with.
+import type { Command } from 'commander';
+import { uploadToolEnvironment } from '../core/provisioning/upload-tokens.ts';
+import type { AdminOperation } from '../runtime/admin/operations.ts';
+
+interface CliIo {
+  admin(operation: AdminOperation, input: object): Promise<unknown>;
+  out(line?: string): void;
+  json(): boolean;
+  baseUrl(): string;
+}
+
+interface UploadTokenJson {
+  name: string;
+  project: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export function registerUploadTokenCommands(program: Command, io: CliIo): void {
+  program
+    .command('createuploadtoken')
+    .description('mint a source map upload token (errata_...) for one project; the plaintext is shown once')
+    .requiredOption('--project <slug>', 'the project the maps belong to')
+    .option('--name <name>', 'a name to recognise and revoke it by')
+    .option('--organization <slug>', 'organization (needed only when the instance has several)')
+    .action(async (options: { project: string; name?: string; organization?: string }) => {
+      const result = (await io.admin('createuploadtoken', options)) as { plaintext: string; token: UploadTokenJson };
+      if (io.json()) return io.out(JSON.stringify(result));
+      io.out(`Created upload token "${result.token.name}" for project "${result.token.project}".`);
+      io.out('This is the only time the token is shown; store it now (e.g. as a CI secret):');
+      io.out('');
+      io.out(`  ${result.plaintext}`);
+      io.out('');
+      io.out('sentry-cli and the bundler plugins read these (the organization is ignored):');
+      for (const line of uploadToolEnvironment(io.baseUrl(), result.token.project, result.plaintext)) io.out(`  ${line}`);
+      io.out('then: sentry-cli sourcemaps inject ./dist && sentry-cli sourcemaps upload ./dist');
+      io.out('');
+      io.out(`Revoke it with: errata revokeuploadtoken ${result.token.name}`);
+    });
+
+  program
+    .command('listuploadtokens')
+    .description('list source map upload tokens (never their secrets)')
+    .option('--organization <slug>', 'organization (needed only when the instance has several)')
+    .action(async (options: { organization?: string }) => {
+      const result = (await io.admin('listuploadtokens', options)) as { tokens: UploadTokenJson[] };
+      if (io.json()) return io.out(JSON.stringify(result));
+      if (result.tokens.length === 0) return io.out('No upload tokens yet: errata createuploadtoken --project <slug>');
+      for (const t of result.tokens) {
+        io.out(`${t.name}  project=${t.project}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`);
+      }
+    });
+
+  program
+    .command('revokeuploadtoken')
+    .description('revoke a source map upload token by name, immediately and for good')
+    .argument('<name>', 'the token name (errata listuploadtokens)')
+    .option('--organization <slug>', 'organization (needed only when the instance has several)')
+    .action(async (name: string, options: { organization?: string }) => {
+      const result = (await io.admin('revokeuploadtoken', { name, ...options })) as { token: UploadTokenJson };
+      io.out(io.json() ? JSON.stringify(result) : `Revoked upload token "${result.token.name}".`);
+    });
+}

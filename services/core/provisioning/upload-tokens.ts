@@ -1,0 +1,54 @@
+// Minting and revoking source map upload tokens (`errata_...`), one project each. As with
+// agent tokens, the plaintext exists only in the return value of createUploadToken.
+import { hashSecret, mintUploadToken, randomBase62, type RandomSource } from '../auth/secrets.ts';
+import { NotFoundError, UserInputError } from '../errors.ts';
+import type { MetadataStore, UploadToken } from '../ports/metadata-store.ts';
+import { resolveOrganization } from './organizations.ts';
+
+export interface CreatedUploadToken {
+  token: UploadToken;
+  organizationSlug: string;
+  /** The only time the plaintext is available. */
+  plaintext: string;
+}
+
+export async function createUploadToken(
+  metadata: MetadataStore,
+  input: { project: string; name?: string; organization?: string },
+  context: { random?: RandomSource } = {},
+): Promise<CreatedUploadToken> {
+  const organization = await resolveOrganization(metadata, input.organization);
+  const project = await metadata.findProject(organization.id, input.project);
+  if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
+  const name = input.name?.trim() || `upload-${project.slug}-${randomBase62(6, context.random).toLowerCase()}`;
+  if (name.length > 100 || /[\n\r]/.test(name))
+    throw new UserInputError('a token --name must be one line of at most 100 characters');
+  const plaintext = mintUploadToken(context.random);
+  const token = await metadata.createUploadToken({
+    organizationId: organization.id,
+    projectId: project.id,
+    name,
+    tokenHash: hashSecret(plaintext),
+  });
+  return { token, organizationSlug: organization.slug, plaintext };
+}
+
+export async function revokeUploadToken(
+  metadata: MetadataStore,
+  input: { name: string; organization?: string },
+): Promise<UploadToken> {
+  const organization = await resolveOrganization(metadata, input.organization);
+  const token = await metadata.revokeUploadToken(organization.id, input.name);
+  if (!token) throw new NotFoundError(`no live upload token named "${input.name}": errata listuploadtokens shows them`);
+  return token;
+}
+
+export async function listUploadTokens(metadata: MetadataStore, input: { organization?: string }): Promise<UploadToken[]> {
+  const organization = await resolveOrganization(metadata, input.organization);
+  return metadata.listUploadTokens(organization.id);
+}
+
+/** The environment the upload tools read (sentry-cli and the bundler plugins). */
+export function uploadToolEnvironment(baseUrl: string, projectSlug: string, plaintext: string): string[] {
+  return [`SENTRY_URL=${baseUrl}`, `SENTRY_AUTH_TOKEN=${plaintext}`, 'SENTRY_ORG=errata', `SENTRY_PROJECT=${projectSlug}`];
+}
