@@ -6,6 +6,7 @@ import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { readApiRoutes, type ReadApiDeps } from './api/read-api.ts';
+import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
 
@@ -26,6 +27,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
     }),
   );
   app.use(bootstrapRoutes(deps));
+  app.use(uploadTokenApiRoutes(deps));
   app.use(readApiRoutes(deps));
   app.use(async (ctx) => {
     ctx.status = 404;

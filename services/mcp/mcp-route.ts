@@ -5,10 +5,11 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
 import { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
-import { UnavailableError } from '../core/errors.ts';
+import { PayloadTooLargeError, UnavailableError } from '../core/errors.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { AgentToken, MetadataStore } from '../core/ports/metadata-store.ts';
+import { readJsonBody } from '../runtime/json-body.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requireAgentToken } from './agent-auth.ts';
 import { createMcpServer } from './mcp-server.ts';
@@ -74,24 +75,16 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
   };
 }
 
-/** The request body as JSON, or undefined after answering the error itself. */
+/** The request body as JSON, or undefined after answering the error itself, as JSON-RPC does. */
 async function readJson(ctx: Koa.Context): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      ctx.status = 413;
-      ctx.body = jsonRpcError(-32600, `request body over ${MAX_BODY_BYTES} bytes`);
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    ctx.status = 400;
-    ctx.body = jsonRpcError(-32700, 'parse error: the body must be one JSON-RPC message (or a batch) in JSON');
+    return (await readJsonBody(ctx.req, MAX_BODY_BYTES)) ?? null;
+  } catch (error) {
+    const tooLarge = error instanceof PayloadTooLargeError;
+    ctx.status = tooLarge ? 413 : 400;
+    ctx.body = tooLarge
+      ? jsonRpcError(-32600, error.message)
+      : jsonRpcError(-32700, 'parse error: the body must be one JSON-RPC message (or a batch) in JSON');
     return undefined;
   }
 }

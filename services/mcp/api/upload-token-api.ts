@@ -1,0 +1,77 @@
+// Source map upload tokens through the management API (mcp role), for admin agent tokens:
+// the same operations as `errata createuploadtoken | listuploadtokens | revokeuploadtoken`,
+// confined to the caller's organization and, for a project-scoped token, its project.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { z } from 'zod';
+import { UserInputError, NotFoundError } from '../../core/errors.ts';
+import type { AgentToken, MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
+import { createUploadToken, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
+import { readJsonBody } from '../../runtime/json-body.ts';
+import { requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+
+export interface UploadTokenApiDeps {
+  metadata: MetadataStore;
+  baseUrl: string;
+}
+
+const createBody = z.object({ name: z.string().min(1).max(100).optional() }).strict();
+
+const tokenJson = (token: UploadToken) => ({
+  name: token.name,
+  project: token.projectSlug,
+  createdAt: token.createdAt.toISOString(),
+  revokedAt: token.revokedAt?.toISOString() ?? null,
+});
+
+export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
+  const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });
+  router.use(requireAgentToken(deps.metadata));
+  // Checked before the organization and project are looked up: a refusal tells nothing.
+  router.use(async (ctx, next) => {
+    requireRole(ctx.state.token as AgentToken, 'admin');
+    await next();
+  });
+  const projectOf = async (ctx: Koa.Context) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    return { organization, project: await visibleProject(deps.metadata, token, organization, ctx.params.project!) };
+  };
+
+  router.post('/', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    const parsed = createBody.safeParse((await readJsonBody(ctx.req, 64 * 1024)) ?? {});
+    if (!parsed.success)
+      throw new UserInputError(`invalid body: ${parsed.error.issues[0]!.message}; send {"name": "<optional name>"}`);
+    const created = await createUploadToken(deps.metadata, {
+      project: project.slug,
+      organization: organization.slug,
+      ...(parsed.data.name ? { name: parsed.data.name } : {}),
+    });
+    ctx.status = 201;
+    ctx.body = {
+      token: tokenJson(created.token),
+      plaintext: created.plaintext,
+      uploadToolEnvironment: uploadToolEnvironment(deps.baseUrl, project.slug, created.plaintext),
+    };
+  });
+
+  router.get('/', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    const tokens = (await deps.metadata.listUploadTokens(organization.id)).filter((t) => t.projectId === project.id);
+    ctx.body = { tokens: tokens.map(tokenJson) };
+  });
+
+  router.delete('/:name', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    const live = (await deps.metadata.listUploadTokens(organization.id)).find(
+      (t) => t.projectId === project.id && t.name === ctx.params.name && t.revokedAt === null,
+    );
+    if (!live)
+      throw new NotFoundError(`no live upload token named "${ctx.params.name!.slice(0, 100)}" in project ${project.slug}`);
+    const revoked = await deps.metadata.revokeUploadToken(organization.id, live.name);
+    ctx.body = { token: tokenJson(revoked ?? live) };
+  });
+
+  return router.routes() as unknown as Koa.Middleware;
+}

@@ -1,0 +1,95 @@
+// Source map upload tokens through the management API: admin agent tokens only, confined to
+// their organization and project, the plaintext shown once, and the CLI seeing the same tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganization } from '../support/embedded-admin.ts';
+import { runCliJson, startServer, stopAndRemove, tempDataDir, type StandaloneServer } from '../support/standalone-server.ts';
+
+let server: StandaloneServer;
+const tokens: Record<string, string> = {};
+
+async function call(method: string, path: string, token: string | undefined, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+const base = '/api/v1/organizations/default/projects';
+
+beforeAll(async () => {
+  const dataDir = await tempDataDir();
+  await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
+  await addOrganization(dataDir, 'other-org');
+  server = await startServer({ dataDir });
+  for (const [name, org] of [
+    ['web', 'default'],
+    ['shop', 'default'],
+    ['web', 'other-org'],
+  ]) {
+    await runCliJson(['createproject', '--name', name!, '--organization', org!], server.env);
+  }
+  const mint = async (args: string[]) =>
+    (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;
+  tokens.admin = await mint(['--role', 'admin', '--organization', 'default']);
+  tokens.adminWeb = await mint(['--role', 'admin', '--project', 'web', '--organization', 'default']);
+  tokens.triage = await mint(['--role', 'triage', '--organization', 'default']);
+  tokens.other = await mint(['--role', 'admin', '--organization', 'other-org']);
+}, 120_000);
+afterAll(() => stopAndRemove(server));
+
+describe('upload token API', () => {
+  it("creates a token shown once with the upload tools' settings, lists and revokes it", async () => {
+    const created = await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name: 'ci-web' });
+    expect(created.status).toBe(201);
+    expect(created.body.plaintext).toMatch(/^errata_[0-9A-Za-z]{43}$/);
+    expect(created.body.token).toMatchObject({ name: 'ci-web', project: 'web', revokedAt: null });
+    expect(created.body.uploadToolEnvironment).toEqual([
+      `SENTRY_URL=${server.url}`,
+      `SENTRY_AUTH_TOKEN=${created.body.plaintext}`,
+      'SENTRY_ORG=errata',
+      'SENTRY_PROJECT=web',
+    ]);
+    const listed = await call('GET', `${base}/web/upload-tokens`, tokens.admin);
+    expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['ci-web']);
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.plaintext);
+    const cli = await runCliJson<{ tokens: Array<{ name: string }> }>(['listuploadtokens', '--organization', 'default'], server.env);
+    expect(cli.tokens.map((t) => t.name)).toContain('ci-web');
+    expect((await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name: 'ci-web' })).status).toBe(409);
+    const revoked = await call('DELETE', `${base}/web/upload-tokens/ci-web`, tokens.admin);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.token.revokedAt).not.toBeNull();
+    expect((await call('DELETE', `${base}/web/upload-tokens/ci-web`, tokens.admin)).status).toBe(404);
+    const unnamed = await call('POST', `${base}/shop/upload-tokens`, tokens.admin);
+    expect(unnamed.status).toBe(201);
+    expect(unnamed.body.token.name).toMatch(/^upload-shop-/);
+  });
+
+  it('needs an admin token of the organization that can see the project', async () => {
+    expect((await call('GET', `${base}/web/upload-tokens`, undefined)).status).toBe(401);
+    const triage = await call('POST', `${base}/web/upload-tokens`, tokens.triage, {});
+    expect(triage.status).toBe(403);
+    expect(triage.body.error.message).toContain('role admin');
+    // A project-scoped admin works on its project, and another project looks like no project.
+    expect((await call('POST', `${base}/web/upload-tokens`, tokens.adminWeb, { name: 'scoped' })).status).toBe(201);
+    const elsewhere = await call('GET', `${base}/shop/upload-tokens`, tokens.adminWeb);
+    const missing = await call('GET', `${base}/nope/upload-tokens`, tokens.adminWeb);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error.message.replace('shop', 'X')).toBe(missing.body.error.message.replace('nope', 'X'));
+    expect((await call('DELETE', `${base}/shop/upload-tokens/anything`, tokens.adminWeb)).status).toBe(404);
+    // Another organization's admin sees neither the organization nor its tokens.
+    expect((await call('GET', `${base}/web/upload-tokens`, tokens.other)).status).toBe(404);
+    const own = await call('GET', '/api/v1/organizations/other-org/projects/web/upload-tokens', tokens.other);
+    expect(own.body.tokens).toEqual([]);
+  });
+
+  it('refuses a bad body with a message saying what to send', async () => {
+    const bad = await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('{"name"');
+    const notJson = await call('POST', `${base}/web/upload-tokens`, tokens.admin, '{"name":');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error.message).toContain('not valid JSON');
+  });
+});
