@@ -1,0 +1,187 @@
+// Reads a sentry-cli artifact bundle: an 8-byte header (ASCII `SYSB` + u32 little-endian
+// version 2) followed by a ZIP. sentry-cli writes the ZIP's offsets counting that header, so the
+// whole buffer, header and all, goes to yauzl, which then finds every offset where it says.
+// What the manifest means is core/sourcemaps/artifact-manifest.ts; this module only gets bytes
+// out of the ZIP, and bounds the work a hostile upload can cause.
+//
+// yauzl checks the ZIP's structure: the end records (ZIP64 too; multi-disk rejected), every
+// header's signature and bounds, entry names (`..`, absolute, and with strictFileNames
+// backslashes), strong encryption, stored entries whose two sizes differ, and, with
+// validateEntrySizes, that no entry inflates past its declared size. Here, before anything is
+// inflated, the whole central directory is read and each entry's declared size, compression
+// ratio, method, encryption and name uniqueness checked against BundleLimits; while inflating,
+// no more than the declared size is ever kept; afterwards the CRC-32 is checked (yauzl does not).
+import { crc32 } from 'node:zlib';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import {
+  BundleError,
+  collectBundleFiles,
+  MANIFEST_NAME,
+  parseManifest,
+  quote,
+  type ParsedArtifactBundle,
+} from '../../core/sourcemaps/artifact-manifest.ts';
+
+export type { ParsedArtifactBundle };
+
+export interface BundleLimits {
+  /** Most files: ZIP entries other than manifest.json. */
+  maxFiles: number;
+  /** Most uncompressed bytes of any one entry, manifest.json included. */
+  maxFileBytes: number;
+  /** Most uncompressed bytes of all entries together. */
+  maxTotalBytes: number;
+  /** Highest uncompressed:compressed ratio of an entry larger than RATIO_EXEMPT_BYTES. */
+  maxCompressionRatio: number;
+}
+
+export const DEFAULT_BUNDLE_LIMITS: Readonly<BundleLimits> = Object.freeze({
+  maxFiles: 10_000,
+  maxFileBytes: 100 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  maxCompressionRatio: 200,
+});
+
+/**
+ * Entries up to this many uncompressed bytes are exempt from the ratio check: small files
+ * legitimately compress very well, and the per-file and total limits bound them anyway.
+ */
+export const RATIO_EXEMPT_BYTES = 1024 * 1024;
+
+const SYSB_MAGIC = 'SYSB';
+const SYSB_VERSION = 2;
+const METHOD_STORED = 0;
+const METHOD_DEFLATE = 8;
+const METHOD_AES = 99;
+
+export async function readArtifactBundle(bytes: Uint8Array, limits?: Partial<BundleLimits>): Promise<ParsedArtifactBundle> {
+  const bounds = resolveLimits(limits);
+  checkHeader(bytes);
+  // A view, not a copy: yauzl wants a Buffer.
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const zip = await yauzl
+    .fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true })
+    .catch((error: unknown) => {
+      throw new BundleError(`the artifact bundle is not a readable ZIP archive: ${describe(error)}`);
+    });
+  const entries = await readDirectory(zip, bounds);
+
+  const manifestEntry = entries.get(MANIFEST_NAME);
+  if (!manifestEntry) throw new BundleError('the artifact bundle has no manifest.json');
+  const manifest = parseManifest(await readEntry(zip, manifestEntry));
+  return collectBundleFiles(manifest, {
+    has: (path) => entries.has(path),
+    read: (path) => readEntry(zip, entries.get(path)!),
+  });
+}
+
+function resolveLimits(limits: Partial<BundleLimits> | undefined): BundleLimits {
+  const resolved: BundleLimits = { ...DEFAULT_BUNDLE_LIMITS };
+  for (const key of Object.keys(DEFAULT_BUNDLE_LIMITS) as (keyof BundleLimits)[]) {
+    const value = limits?.[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+      throw new RangeError(`invalid bundle limit ${key}: ${value}`);
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** The header is optional (a bare ZIP reads the same), but if present its version must be one we know. */
+function checkHeader(bytes: Uint8Array): void {
+  if (String.fromCharCode(...bytes.subarray(0, 4)) !== SYSB_MAGIC) return;
+  if (bytes.length < 8) throw new BundleError('the artifact bundle is truncated: it ends inside its SYSB header');
+  const version = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+  if (version < 1 || version > SYSB_VERSION) {
+    throw new BundleError(`the artifact bundle has unsupported format version ${version} (expected ${SYSB_VERSION})`);
+  }
+}
+
+/**
+ * Reads every central directory entry (metadata only) and checks it, so that nothing is
+ * inflated before the whole archive has passed. Returns the file entries by name.
+ */
+async function readDirectory(zip: ZipFile, limits: BundleLimits): Promise<Map<string, Entry>> {
+  // Refused before reading a single entry; manifest.json is the one entry that is not a file.
+  if (zip.entryCount > limits.maxFiles + 1) {
+    throw new BundleError(`the artifact bundle has ${zip.entryCount} entries; at most ${limits.maxFiles} files are allowed`);
+  }
+  const files = new Map<string, Entry>();
+  const names = new Set<string>();
+  let total = 0;
+  try {
+    for await (const entry of zip.eachEntry()) {
+      const name = entry.fileName;
+      // yauzl does not look for these; a second entry of a name could shadow the first.
+      if (names.has(name)) throw new BundleError(`the artifact bundle has two ZIP entries named ${quote(name)}`);
+      names.add(name);
+      checkEntry(entry, limits);
+      total += entry.uncompressedSize;
+      if (total > limits.maxTotalBytes) {
+        throw new BundleError(`the artifact bundle is more than ${limits.maxTotalBytes} bytes uncompressed; that is the limit`);
+      }
+      // Directories hold nothing; keep them out so the manifest cannot point at one.
+      if (!name.endsWith('/')) files.set(name, entry);
+    }
+  } catch (error) {
+    if (error instanceof BundleError) throw error;
+    throw new BundleError(`the artifact bundle is not a readable ZIP archive: ${describe(error)}`);
+  }
+  return files;
+}
+
+/** One entry's declared facts against the limits; nothing of it has been read yet. */
+function checkEntry(entry: Entry, limits: BundleLimits): void {
+  const name = quote(entry.fileName);
+  const { compressionMethod: method, compressedSize, uncompressedSize: size } = entry;
+  // yauzl itself refuses strong encryption (flag 0x40) while listing; traditional and AES are ours.
+  if (entry.isEncrypted() || method === METHOD_AES) {
+    throw new BundleError(`ZIP entry ${name} is encrypted; artifact bundles must not be encrypted`);
+  }
+  if (method !== METHOD_STORED && method !== METHOD_DEFLATE) {
+    throw new BundleError(`ZIP entry ${name} uses compression method ${method}; only stored (0) and deflate (8) are supported`);
+  }
+  if (size > limits.maxFileBytes) {
+    throw new BundleError(`ZIP entry ${name} is ${size} bytes uncompressed; the limit is ${limits.maxFileBytes} bytes per file`);
+  }
+  if (size > RATIO_EXEMPT_BYTES && size > compressedSize * limits.maxCompressionRatio) {
+    const ratio = compressedSize === 0 ? 'an unbounded' : `a ${Math.round(size / compressedSize)}:1`;
+    throw new BundleError(
+      `ZIP entry ${name} has ${ratio} compression ratio, above the limit of ${limits.maxCompressionRatio}:1 (a zip bomb?)`,
+    );
+  }
+}
+
+/**
+ * One entry's bytes, inflated as a stream and kept only up to its declared size, which
+ * checkEntry held to the per-file limit and readDirectory summed within the total one, so no
+ * entry can make us hold more than the limits allow however its data lies. (yauzl's
+ * validateEntrySizes fails the stream at that point too; this check does not depend on it.)
+ */
+async function readEntry(zip: ZipFile, entry: Entry): Promise<Uint8Array> {
+  const name = quote(entry.fileName);
+  const fail = (what: string) => new BundleError(`ZIP entry ${name} cannot be read: ${what}`);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    const stream = await zip.openReadStreamPromise(entry);
+    // Leaving the loop early (a throw) destroys the stream, which stops the inflating.
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > entry.uncompressedSize) throw fail(`it inflates to more than its declared ${entry.uncompressedSize} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw error instanceof BundleError ? error : fail(describe(error));
+  }
+  if (length !== entry.uncompressedSize) throw fail(`it inflates to ${length} bytes, not its declared ${entry.uncompressedSize}`);
+  const content = Buffer.concat(chunks, length);
+  if (crc32(content) !== entry.crc32) throw fail('its data fails the CRC-32 check');
+  return content;
+}
+
+/** A library error's message, for the client: it names ZIP structures, never our internals. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
