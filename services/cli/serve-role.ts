@@ -82,6 +82,9 @@ async function buildRole(
     case 'ingest': {
       const app = buildIngestApp({
         queue: ports.queue!,
+        blobs: ports.blobs!,
+        metadata: ports.metadata,
+        baseUrl: config.baseUrl,
         keys: new KeyCache(ports.metadata),
         limiter: new RateLimiter(),
         outcomes,

@@ -55,6 +55,9 @@ export async function startStandaloneServer(
 
   const ingest = buildIngestApp({
     queue: ports.queue,
+    blobs: ports.blobs,
+    metadata: ports.metadata,
+    baseUrl: config.baseUrl,
     keys,
     limiter: new RateLimiter(),
     outcomes,

@@ -54,6 +54,21 @@ export function registerUploadTokenCommands(program: Command, io: CliIo): void {
     });
 
   program
+    .command('listsourcemaps')
+    .description("list a project's uploaded source files and maps, by Debug ID")
+    .requiredOption('--project <slug>', 'the project')
+    .option('--organization <slug>', 'organization (needed only when the instance has several)')
+    .action(async (options: { project: string; organization?: string }) => {
+      const result = (await io.admin('listsourcemaps', options)) as {
+        artifacts: Array<{ debugId: string; type: string; url: string; sizeBytes: number; uploadedAt: string }>;
+      };
+      if (io.json()) return io.out(JSON.stringify(result));
+      if (result.artifacts.length === 0)
+        return io.out('No source maps uploaded yet: sentry-cli sourcemaps upload (see createuploadtoken)');
+      for (const a of result.artifacts) io.out(`${a.debugId}  ${a.type}  ${a.sizeBytes} bytes  ${a.uploadedAt}  ${a.url}`);
+    });
+
+  program
     .command('revokeuploadtoken')
     .description('revoke a source map upload token by name, immediately and for good')
     .argument('<name>', 'the token name (errata listuploadtokens)')

@@ -1,15 +1,21 @@
-// The ingest role's Koa app: the SDK endpoints, behind CORS, on the shared HTTP base
-// (/healthz, /metrics, error mapping). The source map upload protocol (/api/0/) joins later.
+// The ingest role's Koa app: the SDK endpoints, behind CORS, and the source map upload
+// protocol (/api/0/), on the shared HTTP base (/healthz, /metrics, error mapping).
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
+import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { IngestDeps } from './accept-items.ts';
 import { sdkCors } from './cors.ts';
 import type { BodyBudget, BodyLimits } from './read-body.ts';
 import { sdkEndpointOf, sdkEndpoints } from './sdk-endpoints.ts';
+import { uploadRoutes } from './upload/upload-routes.ts';
 
 export interface IngestAppDeps extends IngestDeps {
   logger: Logger;
+  blobs: BlobStore;
+  metadata: MetadataStore;
+  baseUrl: string;
   health: HealthCheck[];
   bodyLimits: BodyLimits;
   bodyBudget: BodyBudget;
@@ -19,6 +25,7 @@ export function buildIngestApp(deps: IngestAppDeps): Koa {
   const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
   app.use(async (ctx, next) => (sdkEndpointOf(ctx.path) ? sdkCors(ctx, next) : next()));
   app.use(sdkEndpoints(deps));
+  app.use(uploadRoutes(deps));
   return app;
 }
 

@@ -4,8 +4,8 @@
 // queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend thread); the
 // CLI without a server opens the database itself (openStores). Distributed (`errata serve`):
 // Postgres, ClickHouse and Kafka, chosen from their ERRATA_* variables, behind the same ports;
-// no domain or role code changes. The BlobStore adapters (directory, S3) join here with the
-// first role that stores blobs, the source-map upload.
+// no domain or role code changes. Blobs (uploaded source maps): S3 when ERRATA_S3_BUCKET is
+// set, otherwise a directory, <data dir>/blobs.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -18,6 +18,9 @@ import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
+import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
+import { openS3BlobStore } from '../adapters/s3/s3-blob-store.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
 import { ConfigError } from './config.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
@@ -71,8 +74,9 @@ export async function composeStandalone(
   config: Config,
   logger: Logger,
   metrics: Metrics,
-): Promise<Ports & { stop(drainTimeoutMs: number): Promise<void> }> {
+): Promise<Ports & { blobs: BlobStore; stop(drainTimeoutMs: number): Promise<void> }> {
   await initializeEmbeddedDatabase(config.dataDir);
+  const blobs = await openBlobStore(config);
   const backend = await startEmbeddedBackend(
     {
       databaseDir: embeddedDatabaseDir(config.dataDir),
@@ -89,8 +93,15 @@ export async function composeStandalone(
     events: backend.events,
     logs: backend.logs,
     queue: backend.queue,
-    stop: (drainTimeoutMs) => backend.stop(drainTimeoutMs),
-    close: () => backend.stop(0),
+    blobs,
+    stop: async (drainTimeoutMs) => {
+      await backend.stop(drainTimeoutMs);
+      await blobs.close();
+    },
+    close: async () => {
+      await backend.stop(0);
+      await blobs.close();
+    },
   };
 }
 
@@ -142,6 +153,7 @@ const SETTING: Record<'postgres' | 'clickhouse' | 'kafka', string> = {
 
 export interface RolePorts {
   metadata: MetadataStore;
+  blobs?: BlobStore;
   events?: EventStore;
   logs?: LogStore;
   queue?: Queue;
@@ -191,6 +203,12 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
       ports.events = stores.events;
       ports.logs = stores.logs;
     }
+    if (role === 'ingest') {
+      const blobs = await openBlobStore(config);
+      closers.push(() => blobs.close());
+      health.push({ name: 'blobs', check: () => blobs.ping() });
+      ports.blobs = blobs;
+    }
     if (ROLE_NEEDS[role].includes('kafka')) {
       const k = config.kafka!;
       const queue = await openKafkaQueue({
@@ -216,6 +234,12 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
     for (const close of closers.reverse()) await close().catch(() => {});
     throw error;
   }
+}
+
+/** Where uploaded source maps live: S3 when configured, else <data dir>/blobs. */
+export async function openBlobStore(config: Pick<Config, 's3' | 'dataDir'>): Promise<BlobStore> {
+  if (config.s3) return openS3BlobStore(config.s3);
+  return openFsBlobStore(join(config.dataDir, 'blobs'));
 }
 
 /** The metadata store of the distributed mode, for `errata migrate` and the admin commands. */

@@ -18,7 +18,8 @@ export interface HttpDeps {
   health: HealthCheck[];
 }
 
-const STATUS: Record<ErrataError['code'], number> = {
+/** The HTTP status of each domain error, for every surface. */
+export const ERROR_STATUS: Record<ErrataError['code'], number> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -91,7 +92,7 @@ function mapErrors(logger: Logger): Koa.Middleware {
       await next();
     } catch (error) {
       if (error instanceof ErrataError) {
-        ctx.status = STATUS[error.code];
+        ctx.status = ERROR_STATUS[error.code];
         ctx.body = { error: { code: error.code, message: error.message } };
         if (error instanceof RateLimitedError) {
           ctx.set('Retry-After', String(error.retryAfterSeconds));

@@ -151,6 +151,42 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       expect((await store.listUploadTokens(other.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([['ci', true]]);
     });
 
+    it('claims an assembly once, until it finishes or goes stale, and indexes artifacts by Debug ID', async () => {
+      const { project } = await orgWithProject();
+      const checksum = 'a'.repeat(40);
+      const longAgo = new Date(Date.now() - 3_600_000);
+      expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
+      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(true);
+      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(false);
+      expect((await store.getAssembly(project.id, checksum))?.state).toBe('assembling');
+      // An assembly that stopped updating before the cutoff may be taken over.
+      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(true);
+      await store.finishAssembly(project.id, checksum, 'error', 'bad zip');
+      expect(await store.getAssembly(project.id, checksum)).toMatchObject({ state: 'error', detail: 'bad zip' });
+      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(false);
+
+      const artifact = {
+        projectId: project.id,
+        debugId: '154733b7-3a40-544e-9fd4-e3454f09847d',
+        type: 'source_map' as const,
+        url: '~/app.js.map',
+        blobKey: 'projects/1/maps/x/source_map.gz',
+        sizeBytes: 5_000_000_000,
+        bundleChecksum: checksum,
+      };
+      await store.saveSourceMapArtifacts([artifact, { ...artifact, type: 'minified_source', url: '~/app.js' }]);
+      await store.saveSourceMapArtifacts([{ ...artifact, url: '~/v2/app.js.map' }]);
+      const listed = await store.listSourceMapArtifacts(project.id);
+      expect(listed.map((a) => [a.type, a.url, a.sizeBytes])).toEqual(
+        expect.arrayContaining([
+          ['source_map', '~/v2/app.js.map', 5_000_000_000],
+          ['minified_source', '~/app.js', 5_000_000_000],
+        ]),
+      );
+      expect(listed).toHaveLength(2);
+      expect(await store.listSourceMapArtifacts(project.id + 1000)).toEqual([]);
+    });
+
     it('creates an issue per primary hash with per-project short ids', async () => {
       const { project } = await orgWithProject('shop');
       const results = await store.recordOccurrences([

@@ -16,6 +16,9 @@ import type {
   Project,
   ProjectKey,
   Release,
+  AssemblyState,
+  BundleAssembly,
+  SourceMapArtifact,
   UploadToken,
 } from '../../core/ports/metadata-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
@@ -39,7 +42,7 @@ import {
   type ProjectRow,
   type UploadTokenRow,
 } from './rows.ts';
-import { containsPattern, type SqlClient } from './sql-client.ts';
+import { chunk, containsPattern, valuesList, type SqlClient } from './sql-client.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -232,6 +235,74 @@ export class PgMetadataStore implements MetadataStore {
       params,
     );
     return result.rows.map(toUploadToken);
+  }
+
+  async claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean> {
+    const claimed = await this.db.query(
+      `INSERT INTO bundle_assemblies AS a (project_id, checksum, state) VALUES ($1, $2, 'assembling')
+       ON CONFLICT (project_id, checksum) DO UPDATE SET state = 'assembling', detail = NULL, updated_at = now()
+         WHERE a.state = 'assembling' AND a.updated_at < $3
+       RETURNING 1`,
+      [projectId, checksum, staleBefore],
+    );
+    return claimed.rows.length === 1;
+  }
+
+  async finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void> {
+    await this.db.query(
+      'UPDATE bundle_assemblies SET state = $3, detail = $4, updated_at = now() WHERE project_id = $1 AND checksum = $2',
+      [projectId, checksum, state, detail],
+    );
+  }
+
+  async getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined> {
+    const result = await this.db.query<{ state: AssemblyState; detail: string | null; updated_at: Date }>(
+      'SELECT state, detail, updated_at FROM bundle_assemblies WHERE project_id = $1 AND checksum = $2',
+      [projectId, checksum],
+    );
+    const row = result.rows[0];
+    return row && { state: row.state, detail: row.detail, updatedAt: row.updated_at };
+  }
+
+  async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void> {
+    for (const part of chunk(artifacts, 500)) {
+      const values = valuesList(
+        part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
+        ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
+      );
+      await this.db.query(
+        `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
+         VALUES ${values.sql}
+         ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
+           size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now()`,
+        values.params,
+      );
+    }
+  }
+
+  async listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
+    const result = await this.db.query<{
+      project_id: number;
+      debug_id: string;
+      type: SourceMapArtifact['type'];
+      url: string;
+      blob_key: string;
+      size_bytes: string | number;
+      bundle_checksum: string;
+      uploaded_at: Date;
+      last_used_at: Date | null;
+    }>('SELECT * FROM source_map_artifacts WHERE project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
+    return result.rows.map((r) => ({
+      projectId: r.project_id,
+      debugId: r.debug_id,
+      type: r.type,
+      url: r.url,
+      blobKey: r.blob_key,
+      sizeBytes: Number(r.size_bytes),
+      bundleChecksum: r.bundle_checksum,
+      uploadedAt: r.uploaded_at,
+      lastUsedAt: r.last_used_at,
+    }));
   }
 
   recordOccurrences(batch: Occurrence[]): Promise<OccurrenceResult[]> {

@@ -55,6 +55,27 @@ export interface UploadToken {
   revokedAt: Date | null;
 }
 
+export type AssemblyState = 'assembling' | 'ok' | 'error';
+
+export interface BundleAssembly {
+  state: AssemblyState;
+  detail: string | null;
+  updatedAt: Date;
+}
+
+/** One stored file of an uploaded artifact bundle, found by Debug ID and type. */
+export interface SourceMapArtifact {
+  projectId: number;
+  debugId: string;
+  type: 'minified_source' | 'source_map';
+  url: string;
+  blobKey: string;
+  sizeBytes: number;
+  bundleChecksum: string;
+  uploadedAt: Date;
+  lastUsedAt: Date | null;
+}
+
 export const ISSUE_STATUSES = ['unresolved', 'resolved', 'ignored', 'snoozed'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
@@ -172,6 +193,17 @@ export interface MetadataStore {
   findUploadToken(tokenHash: string): Promise<UploadToken | undefined>;
   revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined>;
   listUploadTokens(organizationId: number): Promise<UploadToken[]>;
+
+  /**
+   * Claims the assembly of a bundle: true when this caller should assemble it (no state yet, or
+   * an assembly that stopped updating before `staleBefore`, its process presumably gone).
+   */
+  claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean>;
+  finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void>;
+  getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined>;
+  /** Inserts or replaces the index entries (by project, debug id and type). */
+  saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
+  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]>;
 
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;

@@ -92,6 +92,26 @@ export const ADMIN_OPERATIONS = {
       return { tokens: (await listUploadTokens(ctx.metadata, input)).map(uploadTokenJson) };
     },
   },
+  listsourcemaps: {
+    input: z.object({ project: z.string().min(1), organization }),
+    async run(ctx: AdminContext, input: { project: string; organization?: string }) {
+      const org = await resolveOrganization(ctx.metadata, input.organization);
+      const project = await ctx.metadata.findProject(org.id, input.project);
+      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      const artifacts = await ctx.metadata.listSourceMapArtifacts(project.id);
+      return {
+        project: project.slug,
+        artifacts: artifacts.map((a) => ({
+          debugId: a.debugId,
+          type: a.type,
+          url: a.url,
+          sizeBytes: a.sizeBytes,
+          uploadedAt: a.uploadedAt.toISOString(),
+          lastUsedAt: a.lastUsedAt?.toISOString() ?? null,
+        })),
+      };
+    },
+  },
   setratelimit: {
     input: z.object({ project: z.string().min(1), eventsPerMinute: z.number().int().min(0).nullable(), organization }),
     async run(ctx: AdminContext, input: { project: string; eventsPerMinute: number | null; organization?: string }) {

@@ -1,0 +1,101 @@
+// The chunk POST of the upload protocol: multipart/form-data, one part per chunk, named `file`
+// (raw) or `file_gzip` (gzip), whose filename is the SHA-1 of the raw chunk. Every chunk is
+// verified against its SHA-1 and stored under the uploading project; sizes are bounded by
+// what the chunk-upload options advertise.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import busboy from 'busboy';
+import { PayloadTooLargeError, UserInputError } from '../../core/errors.ts';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
+import { CHUNK_SIZE, CHUNKS_PER_REQUEST, MAX_REQUEST_BYTES, SHA1 } from '../../core/sourcemaps/upload-protocol.ts';
+import { chunkKey } from './blob-keys.ts';
+
+const gunzipAsync = promisify(gunzip);
+
+interface Part {
+  field: string;
+  name: string;
+  body: Buffer;
+}
+
+export async function receiveChunks(req: IncomingMessage, blobs: BlobStore, projectId: number): Promise<number> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BYTES) {
+    throw new PayloadTooLargeError(
+      `request too large: at most ${MAX_REQUEST_BYTES} bytes per chunk upload request`,
+      MAX_REQUEST_BYTES,
+    );
+  }
+  const parts = await readParts(req);
+  for (const part of parts) {
+    const chunk = part.field === 'file_gzip' ? await gunzipChunk(part) : part.body;
+    const sha1 = createHash('sha1').update(chunk).digest('hex');
+    if (sha1 !== part.name) {
+      throw new UserInputError(
+        `chunk "${part.name.slice(0, 60)}" does not match its SHA-1 (${sha1}): the upload was corrupted, retry it`,
+      );
+    }
+    await blobs.put(chunkKey(projectId, sha1), chunk);
+  }
+  return parts.length;
+}
+
+function readParts(req: IncomingMessage): Promise<Part[]> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: CHUNKS_PER_REQUEST, fileSize: CHUNK_SIZE, fields: 0 } });
+    } catch {
+      reject(new UserInputError('expected a multipart/form-data body with one part per chunk'));
+      return;
+    }
+    const parts: Part[] = [];
+    let failure: Error | undefined;
+    // A bad part is remembered and the rest of the body still read (bounded by the limits), so
+    // the client gets the answer; a body over the request limit is abandoned at once.
+    const fail = (error: Error) => {
+      failure ??= error;
+    };
+    let received = 0;
+    req.on('data', (piece: Buffer) => {
+      received += piece.length;
+      if (received <= MAX_REQUEST_BYTES) return;
+      req.unpipe(parser);
+      req.resume();
+      reject(
+        new PayloadTooLargeError(
+          `request too large: at most ${MAX_REQUEST_BYTES} bytes per chunk upload request`,
+          MAX_REQUEST_BYTES,
+        ),
+      );
+    });
+    parser.on('file', (field, stream, info) => {
+      const name = info.filename ?? '';
+      if ((field !== 'file' && field !== 'file_gzip') || !SHA1.test(name)) {
+        stream.resume();
+        return fail(new UserInputError('each part must be named "file" or "file_gzip", with the chunk\'s SHA-1 as its filename'));
+      }
+      const pieces: Buffer[] = [];
+      stream.on('data', (piece: Buffer) => pieces.push(piece));
+      stream.on('limit', () => fail(new PayloadTooLargeError(`chunk too large: at most ${CHUNK_SIZE} bytes`, CHUNK_SIZE)));
+      stream.on('end', () => parts.push({ field, name, body: Buffer.concat(pieces) }));
+    });
+    parser.on('filesLimit', () => fail(new UserInputError(`too many chunks: at most ${CHUNKS_PER_REQUEST} per request`)));
+    parser.on('error', () => {
+      fail(new UserInputError('the multipart body could not be read'));
+      reject(failure);
+    });
+    parser.on('close', () => (failure ? reject(failure) : resolve(parts)));
+    req.on('error', (error) => reject(error));
+    req.pipe(parser);
+  });
+}
+
+async function gunzipChunk(part: Part): Promise<Buffer> {
+  try {
+    return await gunzipAsync(part.body, { maxOutputLength: CHUNK_SIZE });
+  } catch {
+    throw new UserInputError(`chunk "${part.name}" is not valid gzip of at most ${CHUNK_SIZE} bytes`);
+  }
+}

@@ -1,0 +1,99 @@
+// The source map upload protocol under /api/0, as sentry-cli and the bundler plugins call it
+// (configured with: URL = Errata's base URL, auth token = an upload token, org = anything,
+// project = the token's project):
+//   GET  /api/0/                                              sentry-cli info
+//   GET  /api/0/organizations/{org}/chunk-upload/              the upload options
+//   POST /api/0/organizations/{org}/chunk-upload/              chunks (receive-chunks.ts)
+//   POST /api/0/organizations/{org}/artifactbundle/assemble/   missing chunks, then assembly
+// Assembly runs in the background of the request that finds every chunk present; its state is
+// kept in the MetadataStore, so any ingest process answers the polls.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { UserInputError, ForbiddenError } from '../../core/errors.ts';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
+import type { MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
+import {
+  assembleRequest,
+  chunkUploadOptions,
+  type AssembleRequest,
+  type AssembleResponse,
+} from '../../core/sourcemaps/upload-protocol.ts';
+import { readJsonBody } from '../../runtime/json-body.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import { assembleBundle } from './assemble-bundle.ts';
+import { chunkKey } from './blob-keys.ts';
+import { receiveChunks } from './receive-chunks.ts';
+import { requireUploadToken, sentryStyleErrors, uploadTokenOf } from './upload-auth.ts';
+
+export interface UploadDeps {
+  metadata: MetadataStore;
+  blobs: BlobStore;
+  logger: Logger;
+  baseUrl: string;
+}
+
+/** An assembly that has not finished in this long is presumed dead and may be claimed again. */
+const ASSEMBLY_STALE_MS = 5 * 60_000;
+
+export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
+  const router = new Router({ prefix: '/api/0' });
+  router.use(sentryStyleErrors());
+  router.use(requireUploadToken(deps.metadata));
+
+  router.get('/', (ctx) => {
+    const token = uploadTokenOf(ctx);
+    ctx.body = { user: null, auth: { scopes: ['project:releases'], project: token.projectSlug, tokenName: token.name } };
+  });
+
+  router.get('/organizations/:org/chunk-upload/', (ctx) => {
+    ctx.body = chunkUploadOptions(`${deps.baseUrl}/api/0/organizations/${encodeURIComponent(ctx.params.org!)}/chunk-upload/`);
+  });
+
+  router.post('/organizations/:org/chunk-upload/', async (ctx) => {
+    await receiveChunks(ctx.req, deps.blobs, uploadTokenOf(ctx).projectId);
+    ctx.status = 200;
+    ctx.body = '';
+  });
+
+  router.post('/organizations/:org/artifactbundle/assemble/', async (ctx) => {
+    const token = uploadTokenOf(ctx);
+    const parsed = assembleRequest.safeParse(await readJsonBody(ctx.req, 1024 * 1024));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UserInputError(`invalid assemble request: ${issue.path.join('.') || 'body'}: ${issue.message}`);
+    }
+    checkProjects(parsed.data, token);
+    ctx.body = await assemble(deps, token.projectId, parsed.data);
+  });
+
+  return router.routes() as unknown as Koa.Middleware;
+}
+
+/** The upload names projects by slug or id; the token decides which one it may be. */
+function checkProjects(request: AssembleRequest, token: UploadToken): void {
+  const named = request.projects ?? [];
+  if (named.length === 0) return;
+  const own = named.filter((p) => p === token.projectSlug || p === String(token.projectId));
+  if (own.length === named.length) return;
+  const other = named.find((p) => p !== token.projectSlug && p !== String(token.projectId));
+  throw new ForbiddenError(
+    `this upload token belongs to project "${token.projectSlug}", not "${other?.slice(0, 60)}": pass --project ${token.projectSlug} or use that project's token`,
+  );
+}
+
+async function assemble(deps: UploadDeps, projectId: number, request: AssembleRequest): Promise<AssembleResponse> {
+  const known = await deps.metadata.getAssembly(projectId, request.checksum);
+  if (known && (known.state !== 'assembling' || Date.now() - known.updatedAt.getTime() < ASSEMBLY_STALE_MS)) {
+    return { state: known.state, missingChunks: [], detail: known.detail };
+  }
+  const missing: string[] = [];
+  for (const sha1 of new Set(request.chunks)) {
+    if (!(await deps.blobs.head(chunkKey(projectId, sha1)))) missing.push(sha1);
+  }
+  // Sentry answers a poll with no chunks "not_found" too; the CLI then uploads what is missing.
+  if (missing.length > 0 || request.chunks.length === 0) return { state: 'not_found', missingChunks: missing, detail: null };
+  if (await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS))) {
+    void assembleBundle(deps, projectId, request.checksum, request.chunks);
+  }
+  return { state: 'created', missingChunks: [], detail: null };
+}
