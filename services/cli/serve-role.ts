@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import { startPeriodicJobs } from '../dispatcher/periodic-jobs.ts';
+import { startChunkGcJob } from '../ingest/upload/chunk-gc.ts';
 import { startDispatcherWorkers } from '../dispatcher/workers.ts';
 import { buildIngestApp } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
@@ -97,7 +98,8 @@ async function buildRole(
         bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
         now: Date.now,
       });
-      return { handler: app.callback(), stopWork: async () => {} };
+      const chunkGc = startChunkGcJob({ blobs: ports.blobs!, logger });
+      return { handler: app.callback(), stopWork: async () => chunkGc.stop() };
     }
     case 'mcp': {
       await ensureFirstOrganization(ports.metadata, config.organization);

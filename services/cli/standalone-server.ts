@@ -9,6 +9,7 @@ import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
 import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
 import { KeyCache } from '../ingest/key-cache.ts';
+import { startChunkGcJob } from '../ingest/upload/chunk-gc.ts';
 import { BodyBudget } from '../ingest/read-body.ts';
 import { buildMcpApp } from '../mcp/app.ts';
 import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
@@ -81,6 +82,7 @@ export async function startStandaloneServer(
     metrics,
     health,
   }).callback();
+  const chunkGc = startChunkGcJob({ blobs: ports.blobs, logger });
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     return (isIngestPath(path) ? ingest : mcp)(req, res);
@@ -96,6 +98,7 @@ export async function startStandaloneServer(
   try {
     address = await listen(server, config.host, config.port);
   } catch (error) {
+    chunkGc.stop();
     await admin.close();
     await ports.close();
     await lock.release();
@@ -119,6 +122,7 @@ export async function startStandaloneServer(
       stopped ??= (async () => {
         logger.info('shutting down: no new requests, draining the queue');
         await closeServer(server, 5_000);
+        chunkGc.stop();
         await admin.close();
         await ports.stop(config.shutdownTimeoutSeconds * 1000);
         await lock.release();

@@ -1,9 +1,11 @@
 // The source map upload protocol with the real tools: a small multi-file app bundled and
 // minified by esbuild, Debug IDs injected by the real `sentry-cli sourcemaps inject`, uploaded
 // by the real `sentry-cli sourcemaps upload` to a running Errata with an upload token.
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -114,5 +116,78 @@ describe('sentry-cli sourcemaps upload', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('errata createuploadtoken');
     expect(await artifacts('shop')).toEqual([]);
+  });
+});
+
+describe('the upload protocol, spoken by hand', () => {
+  const org = '/api/0/organizations/any-org';
+  const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+  const auth = () => ({ authorization: `Bearer ${token}` });
+
+  async function postChunks(parts: Array<{ field: string; name: string; body: Buffer }>) {
+    const form = new FormData();
+    for (const part of parts) form.append(part.field, new Blob([part.body]), part.name);
+    const response = await fetch(`${server.url}${org}/chunk-upload/`, { method: 'POST', headers: auth(), body: form });
+    return { status: response.status, text: await response.text() };
+  }
+
+  async function assemble(body: unknown) {
+    const response = await fetch(`${server.url}${org}/artifactbundle/assemble/`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+
+  it('advertises its limits, and refuses requests without a valid upload token', async () => {
+    const options = await fetch(`${server.url}${org}/chunk-upload/`, { headers: auth() });
+    expect(await options.json()).toMatchObject({
+      url: `${server.url}${org}/chunk-upload/`,
+      chunkSize: 8 * 1024 * 1024,
+      chunksPerRequest: 64,
+      hashAlgorithm: 'sha1',
+      compression: ['gzip'],
+    });
+    for (const authorization of [undefined, 'Bearer errata_agent_abc', `Bearer ${token}x`]) {
+      const refused = await fetch(`${server.url}${org}/chunk-upload/`, { headers: authorization ? { authorization } : {} });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(((await refused.json()) as { detail: string }).detail).toContain('errata createuploadtoken');
+    }
+  });
+
+  it('checks every chunk against its SHA-1, gzip or not', async () => {
+    const chunk = Buffer.from('some bytes of a bundle');
+    expect((await postChunks([{ field: 'file', name: sha1(chunk), body: chunk }])).status).toBe(200);
+    expect((await postChunks([{ field: 'file_gzip', name: sha1(chunk), body: gzipSync(chunk) }])).status).toBe(200);
+    const wrong = await postChunks([{ field: 'file', name: 'b'.repeat(40), body: chunk }]);
+    expect(wrong.status).toBe(400);
+    expect(JSON.parse(wrong.text).detail).toContain('does not match its SHA-1');
+    const notGzip = await postChunks([{ field: 'file_gzip', name: sha1(chunk), body: chunk }]);
+    expect(JSON.parse(notGzip.text).detail).toContain('not valid gzip');
+    const badName = await postChunks([{ field: 'chunk', name: sha1(chunk), body: chunk }]);
+    expect(JSON.parse(badName.text).detail).toContain('"file" or "file_gzip"');
+  });
+
+  it('reports the chunks it misses, and a bundle that is not one ends in state error with a detail', async () => {
+    const bundle = Buffer.from('this is not a ZIP archive at all');
+    const checksum = sha1(bundle);
+    const missing = await assemble({ checksum, chunks: [checksum], projects: ['web'] });
+    expect(missing.body).toEqual({ state: 'not_found', missingChunks: [checksum], detail: null });
+    await postChunks([{ field: 'file', name: checksum, body: bundle }]);
+    expect((await assemble({ checksum, chunks: [checksum], projects: ['web'] })).body.state).toMatch(/created|assembling|error/);
+    const failed = await eventually(async () => {
+      const polled = await assemble({ checksum, chunks: [checksum], projects: ['web'] });
+      return polled.body.state === 'error' ? polled.body : undefined;
+    }, 'the failed assembly');
+    expect(failed.detail).toMatch(/not a readable ZIP|SYSB|ZIP/);
+    expect(await artifacts()).toHaveLength(2);
+  });
+
+  it('refuses a malformed assemble request with what to fix', async () => {
+    const bad = await assemble({ checksum: 'xyz', chunks: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('checksum');
   });
 });
