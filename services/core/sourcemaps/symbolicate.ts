@@ -1,0 +1,331 @@
+// Symbolication of JavaScript frames by Debug ID (PROTOCOLS.md §5; symbolicator-js symbolication.rs):
+// a frame whose `abs_path` is the `code_file` of a `sourcemap` debug image is looked up in that
+// image's source map and rewritten to the original file, line, column, function and source
+// context. The frames as they arrived are kept in `raw_stacktrace`.
+//
+// This module is pure: the caller asks `debugIdsNeeded` which maps the event wants, loads them
+// however it likes, parses them with `parseSourceMap` and hands them to `symbolicateEvent`.
+//
+// Function names are the known gap. Symbolicator names a frame after the enclosing scope, from a
+// scope index it builds out of the minified source; we only have the map. So a frame takes the
+// name its caller used at the call site (the mapped name of the calling frame's token, Sentry's
+// "caller naming"), else keeps its minified name: callbacks called by native code (Array.map,
+// event listeners) and property calls (`cart.total()`, whose names are never mangled) keep theirs.
+import { posix } from 'node:path';
+import {
+  FlattenMap,
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  originalPositionFor,
+  type SectionedSourceMapInput,
+  type TraceMap,
+} from '@jridgewell/trace-mapping';
+import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { generateModule } from '../event/js-module.ts';
+import { normalizeDebugId } from './artifact-manifest.ts';
+
+/** The map cannot be used; the message says why. */
+export class SourceMapError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceMapError';
+  }
+}
+
+export interface ParsedSourceMap {
+  readonly map: TraceMap;
+  /** Where the map lives, when the caller knows: the base for relative sources, and the frames' `data.sourcemap`. */
+  readonly url?: string;
+  /** Source index by the resolved name `originalPositionFor` reports, to reach `sources` and `sourcesContent`. */
+  readonly sourceIndex: ReadonlyMap<string, number>;
+  /** `sourcesContent` split into lines, filled in on first use. */
+  readonly lines: (string[] | undefined)[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+const UTF8 = new TextDecoder('utf-8');
+/** Base64 VLQ digits and the segment and line separators: anything else is not a mappings string. */
+const MAPPINGS = /^[A-Za-z0-9+/,;]*$/;
+
+/** Parses a version 3 source map, flat or indexed (`sections`); throws SourceMapError when it is not one. */
+export function parseSourceMap(json: string | Uint8Array, url?: string): ParsedSourceMap {
+  let text = typeof json === 'string' ? json.replace(/^\uFEFF/, '') : UTF8.decode(json);
+  // The spec lets a map start with an XSSI guard line (`)]}'`) that is to be skipped.
+  if (text.startsWith(")]}'")) text = text.slice(text.indexOf('\n') + 1);
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new SourceMapError(`source map is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SourceMapError('source map is not a JSON object');
+  const fields = raw as Record<string, unknown>;
+  if (fields.version !== 3) {
+    throw new SourceMapError(`unsupported source map version ${JSON.stringify(fields.version)} (only version 3 is supported)`);
+  }
+  if (!Array.isArray(fields.sections)) {
+    if (!Array.isArray(fields.sources)) throw new SourceMapError('source map has no "sources" array');
+    if (typeof fields.mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
+    // trace-mapping decodes whatever it is given without complaint, so garbage is caught here.
+    if (!MAPPINGS.test(fields.mappings)) throw new SourceMapError('source map "mappings" is not base64 VLQ');
+  }
+
+  let map: TraceMap;
+  try {
+    // No map URL here: sources stay as the map names them; abs_path resolution is done per frame.
+    map = FlattenMap(fields as unknown as SectionedSourceMapInput);
+  } catch (error) {
+    throw new SourceMapError(`invalid source map: ${(error as Error).message}`);
+  }
+
+  const sourceIndex = new Map<string, number>();
+  map.resolvedSources.forEach((source, index) => {
+    if (!sourceIndex.has(source)) sourceIndex.set(source, index);
+  });
+  return { map, url, sourceIndex, lines: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which maps an event needs
+
+/** Debug IDs the event's frames need: from debug_meta.images of type "sourcemap" whose code_file equals some frame's abs_path (after stripping a leading "async "). */
+export function debugIdsNeeded(event: NormalizedEvent): Map<string, string> {
+  const byCodeFile = sourceMapImages(event);
+  const needed = new Map<string, string>();
+  for (const { frames } of pendingStacktraces(event)) {
+    for (const frame of frames) {
+      const path = lookupPath(frame);
+      const debugId = path === undefined ? undefined : byCodeFile.get(path);
+      if (path !== undefined && debugId) needed.set(path, debugId);
+    }
+  }
+  return needed;
+}
+
+/** code_file → normalized debug id, for the images that describe source maps. */
+function sourceMapImages(event: NormalizedEvent): Map<string, string> {
+  const byCodeFile = new Map<string, string>();
+  for (const image of event.debug_meta?.images ?? []) {
+    if (image.type !== 'sourcemap' || typeof image.code_file !== 'string' || typeof image.debug_id !== 'string') continue;
+    const debugId = normalizeDebugId(image.debug_id);
+    if (debugId) byCodeFile.set(image.code_file, debugId);
+  }
+  return byCodeFile;
+}
+
+/** The stack traces still to symbolicate: an exception that already has raw frames was done before. */
+function pendingStacktraces(event: NormalizedEvent): Stacktrace[] {
+  const out: Stacktrace[] = [];
+  for (const exception of event.exception?.values ?? []) {
+    if (exception.stacktrace && !exception.raw_stacktrace) out.push(exception.stacktrace);
+  }
+  if (event.stacktrace) out.push(event.stacktrace);
+  return out;
+}
+
+/**
+ * The path matched against code_file (the exact string, minus the `async ` some SDKs prefix);
+ * undefined for a frame that has none or was symbolicated already.
+ */
+function lookupPath(frame: Frame): string | undefined {
+  if (typeof frame.abs_path !== 'string' || frame.data?.symbolicated === true) return undefined;
+  return frame.abs_path.startsWith('async ') ? frame.abs_path.slice('async '.length) : frame.abs_path;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Symbolication
+
+/**
+ * Rewrites the frames of every exception (and the event-level stacktrace) that have a map; keeps
+ * the original frames as raw_stacktrace; returns which debug ids were used. Frames without a map,
+ * without lineno >= 1, or whose position maps to nothing are left as they are.
+ *
+ * The event-level stacktrace has no raw_stacktrace slot (as in Sentry), so only its rewritten
+ * frames remain; `data.symbolicated` on each frame keeps a second run from applying twice.
+ */
+export function symbolicateEvent(
+  event: NormalizedEvent,
+  maps: Map<string, ParsedSourceMap>,
+): { usedDebugIds: Set<string>; framesSymbolicated: number } {
+  const byDebugId = new Map<string, ParsedSourceMap>();
+  for (const [id, map] of maps) byDebugId.set(normalizeDebugId(id) ?? id, map);
+  const byCodeFile = sourceMapImages(event);
+  const usedDebugIds = new Set<string>();
+  let framesSymbolicated = 0;
+
+  const symbolicateFrames = (frames: Frame[]): number => {
+    let count = 0;
+    // Caller naming (see the top of the file): frames run oldest first, so the previous frame is the caller.
+    let callsiteName: string | undefined;
+    for (const frame of frames) {
+      const path = lookupPath(frame);
+      const debugId = path === undefined ? undefined : byCodeFile.get(path);
+      const map = debugId === undefined ? undefined : byDebugId.get(debugId);
+      const tokenName =
+        path !== undefined && debugId !== undefined && map ? symbolicateFrame(frame, path, map, debugId, callsiteName) : null;
+      callsiteName = tokenName ?? undefined;
+      if (tokenName !== null && debugId !== undefined) {
+        count++;
+        usedDebugIds.add(debugId);
+      }
+    }
+    return count;
+  };
+
+  for (const exception of event.exception?.values ?? []) {
+    if (!exception.stacktrace || exception.raw_stacktrace) continue;
+    const original = structuredClone(exception.stacktrace);
+    const count = symbolicateFrames(exception.stacktrace.frames);
+    if (count > 0) exception.raw_stacktrace = original;
+    framesSymbolicated += count;
+  }
+  if (event.stacktrace) framesSymbolicated += symbolicateFrames(event.stacktrace.frames);
+
+  return { usedDebugIds, framesSymbolicated };
+}
+
+const CONTEXT_LINES = 5;
+
+/**
+ * Rewrites one frame in place. Returns null when it was left as it is, else the mapped token's
+ * name ('' when the token has none), which names the function of the next frame.
+ */
+function symbolicateFrame(
+  frame: Frame,
+  minifiedPath: string,
+  parsed: ParsedSourceMap,
+  debugId: string,
+  callsiteName: string | undefined,
+): string | null {
+  const { lineno, colno } = frame;
+  if (typeof lineno !== 'number' || !Number.isInteger(lineno) || lineno < 1) return null;
+  // Event columns are 1-based, trace-mapping's are 0-based; a missing column counts as the first.
+  const column = typeof colno === 'number' && Number.isInteger(colno) && colno >= 1 ? colno - 1 : 0;
+
+  const { map } = parsed;
+  let position = originalPositionFor(map, { line: lineno, column, bias: GREATEST_LOWER_BOUND });
+  if (position.source === null) position = originalPositionFor(map, { line: lineno, column, bias: LEAST_UPPER_BOUND });
+  // A segment pointing past `sources` resolves to undefined, not null; treat it like no mapping.
+  const index = typeof position.source === 'string' ? parsed.sourceIndex.get(position.source) : undefined;
+  const source = index === undefined ? undefined : map.sources[index];
+  if (index === undefined || !source || position.line === null || position.line < 1 || position.column === null) return null;
+
+  // What addJavaScriptModules derived from the bundle's URL (it skips `async `-prefixed paths).
+  const bundleModule = URL_PREFIXES.test(frame.abs_path!) ? generateModule(frame.abs_path) : undefined;
+
+  frame.lineno = position.line;
+  frame.colno = position.column + 1;
+  frame.filename = cleanFilename(source);
+  // Sources are relative to the map; the bundle's own URL stands in when the map's is unknown
+  // (maps are usually deployed next to their bundle).
+  const base = [parsed.url, minifiedPath].find((candidate) => candidate !== undefined && isBase(candidate));
+  frame.abs_path = resolveAbsPath(withSourceRoot(source, map.sourceRoot), base);
+  if (callsiteName) frame.function = callsiteName;
+
+  // That module names the bundle, not the original file: it is replaced as symbolicator does.
+  // A module the SDK sent is kept.
+  if (frame.module !== undefined && frame.module === bundleModule) delete frame.module;
+  if (source.startsWith('webpack:')) frame.module = generateModule(frame.filename);
+  else if (frame.module === undefined && URL_PREFIXES.test(frame.abs_path)) frame.module = generateModule(frame.abs_path);
+
+  // Context from the bundle (a Node SDK sends it) would describe the minified code: drop it.
+  delete frame.pre_context;
+  delete frame.context_line;
+  delete frame.post_context;
+  const lines = sourceLines(parsed, index);
+  const contextLine = lines?.[position.line - 1];
+  if (lines && contextLine !== undefined) {
+    const trim = (line: string) => trimLine(line, frame.colno!);
+    frame.pre_context = lines.slice(Math.max(0, position.line - 1 - CONTEXT_LINES), position.line - 1).map(trim);
+    frame.context_line = trim(contextLine);
+    frame.post_context = lines.slice(position.line, position.line + CONTEXT_LINES).map(trim);
+  }
+
+  const data: Record<string, unknown> = { ...frame.data };
+  if (/(^|[/\\])node_modules[/\\]/.test(source) && frame.in_app !== false) {
+    // Recorded as the in-app rules do, unless they already recorded the SDK's own value.
+    if (!('orig_in_app' in data)) data.orig_in_app = frame.in_app ?? -1;
+    frame.in_app = false;
+  }
+  frame.data = { ...data, sourcemap: parsed.url ?? debugId, symbolicated: true, resolved_with: 'debug-id' };
+
+  return position.name ?? '';
+}
+
+const URL_PREFIXES = /^(https?|webpack|app):/i;
+/** A URL scheme: two characters at least, so a Windows drive letter (`C:`) is not one. */
+const SCHEME = /^[a-z][a-z0-9+.-]+:/i;
+
+/** The source as a person reads it: `webpack://<namespace>/` and leading `./` removed. */
+function cleanFilename(source: string): string {
+  return source.replace(/^webpack:\/\/[^/]*\//, '').replace(/^(\.\/)+/, '');
+}
+
+/** `sourceRoot` is a directory prefix for relative sources (trace-mapping and browsers agree). */
+function withSourceRoot(source: string, sourceRoot: string | undefined): string {
+  if (!sourceRoot || SCHEME.test(source)) return source;
+  return sourceRoot.endsWith('/') ? sourceRoot + source : `${sourceRoot}/${source}`;
+}
+
+/** A URL or an absolute path, against which a relative source can be resolved (`~/app.js.map` is neither). */
+function isBase(path: string): boolean {
+  return SCHEME.test(path) || path.startsWith('/');
+}
+
+/**
+ * Where the original file lives: a source with a scheme (`webpack://`, `https://`) as it is;
+ * otherwise resolved against the base (a URL, or an absolute path for Node). Without a base the
+ * source stays as the map names it.
+ */
+function resolveAbsPath(path: string, base: string | undefined): string {
+  if (SCHEME.test(path) || base === undefined) return path;
+  if (SCHEME.test(base)) {
+    try {
+      return new URL(path, base).href;
+    } catch {
+      return path;
+    }
+  }
+  return path.startsWith('/') ? posix.normalize(path) : posix.join(posix.dirname(base), path);
+}
+
+function sourceLines(parsed: ParsedSourceMap, index: number): string[] | undefined {
+  const cached = parsed.lines[index];
+  if (cached) return cached;
+  const content = parsed.map.sourcesContent?.[index];
+  if (typeof content !== 'string') return undefined;
+  // Compilers count \r\n, \n and a lone \r as line ends; a final line end starts no new line.
+  const lines = content.split(/\r\n?|\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  parsed.lines[index] = lines;
+  return lines;
+}
+
+const MAX_LINE = 150;
+const TRIMMED_LINE = 140;
+const BEFORE_COLUMN = 60;
+
+/**
+ * A line longer than 150 characters cut to about 140 around the column, `{snip}` marking each cut
+ * edge (symbolicator's trim_context_line, so minified-looking sources stay readable).
+ */
+export function trimLine(line: string, column: number): string {
+  const length = line.length;
+  if (length <= MAX_LINE) return line;
+  let start = Math.max(0, Math.min(column, length) - BEFORE_COLUMN);
+  if (start < 5) start = 0;
+  let end = Math.min(start + TRIMMED_LINE, length);
+  if (end > length - 5) end = length;
+  if (end === length) start = Math.max(0, end - TRIMMED_LINE);
+  // Never split a surrogate pair.
+  if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start--;
+  if (end < length && isLowSurrogate(line.charCodeAt(end))) end--;
+  return `${start > 0 ? '{snip} ' : ''}${line.slice(start, end)}${end < length ? ' {snip}' : ''}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
