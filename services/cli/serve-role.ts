@@ -119,7 +119,7 @@ async function buildRole(
     case 'dispatcher': {
       registerQueueLag(metrics, ports.queue!);
       const stores = { metadata: ports.metadata, events: ports.events!, logs: ports.logs! };
-      const workers = startDispatcherWorkers({ queue: ports.queue!, ...stores, outcomes, metrics, logger });
+      const workers = startDispatcherWorkers({ queue: ports.queue!, ...stores, blobs: ports.blobs!, outcomes, metrics, logger });
       const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: config.eventRetentionDays });
       const app = createHttpApp({ logger, metrics, health: ports.health });
       app.use((ctx) => {

@@ -10,9 +10,12 @@ import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { prepareEvents, type PreparedBatch } from './prepare-events.ts';
+import type { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 
 export interface EventPipelineDeps {
   metadata: MetadataStore;
+  /** Absent where no blob store is open: frames stay as they came. */
+  symbolicator?: SourceMapSymbolicator;
   events: EventStore;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
@@ -22,9 +25,11 @@ export interface EventPipelineDeps {
 export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   return async (records) => {
     const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'normalize_and_group' });
-    const batch = prepareEvents(records, deps.logger);
+    const symbolicator = deps.symbolicator;
+    const batch = await prepareEvents(records, deps.logger, symbolicator && ((id, event) => symbolicator.symbolicate(id, event)));
     stop();
     await store(deps, batch);
+    await symbolicator?.flushUsage();
   };
 }
 

@@ -1,11 +1,12 @@
-// The CPU part of the event pipeline, for a batch of queue records: parse, processEvent
-// (normalize, in-app, JS modules, group, summarize) and serialize the payload once. No I/O:
-// what it returns is what the stores are then asked to record.
+// The CPU part of the event pipeline, for a batch of queue records: parse, prepare (normalize,
+// in-app, JS modules), symbolicate JS frames (the only I/O here: loading source maps), group,
+// summarize and serialize the payload once. What it returns is what the stores then record.
 import { userKey } from '../core/event/context.ts';
 import { traceIdOf } from '../core/event/event.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';
 import type { OutcomeReason } from '../core/outcomes.ts';
-import { processEvent } from '../core/pipeline/process-event.ts';
+import { groupEvent, prepareEvent } from '../core/pipeline/process-event.ts';
+import type { NormalizedEvent } from '../core/event/event.ts';
 import type { NewEvent } from '../core/ports/event-store.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { readQueuedJson } from './queued-json.ts';
@@ -28,7 +29,14 @@ export interface RecordToPrepare {
   value: Buffer;
 }
 
-export function prepareEvents(records: RecordToPrepare[], logger: Logger): PreparedBatch {
+/** Rewrites an event's frames from uploaded source maps (source-map-symbolicator.ts). */
+export type Symbolicate = (projectId: number, event: NormalizedEvent) => Promise<void>;
+
+export async function prepareEvents(
+  records: RecordToPrepare[],
+  logger: Logger,
+  symbolicate?: Symbolicate,
+): Promise<PreparedBatch> {
   const batch: PreparedBatch = { prepared: [], dropped: [] };
   for (const record of records) {
     const item = readQueuedJson(record.value, record, logger);
@@ -37,12 +45,14 @@ export function prepareEvents(records: RecordToPrepare[], logger: Logger): Prepa
       continue;
     }
     const { header } = item;
-    const { event, grouping, summary } = processEvent(item.json, {
+    const prepared = prepareEvent(item.json, {
       eventId: header.id,
       receivedAt: header.receivedAt,
       ...(header.clientIp ? { clientIp: header.clientIp } : {}),
       envelopeSdk: header.sdk,
     });
+    if (symbolicate) await symbolicate(header.projectId, prepared);
+    const { event, grouping, summary } = groupEvent(prepared);
     const common = {
       projectId: header.projectId,
       eventId: header.id,

@@ -8,7 +8,9 @@ import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Queue, Subscription } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import { eventPipeline } from './event-pipeline.ts';
+import { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import { isolateFailures } from './isolate-failures.ts';
 import { logPipeline } from './log-pipeline.ts';
 
@@ -19,6 +21,8 @@ export interface DispatcherDeps {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;
+  /** Uploaded source maps; without it, JS frames are not symbolicated. */
+  blobs?: BlobStore;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
   logger: Logger;
@@ -33,7 +37,10 @@ export interface DispatcherWorkers {
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
   const maxBatchSize = deps.batchSize ?? 200;
   const isolation = { outcomes: deps.outcomes, logger: deps.logger };
-  const events = isolateFailures(eventPipeline(deps), {
+  const symbolicator = deps.blobs
+    ? new SourceMapSymbolicator({ metadata: deps.metadata, blobs: deps.blobs, logger: deps.logger })
+    : undefined;
+  const events = isolateFailures(eventPipeline({ ...deps, ...(symbolicator ? { symbolicator } : {}) }), {
     ...isolation,
     category: 'error',
     storesAnswer: async () => {

@@ -18,8 +18,6 @@ import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
-import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
-import { openS3BlobStore } from '../adapters/s3/s3-blob-store.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
 import { ConfigError } from './config.ts';
@@ -31,6 +29,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { startEmbeddedBackend } from './embedded/backend.ts';
 import type { Metrics } from './metrics.ts';
+import { openBlobStore } from './open-blob-store.ts';
 
 export interface Stores {
   metadata: MetadataStore;
@@ -84,6 +83,7 @@ export async function composeStandalone(
       queueMaxBacklogBytes: config.queueMaxBacklogBytes,
       logLevel: config.logLevel,
       retentionDays: config.eventRetentionDays,
+      blobs: { dataDir: config.dataDir, ...(config.s3 ? { s3: config.s3 } : {}) },
     },
     logger,
     metrics,
@@ -203,7 +203,7 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
       ports.events = stores.events;
       ports.logs = stores.logs;
     }
-    if (role === 'ingest') {
+    if (role === 'ingest' || role === 'dispatcher') {
       const blobs = await openBlobStore(config);
       closers.push(() => blobs.close());
       health.push({ name: 'blobs', check: () => blobs.ping() });
@@ -234,12 +234,6 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
     for (const close of closers.reverse()) await close().catch(() => {});
     throw error;
   }
-}
-
-/** Where uploaded source maps live: S3 when configured, else <data dir>/blobs. */
-export async function openBlobStore(config: Pick<Config, 's3' | 'dataDir'>): Promise<BlobStore> {
-  if (config.s3) return openS3BlobStore(config.s3);
-  return openFsBlobStore(join(config.dataDir, 'blobs'));
 }
 
 /** The metadata store of the distributed mode, for `errata migrate` and the admin commands. */

@@ -31,6 +31,7 @@ interface Artifact {
   url: string;
   sizeBytes: number;
   uploadedAt: string;
+  lastUsedAt: string | null;
 }
 
 function sentryCli(args: string[], env: Record<string, string> = {}) {
@@ -116,6 +117,60 @@ describe('sentry-cli sourcemaps upload', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('errata createuploadtoken');
     expect(await artifacts('shop')).toEqual([]);
+  });
+});
+
+describe('symbolication', () => {
+  // The uploaded bundle run in Node with @sentry/node, which reports the injected Debug IDs.
+  const RUN = `
+    const Sentry = require('@sentry/node');
+    const { readFileSync } = require('node:fs');
+    const vm = require('node:vm');
+    const [dsn, file] = process.argv.slice(1);
+    Sentry.init({ dsn, release: 'web@1.0.0' });
+    vm.runInThisContext(readFileSync(file, 'utf8'), { filename: file });
+    try { app.checkout({ id: 1 }); } catch (error) { Sentry.captureException(error); }
+    Sentry.flush(10000).then((ok) => process.exit(ok ? 0 : 1));`;
+
+  it('an error thrown by the minified bundle shows the original files, functions, lines and source', async () => {
+    const dsn = (
+      await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(['listprojects'], server.env)
+    ).projects.find((p) => p.slug === 'web')!.dsns[0]!.dsn;
+    const admin = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'web'], server.env))
+      .plaintext;
+    const ran = await runProcess(process.execPath, ['-e', RUN, dsn, join(work, 'dist', 'app.js')], { cwd: REPO_ROOT });
+    expect(ran.code, ran.stderr).toBe(0);
+    const issue = await eventually(async () => {
+      const response = await fetch(`${server.url}/api/v1/organizations/default/projects/web/issues?status=all`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      const body = (await response.json()) as { issues: Array<{ shortId: string; title: string; culprit: string }> };
+      return body.issues.find((i) => i.title.includes('reduce'));
+    }, 'the issue of the thrown error');
+    const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
+    const exception = latestEvent.payload.exception.values[0];
+    const frames = exception.stacktrace.frames as Array<Record<string, any>>;
+    const crash = frames[frames.length - 1]!;
+    expect(crash).toMatchObject({
+      lineno: 2,
+      function: 'totalOf',
+      context_line: '  return cart.items.reduce((sum, item) => sum + item.price, 0);',
+    });
+    expect(crash.filename).toMatch(/src\/cart\.js$/);
+    // checkout is called from the (unmapped) runner, so nothing names it: its line maps all the same.
+    expect(frames.some((f) => /src\/app\.js$/.test(f.filename) && f.lineno === 3)).toBe(true);
+    // The frames as they arrived are kept.
+    expect(exception.raw_stacktrace.frames.at(-1).filename).toMatch(/dist\/app\.js$/);
+    // Title and culprit come from original code; the map's last use is recorded.
+    expect(issue.culprit).toContain('cart');
+    const used = await eventually(async () => {
+      const list = await artifacts();
+      return list.find((a) => a.type === 'source_map' && a.lastUsedAt) ?? undefined;
+    }, 'the map marked as used');
+    expect(used.debugId).toBe(debugId);
   });
 });
 

@@ -54,7 +54,10 @@ describe('upload token API', () => {
     const listed = await call('GET', `${base}/web/upload-tokens`, tokens.admin);
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['ci-web']);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.plaintext);
-    const cli = await runCliJson<{ tokens: Array<{ name: string }> }>(['listuploadtokens', '--organization', 'default'], server.env);
+    const cli = await runCliJson<{ tokens: Array<{ name: string }> }>(
+      ['listuploadtokens', '--organization', 'default'],
+      server.env,
+    );
     expect(cli.tokens.map((t) => t.name)).toContain('ci-web');
     expect((await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name: 'ci-web' })).status).toBe(409);
     const revoked = await call('DELETE', `${base}/web/upload-tokens/ci-web`, tokens.admin);

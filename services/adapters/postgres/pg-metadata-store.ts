@@ -280,7 +280,28 @@ export class PgMetadataStore implements MetadataStore {
     }
   }
 
-  async listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
+  async findSourceMapArtifact(
+    projectId: number,
+    debugId: string,
+    type: SourceMapArtifact['type'],
+  ): Promise<SourceMapArtifact | undefined> {
+    return (await this.artifactsWhere('project_id = $1 AND debug_id = $2 AND type = $3', [projectId, debugId, type]))[0];
+  }
+
+  async touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void> {
+    if (debugIds.length === 0) return;
+    await this.db.query(
+      `UPDATE source_map_artifacts SET last_used_at = $3
+       WHERE project_id = $1 AND debug_id = ANY($2::text[]) AND (last_used_at IS NULL OR last_used_at < $3)`,
+      [projectId, debugIds, at],
+    );
+  }
+
+  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
+    return this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
+  }
+
+  private async artifactsWhere(where: string, params: unknown[]): Promise<SourceMapArtifact[]> {
     const result = await this.db.query<{
       project_id: number;
       debug_id: string;
@@ -291,7 +312,7 @@ export class PgMetadataStore implements MetadataStore {
       bundle_checksum: string;
       uploaded_at: Date;
       last_used_at: Date | null;
-    }>('SELECT * FROM source_map_artifacts WHERE project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
+    }>(`SELECT * FROM source_map_artifacts WHERE ${where}`, params);
     return result.rows.map((r) => ({
       projectId: r.project_id,
       debugId: r.debug_id,

@@ -1,6 +1,8 @@
-// The pure part of the dispatcher's event pipeline, in order: normalize every SDK variant,
-// decide in-app frames, name JavaScript modules, (symbolicate, once source maps exist), then
-// group and summarize. What comes out is stored and recorded by the dispatcher.
+// The pure part of the dispatcher's event pipeline, in order: normalize every SDK variant
+// (prepareEvent); then the dispatcher symbolicates JS frames with the maps it loads
+// (core/sourcemaps/symbolicate.ts); then decide in-app frames, name JavaScript modules, group
+// and summarize (groupEvent), so all of these see the original frames. What comes out is
+// stored and recorded.
 import type { NormalizedEvent } from '../event/event.ts';
 import { addJavaScriptModules } from '../event/js-module.ts';
 import { normalizeEvent, type NormalizeContext } from '../event/normalize-event.ts';
@@ -14,9 +16,17 @@ export interface ProcessedEvent {
   summary: EventSummary;
 }
 
-export function processEvent(raw: unknown, context: NormalizeContext): ProcessedEvent {
-  const event = normalizeEvent(raw, context);
+export function prepareEvent(raw: unknown, context: NormalizeContext): NormalizedEvent {
+  return normalizeEvent(raw, context);
+}
+
+export function groupEvent(event: NormalizedEvent): ProcessedEvent {
   applyInAppRules(event);
   addJavaScriptModules(event);
   return { event, grouping: computeGrouping(event), summary: summarizeEvent(event) };
+}
+
+/** Without source maps: every step at once. */
+export function processEvent(raw: unknown, context: NormalizeContext): ProcessedEvent {
+  return groupEvent(prepareEvent(raw, context));
 }

@@ -204,6 +204,13 @@ export interface MetadataStore {
   /** Inserts or replaces the index entries (by project, debug id and type). */
   saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
   listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]>;
+  findSourceMapArtifact(
+    projectId: number,
+    debugId: string,
+    type: SourceMapArtifact['type'],
+  ): Promise<SourceMapArtifact | undefined>;
+  /** Records that these maps symbolicated an event at `at` (retention keeps maps in use). */
+  touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void>;
 
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;

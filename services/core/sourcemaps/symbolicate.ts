@@ -213,9 +213,6 @@ function symbolicateFrame(
   const source = index === undefined ? undefined : map.sources[index];
   if (index === undefined || !source || position.line === null || position.line < 1 || position.column === null) return null;
 
-  // What addJavaScriptModules derived from the bundle's URL (it skips `async `-prefixed paths).
-  const bundleModule = URL_PREFIXES.test(frame.abs_path!) ? generateModule(frame.abs_path) : undefined;
-
   frame.lineno = position.line;
   frame.colno = position.column + 1;
   frame.filename = cleanFilename(source);
@@ -225,9 +222,9 @@ function symbolicateFrame(
   frame.abs_path = resolveAbsPath(withSourceRoot(source, map.sourceRoot), base);
   if (callsiteName) frame.function = callsiteName;
 
-  // That module names the bundle, not the original file: it is replaced as symbolicator does.
-  // A module the SDK sent is kept.
-  if (frame.module !== undefined && frame.module === bundleModule) delete frame.module;
+  // Any module the frame had (the SDK's, or one derived from the bundle's URL) names the
+  // minified file, not the original one: it goes, and is derived again from the original path.
+  delete frame.module;
   if (source.startsWith('webpack:')) frame.module = generateModule(frame.filename);
   else if (frame.module === undefined && URL_PREFIXES.test(frame.abs_path)) frame.module = generateModule(frame.abs_path);
 

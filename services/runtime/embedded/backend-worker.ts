@@ -12,6 +12,7 @@ import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
 import { startPeriodicJobs } from '../../dispatcher/periodic-jobs.ts';
 import { startDispatcherWorkers } from '../../dispatcher/workers.ts';
+import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
 import { createLogger } from '../logger.ts';
 import { createMetrics, outcomeRecorder } from '../metrics.ts';
 import { sqlHandlers } from './remote-sql-client.ts';
@@ -22,6 +23,8 @@ export interface BackendOptions {
   queueDir: string;
   logLevel: string;
   retentionDays: number;
+  /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
+  blobs: BlobStoreConfig;
 }
 
 const options = workerData as BackendOptions;
@@ -29,6 +32,9 @@ const logger = createLogger(options.logLevel).child({ thread: 'backend' });
 const metrics = createMetrics({ processMetrics: false });
 const client = await PGliteClient.open(options.databaseDir);
 await migrate(client);
+// Every await comes before the first parentPort listener (the queue's, below): messages that
+// arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
+const blobs = await openBlobStore(options.blobs);
 const queue = new LocalQueue(options.queueDir, {
   mode: 'reader',
   peer: notifications<QueuePeerMessage>(parentPort!, 'queue'),
@@ -38,7 +44,7 @@ const queue = new LocalQueue(options.queueDir, {
   },
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
-const dispatcher = startDispatcherWorkers({ queue, ...stores, outcomes: outcomeRecorder(metrics), metrics, logger });
+const dispatcher = startDispatcherWorkers({ queue, ...stores, blobs, outcomes: outcomeRecorder(metrics), metrics, logger });
 const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: options.retentionDays });
 
 serveRpc(parentPort!, {
@@ -50,5 +56,6 @@ serveRpc(parentPort!, {
     await dispatcher.stop({ drain: true, timeoutMs: drainTimeoutMs });
     await queue.close();
     await client.close();
+    await blobs.close();
   },
 });

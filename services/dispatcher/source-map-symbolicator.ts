@@ -1,0 +1,115 @@
+// Symbolication in the dispatcher: for each JS event, the maps its frames need (by Debug ID,
+// from the upload index and the BlobStore, gunzipped and parsed once, kept in a cache bounded
+// by bytes), then core/sourcemaps/symbolicate.ts rewrites the frames before grouping. A map not
+// uploaded yet is remembered as absent for a minute; an event that arrives before its map is
+// grouped on minified frames and is never regrouped. Maps in use are marked so, at most hourly.
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { NormalizedEvent } from '../core/event/event.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
+import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import { debugIdsNeeded, parseSourceMap, symbolicateEvent, type ParsedSourceMap } from '../core/sourcemaps/symbolicate.ts';
+import type { Logger } from '../runtime/logger.ts';
+
+const gunzipAsync = promisify(gunzip);
+
+const ABSENT_TTL_MS = 60_000;
+const TOUCH_EVERY_MS = 3_600_000;
+
+export interface SymbolicatorDeps {
+  metadata: MetadataStore;
+  blobs: BlobStore;
+  logger: Logger;
+  /** Parsed maps kept, by the size of their JSON. Default 256 MiB. */
+  maxCacheBytes?: number;
+  now?: () => number;
+}
+
+interface Cached {
+  map: ParsedSourceMap | null;
+  bytes: number;
+  /** For an absent map: when to look again. */
+  until?: number;
+}
+
+export class SourceMapSymbolicator {
+  private readonly cache = new Map<string, Cached>();
+  private cachedBytes = 0;
+  private readonly touched = new Map<string, number>();
+  private readonly used = new Map<number, Set<string>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SymbolicatorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Rewrites the event's JS frames that have uploaded maps; leaves the others as they are. */
+  async symbolicate(projectId: number, event: NormalizedEvent): Promise<void> {
+    const needed = debugIdsNeeded(event);
+    if (needed.size === 0) return;
+    const maps = new Map<string, ParsedSourceMap>();
+    for (const debugId of new Set(needed.values())) {
+      const map = await this.load(projectId, debugId);
+      if (map) maps.set(debugId, map);
+    }
+    if (maps.size === 0) return;
+    const { usedDebugIds } = symbolicateEvent(event, maps);
+    for (const debugId of usedDebugIds) this.markUsed(projectId, debugId);
+  }
+
+  /** Writes when maps were last used (once per map and hour); call after a batch. */
+  async flushUsage(): Promise<void> {
+    const at = new Date(this.now());
+    for (const [projectId, debugIds] of this.used) await this.deps.metadata.touchSourceMapArtifacts(projectId, [...debugIds], at);
+    this.used.clear();
+  }
+
+  private markUsed(projectId: number, debugId: string): void {
+    const key = `${projectId}:${debugId}`;
+    const last = this.touched.get(key);
+    if (last !== undefined && this.now() - last < TOUCH_EVERY_MS) return;
+    this.touched.set(key, this.now());
+    const set = this.used.get(projectId) ?? new Set<string>();
+    set.add(debugId);
+    this.used.set(projectId, set);
+  }
+
+  private async load(projectId: number, debugId: string): Promise<ParsedSourceMap | null> {
+    const key = `${projectId}:${debugId}`;
+    const cached = this.cache.get(key);
+    if (cached && (cached.until === undefined || cached.until > this.now())) {
+      // Most recently used last: the first entries are the ones to evict.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached.map;
+    }
+    if (cached) this.forget(key, cached);
+    const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
+    const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
+    if (!artifact || !stored) return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS });
+    try {
+      const json = await gunzipAsync(stored);
+      return this.remember(key, { map: parseSourceMap(json, artifact.url), bytes: json.byteLength });
+    } catch (error) {
+      // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
+      this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
+      return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS });
+    }
+  }
+
+  private remember(key: string, entry: Cached): ParsedSourceMap | null {
+    this.cache.set(key, entry);
+    this.cachedBytes += entry.bytes;
+    const max = this.deps.maxCacheBytes ?? 256 * 1024 * 1024;
+    for (const [oldest, cached] of this.cache) {
+      if (this.cachedBytes <= max || oldest === key) break;
+      this.forget(oldest, cached);
+    }
+    return entry.map;
+  }
+
+  private forget(key: string, entry: Cached): void {
+    this.cache.delete(key);
+    this.cachedBytes -= entry.bytes;
+  }
+}
