@@ -120,7 +120,7 @@ async function buildRole(
       registerQueueLag(metrics, ports.queue!);
       const stores = { metadata: ports.metadata, events: ports.events!, logs: ports.logs! };
       const workers = startDispatcherWorkers({ queue: ports.queue!, ...stores, blobs: ports.blobs!, outcomes, metrics, logger });
-      const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: config.eventRetentionDays });
+      const periodic = startPeriodicJobs({ ...stores, blobs: ports.blobs!, logger, retentionDays: config.eventRetentionDays });
       const app = createHttpApp({ logger, metrics, health: ports.health });
       app.use((ctx) => {
         ctx.status = 404;

@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { pruneExpired } from './retention.ts';
@@ -51,5 +55,53 @@ describe('retention', () => {
     expect(await stores.events.getEvent(1, 'a'.repeat(32))).toBeUndefined();
     expect(await stores.events.getEvent(1, 'b'.repeat(32))).toBeDefined();
     expect((await stores.logs.searchLogs({ projectId: 1, limit: 10 })).items.map((l) => l.body)).toEqual(['new']);
+  });
+
+  it('prunes uploaded source files and maps unused for the retention period, keeping the ones in use', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'errata-maps-'));
+    try {
+      const blobs = await openFsBlobStore(dir);
+      const org = await stores.metadata.ensureOrganization('maps', 'maps');
+      const { project } = await stores.metadata.createProject(
+        { organizationId: org.id, slug: 'maps', name: 'maps' },
+        { publicKey: 'f'.repeat(32), label: 'Default' },
+      );
+      const artifact = (debugId: string) => ({
+        projectId: project.id,
+        debugId,
+        type: 'source_map' as const,
+        url: '~/app.js.map',
+        blobKey: `projects/${project.id}/maps/${debugId}/source_map.gz`,
+        sizeBytes: 3,
+        bundleChecksum: 'c'.repeat(40),
+      });
+      const [used, unused] = [artifact('11111111-1111-4111-8111-111111111111'), artifact('22222222-2222-4222-8222-222222222222')];
+      await stores.metadata.saveSourceMapArtifacts([used, unused]);
+      for (const a of [used, unused]) await blobs.put(a.blobKey, Buffer.from('map'));
+      // 100 days on, with a 90-day retention: only the map that symbolicated an event on day 95 stays.
+      const later = Date.now() + 100 * DAY * 1000;
+      await stores.metadata.touchSourceMapArtifacts(project.id, [used.debugId], new Date(Date.now() + 95 * DAY * 1000));
+      const early = await pruneExpired({
+        ...stores,
+        blobs,
+        logger: createLogger('silent'),
+        retentionDays: 90,
+        now: () => Date.now(),
+      });
+      expect(early.sourceMapFiles).toBe(0);
+      const pruned = await pruneExpired({
+        ...stores,
+        blobs,
+        logger: createLogger('silent'),
+        retentionDays: 90,
+        now: () => later,
+      });
+      expect(pruned.sourceMapFiles).toBe(1);
+      expect((await stores.metadata.listSourceMapArtifacts(project.id)).map((a) => a.debugId)).toEqual([used.debugId]);
+      expect(await blobs.head(unused.blobKey)).toBeUndefined();
+      expect(await blobs.head(used.blobKey)).toBeDefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

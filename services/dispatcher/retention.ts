@@ -1,6 +1,8 @@
 // The dispatcher's retention job: once at start and then hourly, events and logs older than
 // ERRATA_EVENT_RETENTION_DAYS are deleted, and with them the record of which event ids were
-// counted. Issues stay, with their counts.
+// counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
+// event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
@@ -10,22 +12,39 @@ export interface RetentionDeps {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;
+  /** Where uploaded source maps live; without it, maps are not pruned here. */
+  blobs?: BlobStore;
   logger: Logger;
   retentionDays: number;
   now?: () => number;
   intervalMs?: number;
 }
 
-export async function pruneExpired(deps: RetentionDeps): Promise<{ events: number; logs: number; eventIds: number }> {
+export async function pruneExpired(
+  deps: RetentionDeps,
+): Promise<{ events: number; logs: number; eventIds: number; sourceMapFiles: number }> {
   const cutoff = (deps.now ?? Date.now)() / 1000 - deps.retentionDays * 86_400;
   const pruned = {
     events: await deps.events.deleteEventsBefore(cutoff),
     logs: await deps.logs.deleteLogsBefore(cutoff),
     eventIds: await deps.metadata.forgetProcessedEventsBefore(cutoff),
+    sourceMapFiles: deps.blobs ? await pruneSourceMaps(deps.metadata, deps.blobs, new Date(cutoff * 1000)) : 0,
   };
-  if (pruned.events + pruned.logs + pruned.eventIds > 0)
+  if (pruned.events + pruned.logs + pruned.eventIds + pruned.sourceMapFiles > 0)
     deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');
   return pruned;
+}
+
+/** Files first, then their index entries: a failure in between leaves an entry the symbolicator treats as absent. */
+async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff: Date): Promise<number> {
+  let pruned = 0;
+  for (;;) {
+    const stale = await metadata.listSourceMapArtifactsUnusedSince(cutoff, 500);
+    if (stale.length === 0) return pruned;
+    await blobs.deleteMany(stale.map((a) => a.blobKey));
+    await metadata.deleteSourceMapArtifacts(stale);
+    pruned += stale.length;
+  }
 }
 
 export function startRetentionJob(deps: RetentionDeps): { stop(): void } {

@@ -297,6 +297,27 @@ export class PgMetadataStore implements MetadataStore {
     );
   }
 
+  listSourceMapArtifactsUnusedSince(cutoff: Date, limit: number): Promise<SourceMapArtifact[]> {
+    return this.artifactsWhere('COALESCE(last_used_at, uploaded_at) < $1 ORDER BY COALESCE(last_used_at, uploaded_at) LIMIT $2', [
+      cutoff,
+      limit,
+    ]);
+  }
+
+  async deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void> {
+    for (const part of chunk(artifacts, 500)) {
+      const values = valuesList(
+        part.map((a) => [a.projectId, a.debugId, a.type]),
+        ['integer', 'text', 'text'],
+      );
+      await this.db.query(
+        `DELETE FROM source_map_artifacts a USING (VALUES ${values.sql}) AS v (project_id, debug_id, type)
+         WHERE a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type`,
+        values.params,
+      );
+    }
+  }
+
   listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
     return this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
   }

@@ -209,6 +209,9 @@ export interface MetadataStore {
     debugId: string,
     type: SourceMapArtifact['type'],
   ): Promise<SourceMapArtifact | undefined>;
+  /** Artifacts whose last use (or upload, if never used) is before the cutoff, oldest first. */
+  listSourceMapArtifactsUnusedSince(cutoff: Date, limit: number): Promise<SourceMapArtifact[]>;
+  deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void>;
   /** Records that these maps symbolicated an event at `at` (retention keeps maps in use). */
   touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void>;
 

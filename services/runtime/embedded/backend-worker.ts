@@ -45,7 +45,7 @@ const queue = new LocalQueue(options.queueDir, {
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
 const dispatcher = startDispatcherWorkers({ queue, ...stores, blobs, outcomes: outcomeRecorder(metrics), metrics, logger });
-const periodic = startPeriodicJobs({ ...stores, logger, retentionDays: options.retentionDays });
+const periodic = startPeriodicJobs({ ...stores, blobs, logger, retentionDays: options.retentionDays });
 
 serveRpc(parentPort!, {
   ...sqlHandlers(client),
