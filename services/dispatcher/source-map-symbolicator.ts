@@ -1,7 +1,7 @@
 // Symbolication in the dispatcher: for each JS event, the maps its frames need (by Debug ID,
 // from the upload index and the BlobStore, gunzipped and parsed once, kept in a cache bounded
 // by bytes), then core/sourcemaps/symbolicate.ts rewrites the frames before grouping. A map not
-// uploaded yet is remembered as absent for a minute; an event that arrives before its map is
+// uploaded yet is remembered as absent for ten seconds; an event that arrives before its map is
 // grouped on minified frames and is never regrouped. Maps in use are marked so, at most hourly.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
@@ -13,7 +13,8 @@ import type { Logger } from '../runtime/logger.ts';
 
 const gunzipAsync = promisify(gunzip);
 
-const ABSENT_TTL_MS = 60_000;
+// Short: a map uploaded right after the first events it was missing for should apply soon.
+const ABSENT_TTL_MS = 10_000;
 const TOUCH_EVERY_MS = 3_600_000;
 
 export interface SymbolicatorDeps {

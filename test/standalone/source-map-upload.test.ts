@@ -87,6 +87,17 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+// The uploaded bundle run in Node with @sentry/node, which reports the injected Debug IDs.
+const RUN = `
+    const Sentry = require('@sentry/node');
+    const { readFileSync } = require('node:fs');
+    const vm = require('node:vm');
+    const [dsn, file] = process.argv.slice(1);
+    Sentry.init({ dsn, release: 'web@1.0.0' });
+    vm.runInThisContext(readFileSync(file, 'utf8'), { filename: file });
+    try { app.checkout({ id: 1 }); } catch (error) { Sentry.captureException(error); }
+    Sentry.flush(10000).then((ok) => process.exit(ok ? 0 : 1));`;
+
 describe('sentry-cli sourcemaps upload', () => {
   it('uploads the minified file and its map, indexed by Debug ID', async () => {
     const uploaded = await sentryCli(['sourcemaps', 'upload', join(work, 'dist')]);
@@ -121,17 +132,6 @@ describe('sentry-cli sourcemaps upload', () => {
 });
 
 describe('symbolication', () => {
-  // The uploaded bundle run in Node with @sentry/node, which reports the injected Debug IDs.
-  const RUN = `
-    const Sentry = require('@sentry/node');
-    const { readFileSync } = require('node:fs');
-    const vm = require('node:vm');
-    const [dsn, file] = process.argv.slice(1);
-    Sentry.init({ dsn, release: 'web@1.0.0' });
-    vm.runInThisContext(readFileSync(file, 'utf8'), { filename: file });
-    try { app.checkout({ id: 1 }); } catch (error) { Sentry.captureException(error); }
-    Sentry.flush(10000).then((ok) => process.exit(ok ? 0 : 1));`;
-
   it('an error thrown by the minified bundle shows the original files, functions, lines and source', async () => {
     const dsn = (
       await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(['listprojects'], server.env)
@@ -172,6 +172,58 @@ describe('symbolication', () => {
     }, 'the map marked as used');
     expect(used.debugId).toBe(debugId);
   });
+});
+
+describe('an event that arrives before its map', () => {
+  it('is grouped on minified frames and stays so; events after the upload get original frames and another issue', async () => {
+    const listed = await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(
+      ['listprojects'],
+      server.env,
+    );
+    const dsn = listed.projects.find((p) => p.slug === 'shop')!.dsns[0]!.dsn;
+    const reader = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'shop'], server.env))
+      .plaintext;
+    const issues = async () => {
+      const response = await fetch(`${server.url}/api/v1/organizations/default/projects/shop/issues?status=all`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+      return ((await response.json()) as { issues: Array<{ shortId: string; count: number }> }).issues;
+    };
+    const framesOf = async (shortId: string) => {
+      const response = await fetch(`${server.url}/api/v1/organizations/default/issues/${shortId}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+      const body = (await response.json()) as { latestEvent: { payload: any } };
+      return body.latestEvent.payload.exception.values[0].stacktrace.frames as Array<{ filename: string }>;
+    };
+    const run = async () => {
+      const ran = await runProcess(process.execPath, ['-e', RUN, dsn, join(work, 'dist', 'app.js')], { cwd: REPO_ROOT });
+      expect(ran.code, ran.stderr).toBe(0);
+    };
+
+    await run();
+    const [before] = await eventually(async () => ((await issues()).length === 1 ? issues() : undefined), 'the first issue');
+    expect((await framesOf(before!.shortId)).at(-1)!.filename).toMatch(/dist\/app\.js$/);
+
+    const shopToken = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'shop'], server.env)).plaintext;
+    const uploaded = await sentryCli(['sourcemaps', 'upload', '--wait', '--project', 'shop', join(work, 'dist')], {
+      SENTRY_AUTH_TOKEN: shopToken,
+    });
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    // The dispatcher looks again for a map it missed within seconds; send until an event is symbolicated.
+    const after = await eventually(
+      async () => {
+        await run();
+        const symbolicated = (await issues()).find((i) => i.shortId !== before!.shortId);
+        return symbolicated;
+      },
+      'an issue grouped on original frames',
+      60_000,
+    );
+    expect((await framesOf(after.shortId)).at(-1)!.filename).toMatch(/src\/cart\.js$/);
+    // The first issue is not regrouped: still minified, still its own issue.
+    expect((await framesOf(before!.shortId)).at(-1)!.filename).toMatch(/dist\/app\.js$/);
+  }, 120_000);
 });
 
 describe('the upload protocol, spoken by hand', () => {
