@@ -11,21 +11,25 @@ import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime
 import type { Config } from '../runtime/config.ts';
 import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
+import { openBlobStore } from '../runtime/open-blob-store.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 
 export async function runAdminCommand(
   config: Config,
   operation: AdminOperation,
   input: Record<string, unknown>,
 ): Promise<unknown> {
+  const blobs = lazyBlobStore(config);
   if (config.postgres) {
     const client = openPostgres(config);
     try {
       const metadata = new PgMetadataStore(client);
       await ensureFirstOrganization(metadata, config.organization);
       // Ingest processes notice key changes through their key cache's refresh (30 s).
-      return await runAdminOperation({ metadata, baseUrl: config.baseUrl }, operation, input);
+      return await runAdminOperation({ metadata, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
     } finally {
       await client.close();
+      await blobs.close();
     }
   }
   const holder = await currentHolder(config.dataDir);
@@ -37,11 +41,23 @@ export async function runAdminCommand(
     const stores = await openStores(config);
     try {
       await ensureFirstOrganization(stores.metadata, config.organization);
-      return await runAdminOperation({ metadata: stores.metadata, baseUrl: config.baseUrl }, operation, input);
+      return await runAdminOperation({ metadata: stores.metadata, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
     } finally {
       await stores.close();
+      await blobs.close();
     }
   } finally {
     await lock.release();
   }
+}
+
+/** Opened on first use: most commands never touch blobs. */
+function lazyBlobStore(config: Config): { open(): Promise<BlobStore>; close(): Promise<void> } {
+  let opened: Promise<BlobStore> | undefined;
+  return {
+    open: () => (opened ??= openBlobStore(config)),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
 }

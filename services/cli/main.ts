@@ -19,7 +19,7 @@ import { VERSION } from '../runtime/version.ts';
 import { runAdminCommand } from './admin-command.ts';
 import { startStandaloneServer } from './standalone-server.ts';
 import { serveRole } from './serve-role.ts';
-import { registerUploadTokenCommands } from './upload-token-commands.ts';
+import { registerSourceMapCommands } from './source-map-commands.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 import { mkdir } from 'node:fs/promises';
 
@@ -219,7 +219,7 @@ for (const [command, active] of [
     });
 }
 
-registerUploadTokenCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
+registerSourceMapCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 
 program
   .command('init-embedded-db', { hidden: true })

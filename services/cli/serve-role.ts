@@ -110,6 +110,7 @@ async function buildRole(
         baseUrl: config.baseUrl,
         maxLogWindowMinutes: config.eventRetentionDays * 1440,
         agentCallsPerMinute: config.agentCallsPerMinute,
+        blobs: ports.blobs!,
         logger,
         metrics,
         health: ports.health,

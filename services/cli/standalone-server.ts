@@ -78,6 +78,7 @@ export async function startStandaloneServer(
     baseUrl: config.baseUrl,
     maxLogWindowMinutes: config.eventRetentionDays * 1440,
     agentCallsPerMinute: config.agentCallsPerMinute,
+    blobs: ports.blobs,
     logger,
     metrics,
     health,
@@ -91,7 +92,12 @@ export async function startStandaloneServer(
 
   const admin = await startAdminSocket(
     socket,
-    { metadata: ports.metadata, baseUrl: config.baseUrl, keysChanged: (key) => keys.invalidate(key) },
+    {
+      metadata: ports.metadata,
+      baseUrl: config.baseUrl,
+      blobs: () => Promise.resolve(ports.blobs),
+      keysChanged: (key) => keys.invalidate(key),
+    },
     logger,
   );
   let address;

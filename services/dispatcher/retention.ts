@@ -43,6 +43,10 @@ async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff
     if (stale.length === 0) return pruned;
     await blobs.deleteMany(stale.map((a) => a.blobKey));
     await metadata.deleteSourceMapArtifacts(stale);
+    for (const projectId of new Set(stale.map((a) => a.projectId))) {
+      const checksums = stale.filter((a) => a.projectId === projectId).map((a) => a.bundleChecksum);
+      await metadata.forgetAssemblies(projectId, [...new Set(checksums)]);
+    }
     pruned += stale.length;
   }
 }

@@ -6,7 +6,9 @@ import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { readApiRoutes, type ReadApiDeps } from './api/read-api.ts';
+import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
 
@@ -16,6 +18,8 @@ export interface McpAppDeps extends ReadApiDeps {
   health: HealthCheck[];
   /** MCP tool calls per token per minute. */
   agentCallsPerMinute: number;
+  /** Uploaded source maps, for listing and deleting them. */
+  blobs: BlobStore;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
@@ -28,6 +32,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   );
   app.use(bootstrapRoutes(deps));
   app.use(uploadTokenApiRoutes(deps));
+  app.use(sourceMapApiRoutes(deps));
   app.use(readApiRoutes(deps));
   app.use(async (ctx) => {
     ctx.status = 404;

@@ -203,7 +203,8 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
       ports.events = stores.events;
       ports.logs = stores.logs;
     }
-    if (role === 'ingest' || role === 'dispatcher') {
+    {
+      // Every role: ingest stores uploads, the dispatcher reads maps, mcp lists and deletes them.
       const blobs = await openBlobStore(config);
       closers.push(() => blobs.close());
       health.push({ name: 'blobs', check: () => blobs.ping() });

@@ -298,3 +298,36 @@ describe('the upload protocol, spoken by hand', () => {
     expect(bad.body.detail).toContain('checksum');
   });
 });
+
+describe('listing and deleting stored maps', () => {
+  it('through the management API (admin) and the CLI; a deleted bundle can be uploaded again', async () => {
+    const mint = async (role: string) =>
+      (await runCliJson<{ plaintext: string }>(['createtoken', '--role', role, '--project', 'web'], server.env)).plaintext;
+    const [admin, triage] = [await mint('admin'), await mint('triage')];
+    const path = `${server.url}/api/v1/organizations/default/projects/web/source-maps`;
+    const call = async (method: string, url: string, bearer: string) => {
+      const response = await fetch(url, { method, headers: { authorization: `Bearer ${bearer}` } });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    const listed = await call('GET', path, admin);
+    expect(listed.body.sourceMaps.map((m: { type: string }) => m.type).sort()).toEqual(['minified_source', 'source_map']);
+    expect((await call('GET', path, triage)).status).toBe(403);
+    expect((await call('DELETE', `${path}/${debugId}`, triage)).status).toBe(403);
+    const deleted = await call('DELETE', `${path}/${debugId}`, admin);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.deleted).toHaveLength(2);
+    expect(await artifacts()).toEqual([]);
+    expect((await call('DELETE', `${path}/${debugId}`, admin)).status).toBe(404);
+
+    // The same bundle uploaded again is stored again, then deleted with the CLI.
+    const again = await sentryCli(['sourcemaps', 'upload', '--wait', join(work, 'dist')]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await artifacts()).toHaveLength(2);
+    const removed = await runCliJson<{ deleted: unknown[] }>(
+      ['deletesourcemaps', '--project', 'web', '--debug-id', debugId],
+      server.env,
+    );
+    expect(removed.deleted).toHaveLength(2);
+    expect(await artifacts()).toEqual([]);
+  });
+});

@@ -185,6 +185,16 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       );
       expect(listed).toHaveLength(2);
       expect(await store.listSourceMapArtifacts(project.id + 1000)).toEqual([]);
+      expect((await store.findSourceMapArtifact(project.id, artifact.debugId, 'source_map'))?.url).toBe('~/v2/app.js.map');
+      expect(await store.findSourceMapArtifact(project.id, artifact.debugId.replace('1', '2'), 'source_map')).toBeUndefined();
+      await store.touchSourceMapArtifacts(project.id, [artifact.debugId], new Date(Date.now() + 3_600_000));
+      const soon = new Date(Date.now() + 60_000);
+      const unused = (await store.listSourceMapArtifactsUnusedSince(soon, 100)).filter((a) => a.projectId === project.id);
+      expect(unused).toEqual([]);
+      await store.deleteSourceMapArtifacts([{ projectId: project.id, debugId: artifact.debugId, type: 'minified_source' }]);
+      expect((await store.listSourceMapArtifacts(project.id)).map((a) => a.type)).toEqual(['source_map']);
+      await store.forgetAssemblies(project.id, [checksum]);
+      expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
     });
 
     it('creates an issue per primary hash with per-project short ids', async () => {

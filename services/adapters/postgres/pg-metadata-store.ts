@@ -264,6 +264,14 @@ export class PgMetadataStore implements MetadataStore {
     return row && { state: row.state, detail: row.detail, updatedAt: row.updated_at };
   }
 
+  async forgetAssemblies(projectId: number, checksums: string[]): Promise<void> {
+    if (checksums.length === 0) return;
+    await this.db.query('DELETE FROM bundle_assemblies WHERE project_id = $1 AND checksum = ANY($2::text[])', [
+      projectId,
+      checksums,
+    ]);
+  }
+
   async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void> {
     for (const part of chunk(artifacts, 500)) {
       const values = valuesList(

@@ -201,6 +201,8 @@ export interface MetadataStore {
   claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean>;
   finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void>;
   getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined>;
+  /** Forgets assemblies, so that uploading those bundles again stores them again. */
+  forgetAssemblies(projectId: number, checksums: string[]): Promise<void>;
   /** Inserts or replaces the index entries (by project, debug id and type). */
   saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
   listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]>;

@@ -7,10 +7,14 @@ import { createProject, listProjectsWithDsns } from '../../core/provisioning/pro
 import { createUploadToken, listUploadTokens, revokeUploadToken } from '../../core/provisioning/upload-tokens.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import { resolveOrganization } from '../../core/provisioning/organizations.ts';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { AgentToken, MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
+import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 
 export interface AdminContext {
   metadata: MetadataStore;
+  /** The blob store (source maps), opened only by the operations that need it. */
+  blobs?: () => Promise<BlobStore>;
   baseUrl: string;
   /** Called after an operation changed DSN keys, so caches can forget them. */
   keysChanged?: (publicKey?: string) => void;
@@ -98,18 +102,18 @@ export const ADMIN_OPERATIONS = {
       const org = await resolveOrganization(ctx.metadata, input.organization);
       const project = await ctx.metadata.findProject(org.id, input.project);
       if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
-      const artifacts = await ctx.metadata.listSourceMapArtifacts(project.id);
-      return {
-        project: project.slug,
-        artifacts: artifacts.map((a) => ({
-          debugId: a.debugId,
-          type: a.type,
-          url: a.url,
-          sizeBytes: a.sizeBytes,
-          uploadedAt: a.uploadedAt.toISOString(),
-          lastUsedAt: a.lastUsedAt?.toISOString() ?? null,
-        })),
-      };
+      return { project: project.slug, artifacts: (await ctx.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
+    },
+  },
+  deletesourcemaps: {
+    input: z.object({ project: z.string().min(1), debugId: z.string().min(1).max(100), organization }),
+    async run(ctx: AdminContext, input: { project: string; debugId: string; organization?: string }) {
+      const org = await resolveOrganization(ctx.metadata, input.organization);
+      const project = await ctx.metadata.findProject(org.id, input.project);
+      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      if (!ctx.blobs) throw new Error('deletesourcemaps needs the blob store');
+      const deleted = await deleteStoredMaps({ metadata: ctx.metadata, blobs: await ctx.blobs() }, project.id, input.debugId);
+      return { project: project.slug, deleted: deleted.map(storedMapJson) };
     },
   },
   setratelimit: {

@@ -1,5 +1,6 @@
-// `errata createuploadtoken | listuploadtokens | revokeuploadtoken`: the project-scoped tokens
-// sentry-cli and the bundler plugins upload source maps with.
+// The source map commands: `errata createuploadtoken | listuploadtokens | revokeuploadtoken`
+// (the project-scoped tokens sentry-cli and the bundler plugins upload with), and
+// `errata listsourcemaps | deletesourcemaps` (what was uploaded).
 import type { Command } from 'commander';
 import { uploadToolEnvironment } from '../core/provisioning/upload-tokens.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
@@ -18,7 +19,7 @@ interface UploadTokenJson {
   revokedAt: string | null;
 }
 
-export function registerUploadTokenCommands(program: Command, io: CliIo): void {
+export function registerSourceMapCommands(program: Command, io: CliIo): void {
   program
     .command('createuploadtoken')
     .description('mint a source map upload token (errata_...) for one project; the plaintext is shown once')
@@ -66,6 +67,18 @@ export function registerUploadTokenCommands(program: Command, io: CliIo): void {
       if (result.artifacts.length === 0)
         return io.out('No source maps uploaded yet: sentry-cli sourcemaps upload (see createuploadtoken)');
       for (const a of result.artifacts) io.out(`${a.debugId}  ${a.type}  ${a.sizeBytes} bytes  ${a.uploadedAt}  ${a.url}`);
+    });
+
+  program
+    .command('deletesourcemaps')
+    .description('delete the source files and map stored under one Debug ID')
+    .requiredOption('--project <slug>', 'the project')
+    .requiredOption('--debug-id <id>', 'the Debug ID (errata listsourcemaps)')
+    .option('--organization <slug>', 'organization (needed only when the instance has several)')
+    .action(async (options: { project: string; debugId: string; organization?: string }) => {
+      const result = (await io.admin('deletesourcemaps', options)) as { deleted: Array<{ type: string }> };
+      if (io.json()) return io.out(JSON.stringify(result));
+      io.out(`Deleted ${result.deleted.map((d) => d.type).join(' and ')} of ${options.debugId}.`);
     });
 
   program

@@ -1,0 +1,39 @@
+// Uploaded source maps through the management API (mcp role), for admin agent tokens: the
+// project's stored files by Debug ID, and deleting those of one Debug ID.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
+import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
+import { requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+
+export interface SourceMapApiDeps {
+  metadata: MetadataStore;
+  blobs: BlobStore;
+}
+
+export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
+  const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/source-maps' });
+  router.use(requireAgentToken(deps.metadata));
+  router.use(async (ctx, next) => {
+    requireRole(ctx.state.token as AgentToken, 'admin');
+    await next();
+  });
+  const projectOf = async (ctx: Koa.Context) => {
+    const token = ctx.state.token as AgentToken;
+    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
+    return visibleProject(deps.metadata, token, organization, ctx.params.project!);
+  };
+
+  router.get('/', async (ctx) => {
+    const project = await projectOf(ctx);
+    ctx.body = { sourceMaps: (await deps.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
+  });
+
+  router.delete('/:debugId', async (ctx) => {
+    const project = await projectOf(ctx);
+    ctx.body = { deleted: (await deleteStoredMaps(deps, project.id, ctx.params.debugId!)).map(storedMapJson) };
+  });
+
+  return router.routes() as unknown as Koa.Middleware;
+}
