@@ -2,26 +2,28 @@
 // minified by esbuild, Debug IDs injected by the real `sentry-cli sourcemaps inject`, uploaded
 // by the real `sentry-cli sourcemaps upload` to a running Errata with an upload token.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
-  REPO_ROOT,
   runCliJson,
-  runProcess,
   startServer,
   stopAndRemove,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
-
-const SENTRY_CLI = join(REPO_ROOT, 'node_modules', '.bin', 'sentry-cli');
+import {
+  buildSourceMapApp,
+  CART_LINE_2,
+  sentryCli as runSentryCli,
+  throwFromBundle,
+  type SourceMapApp,
+} from '../support/source-map-app.ts';
 
 let server: StandaloneServer;
 let work: string;
+let app: SourceMapApp;
 let token: string;
 let debugId: string;
 
@@ -35,19 +37,7 @@ interface Artifact {
 }
 
 function sentryCli(args: string[], env: Record<string, string> = {}) {
-  return runProcess(SENTRY_CLI, args, {
-    env: {
-      ...process.env,
-      SENTRY_URL: server.url,
-      SENTRY_AUTH_TOKEN: token,
-      SENTRY_ORG: 'any-org',
-      SENTRY_PROJECT: 'web',
-      SENTRY_DISABLE_UPDATE_CHECK: '1',
-      SENTRY_LOG_LEVEL: 'warn',
-      ...env,
-    },
-    timeoutMs: 60_000,
-  });
+  return runSentryCli(args, { SENTRY_URL: server.url, SENTRY_AUTH_TOKEN: token, SENTRY_PROJECT: 'web', ...env });
 }
 
 const artifacts = async (project = 'web') =>
@@ -57,46 +47,15 @@ beforeAll(async () => {
   server = await startServer();
   for (const name of ['web', 'shop']) await runCliJson(['createproject', '--name', name], server.env);
   token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'web'], server.env)).plaintext;
-  work = await mkdtemp(join(tmpdir(), 'errata-maps-'));
-  await mkdir(join(work, 'src'));
-  await writeFile(
-    join(work, 'src', 'cart.js'),
-    'export function totalOf(cart) {\n  return cart.items.reduce((sum, item) => sum + item.price, 0);\n}\n',
-  );
-  await writeFile(
-    join(work, 'src', 'app.js'),
-    "import { totalOf } from './cart.js';\nexport function checkout(cart) {\n  return totalOf(cart);\n}\n",
-  );
-  await build({
-    entryPoints: [join(work, 'src', 'app.js')],
-    bundle: true,
-    minify: true,
-    sourcemap: true,
-    format: 'iife',
-    globalName: 'app',
-    outfile: join(work, 'dist', 'app.js'),
-    logLevel: 'silent',
-  });
-  const injected = await sentryCli(['sourcemaps', 'inject', join(work, 'dist')]);
-  expect(injected.code, injected.stderr).toBe(0);
-  debugId = /\/\/# debugId=([0-9a-f-]{36})/.exec(await readFile(join(work, 'dist', 'app.js'), 'utf8'))![1]!;
+  app = await buildSourceMapApp();
+  work = app.dir;
+  debugId = app.debugId;
 }, 120_000);
 
 afterAll(async () => {
   await stopAndRemove(server);
   await rm(work, { recursive: true, force: true });
 });
-
-// The uploaded bundle run in Node with @sentry/node, which reports the injected Debug IDs.
-const RUN = `
-    const Sentry = require('@sentry/node');
-    const { readFileSync } = require('node:fs');
-    const vm = require('node:vm');
-    const [dsn, file] = process.argv.slice(1);
-    Sentry.init({ dsn, release: 'web@1.0.0' });
-    vm.runInThisContext(readFileSync(file, 'utf8'), { filename: file });
-    try { app.checkout({ id: 1 }); } catch (error) { Sentry.captureException(error); }
-    Sentry.flush(10000).then((ok) => process.exit(ok ? 0 : 1));`;
 
 describe('sentry-cli sourcemaps upload', () => {
   it('uploads the minified file and its map, indexed by Debug ID', async () => {
@@ -138,8 +97,7 @@ describe('symbolication', () => {
     ).projects.find((p) => p.slug === 'web')!.dsns[0]!.dsn;
     const admin = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'web'], server.env))
       .plaintext;
-    const ran = await runProcess(process.execPath, ['-e', RUN, dsn, join(work, 'dist', 'app.js')], { cwd: REPO_ROOT });
-    expect(ran.code, ran.stderr).toBe(0);
+    await throwFromBundle(app, dsn);
     const issue = await eventually(async () => {
       const response = await fetch(`${server.url}/api/v1/organizations/default/projects/web/issues?status=all`, {
         headers: { authorization: `Bearer ${admin}` },
@@ -157,7 +115,7 @@ describe('symbolication', () => {
     expect(crash).toMatchObject({
       lineno: 2,
       function: 'totalOf',
-      context_line: '  return cart.items.reduce((sum, item) => sum + item.price, 0);',
+      context_line: CART_LINE_2,
     });
     expect(crash.filename).toMatch(/src\/cart\.js$/);
     // checkout is called from the (unmapped) runner, so nothing names it: its line maps all the same.
@@ -197,8 +155,7 @@ describe('an event that arrives before its map', () => {
       return body.latestEvent.payload.exception.values[0].stacktrace.frames as Array<{ filename: string }>;
     };
     const run = async () => {
-      const ran = await runProcess(process.execPath, ['-e', RUN, dsn, join(work, 'dist', 'app.js')], { cwd: REPO_ROOT });
-      expect(ran.code, ran.stderr).toBe(0);
+      await throwFromBundle(app, dsn);
     };
 
     await run();
