@@ -249,6 +249,16 @@ describe('the upload protocol, spoken by hand', () => {
     expect(await artifacts()).toHaveLength(2);
   });
 
+  it('answers other upload kinds (debug files, ProGuard) with a clear "not supported"', async () => {
+    const response = await fetch(`${server.url}/api/0/projects/any-org/web/files/difs/assemble/`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/not supported: Errata symbolicates browser JavaScript/);
+  });
+
   it('refuses a malformed assemble request with what to fix', async () => {
     const bad = await assemble({ checksum: 'xyz', chunks: [] });
     expect(bad.status).toBe(400);

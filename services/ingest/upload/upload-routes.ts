@@ -66,7 +66,19 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
     ctx.body = await assemble(deps, token.projectId, parsed.data);
   });
 
-  return router.routes() as unknown as Koa.Middleware;
+  const routes = router.routes() as unknown as Koa.Middleware;
+  return (ctx, next) =>
+    routes(ctx, async () => {
+      if (!ctx.path.startsWith('/api/0/') && ctx.path !== '/api/0') return next();
+      // Everything else the upload tools may call: debug files, ProGuard, release files...
+      ctx.status = 404;
+      ctx.body = {
+        detail:
+          `${ctx.method} ${ctx.path.slice(0, 120)} is not supported: Errata symbolicates browser JavaScript and TypeScript ` +
+          'from source maps matched by Debug ID (sentry-cli sourcemaps inject, then sentry-cli sourcemaps upload); ' +
+          'native debug files, ProGuard mappings and release-name artifacts are not supported',
+      };
+    });
 }
 
 /** The upload names projects by slug or id; the token decides which one it may be. */
