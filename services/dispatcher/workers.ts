@@ -23,6 +23,8 @@ export interface DispatcherDeps {
   logs: LogStore;
   /** Uploaded source maps; without it, JS frames are not symbolicated. */
   blobs?: BlobStore;
+  /** Heap the cache of parsed source maps may hold. */
+  sourceMapCacheBytes?: number;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
   logger: Logger;
@@ -38,7 +40,12 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
   const maxBatchSize = deps.batchSize ?? 200;
   const isolation = { outcomes: deps.outcomes, logger: deps.logger };
   const symbolicator = deps.blobs
-    ? new SourceMapSymbolicator({ metadata: deps.metadata, blobs: deps.blobs, logger: deps.logger })
+    ? new SourceMapSymbolicator({
+        metadata: deps.metadata,
+        blobs: deps.blobs,
+        logger: deps.logger,
+        ...(deps.sourceMapCacheBytes ? { maxCacheBytes: deps.sourceMapCacheBytes } : {}),
+      })
     : undefined;
   const events = isolateFailures(eventPipeline({ ...deps, ...(symbolicator ? { symbolicator } : {}) }), {
     ...isolation,

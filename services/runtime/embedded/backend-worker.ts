@@ -44,7 +44,16 @@ const queue = new LocalQueue(options.queueDir, {
   },
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
-const dispatcher = startDispatcherWorkers({ queue, ...stores, blobs, outcomes: outcomeRecorder(metrics), metrics, logger });
+// The backend thread's heap is capped (backend.ts): parsed source maps get a small share of it.
+const dispatcher = startDispatcherWorkers({
+  queue,
+  ...stores,
+  blobs,
+  sourceMapCacheBytes: 48 * 1024 * 1024,
+  outcomes: outcomeRecorder(metrics),
+  metrics,
+  logger,
+});
 const periodic = startPeriodicJobs({ ...stores, blobs, logger, retentionDays: options.retentionDays });
 
 serveRpc(parentPort!, {
