@@ -4,7 +4,7 @@ import { isRole, type Role } from '../auth/roles.ts';
 import { hashSecret, mintAgentToken, randomBase62, type RandomSource } from '../auth/secrets.ts';
 import { NotFoundError, UserInputError } from '../errors.ts';
 import type { AgentToken, MetadataStore } from '../ports/metadata-store.ts';
-import { resolveOrganization } from './organizations.ts';
+import { findProjectIn, resolveOrganization } from './organizations.ts';
 
 export interface CreateAgentTokenInput {
   role?: string;
@@ -29,10 +29,7 @@ export async function createAgentToken(
   const organization = await resolveOrganization(metadata, input.organization);
   let projectId: number | null = null;
   if (input.project !== undefined) {
-    const project = await metadata.findProject(organization.id, input.project);
-    if (!project)
-      throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
-    projectId = project.id;
+    projectId = (await findProjectIn(metadata, organization, input.project)).id;
   }
   const name = input.name?.trim() || `${role}-${input.project ?? 'org'}-${randomBase62(6, context.random).toLowerCase()}`;
   if (name.length > 100 || /[\n\r]/.test(name))

@@ -3,7 +3,7 @@
 import { hashSecret, mintUploadToken, randomBase62, type RandomSource } from '../auth/secrets.ts';
 import { NotFoundError, UserInputError } from '../errors.ts';
 import type { MetadataStore, UploadToken } from '../ports/metadata-store.ts';
-import { resolveOrganization } from './organizations.ts';
+import { findProjectIn, resolveOrganization } from './organizations.ts';
 
 export interface CreatedUploadToken {
   token: UploadToken;
@@ -18,8 +18,7 @@ export async function createUploadToken(
   context: { random?: RandomSource } = {},
 ): Promise<CreatedUploadToken> {
   const organization = await resolveOrganization(metadata, input.organization);
-  const project = await metadata.findProject(organization.id, input.project);
-  if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${organization.slug}": check --project`);
+  const project = await findProjectIn(metadata, organization, input.project);
   const name = input.name?.trim() || `upload-${project.slug}-${randomBase62(6, context.random).toLowerCase()}`;
   if (name.length > 100 || /[\n\r]/.test(name))
     throw new UserInputError('a token --name must be one line of at most 100 characters');
@@ -46,6 +45,16 @@ export async function revokeUploadToken(
 export async function listUploadTokens(metadata: MetadataStore, input: { organization?: string }): Promise<UploadToken[]> {
   const organization = await resolveOrganization(metadata, input.organization);
   return metadata.listUploadTokens(organization.id);
+}
+
+/** An upload token as the CLI and the management API show it (never its secret). */
+export function uploadTokenJson(token: UploadToken) {
+  return {
+    name: token.name,
+    project: token.projectSlug,
+    createdAt: token.createdAt.toISOString(),
+    revokedAt: token.revokedAt?.toISOString() ?? null,
+  };
 }
 
 /** The environment the upload tools read (sentry-cli and the bundler plugins). */

@@ -5,8 +5,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { UserInputError, NotFoundError } from '../../core/errors.ts';
-import type { AgentToken, MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
-import { createUploadToken, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
+import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import { createUploadToken, uploadTokenJson, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
 
@@ -16,13 +16,6 @@ export interface UploadTokenApiDeps {
 }
 
 const createBody = z.object({ name: z.string().min(1).max(100).optional() }).strict();
-
-const tokenJson = (token: UploadToken) => ({
-  name: token.name,
-  project: token.projectSlug,
-  createdAt: token.createdAt.toISOString(),
-  revokedAt: token.revokedAt?.toISOString() ?? null,
-});
 
 export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });
@@ -50,7 +43,7 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
     });
     ctx.status = 201;
     ctx.body = {
-      token: tokenJson(created.token),
+      token: uploadTokenJson(created.token),
       plaintext: created.plaintext,
       uploadToolEnvironment: uploadToolEnvironment(deps.baseUrl, project.slug, created.plaintext),
     };
@@ -59,7 +52,7 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   router.get('/', async (ctx) => {
     const { organization, project } = await projectOf(ctx);
     const tokens = (await deps.metadata.listUploadTokens(organization.id)).filter((t) => t.projectId === project.id);
-    ctx.body = { tokens: tokens.map(tokenJson) };
+    ctx.body = { tokens: tokens.map(uploadTokenJson) };
   });
 
   router.delete('/:name', async (ctx) => {
@@ -70,7 +63,7 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
     if (!live)
       throw new NotFoundError(`no live upload token named "${ctx.params.name!.slice(0, 100)}" in project ${project.slug}`);
     const revoked = await deps.metadata.revokeUploadToken(organization.id, live.name);
-    ctx.body = { token: tokenJson(revoked ?? live) };
+    ctx.body = { token: uploadTokenJson(revoked ?? live) };
   });
 
   return router.routes() as unknown as Koa.Middleware;

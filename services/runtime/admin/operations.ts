@@ -4,11 +4,16 @@
 import { z } from 'zod';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
-import { createUploadToken, listUploadTokens, revokeUploadToken } from '../../core/provisioning/upload-tokens.ts';
+import {
+  createUploadToken,
+  listUploadTokens,
+  revokeUploadToken,
+  uploadTokenJson,
+} from '../../core/provisioning/upload-tokens.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
-import { resolveOrganization } from '../../core/provisioning/organizations.ts';
+import { findProjectIn, resolveOrganization } from '../../core/provisioning/organizations.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
-import type { AgentToken, MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
+import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 
 export interface AdminContext {
@@ -25,13 +30,6 @@ const organization = z.string().min(1).max(50).optional();
 const tokenJson = (token: AgentToken) => ({
   name: token.name,
   role: token.role,
-  project: token.projectSlug,
-  createdAt: token.createdAt.toISOString(),
-  revokedAt: token.revokedAt?.toISOString() ?? null,
-});
-
-const uploadTokenJson = (token: UploadToken) => ({
-  name: token.name,
   project: token.projectSlug,
   createdAt: token.createdAt.toISOString(),
   revokedAt: token.revokedAt?.toISOString() ?? null,
@@ -99,18 +97,22 @@ export const ADMIN_OPERATIONS = {
   listsourcemaps: {
     input: z.object({ project: z.string().min(1), organization }),
     async run(ctx: AdminContext, input: { project: string; organization?: string }) {
-      const org = await resolveOrganization(ctx.metadata, input.organization);
-      const project = await ctx.metadata.findProject(org.id, input.project);
-      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      const project = await findProjectIn(
+        ctx.metadata,
+        await resolveOrganization(ctx.metadata, input.organization),
+        input.project,
+      );
       return { project: project.slug, artifacts: (await ctx.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
     },
   },
   deletesourcemaps: {
     input: z.object({ project: z.string().min(1), debugId: z.string().min(1).max(100), organization }),
     async run(ctx: AdminContext, input: { project: string; debugId: string; organization?: string }) {
-      const org = await resolveOrganization(ctx.metadata, input.organization);
-      const project = await ctx.metadata.findProject(org.id, input.project);
-      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      const project = await findProjectIn(
+        ctx.metadata,
+        await resolveOrganization(ctx.metadata, input.organization),
+        input.project,
+      );
       if (!ctx.blobs) throw new Error('deletesourcemaps needs the blob store');
       const deleted = await deleteStoredMaps({ metadata: ctx.metadata, blobs: await ctx.blobs() }, project.id, input.debugId);
       return { project: project.slug, deleted: deleted.map(storedMapJson) };
@@ -119,9 +121,11 @@ export const ADMIN_OPERATIONS = {
   setratelimit: {
     input: z.object({ project: z.string().min(1), eventsPerMinute: z.number().int().min(0).nullable(), organization }),
     async run(ctx: AdminContext, input: { project: string; eventsPerMinute: number | null; organization?: string }) {
-      const org = await resolveOrganization(ctx.metadata, input.organization);
-      const project = await ctx.metadata.findProject(org.id, input.project);
-      if (!project) throw new NotFoundError(`no project "${input.project}" in organization "${org.slug}": check --project`);
+      const project = await findProjectIn(
+        ctx.metadata,
+        await resolveOrganization(ctx.metadata, input.organization),
+        input.project,
+      );
       await ctx.metadata.setProjectRateLimit(project.id, input.eventsPerMinute);
       for (const key of await ctx.metadata.listProjectKeys(project.id)) ctx.keysChanged?.(key.publicKey);
       return { project: project.slug, eventsPerMinute: input.eventsPerMinute };
