@@ -31,6 +31,14 @@ function unauthorized(ctx: Koa.Context, message: string): UnauthorizedError {
   return new UnauthorizedError(message);
 }
 
+/** As middleware, for every route of a router: checked before anything is looked up. */
+export function requireRoleOf(minimum: Role): Koa.Middleware {
+  return async (ctx, next) => {
+    requireRole(ctx.state.token as AgentToken, minimum);
+    await next();
+  };
+}
+
 export function requireRole(token: AgentToken, minimum: Role): void {
   if (!roleAtLeast(token.role, minimum)) {
     throw new ForbiddenError(`this needs a token with role ${minimum} or higher; this token has role ${token.role}`);
@@ -62,4 +70,14 @@ export async function visibleProject(
 
 export function canSeeProject(token: AgentToken, project: Project): boolean {
   return project.organizationId === token.organizationId && (token.projectId === null || token.projectId === project.id);
+}
+
+/** The organization and project of an `/organizations/:org/projects/:project/...` path, if the token may see them. */
+export async function pathProject(
+  metadata: MetadataStore,
+  ctx: Koa.Context,
+): Promise<{ organization: Organization; project: Project }> {
+  const token = ctx.state.token as AgentToken;
+  const organization = await visibleOrganization(metadata, token, ctx.params.org!);
+  return { organization, project: await visibleProject(metadata, token, organization, ctx.params.project!) };
 }

@@ -12,7 +12,7 @@ import type { LogStore } from '../../core/ports/log-store.ts';
 import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
-import { canSeeProject, requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { canSeeProject, pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
 import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
 
 export interface ReadApiDeps {
@@ -90,10 +90,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
   const now = deps.now ?? Date.now;
   router.use(requireAgentToken(deps.metadata));
-  router.use(async (ctx, next) => {
-    requireRole(ctx.state.token as AgentToken, 'read');
-    await next();
-  });
+  router.use(requireRoleOf('read'));
 
   router.get('/projects', async (ctx) => {
     const token = ctx.state.token as AgentToken;
@@ -111,9 +108,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   router.get('/projects/:project/issues', async (ctx) => {
-    const token = ctx.state.token as AgentToken;
-    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
-    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const { project } = await pathProject(deps.metadata, ctx);
     const query = parseQuery(issueQuery, ctx.query);
     const page = await deps.metadata.listIssues({
       projectId: project.id,
@@ -141,9 +136,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   router.get('/projects/:project/logs', async (ctx) => {
-    const token = ctx.state.token as AgentToken;
-    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
-    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const { project } = await pathProject(deps.metadata, ctx);
     const query = parseQuery(logQuery(deps.maxLogWindowMinutes), ctx.query);
     const page = await deps.logs.searchLogs({
       projectId: project.id,

@@ -3,9 +3,9 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
-import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
-import { requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 
 export interface SourceMapApiDeps {
   metadata: MetadataStore;
@@ -15,15 +15,8 @@ export interface SourceMapApiDeps {
 export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/source-maps' });
   router.use(requireAgentToken(deps.metadata));
-  router.use(async (ctx, next) => {
-    requireRole(ctx.state.token as AgentToken, 'admin');
-    await next();
-  });
-  const projectOf = async (ctx: Koa.Context) => {
-    const token = ctx.state.token as AgentToken;
-    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
-    return visibleProject(deps.metadata, token, organization, ctx.params.project!);
-  };
+  router.use(requireRoleOf('admin'));
+  const projectOf = async (ctx: Koa.Context) => (await pathProject(deps.metadata, ctx)).project;
 
   router.get('/', async (ctx) => {
     const project = await projectOf(ctx);

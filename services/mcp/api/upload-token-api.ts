@@ -5,10 +5,10 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { UserInputError, NotFoundError } from '../../core/errors.ts';
-import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { createUploadToken, uploadTokenJson, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
-import { requireAgentToken, requireRole, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 
 export interface UploadTokenApiDeps {
   metadata: MetadataStore;
@@ -21,15 +21,8 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });
   router.use(requireAgentToken(deps.metadata));
   // Checked before the organization and project are looked up: a refusal tells nothing.
-  router.use(async (ctx, next) => {
-    requireRole(ctx.state.token as AgentToken, 'admin');
-    await next();
-  });
-  const projectOf = async (ctx: Koa.Context) => {
-    const token = ctx.state.token as AgentToken;
-    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
-    return { organization, project: await visibleProject(deps.metadata, token, organization, ctx.params.project!) };
-  };
+  router.use(requireRoleOf('admin'));
+  const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);
 
   router.post('/', async (ctx) => {
     const { organization, project } = await projectOf(ctx);

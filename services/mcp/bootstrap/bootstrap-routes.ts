@@ -3,10 +3,10 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { NotFoundError } from '../../core/errors.ts';
-import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
+import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { requireAgentToken, visibleOrganization, visibleProject } from '../agent-auth.ts';
+import { pathProject, requireAgentToken } from '../agent-auth.ts';
 import { agentsManifest } from './agents-manifest.ts';
 import { isGuidePlatform, renderInstallGuide } from './install-guide.ts';
 import { llmsTxt } from './llms-txt.ts';
@@ -38,13 +38,11 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
     ctx.body = llmsTxt(deps.baseUrl, await toolCatalog(deps.logger));
   });
   router.get('/api/v1/organizations/:org/projects/:project/install/:file', requireAgentToken(deps.metadata), async (ctx) => {
-    const token = ctx.state.token as AgentToken;
     const platform = ctx.params.file!.replace(/\.md$/, '');
     if (!ctx.params.file!.endsWith('.md') || !isGuidePlatform(platform)) {
       throw new NotFoundError('no such install guide: use node.md, python.md or browser.md');
     }
-    const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
-    const project = await visibleProject(deps.metadata, token, organization, ctx.params.project!);
+    const { organization, project } = await pathProject(deps.metadata, ctx);
     const key = (await deps.metadata.listProjectKeys(project.id)).find((k) => k.active);
     if (!key)
       throw new NotFoundError(`project ${project.slug} has no active DSN key: an admin enables one with errata enablekey`);
