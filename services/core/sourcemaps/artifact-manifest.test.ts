@@ -9,17 +9,7 @@ import {
   type BundleEntries,
 } from './artifact-manifest.ts';
 import { UserInputError } from '../errors.ts';
-
-const ID = '2f0a3d7e-95b1-4c3e-8a6f-0d1e2c3b4a59';
-const OTHER_ID = 'c0ffee00-1234-4abc-9def-001122334455';
-const encoder = new TextEncoder();
-const bytes = (text: string) => encoder.encode(text);
-const text = (data: Uint8Array) => new TextDecoder().decode(data);
-
-const minified = (id?: string) =>
-  `!function(){console.log("hi")}();\n//# sourceMappingURL=app.js.map\n${id ? `//# debugId=${id}\n` : ''}`;
-const sourceMap = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({ version: 3, sources: ['../src/app.ts'], names: [], mappings: 'AAAA', ...fields });
+import { bytes, ID, minified, OTHER_ID, sourceMap, text } from '../../../test/support/bundle-fixtures.ts';
 
 interface Listed {
   type: string;

@@ -5,6 +5,7 @@ import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { BundleError } from '../../core/sourcemaps/artifact-manifest.ts';
 import { DEFAULT_BUNDLE_LIMITS, readArtifactBundle } from './read-artifact-bundle.ts';
+import { bytes, ID, minified, OTHER_ID, sourceMap, text } from '../../../test/support/bundle-fixtures.ts';
 
 // Every entry the reader inflates goes through openReadStream, so counting its calls proves
 // which hostile bundles were refused before a single byte was inflated.
@@ -15,17 +16,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const ID = '2f0a3d7e-95b1-4c3e-8a6f-0d1e2c3b4a59';
-const OTHER_ID = 'c0ffee00-1234-4abc-9def-001122334455';
-const encoder = new TextEncoder();
-const bytes = (text: string) => encoder.encode(text);
-const text = (data: Uint8Array) => new TextDecoder().decode(data);
-
-const minified = (id?: string) =>
-  `!function(){console.log("hi")}();\n//# sourceMappingURL=app.js.map\n${id ? `//# debugId=${id}\n` : ''}`;
-const sourceMap = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({ version: 3, sources: ['../src/app.ts'], names: [], mappings: 'AAAA', ...fields });
 
 // ---- A small ZIP writer (APPNOTE.TXT) that can also forge what real writers never would -------
 
