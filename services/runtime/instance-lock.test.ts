@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../../test/support/standalone-server.ts';
-import { acquireInstanceLock, currentHolder, InstanceLockedError, processStart } from './instance-lock.ts';
+import { acquireInstanceLock, currentHolder, InstanceLockedError, isSameLock, processStart } from './instance-lock.ts';
 
 const dirs: string[] = [];
 async function dir(): Promise<string> {
@@ -86,6 +86,26 @@ describe('instance lock', () => {
       Array.from({ length: 6 }, () => runProcess(process.execPath, [join(REPO_ROOT, 'bin', 'run-ts.js'), script])),
     );
     expect(results.map((r) => r.stdout.trim()).sort()).toEqual(['lost', 'lost', 'lost', 'lost', 'lost', 'won']);
+  });
+
+  it('never takes a lock that is absent for the unreadable one it judged stale', () => {
+    // A contender that found the lock unreadable, or found it gone, must not remove whatever
+    // lock is there by the time it acts: another contender may have just created it. The
+    // absent case once made two winners in CI.
+    const holder = { pid: 1, kind: 'cli' as const, startedAt: '2026-01-01T00:00:00.000Z' };
+    expect(isSameLock({ state: 'absent' }, { state: 'unreadable' })).toBe(false);
+    expect(isSameLock({ state: 'held', holder }, { state: 'unreadable' })).toBe(false);
+    expect(isSameLock({ state: 'unreadable' }, { state: 'unreadable' })).toBe(true);
+    expect(isSameLock({ state: 'held', holder }, { state: 'held', holder: { ...holder } })).toBe(true);
+    expect(isSameLock({ state: 'held', holder: { ...holder, startedAt: 'later' } }, { state: 'held', holder })).toBe(false);
+  });
+
+  it('takes over a lock file that is not a lock record', async () => {
+    const d = await dir();
+    await writeFile(lockFile(d), 'not json');
+    const lock = await acquireInstanceLock(d, { kind: 'server' });
+    expect(JSON.parse(await readFile(lockFile(d), 'utf8')).pid).toBe(process.pid);
+    await lock.release();
   });
 
   it('waits for a short-lived holder when asked to', async () => {

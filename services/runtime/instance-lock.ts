@@ -55,13 +55,16 @@ export async function acquireInstanceLock(
       return {
         async release() {
           held.delete(path);
-          if (sameRecord(await readHolder(path), record)) await rm(path, { force: true });
+          const now = await readLock(path);
+          if (isSameLock(now, { state: 'held', holder: record })) await rm(path, { force: true });
         },
       };
     }
-    const current = await readHolder(path);
-    if (current && isLive(current, path)) {
-      if (Date.now() >= deadline) throw new InstanceLockedError(current);
+    const current = await readLock(path);
+    // Gone between our attempt and this read: someone released it or took it over; try again.
+    if (current.state === 'absent') continue;
+    if (current.state === 'held' && isLive(current.holder, path)) {
+      if (Date.now() >= deadline) throw new InstanceLockedError(current.holder);
       await sleep(100);
       continue;
     }
@@ -92,12 +95,14 @@ async function tryCreate(path: string, record: LockHolder): Promise<boolean> {
 }
 
 /**
- * Removes a stale lock. Contenders that judged the same record stale race for a claim file
- * named after that record; only the winner removes the lock, and only if it still is that
- * record — so a fresh lock taken meanwhile by another contender is never removed.
+ * Removes a stale (or unreadable) lock. Contenders that judged the same lock stale race for a
+ * claim file named after it; only the winner removes the lock, and only if it still is that
+ * lock — so a fresh lock taken meanwhile by another contender is never removed. A lock that is
+ * absent is never a target: a contender that saw it absent could otherwise remove the lock
+ * another contender created a moment later (two winners, seen in CI).
  */
-async function takeOver(path: string, stale: LockHolder | undefined): Promise<void> {
-  const claim = `${path}.takeover-${stale ? `${stale.pid}-${stale.startedAt.replace(/[^0-9]/g, '')}` : 'unreadable'}`;
+async function takeOver(path: string, stale: StaleLock): Promise<void> {
+  const claim = `${path}.takeover-${stale.state === 'held' ? `${stale.holder.pid}-${stale.holder.startedAt.replace(/[^0-9]/g, '')}` : 'unreadable'}`;
   const claimer: LockHolder = {
     kind: 'cli',
     pid: process.pid,
@@ -109,13 +114,13 @@ async function takeOver(path: string, stale: LockHolder | undefined): Promise<vo
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // Someone else is taking it over; if that someone died doing so, clear their claim.
-    const other = await readHolder(claim);
-    if (other && !isLive(other, claim)) await rm(claim, { force: true });
+    const other = await readLock(claim);
+    if (other.state === 'held' && !isLive(other.holder, claim)) await rm(claim, { force: true });
     await sleep(20);
     return;
   }
   try {
-    if (sameRecord(await readHolder(path), stale)) {
+    if (isSameLock(await readLock(path), stale)) {
       const aside = `${path}.stale.${process.pid}`;
       await rename(path, aside).catch(() => undefined);
       await rm(aside, { force: true });
@@ -125,16 +130,35 @@ async function takeOver(path: string, stale: LockHolder | undefined): Promise<vo
   }
 }
 
-async function readHolder(path: string): Promise<LockHolder | undefined> {
+export type LockState = { state: 'held'; holder: LockHolder } | { state: 'unreadable' } | { state: 'absent' };
+type StaleLock = Exclude<LockState, { state: 'absent' }>;
+
+async function readLock(path: string): Promise<LockState> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as LockHolder;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
+    throw error;
+  }
+  try {
+    return { state: 'held', holder: JSON.parse(text) as LockHolder };
   } catch {
-    return undefined;
+    return { state: 'unreadable' };
   }
 }
 
-function sameRecord(a: LockHolder | undefined, b: LockHolder | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a.pid === b.pid && a.startedAt === b.startedAt;
+async function readHolder(path: string): Promise<LockHolder | undefined> {
+  const lock = await readLock(path);
+  return lock.state === 'held' ? lock.holder : undefined;
+}
+
+/** Whether the lock now on disk is still the stale one a contender judged; never when absent. */
+export function isSameLock(now: LockState, stale: StaleLock): boolean {
+  if (now.state === 'held' && stale.state === 'held') {
+    return now.holder.pid === stale.holder.pid && now.holder.startedAt === stale.holder.startedAt;
+  }
+  return now.state === 'unreadable' && stale.state === 'unreadable';
 }
 
 /** Whether the process that wrote the record still runs (and is the same process). */
