@@ -6,15 +6,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  eventually,
-  runCliJson,
-  startServer,
-  stopAndRemove,
-  type StandaloneServer,
-} from '../support/standalone-server.ts';
+import { eventually, runCliJson, startServer, stopAndRemove, type StandaloneServer } from '../support/standalone-server.ts';
 import {
   buildSourceMapApp,
+  buildWithEsbuildPlugin,
   CART_LINE_2,
   sentryCli as runSentryCli,
   throwFromBundle,
@@ -45,7 +40,7 @@ const artifacts = async (project = 'web') =>
 
 beforeAll(async () => {
   server = await startServer();
-  for (const name of ['web', 'shop']) await runCliJson(['createproject', '--name', name], server.env);
+  for (const name of ['web', 'shop', 'store']) await runCliJson(['createproject', '--name', name], server.env);
   token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'web'], server.env)).plaintext;
   app = await buildSourceMapApp();
   work = app.dir;
@@ -90,27 +85,37 @@ describe('sentry-cli sourcemaps upload', () => {
   });
 });
 
+/** The DSN of a project, from `errata listprojects`. */
+async function dsnOf(project: string): Promise<string> {
+  const { projects } = await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(
+    ['listprojects'],
+    server.env,
+  );
+  return projects.find((p) => p.slug === project)!.dsns[0]!.dsn;
+}
+
+/** The issue of the error the bundle throws, and the exception of its latest event. */
+async function thrownIssue(project: string) {
+  const reader = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', project], server.env))
+    .plaintext;
+  const headers = { authorization: `Bearer ${reader}` };
+  const issue = await eventually(async () => {
+    const response = await fetch(`${server.url}/api/v1/organizations/default/projects/${project}/issues?status=all`, {
+      headers,
+    });
+    const body = (await response.json()) as { issues: Array<{ shortId: string; title: string; culprit: string }> };
+    return body.issues.find((i) => i.title.includes('reduce'));
+  }, 'the issue of the thrown error');
+  const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, { headers });
+  const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
+  const exception = latestEvent.payload.exception.values[0];
+  return { issue, exception, frames: exception.stacktrace.frames as Array<Record<string, any>> };
+}
+
 describe('symbolication', () => {
   it('an error thrown by the minified bundle shows the original files, functions, lines and source', async () => {
-    const dsn = (
-      await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(['listprojects'], server.env)
-    ).projects.find((p) => p.slug === 'web')!.dsns[0]!.dsn;
-    const admin = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'web'], server.env))
-      .plaintext;
-    await throwFromBundle(app, dsn);
-    const issue = await eventually(async () => {
-      const response = await fetch(`${server.url}/api/v1/organizations/default/projects/web/issues?status=all`, {
-        headers: { authorization: `Bearer ${admin}` },
-      });
-      const body = (await response.json()) as { issues: Array<{ shortId: string; title: string; culprit: string }> };
-      return body.issues.find((i) => i.title.includes('reduce'));
-    }, 'the issue of the thrown error');
-    const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, {
-      headers: { authorization: `Bearer ${admin}` },
-    });
-    const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
-    const exception = latestEvent.payload.exception.values[0];
-    const frames = exception.stacktrace.frames as Array<Record<string, any>>;
+    await throwFromBundle(app, await dsnOf('web'));
+    const { issue, exception, frames } = await thrownIssue('web');
     const crash = frames[frames.length - 1]!;
     expect(crash).toMatchObject({
       lineno: 2,
@@ -132,13 +137,32 @@ describe('symbolication', () => {
   });
 });
 
+describe('@sentry/esbuild-plugin (its own sentry-cli 2.x)', () => {
+  it('injects and uploads during the build; errors of that build show original frames', async () => {
+    const pluginToken = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'store'], server.env))
+      .plaintext;
+    const built = await buildWithEsbuildPlugin({ url: server.url, token: pluginToken, project: 'store' });
+    try {
+      expect(built.debugId).not.toBe(debugId);
+      const stored = await artifacts('store');
+      expect(stored.map((a) => [a.debugId, a.type]).sort()).toEqual([
+        [built.debugId, 'minified_source'],
+        [built.debugId, 'source_map'],
+      ]);
+      await throwFromBundle(built, await dsnOf('store'));
+      const { frames, exception } = await thrownIssue('store');
+      expect(frames.at(-1)).toMatchObject({ lineno: 2, function: 'totalOf', context_line: CART_LINE_2 });
+      expect(frames.at(-1)!.filename).toMatch(/src\/cart\.js$/);
+      expect(exception.raw_stacktrace.frames.at(-1).filename).toMatch(/dist\/app\.js$/);
+    } finally {
+      await rm(built.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an event that arrives before its map', () => {
   it('is grouped on minified frames and stays so; events after the upload get original frames and another issue', async () => {
-    const listed = await runCliJson<{ projects: Array<{ slug: string; dsns: Array<{ dsn: string }> }> }>(
-      ['listprojects'],
-      server.env,
-    );
-    const dsn = listed.projects.find((p) => p.slug === 'shop')!.dsns[0]!.dsn;
+    const dsn = await dsnOf('shop');
     const reader = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', 'shop'], server.env))
       .plaintext;
     const issues = async () => {
@@ -256,7 +280,9 @@ describe('the upload protocol, spoken by hand', () => {
       body: '{}',
     });
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(/not supported: Errata symbolicates browser JavaScript/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(
+      /not supported: Errata symbolicates browser JavaScript/,
+    );
   });
 
   it('refuses a malformed assemble request with what to fix', async () => {
