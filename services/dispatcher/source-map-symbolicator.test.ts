@@ -11,7 +11,7 @@ import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { SourceMapSymbolicator } from './source-map-symbolicator.ts';
+import { PARSED_HEAP_PER_JSON_BYTE, SourceMapSymbolicator } from './source-map-symbolicator.ts';
 
 let stores: EmbeddedStores;
 let blobs: BlobStore;
@@ -104,7 +104,7 @@ describe('SourceMapSymbolicator', () => {
   it('keeps the parsed maps within its budget, and still uses a map too large to keep', async () => {
     await upload(ID(2));
     await upload(ID(3));
-    const perMap = MAP.length * 16;
+    const perMap = MAP.length * PARSED_HEAP_PER_JSON_BYTE;
     const tight = new SourceMapSymbolicator({
       metadata: stores.metadata,
       blobs,

@@ -10,15 +10,16 @@ import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import { debugIdsNeeded, parseSourceMap, symbolicateEvent, type ParsedSourceMap } from '../core/sourcemaps/symbolicate.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 
 const gunzipAsync = promisify(gunzip);
 
 // Short: a map uploaded right after the first events it was missing for should apply soon.
 /**
- * A parsed map holds about 16 times its JSON size in heap (npm run bench:symbolicate: 4 MB of
- * JSON, 65 MB of heap), so the cache counts that estimate, not the JSON.
+ * A parsed map, its mappings decoded, holds about 8 times its JSON size in heap (npm run
+ * bench:symbolicate: 5.0 MB of JSON, 38 MB of heap), so the cache counts that estimate.
  */
-const PARSED_HEAP_PER_JSON_BYTE = 16;
+export const PARSED_HEAP_PER_JSON_BYTE = 8;
 
 const ABSENT_TTL_MS = 10_000;
 const TOUCH_EVERY_MS = 3_600_000;
@@ -27,6 +28,8 @@ export interface SymbolicatorDeps {
   metadata: MetadataStore;
   blobs: BlobStore;
   logger: Logger;
+  /** Counts loads (errata_sourcemap_loads_total): a map re-read often means the cache is too small. */
+  metrics?: Pick<Metrics, 'sourceMapLoads'>;
   /** Heap the parsed maps may hold (estimated from their JSON size). Default 256 MiB. */
   maxCacheBytes?: number;
   now?: () => number;
@@ -93,21 +96,26 @@ export class SourceMapSymbolicator {
     if (cached) this.forget(key, cached);
     const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
     const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
-    if (!artifact || !stored) return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS });
+    if (!artifact || !stored) return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS }, 'absent');
     try {
       const json = await gunzipAsync(stored);
-      return this.remember(key, { map: parseSourceMap(json, artifact.url), bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE });
+      const map = parseSourceMap(json, artifact.url);
+      return this.remember(key, { map, bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE }, 'kept');
     } catch (error) {
       // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
       this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
-      return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS });
+      return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS }, 'unreadable');
     }
   }
 
-  private remember(key: string, entry: Cached): ParsedSourceMap | null {
+  private remember(key: string, entry: Cached, result: 'kept' | 'absent' | 'unreadable'): ParsedSourceMap | null {
     const max = this.deps.maxCacheBytes ?? 256 * 1024 * 1024;
     // A map larger than the whole cache is used for this event and not kept.
-    if (entry.bytes > max) return entry.map;
+    if (entry.bytes > max) {
+      this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
+      return entry.map;
+    }
+    this.deps.metrics?.sourceMapLoads.inc({ result });
     this.cache.set(key, entry);
     this.cachedBytes += entry.bytes;
     for (const [oldest, cached] of this.cache) {

@@ -44,6 +44,7 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
         metadata: deps.metadata,
         blobs: deps.blobs,
         logger: deps.logger,
+        metrics: deps.metrics,
         ...(deps.sourceMapCacheBytes ? { maxCacheBytes: deps.sourceMapCacheBytes } : {}),
       })
     : undefined;

@@ -115,6 +115,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['topic'] as const,
       registers,
     }),
+    sourceMapLoads: new Counter({
+      name: 'errata_sourcemap_loads_total',
+      help: 'Source maps read from the BlobStore because the cache did not hold them, by what became of them: kept (cached), too_large (used once, not kept), absent (not uploaded yet), unreadable.',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     storeWriteErrors: new Counter({
       name: 'errata_store_write_errors_total',
       help: 'Store writes that failed (the batch is retried), by store.',

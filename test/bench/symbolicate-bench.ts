@@ -1,70 +1,38 @@
-// npm run bench:symbolicate — the pure cost of symbolication: parsing a large (~5 MB) source
-// map once (time and heap), and rewriting frames with it once parsed (frames per second), on
-// a bundle esbuild minifies from generated sources. Prints figures; asserts nothing.
-// Not measured here yet: ingest-to-issue latency with symbolication on versus off.
-import { build } from 'esbuild';
-import { generatedPositionFor } from '@jridgewell/trace-mapping';
+// npm run bench:symbolicate — the cost of symbolication on a bundle esbuild minifies from
+// generated sources, with a large (~5 MB) source map. First the pure step: parsing the map once
+// (time and heap) and rewriting frames with it once parsed (frames per second). Then, end to
+// end on a standalone server (symbolicate-e2e.ts; BENCH_E2E=0 skips it), ingest-to-issue
+// latency with symbolication on versus off. Prints figures; asserts nothing.
+import { generatedPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import type { NormalizedEvent } from '../../services/core/event/event.ts';
 import { parseSourceMap, symbolicateEvent } from '../../services/core/sourcemaps/symbolicate.ts';
+import { buildLargeBundle } from '../support/large-bundle.ts';
+import { measureIngestToIssue } from './symbolicate-e2e.ts';
 
-const MODULES = Number(process.env.BENCH_MODULES ?? 400);
+const MODULES = Number(process.env.BENCH_MODULES ?? 500);
 const FRAMES = 20;
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const DEBUG_ID = '0f3c1e2a-8b9d-4c5e-9f00-112233445566';
 
-// Generated sources: MODULES files of 40 small functions each, all reachable from the entry.
-const files: Record<string, string> = {};
-for (let m = 0; m < MODULES; m++) {
-  const fns = Array.from(
-    { length: 40 },
-    (_, f) =>
-      `export function handler${m}_${f}(input) {\n  const value = input.items[${f}] ?? ${m};\n  return value * ${f + 1} + String(input.name).length;\n}`,
-  );
-  files[`src/module${m}.js`] = fns.join('\n');
-}
-files['src/main.js'] = Object.keys(files)
-  .map((path, i) => `import * as m${i} from './${path.slice(4)}';\nwindow.m${i} = m${i};`)
-  .join('\n');
+const bundle = await buildLargeBundle(MODULES, FRAMES);
+const mapText = bundle.map;
+const origins = bundle.origins;
 
-const result = await build({
-  entryPoints: ['src/main.js'],
-  bundle: true,
-  minify: true,
-  sourcemap: 'external',
-  write: false,
-  outdir: 'dist',
-  logLevel: 'silent',
-  plugins: [
-    {
-      name: 'memory',
-      setup(b) {
-        b.onResolve({ filter: /.*/ }, (args) => ({
-          path: args.kind === 'entry-point' ? args.path : `src/${args.path.replace(/^\.\//, '')}`,
-          namespace: 'memory',
-        }));
-        b.onLoad({ filter: /.*/, namespace: 'memory' }, (args) => ({ contents: files[args.path]!, loader: 'js' }));
-      },
-    },
-  ],
+// Frames at the generated positions of real original functions, as a browser would report them.
+// Found with a map of their own: the reverse index generatedPositionFor builds is as large as
+// the map, and symbolication never builds it, so it must not count in the heap measured below.
+const reverse = new TraceMap(mapText);
+const positions = origins.map((origin) => {
+  const generated = generatedPositionFor(reverse, { ...origin, column: 2 });
+  if (generated.line === null) throw new Error(`no generated position for ${origin.source}:${origin.line}`);
+  return { lineno: generated.line, colno: generated.column + 1 };
 });
-const mapText = result.outputFiles.find((f) => f.path.endsWith('.map'))!.text;
-
 globalThis.gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 const started = performance.now();
 const parsed = parseSourceMap(mapText, '~/dist/main.js.map');
 const parseMs = performance.now() - started;
 
-// Frames at the generated positions of real original functions, as a browser would report them.
-const positions = Array.from({ length: FRAMES }, (_, i) => {
-  const module = (i * 37) % MODULES;
-  const generated = generatedPositionFor(parsed.map, {
-    source: `memory:src/module${module}.js`,
-    line: 2 + (i % 40) * 4,
-    column: 2,
-  });
-  return { lineno: (generated.line ?? 1) || 1, colno: (generated.column ?? 0) + 1 };
-});
 function event(): NormalizedEvent {
   return {
     event_id: 'a'.repeat(32),
@@ -115,3 +83,5 @@ console.log(
     `the parsed map holds ${heapMb.toFixed(0)} MB of heap${globalThis.gc ? '' : ' (run with node --expose-gc for a steadier figure)'}`,
 );
 console.log(`warm: ${(frames / warmSeconds).toFixed(0)} frames/s (${frames} frames symbolicated of ${EVENTS * FRAMES})`);
+
+if (process.env.BENCH_E2E !== '0') await measureIngestToIssue(bundle);

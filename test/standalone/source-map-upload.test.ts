@@ -15,6 +15,9 @@ import {
   throwFromBundle,
   type SourceMapApp,
 } from '../support/source-map-app.ts';
+import { buildLargeBundle, largeBundleEvent, uploadLargeBundle } from '../support/large-bundle.ts';
+import { metricTotal } from '../support/metrics.ts';
+import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 
 let server: StandaloneServer;
 let work: string;
@@ -95,7 +98,7 @@ async function dsnOf(project: string): Promise<string> {
 }
 
 /** The issue of the error the bundle throws, and the exception of its latest event. */
-async function thrownIssue(project: string) {
+async function thrownIssue(project: string, title = 'reduce') {
   const reader = (await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'read', '--project', project], server.env))
     .plaintext;
   const headers = { authorization: `Bearer ${reader}` };
@@ -104,7 +107,7 @@ async function thrownIssue(project: string) {
       headers,
     });
     const body = (await response.json()) as { issues: Array<{ shortId: string; title: string; culprit: string }> };
-    return body.issues.find((i) => i.title.includes('reduce'));
+    return body.issues.find((i) => i.title.includes(title));
   }, 'the issue of the thrown error');
   const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, { headers });
   const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
@@ -158,6 +161,43 @@ describe('@sentry/esbuild-plugin (its own sentry-cli 2.x)', () => {
       await rm(built.dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('a large map (5 MB, as a big single-page app has)', () => {
+  it('is parsed once and kept for the events after it, and symbolicates them', async () => {
+    await runCliJson(['createproject', '--name', 'big'], server.env);
+    const bundle = await buildLargeBundle(500, 5);
+    expect(bundle.map.length).toBeGreaterThan(4.5 * 1024 * 1024);
+    const { debugId: bigId, frames } = await uploadLargeBundle(server, 'big', join(work, 'big'), bundle);
+    const { projects } = await runCliJson<{ projects: Array<{ slug: string; id: number; dsns: Array<{ dsn: string }> }> }>(
+      ['listprojects'],
+      server.env,
+    );
+    const big = projects.find((p) => p.slug === 'big')!;
+    const url = `${server.url}/api/${big.id}/envelope/?sentry_key=${new URL(big.dsns[0]!.dsn).username}`;
+    const loads = (result: string) => metricTotal(server, 'errata_sourcemap_loads_total', { result });
+    const [keptBefore, tooLargeBefore] = [await loads('kept'), await loads('too_large')];
+    // One event at a time, each in a batch of its own: a map the cache cannot hold is read again for each.
+    for (let i = 0; i < 3; i++) {
+      const processed = await metricTotal(server, 'errata_pipeline_processed_total', { category: 'error' });
+      const sent = await rawRequest(url, { body: eventEnvelope(largeBundleEvent(frames, bigId)) });
+      expect(sent.status).toBe(200);
+      await eventually(
+        async () =>
+          (await metricTotal(server, 'errata_pipeline_processed_total', { category: 'error' })) > processed || undefined,
+        'the event processed',
+      );
+    }
+    expect(await loads('too_large')).toBe(tooLargeBefore);
+    expect((await loads('kept')) - keptBefore).toBe(1);
+    const { frames: stored } = await thrownIssue('big', 'x is undefined');
+    expect(stored.at(-1)!.filename).toMatch(/src\/module\d+\.js$/);
+    // Synthetic frames: no real caller names the function, so line and source are what to check.
+    expect(stored.at(-1)).toMatchObject({
+      lineno: bundle.origins.at(-1)!.line,
+      context_line: expect.stringMatching(/^ *return value \* \d+/),
+    });
+  }, 120_000);
 });
 
 describe('an event that arrives before its map', () => {

@@ -44,12 +44,14 @@ const queue = new LocalQueue(options.queueDir, {
   },
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
-// The backend thread's heap is capped (backend.ts): parsed source maps get a small share of it.
+// The backend thread's heap is capped (backend.ts): parsed source maps get up to 96 MiB of it,
+// two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every batch, 79x
+// slower over a burst: npm run bench:symbolicate).
 const dispatcher = startDispatcherWorkers({
   queue,
   ...stores,
   blobs,
-  sourceMapCacheBytes: 48 * 1024 * 1024,
+  sourceMapCacheBytes: 96 * 1024 * 1024,
   outcomes: outcomeRecorder(metrics),
   metrics,
   logger,

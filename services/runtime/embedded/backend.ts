@@ -20,8 +20,11 @@ import { notifications, RpcClient } from './thread-rpc.ts';
 // Next to the bundled CLI (dist/errata.mjs) that runs this code.
 const WORKER = new URL('./backend-worker.mjs', import.meta.url);
 
-/** Heap cap of the backend thread; its WebAssembly database memory is outside of it. */
-const BACKEND_HEAP_MB = 192;
+/**
+ * Heap cap of the backend thread; its WebAssembly database memory is outside of it. Room for the
+ * dispatcher's work plus its source map cache (96 MiB, backend-worker.ts).
+ */
+const BACKEND_HEAP_MB = 256;
 
 export interface EmbeddedBackend {
   metadata: PgMetadataStore;
