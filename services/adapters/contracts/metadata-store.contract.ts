@@ -219,8 +219,40 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
       const first = occurrence(project);
       const [recorded] = await store.recordOccurrences([first, { ...first }]);
       const [again] = await store.recordOccurrences([first]);
-      expect(again).toMatchObject({ isDuplicate: true, issueId: recorded!.issueId, shortId: 'WEB-1', isNewIssue: false });
+      // The facts of the first delivery come back, so alerts evaluated again come out the same.
+      expect(recorded).toMatchObject({ isDuplicate: false, isNewIssue: true, countBefore: 0, countAfter: 1 });
+      expect(again).toMatchObject({
+        isDuplicate: true,
+        issueId: recorded!.issueId,
+        shortId: 'WEB-1',
+        isNewIssue: true,
+        isRegression: false,
+        countBefore: 0,
+        countAfter: 1,
+      });
       expect((await store.getIssue(recorded!.issueId))?.count).toBe(1);
+    });
+
+    it('reports the issue counts around each batch and which event brought a release first', async () => {
+      const { project } = await orgWithProject();
+      const batch = [
+        occurrence(project, { release: 'web@2', timestamp: 1_700_000_500 }),
+        occurrence(project, { release: 'web@2', timestamp: 1_700_000_400 }),
+        occurrence(project, { release: 'web@1' }),
+      ];
+      const results = await store.recordOccurrences(batch);
+      expect(results.map((r) => [r.isNewRelease, r.countBefore, r.countAfter])).toEqual([
+        [false, 0, 3],
+        [true, 0, 3],
+        [true, 0, 3],
+      ]);
+      const later = await store.recordOccurrences([occurrence(project, { release: 'web@2' }), occurrence(project)]);
+      expect(later.map((r) => [r.isNewRelease, r.countBefore, r.countAfter])).toEqual([
+        [false, 3, 5],
+        [false, 3, 5],
+      ]);
+      const [replayed] = await store.recordOccurrences([batch[1]!]);
+      expect(replayed).toMatchObject({ isDuplicate: true, isNewRelease: true, countBefore: 0, countAfter: 3 });
     });
 
     it('finds an issue by any of its hashes and links new ones', async () => {

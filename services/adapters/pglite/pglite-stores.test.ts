@@ -1,9 +1,11 @@
 // The SQL stores on PGlite, held to the port contracts. One in-memory database for the file.
 import { afterAll } from 'vitest';
+import { describeAlertStoreContract } from '../contracts/alert-store.contract.ts';
 import { describeEventStoreContract } from '../contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../contracts/metadata-store.contract.ts';
 import { migrate } from '../postgres/migrate.ts';
+import { PgAlertStore } from '../postgres/pg-alert-store.ts';
 import { PgEventStore } from '../postgres/pg-event-store.ts';
 import { PgLogStore } from '../postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../postgres/pg-metadata-store.ts';
@@ -25,3 +27,7 @@ afterAll(async () => {
 describeMetadataStoreContract('PGlite', async () => new PgMetadataStore(await database()));
 describeEventStoreContract('PGlite', async () => new PgEventStore(await database()));
 describeLogStoreContract('PGlite', async () => new PgLogStore(await database()));
+describeAlertStoreContract('PGlite', async () => {
+  const db = await database();
+  return { alerts: new PgAlertStore(db), metadata: new PgMetadataStore(db) };
+});

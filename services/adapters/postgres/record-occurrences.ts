@@ -5,7 +5,9 @@
 //      event is recognised and counted nothing twice;
 //   3. finds each group's issue by any of its hashes, creating the missing ones (project rows
 //      locked in project order), then updates existing issues in issue-id order;
-//   4. records releases and remembers the counted event ids with their issues.
+//   4. records releases and remembers the counted event ids with their issues and with the
+//      facts alerts follow from (new issue, regression, new release, counts), which a
+//      redelivery gets back as they were.
 import {
   aggregateOccurrences,
   mergeGroups,
@@ -34,6 +36,7 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
 
   const upserted = await upsertIssues(tx, aggregateOccurrences(fresh));
   const regressions = await applyEventTransitions(tx, occurrencesOfExistingIssues(upserted, fresh));
+  const newReleases = firstEventPerRelease(fresh, await recordReleases(tx, fresh));
   const counted: OccurrenceResult[] = [];
   for (const { group, issue } of upserted) {
     for (const eventId of group.eventIds) {
@@ -45,10 +48,12 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
         isNewIssue: issue.created && eventId === group.earliest.eventId,
         isDuplicate: false,
         isRegression: regressions.has(eventKey(group.projectId, eventId)),
+        isNewRelease: newReleases.has(eventKey(group.projectId, eventId)),
+        countBefore: issue.timesSeen - issue.batchCount,
+        countAfter: issue.timesSeen,
       });
     }
   }
-  await recordReleases(tx, fresh);
   await rememberEvents(tx, counted);
   for (const result of counted) results.set(eventKey(result.projectId, result.eventId), result);
   return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
@@ -97,6 +102,9 @@ interface UpsertedIssue {
   id: number;
   shortId: string;
   created: boolean;
+  /** The issue's event count after this batch, and how many of those the batch added. */
+  timesSeen: number;
+  batchCount: number;
 }
 
 /** Each group with its issue, found by any hash or created; groups of deleted projects are left out. */
@@ -206,7 +214,13 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
     tx,
     group.userKeys.map((key) => [id, key] as [number, string]),
   );
-  return { id, shortId: formatShortId(project.slug, project.issue_counter), created: true };
+  return {
+    id,
+    shortId: formatShortId(project.slug, project.issue_counter),
+    created: true,
+    timesSeen: group.count,
+    batchCount: group.count,
+  };
 }
 
 /** Existing issues, one row each (groups already merged), updated in one statement per chunk. */
@@ -243,7 +257,7 @@ async function updateIssues(
       ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'text[]', 'text'],
     );
     // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
-    const rows = await tx.query<{ id: number; short_number: number; slug: string }>(
+    const rows = await tx.query<{ id: number; short_number: number; slug: string; times_seen: number }>(
       `UPDATE issues i SET
          times_seen = i.times_seen + v.count,
          user_count = i.user_count + v.new_users,
@@ -259,11 +273,18 @@ async function updateIssues(
        FROM (VALUES ${values.sql}) AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
          projects p
        WHERE i.id = v.id AND p.id = i.project_id
-       RETURNING i.id, i.short_number, p.slug`,
+       RETURNING i.id, i.short_number, p.slug, i.times_seen`,
       values.params,
     );
+    const added = new Map(part.map(({ issueId, group }) => [issueId, group.count]));
     for (const row of rows.rows)
-      updated.set(row.id, { id: row.id, shortId: formatShortId(row.slug, row.short_number), created: false });
+      updated.set(row.id, {
+        id: row.id,
+        shortId: formatShortId(row.slug, row.short_number),
+        created: false,
+        timesSeen: row.times_seen,
+        batchCount: added.get(row.id)!,
+      });
   }
   return updated;
 }
@@ -282,7 +303,8 @@ async function insertNewUsers(tx: SqlExecutor, pairs: Array<[number, string]>): 
   return added;
 }
 
-async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
+/** Records the batch's releases; returns the `project:version` keys seen for the first time. */
+async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promise<Set<string>> {
   const seen = new Map<string, { projectId: number; version: string; first: number; last: number }>();
   for (const o of occurrences) {
     if (!o.release) continue;
@@ -294,21 +316,36 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
       entry.last = Math.max(entry.last, o.timestamp);
     }
   }
-  if (seen.size === 0) return;
+  if (seen.size === 0) return new Set();
   const values = valuesList(
     [...seen.values()].map((r) => [r.projectId, r.version, r.first, r.last]),
     ['integer', 'text', 'float8', 'float8'],
   );
-  await tx.query(
+  // xmax is 0 on a row this statement inserted, and set on one it updated.
+  const rows = await tx.query<{ project_id: number; version: string; inserted: boolean }>(
     `INSERT INTO releases (project_id, version, first_seen, last_seen)
      SELECT v.project_id, v.version, to_timestamp(v.first_seen), to_timestamp(v.last_seen)
      FROM (VALUES ${values.sql}) AS v (project_id, version, first_seen, last_seen)
      WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = v.project_id)
      ON CONFLICT (project_id, version) DO UPDATE SET
        first_seen = LEAST(releases.first_seen, EXCLUDED.first_seen),
-       last_seen = GREATEST(releases.last_seen, EXCLUDED.last_seen)`,
+       last_seen = GREATEST(releases.last_seen, EXCLUDED.last_seen)
+     RETURNING project_id, version, (xmax = 0) AS inserted`,
     values.params,
   );
+  return new Set(rows.rows.filter((r) => r.inserted).map((r) => `${r.project_id}:${r.version}`));
+}
+
+/** Event keys of the earliest event of each new release: the one that brought it. */
+function firstEventPerRelease(occurrences: Occurrence[], newReleases: Set<string>): Set<string> {
+  const first = new Map<string, Occurrence>();
+  for (const o of occurrences) {
+    const key = `${o.projectId}:${o.release}`;
+    if (!o.release || !newReleases.has(key)) continue;
+    const current = first.get(key);
+    if (!current || o.timestamp < current.timestamp) first.set(key, o);
+  }
+  return new Set([...first.values()].map((o) => eventKey(o.projectId, o.eventId)));
 }
 
 /** Marks the events counted, with their issue: what makes a redelivery a no-op. */
@@ -317,9 +354,22 @@ async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Pro
     (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
   );
   for (const part of chunk(sorted, 1000)) {
-    const values = valuesList(part.map((r) => [r.projectId, r.eventId, r.issueId]));
+    const values = valuesList(
+      part.map((r) => [
+        r.projectId,
+        r.eventId,
+        r.issueId,
+        r.isNewIssue,
+        r.isRegression,
+        r.isNewRelease,
+        r.countBefore,
+        r.countAfter,
+      ]),
+    );
     await tx.query(
-      `INSERT INTO processed_events (project_id, event_id, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
+      `INSERT INTO processed_events
+         (project_id, event_id, issue_id, is_new_issue, is_regression, is_new_release, count_before, count_after)
+       VALUES ${values.sql} ON CONFLICT DO NOTHING`,
       values.params,
     );
   }
@@ -332,8 +382,9 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
       part.map((o) => [o.projectId, o.eventId]),
       ['integer', 'text'],
     );
-    const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number; short_number: number; slug: string }>(
-      `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug
+    const rows = await tx.query<RecordedEventRow>(
+      `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug, pe.is_new_issue, pe.is_regression,
+         pe.is_new_release, pe.count_before, pe.count_after
        FROM (VALUES ${values.sql}) AS v (project_id, event_id)
        JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
        JOIN issues i ON i.id = pe.issue_id
@@ -346,11 +397,27 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
         eventId: r.event_id,
         issueId: r.issue_id,
         shortId: formatShortId(r.slug, r.short_number),
-        isNewIssue: false,
+        isNewIssue: r.is_new_issue,
         isDuplicate: true,
-        isRegression: false,
+        isRegression: r.is_regression,
+        isNewRelease: r.is_new_release,
+        countBefore: r.count_before,
+        countAfter: r.count_after,
       });
     }
   }
   return found;
+}
+
+interface RecordedEventRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  short_number: number;
+  slug: string;
+  is_new_issue: boolean;
+  is_regression: boolean;
+  is_new_release: boolean;
+  count_before: number;
+  count_after: number;
 }

@@ -31,10 +31,18 @@ export interface OccurrenceResult {
   shortId: string;
   /** This event created the issue. */
   isNewIssue: boolean;
-  /** The event id was recorded before (a redelivery); nothing was counted again. */
+  /**
+   * The event id was recorded before (a redelivery); nothing was counted again. The other facts
+   * are those of its first delivery, so what follows from them (alerts) can be redone alike.
+   */
   isDuplicate: boolean;
   /** This event's batch moved the issue from resolved back to unresolved. */
   isRegression: boolean;
+  /** This event brought its release to the project for the first time. */
+  isNewRelease: boolean;
+  /** The issue's event count before and after the batch that counted this event (alert milestones). */
+  countBefore: number;
+  countAfter: number;
 }
 
 /** Occurrences of one batch that share a primary hash, folded into one issue update. */

@@ -5,11 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { UnavailableError } from '../../../services/core/errors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeAlertStoreContract } from '../../../services/adapters/contracts/alert-store.contract.ts';
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../../../services/adapters/contracts/metadata-store.contract.ts';
 import { migrate } from '../../../services/adapters/postgres/migrate.ts';
 import { MIGRATIONS } from '../../../services/adapters/postgres/migrations/index.ts';
+import { PgAlertStore } from '../../../services/adapters/postgres/pg-alert-store.ts';
 import { PgEventStore } from '../../../services/adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../../../services/adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../../services/adapters/postgres/pg-metadata-store.ts';
@@ -31,6 +33,7 @@ afterAll(async () => {
 describeMetadataStoreContract('Postgres', async () => new PgMetadataStore(client));
 describeEventStoreContract('Postgres', async () => new PgEventStore(client));
 describeLogStoreContract('Postgres', async () => new PgLogStore(client));
+describeAlertStoreContract('Postgres', async () => ({ alerts: new PgAlertStore(client), metadata: new PgMetadataStore(client) }));
 
 describe('migrations on Postgres', () => {
   it('a second run applies nothing', async () => {

@@ -3,10 +3,12 @@ import initial from './0001-initial.ts';
 import issueLifecycle from './0002-issue-lifecycle.ts';
 import uploadTokens from './0003-upload-tokens.ts';
 import sourceMapArtifacts from './0004-source-map-artifacts.ts';
+import alerts from './0005-alerts.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
   { version: '0002-issue-lifecycle', sql: issueLifecycle },
   { version: '0003-upload-tokens', sql: uploadTokens },
   { version: '0004-source-map-artifacts', sql: sourceMapArtifacts },
+  { version: '0005-alerts', sql: alerts },
 ];

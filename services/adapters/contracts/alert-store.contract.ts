@@ -1,0 +1,164 @@
+// The AlertStore contract: PGlite and Postgres must both pass it, against the real database.
+// Each test works in an organization of its own.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AlertStore, NewDelivery, RuleFields } from '../../core/ports/alert-store.ts';
+import type { MetadataStore } from '../../core/ports/metadata-store.ts';
+
+export function describeAlertStoreContract(
+  name: string,
+  open: () => Promise<{ alerts: AlertStore; metadata: MetadataStore }>,
+): void {
+  describe(`AlertStore contract: ${name}`, () => {
+    let alerts: AlertStore;
+    let metadata: MetadataStore;
+    beforeAll(async () => {
+      ({ alerts, metadata } = await open());
+    });
+
+    const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
+    async function setup() {
+      const org = await metadata.ensureOrganization(`org-${unique()}`, 'Org');
+      const { project } = await metadata.createProject(
+        { organizationId: org.id, slug: 'web', name: 'Web' },
+        { publicKey: unique() + unique(), label: 'Default' },
+      );
+      const channel = await alerts.createChannel({
+        organizationId: org.id,
+        name: 'ops',
+        url: 'https://h.example/x',
+        sealedSecret: 'sealed-1',
+      });
+      return { org, project, channel };
+    }
+    const rule = (channelIds: number[], fields: Partial<RuleFields> = {}): RuleFields => ({
+      name: 'r',
+      trigger: 'new_issue',
+      channelIds,
+      environment: null,
+      minLevel: null,
+      threshold: null,
+      windowMinutes: null,
+      milestones: null,
+      ...fields,
+    });
+    const delivery = (channelId: number, fields: Partial<NewDelivery> = {}): NewDelivery => ({
+      channelId,
+      ruleId: null,
+      projectId: null,
+      dedupKey: null,
+      kind: 'test',
+      body: '{"kind":"test"}',
+      status: 'pending',
+      ...fields,
+    });
+
+    it('keeps channels per organization, updates them, and hands the sealed secret out only by id', async () => {
+      const { org, channel } = await setup();
+      const other = await metadata.ensureOrganization(`org-${unique()}`, 'Other');
+      expect(channel).toMatchObject({ name: 'ops', type: 'webhook', url: 'https://h.example/x', digest: null });
+      expect(await alerts.getChannel(other.id, channel.id)).toBeUndefined();
+      expect(await alerts.sealedSecretOf(other.id, channel.id)).toBeUndefined();
+      expect(await alerts.sealedSecretOf(org.id, channel.id)).toBe('sealed-1');
+      const updated = await alerts.updateChannel(org.id, channel.id, {
+        name: 'pager',
+        digest: { hour: 9, timeZone: 'Europe/Berlin' },
+      });
+      expect(updated).toMatchObject({
+        name: 'pager',
+        url: 'https://h.example/x',
+        digest: { hour: 9, timeZone: 'Europe/Berlin' },
+      });
+      await alerts.updateChannel(org.id, channel.id, { sealedSecret: 'sealed-2' });
+      expect(await alerts.sealedSecretOf(org.id, channel.id)).toBe('sealed-2');
+      expect((await alerts.updateChannel(org.id, channel.id, { digest: null }))!.digest).toBeNull();
+      expect(await alerts.updateChannel(other.id, channel.id, { name: 'x' })).toBeUndefined();
+      expect((await alerts.listChannels(org.id)).map((c) => c.id)).toEqual([channel.id]);
+    });
+
+    it('keeps rules per project; deleting a channel takes it out of rules and its deliveries with it', async () => {
+      const { org, project, channel } = await setup();
+      const second = await alerts.createChannel({
+        organizationId: org.id,
+        name: 'b',
+        url: 'https://h.example/b',
+        sealedSecret: 's',
+      });
+      const created = await alerts.createRule(
+        project.id,
+        rule([channel.id, second.id], { trigger: 'frequent', threshold: 5, windowMinutes: 10 }),
+      );
+      expect(created).toMatchObject({
+        projectId: project.id,
+        trigger: 'frequent',
+        threshold: 5,
+        windowMinutes: 10,
+        channelIds: [channel.id, second.id],
+      });
+      expect(await alerts.getRule(project.id + 100000, created.id)).toBeUndefined();
+      const updated = await alerts.updateRule(
+        project.id,
+        created.id,
+        rule([channel.id, second.id], { trigger: 'milestone', milestones: [3, 30] }),
+      );
+      expect(updated).toMatchObject({ trigger: 'milestone', milestones: [3, 30], threshold: null });
+      await alerts.enqueueDeliveries([delivery(channel.id)]);
+      expect(await alerts.deleteChannel(org.id, channel.id)).toBe(true);
+      expect((await alerts.getRule(project.id, created.id))!.channelIds).toEqual([second.id]);
+      expect(await alerts.listDeliveries(channel.id, 10)).toEqual([]);
+      expect((await alerts.listRules([project.id])).map((r) => r.id)).toEqual([created.id]);
+      expect(await alerts.deleteRule(project.id, created.id)).toBe(true);
+      expect(await alerts.listRules([project.id])).toEqual([]);
+    });
+
+    it('adds one delivery per rule, channel and dedup key, however often it is enqueued', async () => {
+      const { project, channel } = await setup();
+      const r = await alerts.createRule(project.id, rule([channel.id]));
+      const keyed = delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey: 'new_issue:1', kind: 'new_issue' });
+      expect(await alerts.enqueueDeliveries([keyed])).toHaveLength(1);
+      expect(await alerts.enqueueDeliveries([keyed, { ...keyed, dedupKey: 'new_issue:2' }])).toHaveLength(1);
+      // Deliveries without a key (tests, digests) are never merged.
+      expect(await alerts.enqueueDeliveries([delivery(channel.id), delivery(channel.id)])).toHaveLength(2);
+      expect(await alerts.enqueueDeliveries([delivery(channel.id + 100000)])).toEqual([]);
+      expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
+      await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held' })]);
+      expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
+    });
+
+    it('claims due deliveries once until the claim runs out, and records attempts', async () => {
+      const { channel } = await setup();
+      const [added] = await alerts.enqueueDeliveries([delivery(channel.id)]);
+      const now = new Date(Date.now() + 1000);
+      const claimed = (await alerts.claimDueDeliveries(now, 100, 30_000)).filter((d) => d.id === added!.id);
+      expect(claimed).toMatchObject([{ url: 'https://h.example/x', sealedSecret: 'sealed-1', attempts: 0 }]);
+      expect((await alerts.claimDueDeliveries(now, 100, 30_000)).some((d) => d.id === added!.id)).toBe(false);
+      const later = new Date(now.getTime() + 31_000);
+      expect((await alerts.claimDueDeliveries(later, 100, 30_000)).some((d) => d.id === added!.id)).toBe(true);
+
+      const retryAt = new Date(later.getTime() + 60_000);
+      await alerts.recordAttempt(
+        added!.id,
+        { at: later, statusCode: 503, latencyMs: 12, verdict: 'retry', error: null },
+        { status: 'pending', nextAttemptAt: retryAt },
+      );
+      expect(
+        (await alerts.claimDueDeliveries(new Date(retryAt.getTime() - 1), 100, 30_000)).some((d) => d.id === added!.id),
+      ).toBe(false);
+      expect((await alerts.claimDueDeliveries(retryAt, 100, 30_000)).some((d) => d.id === added!.id)).toBe(true);
+      await alerts.recordAttempt(
+        added!.id,
+        { at: retryAt, statusCode: 200, latencyMs: 8, verdict: 'delivered', error: null },
+        { status: 'delivered' },
+      );
+      const [listed] = await alerts.listDeliveries(channel.id, 10);
+      expect(listed).toMatchObject({ status: 'delivered', attempts: 2, finishedAt: retryAt });
+      expect(listed!.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([
+        [503, 'retry'],
+        [200, 'delivered'],
+      ]);
+      expect(
+        (await alerts.claimDueDeliveries(new Date(retryAt.getTime() + 3_600_000), 100, 30_000)).some((d) => d.id === added!.id),
+      ).toBe(false);
+    });
+  });
+}

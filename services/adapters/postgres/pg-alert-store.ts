@@ -1,0 +1,316 @@
+// AlertStore over SQL (PGlite standalone, Postgres distributed): channels, rules, and the
+// delivery outbox. Claiming uses FOR UPDATE SKIP LOCKED with a claim deadline, so several
+// dispatchers share due deliveries and one that dies mid-send leaves them to the others.
+import type { AlertChannel, AlertRule, DigestSchedule, Trigger } from '../../core/alerts/alert-rules.ts';
+import type { WebhookKind } from '../../core/alerts/alert-payload.ts';
+import type { AttemptVerdict } from '../../core/alerts/delivery-policy.ts';
+import type { Level } from '../../core/event/level.ts';
+import type {
+  AlertStore,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  DueDelivery,
+  NewDelivery,
+  RuleFields,
+} from '../../core/ports/alert-store.ts';
+import { valuesList, type SqlClient } from './sql-client.ts';
+
+interface ChannelRow {
+  id: number;
+  organization_id: number;
+  name: string;
+  type: 'webhook';
+  url: string;
+  digest_hour: number | null;
+  digest_time_zone: string | null;
+  created_at: Date;
+}
+const CHANNEL_COLUMNS = 'id, organization_id, name, type, url, digest_hour, digest_time_zone, created_at';
+
+interface RuleRow {
+  id: number;
+  project_id: number;
+  name: string;
+  trigger: Trigger;
+  channel_ids: number[];
+  environment: string | null;
+  min_level: Level | null;
+  threshold: number | null;
+  window_minutes: number | null;
+  milestones: number[] | null;
+  created_at: Date;
+}
+
+interface DeliveryRow {
+  id: string | number;
+  channel_id: number;
+  rule_id: number | null;
+  project_id: number | null;
+  kind: WebhookKind;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  finished_at: Date | null;
+}
+const DELIVERY_COLUMNS =
+  'id, channel_id, rule_id, project_id, kind, body, status, attempts, next_attempt_at, created_at, finished_at';
+
+function toChannel(row: ChannelRow): AlertChannel {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    type: row.type,
+    url: row.url,
+    digest: row.digest_hour === null ? null : { hour: row.digest_hour, timeZone: row.digest_time_zone ?? 'UTC' },
+    createdAt: new Date(row.created_at),
+  };
+}
+
+function toRule(row: RuleRow): AlertRule {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    name: row.name,
+    trigger: row.trigger,
+    channelIds: row.channel_ids,
+    environment: row.environment,
+    minLevel: row.min_level,
+    threshold: row.threshold,
+    windowMinutes: row.window_minutes,
+    milestones: row.milestones,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: Number(row.id),
+    channelId: row.channel_id,
+    ruleId: row.rule_id,
+    projectId: row.project_id,
+    kind: row.kind,
+    body: row.body,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: new Date(row.next_attempt_at),
+    createdAt: new Date(row.created_at),
+    finishedAt: row.finished_at && new Date(row.finished_at),
+  };
+}
+
+const ruleParams = (rule: RuleFields) => [
+  rule.name,
+  rule.trigger,
+  rule.channelIds,
+  rule.environment,
+  rule.minLevel,
+  rule.threshold,
+  rule.windowMinutes,
+  rule.milestones,
+];
+
+export class PgAlertStore implements AlertStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async createChannel(channel: { organizationId: number; name: string; url: string; sealedSecret: string }) {
+    const result = await this.db.query<ChannelRow>(
+      `INSERT INTO alert_channels (organization_id, name, url, sealed_secret) VALUES ($1, $2, $3, $4) RETURNING ${CHANNEL_COLUMNS}`,
+      [channel.organizationId, channel.name, channel.url, channel.sealedSecret],
+    );
+    return toChannel(result.rows[0]!);
+  }
+
+  async listChannels(organizationId: number) {
+    const result = await this.db.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM alert_channels WHERE organization_id = $1 ORDER BY id`,
+      [organizationId],
+    );
+    return result.rows.map(toChannel);
+  }
+
+  async getChannel(organizationId: number, id: number) {
+    const result = await this.db.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM alert_channels WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
+    return result.rows[0] && toChannel(result.rows[0]);
+  }
+
+  async updateChannel(
+    organizationId: number,
+    id: number,
+    patch: { name?: string; url?: string; digest?: DigestSchedule | null; sealedSecret?: string },
+  ) {
+    const digestGiven = patch.digest !== undefined;
+    const result = await this.db.query<ChannelRow>(
+      `UPDATE alert_channels SET
+         name = COALESCE($3, name),
+         url = COALESCE($4, url),
+         sealed_secret = COALESCE($5, sealed_secret),
+         digest_hour = CASE WHEN $6 THEN $7::integer ELSE digest_hour END,
+         digest_time_zone = CASE WHEN $6 THEN $8::text ELSE digest_time_zone END
+       WHERE organization_id = $1 AND id = $2
+       RETURNING ${CHANNEL_COLUMNS}`,
+      [
+        organizationId,
+        id,
+        patch.name ?? null,
+        patch.url ?? null,
+        patch.sealedSecret ?? null,
+        digestGiven,
+        patch.digest?.hour ?? null,
+        patch.digest?.timeZone ?? null,
+      ],
+    );
+    return result.rows[0] && toChannel(result.rows[0]);
+  }
+
+  async deleteChannel(organizationId: number, id: number) {
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx.query('DELETE FROM alert_channels WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+      if (deleted.affectedRows === 0) return false;
+      await tx.query('UPDATE alert_rules SET channel_ids = array_remove(channel_ids, $1)', [id]);
+      return true;
+    });
+  }
+
+  async sealedSecretOf(organizationId: number, id: number) {
+    const result = await this.db.query<{ sealed_secret: string }>(
+      'SELECT sealed_secret FROM alert_channels WHERE organization_id = $1 AND id = $2',
+      [organizationId, id],
+    );
+    return result.rows[0]?.sealed_secret;
+  }
+
+  async createRule(projectId: number, rule: RuleFields) {
+    const result = await this.db.query<RuleRow>(
+      `INSERT INTO alert_rules (project_id, name, trigger, channel_ids, environment, min_level, threshold, window_minutes, milestones)
+       VALUES ($1, $2, $3, $4::integer[], $5, $6, $7, $8, $9::integer[]) RETURNING *`,
+      [projectId, ...ruleParams(rule)],
+    );
+    return toRule(result.rows[0]!);
+  }
+
+  async listRules(projectIds: number[]) {
+    if (projectIds.length === 0) return [];
+    const result = await this.db.query<RuleRow>('SELECT * FROM alert_rules WHERE project_id = ANY($1::integer[]) ORDER BY id', [
+      projectIds,
+    ]);
+    return result.rows.map(toRule);
+  }
+
+  async getRule(projectId: number, id: number) {
+    const result = await this.db.query<RuleRow>('SELECT * FROM alert_rules WHERE project_id = $1 AND id = $2', [projectId, id]);
+    return result.rows[0] && toRule(result.rows[0]);
+  }
+
+  async updateRule(projectId: number, id: number, rule: RuleFields) {
+    const result = await this.db.query<RuleRow>(
+      `UPDATE alert_rules SET name = $3, trigger = $4, channel_ids = $5::integer[], environment = $6, min_level = $7,
+         threshold = $8, window_minutes = $9, milestones = $10::integer[]
+       WHERE project_id = $1 AND id = $2 RETURNING *`,
+      [projectId, id, ...ruleParams(rule)],
+    );
+    return result.rows[0] && toRule(result.rows[0]);
+  }
+
+  async deleteRule(projectId: number, id: number) {
+    const deleted = await this.db.query('DELETE FROM alert_rules WHERE project_id = $1 AND id = $2', [projectId, id]);
+    return deleted.affectedRows > 0;
+  }
+
+  async enqueueDeliveries(deliveries: NewDelivery[]) {
+    if (deliveries.length === 0) return [];
+    const values = valuesList(
+      deliveries.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
+      ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
+    );
+    // Channels deleted meanwhile are skipped rather than failing the batch.
+    const result = await this.db.query<DeliveryRow>(
+      `INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+       SELECT v.* FROM (VALUES ${values.sql}) AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+       WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
+       ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
+       RETURNING ${DELIVERY_COLUMNS}`,
+      values.params,
+    );
+    return result.rows.map(toDelivery);
+  }
+
+  async claimDueDeliveries(now: Date, limit: number, claimMs: number) {
+    const result = await this.db.query<DeliveryRow & { url: string; sealed_secret: string }>(
+      `WITH due AS (
+         SELECT id FROM alert_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
+         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE alert_deliveries d SET claimed_until = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
+       FROM due, alert_channels c
+       WHERE d.id = due.id AND c.id = d.channel_id
+       RETURNING d.id, d.channel_id, d.rule_id, d.project_id, d.kind, d.body, d.status, d.attempts, d.next_attempt_at,
+         d.created_at, d.finished_at, c.url, c.sealed_secret`,
+      [now, limit, claimMs],
+    );
+    return result.rows.map((row): DueDelivery => ({ ...toDelivery(row), url: row.url, sealedSecret: row.sealed_secret }));
+  }
+
+  async recordAttempt(
+    deliveryId: number,
+    attempt: DeliveryAttempt,
+    next: { status: 'delivered' | 'failed' } | { status: 'pending'; nextAttemptAt: Date },
+  ) {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO alert_delivery_attempts (delivery_id, at, status_code, latency_ms, verdict, error) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [deliveryId, attempt.at, attempt.statusCode, attempt.latencyMs, attempt.verdict, attempt.error],
+      );
+      await tx.query(
+        `UPDATE alert_deliveries SET attempts = attempts + 1, status = $2, claimed_until = NULL,
+           next_attempt_at = COALESCE($3, next_attempt_at), finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE $4::timestamptz END
+         WHERE id = $1`,
+        [deliveryId, next.status, next.status === 'pending' ? next.nextAttemptAt : null, attempt.at],
+      );
+    });
+  }
+
+  async listDeliveries(channelId: number, limit: number) {
+    const deliveries = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE channel_id = $1 ORDER BY id DESC LIMIT $2`,
+      [channelId, limit],
+    );
+    const ids = deliveries.rows.map((row) => Number(row.id));
+    const attempts = await this.db.query<{
+      delivery_id: string | number;
+      at: Date;
+      status_code: number | null;
+      latency_ms: number;
+      verdict: AttemptVerdict;
+      error: string | null;
+    }>('SELECT * FROM alert_delivery_attempts WHERE delivery_id = ANY($1::bigint[]) ORDER BY id', [ids]);
+    const byDelivery = new Map<number, DeliveryAttempt[]>();
+    for (const row of attempts.rows) {
+      const list = byDelivery.get(Number(row.delivery_id)) ?? [];
+      list.push({
+        at: new Date(row.at),
+        statusCode: row.status_code,
+        latencyMs: row.latency_ms,
+        verdict: row.verdict,
+        error: row.error,
+      });
+      byDelivery.set(Number(row.delivery_id), list);
+    }
+    return deliveries.rows.map((row) => ({ ...toDelivery(row), attemptLog: byDelivery.get(Number(row.id)) ?? [] }));
+  }
+
+  async countDeliveriesSince(channelId: number, since: Date) {
+    const result = await this.db.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM alert_deliveries WHERE channel_id = $1 AND created_at >= $2 AND status NOT IN ('held', 'summarized')`,
+      [channelId, since],
+    );
+    return Number(result.rows[0]!.n);
+  }
+}

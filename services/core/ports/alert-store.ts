@@ -1,0 +1,94 @@
+// AlertStore port: webhook channels, alert rules and the durable outbox of deliveries with
+// their attempts. One SQL implementation (adapters/postgres/pg-alert-store.ts) over PGlite or
+// Postgres, beside the MetadataStore in the same database.
+import type { AlertChannel, AlertRule, DigestSchedule, Trigger } from '../alerts/alert-rules.ts';
+import type { WebhookKind } from '../alerts/alert-payload.ts';
+import type { Level } from '../event/level.ts';
+import type { AttemptVerdict } from '../alerts/delivery-policy.ts';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'held' | 'summarized';
+
+export interface NewDelivery {
+  channelId: number;
+  ruleId: number | null;
+  projectId: number | null;
+  /** Unique per (rule, channel); null for deliveries that are never repeated (tests, digests). */
+  dedupKey: string | null;
+  kind: WebhookKind;
+  body: string;
+  status: 'pending' | 'held';
+}
+
+export interface Delivery {
+  id: number;
+  channelId: number;
+  ruleId: number | null;
+  projectId: number | null;
+  kind: WebhookKind;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface DeliveryAttempt {
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  verdict: AttemptVerdict;
+  error: string | null;
+}
+
+/** A delivery claimed for sending, with what sending needs from its channel. */
+export interface DueDelivery extends Delivery {
+  url: string;
+  sealedSecret: string;
+}
+
+export interface RuleFields {
+  name: string;
+  trigger: Trigger;
+  channelIds: number[];
+  environment: string | null;
+  minLevel: Level | null;
+  threshold: number | null;
+  windowMinutes: number | null;
+  milestones: number[] | null;
+}
+
+export interface AlertStore {
+  createChannel(channel: { organizationId: number; name: string; url: string; sealedSecret: string }): Promise<AlertChannel>;
+  listChannels(organizationId: number): Promise<AlertChannel[]>;
+  getChannel(organizationId: number, id: number): Promise<AlertChannel | undefined>;
+  updateChannel(
+    organizationId: number,
+    id: number,
+    patch: { name?: string; url?: string; digest?: DigestSchedule | null; sealedSecret?: string },
+  ): Promise<AlertChannel | undefined>;
+  /** Deletes the channel with its deliveries; rules keep their other channels. */
+  deleteChannel(organizationId: number, id: number): Promise<boolean>;
+  sealedSecretOf(organizationId: number, id: number): Promise<string | undefined>;
+
+  createRule(projectId: number, rule: RuleFields): Promise<AlertRule>;
+  listRules(projectIds: number[]): Promise<AlertRule[]>;
+  getRule(projectId: number, id: number): Promise<AlertRule | undefined>;
+  updateRule(projectId: number, id: number, rule: RuleFields): Promise<AlertRule | undefined>;
+  deleteRule(projectId: number, id: number): Promise<boolean>;
+
+  /** Adds deliveries, skipping any whose (rule, channel, dedup key) exists; returns the ones added. */
+  enqueueDeliveries(deliveries: NewDelivery[]): Promise<Delivery[]>;
+  /** Pending deliveries due by `now`, claimed for `claimMs` so no other dispatcher sends them meanwhile. */
+  claimDueDeliveries(now: Date, limit: number, claimMs: number): Promise<DueDelivery[]>;
+  /** Records an attempt and what follows: delivered or failed for good, or pending until `nextAttemptAt`. */
+  recordAttempt(
+    deliveryId: number,
+    attempt: DeliveryAttempt,
+    next: { status: 'delivered' | 'failed' } | { status: 'pending'; nextAttemptAt: Date },
+  ): Promise<void>;
+  /** Newest first, each with its attempts (oldest first). */
+  listDeliveries(channelId: number, limit: number): Promise<Array<Delivery & { attemptLog: DeliveryAttempt[] }>>;
+  /** Deliveries to the channel created since `since`, held ones excluded (its rate limit). */
+  countDeliveriesSince(channelId: number, since: Date): Promise<number>;
+}
