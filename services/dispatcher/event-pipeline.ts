@@ -1,6 +1,6 @@
 // The dispatcher's event pipeline, one queue batch at a time (see docs/path-of-an-event.md):
 //   prepare (parse, normalize, group, serialize) -> record occurrences (issues, counts; one
-//   metadata transaction) -> store events.
+//   metadata transaction) -> store events -> evaluate alert rules (deliveries into the outbox).
 // Everything here is idempotent by event id: a redelivered batch finds its events already
 // counted, counts nothing twice, and (re)writes the same event rows.
 import type { OutcomeRecorder } from '../core/outcomes.ts';
@@ -11,11 +11,14 @@ import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { prepareEvents, type PreparedBatch } from './prepare-events.ts';
 import type { SourceMapSymbolicator } from './source-map-symbolicator.ts';
+import type { AlertEvaluator } from './alert-evaluator.ts';
 
 export interface EventPipelineDeps {
   metadata: MetadataStore;
   /** Absent where no blob store is open: frames stay as they came. */
   symbolicator?: SourceMapSymbolicator;
+  /** Absent where alerts are not evaluated (no alert store). */
+  alertEvaluator?: AlertEvaluator;
   events: EventStore;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
@@ -62,4 +65,15 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   deps.metrics.pipelineProcessed.inc({ category: 'error' }, rows.length);
   const now = Date.now() / 1000;
   for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
+  if (deps.alertEvaluator) {
+    // Redelivered events too: they carry the facts of their first delivery, and the outbox keeps
+    // one delivery per key, so a batch that failed after its events were counted still alerts once.
+    const alertTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'evaluate_alerts' });
+    const pairs = batch.prepared.flatMap(({ occurrence, event }) => {
+      const result = byEvent.get(`${event.projectId}:${event.eventId}`);
+      return result ? [{ occurrence, result }] : [];
+    });
+    await deps.alertEvaluator.afterBatch(pairs);
+    alertTimer();
+  }
 }

@@ -1,5 +1,6 @@
 // The dispatcher role's consumers: one subscription per topic, in one consumer group, so that
 // several dispatcher processes share the work. Built from ports; the CLI starts and stops it.
+import { rootCertificates } from 'node:tls';
 import type { OutcomeRecorder } from '../core/outcomes.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
@@ -9,6 +10,11 @@ import type { Queue, Subscription } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
+import type { SecretBox } from '../core/alerts/secret-box.ts';
+import type { AlertStore } from '../core/ports/alert-store.ts';
+import { VERSION } from '../runtime/version.ts';
+import { AlertEvaluator } from './alert-evaluator.ts';
+import { startDeliveryWorker } from './delivery-worker.ts';
 import { eventPipeline } from './event-pipeline.ts';
 import { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import { isolateFailures } from './isolate-failures.ts';
@@ -30,6 +36,17 @@ export interface DispatcherDeps {
   logger: Logger;
   /** Records per handler call; larger batches amortize store round trips. */
   batchSize?: number;
+  /** Alert rules, channels and the delivery outbox; without them, no alerts. */
+  alerting?: {
+    alerts: AlertStore;
+    secrets: SecretBox;
+    baseUrl: string;
+    allowHosts: string[];
+    /** PEM certificates to trust besides the system's. */
+    extraCa?: string;
+    retryBaseMs: number;
+    channelLimitPerHour: number;
+  };
 }
 
 export interface DispatcherWorkers {
@@ -48,14 +65,40 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
         ...(deps.sourceMapCacheBytes ? { maxCacheBytes: deps.sourceMapCacheBytes } : {}),
       })
     : undefined;
-  const events = isolateFailures(eventPipeline({ ...deps, ...(symbolicator ? { symbolicator } : {}) }), {
-    ...isolation,
-    category: 'error',
-    storesAnswer: async () => {
-      await deps.metadata.ping();
-      await deps.events.ping();
+  const alerting = deps.alerting;
+  const alertEvaluator =
+    alerting &&
+    new AlertEvaluator({
+      alerts: alerting.alerts,
+      metadata: deps.metadata,
+      events: deps.events,
+      baseUrl: alerting.baseUrl,
+      channelLimitPerHour: alerting.channelLimitPerHour,
+    });
+  const deliveries =
+    alerting &&
+    startDeliveryWorker({
+      alerts: alerting.alerts,
+      secrets: alerting.secrets,
+      sender: {
+        allowHosts: alerting.allowHosts,
+        userAgent: `errata/${VERSION}`,
+        ...(alerting.extraCa ? { ca: [...rootCertificates, alerting.extraCa] } : {}),
+      },
+      retryBaseMs: alerting.retryBaseMs,
+      logger: deps.logger,
+    });
+  const events = isolateFailures(
+    eventPipeline({ ...deps, ...(symbolicator ? { symbolicator } : {}), ...(alertEvaluator ? { alertEvaluator } : {}) }),
+    {
+      ...isolation,
+      category: 'error',
+      storesAnswer: async () => {
+        await deps.metadata.ping();
+        await deps.events.ping();
+      },
     },
-  });
+  );
   const logs = isolateFailures(logPipeline(deps), { ...isolation, category: 'log_item', storesAnswer: () => deps.logs.ping() });
   const subscriptions: Subscription[] = [
     deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, events),
@@ -64,6 +107,7 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
   return {
     async stop(options) {
       await Promise.all(subscriptions.map((s) => s.stop(options)));
+      await deliveries?.stop();
     },
   };
 }

@@ -6,6 +6,10 @@
 // Postgres, ClickHouse and Kafka, chosen from their ERRATA_* variables, behind the same ports;
 // no domain or role code changes. Blobs (uploaded source maps): S3 when ERRATA_S3_BUCKET is
 // set, otherwise a directory, <data dir>/blobs.
+import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
+import type { SecretBox } from '../core/alerts/secret-box.ts';
+import type { AlertStore } from '../core/ports/alert-store.ts';
+import { alertingSettings, openSecretBox, secretsKeyOf } from './open-secret-box.ts';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -40,6 +44,8 @@ export interface Stores {
 
 export interface Ports extends Stores {
   queue: Queue;
+  alerts: AlertStore;
+  secrets: SecretBox;
 }
 
 export function embeddedDatabaseDir(dataDir: string): string {
@@ -84,12 +90,15 @@ export async function composeStandalone(
       logLevel: config.logLevel,
       retentionDays: config.eventRetentionDays,
       blobs: { dataDir: config.dataDir, ...(config.s3 ? { s3: config.s3 } : {}) },
+      alerting: alertingSettings(config, secretsKeyOf(config, true)),
     },
     logger,
     metrics,
   );
   return {
     metadata: backend.metadata,
+    alerts: backend.alerts,
+    secrets: openSecretBox(secretsKeyOf(config, true)),
     events: backend.events,
     logs: backend.logs,
     queue: backend.queue,
@@ -153,6 +162,8 @@ const SETTING: Record<'postgres' | 'clickhouse' | 'kafka', string> = {
 
 export interface RolePorts {
   metadata: MetadataStore;
+  alerts: AlertStore;
+  secrets: SecretBox;
   blobs?: BlobStore;
   events?: EventStore;
   logs?: LogStore;
@@ -183,7 +194,13 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
     }
     const metadata = new PgMetadataStore(postgres);
     health.push({ name: 'postgres', check: () => metadata.ping() });
-    const ports: RolePorts = { metadata, health, close: async () => {} };
+    const ports: RolePorts = {
+      metadata,
+      alerts: new PgAlertStore(postgres),
+      secrets: openSecretBox(secretsKeyOf(config, false)),
+      health,
+      close: async () => {},
+    };
 
     if (ROLE_NEEDS[role].includes('clickhouse')) {
       const ch = config.clickhouse!;

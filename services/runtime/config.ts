@@ -30,6 +30,14 @@ const schema = z
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
+    ERRATA_SECRETS_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, '64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`')
+      .optional(),
+    ERRATA_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+    ERRATA_WEBHOOK_CA_FILE: z.string().min(1).optional(),
+    ERRATA_WEBHOOK_RETRY_BASE_MS: integer(1, 3_600_000).default(30_000),
+    ERRATA_ALERT_CHANNEL_LIMIT_PER_HOUR: integer(1, 100_000).default(60),
 
     // Distributed mode: each set variable switches its port to the server adapter.
     ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -101,6 +109,17 @@ export interface Config {
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
   eventRetentionDays: number;
+  /** Seals channel signing secrets; standalone falls back to a key file in the data directory. */
+  secretsKey?: Buffer;
+  webhooks: {
+    /** Hosts that may resolve to private, loopback or link-local addresses (lowercase). */
+    allowHosts: string[];
+    /** Extra CA certificates (PEM) trusted for receivers, besides the system's. */
+    caFile?: string;
+    retryBaseMs: number;
+    /** Alerts per channel per hour; the rest are held back for an overflow summary. */
+    channelLimitPerHour: number;
+  };
   /** The distributed adapters' settings; a section is present when its server is configured. */
   postgres?: { url: string; poolSize: number };
   clickhouse?: { url: string; database: string; username: string; password: string; batchRows: number; batchWaitMs: number };
@@ -125,7 +144,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set(['ERRATA_CLICKHOUSE_PASSWORD', 'ERRATA_S3_ACCESS_KEY_ID', 'ERRATA_S3_SECRET_ACCESS_KEY']);
+const SECRET_VARIABLES = new Set([
+  'ERRATA_SECRETS_KEY',
+  'ERRATA_CLICKHOUSE_PASSWORD',
+  'ERRATA_S3_ACCESS_KEY_ID',
+  'ERRATA_S3_SECRET_ACCESS_KEY',
+]);
 
 /** `scheme://user:password@host` becomes `scheme://***@host`, wherever it appears in the value. */
 function withoutCredentials(value: string | undefined): string | undefined {
@@ -165,6 +189,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     eventRetentionDays: c.ERRATA_EVENT_RETENTION_DAYS,
+    secretsKey: c.ERRATA_SECRETS_KEY ? Buffer.from(c.ERRATA_SECRETS_KEY, 'hex') : undefined,
+    webhooks: {
+      allowHosts: c.ERRATA_WEBHOOK_ALLOW_HOSTS.split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+      caFile: c.ERRATA_WEBHOOK_CA_FILE,
+      retryBaseMs: c.ERRATA_WEBHOOK_RETRY_BASE_MS,
+      channelLimitPerHour: c.ERRATA_ALERT_CHANNEL_LIMIT_PER_HOUR,
+    },
     postgres: c.ERRATA_POSTGRES_URL ? { url: c.ERRATA_POSTGRES_URL, poolSize: c.ERRATA_POSTGRES_POOL_SIZE } : undefined,
     clickhouse: c.ERRATA_CLICKHOUSE_URL
       ? {

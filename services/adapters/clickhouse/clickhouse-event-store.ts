@@ -121,15 +121,22 @@ export class ClickHouseEventStore implements EventStore {
 
   async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
     // Copies of an event share its time and release, so min, max and the distinct releases need no dedupe.
-    const rows = await this.select<{ count: string; first: string; last: string; releases: string[] }>(sql`
-      SELECT toString(uniqExact(event_id)) AS count, toString(min(timestamp_us)) AS first,
+    const rows = await this.select<{ count: string; first: string; last: string; releases: string[]; users: string }>(sql`
+      SELECT toString(uniqExact(event_id)) AS count, toString(uniqExactIf(user_key, user_key IS NOT NULL)) AS users,
+        toString(min(timestamp_us)) AS first,
         toString(max(timestamp_us)) AS last, arraySort(groupUniqArray(release)) AS releases
       FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId} AND ${from(since)}`);
     const row = rows[0]!;
     const count = Number(row.count);
     return count === 0
-      ? { count, firstSeen: null, lastSeen: null, releases: [] }
-      : { count, firstSeen: fromMicros(row.first), lastSeen: fromMicros(row.last), releases: row.releases };
+      ? { count, firstSeen: null, lastSeen: null, releases: [], users: 0 }
+      : {
+          count,
+          firstSeen: fromMicros(row.first),
+          lastSeen: fromMicros(row.last),
+          releases: row.releases,
+          users: Number(row.users),
+        };
   }
 
   async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {

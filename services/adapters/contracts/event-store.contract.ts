@@ -121,9 +121,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     it('sums up the events of an issue since a moment, each event id once', async () => {
       const project = projectId();
       const since = 1_700_000_010.25;
-      const at = (offset: number, release: string | null, issueId = 25) =>
-        event(project, { issueId, release, timestamp: since + offset });
-      const counted = [at(0, '2.0'), at(2, null), at(5, '1.10'), at(9.5, '2.0')];
+      const at = (offset: number, release: string | null, issueId = 25, userKey: string | null = null) =>
+        event(project, { issueId, release, timestamp: since + offset, userKey });
+      const counted = [at(0, '2.0', 25, 'id:a'), at(2, null, 25, 'id:b'), at(5, '1.10', 25, 'id:a'), at(9.5, '2.0')];
       await store.insertEvents([at(-0.25, '0.9'), ...counted, at(3, 'other', 26)].map(toNew));
       await store.insertEvents([toNew(counted[2]!)]);
       expect(await store.issueEventStats(project, 25, since)).toEqual({
@@ -131,9 +131,12 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
         firstSeen: since,
         lastSeen: since + 9.5,
         releases: ['1.10', '2.0'],
+        users: 2,
       });
       expect((await store.issueEventStats(project, 25, since - 1)).releases).toEqual(['0.9', '1.10', '2.0']);
-      const none = { count: 0, firstSeen: null, lastSeen: null, releases: [] };
+      expect((await store.issueEventStats(project, 25, since + 1)).users).toBe(2);
+      expect((await store.issueEventStats(project, 25, since + 3)).users).toBe(1);
+      const none = { count: 0, firstSeen: null, lastSeen: null, releases: [], users: 0 };
       expect(await store.issueEventStats(project, 25, since + 10)).toEqual(none);
       expect(await store.issueEventStats(project, 27, 0)).toEqual(none);
     });

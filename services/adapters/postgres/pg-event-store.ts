@@ -120,8 +120,9 @@ export class PgEventStore implements EventStore {
       first_seen: number | null;
       last_seen: number | null;
       releases: string[];
+      users: number;
     }>(
-      `SELECT count(*)::int AS count, extract(epoch from min(timestamp))::float8 AS first_seen,
+      `SELECT count(*)::int AS count, count(DISTINCT user_key)::int AS users, extract(epoch from min(timestamp))::float8 AS first_seen,
          extract(epoch from max(timestamp))::float8 AS last_seen,
          coalesce(array_agg(DISTINCT release COLLATE "C" ORDER BY release COLLATE "C")
            FILTER (WHERE release IS NOT NULL), '{}') AS releases
@@ -129,7 +130,7 @@ export class PgEventStore implements EventStore {
       [projectId, issueId, since],
     );
     const row = result.rows[0]!;
-    return { count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen, releases: row.releases };
+    return { count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen, releases: row.releases, users: row.users };
   }
 
   async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {

@@ -39,6 +39,8 @@ export interface IssueEventStats {
   lastSeen: number | null;
   /** Distinct non-null releases of those events, sorted. */
   releases: string[];
+  /** Distinct users (non-null user keys) of those events. */
+  users: number;
 }
 
 export interface DailyCount {

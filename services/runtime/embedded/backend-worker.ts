@@ -3,6 +3,8 @@
 // heap limit, while the main thread answers HTTP and appends to the queue. The main thread
 // reaches the database through thread-rpc (RemoteSqlClient); the two sides of the queue
 // announce synced and committed offsets to each other. Built as dist/backend-worker.mjs.
+import { PgAlertStore } from '../../adapters/postgres/pg-alert-store.ts';
+import { openSecretBox, type AlertingSettings } from '../open-secret-box.ts';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
@@ -25,6 +27,7 @@ export interface BackendOptions {
   retentionDays: number;
   /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
   blobs: BlobStoreConfig;
+  alerting: AlertingSettings;
 }
 
 const options = workerData as BackendOptions;
@@ -52,6 +55,11 @@ const dispatcher = startDispatcherWorkers({
   ...stores,
   blobs,
   sourceMapCacheBytes: 96 * 1024 * 1024,
+  alerting: {
+    ...withoutKey(options.alerting),
+    alerts: new PgAlertStore(client),
+    secrets: openSecretBox(options.alerting.secretsKeyHex ? Buffer.from(options.alerting.secretsKeyHex, 'hex') : undefined),
+  },
   outcomes: outcomeRecorder(metrics),
   metrics,
   logger,
@@ -70,3 +78,7 @@ serveRpc(parentPort!, {
     await blobs.close();
   },
 });
+
+function withoutKey({ secretsKeyHex: _key, ...settings }: AlertingSettings) {
+  return settings;
+}

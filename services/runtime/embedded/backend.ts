@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PgAlertStore } from '../../adapters/postgres/pg-alert-store.ts';
 import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
@@ -28,6 +29,7 @@ const BACKEND_HEAP_MB = 256;
 
 export interface EmbeddedBackend {
   metadata: PgMetadataStore;
+  alerts: PgAlertStore;
   events: PgEventStore;
   logs: PgLogStore;
   queue: LocalQueue;
@@ -75,6 +77,7 @@ export async function startEmbeddedBackend(
   const sql = new RemoteSqlClient(rpc);
   return {
     metadata: new PgMetadataStore(sql),
+    alerts: new PgAlertStore(sql),
     events: new PgEventStore(sql),
     logs: new PgLogStore(sql),
     queue,

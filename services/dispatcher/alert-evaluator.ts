@@ -1,0 +1,146 @@
+// After each stored event batch: which alert rules it sets off (core/alerts/evaluate-triggers.ts),
+// the count checks of `frequent` and `many_users`, the payloads, and the deliveries in the
+// outbox. Deliveries are unique per (rule, channel, dedup key), so a batch evaluated again after
+// a crash or a retry adds nothing twice. A channel over its hourly limit gets its alerts held
+// back, for the overflow summary.
+import {
+  dashboardUrls,
+  issueAlert,
+  newReleaseAlert,
+  triggerSentence,
+  type WebhookPayload,
+} from '../core/alerts/alert-payload.ts';
+import { evaluateTriggers, milestoneOf, type AlertCandidate, type AlertFacts } from '../core/alerts/evaluate-triggers.ts';
+import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
+import type { Occurrence, OccurrenceResult } from '../core/issues/occurrence.ts';
+import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
+import type { EventStore } from '../core/ports/event-store.ts';
+import type { MetadataStore, Project } from '../core/ports/metadata-store.ts';
+
+export interface AlertEvaluatorDeps {
+  alerts: AlertStore;
+  metadata: MetadataStore;
+  events: EventStore;
+  baseUrl: string;
+  channelLimitPerHour: number;
+  now?: () => number;
+}
+
+export class AlertEvaluator {
+  private readonly now: () => number;
+  private organizations = new Map<number, string>();
+
+  constructor(private readonly deps: AlertEvaluatorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Evaluates the rules of the batch's projects; returns the deliveries it added. */
+  async afterBatch(batch: Array<{ occurrence: Occurrence; result: OccurrenceResult }>): Promise<number> {
+    const projectIds = [...new Set(batch.map((b) => b.result.projectId))];
+    const rules = await this.deps.alerts.listRules(projectIds);
+    if (rules.length === 0) return 0;
+    const candidates = evaluateTriggers(rules, batch.map(toFacts));
+    const deliveries: NewDelivery[] = [];
+    const projects = new Map<number, Project | undefined>();
+    const sentThisBatch = new Map<number, number>();
+    for (const candidate of candidates) {
+      if (candidate.check && !(await this.passesCheck(candidate))) continue;
+      const { projectId } = candidate.facts;
+      if (!projects.has(projectId)) projects.set(projectId, await this.deps.metadata.getProject(projectId));
+      const project = projects.get(projectId);
+      if (!project) continue;
+      const body = encodeWebhookBody(await this.payloadOf(candidate, project));
+      for (const channelId of candidate.rule.channelIds) {
+        const held = await this.overLimit(channelId, sentThisBatch);
+        deliveries.push({
+          channelId,
+          ruleId: candidate.rule.id,
+          projectId,
+          dedupKey: candidate.dedupKey,
+          kind: candidate.kind,
+          body,
+          status: held ? 'held' : 'pending',
+        });
+      }
+    }
+    return (await this.deps.alerts.enqueueDeliveries(deliveries)).length;
+  }
+
+  private async passesCheck(candidate: AlertCandidate): Promise<boolean> {
+    const { measure, threshold, windowMinutes } = candidate.check!;
+    const { projectId, issueId } = candidate.facts;
+    if (measure === 'users' && windowMinutes === null) {
+      return ((await this.deps.metadata.getIssue(issueId))?.userCount ?? 0) > threshold;
+    }
+    const since = this.now() / 1000 - windowMinutes! * 60;
+    const stats = await this.deps.events.issueEventStats(projectId, issueId, since);
+    return (measure === 'events' ? stats.count : stats.users) > threshold;
+  }
+
+  /** Whether the channel has had its hourly share, counting what this batch adds. */
+  private async overLimit(channelId: number, sentThisBatch: Map<number, number>): Promise<boolean> {
+    const before = await this.deps.alerts.countDeliveriesSince(channelId, new Date(this.now() - 3_600_000));
+    const added = sentThisBatch.get(channelId) ?? 0;
+    if (before + added >= this.deps.channelLimitPerHour) return true;
+    sentThisBatch.set(channelId, added + 1);
+    return false;
+  }
+
+  private async payloadOf(candidate: AlertCandidate, project: Project): Promise<WebhookPayload> {
+    const { rule, facts } = candidate;
+    const org = await this.organizationSlug(project.organizationId);
+    if (candidate.kind === 'new_release') {
+      return newReleaseAlert({
+        release: facts.release!,
+        projectName: project.name,
+        ruleName: rule.name,
+        url: dashboardUrls.release(this.deps.baseUrl, org, project.slug, facts.release!),
+      });
+    }
+    return issueAlert({
+      kind: candidate.kind,
+      ruleName: rule.name,
+      projectName: project.name,
+      url: dashboardUrls.issue(this.deps.baseUrl, org, facts.shortId),
+      issueShortId: facts.shortId,
+      title: facts.title,
+      level: facts.level,
+      environment: facts.environment,
+      culprit: facts.culprit,
+      timesSeen: facts.countAfter,
+      body: triggerSentence(candidate.kind, {
+        threshold: rule.threshold,
+        windowMinutes: rule.windowMinutes,
+        milestone: milestoneOf(candidate),
+        release: facts.release,
+      }),
+    });
+  }
+
+  private async organizationSlug(id: number): Promise<string> {
+    if (!this.organizations.has(id)) {
+      this.organizations = new Map((await this.deps.metadata.listOrganizations()).map((o) => [o.id, o.slug]));
+    }
+    return this.organizations.get(id) ?? '';
+  }
+}
+
+function toFacts({ occurrence, result }: { occurrence: Occurrence; result: OccurrenceResult }): AlertFacts {
+  return {
+    projectId: result.projectId,
+    eventId: result.eventId,
+    issueId: result.issueId,
+    shortId: result.shortId,
+    title: occurrence.title,
+    culprit: occurrence.culprit,
+    level: occurrence.level,
+    environment: occurrence.environment,
+    release: occurrence.release,
+    timestamp: occurrence.timestamp,
+    isNewIssue: result.isNewIssue,
+    isRegression: result.isRegression,
+    isNewRelease: result.isNewRelease,
+    countBefore: result.countBefore,
+    countAfter: result.countAfter,
+  };
+}

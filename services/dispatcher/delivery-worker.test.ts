@@ -1,0 +1,162 @@
+// The delivery worker over PGlite stores, sending to a real HTTPS receiver on loopback: signed
+// requests (checked with the shipped verifier and with node:crypto), the verdicts of SPEC §7,
+// retries, Rotate on the next attempt, and refusal of private addresses not allowed.
+import { createHmac } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-errata-webhook.ts';
+import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
+import { migrate } from '../adapters/postgres/migrate.ts';
+import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
+import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { secretBox } from '../core/alerts/secret-box.ts';
+import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
+import { startDeliveryWorker } from './delivery-worker.ts';
+
+let db: PGliteClient;
+let alerts: PgAlertStore;
+let receiver: HttpsReceiver;
+const box = secretBox(randomBytes(32));
+let organizationId: number;
+
+beforeAll(async () => {
+  db = await PGliteClient.open(undefined);
+  await migrate(db);
+  alerts = new PgAlertStore(db);
+  organizationId = (await new PgMetadataStore(db).ensureOrganization('acme', 'Acme')).id;
+  receiver = await startHttpsReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await db.close();
+});
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function worker(allowHosts = ['localhost']) {
+  return startDeliveryWorker({
+    alerts,
+    secrets: box,
+    sender: { allowHosts, userAgent: 'errata/test', ca: [receiver.caPem] },
+    retryBaseMs: 100,
+    logger: createLogger('silent'),
+  });
+}
+
+describe('delivery worker', () => {
+  it('signs every attempt with the current secret; retries 503 and 429, then delivers', async () => {
+    const secret = mintSigningSecret();
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'ops',
+      url: receiver.url,
+      sealedSecret: box.seal(secret),
+    });
+    receiver.script.push(503, 429);
+    const body = '{"kind":"test","title":"\\u003cb\\u003e","body":"","url":""}';
+    const [delivery] = await alerts.enqueueDeliveries([
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
+    ]);
+    const running = worker();
+    try {
+      const done = await until(async () => {
+        const [listed] = await alerts.listDeliveries(channel.id, 1);
+        return listed?.status === 'delivered' ? listed : undefined;
+      });
+      expect(done.id).toBe(delivery!.id);
+      expect(done.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([
+        [503, 'retry'],
+        [429, 'retry'],
+        [200, 'delivered'],
+      ]);
+      const requests = receiver.received.splice(0);
+      expect(requests).toHaveLength(3);
+      for (const request of requests) {
+        expect(request.rawBody.toString()).toBe(body);
+        expect(request.headers['content-type']).toBe('application/json');
+        expect(request.headers['user-agent']).toBe('errata/test');
+        const header = request.headers['x-errata-signature'] as string;
+        expect(verifyErrataWebhook({ secret, header, rawBody: request.rawBody })).toMatchObject({ ok: true });
+        const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
+        expect(createHmac('sha256', secret).update(`${t}.`).update(request.rawBody).digest('hex')).toBe(v1);
+      }
+
+      // Rotate: the next delivery is signed with the new secret only.
+      const rotated = mintSigningSecret();
+      await alerts.updateChannel(organizationId, channel.id, { sealedSecret: box.seal(rotated) });
+      await alerts.enqueueDeliveries([
+        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
+      ]);
+      const [after] = await until(() => (receiver.received.length > 0 ? receiver.received.splice(0) : undefined));
+      const header = after!.headers['x-errata-signature'] as string;
+      expect(verifyErrataWebhook({ secret: rotated, header, rawBody: after!.rawBody }).ok).toBe(true);
+      expect(verifyErrataWebhook({ secret, header, rawBody: after!.rawBody }).ok).toBe(false);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('fails for good on 400 and on a redirect, which it does not follow', async () => {
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'x',
+      url: receiver.url,
+      sealedSecret: box.seal(mintSigningSecret()),
+    });
+    receiver.script.push(400, 301);
+    const add = () =>
+      alerts.enqueueDeliveries([
+        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+      ]);
+    await add();
+    await add();
+    const running = worker();
+    try {
+      const finished = await until(async () => {
+        const list = await alerts.listDeliveries(channel.id, 10);
+        return list.length === 2 && list.every((d) => d.status === 'failed') ? list : undefined;
+      });
+      expect(finished.map((d) => d.attemptLog.map((a) => a.statusCode)).sort()).toEqual([[301], [400]]);
+      expect(receiver.received.splice(0)).toHaveLength(2);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('refuses a loopback receiver that is not allowed, and retries it as a connection error', async () => {
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'ssrf',
+      url: receiver.url,
+      sealedSecret: box.seal(mintSigningSecret()),
+    });
+    await alerts.enqueueDeliveries([
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+    ]);
+    const running = worker([]);
+    try {
+      const [attempted] = await until(async () => {
+        const list = await alerts.listDeliveries(channel.id, 1);
+        return list[0]?.attempts ? list : undefined;
+      });
+      expect(attempted!.attemptLog[0]).toMatchObject({
+        statusCode: null,
+        verdict: 'retry',
+        error: expect.stringMatching(/refused: localhost/),
+      });
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await running.stop();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+// Sends the outbox (AlertStore deliveries): every half second, claims the due deliveries, signs
+// each with its channel's current secret at that moment (so Rotate applies to the very next
+// attempt), sends it, records the attempt, and schedules a retry or finishes it
+// (core/alerts/delivery-policy.ts). Claims expire, so deliveries a dispatcher held when it died
+// are sent by the next one; a restart loses nothing.
+import { DELIVERY_DEADLINE_MS, retryDelayMs, verdictOf } from '../core/alerts/delivery-policy.ts';
+import type { SecretBox } from '../core/alerts/secret-box.ts';
+import { SIGNATURE_HEADER, webhookSignature } from '../core/alerts/webhook-signature.ts';
+import type { AlertStore, DueDelivery } from '../core/ports/alert-store.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { sendWebhook, type SenderOptions } from './webhook-sender.ts';
+
+const POLL_MS = 500;
+const BATCH = 20;
+/** Longer than a send can take, so a live sender never loses its claim. */
+const CLAIM_MS = DELIVERY_DEADLINE_MS + 20_000;
+
+export interface DeliveryWorkerDeps {
+  alerts: AlertStore;
+  secrets: SecretBox;
+  sender: Omit<SenderOptions, 'timeoutMs'>;
+  retryBaseMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise<void> } {
+  const now = deps.now ?? Date.now;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const tick = async () => {
+    try {
+      for (;;) {
+        const due = await deps.alerts.claimDueDeliveries(new Date(now()), BATCH, CLAIM_MS);
+        await Promise.all(due.map((delivery) => deliver(deps, delivery, now)));
+        if (due.length < BATCH || stopped) break;
+      }
+    } catch (error) {
+      deps.logger.error({ err: error }, 'webhook deliveries could not be claimed; trying again shortly');
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().finally(schedule);
+    }, POLL_MS);
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () => number): Promise<void> {
+  const at = new Date(now());
+  let result: { status?: number; error?: string; latencyMs: number };
+  try {
+    const secret = deps.secrets.open(delivery.sealedSecret);
+    const signature = webhookSignature(secret, Math.floor(at.getTime() / 1000), delivery.body);
+    result = await sendWebhook(
+      delivery.url,
+      delivery.body,
+      { 'content-type': 'application/json', 'user-agent': deps.sender.userAgent, [SIGNATURE_HEADER]: signature },
+      { ...deps.sender, timeoutMs: DELIVERY_DEADLINE_MS },
+    );
+  } catch (error) {
+    result = { error: (error as Error).message, latencyMs: 0 };
+  }
+  const verdict = verdictOf(result.status);
+  const attempts = delivery.attempts + 1;
+  const delay = verdict === 'retry' ? retryDelayMs(attempts, deps.retryBaseMs) : undefined;
+  const next =
+    verdict === 'delivered'
+      ? ({ status: 'delivered' } as const)
+      : delay === undefined
+        ? ({ status: 'failed' } as const)
+        : ({ status: 'pending', nextAttemptAt: new Date(now() + delay) } as const);
+  const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.status}`);
+  await deps.alerts.recordAttempt(
+    delivery.id,
+    { at, statusCode: result.status ?? null, latencyMs: result.latencyMs, verdict, error },
+    next,
+  );
+  if (next.status !== 'delivered') {
+    deps.logger.warn(
+      { deliveryId: delivery.id, channelId: delivery.channelId, attempts, status: result.status, error, next: next.status },
+      'webhook delivery not accepted',
+    );
+  }
+}
