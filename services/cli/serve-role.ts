@@ -13,7 +13,7 @@ import { KeyCache } from '../ingest/key-cache.ts';
 import { BodyBudget } from '../ingest/read-body.ts';
 import { buildMcpApp } from '../mcp/app.ts';
 import { composeRole, type RolePorts, type ServerRole } from '../runtime/compose.ts';
-import { alertingSettings, secretsKeyOf } from '../runtime/open-secret-box.ts';
+import { alertingSettings } from '../runtime/open-secret-box.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
@@ -121,7 +121,6 @@ async function buildRole(
     case 'dispatcher': {
       registerQueueLag(metrics, ports.queue!);
       const stores = { metadata: ports.metadata, events: ports.events!, logs: ports.logs! };
-      const { secretsKeyHex: _key, ...settings } = alertingSettings(config, secretsKeyOf(config, false));
       const workers = startDispatcherWorkers({
         queue: ports.queue!,
         ...stores,
@@ -129,7 +128,7 @@ async function buildRole(
         outcomes,
         metrics,
         logger,
-        alerting: { ...settings, alerts: ports.alerts, secrets: ports.secrets },
+        alerting: { ...alertingSettings(config), alerts: ports.alerts, secrets: ports.secrets },
       });
       const periodic = startPeriodicJobs({ ...stores, blobs: ports.blobs!, logger, retentionDays: config.eventRetentionDays });
       const app = createHttpApp({ logger, metrics, health: ports.health });

@@ -81,6 +81,7 @@ export async function composeStandalone(
   metrics: Metrics,
 ): Promise<Ports & { blobs: BlobStore; stop(drainTimeoutMs: number): Promise<void> }> {
   await initializeEmbeddedDatabase(config.dataDir);
+  const secretsKey = secretsKeyOf(config, true);
   const blobs = await openBlobStore(config);
   const backend = await startEmbeddedBackend(
     {
@@ -90,7 +91,8 @@ export async function composeStandalone(
       logLevel: config.logLevel,
       retentionDays: config.eventRetentionDays,
       blobs: { dataDir: config.dataDir, ...(config.s3 ? { s3: config.s3 } : {}) },
-      alerting: alertingSettings(config, secretsKeyOf(config, true)),
+      alerting: alertingSettings(config),
+      secretsKeyHex: secretsKey?.toString('hex'),
     },
     logger,
     metrics,
@@ -98,7 +100,7 @@ export async function composeStandalone(
   return {
     metadata: backend.metadata,
     alerts: backend.alerts,
-    secrets: openSecretBox(secretsKeyOf(config, true)),
+    secrets: openSecretBox(secretsKey),
     events: backend.events,
     logs: backend.logs,
     queue: backend.queue,

@@ -23,10 +23,9 @@ export function openSecretBox(key: Buffer | undefined): SecretBox {
   return key ? secretBox(key) : missingSecretBox();
 }
 
-/** What the dispatcher's alerting needs from the configuration, besides its stores. */
-export function alertingSettings(config: Config, key: Buffer | undefined) {
+/** What the dispatcher's alerting needs from the configuration, besides its stores and secret box. */
+export function alertingSettings(config: Config) {
   return {
-    secretsKeyHex: key?.toString('hex'),
     baseUrl: config.baseUrl,
     allowHosts: config.webhooks.allowHosts,
     extraCa: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined,

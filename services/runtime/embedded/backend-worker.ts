@@ -28,6 +28,8 @@ export interface BackendOptions {
   /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
   blobs: BlobStoreConfig;
   alerting: AlertingSettings;
+  /** The secrets key as hex (the main thread reads or makes it once); absent: channels unusable. */
+  secretsKeyHex?: string;
 }
 
 const options = workerData as BackendOptions;
@@ -56,9 +58,9 @@ const dispatcher = startDispatcherWorkers({
   blobs,
   sourceMapCacheBytes: 96 * 1024 * 1024,
   alerting: {
-    ...withoutKey(options.alerting),
+    ...options.alerting,
     alerts: new PgAlertStore(client),
-    secrets: openSecretBox(options.alerting.secretsKeyHex ? Buffer.from(options.alerting.secretsKeyHex, 'hex') : undefined),
+    secrets: openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined),
   },
   outcomes: outcomeRecorder(metrics),
   metrics,
@@ -78,7 +80,3 @@ serveRpc(parentPort!, {
     await blobs.close();
   },
 });
-
-function withoutKey({ secretsKeyHex: _key, ...settings }: AlertingSettings) {
-  return settings;
-}
