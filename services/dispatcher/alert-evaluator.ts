@@ -10,7 +10,7 @@ import {
   triggerSentence,
   type WebhookPayload,
 } from '../core/alerts/alert-payload.ts';
-import { evaluateTriggers, milestoneOf, type AlertCandidate, type AlertFacts } from '../core/alerts/evaluate-triggers.ts';
+import { evaluateTriggers, type AlertCandidate, type AlertFacts } from '../core/alerts/evaluate-triggers.ts';
 import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
 import type { Occurrence, OccurrenceResult } from '../core/issues/occurrence.ts';
 import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
@@ -42,7 +42,7 @@ export class AlertEvaluator {
     const candidates = evaluateTriggers(rules, batch.map(toFacts));
     const deliveries: NewDelivery[] = [];
     const projects = new Map<number, Project | undefined>();
-    const sentThisBatch = new Map<number, number>();
+    const sentThisHour = new Map<number, number>();
     for (const candidate of candidates) {
       if (candidate.check && !(await this.passesCheck(candidate))) continue;
       const { projectId } = candidate.facts;
@@ -51,7 +51,7 @@ export class AlertEvaluator {
       if (!project) continue;
       const body = encodeWebhookBody(await this.payloadOf(candidate, project));
       for (const channelId of candidate.rule.channelIds) {
-        const held = await this.overLimit(channelId, sentThisBatch);
+        const held = await this.overLimit(channelId, sentThisHour);
         deliveries.push({
           channelId,
           ruleId: candidate.rule.id,
@@ -77,13 +77,16 @@ export class AlertEvaluator {
     return (measure === 'events' ? stats.count : stats.users) > threshold;
   }
 
-  /** Whether the channel has had its hourly share, counting what this batch adds. */
-  private async overLimit(channelId: number, sentThisBatch: Map<number, number>): Promise<boolean> {
-    const before = await this.deps.alerts.countDeliveriesSince(channelId, new Date(this.now() - 3_600_000));
-    const added = sentThisBatch.get(channelId) ?? 0;
-    if (before + added >= this.deps.channelLimitPerHour) return true;
-    sentThisBatch.set(channelId, added + 1);
-    return false;
+  /**
+   * Whether the channel has had its hourly share. The store is asked once per channel and batch;
+   * `sentThisHour` then counts on with what this batch adds.
+   */
+  private async overLimit(channelId: number, sentThisHour: Map<number, number>): Promise<boolean> {
+    const sent =
+      sentThisHour.get(channelId) ?? (await this.deps.alerts.countDeliveriesSince(channelId, new Date(this.now() - 3_600_000)));
+    const over = sent >= this.deps.channelLimitPerHour;
+    sentThisHour.set(channelId, over ? sent : sent + 1);
+    return over;
   }
 
   private async payloadOf(candidate: AlertCandidate, project: Project): Promise<WebhookPayload> {
@@ -111,7 +114,7 @@ export class AlertEvaluator {
       body: triggerSentence(candidate.kind, {
         threshold: rule.threshold,
         windowMinutes: rule.windowMinutes,
-        milestone: milestoneOf(candidate),
+        milestone: candidate.milestone,
         release: facts.release,
       }),
     });

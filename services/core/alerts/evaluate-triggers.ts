@@ -42,6 +42,8 @@ export interface AlertCandidate {
   kind: Trigger;
   dedupKey: string;
   facts: AlertFacts;
+  /** For milestone: the count it crossed. */
+  milestone?: number;
   /** For frequent and many_users: fire only if the count in the window is above the threshold. */
   check?: { measure: 'events' | 'users'; threshold: number; windowMinutes: number | null };
 }
@@ -83,7 +85,7 @@ function candidatesOf(rule: AlertRule, facts: AlertFacts): AlertCandidate[] {
     case 'milestone':
       return (rule.milestones ?? DEFAULT_MILESTONES)
         .filter((m) => facts.countBefore < m && m <= facts.countAfter)
-        .map((m) => ({ ...base, dedupKey: `milestone:${issue}:${m}` }));
+        .map((m) => ({ ...base, milestone: m, dedupKey: `milestone:${issue}:${m}` }));
     case 'frequent': {
       const window = rule.windowMinutes!;
       return [
@@ -111,9 +113,4 @@ function candidatesOf(rule: AlertRule, facts: AlertFacts): AlertCandidate[] {
 /** Fixed windows counted from the epoch, so every dispatcher numbers them alike. */
 function windowNumber(timestamp: number, windowMinutes: number): number {
   return Math.floor(timestamp / (windowMinutes * 60));
-}
-
-/** The title (the milestone's count) a candidate's milestone key names, for the alert's body. */
-export function milestoneOf(candidate: AlertCandidate): number | undefined {
-  return candidate.kind === 'milestone' ? Number(candidate.dedupKey.split(':')[2]) : undefined;
 }

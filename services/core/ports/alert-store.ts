@@ -1,9 +1,8 @@
 // AlertStore port: webhook channels, alert rules and the durable outbox of deliveries with
 // their attempts. One SQL implementation (adapters/postgres/pg-alert-store.ts) over PGlite or
 // Postgres, beside the MetadataStore in the same database.
-import type { AlertChannel, AlertRule, DigestSchedule, Trigger } from '../alerts/alert-rules.ts';
+import type { AlertChannel, AlertRule, DigestSchedule } from '../alerts/alert-rules.ts';
 import type { WebhookKind } from '../alerts/alert-payload.ts';
-import type { Level } from '../event/level.ts';
 import type { AttemptVerdict } from '../alerts/delivery-policy.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'held' | 'summarized';
@@ -47,16 +46,8 @@ export interface DueDelivery extends Delivery {
   sealedSecret: string;
 }
 
-export interface RuleFields {
-  name: string;
-  trigger: Trigger;
-  channelIds: number[];
-  environment: string | null;
-  minLevel: Level | null;
-  threshold: number | null;
-  windowMinutes: number | null;
-  milestones: number[] | null;
-}
+/** What a rule is made of, as created or replaced. */
+export type RuleFields = Omit<AlertRule, 'id' | 'projectId' | 'createdAt'>;
 
 export interface AlertStore {
   createChannel(channel: { organizationId: number; name: string; url: string; sealedSecret: string }): Promise<AlertChannel>;
