@@ -32,7 +32,9 @@ export async function measureIngestToIssue(bundle: LargeBundle): Promise<void> {
     const processed = () => metricTotal(server, 'errata_pipeline_processed_total', { category: 'error' });
 
     const firstStarted = performance.now();
-    await untilProcessed(await processed(), () => send(true), processed);
+    const target = (await processed()) + 1;
+    await send(true);
+    await untilProcessed(target, processed);
     const firstMs = performance.now() - firstStarted;
 
     const latency = { on: [] as number[], off: [] as number[] };
@@ -40,7 +42,8 @@ export async function measureIngestToIssue(bundle: LargeBundle): Promise<void> {
       const on = i % 2 === 0;
       const before = await processed();
       const started = performance.now();
-      await untilProcessed(before, () => send(on), processed);
+      await send(on);
+      await untilProcessed(before + 1, processed);
       latency[on ? 'on' : 'off'].push(performance.now() - started);
     }
     const burst = { on: 0, off: 0 };
@@ -48,7 +51,7 @@ export async function measureIngestToIssue(bundle: LargeBundle): Promise<void> {
       const before = await processed();
       const started = performance.now();
       await Promise.all(Array.from({ length: BURST_EVENTS }, () => send(on)));
-      await untilProcessed(before + BURST_EVENTS - 1, async () => undefined, processed);
+      await untilProcessed(before + BURST_EVENTS, processed);
       burst[on ? 'on' : 'off'] += (performance.now() - started) / 2;
     }
 
@@ -73,12 +76,11 @@ export async function measureIngestToIssue(bundle: LargeBundle): Promise<void> {
   }
 }
 
-/** Sends (once), then polls every 2 ms until the processed count passes `before`. */
-async function untilProcessed(before: number, send: () => Promise<unknown>, processed: () => Promise<number>) {
-  await send();
+/** Polls every 2 ms until the processed count reaches `target`. */
+async function untilProcessed(target: number, processed: () => Promise<number>) {
   const deadline = Date.now() + 120_000;
-  while ((await processed()) <= before) {
-    if (Date.now() > deadline) throw new Error('the event was not processed within 2 minutes');
+  while ((await processed()) < target) {
+    if (Date.now() > deadline) throw new Error('the events were not processed within 2 minutes');
     await new Promise((r) => setTimeout(r, 2));
   }
 }
