@@ -14,13 +14,13 @@ import type { Metrics } from '../runtime/metrics.ts';
 
 const gunzipAsync = promisify(gunzip);
 
-// Short: a map uploaded right after the first events it was missing for should apply soon.
 /**
  * A parsed map, its mappings decoded, holds about 8 times its JSON size in heap (npm run
  * bench:symbolicate: 5.0 MB of JSON, 38 MB of heap), so the cache counts that estimate.
  */
 export const PARSED_HEAP_PER_JSON_BYTE = 8;
 
+// Short: a map uploaded right after the first events it was missing for should apply soon.
 const ABSENT_TTL_MS = 10_000;
 const TOUCH_EVERY_MS = 3_600_000;
 

@@ -12,6 +12,7 @@ import type { Metrics } from '../runtime/metrics.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { SecretBox } from '../core/alerts/secret-box.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
+import type { AlertingSettings } from '../runtime/open-secret-box.ts';
 import { VERSION } from '../runtime/version.ts';
 import { AlertEvaluator } from './alert-evaluator.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
@@ -37,16 +38,7 @@ export interface DispatcherDeps {
   /** Records per handler call; larger batches amortize store round trips. */
   batchSize?: number;
   /** Alert rules, channels and the delivery outbox; without them, no alerts. */
-  alerting?: {
-    alerts: AlertStore;
-    secrets: SecretBox;
-    baseUrl: string;
-    allowHosts: string[];
-    /** PEM certificates to trust besides the system's. */
-    extraCa?: string;
-    retryBaseMs: number;
-    channelLimitPerHour: number;
-  };
+  alerting?: AlertingSettings & { alerts: AlertStore; secrets: SecretBox };
 }
 
 export interface DispatcherWorkers {

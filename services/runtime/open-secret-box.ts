@@ -28,6 +28,7 @@ export function alertingSettings(config: Config) {
   return {
     baseUrl: config.baseUrl,
     allowHosts: config.webhooks.allowHosts,
+    // PEM certificates receivers may use besides the system's CAs (self-signed test receivers).
     extraCa: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined,
     retryBaseMs: config.webhooks.retryBaseMs,
     channelLimitPerHour: config.webhooks.channelLimitPerHour,
