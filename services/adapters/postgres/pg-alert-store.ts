@@ -251,8 +251,7 @@ export class PgAlertStore implements AlertStore {
        UPDATE alert_deliveries d SET claimed_until = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
        FROM due, alert_channels c
        WHERE d.id = due.id AND c.id = d.channel_id
-       RETURNING d.id, d.channel_id, d.rule_id, d.project_id, d.kind, d.body, d.status, d.attempts, d.next_attempt_at,
-         d.created_at, d.finished_at, c.url, c.sealed_secret`,
+       RETURNING ${DELIVERY_COLUMNS.replace(/\w+/g, 'd.$&')}, c.url, c.sealed_secret`,
       [now, limit, claimMs],
     );
     return result.rows.map((row): DueDelivery => ({ ...toDelivery(row), url: row.url, sealedSecret: row.sealed_secret }));
