@@ -6,7 +6,9 @@
 import { mkdir } from 'node:fs/promises';
 import { callAdminSocket } from '../runtime/admin/socket.ts';
 import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
+import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
 import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { openSecretBox, secretsKeyOf } from '../runtime/open-secret-box.ts';
 import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
 import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
@@ -25,8 +27,9 @@ export async function runAdminCommand(
     try {
       const metadata = new PgMetadataStore(client);
       await ensureFirstOrganization(metadata, config.organization);
+      const alerting = { alerts: new PgAlertStore(client), secrets: openSecretBox(secretsKeyOf(config, false)) };
       // Ingest processes notice key changes through their key cache's refresh (30 s).
-      return await runAdminOperation({ metadata, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
+      return await runAdminOperation({ metadata, ...alerting, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
     } finally {
       await client.close();
       await blobs.close();
@@ -41,7 +44,14 @@ export async function runAdminCommand(
     const stores = await openStores(config);
     try {
       await ensureFirstOrganization(stores.metadata, config.organization);
-      return await runAdminOperation({ metadata: stores.metadata, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
+      const context = {
+        metadata: stores.metadata,
+        alerts: stores.alerts,
+        secrets: openSecretBox(secretsKeyOf(config, true)),
+        baseUrl: config.baseUrl,
+        blobs: blobs.open,
+      };
+      return await runAdminOperation(context, operation, input);
     } finally {
       await stores.close();
       await blobs.close();

@@ -19,6 +19,7 @@ import { VERSION } from '../runtime/version.ts';
 import { runAdminCommand } from './admin-command.ts';
 import { startStandaloneServer } from './standalone-server.ts';
 import { serveRole } from './serve-role.ts';
+import { registerAlertCommands } from './alert-commands.ts';
 import { registerSourceMapCommands } from './source-map-commands.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 import { mkdir } from 'node:fs/promises';
@@ -220,6 +221,7 @@ for (const [command, active] of [
 }
 
 registerSourceMapCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
+registerAlertCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 
 program
   .command('init-embedded-db', { hidden: true })

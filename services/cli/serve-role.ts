@@ -112,6 +112,8 @@ async function buildRole(
         maxLogWindowMinutes: config.eventRetentionDays * 1440,
         agentCallsPerMinute: config.agentCallsPerMinute,
         blobs: ports.blobs!,
+        alerts: ports.alerts,
+        secrets: ports.secrets,
         logger,
         metrics,
         health: ports.health,

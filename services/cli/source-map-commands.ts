@@ -3,14 +3,7 @@
 // `errata listsourcemaps | deletesourcemaps` (what was uploaded).
 import type { Command } from 'commander';
 import { uploadToolEnvironment } from '../core/provisioning/upload-tokens.ts';
-import type { AdminOperation } from '../runtime/admin/operations.ts';
-
-interface CliIo {
-  admin(operation: AdminOperation, input: object): Promise<unknown>;
-  out(line?: string): void;
-  json(): boolean;
-  baseUrl(): string;
-}
+import type { CliIo } from './cli-io.ts';
 
 interface UploadTokenJson {
   name: string;

@@ -79,6 +79,8 @@ export async function startStandaloneServer(
     maxLogWindowMinutes: config.eventRetentionDays * 1440,
     agentCallsPerMinute: config.agentCallsPerMinute,
     blobs: ports.blobs,
+    alerts: ports.alerts,
+    secrets: ports.secrets,
     logger,
     metrics,
     health,
@@ -94,6 +96,8 @@ export async function startStandaloneServer(
     socket,
     {
       metadata: ports.metadata,
+      alerts: ports.alerts,
+      secrets: ports.secrets,
       baseUrl: config.baseUrl,
       blobs: () => Promise.resolve(ports.blobs),
       keysChanged: (key) => keys.invalidate(key),

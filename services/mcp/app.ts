@@ -1,11 +1,14 @@
 // The mcp role's Koa app: the agent-facing HTTP surfaces. /mcp (MCP over Streamable HTTP),
-// the bootstrap documents (/api/v1/agents, skills, install guides, /llms.txt) and the read API
-// under /api/v1. The dashboard will join them here.
+// the bootstrap documents (/api/v1/agents, skills, install guides, /llms.txt) and the read and
+// management APIs under /api/v1. The dashboard will join them here.
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { alertApiRoutes } from './api/alert-api.ts';
 import { readApiRoutes, type ReadApiDeps } from './api/read-api.ts';
+import type { SecretBox } from '../core/alerts/secret-box.ts';
+import type { AlertStore } from '../core/ports/alert-store.ts';
 import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
@@ -20,6 +23,9 @@ export interface McpAppDeps extends ReadApiDeps {
   agentCallsPerMinute: number;
   /** Uploaded source maps, for listing and deleting them. */
   blobs: BlobStore;
+  /** Alert channels and rules, and the box their signing secrets are sealed in. */
+  alerts: AlertStore;
+  secrets: SecretBox;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
@@ -33,6 +39,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   app.use(bootstrapRoutes(deps));
   app.use(uploadTokenApiRoutes(deps));
   app.use(sourceMapApiRoutes(deps));
+  app.use(alertApiRoutes(deps));
   app.use(readApiRoutes(deps));
   app.use(async (ctx) => {
     ctx.status = 404;

@@ -37,6 +37,7 @@ import { openBlobStore } from './open-blob-store.ts';
 
 export interface Stores {
   metadata: MetadataStore;
+  alerts: AlertStore;
   events: EventStore;
   logs: LogStore;
   close(): Promise<void>;
@@ -44,7 +45,6 @@ export interface Stores {
 
 export interface Ports extends Stores {
   queue: Queue;
-  alerts: AlertStore;
   secrets: SecretBox;
 }
 
@@ -65,6 +65,7 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
   }
   return {
     metadata: new PgMetadataStore(client),
+    alerts: new PgAlertStore(client),
     events: new PgEventStore(client),
     logs: new PgLogStore(client),
     close: () => client.close(),

@@ -2,6 +2,7 @@
 // applied. Never a hand-written fake: tests see the same SQL the server runs.
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { migrate } from '../../services/adapters/postgres/migrate.ts';
+import { PgAlertStore } from '../../services/adapters/postgres/pg-alert-store.ts';
 import { PgEventStore } from '../../services/adapters/postgres/pg-event-store.ts';
 import { PgLogStore } from '../../services/adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../services/adapters/postgres/pg-metadata-store.ts';
@@ -9,6 +10,7 @@ import { PgMetadataStore } from '../../services/adapters/postgres/pg-metadata-st
 export interface EmbeddedStores {
   client: PGliteClient;
   metadata: PgMetadataStore;
+  alerts: PgAlertStore;
   events: PgEventStore;
   logs: PgLogStore;
   close(): Promise<void>;
@@ -20,6 +22,7 @@ export async function openEmbeddedStores(): Promise<EmbeddedStores> {
   return {
     client,
     metadata: new PgMetadataStore(client),
+    alerts: new PgAlertStore(client),
     events: new PgEventStore(client),
     logs: new PgLogStore(client),
     close: () => client.close(),

@@ -2,6 +2,7 @@
 // out. The CLI runs them against the stores directly when no server owns the data directory,
 // or sends them over the server's admin socket when one does; either way the same code runs.
 import { z } from 'zod';
+import { ALERT_OPERATIONS } from './alert-operations.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
 import {
@@ -12,12 +13,17 @@ import {
 } from '../../core/provisioning/upload-tokens.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import { findProjectIn, resolveOrganization } from '../../core/provisioning/organizations.ts';
+import type { SecretBox } from '../../core/alerts/secret-box.ts';
+import type { AlertStore } from '../../core/ports/alert-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 
 export interface AdminContext {
   metadata: MetadataStore;
+  /** Alert channels and rules, and the box their signing secrets are sealed in. */
+  alerts: AlertStore;
+  secrets: SecretBox;
   /** The blob store (source maps), opened only by the operations that need it. */
   blobs?: () => Promise<BlobStore>;
   baseUrl: string;
@@ -140,6 +146,7 @@ export const ADMIN_OPERATIONS = {
       return { publicKey: key.publicKey, active: key.active };
     },
   },
+  ...ALERT_OPERATIONS,
 } as const;
 
 export type AdminOperation = keyof typeof ADMIN_OPERATIONS;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { missingSecretBox } from '../../core/alerts/secret-box.ts';
 import { createLogger } from '../logger.ts';
 import { adminSocketPath, callAdminSocket, startAdminSocket } from './socket.ts';
 
@@ -24,7 +25,7 @@ describe('admin socket', () => {
     try {
       socket = await startAdminSocket(
         path,
-        { metadata: stores.metadata, baseUrl: 'http://localhost:8000' },
+        { metadata: stores.metadata, alerts: stores.alerts, secrets: missingSecretBox(), baseUrl: 'http://localhost:8000' },
         createLogger('silent'),
       );
     } finally {

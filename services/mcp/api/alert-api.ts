@@ -1,0 +1,112 @@
+// Alert channels and rules through the management API (mcp role), for admin agent tokens; the
+// same operations as the CLI's `errata createchannel | createrule | ...`. Channels belong to the
+// organization: a project-scoped admin token may list them (to name them in its rules) but only
+// an organization-wide one may change them, reveal their secrets or read their deliveries,
+// which carry other projects' alerts.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import * as manage from '../../core/alerts/alert-management.ts';
+import { ForbiddenError, UserInputError } from '../../core/errors.ts';
+import type { AgentToken, Organization } from '../../core/ports/metadata-store.ts';
+import { readJsonBody } from '../../runtime/json-body.ts';
+import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+function idParam(ctx: Koa.Context): number {
+  const raw = ctx.params.id!;
+  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id > 2_147_483_647) {
+    throw new UserInputError(`"${raw.slice(0, 40)}" is not an id: ids are positive integers, as the listings show them`);
+  }
+  return id;
+}
+
+function requireOrganizationWide(ctx: Koa.Context): void {
+  const token = ctx.state.token as AgentToken;
+  if (token.projectId !== null) {
+    throw new ForbiddenError(
+      'alert channels belong to the organization: this needs an organization-wide admin token (errata createtoken --role admin, without --project)',
+    );
+  }
+}
+
+export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware {
+  const router = new Router({ prefix: '/api/v1/organizations/:org' });
+  router.use(requireAgentToken(deps.metadata));
+  // Checked before the organization and project are looked up: a refusal tells nothing.
+  router.use(requireRoleOf('admin'));
+  const organizationOf = (ctx: Koa.Context): Promise<Organization> =>
+    visibleOrganization(deps.metadata, ctx.state.token as AgentToken, ctx.params.org!);
+  const writer = async (ctx: Koa.Context) => {
+    requireOrganizationWide(ctx);
+    return organizationOf(ctx);
+  };
+  const body = (ctx: Koa.Context) => readJsonBody(ctx.req, MAX_BODY_BYTES);
+
+  router.post('/alert-channels', async (ctx) => {
+    const organization = await writer(ctx);
+    ctx.status = 201;
+    ctx.body = await manage.createChannel(deps, organization, await body(ctx));
+  });
+  router.get('/alert-channels', async (ctx) => {
+    const organization = await organizationOf(ctx);
+    ctx.body = { channels: (await deps.alerts.listChannels(organization.id)).map(manage.channelJson) };
+  });
+  router.get('/alert-channels/:id', async (ctx) => {
+    ctx.body = { channel: manage.channelJson(await manage.channelOf(deps, await organizationOf(ctx), idParam(ctx))) };
+  });
+  router.patch('/alert-channels/:id', async (ctx) => {
+    ctx.body = await manage.updateChannel(deps, await writer(ctx), idParam(ctx), await body(ctx));
+  });
+  router.delete('/alert-channels/:id', async (ctx) => {
+    ctx.body = await manage.deleteChannel(deps, await writer(ctx), idParam(ctx));
+  });
+  router.get('/alert-channels/:id/secret', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await manage.revealChannelSecret(deps, await writer(ctx), idParam(ctx));
+  });
+  router.post('/alert-channels/:id/rotate', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await manage.rotateChannelSecret(deps, await writer(ctx), idParam(ctx));
+  });
+  router.post('/alert-channels/:id/test', async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await manage.testChannel(deps, await writer(ctx), idParam(ctx));
+  });
+  router.get('/alert-channels/:id/deliveries', async (ctx) => {
+    const limit = ctx.query.limit === undefined ? undefined : Number(ctx.query.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= manage.MAX_LISTED_DELIVERIES)) {
+      throw new UserInputError(`limit must be a whole number from 1 to ${manage.MAX_LISTED_DELIVERIES}`);
+    }
+    ctx.body = await manage.listChannelDeliveries(deps, await writer(ctx), idParam(ctx), limit);
+  });
+
+  const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);
+  router.post('/projects/:project/alert-rules', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    ctx.status = 201;
+    ctx.body = await manage.createRule(deps, organization, project, await body(ctx));
+  });
+  router.get('/projects/:project/alert-rules', async (ctx) => {
+    ctx.body = await manage.listRules(deps, (await projectOf(ctx)).project);
+  });
+  router.get('/projects/:project/alert-rules/:id', async (ctx) => {
+    const { project } = await projectOf(ctx);
+    ctx.body = { rule: manage.ruleJson(await manage.ruleOf(deps, project, idParam(ctx)), project) };
+  });
+  router.patch('/projects/:project/alert-rules/:id', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    ctx.body = await manage.updateRule(deps, organization, project, idParam(ctx), await body(ctx));
+  });
+  router.delete('/projects/:project/alert-rules/:id', async (ctx) => {
+    ctx.body = await manage.deleteRule(deps, (await projectOf(ctx)).project, idParam(ctx));
+  });
+  router.post('/projects/:project/alert-rules/:id/test', async (ctx) => {
+    const { organization, project } = await projectOf(ctx);
+    ctx.status = 202;
+    ctx.body = await manage.testRule(deps, organization, project, idParam(ctx));
+  });
+
+  return router.routes() as unknown as Koa.Middleware;
+}

@@ -1,0 +1,286 @@
+// Alerts end to end on a real standalone server: channels and rules through the management API
+// and the CLI, events from the real @sentry/node, and deliveries to a real HTTPS receiver on
+// loopback (self-signed, trusted through ERRATA_WEBHOOK_CA_FILE), each verified with the shipped
+// verifier and, independently, with node:crypto.
+import { createHmac } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-errata-webhook.ts';
+import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver.ts';
+import { connectAgent } from '../support/mcp-client.ts';
+import {
+  eventually,
+  provision,
+  REPO_ROOT,
+  runCliJson,
+  runProcess,
+  startServer,
+  stopAndRemove,
+  tempDataDir,
+  type Provisioned,
+  type StandaloneServer,
+} from '../support/standalone-server.ts';
+
+const CLIENT_DIR = join(REPO_ROOT, 'test', 'clients', 'node');
+const SPEC_FIELDS = [
+  'kind',
+  'title',
+  'body',
+  'url',
+  'level',
+  'environment',
+  'projectName',
+  'issueShortId',
+  'timesSeen',
+  'location',
+  'ruleName',
+  'digest',
+];
+const ISSUE_ALERT_FIELDS = [
+  'kind',
+  'title',
+  'body',
+  'url',
+  'level',
+  'environment',
+  'projectName',
+  'issueShortId',
+  'timesSeen',
+  'location',
+  'ruleName',
+];
+
+let receiver: HttpsReceiver;
+let server: StandaloneServer;
+let p: Provisioned;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  receiver = await startHttpsReceiver();
+  const dataDir = await tempDataDir();
+  const caFile = join(dataDir, 'receiver-ca.pem');
+  await writeFile(caFile, receiver.caPem);
+  env = {
+    ERRATA_WEBHOOK_ALLOW_HOSTS: 'localhost',
+    ERRATA_WEBHOOK_CA_FILE: caFile,
+    ERRATA_WEBHOOK_RETRY_BASE_MS: '1000',
+  };
+  server = await startServer({ dataDir, env });
+  p = await provision(server, 'Shop');
+}, 120_000);
+afterAll(async () => {
+  await stopAndRemove(server);
+  await receiver.close();
+});
+
+async function call(method: string, path: string, body?: unknown, token = p.token) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+const channels = () => `/api/v1/organizations/${p.organization}/alert-channels`;
+const rules = (project = p.projectSlug) => `/api/v1/organizations/${p.organization}/projects/${project}/alert-rules`;
+
+async function createChannel(name: string, url = receiver.url): Promise<{ id: number; secret: string }> {
+  const created = await call('POST', channels(), { name, type: 'webhook', url });
+  expect(created.status).toBe(201);
+  return { id: created.body.channel.id, secret: created.body.signingSecret };
+}
+
+/** Verifies a request both ways; returns its parsed payload. */
+function verified(request: ReceivedRequest, secret: string): Record<string, any> {
+  const header = String(request.headers['x-errata-signature']);
+  expect(verifyErrataWebhook({ secret, header, rawBody: request.rawBody })).toMatchObject({ ok: true });
+  const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
+  const recomputed = createHmac('sha256', secret).update(`${t}.`).update(request.rawBody).digest('hex');
+  expect(v1).toBe(recomputed);
+  expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+  expect(request.headers['content-type']).toBe('application/json');
+  expect(request.headers['user-agent']).toMatch(/^errata\/\d+\.\d+\.\d+/);
+  const text = request.rawBody.toString('utf8');
+  expect(text).not.toContain('\n');
+  expect(text).not.toMatch(/[<>&]/);
+  const payload = JSON.parse(text) as Record<string, any>;
+  for (const field of Object.keys(payload)) expect(SPEC_FIELDS).toContain(field);
+  return payload;
+}
+
+/** The requests that arrived since `from`, once there are `count` of them. */
+async function received(from: number, count: number): Promise<ReceivedRequest[]> {
+  return eventually(
+    async () => (receiver.received.length - from >= count ? receiver.received.slice(from) : undefined),
+    `${count} webhook request(s)`,
+    30_000,
+  );
+}
+
+async function sendEvents(release: string, environment: string, events: Array<Record<string, string>>): Promise<void> {
+  const result = await runProcess(process.execPath, ['alert-events.cjs', p.dsn, release, environment, JSON.stringify(events)], {
+    cwd: CLIENT_DIR,
+  });
+  expect(result.code, result.stderr).toBe(0);
+}
+
+/** Waits until the server has processed `count` events of the issue with this text. */
+async function waitForCount(text: string, count: number): Promise<void> {
+  await eventually(async () => {
+    const response = await call(
+      'GET',
+      `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?status=all&query=${encodeURIComponent(text)}`,
+    );
+    const issue = (response.body.issues as Array<{ count: number }> | undefined)?.[0];
+    return issue && issue.count >= count ? true : undefined;
+  }, `${count} events of "${text}"`);
+}
+
+describe('alert channels and rules through the management API', () => {
+  it('refuses a URL that is not https://, and names what is wrong', async () => {
+    for (const [url, message] of [
+      ['http://hooks.example.com/x', /url must start with https:\/\//],
+      ['https://user:pw@hooks.example.com/x', /must not carry a user or password/],
+      ['not a url', /absolute URL/],
+    ] as const) {
+      const refused = await call('POST', channels(), { name: 'bad', type: 'webhook', url });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(message);
+    }
+    const noType = await call('POST', channels(), { name: 'bad', type: 'email', url: receiver.url });
+    expect(noType.status).toBe(400);
+    expect(noType.body.error.message).toMatch(/type/);
+  });
+
+  it('creates a channel with a 64-hex secret shown again by Reveal, never in listings; Send test carries only kind, title, body, url', async () => {
+    const { id, secret } = await createChannel('Ops hook');
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const revealed = await call('GET', `${channels()}/${id}/secret`);
+    expect(revealed.body.signingSecret).toBe(secret);
+    const listed = await call('GET', channels());
+    expect(listed.body.channels).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, name: 'Ops hook', type: 'webhook', url: receiver.url })]),
+    );
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+
+    const from = receiver.received.length;
+    const test = await call('POST', `${channels()}/${id}/test`);
+    expect(test.status).toBe(202);
+    const [request] = await received(from, 1);
+    const payload = verified(request!, secret);
+    expect(Object.keys(payload).sort()).toEqual(['body', 'kind', 'title', 'url']);
+    expect(payload.kind).toBe('test');
+
+    const deliveries = await eventually(async () => {
+      const listedDeliveries = await call('GET', `${channels()}/${id}/deliveries`);
+      const [first] = listedDeliveries.body.deliveries as Array<Record<string, any>>;
+      return first?.status === 'delivered' ? listedDeliveries.body.deliveries : undefined;
+    }, 'the test delivery recorded as delivered');
+    expect(deliveries[0]).toMatchObject({ kind: 'test', status: 'delivered', attempts: 1 });
+    expect(deliveries[0].attemptLog).toEqual([expect.objectContaining({ statusCode: 200, verdict: 'delivered', error: null })]);
+  });
+
+  it('Rotate signs the very next delivery with the new secret', async () => {
+    const { id, secret: old } = await createChannel('Rotating');
+    const rotated = await call('POST', `${channels()}/${id}/rotate`);
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.signingSecret as string;
+    expect(fresh).toMatch(/^[0-9a-f]{64}$/);
+    expect(fresh).not.toBe(old);
+    expect((await call('GET', `${channels()}/${id}/secret`)).body.signingSecret).toBe(fresh);
+    const from = receiver.received.length;
+    await call('POST', `${channels()}/${id}/test`);
+    const [request] = await received(from, 1);
+    verified(request!, fresh);
+    const header = String(request!.headers['x-errata-signature']);
+    expect(verifyErrataWebhook({ secret: old, header, rawBody: request!.rawBody })).toMatchObject({ ok: false });
+  });
+
+  it('validates rules: the settings each trigger needs, and channels of the organization only', async () => {
+    const { id } = await createChannel('Rules check');
+    const missing = await call('POST', rules(), { name: 'spike', trigger: 'frequent', channelIds: [id], threshold: 10 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toMatch(/windowMinutes: frequent needs windowMinutes/);
+    const unknown = await call('POST', rules(), { name: 'x', trigger: 'new_issue', channelIds: [999_999] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/no alert channel 999999/);
+    const extra = await call('POST', rules(), { name: 'x', trigger: 'new_issue', channelIds: [id], threshold: 3 });
+    expect(extra.body.error.message).toMatch(/new_issue takes no threshold/);
+
+    const created = await call('POST', rules(), {
+      name: 'Spike',
+      trigger: 'frequent',
+      channelIds: [id],
+      threshold: 10,
+      windowMinutes: 5,
+    });
+    expect(created.status).toBe(201);
+    const ruleId = created.body.rule.id as number;
+    const patched = await call('PATCH', `${rules()}/${ruleId}`, { threshold: 50, environment: 'production' });
+    expect(patched.body.rule).toMatchObject({ threshold: 50, windowMinutes: 5, environment: 'production', trigger: 'frequent' });
+    const badPatch = await call('PATCH', `${rules()}/${ruleId}`, { trigger: 'new_issue' });
+    expect(badPatch.status).toBe(400);
+    expect(badPatch.body.error.message).toMatch(/new_issue takes no threshold/);
+    expect((await call('GET', `${rules()}/${ruleId}`)).body.rule.threshold).toBe(50);
+    expect((await call('DELETE', `${rules()}/${ruleId}`)).status).toBe(200);
+    expect((await call('GET', `${rules()}/${ruleId}`)).status).toBe(404);
+    expect((await call('GET', `${rules()}/abc`)).status).toBe(400);
+  });
+
+  it('is for admin tokens; channels for organization-wide ones; other organizations see nothing', async () => {
+    const mint = async (args: string[]) =>
+      (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;
+    const triage = await mint(['--role', 'triage', '--name', 'alerts-triage']);
+    const projectAdmin = await mint(['--role', 'admin', '--project', p.projectSlug, '--name', 'alerts-project-admin']);
+    const { id } = await createChannel('Scoped');
+    expect((await call('GET', channels(), undefined, triage)).status).toBe(403);
+    expect((await call('GET', rules(), undefined, triage)).status).toBe(403);
+    expect((await call('GET', channels(), undefined, projectAdmin)).status).toBe(200);
+    const refused = await call('GET', `${channels()}/${id}/secret`, undefined, projectAdmin);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/organization-wide admin token/);
+    expect((await call('POST', rules(), { name: 'ok', trigger: 'new_issue', channelIds: [id] }, projectAdmin)).status).toBe(201);
+    expect((await call('GET', `/api/v1/organizations/elsewhere/alert-channels`)).status).toBe(404);
+    expect((await call('GET', channels(), undefined, 'errata_agent_nope')).status).toBe(401);
+  });
+
+  it('the CLI manages the same channels and rules', async () => {
+    const created = await runCliJson<{ channel: { id: number }; signingSecret: string }>(
+      ['createchannel', '--name', 'From CLI', '--url', receiver.url],
+      server.env,
+    );
+    const listed = await call('GET', `${channels()}/${created.channel.id}`);
+    expect(listed.body.channel.name).toBe('From CLI');
+    const revealed = await runCliJson<{ signingSecret: string }>(['revealchannelsecret', String(created.channel.id)], server.env);
+    expect(revealed.signingSecret).toBe(created.signingSecret);
+    const rule = await runCliJson<{ rule: { id: number; trigger: string; milestones: number[] } }>(
+      [
+        'createrule',
+        '--project',
+        p.projectSlug,
+        '--name',
+        'Milestones',
+        '--trigger',
+        'milestone',
+        '--channel',
+        String(created.channel.id),
+        '--milestones',
+        '100,5',
+      ],
+      server.env,
+    );
+    expect(rule.rule).toMatchObject({ trigger: 'milestone', milestones: [5, 100] });
+    const viaApi = await call('GET', rules());
+    expect(viaApi.body.rules.map((r: { id: number }) => r.id)).toContain(rule.rule.id);
+    await runCliJson(['deleterule', String(rule.rule.id), '--project', p.projectSlug], server.env);
+    const digest = await runCliJson<{ channel: { digest: unknown } }>(
+      ['updatechannel', String(created.channel.id), '--digest-hour', '9', '--digest-time-zone', 'Europe/Berlin'],
+      server.env,
+    );
+    expect(digest.channel.digest).toEqual({ hour: 9, timeZone: 'Europe/Berlin' });
+    await runCliJson(['deletechannel', String(created.channel.id)], server.env);
+    expect((await call('GET', `${channels()}/${created.channel.id}`)).status).toBe(404);
+  });
+});
