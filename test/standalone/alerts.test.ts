@@ -284,3 +284,166 @@ describe('alert channels and rules through the management API', () => {
     expect((await call('GET', `${channels()}/${created.channel.id}`)).status).toBe(404);
   });
 });
+
+describe('triggers', () => {
+  let shop: Provisioned;
+  let secret: string;
+  const hook = () => `${receiver.url}?channel=triggers`;
+  const alerts = () => receiver.received.filter((r) => r.url.endsWith('?channel=triggers'));
+
+  /** Waits for `count` more alerts, then a while longer so that one too many would show. */
+  async function nextAlerts(from: number, count: number): Promise<Array<Record<string, any>>> {
+    const arrived = () =>
+      alerts()
+        .slice(from)
+        .map((r) => JSON.parse(r.rawBody.toString('utf8')).kind as string);
+    await eventually(async () => (arrived().length >= count ? true : undefined), `${count} alert(s)`).catch((error: Error) => {
+      throw new Error(`${error.message}; arrived: ${arrived().join(', ') || 'none'}`);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return alerts()
+      .slice(from)
+      .map((request) => ({ ...verified(request, secret), raw: request.rawBody.toString('utf8') }));
+  }
+  const fired = (payloads: Array<Record<string, any>>) => payloads.map((a) => `${a.kind}/${a.ruleName}`).sort();
+
+  async function send(release: string, environment: string, events: Array<Record<string, string>>): Promise<void> {
+    const result = await runProcess(
+      process.execPath,
+      ['alert-events.cjs', shop.dsn, release, environment, JSON.stringify(events)],
+      { cwd: CLIENT_DIR },
+    );
+    expect(result.code, result.stderr).toBe(0);
+  }
+
+  beforeAll(async () => {
+    shop = await provision(server, 'Triggers');
+    const created = await call('POST', channels(), { name: 'Triggers', type: 'webhook', url: hook() });
+    secret = created.body.signingSecret;
+    const channelIds = [created.body.channel.id];
+    for (const rule of [
+      { name: 'New', trigger: 'new_issue' },
+      { name: 'Fatal only', trigger: 'new_issue', minLevel: 'fatal' },
+      { name: 'Back', trigger: 'regression' },
+      { name: 'Spike', trigger: 'frequent', threshold: 2, windowMinutes: 10_080 },
+      { name: 'People', trigger: 'many_users', threshold: 1 },
+      { name: 'Three', trigger: 'milestone', milestones: [3] },
+      { name: 'Canary every time', trigger: 'every_occurrence', environment: 'canary' },
+      { name: 'Releases', trigger: 'new_release' },
+    ]) {
+      const response = await call('POST', rules(shop.projectSlug), { ...rule, channelIds });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+    }
+  });
+
+  it('each trigger fires on its own event, once, with the fields SPEC lists', async () => {
+    const message = '<script>alert(1)</script> & checkout failed';
+    let from = alerts().length;
+    await send('shop@1', 'production', [{ group: 'checkout', message, user: 'u1' }]);
+    const first = await nextAlerts(from, 2);
+    expect(fired(first)).toEqual(['new_issue/New', 'new_release/Releases']);
+    const newIssue = first.find((a) => a.kind === 'new_issue')!;
+    expect(
+      Object.keys(newIssue)
+        .filter((k) => k !== 'raw')
+        .sort(),
+    ).toEqual([...ISSUE_ALERT_FIELDS].sort());
+    expect(newIssue).toMatchObject({
+      title: `Error: ${message}`,
+      level: 'error',
+      environment: 'production',
+      projectName: 'Triggers',
+      issueShortId: expect.stringMatching(/^[A-Z0-9]+-\d+$/),
+      timesSeen: 1,
+      location: expect.any(String),
+      body: 'A new issue was seen for the first time.',
+    });
+    expect(newIssue.url).toBe(`${server.url}/organizations/${p.organization}/issues/${newIssue.issueShortId}`);
+    // The encoder escapes markup: the event's text arrives as \u003cscript\u003e ... \u0026.
+    expect(newIssue.raw).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e \\u0026 checkout failed');
+    const release = first.find((a) => a.kind === 'new_release')!;
+    expect(
+      Object.keys(release)
+        .filter((k) => k !== 'raw')
+        .sort(),
+    ).toEqual(['body', 'kind', 'projectName', 'ruleName', 'title', 'url']);
+    expect(release.title).toBe('New release shop@1 in Triggers');
+
+    from = alerts().length;
+    // Two different messages: the SDK's Dedupe integration drops an exact repeat.
+    await send('shop@1', 'production', [
+      { group: 'checkout', message: `${message} (2)`, user: 'u2' },
+      { group: 'checkout', message: `${message} (3)`, user: 'u2' },
+    ]);
+    const second = await nextAlerts(from, 3);
+    expect(fired(second)).toEqual(['frequent/Spike', 'many_users/People', 'milestone/Three']);
+    expect(second.find((a) => a.kind === 'milestone')).toMatchObject({ timesSeen: 3, body: 'The issue reached 3 events.' });
+    expect(second.find((a) => a.kind === 'frequent')!.body).toBe('More than 2 events in 10080 minutes.');
+
+    from = alerts().length;
+    await send('shop@1', 'canary', [{ group: 'checkout', message, user: 'u1' }]);
+    const third = await nextAlerts(from, 1);
+    expect(fired(third)).toEqual(['every_occurrence/Canary every time']);
+    expect(third[0]).toMatchObject({ environment: 'canary', timesSeen: 4 });
+
+    const agent = await connectAgent(server.url, shop.token);
+    try {
+      const resolved = await agent.call('update_issue', { shortId: newIssue.issueShortId, action: 'resolve' });
+      expect(resolved.isError, resolved.text).toBe(false);
+    } finally {
+      await agent.close();
+    }
+    from = alerts().length;
+    await send('shop@2', 'production', [{ group: 'checkout', message, user: 'u1' }]);
+    const fourth = await nextAlerts(from, 2);
+    expect(fired(fourth)).toEqual(['new_release/Releases', 'regression/Back']);
+    expect(fourth.find((a) => a.kind === 'regression')).toMatchObject({
+      issueShortId: newIssue.issueShortId,
+      timesSeen: 5,
+      body: 'A resolved issue came back in release shop@2.',
+    });
+  });
+});
+
+describe('delivery', () => {
+  it('refuses a receiver on a private address that is not allowed, and records why', async () => {
+    const port = new URL(receiver.url).port;
+    const { id } = await createChannel('Loopback by address', `https://127.0.0.1:${port}/hooks/errata?channel=ssrf`);
+    await call('POST', `${channels()}/${id}/test`);
+    const delivery = await eventually(async () => {
+      const listed = await call('GET', `${channels()}/${id}/deliveries`);
+      const [first] = listed.body.deliveries as Array<Record<string, any>>;
+      return first?.attempts >= 1 ? first : undefined;
+    }, 'the refused attempt');
+    expect(delivery.attemptLog[0]).toMatchObject({ statusCode: null, verdict: 'retry' });
+    expect(delivery.attemptLog[0].error).toMatch(/refused: .*private, loopback or link-local.*ERRATA_WEBHOOK_ALLOW_HOSTS/);
+    expect(receiver.received.some((r) => r.url.endsWith('channel=ssrf'))).toBe(false);
+    await call('DELETE', `${channels()}/${id}`);
+  });
+
+  it('a restart in the middle of a retry schedule loses nothing', async () => {
+    const { id, secret } = await createChannel('Flaky', `${receiver.url}?channel=flaky`);
+    receiver.script.push(503);
+    await call('POST', `${channels()}/${id}/test`);
+    await eventually(async () => {
+      const listed = await call('GET', `${channels()}/${id}/deliveries`);
+      return listed.body.deliveries[0]?.attempts === 1 ? true : undefined;
+    }, 'the first, refused attempt');
+    // Killed outright, with the retry due in about a second: it must come back from the disk.
+    await server.kill();
+    server = await startServer({ dataDir: server.dataDir, port: server.port, env });
+    const delivery = await eventually(async () => {
+      const listed = await call('GET', `${channels()}/${id}/deliveries`);
+      const [first] = listed.body.deliveries as Array<Record<string, any>>;
+      return first?.status === 'delivered' ? first : undefined;
+    }, 'the delivery after the restart');
+    expect(delivery.attemptLog.map((a: { statusCode: number; verdict: string }) => [a.statusCode, a.verdict])).toEqual([
+      [503, 'retry'],
+      [200, 'delivered'],
+    ]);
+    const requests = receiver.received.filter((r) => r.url.endsWith('channel=flaky'));
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
+    verified(requests[1]!, secret);
+  });
+});

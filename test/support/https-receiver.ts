@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface ReceivedRequest {
+  /** The path and query it was sent to. */
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
   at: number;
@@ -60,7 +62,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ headers: req.headers, rawBody: Buffer.concat(chunks), at: Date.now() });
+      received.push({ url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), at: Date.now() });
       const next = script.shift() ?? 200;
       if (next === 'hang') return;
       res.writeHead(next, next >= 300 && next < 400 ? { location: 'https://localhost/elsewhere' } : {}).end();
