@@ -132,7 +132,14 @@ async function buildRole(
         logger,
         alerting: { ...alertingSettings(config), alerts: ports.alerts, secrets: ports.secrets },
       });
-      const periodic = startPeriodicJobs({ ...stores, blobs: ports.blobs!, logger, retentionDays: config.eventRetentionDays });
+      const periodic = startPeriodicJobs({
+        ...stores,
+        alerts: ports.alerts,
+        baseUrl: config.baseUrl,
+        blobs: ports.blobs!,
+        logger,
+        retentionDays: config.eventRetentionDays,
+      });
       const app = createHttpApp({ logger, metrics, health: ports.health });
       app.use((ctx) => {
         ctx.status = 404;

@@ -54,7 +54,7 @@ function worker(allowHosts = ['localhost']) {
 }
 
 describe('delivery worker', () => {
-  it('signs every attempt with the current secret; retries 503 and 429, then delivers', async () => {
+  it('signs every attempt with the current secret; retries 500 and 429, then delivers', async () => {
     const secret = mintSigningSecret();
     const channel = await alerts.createChannel({
       organizationId,
@@ -62,7 +62,7 @@ describe('delivery worker', () => {
       url: receiver.url,
       sealedSecret: box.seal(secret),
     });
-    receiver.script.push(503, 429);
+    receiver.script.push(500, 429);
     const body = '{"kind":"test","title":"\\u003cb\\u003e","body":"","url":""}';
     const [delivery] = await alerts.enqueueDeliveries([
       { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
@@ -75,7 +75,7 @@ describe('delivery worker', () => {
       });
       expect(done.id).toBe(delivery!.id);
       expect(done.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([
-        [503, 'retry'],
+        [500, 'retry'],
         [429, 'retry'],
         [200, 'delivered'],
       ]);
@@ -132,6 +132,34 @@ describe('delivery worker', () => {
       await running.stop();
     }
   });
+
+  it('gives a receiver 10 seconds: one that does not answer in time is retried', async () => {
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'slow',
+      url: receiver.url,
+      sealedSecret: box.seal(mintSigningSecret()),
+    });
+    receiver.script.push('hang');
+    await alerts.enqueueDeliveries([
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+    ]);
+    const running = worker();
+    try {
+      const done = await until(async () => {
+        const [listed] = await alerts.listDeliveries(channel.id, 1);
+        return listed?.status === 'delivered' ? listed : undefined;
+      }, 30_000);
+      expect(done.attemptLog.map((a) => [a.statusCode, a.verdict, a.error])).toEqual([
+        [null, 'retry', 'no answer within 10 s'],
+        [200, 'delivered', null],
+      ]);
+      expect(done.attemptLog[0]!.latencyMs).toBeGreaterThanOrEqual(10_000);
+      expect(receiver.received.splice(0)).toHaveLength(2);
+    } finally {
+      await running.stop();
+    }
+  }, 40_000);
 
   it('refuses a loopback receiver that is not allowed, and retries it as a connection error', async () => {
     const channel = await alerts.createChannel({

@@ -1,9 +1,18 @@
 // The dispatcher's periodic jobs, started together wherever the dispatcher runs (the
-// dispatcher role, or the standalone server's backend thread): retention pruning and snooze expiry.
+// dispatcher role, or the standalone server's backend thread): retention pruning, snooze
+// expiry, and the alert summaries (overflow and digests).
+import type { AlertStore } from '../core/ports/alert-store.ts';
+import { startAlertJobs } from './alert-jobs.ts';
 import { startRetentionJob, type RetentionDeps } from './retention.ts';
 import { startSnoozeExpiryJob } from './snooze-expiry.ts';
 
-export function startPeriodicJobs(deps: RetentionDeps): { stop(): void } {
-  const jobs = [startRetentionJob(deps), startSnoozeExpiryJob(deps)];
+export interface PeriodicJobDeps extends RetentionDeps {
+  alerts: AlertStore;
+  /** The dashboard base, for the links in summaries. */
+  baseUrl: string;
+}
+
+export function startPeriodicJobs(deps: PeriodicJobDeps): { stop(): void } {
+  const jobs = [startRetentionJob(deps), startSnoozeExpiryJob(deps), startAlertJobs(deps)];
   return { stop: () => jobs.forEach((job) => job.stop()) };
 }

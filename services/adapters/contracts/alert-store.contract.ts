@@ -160,5 +160,42 @@ export function describeAlertStoreContract(
         (await alerts.claimDueDeliveries(new Date(retryAt.getTime() + 3_600_000), 100, 30_000)).some((d) => d.id === added!.id),
       ).toBe(false);
     });
+
+    it('summarizes held deliveries once: a second summary of the same ones changes nothing', async () => {
+      const { channel } = await setup();
+      const held = await alerts.enqueueDeliveries([
+        delivery(channel.id, { status: 'held', kind: 'new_issue' }),
+        delivery(channel.id, { status: 'held', kind: 'frequent' }),
+      ]);
+      const now = new Date();
+      const hourAgo = new Date(now.getTime() - 3_600_000);
+      expect(await alerts.channelsToSummarize(hourAgo, hourAgo)).not.toContain(channel.id);
+      expect(await alerts.channelsToSummarize(now, hourAgo)).toContain(channel.id);
+      expect((await alerts.listHeld(channel.id)).map((d) => d.id)).toEqual(held.map((d) => d.id));
+      const ids = held.map((d) => d.id);
+      const summary = delivery(channel.id, { kind: 'overflow_summary' });
+      expect(await alerts.summarizeHeld(ids, summary)).toBe(true);
+      expect(await alerts.summarizeHeld(ids, summary)).toBe(false);
+      const statuses = (await alerts.listDeliveries(channel.id, 10)).map((d) => `${d.kind}:${d.status}`).sort();
+      expect(statuses).toEqual(['frequent:summarized', 'new_issue:summarized', 'overflow_summary:pending']);
+      // A summary was just sent: the channel waits for the next, however much is held meanwhile.
+      await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held', kind: 'new_issue' })]);
+      expect(await alerts.channelsToSummarize(new Date(now.getTime() + 60_000), hourAgo)).not.toContain(channel.id);
+    });
+
+    it('claims each digest once; setting a schedule starts it from then', async () => {
+      const { org, channel } = await setup();
+      expect((await alerts.listDigestChannels()).some((c) => c.id === channel.id)).toBe(false);
+      const before = new Date(Date.now() - 1000);
+      await alerts.updateChannel(org.id, channel.id, { digest: { hour: 9, timeZone: 'UTC' } });
+      const listed = (await alerts.listDigestChannels()).find((c) => c.id === channel.id)!;
+      expect(listed.digest).toEqual({ hour: 9, timeZone: 'UTC' });
+      expect(listed.digestSentAt!.getTime()).toBeGreaterThan(before.getTime());
+      const dueAt = new Date(Date.now() + 3_600_000);
+      expect(await alerts.claimDigest(channel.id, dueAt, delivery(channel.id, { kind: 'digest' }))).toBe(true);
+      expect(await alerts.claimDigest(channel.id, dueAt, delivery(channel.id, { kind: 'digest' }))).toBe(false);
+      expect(await alerts.claimDigest(channel.id, new Date(dueAt.getTime() + 86_400_000), null)).toBe(true);
+      expect((await alerts.listDeliveries(channel.id, 10)).map((d) => d.kind)).toEqual(['digest']);
+    });
   });
 }

@@ -14,7 +14,7 @@ import type {
   NewDelivery,
   RuleFields,
 } from '../../core/ports/alert-store.ts';
-import { valuesList, type SqlClient } from './sql-client.ts';
+import { valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 interface ChannelRow {
   id: number;
@@ -152,7 +152,9 @@ export class PgAlertStore implements AlertStore {
          url = COALESCE($4, url),
          sealed_secret = COALESCE($5, sealed_secret),
          digest_hour = CASE WHEN $6 THEN $7::integer ELSE digest_hour END,
-         digest_time_zone = CASE WHEN $6 THEN $8::text ELSE digest_time_zone END
+         digest_time_zone = CASE WHEN $6 THEN $8::text ELSE digest_time_zone END,
+         -- A schedule counts from when it is set: no digest for an hour that passed before.
+         digest_sent_at = CASE WHEN $6 THEN now() ELSE digest_sent_at END
        WHERE organization_id = $1 AND id = $2
        RETURNING ${CHANNEL_COLUMNS}`,
       [
@@ -224,13 +226,17 @@ export class PgAlertStore implements AlertStore {
   }
 
   async enqueueDeliveries(deliveries: NewDelivery[]) {
+    return this.enqueueWith(this.db, deliveries);
+  }
+
+  private async enqueueWith(db: SqlExecutor, deliveries: NewDelivery[]) {
     if (deliveries.length === 0) return [];
     const values = valuesList(
       deliveries.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
     // Channels deleted meanwhile are skipped rather than failing the batch.
-    const result = await this.db.query<DeliveryRow>(
+    const result = await db.query<DeliveryRow>(
       `INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
        SELECT v.* FROM (VALUES ${values.sql}) AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
        WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
@@ -312,4 +318,67 @@ export class PgAlertStore implements AlertStore {
     );
     return Number(result.rows[0]!.n);
   }
+
+  async channelsToSummarize(heldBefore: Date, summarizedSince: Date) {
+    const result = await this.db.query<{ channel_id: number }>(
+      `SELECT channel_id FROM alert_deliveries held
+       WHERE status = 'held'
+       GROUP BY channel_id
+       HAVING min(created_at) <= $1
+         AND NOT EXISTS (
+           SELECT 1 FROM alert_deliveries s
+           WHERE s.channel_id = held.channel_id AND s.kind = 'overflow_summary' AND s.created_at >= $2
+         )
+       ORDER BY channel_id`,
+      [heldBefore, summarizedSince],
+    );
+    return result.rows.map((row) => row.channel_id);
+  }
+
+  async listHeld(channelId: number) {
+    const result = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE channel_id = $1 AND status = 'held' ORDER BY id`,
+      [channelId],
+    );
+    return result.rows.map(toDelivery);
+  }
+
+  async summarizeHeld(heldIds: number[], summary: NewDelivery) {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const marked = await tx.query(
+          `UPDATE alert_deliveries SET status = 'summarized', finished_at = now() WHERE id = ANY($1::bigint[]) AND status = 'held'`,
+          [heldIds],
+        );
+        if (marked.affectedRows !== heldIds.length) throw new SummarizedElsewhere();
+        await this.enqueueWith(tx, [summary]);
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof SummarizedElsewhere) return false;
+      throw error;
+    }
+  }
+
+  async listDigestChannels() {
+    const result = await this.db.query<ChannelRow & { digest_sent_at: Date | null }>(
+      `SELECT ${CHANNEL_COLUMNS}, digest_sent_at FROM alert_channels WHERE digest_hour IS NOT NULL ORDER BY id`,
+    );
+    return result.rows.map((row) => ({ ...toChannel(row), digestSentAt: row.digest_sent_at && new Date(row.digest_sent_at) }));
+  }
+
+  async claimDigest(channelId: number, dueAt: Date, digest: NewDelivery | null) {
+    return this.db.transaction(async (tx) => {
+      const claimed = await tx.query(
+        `UPDATE alert_channels SET digest_sent_at = $2 WHERE id = $1 AND (digest_sent_at IS NULL OR digest_sent_at < $2)`,
+        [channelId, dueAt],
+      );
+      if (claimed.affectedRows === 0) return false;
+      if (digest) await this.enqueueWith(tx, [digest]);
+      return true;
+    });
+  }
 }
+
+/** Rolls back a summary whose held deliveries another dispatcher took first. */
+class SummarizedElsewhere extends Error {}

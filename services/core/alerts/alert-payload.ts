@@ -37,7 +37,13 @@ export const dashboardUrls = {
     `${baseUrl}/organizations/${encodeURIComponent(org)}/projects/${encodeURIComponent(project)}`,
   release: (baseUrl: string, org: string, project: string, version: string) =>
     `${dashboardUrls.project(baseUrl, org, project)}/releases/${encodeURIComponent(version)}`,
+  organization: (baseUrl: string, org: string) => `${baseUrl}/organizations/${encodeURIComponent(org)}`,
+  channel: (baseUrl: string, org: string, channelId: number) =>
+    `${dashboardUrls.organization(baseUrl, org)}/alert-channels/${channelId}`,
 };
+
+/** At most this many `topIssues` per digest section (SPEC §8). */
+export const MAX_TOP_ISSUES = 5;
 
 export interface IssueAlertInput {
   kind: Trigger;
@@ -109,6 +115,59 @@ export function ruleTest(input: { ruleName: string; projectName: string; url: st
       body: `A test of rule ${input.ruleName}: no issue fired it.`,
     }),
     kind: 'test',
+  };
+}
+
+/** A scheduled digest: its title is the headline; sections only for projects with something to report. */
+export function digestAlert(input: { headline: string; body: string; url: string; sections: DigestSection[] }): WebhookPayload {
+  return {
+    kind: 'digest',
+    title: input.headline,
+    body: input.body,
+    url: input.url,
+    digest: {
+      headline: input.headline,
+      sections: input.sections.map((section) => ({
+        projectName: section.projectName,
+        countsLine: section.countsLine,
+        topIssues: section.topIssues && section.topIssues.length > 0 ? section.topIssues.slice(0, MAX_TOP_ISSUES) : null,
+      })),
+    },
+  };
+}
+
+/**
+ * In place of the alerts a channel's rate limit held back: per project, how many and of which
+ * kinds, with a link to the project (SPEC §6: one topIssues entry, shortId "Project", title
+ * "Open project").
+ */
+export function overflowSummary(input: {
+  channelName: string;
+  url: string;
+  projects: Array<{ projectName: string; url: string; kinds: Map<WebhookKind, number> }>;
+}): WebhookPayload {
+  const total = input.projects.reduce((sum, p) => sum + [...p.kinds.values()].reduce((a, b) => a + b, 0), 0);
+  const headline = `${total} alert${total === 1 ? '' : 's'} to ${input.channelName} held back by its rate limit`;
+  return {
+    kind: 'overflow_summary',
+    title: headline,
+    body: `${headline}. This count includes rate-limit delays and repeated refusals; it is not a count of distinct issues.`,
+    url: input.url,
+    digest: {
+      headline,
+      sections: input.projects.map((project) => {
+        const count = [...project.kinds.values()].reduce((a, b) => a + b, 0);
+        const kinds = [...project.kinds.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([kind, n]) => `${n} ${kind}`)
+          .join(', ');
+        return {
+          projectName: project.projectName,
+          countsLine: `${count} held back: ${kinds}`,
+          topIssues: [{ shortId: 'Project', title: 'Open project', url: project.url }],
+        };
+      }),
+    },
   };
 }
 

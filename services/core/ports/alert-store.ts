@@ -82,4 +82,18 @@ export interface AlertStore {
   listDeliveries(channelId: number, limit: number): Promise<Array<Delivery & { attemptLog: DeliveryAttempt[] }>>;
   /** Deliveries to the channel created since `since`, held ones excluded (its rate limit). */
   countDeliveriesSince(channelId: number, since: Date): Promise<number>;
+
+  /** Channels whose oldest held delivery is from `heldBefore` or earlier, and that got no overflow summary since `summarizedSince`. */
+  channelsToSummarize(heldBefore: Date, summarizedSince: Date): Promise<number[]>;
+  /** The channel's held deliveries, oldest first. */
+  listHeld(channelId: number): Promise<Delivery[]>;
+  /**
+   * Marks these held deliveries summarized and queues the summary, all or nothing; false (and no
+   * change) when any of them is no longer held, because another dispatcher summarized it first.
+   */
+  summarizeHeld(heldIds: number[], summary: NewDelivery): Promise<boolean>;
+  /** Channels with a digest schedule, with when their last digest was due (or the schedule was set). */
+  listDigestChannels(): Promise<Array<AlertChannel & { digestSentAt: Date | null }>>;
+  /** Records the digest due at `dueAt` as done, queueing `digest` unless null; false if it already was done. */
+  claimDigest(channelId: number, dueAt: Date, digest: NewDelivery | null): Promise<boolean>;
 }

@@ -49,6 +49,7 @@ const queue = new LocalQueue(options.queueDir, {
   },
 });
 const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
+const alerts = new PgAlertStore(client);
 // The backend thread's heap is capped (backend.ts): parsed source maps get up to 96 MiB of it,
 // two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every batch, 79x
 // slower over a burst: npm run bench:symbolicate).
@@ -59,14 +60,21 @@ const dispatcher = startDispatcherWorkers({
   sourceMapCacheBytes: 96 * 1024 * 1024,
   alerting: {
     ...options.alerting,
-    alerts: new PgAlertStore(client),
+    alerts,
     secrets: openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined),
   },
   outcomes: outcomeRecorder(metrics),
   metrics,
   logger,
 });
-const periodic = startPeriodicJobs({ ...stores, blobs, logger, retentionDays: options.retentionDays });
+const periodic = startPeriodicJobs({
+  ...stores,
+  alerts,
+  baseUrl: options.alerting.baseUrl,
+  blobs,
+  logger,
+  retentionDays: options.retentionDays,
+});
 
 serveRpc(parentPort!, {
   ...sqlHandlers(client),

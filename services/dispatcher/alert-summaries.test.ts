@@ -1,0 +1,212 @@
+// The alert evaluator's rate limit, the overflow summary and the scheduled digest, over real
+// stores (PGlite) fed by the real event pipeline, delivered by the delivery worker to a real
+// HTTPS receiver on loopback. The clock is passed in, so "five minutes later" and "tomorrow at
+// the digest hour" need no waiting.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-errata-webhook.ts';
+import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
+import * as manage from '../core/alerts/alert-management.ts';
+import { secretBox } from '../core/alerts/secret-box.ts';
+import { encodeQueuedItem } from '../core/pipeline/queued-item.ts';
+import type { Organization } from '../core/ports/metadata-store.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
+import { sendDueDigests } from './alert-digest.ts';
+import { AlertEvaluator } from './alert-evaluator.ts';
+import { startDeliveryWorker } from './delivery-worker.ts';
+import { eventPipeline } from './event-pipeline.ts';
+import { OVERFLOW_GATHER_MS, summarizeOverflow } from './overflow-summary.ts';
+
+const BASE_URL = 'https://errata.example.com';
+const MINUTE = 60_000;
+let stores: EmbeddedStores;
+let receiver: HttpsReceiver;
+let organization: Organization;
+let deps: manage.AlertManagementDeps;
+
+beforeAll(async () => {
+  stores = await openEmbeddedStores();
+  receiver = await startHttpsReceiver();
+  organization = await stores.metadata.ensureOrganization('acme', 'Acme');
+  deps = { alerts: stores.alerts, secrets: secretBox(randomBytes(32)), metadata: stores.metadata, baseUrl: BASE_URL };
+});
+afterAll(async () => {
+  await receiver.close();
+  await stores.close();
+});
+
+async function project(slug: string, name: string) {
+  const { project } = await stores.metadata.createProject(
+    { organizationId: organization.id, slug, name },
+    { publicKey: randomBytes(16).toString('hex'), label: 'Default' },
+  );
+  return project;
+}
+
+let offset = 0;
+/** Events as @sentry/node sends them, through the event pipeline with alerts evaluated. */
+async function ingest(projectId: number, events: Array<{ group: string; message: string }>, limitPerHour: number) {
+  const metrics = createMetrics();
+  const pipeline = eventPipeline({
+    metadata: stores.metadata,
+    events: stores.events,
+    alertEvaluator: new AlertEvaluator({
+      alerts: stores.alerts,
+      metadata: stores.metadata,
+      events: stores.events,
+      baseUrl: BASE_URL,
+      channelLimitPerHour: limitPerHour,
+    }),
+    outcomes: outcomeRecorder(metrics),
+    metrics,
+    logger: createLogger('silent'),
+  });
+  const now = Date.now() / 1000;
+  await pipeline(
+    events.map((event) => {
+      const id = randomBytes(16).toString('hex');
+      const payload = {
+        event_id: id,
+        timestamp: now,
+        platform: 'node',
+        level: 'error',
+        environment: 'production',
+        fingerprint: [event.group],
+        exception: { values: [{ type: 'Error', value: event.message }] },
+      };
+      offset += 1;
+      return {
+        topic: 'event',
+        partition: 0,
+        offset: String(offset),
+        key: id,
+        value: encodeQueuedItem({
+          header: { v: 1, kind: 'event', id, projectId, organizationId: organization.id, receivedAt: now },
+          payload: Buffer.from(JSON.stringify(payload)),
+        }),
+      };
+    }),
+  );
+}
+
+/** Sends what is queued, until `count` more requests reached the receiver; returns their payloads. */
+async function deliver(count: number, secret: string): Promise<Array<Record<string, any>>> {
+  const from = receiver.received.length;
+  const worker = startDeliveryWorker({
+    alerts: stores.alerts,
+    secrets: deps.secrets,
+    sender: { allowHosts: ['localhost'], userAgent: 'errata/test', ca: [receiver.caPem] },
+    retryBaseMs: 100,
+    logger: createLogger('silent'),
+  });
+  try {
+    const deadline = Date.now() + 20_000;
+    while (receiver.received.length - from < count) {
+      if (Date.now() > deadline) throw new Error(`only ${receiver.received.length - from} of ${count} requests arrived`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await worker.stop();
+  }
+  return receiver.received.slice(from).map((request) => {
+    const header = String(request.headers['x-errata-signature']);
+    expect(verifyErrataWebhook({ secret, header, rawBody: request.rawBody })).toMatchObject({ ok: true });
+    return JSON.parse(request.rawBody.toString('utf8')) as Record<string, any>;
+  });
+}
+
+describe('overflow summary', () => {
+  it('holds alerts beyond the hourly limit and sends them as one summary, shaped as SPEC says', async () => {
+    const shop = await project('shop', 'Shop');
+    const { channel, signingSecret } = await manage.createChannel(deps, organization, {
+      name: 'Pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=pager`,
+    });
+    await manage.createRule(deps, organization, shop, { name: 'Every', trigger: 'every_occurrence', channelIds: [channel.id] });
+    await ingest(
+      shop.id,
+      Array.from({ length: 5 }, (_, i) => ({ group: `g${i % 2}`, message: `boom ${i}` })),
+      2,
+    );
+    const statuses = (await stores.alerts.listDeliveries(channel.id, 10)).map((d) => d.status).sort();
+    expect(statuses).toEqual(['held', 'held', 'held', 'pending', 'pending']);
+
+    const now = Date.now();
+    expect(await summarizeOverflow(deps, new Date(now))).toBe(0);
+    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + MINUTE))).toBe(1);
+    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + 2 * MINUTE))).toBe(0);
+    expect(await stores.alerts.listHeld(channel.id)).toEqual([]);
+    const after = (await stores.alerts.listDeliveries(channel.id, 10)).map((d) => d.status).sort();
+    expect(after).toEqual(['pending', 'pending', 'pending', 'summarized', 'summarized', 'summarized']);
+
+    const payloads = await deliver(3, signingSecret);
+    expect(payloads.map((p) => p.kind).sort()).toEqual(['every_occurrence', 'every_occurrence', 'overflow_summary']);
+    const summary = payloads.find((p) => p.kind === 'overflow_summary')!;
+    expect(Object.keys(summary).sort()).toEqual(['body', 'digest', 'kind', 'title', 'url']);
+    expect(summary.title).toBe('3 alerts to Pager held back by its rate limit');
+    expect(summary.digest.headline).toBe(summary.title);
+    expect(summary.body).toBe(
+      '3 alerts to Pager held back by its rate limit. This count includes rate-limit delays and repeated refusals; it is not a count of distinct issues.',
+    );
+    expect(summary.url).toBe(`${BASE_URL}/organizations/acme/alert-channels/${channel.id}`);
+    expect(summary.digest.sections).toEqual([
+      {
+        projectName: 'Shop',
+        countsLine: '3 held back: 3 every_occurrence',
+        topIssues: [{ shortId: 'Project', title: 'Open project', url: `${BASE_URL}/organizations/acme/projects/shop` }],
+      },
+    ]);
+  });
+});
+
+describe('digest', () => {
+  it('goes out once a day at the hour of its time zone, with a section per project that has something to report', async () => {
+    const web = await project('web', 'Web');
+    await project('quiet', 'Quiet');
+    const { channel, signingSecret } = await manage.createChannel(deps, organization, {
+      name: 'Daily',
+      type: 'webhook',
+      url: `${receiver.url}?channel=daily`,
+    });
+    await ingest(
+      web.id,
+      [
+        { group: 'a', message: 'first' },
+        { group: 'a', message: 'again' },
+        { group: 'a', message: 'and again' },
+        { group: 'b', message: 'second' },
+      ],
+      100,
+    );
+    await manage.updateChannel(deps, organization, channel.id, { digest: { hour: 9, timeZone: 'Europe/Berlin' } });
+    const now = Date.now();
+    // Set just now: the hour that last passed came before the schedule, so nothing is due yet.
+    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(now))).toBe(0);
+    const tomorrow = new Date(now + 24 * 60 * MINUTE);
+    expect(await sendDueDigests({ ...deps, events: stores.events }, tomorrow)).toBe(1);
+    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(tomorrow.getTime() + MINUTE))).toBe(0);
+
+    const [digest] = await deliver(1, signingSecret);
+    expect(Object.keys(digest!).sort()).toEqual(['body', 'digest', 'kind', 'title', 'url']);
+    expect(digest!.kind).toBe('digest');
+    expect(digest!.title).toBe(digest!.digest.headline);
+    expect(digest!.url).toBe(`${BASE_URL}/organizations/acme`);
+    // The Shop project of the overflow test reported too (its 5 events are from the same day).
+    const web_ = digest!.digest.sections.find((s: { projectName: string }) => s.projectName === 'Web');
+    expect(digest!.digest.sections.map((s: { projectName: string }) => s.projectName)).not.toContain('Quiet');
+    expect(web_.countsLine).toBe('4 events in 2 issues · 2 new · 0 regressed');
+    // Ordered by events in the day; an issue is titled after its latest event.
+    expect(web_.topIssues).toEqual([
+      {
+        shortId: expect.stringMatching(/^WEB-\d+$/),
+        title: 'Error: and again',
+        url: expect.stringMatching(/\/issues\/WEB-\d+$/),
+      },
+      { shortId: expect.stringMatching(/^WEB-\d+$/), title: 'Error: second', url: expect.stringMatching(/\/issues\/WEB-\d+$/) },
+    ]);
+    expect(digest!.title).toMatch(/^Daily digest for Acme: 9 events in 2 projects$/);
+  });
+});
