@@ -98,8 +98,12 @@ export interface FullCluster {
 }
 
 /** Every role, more than one where the mode allows it, and a project with an admin token. */
-export async function startFullCluster(infra: Record<string, string>, projectName: string): Promise<FullCluster> {
-  const cluster = await createCluster({ infra });
+export async function startFullCluster(
+  infra: Record<string, string>,
+  projectName: string,
+  env?: Record<string, string>,
+): Promise<FullCluster> {
+  const cluster = await createCluster({ infra, ...(env ? { env } : {}) });
   const ingests = [await cluster.startIngest(0), await cluster.startIngest(1)];
   const dispatchers = [await cluster.start('dispatcher'), await cluster.start('dispatcher')];
   const mcp = await cluster.start('mcp');
