@@ -198,6 +198,20 @@ describe('alert channels and rules through the management API', () => {
     expect(verifyErrataWebhook({ secret: old, header, rawBody: request!.rawBody })).toMatchObject({ ok: false });
   });
 
+  it("a rule's Send test is an issue alert for the sample issue TEST-1, to each of its channels", async () => {
+    const { id, secret } = await createChannel('Rule test', `${receiver.url}?channel=rule-test`);
+    const rule = await call('POST', rules(), { name: 'Checkout errors', trigger: 'new_issue', channelIds: [id] });
+    const from = receiver.received.length;
+    const tested = await call('POST', `${rules()}/${rule.body.rule.id}/test`);
+    expect(tested.status).toBe(202);
+    expect(tested.body.deliveries).toHaveLength(1);
+    const [request] = await received(from, 1);
+    const payload = verified(request!, secret);
+    expect(Object.keys(payload).sort()).toEqual([...ISSUE_ALERT_FIELDS].sort());
+    expect(payload).toMatchObject({ kind: 'test', issueShortId: 'TEST-1', ruleName: 'Checkout errors', projectName: 'Shop' });
+    await call('DELETE', `${rules()}/${rule.body.rule.id}`);
+  });
+
   it('validates rules: the settings each trigger needs, and channels of the organization only', async () => {
     const { id } = await createChannel('Rules check');
     const missing = await call('POST', rules(), { name: 'spike', trigger: 'frequent', channelIds: [id], threshold: 10 });
