@@ -1,6 +1,7 @@
 // The alert jobs that run on the clock rather than on events, every minute wherever the
 // dispatcher runs: overflow summaries and scheduled digests. Both are safe to run in several
 // dispatchers at once (each claims its work in one transaction).
+import { repeatEvery } from '../runtime/repeat.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { sendDueDigests, type DigestDeps } from './alert-digest.ts';
 import { summarizeOverflow } from './overflow-summary.ts';
@@ -13,18 +14,10 @@ export interface AlertJobDeps extends DigestDeps {
 
 export function startAlertJobs(deps: AlertJobDeps): { stop(): void } {
   const now = deps.now ?? Date.now;
-  const run = async () => {
-    try {
-      const at = new Date(now());
-      const summaries = await summarizeOverflow(deps, at);
-      const digests = await sendDueDigests(deps, at);
-      if (summaries + digests > 0) deps.logger.info({ summaries, digests }, 'alert summaries queued');
-    } catch (error) {
-      deps.logger.error({ err: error }, 'alert summaries failed; will retry');
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), deps.intervalMs ?? 60_000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return repeatEvery({ name: 'alert summaries', intervalMs: deps.intervalMs ?? 60_000, logger: deps.logger }, async () => {
+    const at = new Date(now());
+    const summaries = await summarizeOverflow(deps, at);
+    const digests = await sendDueDigests(deps, at);
+    if (summaries + digests > 0) deps.logger.info({ summaries, digests }, 'alert summaries queued');
+  });
 }

@@ -2,6 +2,7 @@
 // ERRATA_EVENT_RETENTION_DAYS are deleted, and with them the record of which event ids were
 // counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
+import { repeatEvery } from '../runtime/repeat.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
@@ -52,10 +53,8 @@ async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff
 }
 
 export function startRetentionJob(deps: RetentionDeps): { stop(): void } {
-  const run = () =>
-    pruneExpired(deps).catch((error: unknown) => deps.logger.error({ err: error }, 'retention pruning failed; will retry'));
-  void run();
-  const timer = setInterval(run, deps.intervalMs ?? 3_600_000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  const job = { name: 'retention pruning', intervalMs: deps.intervalMs ?? 3_600_000, logger: deps.logger };
+  return repeatEvery(job, async () => {
+    await pruneExpired(deps);
+  });
 }
