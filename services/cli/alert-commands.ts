@@ -6,6 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { LEVELS } from '../core/event/level.ts';
 import { TRIGGERS } from '../core/alerts/alert-rules.ts';
+import { UserInputError } from '../core/errors.ts';
 import type { CliIo } from './cli-io.ts';
 
 interface ChannelJson {
@@ -43,8 +44,9 @@ interface RuleOptions {
   name?: string;
   trigger?: string;
   channel?: number[];
-  environment?: string;
-  minLevel?: string;
+  /** false: --no-environment, the filter removed. */
+  environment?: string | false;
+  minLevel?: string | false;
   threshold?: number;
   windowMinutes?: number;
   milestones?: number[];
@@ -56,8 +58,8 @@ function ruleFields(options: RuleOptions): Record<string, unknown> {
     name: options.name,
     trigger: options.trigger,
     channelIds: options.channel,
-    environment: options.environment,
-    minLevel: options.minLevel,
+    environment: options.environment === false ? null : options.environment,
+    minLevel: options.minLevel === false ? null : options.minLevel,
     threshold: options.threshold,
     windowMinutes: options.windowMinutes,
     milestones: options.milestones,
@@ -71,7 +73,9 @@ function withRuleOptions(command: Command): Command {
     .addOption(new Option('--trigger <trigger>', 'what fires the rule').choices(TRIGGERS))
     .option('--channel <ids>', 'channel ids, comma-separated (errata listchannels)', numberList)
     .option('--environment <name>', 'only events of this environment')
+    .option('--no-environment', 'events of every environment')
     .addOption(new Option('--min-level <level>', 'only events of this level or worse').choices(LEVELS))
+    .option('--no-min-level', 'events of every level')
     .option('--threshold <n>', 'frequent: more than n events; many_users: more than n users', wholeNumber)
     .option('--window-minutes <m>', 'frequent (required), many_users (optional): within m minutes', wholeNumber)
     .option('--milestones <counts>', 'milestone: the event counts to alert at, comma-separated', numberList);
@@ -134,6 +138,12 @@ export function registerAlertCommands(program: Command, io: CliIo): void {
           organization?: string;
         },
       ) => {
+        if (options.digestTimeZone !== undefined && options.digestHour === undefined) {
+          throw new UserInputError('--digest-time-zone needs --digest-hour <0-23> (the hour in that zone)');
+        }
+        if (options.digestHour !== undefined && !options.digest) {
+          throw new UserInputError('--digest-hour sets a digest and --no-digest removes it: give one of them');
+        }
         const change: Record<string, unknown> = {};
         if (options.name !== undefined) change.name = options.name;
         if (options.url !== undefined) change.url = options.url;

@@ -1,8 +1,9 @@
 // Scheduled digests: a channel with a digest schedule gets, once a day at its hour in its time
-// zone, one `digest` covering the 24 hours before: per project with something to report, its
-// event, issue, new-issue and regression counts and its top five issues by events. A day with
-// nothing to report in any project sends nothing. Claiming the day and queueing the digest is
-// one transaction, so two dispatchers never send the same day twice.
+// zone, one `digest` covering the time since the due time before (a day; 23 or 25 hours across
+// a daylight saving change): per project with something to report, its event, issue, new-issue
+// and regression counts and its top five issues by events. A day with nothing to report in any
+// project sends nothing. Claiming the day and queueing the digest is one transaction, so two
+// dispatchers never send the same day twice.
 import { dashboardUrls, digestAlert, MAX_TOP_ISSUES, type DigestSection } from '../core/alerts/alert-payload.ts';
 import type { AlertChannel } from '../core/alerts/alert-rules.ts';
 import { digestWindow, lastDigestDue } from '../core/alerts/digest-schedule.ts';
@@ -10,6 +11,7 @@ import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { MetadataStore, Organization, Project } from '../core/ports/metadata-store.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 export interface DigestDeps {
   alerts: AlertStore;
@@ -22,7 +24,7 @@ export interface DigestDeps {
 const COUNT_CAP = 100;
 
 /** Sends the digests that are due; returns how many it queued. */
-export async function sendDueDigests(deps: DigestDeps, now: Date): Promise<number> {
+export async function sendDueDigests(deps: DigestDeps, now: Date, logger: Logger): Promise<number> {
   let queued = 0;
   const organizations = new Map((await deps.metadata.listOrganizations()).map((o) => [o.id, o]));
   for (const channel of await deps.alerts.listDigestChannels()) {
@@ -30,26 +32,35 @@ export async function sendDueDigests(deps: DigestDeps, now: Date): Promise<numbe
     if (channel.digestSentAt && channel.digestSentAt >= dueAt) continue;
     const organization = organizations.get(channel.organizationId);
     if (!organization) continue;
-    const body = await digestBody(deps, organization, channel, dueAt);
-    const delivery =
-      body === undefined
-        ? null
-        : {
-            channelId: channel.id,
-            ruleId: null,
-            projectId: null,
-            dedupKey: null,
-            kind: 'digest' as const,
-            body,
-            status: 'pending' as const,
-          };
-    if ((await deps.alerts.claimDigest(channel.id, dueAt, delivery)) && delivery) queued++;
+    // One channel's failure must not hold back the others' digests.
+    try {
+      if (await sendDigest(deps, organization, channel, dueAt)) queued++;
+    } catch (error) {
+      logger.error({ err: error, channelId: channel.id }, 'digest failed; will retry');
+    }
   }
   return queued;
 }
 
+async function sendDigest(deps: DigestDeps, organization: Organization, channel: AlertChannel, dueAt: Date) {
+  const body = await digestBody(deps, organization, channel, dueAt);
+  const delivery =
+    body === undefined
+      ? null
+      : {
+          channelId: channel.id,
+          ruleId: null,
+          projectId: null,
+          dedupKey: null,
+          kind: 'digest' as const,
+          body,
+          status: 'pending' as const,
+        };
+  return (await deps.alerts.claimDigest(channel.id, dueAt, delivery)) && delivery !== null;
+}
+
 async function digestBody(deps: DigestDeps, organization: Organization, channel: AlertChannel, dueAt: Date) {
-  const { since, until } = digestWindow(dueAt);
+  const { since, until } = digestWindow(dueAt, channel.digest!);
   const sections: DigestSection[] = [];
   let events = 0;
   for (const project of await deps.metadata.listProjects(organization.id)) {
@@ -64,7 +75,7 @@ async function digestBody(deps: DigestDeps, organization: Organization, channel:
   return encodeWebhookBody(
     digestAlert({
       headline,
-      body: `The 24 hours to ${until.toISOString()} (${channel.digest!.hour}:00 ${channel.digest!.timeZone}).`,
+      body: `From ${since.toISOString()} to ${until.toISOString()} (${channel.digest!.hour}:00 ${channel.digest!.timeZone}).`,
       url: dashboardUrls.organization(deps.baseUrl, organization.slug),
       sections,
     }),

@@ -16,8 +16,8 @@ export function startAlertJobs(deps: AlertJobDeps): { stop(): void } {
   const now = deps.now ?? Date.now;
   return repeatEvery({ name: 'alert summaries', intervalMs: deps.intervalMs ?? 60_000, logger: deps.logger }, async () => {
     const at = new Date(now());
-    const summaries = await summarizeOverflow(deps, at);
-    const digests = await sendDueDigests(deps, at);
+    const summaries = await summarizeOverflow(deps, at, deps.logger);
+    const digests = await sendDueDigests(deps, at, deps.logger);
     if (summaries + digests > 0) deps.logger.info({ summaries, digests }, 'alert summaries queued');
   });
 }

@@ -21,6 +21,7 @@ import { OVERFLOW_GATHER_MS, summarizeOverflow } from './overflow-summary.ts';
 
 const BASE_URL = 'https://errata.example.com';
 const MINUTE = 60_000;
+const logger = createLogger('silent');
 let stores: EmbeddedStores;
 let receiver: HttpsReceiver;
 let organization: Organization;
@@ -135,9 +136,9 @@ describe('overflow summary', () => {
     expect(statuses).toEqual(['held', 'held', 'held', 'pending', 'pending']);
 
     const now = Date.now();
-    expect(await summarizeOverflow(deps, new Date(now))).toBe(0);
-    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + MINUTE))).toBe(1);
-    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + 2 * MINUTE))).toBe(0);
+    expect(await summarizeOverflow(deps, new Date(now), logger)).toBe(0);
+    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + MINUTE), logger)).toBe(1);
+    expect(await summarizeOverflow(deps, new Date(now + OVERFLOW_GATHER_MS + 2 * MINUTE), logger)).toBe(0);
     expect(await stores.alerts.listHeld(channel.id)).toEqual([]);
     const after = (await stores.alerts.listDeliveries(channel.id, 10)).map((d) => d.status).sort();
     expect(after).toEqual(['pending', 'pending', 'pending', 'summarized', 'summarized', 'summarized']);
@@ -184,10 +185,10 @@ describe('digest', () => {
     await manage.updateChannel(deps, organization, channel.id, { digest: { hour: 9, timeZone: 'Europe/Berlin' } });
     const now = Date.now();
     // Set just now: the hour that last passed came before the schedule, so nothing is due yet.
-    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(now))).toBe(0);
+    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(now), logger)).toBe(0);
     const tomorrow = new Date(now + 24 * 60 * MINUTE);
-    expect(await sendDueDigests({ ...deps, events: stores.events }, tomorrow)).toBe(1);
-    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(tomorrow.getTime() + MINUTE))).toBe(0);
+    expect(await sendDueDigests({ ...deps, events: stores.events }, tomorrow, logger)).toBe(1);
+    expect(await sendDueDigests({ ...deps, events: stores.events }, new Date(tomorrow.getTime() + MINUTE), logger)).toBe(0);
 
     const [digest] = await deliver(1, signingSecret);
     expect(Object.keys(digest!).sort()).toEqual(['body', 'digest', 'kind', 'title', 'url']);

@@ -5,8 +5,10 @@
 // summary is one transaction, so two dispatchers never summarize the same alerts.
 import { dashboardUrls, overflowSummary, type WebhookKind } from '../core/alerts/alert-payload.ts';
 import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
-import type { AlertStore } from '../core/ports/alert-store.ts';
-import type { MetadataStore, Project } from '../core/ports/metadata-store.ts';
+import type { AlertChannel } from '../core/alerts/alert-rules.ts';
+import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
+import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 export const OVERFLOW_GATHER_MS = 5 * 60_000;
 export const OVERFLOW_SUMMARY_INTERVAL_MS = 60 * 60_000;
@@ -18,54 +20,58 @@ export interface OverflowDeps {
 }
 
 /** Summarizes every channel that is due; returns how many summaries it queued. */
-export async function summarizeOverflow(deps: OverflowDeps, now: Date): Promise<number> {
-  const due = await deps.alerts.channelsToSummarize(
-    new Date(now.getTime() - OVERFLOW_GATHER_MS),
-    new Date(now.getTime() - OVERFLOW_SUMMARY_INTERVAL_MS),
-  );
+export async function summarizeOverflow(deps: OverflowDeps, now: Date, logger: Logger): Promise<number> {
+  const summarizedSince = new Date(now.getTime() - OVERFLOW_SUMMARY_INTERVAL_MS);
+  const due = await deps.alerts.channelsToSummarize(new Date(now.getTime() - OVERFLOW_GATHER_MS), summarizedSince);
+  const organizations = new Map((await deps.metadata.listOrganizations()).map((o) => [o.id, o.slug]));
   let queued = 0;
-  for (const channelId of due) {
-    const held = await deps.alerts.listHeld(channelId);
-    const byProject = new Map<number, Map<WebhookKind, number>>();
-    for (const delivery of held) {
-      const kinds = byProject.get(delivery.projectId ?? 0) ?? new Map<WebhookKind, number>();
-      kinds.set(delivery.kind, (kinds.get(delivery.kind) ?? 0) + 1);
-      byProject.set(delivery.projectId ?? 0, kinds);
+  for (const channel of due) {
+    // One channel's failure must not hold back the others' summaries.
+    try {
+      if (await summarizeChannel(deps, channel, organizations.get(channel.organizationId) ?? '', summarizedSince)) queued++;
+    } catch (error) {
+      logger.error({ err: error, channelId: channel.id }, 'overflow summary failed; will retry');
     }
-    const projects = new Map<number, Project>();
-    for (const id of byProject.keys()) {
-      const project = await deps.metadata.getProject(id);
-      if (project) projects.set(id, project);
-    }
-    const organizationId = [...projects.values()][0]?.organizationId;
-    const channel = organizationId === undefined ? undefined : await deps.alerts.getChannel(organizationId, channelId);
-    if (!channel) continue;
-    const org = (await deps.metadata.listOrganizations()).find((o) => o.id === channel.organizationId)?.slug ?? '';
-    const payload = overflowSummary({
-      channelName: channel.name,
-      url: dashboardUrls.channel(deps.baseUrl, org, channel.id),
-      projects: [...byProject.entries()].map(([projectId, kinds]) => {
-        const project = projects.get(projectId);
-        return {
-          projectName: project?.name ?? 'a deleted project',
-          url: project ? dashboardUrls.project(deps.baseUrl, org, project.slug) : dashboardUrls.organization(deps.baseUrl, org),
-          kinds,
-        };
-      }),
-    });
-    const summarized = await deps.alerts.summarizeHeld(
-      held.map((d) => d.id),
-      {
-        channelId,
-        ruleId: null,
-        projectId: null,
-        dedupKey: null,
-        kind: 'overflow_summary',
-        body: encodeWebhookBody(payload),
-        status: 'pending',
-      },
-    );
-    if (summarized) queued++;
   }
   return queued;
+}
+
+async function summarizeChannel(deps: OverflowDeps, channel: AlertChannel, org: string, summarizedSince: Date) {
+  const held = await deps.alerts.listHeld(channel.id);
+  // Another dispatcher summarized them between the two reads.
+  if (held.length === 0) return false;
+  const byProject = new Map<number, Map<WebhookKind, number>>();
+  for (const delivery of held) {
+    const kinds = byProject.get(delivery.projectId ?? 0) ?? new Map<WebhookKind, number>();
+    kinds.set(delivery.kind, (kinds.get(delivery.kind) ?? 0) + 1);
+    byProject.set(delivery.projectId ?? 0, kinds);
+  }
+  const sections = [];
+  for (const [projectId, kinds] of byProject) {
+    const project = await deps.metadata.getProject(projectId);
+    sections.push({
+      projectName: project?.name ?? 'a deleted project',
+      url: project ? dashboardUrls.project(deps.baseUrl, org, project.slug) : dashboardUrls.organization(deps.baseUrl, org),
+      kinds,
+    });
+  }
+  const payload = overflowSummary({
+    channelName: channel.name,
+    url: dashboardUrls.channel(deps.baseUrl, org, channel.id),
+    projects: sections,
+  });
+  const summary: NewDelivery = {
+    channelId: channel.id,
+    ruleId: null,
+    projectId: null,
+    dedupKey: null,
+    kind: 'overflow_summary',
+    body: encodeWebhookBody(payload),
+    status: 'pending',
+  };
+  return deps.alerts.summarizeHeld(
+    held.map((d) => d.id),
+    summary,
+    summarizedSince,
+  );
 }

@@ -2,7 +2,9 @@
 // ERRATA_EVENT_RETENTION_DAYS are deleted, and with them the record of which event ids were
 // counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
+// Alert deliveries finished before the cutoff go with their attempts.
 import { repeatEvery } from '../runtime/repeat.ts';
+import type { AlertStore } from '../core/ports/alert-store.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
@@ -15,6 +17,8 @@ export interface RetentionDeps {
   logs: LogStore;
   /** Where uploaded source maps live; without it, maps are not pruned here. */
   blobs?: BlobStore;
+  /** The alert outbox; without it, deliveries are not pruned here. */
+  alerts?: AlertStore;
   logger: Logger;
   retentionDays: number;
   now?: () => number;
@@ -23,15 +27,16 @@ export interface RetentionDeps {
 
 export async function pruneExpired(
   deps: RetentionDeps,
-): Promise<{ events: number; logs: number; eventIds: number; sourceMapFiles: number }> {
+): Promise<{ events: number; logs: number; eventIds: number; sourceMapFiles: number; alertDeliveries: number }> {
   const cutoff = (deps.now ?? Date.now)() / 1000 - deps.retentionDays * 86_400;
   const pruned = {
     events: await deps.events.deleteEventsBefore(cutoff),
     logs: await deps.logs.deleteLogsBefore(cutoff),
     eventIds: await deps.metadata.forgetProcessedEventsBefore(cutoff),
     sourceMapFiles: deps.blobs ? await pruneSourceMaps(deps.metadata, deps.blobs, new Date(cutoff * 1000)) : 0,
+    alertDeliveries: deps.alerts ? await deps.alerts.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000)) : 0,
   };
-  if (pruned.events + pruned.logs + pruned.eventIds + pruned.sourceMapFiles > 0)
+  if (Object.values(pruned).some((n) => n > 0))
     deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');
   return pruned;
 }

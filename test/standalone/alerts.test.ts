@@ -13,6 +13,7 @@ import {
   eventually,
   provision,
   REPO_ROOT,
+  runCli,
   runCliJson,
   runProcess,
   startServer,
@@ -223,10 +224,21 @@ describe('alert channels and rules through the management API', () => {
     const ruleId = created.body.rule.id as number;
     const patched = await call('PATCH', `${rules()}/${ruleId}`, { threshold: 50, environment: 'production' });
     expect(patched.body.rule).toMatchObject({ threshold: 50, windowMinutes: 5, environment: 'production', trigger: 'frequent' });
-    const badPatch = await call('PATCH', `${rules()}/${ruleId}`, { trigger: 'new_issue' });
+    const badPatch = await call('PATCH', `${rules()}/${ruleId}`, { windowMinutes: null });
     expect(badPatch.status).toBe(400);
-    expect(badPatch.body.error.message).toMatch(/new_issue takes no threshold/);
-    expect((await call('GET', `${rules()}/${ruleId}`)).body.rule.threshold).toBe(50);
+    expect(badPatch.body.error.message).toMatch(/frequent needs windowMinutes/);
+    expect((await call('GET', `${rules()}/${ruleId}`)).body.rule.windowMinutes).toBe(5);
+    // A new trigger starts from its own settings; the old trigger's do not carry over.
+    const retriggered = await call('PATCH', `${rules()}/${ruleId}`, { trigger: 'new_issue' });
+    expect(retriggered.body.rule).toMatchObject({
+      trigger: 'new_issue',
+      threshold: null,
+      windowMinutes: null,
+      environment: 'production',
+    });
+    const refused = await call('PATCH', `${rules()}/${ruleId}`, { threshold: 3 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/threshold: new_issue takes no threshold \(leave it out, or send null\)/);
     expect((await call('DELETE', `${rules()}/${ruleId}`)).status).toBe(200);
     expect((await call('GET', `${rules()}/${ruleId}`)).status).toBe(404);
     expect((await call('GET', `${rules()}/abc`)).status).toBe(400);
@@ -277,7 +289,23 @@ describe('alert channels and rules through the management API', () => {
     expect(rule.rule).toMatchObject({ trigger: 'milestone', milestones: [5, 100] });
     const viaApi = await call('GET', rules());
     expect(viaApi.body.rules.map((r: { id: number }) => r.id)).toContain(rule.rule.id);
+    const filtered = await runCliJson<{ rule: { environment: string | null } }>(
+      ['updaterule', String(rule.rule.id), '--project', p.projectSlug, '--environment', 'production'],
+      server.env,
+    );
+    expect(filtered.rule.environment).toBe('production');
+    const unfiltered = await runCliJson<{ rule: { environment: string | null; milestones: number[] } }>(
+      ['updaterule', String(rule.rule.id), '--project', p.projectSlug, '--no-environment'],
+      server.env,
+    );
+    expect(unfiltered.rule).toMatchObject({ environment: null, milestones: [5, 100] });
     await runCliJson(['deleterule', String(rule.rule.id), '--project', p.projectSlug], server.env);
+    const conflicting = await runCli(
+      ['updatechannel', String(created.channel.id), '--digest-time-zone', 'Asia/Tokyo'],
+      server.env,
+    );
+    expect(conflicting.code).toBe(1);
+    expect(conflicting.stderr).toContain('--digest-time-zone needs --digest-hour');
     const digest = await runCliJson<{ channel: { digest: unknown } }>(
       ['updatechannel', String(created.channel.id), '--digest-hour', '9', '--digest-time-zone', 'Europe/Berlin'],
       server.env,

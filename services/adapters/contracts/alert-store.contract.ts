@@ -169,18 +169,28 @@ export function describeAlertStoreContract(
       ]);
       const now = new Date();
       const hourAgo = new Date(now.getTime() - 3_600_000);
-      expect(await alerts.channelsToSummarize(hourAgo, hourAgo)).not.toContain(channel.id);
-      expect(await alerts.channelsToSummarize(now, hourAgo)).toContain(channel.id);
+      const due = async (heldBefore: Date) => (await alerts.channelsToSummarize(heldBefore, hourAgo)).map((c) => c.id);
+      expect(await due(hourAgo)).not.toContain(channel.id);
+      expect(await due(now)).toContain(channel.id);
       expect((await alerts.listHeld(channel.id)).map((d) => d.id)).toEqual(held.map((d) => d.id));
       const ids = held.map((d) => d.id);
       const summary = delivery(channel.id, { kind: 'overflow_summary' });
-      expect(await alerts.summarizeHeld(ids, summary)).toBe(true);
-      expect(await alerts.summarizeHeld(ids, summary)).toBe(false);
+      expect(await alerts.summarizeHeld(ids, summary, hourAgo)).toBe(true);
+      expect(await alerts.summarizeHeld(ids, summary, hourAgo)).toBe(false);
       const statuses = (await alerts.listDeliveries(channel.id, 10)).map((d) => `${d.kind}:${d.status}`).sort();
       expect(statuses).toEqual(['frequent:summarized', 'new_issue:summarized', 'overflow_summary:pending']);
-      // A summary was just sent: the channel waits for the next, however much is held meanwhile.
-      await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held', kind: 'new_issue' })]);
-      expect(await alerts.channelsToSummarize(new Date(now.getTime() + 60_000), hourAgo)).not.toContain(channel.id);
+      // A summary was just sent: the channel waits for the next, however much is held meanwhile,
+      // and a dispatcher that read the held alerts before that summary cannot send a second.
+      const [late] = await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held', kind: 'new_issue' })]);
+      expect(await due(new Date(now.getTime() + 60_000))).not.toContain(channel.id);
+      expect(await alerts.summarizeHeld([late!.id], summary, hourAgo)).toBe(false);
+      expect((await alerts.listHeld(channel.id)).map((d) => d.id)).toEqual([late!.id]);
+      await expect(alerts.summarizeHeld([], summary, hourAgo)).rejects.toThrow(/needs the held deliveries/);
+
+      // Finished deliveries go with retention; held and pending ones stay.
+      await alerts.deleteFinishedDeliveriesBefore(new Date(now.getTime() + 60_000));
+      const left = (await alerts.listDeliveries(channel.id, 10)).map((d) => `${d.kind}:${d.status}`).sort();
+      expect(left).toEqual(['new_issue:held', 'overflow_summary:pending']);
     });
 
     it('claims each digest once; setting a schedule starts it from then', async () => {

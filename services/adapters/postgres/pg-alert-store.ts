@@ -58,6 +58,10 @@ interface DeliveryRow {
 const DELIVERY_COLUMNS =
   'id, channel_id, rule_id, project_id, kind, body, status, attempts, next_attempt_at, created_at, finished_at';
 
+/** Whether channel `c` had an overflow summary created since the parameter $2. */
+const SUMMARY_SINCE = `EXISTS (SELECT 1 FROM alert_deliveries s
+  WHERE s.channel_id = c.id AND s.kind = 'overflow_summary' AND s.created_at >= $2)`;
+
 function toChannel(row: ChannelRow): AlertChannel {
   return {
     id: row.id,
@@ -320,19 +324,14 @@ export class PgAlertStore implements AlertStore {
   }
 
   async channelsToSummarize(heldBefore: Date, summarizedSince: Date) {
-    const result = await this.db.query<{ channel_id: number }>(
-      `SELECT channel_id FROM alert_deliveries held
-       WHERE status = 'held'
-       GROUP BY channel_id
-       HAVING min(created_at) <= $1
-         AND NOT EXISTS (
-           SELECT 1 FROM alert_deliveries s
-           WHERE s.channel_id = held.channel_id AND s.kind = 'overflow_summary' AND s.created_at >= $2
-         )
-       ORDER BY channel_id`,
+    const result = await this.db.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM alert_channels c
+       WHERE EXISTS (SELECT 1 FROM alert_deliveries h WHERE h.channel_id = c.id AND h.status = 'held' AND h.created_at <= $1)
+         AND NOT ${SUMMARY_SINCE}
+       ORDER BY id`,
       [heldBefore, summarizedSince],
     );
-    return result.rows.map((row) => row.channel_id);
+    return result.rows.map(toChannel);
   }
 
   async listHeld(channelId: number) {
@@ -343,9 +342,18 @@ export class PgAlertStore implements AlertStore {
     return result.rows.map(toDelivery);
   }
 
-  async summarizeHeld(heldIds: number[], summary: NewDelivery) {
+  async summarizeHeld(heldIds: number[], summary: NewDelivery, summarizedSince: Date) {
+    if (heldIds.length === 0) throw new Error('summarizeHeld needs the held deliveries it summarizes');
     try {
       return await this.db.transaction(async (tx) => {
+        // The channel's row lock orders dispatchers summarizing the same channel: the second
+        // sees the first's summary and stops.
+        await tx.query('SELECT 1 FROM alert_channels WHERE id = $1 FOR UPDATE', [summary.channelId]);
+        const recent = await tx.query(`SELECT 1 FROM alert_channels c WHERE c.id = $1 AND ${SUMMARY_SINCE}`, [
+          summary.channelId,
+          summarizedSince,
+        ]);
+        if (recent.rows.length > 0) throw new SummarizedElsewhere();
         const marked = await tx.query(
           `UPDATE alert_deliveries SET status = 'summarized', finished_at = now() WHERE id = ANY($1::bigint[]) AND status = 'held'`,
           [heldIds],
@@ -358,6 +366,14 @@ export class PgAlertStore implements AlertStore {
       if (error instanceof SummarizedElsewhere) return false;
       throw error;
     }
+  }
+
+  async deleteFinishedDeliveriesBefore(cutoff: Date) {
+    const deleted = await this.db.query(
+      `DELETE FROM alert_deliveries WHERE status IN ('delivered', 'failed', 'summarized') AND finished_at < $1`,
+      [cutoff],
+    );
+    return deleted.affectedRows;
   }
 
   async listDigestChannels() {

@@ -198,6 +198,10 @@ export async function updateRule(
   const patch = parseInput(rulePatch, input, RULE_SHAPE);
   const current = await ruleOf(deps, project, id);
   const { id: _id, projectId: _project, createdAt: _created, ...currentFields } = current;
+  if (patch.trigger !== undefined && patch.trigger !== current.trigger) {
+    // A new trigger starts from its own settings: those of the old one do not carry over.
+    Object.assign(currentFields, { threshold: null, windowMinutes: null, milestones: null });
+  }
   const fields = ruleFieldsOf(parseInput(ruleInput, { ...currentFields, ...patch }, RULE_SHAPE));
   await checkChannels(deps, organization, fields.channelIds);
   const updated = await deps.alerts.updateRule(project.id, id, fields);

@@ -107,7 +107,9 @@ export function checkTriggerSettings(rule: Partial<RuleInput>, ctx: z.Refinement
     if (rule[field] == null) ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} needs ${field} (${why})` });
   };
   const refuses = (field: 'threshold' | 'windowMinutes' | 'milestones') => {
-    if (rule[field] != null) ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} takes no ${field}` });
+    if (rule[field] != null) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} takes no ${field} (leave it out, or send null)` });
+    }
   };
   if (trigger === 'frequent') {
     needs('threshold', 'alert when more than this many events arrive');

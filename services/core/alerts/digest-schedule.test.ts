@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastDigestDue } from './digest-schedule.ts';
+import { digestWindow, lastDigestDue } from './digest-schedule.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -36,5 +36,34 @@ describe('lastDigestDue', () => {
     expect(lastDigestDue(at('2026-11-01T11:30:00Z'), { hour: 7, timeZone: 'America/New_York' }).toISOString()).toBe(
       '2026-10-31T11:00:00.000Z',
     );
+  });
+
+  it('falls on the hour after a skipped hour, and on the first of a repeated one', () => {
+    // New York skips 02:00-03:00 on 2026-03-08: 2:00 falls on 03:00 EDT (07:00 UTC).
+    expect(lastDigestDue(at('2026-03-08T12:00:00Z'), { hour: 2, timeZone: 'America/New_York' }).toISOString()).toBe(
+      '2026-03-08T07:00:00.000Z',
+    );
+    // Santiago skips midnight on 2026-09-06: 0:00 falls on 01:00 -03 (04:00 UTC).
+    expect(lastDigestDue(at('2026-09-06T12:00:00Z'), { hour: 0, timeZone: 'America/Santiago' }).toISOString()).toBe(
+      '2026-09-06T04:00:00.000Z',
+    );
+    // Berlin skips 02:00-03:00 on 2026-03-29: 03:00 CEST is 01:00 UTC.
+    expect(lastDigestDue(at('2026-03-29T12:00:00Z'), { hour: 2, timeZone: 'Europe/Berlin' }).toISOString()).toBe(
+      '2026-03-29T01:00:00.000Z',
+    );
+    // New York repeats 01:00-02:00 on 2026-11-01: the first 1:00 (EDT, 05:00 UTC).
+    expect(lastDigestDue(at('2026-11-01T12:00:00Z'), { hour: 1, timeZone: 'America/New_York' }).toISOString()).toBe(
+      '2026-11-01T05:00:00.000Z',
+    );
+  });
+
+  it('reports on the time since the due time before: 23 or 25 hours across a daylight saving change', () => {
+    const berlin = { hour: 9, timeZone: 'Europe/Berlin' };
+    const spring = digestWindow(at('2026-03-29T07:00:00Z'), berlin);
+    expect(spring.since.toISOString()).toBe('2026-03-28T08:00:00.000Z');
+    const autumn = digestWindow(at('2026-10-25T08:00:00Z'), berlin);
+    expect(autumn.since.toISOString()).toBe('2026-10-24T07:00:00.000Z');
+    const plain = digestWindow(at('2026-11-22T08:00:00Z'), berlin);
+    expect(plain.since.toISOString()).toBe('2026-11-21T08:00:00.000Z');
   });
 });

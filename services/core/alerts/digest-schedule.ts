@@ -1,6 +1,7 @@
 // When a channel's daily digest is due: the latest moment, at or before now, when the clock in
 // the schedule's time zone read `hour`:00. Intl does the time zone arithmetic (IANA data built
-// into Node); a day whose `hour` is skipped by a daylight saving change falls on the hour after.
+// into Node); on a day whose `hour` is skipped by a daylight saving change, it falls on the hour
+// after the gap.
 import type { DigestSchedule } from './alert-rules.ts';
 
 const HOUR_MS = 3_600_000;
@@ -22,13 +23,19 @@ function zoneOffsetMs(instant: number, timeZone: string): number {
   return wall - (instant - (instant % 1000));
 }
 
-/** The UTC instant at which the zone's wall clock shows this date at `hour`:00. */
+/**
+ * The first UTC instant at which the zone's wall clock shows this date at `hour`:00. Offsets
+ * change at most once around a day, so the offsets a day before and a day after are the
+ * candidates: a repeated hour (clocks going back) gives two matches, the earlier wins; a skipped
+ * hour (clocks going forward) gives none, and the old offset lands on the hour after the gap.
+ */
 function wallClockToInstant(year: number, month: number, day: number, hour: number, timeZone: string): number {
   const wall = Date.UTC(year, month, day, hour);
-  // Two passes settle the offset for the instant itself, across a daylight saving change.
-  let instant = wall - zoneOffsetMs(wall, timeZone);
-  instant = wall - zoneOffsetMs(instant, timeZone);
-  return instant;
+  const before = wall - zoneOffsetMs(wall - 24 * HOUR_MS, timeZone);
+  const after = wall - zoneOffsetMs(wall + 24 * HOUR_MS, timeZone);
+  const showsHour = (instant: number) => new Date(instant + zoneOffsetMs(instant, timeZone)).getUTCHours() === hour;
+  const matches = [before, after].filter(showsHour).sort((a, b) => a - b);
+  return matches[0] ?? before;
 }
 
 export function lastDigestDue(now: Date, schedule: DigestSchedule): Date {
@@ -39,7 +46,7 @@ export function lastDigestDue(now: Date, schedule: DigestSchedule): Date {
   return new Date(wallClockToInstant(y, m, d - 1, schedule.hour, schedule.timeZone));
 }
 
-/** The day a digest due at `dueAt` reports on. */
-export function digestWindow(dueAt: Date): { since: Date; until: Date } {
-  return { since: new Date(dueAt.getTime() - 24 * HOUR_MS), until: dueAt };
+/** What a digest due at `dueAt` reports on: from the due time before it (23 or 25 hours on a daylight saving day). */
+export function digestWindow(dueAt: Date, schedule: DigestSchedule): { since: Date; until: Date } {
+  return { since: lastDigestDue(new Date(dueAt.getTime() - 1), schedule), until: dueAt };
 }

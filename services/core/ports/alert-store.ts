@@ -84,14 +84,17 @@ export interface AlertStore {
   countDeliveriesSince(channelId: number, since: Date): Promise<number>;
 
   /** Channels whose oldest held delivery is from `heldBefore` or earlier, and that got no overflow summary since `summarizedSince`. */
-  channelsToSummarize(heldBefore: Date, summarizedSince: Date): Promise<number[]>;
+  channelsToSummarize(heldBefore: Date, summarizedSince: Date): Promise<AlertChannel[]>;
   /** The channel's held deliveries, oldest first. */
   listHeld(channelId: number): Promise<Delivery[]>;
   /**
-   * Marks these held deliveries summarized and queues the summary, all or nothing; false (and no
-   * change) when any of them is no longer held, because another dispatcher summarized it first.
+   * Marks these held deliveries summarized and queues the summary, all or nothing, with the
+   * channel locked; false (and no change) when another dispatcher got there first: one of them
+   * is no longer held, or the channel had a summary since `summarizedSince`.
    */
-  summarizeHeld(heldIds: number[], summary: NewDelivery): Promise<boolean>;
+  summarizeHeld(heldIds: number[], summary: NewDelivery, summarizedSince: Date): Promise<boolean>;
+  /** Deletes deliveries finished (delivered, failed, summarized) before `cutoff`; returns how many. */
+  deleteFinishedDeliveriesBefore(cutoff: Date): Promise<number>;
   /** Channels with a digest schedule, with when their last digest was due (or the schedule was set). */
   listDigestChannels(): Promise<Array<AlertChannel & { digestSentAt: Date | null }>>;
   /** Records the digest due at `dueAt` as done, queueing `digest` unless null; false if it already was done. */

@@ -46,6 +46,7 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
 
   router.post('/alert-channels', async (ctx) => {
     const organization = await writer(ctx);
+    ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = await manage.createChannel(deps, organization, await body(ctx));
   });

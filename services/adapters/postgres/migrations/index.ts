@@ -4,6 +4,7 @@ import issueLifecycle from './0002-issue-lifecycle.ts';
 import uploadTokens from './0003-upload-tokens.ts';
 import sourceMapArtifacts from './0004-source-map-artifacts.ts';
 import alerts from './0005-alerts.ts';
+import heldDeliveries from './0006-held-deliveries.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -11,4 +12,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0003-upload-tokens', sql: uploadTokens },
   { version: '0004-source-map-artifacts', sql: sourceMapArtifacts },
   { version: '0005-alerts', sql: alerts },
+  { version: '0006-held-deliveries', sql: heldDeliveries },
 ];

@@ -1,0 +1,105 @@
+// Alert channels and rules stay inside their organization and project: a second organization's
+// admin token, and a token scoped to another project, see only "not found" for real ids.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganization } from '../support/embedded-admin.ts';
+import { runCliJson, startServer, stopAndRemove, tempDataDir, type StandaloneServer } from '../support/standalone-server.ts';
+
+let server: StandaloneServer;
+const tokens = { admin: '', adminWeb: '', other: '' };
+
+async function call(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${server.url}/api/v1/organizations${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+beforeAll(async () => {
+  const dataDir = await tempDataDir();
+  await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
+  await addOrganization(dataDir, 'other-org');
+  server = await startServer({ dataDir });
+  for (const [name, org] of [
+    ['web', 'default'],
+    ['shop', 'default'],
+    ['web', 'other-org'],
+  ]) {
+    await runCliJson(['createproject', '--name', name!, '--organization', org!], server.env);
+  }
+  const mint = async (args: string[]) =>
+    (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;
+  tokens.admin = await mint(['--role', 'admin', '--organization', 'default']);
+  tokens.adminWeb = await mint(['--role', 'admin', '--project', 'web', '--organization', 'default']);
+  tokens.other = await mint(['--role', 'admin', '--organization', 'other-org']);
+}, 120_000);
+afterAll(() => stopAndRemove(server));
+
+describe('alert isolation', () => {
+  it("another organization's admin token finds nothing of this one, by any path", async () => {
+    const channel = (
+      await call('POST', '/default/alert-channels', tokens.admin, { name: 'Ops', url: 'https://hooks.example.com/a' })
+    ).body.channel;
+    const rule = (
+      await call('POST', '/default/projects/shop/alert-rules', tokens.admin, {
+        name: 'New',
+        trigger: 'new_issue',
+        channelIds: [channel.id],
+      })
+    ).body.rule;
+    for (const [method, path] of [
+      ['GET', `/default/alert-channels/${channel.id}`],
+      ['GET', `/default/alert-channels/${channel.id}/secret`],
+      ['POST', `/default/alert-channels/${channel.id}/rotate`],
+      ['GET', `/default/alert-channels/${channel.id}/deliveries`],
+      ['DELETE', `/default/alert-channels/${channel.id}`],
+      ['GET', `/default/projects/shop/alert-rules/${rule.id}`],
+      ['DELETE', `/default/projects/shop/alert-rules/${rule.id}`],
+      // Its own organization in the path, this organization's ids:
+      ['GET', `/other-org/alert-channels/${channel.id}`],
+      ['GET', `/other-org/alert-channels/${channel.id}/secret`],
+      ['DELETE', `/other-org/alert-channels/${channel.id}`],
+      ['GET', `/other-org/projects/web/alert-rules/${rule.id}`],
+    ] as const) {
+      expect((await call(method, path, tokens.other)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await call('GET', '/other-org/alert-channels', tokens.other)).body.channels).toEqual([]);
+    // Nor may its rules name this organization's channel.
+    const borrowed = await call('POST', '/other-org/projects/web/alert-rules', tokens.other, {
+      name: 'Borrowed',
+      trigger: 'new_issue',
+      channelIds: [channel.id],
+    });
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.error.message).toMatch(new RegExp(`no alert channel ${channel.id} in organization other-org`));
+    // Everything is still there for its owner.
+    expect((await call('GET', `/default/alert-channels/${channel.id}`, tokens.admin)).status).toBe(200);
+    expect((await call('GET', `/default/projects/shop/alert-rules/${rule.id}`, tokens.admin)).status).toBe(200);
+  });
+
+  it("a project-scoped admin token manages its project's rules only", async () => {
+    const channel = (
+      await call('POST', '/default/alert-channels', tokens.admin, { name: 'Web', url: 'https://hooks.example.com/w' })
+    ).body.channel;
+    const shopRule = (
+      await call('POST', '/default/projects/shop/alert-rules', tokens.admin, {
+        name: 'Shop',
+        trigger: 'new_issue',
+        channelIds: [channel.id],
+      })
+    ).body.rule;
+    expect((await call('GET', '/default/projects/shop/alert-rules', tokens.adminWeb)).status).toBe(404);
+    expect((await call('GET', `/default/projects/shop/alert-rules/${shopRule.id}`, tokens.adminWeb)).status).toBe(404);
+    // The shop rule's id under the web project is not the shop rule.
+    expect((await call('GET', `/default/projects/web/alert-rules/${shopRule.id}`, tokens.adminWeb)).status).toBe(404);
+    expect((await call('DELETE', `/default/projects/web/alert-rules/${shopRule.id}`, tokens.adminWeb)).status).toBe(404);
+    const own = await call('POST', '/default/projects/web/alert-rules', tokens.adminWeb, {
+      name: 'Web',
+      trigger: 'new_issue',
+      channelIds: [channel.id],
+    });
+    expect(own.status).toBe(201);
+    expect((await call('PATCH', `/default/alert-channels/${channel.id}`, tokens.adminWeb, { name: 'Mine' })).status).toBe(403);
+  });
+});
