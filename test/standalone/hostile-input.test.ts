@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
-import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { listIssues, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
   api,
@@ -170,12 +170,8 @@ describe('payloads', () => {
     const nested = `{"message":"${marker}","extra":{"deep":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
     expect((await post(`{"event_id":"${id()}"}\n{"type":"event"}\n${nested}`)).status).toBe(200);
     const issue = await waitForIssue(server, p, marker);
-    const detail = await api<{ latestEvent: { payload: { extra: { deep: unknown } } } }>(
-      server,
-      `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`,
-      p.token,
-    );
-    expect(JSON.stringify(detail.body.latestEvent.payload.extra.deep)).toMatch(
+    const latestEvent = await waitForLatestEvent<{ payload: { extra: { deep: unknown } } }>(server, p, issue.shortId);
+    expect(JSON.stringify(latestEvent.payload.extra.deep)).toMatch(
       /^\[\[\[\[\[\["\[truncated: nested too deeply\]"\]\]\]\]\]\]$/,
     );
     await stillServing();

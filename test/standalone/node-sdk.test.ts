@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { searchLogs, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
   api,
@@ -60,13 +60,12 @@ describe('@sentry/node', () => {
       lastRelease: `node-client@${m}`,
     });
     expect(issue.shortId).toMatch(/^NODE-APP-\d+$/);
-    const detail = await api<{
-      issue: { shortId: string };
-      latestEvent: { eventId: string; payload: { exception: { values: Array<{ stacktrace: { frames: unknown[] } }> } } };
-    }>(server, `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`, p.token);
-    expect(detail.status).toBe(200);
-    expect(eventIds.map((id) => id.replace(/-/g, ''))).toContain(detail.body.latestEvent.eventId);
-    expect(detail.body.latestEvent.payload.exception.values[0]!.stacktrace.frames.length).toBeGreaterThan(2);
+    const latestEvent = await waitForLatestEvent<{
+      eventId: string;
+      payload: { exception: { values: Array<{ stacktrace: { frames: unknown[] } }> } };
+    }>(server, p, issue.shortId);
+    expect(eventIds.map((id) => id.replace(/-/g, ''))).toContain(latestEvent.eventId);
+    expect(latestEvent.payload.exception.values[0]!.stacktrace.frames.length).toBeGreaterThan(2);
   });
 
   it('records a message as its own issue', async () => {
@@ -82,13 +81,13 @@ describe('@sentry/node', () => {
     const [eventId] = await send('large', m);
     const issue = await waitForIssue(server, p, `Cart 7 of ${m}`, 1);
     expect(await gzippedRequests()).toBeGreaterThan(gzippedBefore);
-    const detail = await api<{ latestEvent: { eventId: string; payload: { extra: { blob: string[] } } } }>(
+    const latestEvent = await waitForLatestEvent<{ eventId: string; payload: { extra: { blob: string[] } } }>(
       server,
-      `/api/v1/organizations/${p.organization}/issues/${issue.shortId}`,
-      p.token,
+      p,
+      issue.shortId,
     );
-    expect(detail.body.latestEvent.eventId).toBe(eventId!.replace(/-/g, ''));
-    expect(detail.body.latestEvent.payload.extra.blob).toHaveLength(60);
+    expect(latestEvent.eventId).toBe(eventId!.replace(/-/g, ''));
+    expect(latestEvent.payload.extra.blob).toHaveLength(60);
   });
 
   it('stores structured logs, searchable by text, level, attribute and trace id', async () => {

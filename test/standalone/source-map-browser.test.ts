@@ -126,10 +126,13 @@ describe('@sentry/browser with an uploaded source map', () => {
       });
       return ((await response.json()) as { issues: Array<{ shortId: string; culprit: string }> }).issues[0];
     }, 'the issue of the browser error');
-    const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, {
-      headers: { authorization: `Bearer ${reader}` },
-    });
-    const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
+    // The issue is recorded before its event is stored: wait for the event too.
+    const latestEvent = await eventually(async () => {
+      const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+      return ((await detail.json()) as { latestEvent: { payload: any } | null }).latestEvent ?? undefined;
+    }, 'the stored event');
     const exception = latestEvent.payload.exception.values[0];
     const frames = exception.stacktrace.frames as Array<Record<string, any>>;
     const crash = frames.at(-1)!;

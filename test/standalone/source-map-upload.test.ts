@@ -109,8 +109,11 @@ async function thrownIssue(project: string, title = 'reduce') {
     const body = (await response.json()) as { issues: Array<{ shortId: string; title: string; culprit: string }> };
     return body.issues.find((i) => i.title.includes(title));
   }, 'the issue of the thrown error');
-  const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, { headers });
-  const { latestEvent } = (await detail.json()) as { latestEvent: { payload: any } };
+  // The issue is recorded before its event is stored: wait for the event too.
+  const latestEvent = await eventually(async () => {
+    const detail = await fetch(`${server.url}/api/v1/organizations/default/issues/${issue.shortId}`, { headers });
+    return ((await detail.json()) as { latestEvent: { payload: any } | null }).latestEvent ?? undefined;
+  }, 'the stored event');
   const exception = latestEvent.payload.exception.values[0];
   return { issue, exception, frames: exception.stacktrace.frames as Array<Record<string, any>> };
 }

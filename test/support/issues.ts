@@ -45,6 +45,21 @@ export function waitForIssue(server: { url: string }, p: Provisioned, text: stri
   }, `an issue titled like "${text}" with ${count} events`);
 }
 
+/**
+ * The issue's latest stored event. The pipeline records the issue before it stores the event,
+ * so right after waitForIssue the event may not be readable yet: this waits for it.
+ */
+export function waitForLatestEvent<T = any>(server: { url: string }, p: Provisioned, shortId: string): Promise<T> {
+  return eventually(async () => {
+    const detail = await api<{ latestEvent: T | null }>(
+      server,
+      `/api/v1/organizations/${p.organization}/issues/${shortId}`,
+      p.token,
+    );
+    return detail.body.latestEvent ?? undefined;
+  }, `the latest stored event of ${shortId}`);
+}
+
 export async function searchLogs(server: { url: string }, p: Provisioned, query: string): Promise<LogJson[]> {
   const response = await api<{ logs: LogJson[] }>(
     server,

@@ -1,0 +1,156 @@
+// The `Errata` custom resource (group errata.dev, version v1alpha1): its spec, as platform teams
+// write it, and its status, as the operator reports it. One zod schema is the source of truth:
+// the operator parses with it, and crds/errata.dev_erratas.yaml is generated from it
+// (operator/api/crd.ts), so the API server refuses what the operator would refuse.
+// Credentials are only ever Secret references, never values.
+import { z } from 'zod';
+
+export const GROUP = 'errata.dev';
+export const VERSION = 'v1alpha1';
+export const KIND = 'Errata';
+export const PLURAL = 'erratas';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+export const ROLES = ['ingest', 'mcp', 'dispatcher'] as const;
+export type Role = (typeof ROLES)[number];
+
+const dnsLabel = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS subdomain name: lowercase letters, digits, "-" and "."');
+
+/** A key of a Secret in the resource's namespace. */
+export const secretKeyRef = z
+  .object({ name: dnsLabel.describe('the Secret'), key: z.string().min(1).max(253).describe('the key in it') })
+  .strict();
+export type SecretKeyRef = z.infer<typeof secretKeyRef>;
+
+const quantity = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi');
+const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
+
+const envVar = z
+  .object({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+    value: z.string().max(4096).optional(),
+    secretKeyRef: secretKeyRef.optional().describe('take the value from a Secret instead'),
+  })
+  .strict();
+
+const autoscaling = z
+  .object({
+    minReplicas: z.number().int().min(1).max(1000),
+    maxReplicas: z.number().int().min(1).max(1000),
+    targetCPUUtilizationPercentage: z.number().int().min(1).max(100).default(70),
+  })
+  .strict();
+
+const roleSpec = z
+  .object({
+    replicas: z.number().int().min(0).max(1000).default(1).describe('fixed replicas; ignored when autoscaling is set'),
+    autoscaling: autoscaling.optional(),
+    resources: z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict().optional(),
+    env: z.array(envVar).max(100).optional().describe('extra environment, e.g. ERRATA_LOG_LEVEL'),
+  })
+  .strict();
+export type RoleSpec = z.infer<typeof roleSpec>;
+
+export const errataSpec = z
+  .object({
+    image: z.string().min(1).max(500).describe('the Errata image, without tag, e.g. ghcr.io/example/errata'),
+    version: z
+      .string()
+      .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, 'must be an image tag such as 0.1.0')
+      .describe('the image tag every role, and the migration Job, run'),
+    imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+    ingest: roleSpec.default({ replicas: 1 }),
+    mcp: roleSpec.default({ replicas: 1 }),
+    dispatcher: roleSpec.default({ replicas: 1 }),
+    kafka: z
+      .object({
+        brokers: z.array(z.string().min(1).max(300)).min(1).max(50).describe('host:port of each bootstrap broker'),
+        topicPrefix: z.string().max(100).default('errata.'),
+      })
+      .strict(),
+    clickhouse: z
+      .object({
+        url: z.string().url().describe('the HTTP interface, e.g. http://clickhouse:8123'),
+        database: z.string().min(1).max(100).default('errata'),
+        username: secretKeyRef.optional(),
+        password: secretKeyRef.optional(),
+      })
+      .strict(),
+    postgres: z.object({ url: secretKeyRef.describe('a Secret key holding postgres://user:password@host/db') }).strict(),
+    s3: z
+      .object({
+        bucket: z.string().min(3).max(63),
+        endpoint: z.string().url().optional().describe('for S3-compatible stores; AWS when absent'),
+        region: z.string().max(50).default('us-east-1'),
+        forcePathStyle: z.boolean().default(false),
+        accessKeyId: secretKeyRef.optional(),
+        secretAccessKey: secretKeyRef.optional(),
+      })
+      .strict(),
+    secretsKey: secretKeyRef.describe('64 hex characters sealing alert channel secrets (openssl rand -hex 32)'),
+    ingress: z
+      .object({
+        host: dnsLabel,
+        className: z.string().max(253).optional(),
+        tlsSecretName: dnsLabel.optional(),
+        annotations: z.record(z.string(), z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+    eventRetentionDays: z.number().int().min(1).max(3650).default(90),
+    monitoring: z.object({ serviceMonitor: z.boolean().default(false) }).strict().default({ serviceMonitor: false }),
+    podDisruptionBudgets: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    for (const role of ROLES) {
+      const scaling = spec[role].autoscaling;
+      if (scaling && scaling.minReplicas > scaling.maxReplicas) {
+        ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: 'minReplicas must not exceed maxReplicas' });
+      }
+    }
+    if (Boolean(spec.s3.accessKeyId) !== Boolean(spec.s3.secretAccessKey)) {
+      ctx.addIssue({ code: 'custom', path: ['s3'], message: 'give both accessKeyId and secretAccessKey, or neither' });
+    }
+  });
+export type ErrataSpec = z.infer<typeof errataSpec>;
+
+export const CONDITION_TYPES = ['Ready', 'Progressing', 'Degraded', 'MigrationsComplete'] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
+
+export const condition = z.object({
+  type: z.enum(CONDITION_TYPES),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/),
+  message: z.string().max(32_768),
+  lastTransitionTime: z.string(),
+  observedGeneration: z.number().int().min(0).optional(),
+});
+export type Condition = z.infer<typeof condition>;
+
+const roleStatus = z.object({ desired: z.number().int().min(0), ready: z.number().int().min(0) });
+
+export const errataStatus = z.object({
+  observedGeneration: z.number().int().min(0).optional(),
+  conditions: z.array(condition).optional(),
+  version: z.string().optional().describe('the version all roles run'),
+  migratedVersion: z.string().optional().describe('the version whose migrations completed'),
+  replicas: z.object({ ingest: roleStatus, mcp: roleStatus, dispatcher: roleStatus }).partial().optional(),
+  urls: z.object({ ingest: z.string(), mcp: z.string() }).partial().optional(),
+});
+export type ErrataStatus = z.infer<typeof errataStatus>;
+
+/** An Errata resource as read from the API server (spec parsed, defaults applied). */
+export interface ErrataResource {
+  apiVersion: typeof API_VERSION;
+  kind: typeof KIND;
+  metadata: { name: string; namespace: string; uid: string; generation: number; resourceVersion?: string };
+  spec: ErrataSpec;
+  status?: ErrataStatus;
+}
