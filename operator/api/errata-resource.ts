@@ -104,8 +104,14 @@ export const errataSpec = z
       .strict()
       .optional(),
     eventRetentionDays: z.number().int().min(1).max(3650).default(90),
-    monitoring: z.object({ serviceMonitor: z.boolean().default(false) }).strict().default({ serviceMonitor: false }),
-    podDisruptionBudgets: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+    monitoring: z
+      .object({ serviceMonitor: z.boolean().default(false) })
+      .strict()
+      .default({ serviceMonitor: false }),
+    podDisruptionBudgets: z
+      .object({ enabled: z.boolean().default(true) })
+      .strict()
+      .default({ enabled: true }),
   })
   .strict()
   .superRefine((spec, ctx) => {

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CRD_FILE, crdYaml } from './crd-file.ts';
+import { errataSpec } from './errata-resource.ts';
+
+const MINIMAL_SPEC = {
+  image: 'registry.example.com/errata',
+  version: '0.1.0',
+  kafka: { brokers: ['kafka:9092'] },
+  clickhouse: { url: 'http://clickhouse:8123' },
+  postgres: { url: { name: 'errata-postgres', key: 'url' } },
+  s3: { bucket: 'errata-maps' },
+  secretsKey: { name: 'errata-secrets', key: 'secrets-key' },
+};
+
+describe('the Errata resource', () => {
+  it('fills in the defaults a platform team would expect', () => {
+    const spec = errataSpec.parse(MINIMAL_SPEC);
+    expect(spec).toMatchObject({
+      imagePullPolicy: 'IfNotPresent',
+      ingest: { replicas: 1 },
+      mcp: { replicas: 1 },
+      dispatcher: { replicas: 1 },
+      kafka: { topicPrefix: 'errata.' },
+      clickhouse: { database: 'errata' },
+      s3: { region: 'us-east-1', forcePathStyle: false },
+      eventRetentionDays: 90,
+      monitoring: { serviceMonitor: false },
+      podDisruptionBudgets: { enabled: true },
+    });
+  });
+
+  it('refuses inline credentials, unknown fields and contradictory settings, saying where', () => {
+    const refuse = (spec: unknown) => {
+      const parsed = errataSpec.safeParse(spec);
+      expect(parsed.success).toBe(false);
+      return parsed.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    };
+    expect(refuse({ ...MINIMAL_SPEC, postgres: { url: 'postgres://u:secret@db/errata' } })).toMatch(/^postgres\.url/);
+    expect(refuse({ ...MINIMAL_SPEC, s3: { bucket: 'b', accessKeyId: { name: 's', key: 'id' } } })).toMatch(
+      /s3: give both accessKeyId and secretAccessKey/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, ingest: { autoscaling: { minReplicas: 5, maxReplicas: 2 } } })).toMatch(
+      /ingest\.autoscaling: minReplicas must not exceed maxReplicas/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, replicas: 3 })).toMatch(/replicas/);
+    expect(refuse({ ...MINIMAL_SPEC, version: 'latest tag' })).toMatch(/^version: must be an image tag/);
+  });
+
+  it('the committed CRD is the one the schemas generate (run `npm run crd` after changing them)', () => {
+    expect(readFileSync(CRD_FILE, 'utf8')).toBe(crdYaml());
+  });
+});
