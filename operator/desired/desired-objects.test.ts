@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { API_VERSION, errataSpec, type ErrataResource } from '../api/errata-resource.ts';
+import { desiredObjects } from './desired-objects.ts';
+import { SPEC_HASH_ANNOTATION } from './metadata.ts';
+import { CONFIG_HASH_ANNOTATION, migrationJob, migrationJobName } from './workloads.ts';
+
+function resource(overrides: Record<string, unknown> = {}): ErrataResource {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'Errata',
+    metadata: { name: 'prod', namespace: 'errata', uid: '6f1c1b1e-0000-4000-8000-000000000001', generation: 3 },
+    spec: errataSpec.parse({
+      image: 'registry.example.com/errata',
+      version: '0.2.0',
+      ingest: { autoscaling: { minReplicas: 2, maxReplicas: 6 }, resources: { requests: { cpu: '250m', memory: '256Mi' } } },
+      mcp: { replicas: 2, env: [{ name: 'ERRATA_LOG_LEVEL', value: 'debug' }] },
+      dispatcher: { replicas: 3 },
+      kafka: { brokers: ['kafka-0:9092', 'kafka-1:9092'], topicPrefix: 'prod.' },
+      clickhouse: { url: 'http://clickhouse:8123', password: { name: 'ch', key: 'password' } },
+      postgres: { url: { name: 'pg', key: 'url' } },
+      s3: {
+        bucket: 'maps',
+        endpoint: 'https://s3.example.com',
+        accessKeyId: { name: 's3', key: 'id' },
+        secretAccessKey: { name: 's3', key: 'secret' },
+      },
+      secretsKey: { name: 'errata', key: 'secrets-key' },
+      ingress: { host: 'errata.example.com', className: 'nginx', tlsSecretName: 'errata-tls', annotations: { 'a/b': 'c' } },
+      monitoring: { serviceMonitor: true },
+      ...overrides,
+    }),
+  };
+}
+
+const observed = { rolloutVersion: '0.2.0', serviceMonitorCrdInstalled: true };
+const byKey = (objects: Array<{ kind: string; metadata: { name: string } }>) =>
+  new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o as any]));
+
+describe('desired objects', () => {
+  it('builds every owned object, each labelled, owned by the resource and stamped with its hash', () => {
+    const objects = desiredObjects(resource(), observed);
+    expect([...byKey(objects).keys()]).toEqual([
+      'ConfigMap/prod-config',
+      'Service/prod-ingest',
+      'Service/prod-mcp',
+      'Service/prod-dispatcher',
+      'Deployment/prod-ingest',
+      'Deployment/prod-mcp',
+      'Deployment/prod-dispatcher',
+      'HorizontalPodAutoscaler/prod-ingest',
+      'PodDisruptionBudget/prod-ingest',
+      'PodDisruptionBudget/prod-mcp',
+      'PodDisruptionBudget/prod-dispatcher',
+      'Ingress/prod',
+      'ServiceMonitor/prod',
+    ]);
+    for (const object of objects as any[]) {
+      expect(object.metadata.namespace).toBe('errata');
+      expect(object.metadata.labels).toMatchObject({
+        'app.kubernetes.io/name': 'errata',
+        'app.kubernetes.io/instance': 'prod',
+        'app.kubernetes.io/managed-by': 'errata-operator',
+      });
+      expect(object.metadata.ownerReferences).toEqual([
+        {
+          apiVersion: 'errata.dev/v1alpha1',
+          kind: 'Errata',
+          name: 'prod',
+          uid: resource().metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
+      expect(object.metadata.annotations[SPEC_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
+    }
+  });
+
+  it('runs each role from the one image with probes, ports, settings and credentials by reference only', () => {
+    const objects = byKey(desiredObjects(resource(), observed));
+    const mcp = objects.get('Deployment/prod-mcp').spec;
+    expect(mcp.replicas).toBe(2);
+    const [container] = mcp.template.spec.containers;
+    expect(container).toMatchObject({
+      image: 'registry.example.com/errata:0.2.0',
+      args: ['serve', 'mcp'],
+      ports: [{ name: 'http', containerPort: 8000, protocol: 'TCP' }],
+      readinessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+      livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+      envFrom: [{ configMapRef: { name: 'prod-config' } }],
+      securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
+    });
+    expect(container.env).toEqual([
+      { name: 'ERRATA_POSTGRES_URL', valueFrom: { secretKeyRef: { name: 'pg', key: 'url' } } },
+      { name: 'ERRATA_SECRETS_KEY', valueFrom: { secretKeyRef: { name: 'errata', key: 'secrets-key' } } },
+      { name: 'ERRATA_CLICKHOUSE_PASSWORD', valueFrom: { secretKeyRef: { name: 'ch', key: 'password' } } },
+      { name: 'ERRATA_S3_ACCESS_KEY_ID', valueFrom: { secretKeyRef: { name: 's3', key: 'id' } } },
+      { name: 'ERRATA_S3_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 's3', key: 'secret' } } },
+      { name: 'ERRATA_LOG_LEVEL', value: 'debug' },
+    ]);
+    // The HPA owns the ingest replica count; the Deployment leaves it out.
+    const ingest = objects.get('Deployment/prod-ingest').spec;
+    expect(ingest.replicas).toBeUndefined();
+    expect(ingest.template.spec.containers[0].resources).toEqual({ requests: { cpu: '250m', memory: '256Mi' } });
+    expect(objects.get('HorizontalPodAutoscaler/prod-ingest').spec).toMatchObject({
+      scaleTargetRef: { kind: 'Deployment', name: 'prod-ingest' },
+      minReplicas: 2,
+      maxReplicas: 6,
+    });
+    expect(objects.get('ConfigMap/prod-config').data).toMatchObject({
+      ERRATA_BASE_URL: 'https://errata.example.com',
+      ERRATA_KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092',
+      ERRATA_KAFKA_TOPIC_PREFIX: 'prod.',
+      ERRATA_S3_ENDPOINT: 'https://s3.example.com',
+      ERRATA_EVENT_RETENTION_DAYS: '90',
+    });
+    expect(JSON.stringify([...objects.values()])).not.toMatch(/password"?:\s*"[^{]/);
+  });
+
+  it('routes SDK ingest and uploads to ingest, and the agent surfaces and dashboard to mcp', () => {
+    const ingress = byKey(desiredObjects(resource(), observed)).get('Ingress/prod');
+    expect(ingress.metadata.annotations['a/b']).toBe('c');
+    expect(ingress.spec).toMatchObject({
+      ingressClassName: 'nginx',
+      tls: [{ hosts: ['errata.example.com'], secretName: 'errata-tls' }],
+    });
+    const routes = ingress.spec.rules[0].http.paths.map((p: any) => `${p.pathType} ${p.path} -> ${p.backend.service.name}`);
+    expect(routes).toEqual([
+      'Prefix /api -> prod-ingest',
+      'Prefix /api/v1 -> prod-mcp',
+      'Prefix /mcp -> prod-mcp',
+      'Exact /llms.txt -> prod-mcp',
+      'Prefix / -> prod-mcp',
+    ]);
+  });
+
+  it('changes only the objects a spec change affects', () => {
+    const hashes = (r: ErrataResource) =>
+      new Map([...byKey(desiredObjects(r, observed))].map(([key, o]) => [key, o.metadata.annotations[SPEC_HASH_ANNOTATION]]));
+    const before = hashes(resource());
+    const changed = (after: Map<string, string>) =>
+      [...after].filter(([key, hash]) => before.get(key) !== hash).map(([key]) => key);
+    expect(changed(hashes(resource({ dispatcher: { replicas: 5 } })))).toEqual(['Deployment/prod-dispatcher']);
+    // A setting every role reads rolls every role (through the pod template's config hash).
+    expect(changed(hashes(resource({ eventRetentionDays: 30 })))).toEqual([
+      'ConfigMap/prod-config',
+      'Deployment/prod-ingest',
+      'Deployment/prod-mcp',
+      'Deployment/prod-dispatcher',
+    ]);
+    expect(hashes(resource())).toEqual(before);
+  });
+
+  it('leaves out what is switched off: autoscalers, budgets, ingress, and a ServiceMonitor without its CRD', () => {
+    const plain = resource({ ingest: { replicas: 1 }, ingress: undefined, podDisruptionBudgets: { enabled: false } });
+    const kinds = desiredObjects(plain, { ...observed, serviceMonitorCrdInstalled: false }).map((o) => o.kind);
+    expect(new Set(kinds)).toEqual(new Set(['ConfigMap', 'Service', 'Deployment']));
+    const config = byKey(desiredObjects(plain, observed)).get('ConfigMap/prod-config');
+    expect(config.data.ERRATA_BASE_URL).toBe('http://prod-ingest.errata.svc:8000');
+  });
+
+  it('migrates with a Job per target version, and Deployments run the version they are given', () => {
+    const r = resource();
+    const job = migrationJob(r, '0.2.0') as any;
+    expect(job.metadata.name).toBe(migrationJobName(r, '0.2.0'));
+    expect(job.metadata.name).toMatch(/^prod-migrate-0-2-0-[0-9a-f]{6}$/);
+    expect(migrationJobName(r, '0.3.0')).not.toBe(job.metadata.name);
+    expect(job.spec.template.spec.containers[0]).toMatchObject({ image: 'registry.example.com/errata:0.2.0', args: ['migrate'] });
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    const held = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, { ...observed, rolloutVersion: '0.2.0' }));
+    expect(held.get('Deployment/prod-mcp').spec.template.spec.containers[0].image).toBe('registry.example.com/errata:0.2.0');
+    const annotations = held.get('Deployment/prod-mcp').spec.template.metadata.annotations;
+    expect(annotations[CONFIG_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

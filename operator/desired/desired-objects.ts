@@ -1,0 +1,45 @@
+// Everything an `Errata` should own right now, built by pure functions from the resource and
+// two facts the reconciler observed: which version the Deployments may run (the one whose
+// migrations completed), and whether the ServiceMonitor CRD exists. The reconciler applies
+// these and prunes owned objects of these kinds that are not in the list.
+import type { ErrataResource } from '../api/errata-resource.ts';
+import { autoscaler, disruptionBudget, perRole, serviceMonitor } from './availability.ts';
+import { ingress, roleService } from './networking.ts';
+import { configMap, roleDeployments } from './workloads.ts';
+
+export interface Observed {
+  /** The version the Deployments run: the spec's once its migrations completed, until then the one before. */
+  rolloutVersion: string;
+  serviceMonitorCrdInstalled: boolean;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> };
+}
+
+/** The kinds the operator owns and prunes, in the order it applies them. */
+export const OWNED_KINDS = [
+  'ConfigMap',
+  'Service',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'PodDisruptionBudget',
+  'Ingress',
+  'ServiceMonitor',
+] as const;
+
+export function desiredObjects(resource: ErrataResource, observed: Observed): KubeObject[] {
+  const ingressObject = ingress(resource);
+  const monitor = serviceMonitor(resource, observed.serviceMonitorCrdInstalled);
+  return [
+    configMap(resource),
+    ...perRole((role) => roleService(resource, role)),
+    ...roleDeployments(resource, observed.rolloutVersion),
+    ...perRole((role) => autoscaler(resource, role)),
+    ...perRole((role) => disruptionBudget(resource, role)),
+    ...(ingressObject ? [ingressObject] : []),
+    ...(monitor ? [monitor] : []),
+  ];
+}

@@ -1,0 +1,61 @@
+// The ERRATA_* settings every role reads (services/runtime/config.ts), from the spec: plain
+// values in the shared ConfigMap, credentials as secretKeyRef entries (never copied out of their
+// Secret), then the role's extra env, which wins.
+import type { ErrataSpec, Role, SecretKeyRef } from '../api/errata-resource.ts';
+import { HTTP_PORT } from './metadata.ts';
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef: SecretKeyRef };
+}
+
+/** The public base URL: the ingress host over https, else the mcp Service inside the cluster. */
+export function publicUrls(name: string, namespace: string, spec: ErrataSpec): { ingest: string; mcp: string } {
+  if (spec.ingress) {
+    const scheme = spec.ingress.tlsSecretName ? 'https' : 'http';
+    const url = `${scheme}://${spec.ingress.host}`;
+    return { ingest: url, mcp: url };
+  }
+  const service = (role: Role) => `http://${name}-${role}.${namespace}.svc:${HTTP_PORT}`;
+  return { ingest: service('ingest'), mcp: service('mcp') };
+}
+
+/** The non-secret settings, shared by every role through one ConfigMap. */
+export function sharedSettings(spec: ErrataSpec, baseUrl: string): Record<string, string> {
+  const settings: Record<string, string> = {
+    ERRATA_HOST: '0.0.0.0',
+    ERRATA_PORT: String(HTTP_PORT),
+    ERRATA_BASE_URL: baseUrl,
+    ERRATA_EVENT_RETENTION_DAYS: String(spec.eventRetentionDays),
+    ERRATA_KAFKA_BROKERS: spec.kafka.brokers.join(','),
+    ERRATA_KAFKA_TOPIC_PREFIX: spec.kafka.topicPrefix,
+    ERRATA_CLICKHOUSE_URL: spec.clickhouse.url,
+    ERRATA_CLICKHOUSE_DATABASE: spec.clickhouse.database,
+    ERRATA_S3_BUCKET: spec.s3.bucket,
+    ERRATA_S3_REGION: spec.s3.region,
+    ERRATA_S3_FORCE_PATH_STYLE: String(spec.s3.forcePathStyle),
+  };
+  if (spec.s3.endpoint) settings.ERRATA_S3_ENDPOINT = spec.s3.endpoint;
+  return settings;
+}
+
+/** The credentials, each a reference to its Secret. */
+export function secretEnv(spec: ErrataSpec): EnvVar[] {
+  const refs: Array<[string, SecretKeyRef | undefined]> = [
+    ['ERRATA_POSTGRES_URL', spec.postgres.url],
+    ['ERRATA_SECRETS_KEY', spec.secretsKey],
+    ['ERRATA_CLICKHOUSE_USERNAME', spec.clickhouse.username],
+    ['ERRATA_CLICKHOUSE_PASSWORD', spec.clickhouse.password],
+    ['ERRATA_S3_ACCESS_KEY_ID', spec.s3.accessKeyId],
+    ['ERRATA_S3_SECRET_ACCESS_KEY', spec.s3.secretAccessKey],
+  ];
+  return refs.flatMap(([name, ref]) => (ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : []));
+}
+
+/** The role's extra env from the spec, as container env entries. */
+export function extraEnv(spec: ErrataSpec, role: Role): EnvVar[] {
+  return (spec[role].env ?? []).map((v) =>
+    v.secretKeyRef ? { name: v.name, valueFrom: { secretKeyRef: v.secretKeyRef } } : { name: v.name, value: v.value ?? '' },
+  );
+}

@@ -1,0 +1,55 @@
+// How traffic reaches the roles: a Service per role, and the Ingress. Ingress paths match the
+// longest prefix, so `/api` (SDK ingest: /api/<id>/store/, /api/<id>/envelope/, and the upload
+// protocol's /api/0/) goes to ingest while the longer `/api/v1` (agent and management API) goes
+// to mcp, with /mcp, /llms.txt and the dashboard (/).
+import type { ErrataResource, Role } from '../api/errata-resource.ts';
+import { HTTP_PORT, objectName, ownedMetadata, selectorLabels } from './metadata.ts';
+
+export function roleService(resource: ErrataResource, role: Role) {
+  const body = {
+    type: 'ClusterIP',
+    selector: selectorLabels(resource, role),
+    ports: [{ name: 'http', port: HTTP_PORT, targetPort: 'http', protocol: 'TCP' }],
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: ownedMetadata(resource, objectName(resource, role), role, body),
+    spec: body,
+  };
+}
+
+export const INGRESS_ROUTES: ReadonlyArray<{ path: string; pathType: 'Prefix' | 'Exact'; role: Role }> = [
+  { path: '/api', pathType: 'Prefix', role: 'ingest' },
+  { path: '/api/v1', pathType: 'Prefix', role: 'mcp' },
+  { path: '/mcp', pathType: 'Prefix', role: 'mcp' },
+  { path: '/llms.txt', pathType: 'Exact', role: 'mcp' },
+  { path: '/', pathType: 'Prefix', role: 'mcp' },
+];
+
+export function ingress(resource: ErrataResource) {
+  const spec = resource.spec.ingress;
+  if (!spec) return undefined;
+  const body = {
+    ...(spec.className ? { ingressClassName: spec.className } : {}),
+    ...(spec.tlsSecretName ? { tls: [{ hosts: [spec.host], secretName: spec.tlsSecretName }] } : {}),
+    rules: [
+      {
+        host: spec.host,
+        http: {
+          paths: INGRESS_ROUTES.map((route) => ({
+            path: route.path,
+            pathType: route.pathType,
+            backend: { service: { name: objectName(resource, route.role), port: { name: 'http' } } },
+          })),
+        },
+      },
+    ],
+  };
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: ownedMetadata(resource, objectName(resource), 'ingress', body, { annotations: spec.annotations ?? {} }),
+    spec: body,
+  };
+}
