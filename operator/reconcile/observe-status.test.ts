@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { observedStatus, type Observation, type RoleObservation } from './observe-status.ts';
+
+const urls = { ingest: 'https://errata.example.com', mcp: 'https://errata.example.com' };
+const role = (over: Partial<RoleObservation> = {}): RoleObservation => ({
+  desired: 2,
+  ready: 2,
+  updated: 2,
+  settled: true,
+  version: '0.2.0',
+  ...over,
+});
+const allRoles = (over: Partial<RoleObservation> = {}) => ({ ingest: role(over), mcp: role(over), dispatcher: role(over) });
+const conditionsOf = (status: ReturnType<typeof observedStatus>) =>
+  Object.fromEntries(status.conditions!.map((c) => [c.type, `${c.status} ${c.reason}`]));
+
+const base: Observation = {
+  generation: 4,
+  targetVersion: '0.2.0',
+  migration: { state: 'succeeded', version: '0.2.0' },
+  roles: allRoles(),
+  urls,
+};
+const t0 = new Date('2026-11-22T10:00:00Z');
+const t1 = new Date('2026-11-22T10:05:00Z');
+
+describe('observed status', () => {
+  it('is Ready only when migrated and every role has all its replicas ready on the version', () => {
+    const status = observedStatus(undefined, base, t0);
+    expect(conditionsOf(status)).toEqual({
+      Ready: 'True AllRolesReady',
+      Progressing: 'False Stable',
+      Degraded: 'False AsExpected',
+      MigrationsComplete: 'True Migrated',
+    });
+    expect(status).toMatchObject({
+      observedGeneration: 4,
+      version: '0.2.0',
+      migratedVersion: '0.2.0',
+      replicas: { ingest: { desired: 2, ready: 2 }, mcp: { desired: 2, ready: 2 }, dispatcher: { desired: 2, ready: 2 } },
+      urls,
+    });
+    const oneShort = observedStatus(status, { ...base, roles: { ...allRoles(), mcp: role({ ready: 1 }) } }, t1);
+    expect(conditionsOf(oneShort).Ready).toBe('False RolesNotReady');
+    expect(oneShort.conditions!.find((c) => c.type === 'Ready')!.message).toBe('not ready: ingest 2/2, mcp 1/2, dispatcher 2/2');
+  });
+
+  it('moves a condition’s transition time only when its status changes', () => {
+    const first = observedStatus(undefined, base, t0);
+    const again = observedStatus(first, base, t1);
+    expect(again.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe(t0.toISOString());
+    const down = observedStatus(again, { ...base, roles: { ...allRoles(), ingest: role({ ready: 0 }) } }, t1);
+    expect(down.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe(t1.toISOString());
+  });
+
+  it('says a new version is migrating, then rolling out', () => {
+    const migrating = observedStatus(
+      undefined,
+      { ...base, targetVersion: '0.3.0', migration: { state: 'running', version: '0.3.0' } },
+      t0,
+    );
+    expect(conditionsOf(migrating)).toEqual({
+      Ready: 'False RolesNotReady',
+      Progressing: 'True MigrationRunning',
+      Degraded: 'False AsExpected',
+      MigrationsComplete: 'False MigrationRunning',
+    });
+    expect(migrating.version).toBe('0.2.0');
+    const rolling = observedStatus(
+      migrating,
+      {
+        ...base,
+        targetVersion: '0.3.0',
+        migration: { state: 'succeeded', version: '0.3.0' },
+        roles: { ...allRoles(), ingest: role({ version: '0.3.0', updated: 1, settled: true }) },
+      },
+      t1,
+    );
+    expect(conditionsOf(rolling)).toMatchObject({ Progressing: 'True RollingOut', Ready: 'False RolesNotReady' });
+    expect(rolling.version).toBeUndefined();
+    expect(rolling.migratedVersion).toBe('0.3.0');
+  });
+
+  it('reports a failed migration as Degraded, with the old version still serving', () => {
+    const failed = observedStatus(
+      observedStatus(undefined, base, t0),
+      {
+        ...base,
+        targetVersion: '0.3.0',
+        migration: { state: 'failed', version: '0.3.0', message: 'Job has reached the specified backoff limit' },
+      },
+      t1,
+    );
+    expect(conditionsOf(failed)).toEqual({
+      Ready: 'False RolesNotReady',
+      Progressing: 'False Stable',
+      Degraded: 'True MigrationFailed',
+      MigrationsComplete: 'False MigrationFailed',
+    });
+    expect(failed.conditions!.find((c) => c.type === 'Degraded')!.message).toBe(
+      'errata migrate for 0.3.0 failed: Job has reached the specified backoff limit; the previous version keeps serving',
+    );
+    expect(failed).toMatchObject({ version: '0.2.0', migratedVersion: '0.2.0' });
+  });
+
+  it('reports pods the cluster refuses, and objects it would not apply, as Degraded', () => {
+    const quota = observedStatus(
+      undefined,
+      { ...base, roles: { ...allRoles(), dispatcher: role({ ready: 0, failure: 'exceeded quota' }) } },
+      t0,
+    );
+    expect(conditionsOf(quota).Degraded).toBe('True ReplicaFailure');
+    expect(quota.conditions!.find((c) => c.type === 'Degraded')!.message).toBe('dispatcher: exceeded quota');
+    const refused = observedStatus(undefined, { ...base, applyError: 'Ingress prod: admission webhook denied it' }, t0);
+    expect(conditionsOf(refused).Degraded).toBe('True ApplyFailed');
+  });
+});

@@ -1,0 +1,109 @@
+// What the status says, from what was observed (pure): the four conditions, ready replicas per
+// role, the version running, and the public URLs. Honest by construction: Ready only when every
+// role has all its replicas ready on the current version after migrations completed.
+import { ROLES, type Condition, type ErrataStatus, type Role } from '../api/errata-resource.ts';
+import { mergeConditions, REASONS, type ConditionInput } from './conditions.ts';
+
+export interface RoleObservation {
+  /** Replicas wanted: the spec's, or the autoscaler's current wish. */
+  desired: number;
+  ready: number;
+  /** Pods on the Deployment's current template. */
+  updated: number;
+  /** The Deployment controller has seen its latest spec. */
+  settled: boolean;
+  /** The version its template runs, if the Deployment exists. */
+  version: string | undefined;
+  /** A ReplicaFailure condition's message (e.g. quota or admission refused pods). */
+  failure?: string;
+}
+
+export type MigrationObservation =
+  | { state: 'succeeded'; version: string }
+  | { state: 'running'; version: string }
+  | { state: 'failed'; version: string; message: string };
+
+export interface Observation {
+  generation: number;
+  targetVersion: string;
+  migration: MigrationObservation;
+  roles: Partial<Record<Role, RoleObservation>>;
+  urls: { ingest: string; mcp: string };
+  /** Set when applying the desired objects failed on the previous pass. */
+  applyError?: string;
+}
+
+export function observedStatus(previous: ErrataStatus | undefined, o: Observation, now: Date): ErrataStatus {
+  const roles = ROLES.map((role) => ({ role, seen: o.roles[role] }));
+  const migrated = o.migration.state === 'succeeded' && o.migration.version === o.targetVersion;
+  const notReady = roles.filter(({ seen }) => !seen || seen.ready < seen.desired || seen.version !== o.targetVersion);
+  const rolling = roles.filter(({ seen }) => seen && (!seen.settled || seen.updated < seen.desired));
+  const failures = roles.flatMap(({ role, seen }) => (seen?.failure ? [`${role}: ${seen.failure}`] : []));
+  const readiness = roles.map(({ role, seen }) => `${role} ${seen?.ready ?? 0}/${seen?.desired ?? 0}`).join(', ');
+
+  const migration: ConditionInput =
+    o.migration.state === 'failed'
+      ? {
+          type: 'MigrationsComplete',
+          status: false,
+          reason: REASONS.migrationFailed,
+          message: `errata migrate for ${o.migration.version} failed: ${o.migration.message}; the previous version keeps serving`,
+        }
+      : migrated
+        ? { type: 'MigrationsComplete', status: true, reason: REASONS.migrated, message: `the schema is at ${o.targetVersion}` }
+        : {
+            type: 'MigrationsComplete',
+            status: false,
+            reason: REASONS.migrating,
+            message: `errata migrate for ${o.targetVersion} is running`,
+          };
+  const progressing: ConditionInput =
+    !migrated && o.migration.state !== 'failed'
+      ? { type: 'Progressing', status: true, reason: REASONS.migrating, message: `migrating to ${o.targetVersion}` }
+      : rolling.length > 0 || (migrated && notReady.some(({ seen }) => seen?.version !== o.targetVersion))
+        ? {
+            type: 'Progressing',
+            status: true,
+            reason: REASONS.rollingOut,
+            message: `rolling out ${o.targetVersion}: ${readiness}`,
+          }
+        : { type: 'Progressing', status: false, reason: REASONS.stable, message: `running ${o.targetVersion}` };
+  const degraded: ConditionInput =
+    o.migration.state === 'failed'
+      ? { type: 'Degraded', status: true, reason: REASONS.migrationFailed, message: migration.message }
+      : o.applyError
+        ? { type: 'Degraded', status: true, reason: REASONS.applyFailed, message: o.applyError }
+        : failures.length > 0
+          ? { type: 'Degraded', status: true, reason: REASONS.replicaFailure, message: failures.join('; ') }
+          : { type: 'Degraded', status: false, reason: REASONS.asExpected, message: 'nothing wrong observed' };
+  const ready: ConditionInput =
+    migrated && notReady.length === 0
+      ? { type: 'Ready', status: true, reason: REASONS.ready, message: `all roles ready on ${o.targetVersion}: ${readiness}` }
+      : {
+          type: 'Ready',
+          status: false,
+          reason: REASONS.rolesNotReady,
+          message: `not ready: ${readiness}${migrated ? '' : `; ${migration.message}`}`,
+        };
+
+  const versions = new Set(roles.map(({ seen }) => seen?.version));
+  const running = versions.size === 1 ? [...versions][0] : undefined;
+  const conditions: Condition[] = mergeConditions(
+    previous?.conditions,
+    [ready, progressing, degraded, migration],
+    now,
+    o.generation,
+  );
+  return {
+    observedGeneration: o.generation,
+    conditions,
+    ...(running ? { version: running } : {}),
+    ...(o.migration.state === 'succeeded'
+      ? { migratedVersion: o.migration.version }
+      : previous?.migratedVersion
+        ? { migratedVersion: previous.migratedVersion }
+        : {}),
+    replicas: Object.fromEntries(roles.map(({ role, seen }) => [role, { desired: seen?.desired ?? 0, ready: seen?.ready ?? 0 }])),
+    urls: o.urls,
+  };
+}
