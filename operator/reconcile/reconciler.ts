@@ -1,0 +1,168 @@
+// One pass over one Errata, in the order cloudnative-pg uses: observe (the resource, its
+// migration Job, its Deployments), write status (what was observed, nothing hoped for), act
+// (the migration Job, then every owned object whose spec hash changed, then pruning). A pass is
+// idempotent; the work queue runs it again on any change and on a timer.
+import {
+  API_VERSION,
+  errataSpec,
+  KIND,
+  ROLES,
+  type ErrataResource,
+  type ErrataStatus,
+  type Role,
+} from '../api/errata-resource.ts';
+import { publicUrls } from '../desired/environment.ts';
+import { desiredObjects, OWNED_KINDS, type KubeObject } from '../desired/desired-objects.ts';
+import { objectName, SPEC_HASH_ANNOTATION } from '../desired/metadata.ts';
+import { migrationJob, migrationJobName } from '../desired/workloads.ts';
+import { mergeConditions, REASONS } from './conditions.ts';
+import type { Kube, LiveObject } from './kube.ts';
+import { observedStatus, type MigrationObservation, type RoleObservation } from './observe-status.ts';
+
+const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
+
+export interface PassResult {
+  /** Come back after this long: something is still moving (a migration, a rollout). */
+  requeueAfterMs?: number;
+}
+
+export class Reconciler {
+  /** The last apply failure per resource, reported by the next pass's status. */
+  private readonly applyErrors = new Map<string, string>();
+
+  constructor(
+    private readonly kube: Kube,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async reconcile(key: string): Promise<PassResult> {
+    const [namespace, name] = key.split('/') as [string, string];
+    const live = await this.kube.getErrata(namespace, name);
+    // Gone, or going: what it owns carries owner references, and the garbage collector follows.
+    if (!live || live.metadata.deletionTimestamp) {
+      this.applyErrors.delete(key);
+      return {};
+    }
+    const generation = live.metadata.generation ?? 0;
+    const previous = live.status as ErrataStatus | undefined;
+    const parsed = errataSpec.safeParse(live.spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      await this.kube.writeStatus(namespace, name, {
+        ...previous,
+        observedGeneration: generation,
+        conditions: mergeConditions(
+          previous?.conditions,
+          [
+            {
+              type: 'Degraded',
+              status: true,
+              reason: REASONS.invalidSpec,
+              message: `spec.${issue.path.join('.')}: ${issue.message}`,
+            },
+          ],
+          this.now(),
+          generation,
+        ),
+      });
+      return {};
+    }
+    const resource: ErrataResource = {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: { name, namespace, uid: live.metadata.uid!, generation },
+      spec: parsed.data,
+      ...(previous ? { status: previous } : {}),
+    };
+
+    // Observe.
+    const target = resource.spec.version;
+    const migration = await this.observeMigration(resource, previous);
+    const rolloutVersion = migration.state === 'succeeded' ? target : (previous?.version ?? previous?.migratedVersion);
+    const roles: Partial<Record<Role, RoleObservation>> = {};
+    for (const role of ROLES) {
+      const deployment = await this.kube.get('Deployment', namespace, objectName(resource, role));
+      if (deployment) roles[role] = roleObservation(resource, role, deployment);
+    }
+
+    // Write status.
+    const status = observedStatus(
+      previous,
+      {
+        generation,
+        targetVersion: target,
+        migration,
+        roles,
+        urls: publicUrls(name, namespace, resource.spec),
+        ...(this.applyErrors.has(key) ? { applyError: this.applyErrors.get(key)! } : {}),
+      },
+      this.now(),
+    );
+    if (JSON.stringify(status) !== JSON.stringify(previous)) await this.kube.writeStatus(namespace, name, status);
+
+    // Act.
+    if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
+    const desired = desiredObjects(resource, {
+      rolloutVersion: rolloutVersion ?? target,
+      serviceMonitorCrdInstalled: await this.kube.crdInstalled(SERVICE_MONITOR_CRD),
+    }).filter(
+      // Before the first migration succeeded there is nothing to run: no Deployments yet.
+      (object) => rolloutVersion !== undefined || (object.kind !== 'Deployment' && object.kind !== 'HorizontalPodAutoscaler'),
+    );
+    try {
+      await this.applyChanged(resource, desired);
+      this.applyErrors.delete(key);
+    } catch (error) {
+      this.applyErrors.set(key, (error as Error).message.slice(0, 500));
+      throw error;
+    }
+    const settled = status.conditions!.every((c) => (c.type === 'Progressing' ? c.status === 'False' : true));
+    return settled ? {} : { requeueAfterMs: 5_000 };
+  }
+
+  private async observeMigration(resource: ErrataResource, previous: ErrataStatus | undefined): Promise<MigrationObservation> {
+    const version = resource.spec.version;
+    if (previous?.migratedVersion === version) return { state: 'succeeded', version };
+    const job = await this.kube.get('Job', resource.metadata.namespace, migrationJobName(resource, version));
+    if (!job) return { state: 'running', version };
+    const conditions = (job.status?.conditions ?? []) as Array<{ type: string; status: string; message?: string }>;
+    if (conditions.some((c) => c.type === 'Complete' && c.status === 'True') || (job.status?.succeeded ?? 0) > 0) {
+      return { state: 'succeeded', version };
+    }
+    const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
+    if (failed) return { state: 'failed', version, message: failed.message ?? 'the Job failed' };
+    return { state: 'running', version };
+  }
+
+  /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
+  private async applyChanged(resource: ErrataResource, desired: KubeObject[]): Promise<void> {
+    const { namespace, name } = resource.metadata;
+    const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
+    const live = new Map<string, LiveObject>();
+    for (const kind of OWNED_KINDS) {
+      for (const object of await this.kube.listOwned(kind, namespace, name)) live.set(`${kind}/${object.metadata.name}`, object);
+    }
+    for (const object of desired) {
+      const current = live.get(`${object.kind}/${object.metadata.name}`);
+      if (current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] === object.metadata.annotations[SPEC_HASH_ANNOTATION]) continue;
+      await this.kube.apply(object);
+    }
+    for (const [key, object] of live) if (!wanted.has(key)) await this.kube.delete(object);
+  }
+}
+
+function roleObservation(resource: ErrataResource, role: Role, deployment: LiveObject): RoleObservation {
+  const status = deployment.status ?? {};
+  const image = String(deployment.spec?.template?.spec?.containers?.[0]?.image ?? '');
+  const failure = ((status.conditions ?? []) as Array<{ type: string; status: string; message?: string }>).find(
+    (c) => c.type === 'ReplicaFailure' && c.status === 'True',
+  );
+  return {
+    desired: deployment.spec?.replicas ?? resource.spec[role].autoscaling?.minReplicas ?? resource.spec[role].replicas,
+    ready: status.readyReplicas ?? 0,
+    updated: status.updatedReplicas ?? 0,
+    settled: (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 0),
+    version: image.includes(':') ? image.slice(image.lastIndexOf(':') + 1) : undefined,
+    ...(failure ? { failure: failure.message ?? 'pods could not be created' } : {}),
+  };
+}

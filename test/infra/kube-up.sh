@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# `npm run kube:up`: builds (once, into a cache outside the repository) and starts on loopback the
+# real control plane the operator suite talks to: etcd 3.5 and kube-apiserver, both built from the
+# Go module proxy (no registry ships kube-apiserver; etcd >= 3.5.13 is needed for the watch
+# features kube-apiserver 1.31+ turns on). Writes ERRATA_KUBE_URL and ERRATA_KUBE_TOKEN to
+# .errata-kube.env at the repository root and each PID to $ERRATA_INFRA_RUN/pids; `npm run
+# kube:down` stops exactly those. Running it again while they answer changes nothing.
+# No controllers run: owner references are recorded, not garbage-collected; no pod is scheduled.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPO=$(pwd)
+CACHE="${ERRATA_INFRA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/errata-infra}"
+RUN="${ERRATA_INFRA_RUN:-/tmp/errata-infra}"
+PIDS="$RUN/pids"
+ETCD_VERSION=v3.5.21
+KUBE_VERSION=1.35.4
+ETCD_PORT=12379 ETCD_PEER_PORT=12380 APISERVER_PORT=16443
+TOKEN=errata-operator-test-token
+mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
+
+log() { printf '[kube] %s\n' "$*" >&2; }
+alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+wait_for() { # name, seconds, command...
+  local name=$1 seconds=$2; shift 2
+  for _ in $(seq 1 $((seconds * 4))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
+  log "$name did not become ready within ${seconds}s; its log is in $RUN/$name"; return 1
+}
+
+# A wrapper module per binary, so the build never touches the repository.
+if [ ! -x "$CACHE/bin/etcd-$ETCD_VERSION" ]; then
+  log "building etcd $ETCD_VERSION from the Go module proxy"
+  src="$CACHE/src/etcd" && rm -rf "$src" && mkdir -p "$src"
+  (cd "$src" && go mod init local/etcd >/dev/null 2>&1 && go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null 2>&1 \
+    && CGO_ENABLED=0 go build -o "$CACHE/bin/etcd-$ETCD_VERSION" go.etcd.io/etcd/server/v3)
+fi
+
+if [ ! -x "$CACHE/bin/kube-apiserver-$KUBE_VERSION" ]; then
+  log "building kube-apiserver $KUBE_VERSION from the Go module proxy (10-20 minutes the first time)"
+  src="$CACHE/src/kube-apiserver" && rm -rf "$src" && mkdir -p "$src"
+  (
+    cd "$src"
+    go mod init local/kas >/dev/null 2>&1
+    cat >main.go <<'GO'
+package main
+
+import (
+	"os"
+
+	"k8s.io/component-base/cli"
+	"k8s.io/kubernetes/cmd/kube-apiserver/app"
+)
+
+func main() { os.Exit(cli.Run(app.NewAPIServerCommand())) }
+GO
+    # k8s.io/kubernetes requires its staging modules at v0.0.0 with replaces into its own tree;
+    # map each to its published v0.<minor>.<patch> (the list is read from the real go.mod).
+    gomod=$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+    staging="0.${KUBE_VERSION#1.}"
+    for module in $(awk '$1 ~ /^k8s.io\// && $2 == "v0.0.0" {print $1}' "$gomod"); do
+      go mod edit -replace="$module=$module@v$staging"
+    done
+    go mod edit -require="k8s.io/kubernetes@v$KUBE_VERSION"
+    go mod tidy >/dev/null 2>&1
+    CGO_ENABLED=0 GOMAXPROCS="${GOMAXPROCS:-2}" go build -o "$CACHE/bin/kube-apiserver-$KUBE_VERSION" .
+  )
+fi
+
+if ! alive etcd; then
+  log "starting etcd on 127.0.0.1:$ETCD_PORT"
+  rm -rf "$RUN/etcd" && mkdir -p "$RUN/etcd"
+  nohup "$CACHE/bin/etcd-$ETCD_VERSION" --name errata --data-dir "$RUN/etcd/data" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "errata=http://127.0.0.1:$ETCD_PEER_PORT" --log-level warn >"$RUN/etcd/etcd.log" 2>&1 &
+  echo $! >"$PIDS/etcd.pid"
+  wait_for etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+fi
+
+if ! alive kube-apiserver; then
+  log "starting kube-apiserver $KUBE_VERSION on 127.0.0.1:$APISERVER_PORT"
+  dir="$RUN/kube-apiserver" && rm -rf "$dir" && mkdir -p "$dir/certs"
+  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub" 2>/dev/null
+  echo "$TOKEN,errata-test-admin,errata-test-admin,\"system:masters\"" >"$dir/tokens.csv"
+  nohup "$CACHE/bin/kube-apiserver-$KUBE_VERSION" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" --cert-dir="$dir/certs" \
+    --service-cluster-ip-range=10.0.0.0/24 --service-account-issuer=https://kubernetes.default.svc \
+    --service-account-key-file="$dir/sa.pub" --service-account-signing-key-file="$dir/sa.key" \
+    --token-auth-file="$dir/tokens.csv" --authorization-mode=RBAC --disable-admission-plugins=ServiceAccount \
+    >"$dir/kube-apiserver.log" 2>&1 &
+  echo $! >"$PIDS/kube-apiserver.pid"
+  wait_for kube-apiserver 120 curl -sfk -H "Authorization: Bearer $TOKEN" "https://127.0.0.1:$APISERVER_PORT/readyz"
+fi
+
+cat >"$REPO/.errata-kube.env" <<ENV
+ERRATA_KUBE_URL=https://127.0.0.1:$APISERVER_PORT
+ERRATA_KUBE_TOKEN=$TOKEN
+ENV
+log "ready; settings in .errata-kube.env"
