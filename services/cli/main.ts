@@ -63,6 +63,20 @@ program
   });
 
 program
+  .command('operator')
+  .description('run the Kubernetes operator: reconciles Errata resources (kubeconfig from the cluster or KUBECONFIG)')
+  .action(async () => {
+    const c = cfg();
+    const logger = createLogger(c.logLevel);
+    const { startOperatorProcess } = await import('../../operator/main.ts');
+    const running = await startOperatorProcess(c, logger);
+    onShutdownSignal(async (signal) => {
+      logger.info({ signal }, 'signal received');
+      await running.stop();
+    });
+  });
+
+program
   .command('migrate')
   .description('create or update the database schema (idempotent; safe while older versions serve)')
   .action(async () => {

@@ -37,6 +37,7 @@ const schema = z
     ERRATA_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
     ERRATA_WEBHOOK_CA_FILE: z.string().min(1).optional(),
     ERRATA_WEBHOOK_RETRY_BASE_MS: integer(1, 3_600_000).default(30_000),
+    ERRATA_OPERATOR_NAMESPACE: z.string().min(1).max(63).default('default'),
     ERRATA_ALERT_CHANNEL_LIMIT_PER_HOUR: integer(1, 100_000).default(60),
 
     // Distributed mode: each set variable switches its port to the server adapter.
@@ -176,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (c.ERRATA_BASE_URL ?? `http://localhost:${c.ERRATA_PORT}`).replace(/\/+$/, ''),
     dataDir: resolve(c.ERRATA_DATA_DIR),
     organization: c.ERRATA_ORGANIZATION,
+    /** `errata operator`: the namespace of its leader lease (its own). */
+    operatorNamespace: c.ERRATA_OPERATOR_NAMESPACE,
     logLevel: c.ERRATA_LOG_LEVEL,
     limits: {
       maxEventBytes: c.ERRATA_MAX_EVENT_BYTES,
