@@ -96,6 +96,8 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   organization: string;
+  /** `errata operator`: the namespace of its leader lease (its own). */
+  operatorNamespace: string;
   logLevel: z.infer<typeof schema>['ERRATA_LOG_LEVEL'];
   limits: {
     maxEventBytes: number;
@@ -177,7 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (c.ERRATA_BASE_URL ?? `http://localhost:${c.ERRATA_PORT}`).replace(/\/+$/, ''),
     dataDir: resolve(c.ERRATA_DATA_DIR),
     organization: c.ERRATA_ORGANIZATION,
-    /** `errata operator`: the namespace of its leader lease (its own). */
     operatorNamespace: c.ERRATA_OPERATOR_NAMESPACE,
     logLevel: c.ERRATA_LOG_LEVEL,
     limits: {
