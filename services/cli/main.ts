@@ -68,7 +68,9 @@ program
   .action(async () => {
     const c = cfg();
     const logger = createLogger(c.logLevel);
-    const { startOperatorProcess } = await import('../../operator/main.ts');
+    // A bundle of its own (dist/operator.mjs), so that no other command loads the Kubernetes client.
+    const operatorBundle = new URL('./operator.mjs', import.meta.url).href;
+    const { startOperatorProcess } = (await import(operatorBundle)) as typeof import('../../operator/main.ts');
     const running = await startOperatorProcess(c, logger);
     onShutdownSignal(async (signal) => {
       logger.info({ signal }, 'signal received');
