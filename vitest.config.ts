@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Three suites: unit tests beside the code; the standalone end-to-end suite that drives a real
+// Four suites: unit tests beside the code; the standalone end-to-end suite that drives a real
 // server process with real SDK clients; and the distributed suite (adapter contracts against
 // real Postgres, ClickHouse, Kafka and MinIO, then the three roles as separate processes),
-// which `npm test` leaves out and `npm run test:distributed` runs.
+// which `npm test` leaves out and `npm run test:distributed` runs; and the operator suite against
+// a real kube-apiserver, run by `npm run test:operator`.
 export default defineConfig({
   test: {
     projects: [
@@ -21,6 +22,16 @@ export default defineConfig({
           globalSetup: ['test/standalone/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'operator',
+          include: ['test/operator/**/*.test.ts'],
+          globalSetup: ['test/operator/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60 * 60_000,
           fileParallelism: false,
         },
       },

@@ -1,0 +1,282 @@
+// The operator against a real kube-apiserver (etcd behind it): the CRD applied, Errata resources
+// created, changed, broken and deleted, and the owned objects, status and leadership checked.
+// No controllers run there, so the tests play them: they finish migration Jobs and set
+// Deployment status through the status subresources.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOperator } from '../../operator/operator.ts';
+import { createLogger } from '../../services/runtime/logger.ts';
+import { eventually } from '../support/standalone-server.ts';
+import {
+  applyCrd,
+  clients,
+  createErrata,
+  finishJob,
+  freshNamespace,
+  getErrata,
+  patchErrataSpec,
+  setDeploymentStatus,
+} from '../support/kube-cluster.ts';
+
+const kube = clients();
+const logger = createLogger('silent');
+let operator: Awaited<ReturnType<typeof startOperator>>;
+let leaseNamespace: string;
+
+const spec = (version = '0.1.0') => ({
+  image: 'registry.example.com/errata',
+  version,
+  dispatcher: { replicas: 2 },
+  kafka: { brokers: ['kafka:9092'] },
+  clickhouse: { url: 'http://clickhouse:8123' },
+  postgres: { url: { name: 'pg', key: 'url' } },
+  s3: { bucket: 'maps' },
+  secretsKey: { name: 'errata', key: 'secrets-key' },
+  ingress: { host: 'errata.example.com' },
+});
+
+beforeAll(async () => {
+  await applyCrd(kube);
+  leaseNamespace = await freshNamespace(kube);
+  operator = await startOperator({
+    kubeConfig: kube.config,
+    logger,
+    leaseNamespace,
+    host: '127.0.0.1',
+    port: 0,
+    leaseSeconds: 3,
+    retryMs: 250,
+    resyncMs: 2_000,
+  });
+  await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead');
+}, 120_000);
+afterAll(async () => {
+  await operator?.stop();
+});
+
+async function jobName(namespace: string, version: string): Promise<string> {
+  return eventually(async () => {
+    const jobs = await kube.batch.listNamespacedJob({ namespace });
+    return jobs.items.find((j) => j.spec!.template.spec!.containers[0]!.image!.endsWith(`:${version}`))?.metadata!.name;
+  }, `the migration Job for ${version}`);
+}
+
+async function owned(namespace: string) {
+  const names = async (list: Promise<{ items: Array<{ metadata?: { name?: string } }> }>) =>
+    (await list).items.map((i) => i.metadata!.name!).sort();
+  return {
+    deployments: await names(kube.apps.listNamespacedDeployment({ namespace })),
+    services: await names(kube.core.listNamespacedService({ namespace })),
+    configMaps: (await names(kube.core.listNamespacedConfigMap({ namespace }))).filter((n) => n !== 'kube-root-ca.crt'),
+  };
+}
+
+/** A running Errata: its migration finished and its Deployments created. */
+async function running(name: string): Promise<string> {
+  const namespace = await freshNamespace(kube);
+  await createErrata(kube, namespace, name, spec());
+  await finishJob(kube, namespace, await jobName(namespace, '0.1.0'), 'Complete');
+  await eventually(async () => ((await owned(namespace)).deployments.length === 3 ? true : undefined), 'the Deployments');
+  return namespace;
+}
+
+const condition = (errata: any, type: string) => errata.status?.conditions?.find((c: any) => c.type === type);
+
+describe('the operator', () => {
+  it('migrates first, then creates every owned object with an owner reference, and reports it', async () => {
+    const namespace = await freshNamespace(kube);
+    await createErrata(kube, namespace, 'shop', spec());
+    const job = await jobName(namespace, '0.1.0');
+    // Nothing runs before the schema is migrated.
+    const migrating = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'shop');
+      return condition(errata, 'MigrationsComplete') ? errata : undefined;
+    }, 'a first status');
+    expect(condition(migrating, 'MigrationsComplete')).toMatchObject({ status: 'False', reason: 'MigrationRunning' });
+    expect((await owned(namespace)).deployments).toEqual([]);
+
+    await finishJob(kube, namespace, job, 'Complete');
+    const objects = await eventually(async () => {
+      const found = await owned(namespace);
+      return found.deployments.length === 3 ? found : undefined;
+    }, 'the Deployments');
+    expect(objects).toEqual({
+      deployments: ['shop-dispatcher', 'shop-ingest', 'shop-mcp'],
+      services: ['shop-dispatcher', 'shop-ingest', 'shop-mcp'],
+      configMaps: ['shop-config'],
+    });
+    const errata = await getErrata(kube, namespace, 'shop');
+    const uid = errata.metadata.uid;
+    for (const deployment of (await kube.apps.listNamespacedDeployment({ namespace })).items) {
+      expect(deployment.metadata!.ownerReferences).toEqual([
+        expect.objectContaining({ kind: 'Errata', name: 'shop', uid, controller: true }),
+      ]);
+      expect(deployment.spec!.template.spec!.containers[0]!.image).toBe('registry.example.com/errata:0.1.0');
+    }
+    const ingress = await kube.objects.read({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'shop', namespace },
+    });
+    expect(ingress.metadata!.ownerReferences![0]!.uid).toBe(uid);
+    const budgets = await kube.objects.list('policy/v1', 'PodDisruptionBudget', namespace);
+    expect(budgets.items.map((b) => b.metadata!.name).sort()).toEqual(['shop-dispatcher', 'shop-ingest', 'shop-mcp']);
+    const reported = await eventually(async () => {
+      const current = await getErrata(kube, namespace, 'shop');
+      return condition(current, 'MigrationsComplete')?.status === 'True' ? current : undefined;
+    }, 'MigrationsComplete');
+    expect(reported.status).toMatchObject({
+      observedGeneration: reported.metadata.generation,
+      migratedVersion: '0.1.0',
+      urls: { ingest: 'http://errata.example.com', mcp: 'http://errata.example.com' },
+    });
+    expect(condition(reported, 'Ready')).toMatchObject({ status: 'False', reason: 'RolesNotReady' });
+  });
+
+  it('is Ready once every role is, and says which is not', async () => {
+    const namespace = await running('ready');
+    for (const role of ['ingest', 'mcp'])
+      await setDeploymentStatus(kube, namespace, `ready-${role}`, { replicas: 1, ready: 1, updated: 1 });
+    await setDeploymentStatus(kube, namespace, 'ready-dispatcher', { replicas: 2, ready: 2, updated: 2 });
+    const ready = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'ready');
+      return condition(errata, 'Ready')?.status === 'True' ? errata : undefined;
+    }, 'Ready');
+    expect(condition(ready, 'Progressing')).toMatchObject({ status: 'False', reason: 'Stable' });
+    expect(ready.status.replicas).toEqual({
+      ingest: { desired: 1, ready: 1 },
+      mcp: { desired: 1, ready: 1 },
+      dispatcher: { desired: 2, ready: 2 },
+    });
+    expect(ready.status.version).toBe('0.1.0');
+
+    await setDeploymentStatus(kube, namespace, 'ready-dispatcher', { replicas: 2, ready: 1, updated: 2 });
+    const notReady = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'ready');
+      return condition(errata, 'Ready')?.status === 'False' ? errata : undefined;
+    }, 'not Ready');
+    expect(condition(notReady, 'Ready').message).toBe('not ready: ingest 1/1, mcp 1/1, dispatcher 1/2');
+  });
+
+  it('changes only what a spec change affects, and follows the generation', async () => {
+    const namespace = await running('change');
+    const versions = async () =>
+      Object.fromEntries(
+        (await kube.apps.listNamespacedDeployment({ namespace })).items.map((d) => [
+          d.metadata!.name,
+          d.metadata!.resourceVersion,
+        ]),
+      );
+    // Let the first passes settle before taking the picture.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = await versions();
+    await patchErrataSpec(kube, namespace, 'change', { dispatcher: { replicas: 4 } });
+    const dispatcher = await eventually(async () => {
+      const d = await kube.apps.readNamespacedDeployment({ name: 'change-dispatcher', namespace });
+      return d.spec!.replicas === 4 ? d : undefined;
+    }, 'the dispatcher scaled');
+    const after = await versions();
+    expect(after['change-ingest']).toBe(before['change-ingest']);
+    expect(after['change-mcp']).toBe(before['change-mcp']);
+    expect(after['change-dispatcher']).toBe(dispatcher.metadata!.resourceVersion);
+    expect(after['change-dispatcher']).not.toBe(before['change-dispatcher']);
+    await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'change');
+      return errata.status?.observedGeneration === errata.metadata.generation && errata.metadata.generation > 1
+        ? true
+        : undefined;
+    }, 'observedGeneration to follow');
+
+    // Switched off: the ingress and the budgets go.
+    await patchErrataSpec(kube, namespace, 'change', { ingress: null, podDisruptionBudgets: { enabled: false } });
+    await eventually(async () => {
+      const ingresses = await kube.objects.list('networking.k8s.io/v1', 'Ingress', namespace);
+      const budgets = await kube.objects.list('policy/v1', 'PodDisruptionBudget', namespace);
+      return ingresses.items.length === 0 && budgets.items.length === 0 ? true : undefined;
+    }, 'the ingress and budgets pruned');
+  });
+
+  it('keeps the old version serving when a migration fails, and says so', async () => {
+    const namespace = await running('upgrade');
+    await patchErrataSpec(kube, namespace, 'upgrade', { version: '0.2.0' });
+    await finishJob(kube, namespace, await jobName(namespace, '0.2.0'), 'Failed');
+    const degraded = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'upgrade');
+      return condition(errata, 'Degraded')?.status === 'True' ? errata : undefined;
+    }, 'Degraded');
+    expect(condition(degraded, 'Degraded')).toMatchObject({ reason: 'MigrationFailed' });
+    expect(condition(degraded, 'MigrationsComplete')).toMatchObject({ status: 'False', reason: 'MigrationFailed' });
+    expect(condition(degraded, 'Degraded').message).toMatch(
+      /errata migrate for 0\.2\.0 failed: Job has reached the specified backoff limit/,
+    );
+    for (const deployment of (await kube.apps.listNamespacedDeployment({ namespace })).items) {
+      expect(deployment.spec!.template.spec!.containers[0]!.image).toBe('registry.example.com/errata:0.1.0');
+    }
+  });
+
+  it('is refused by the API server when the spec is wrong, with a readable message', async () => {
+    const namespace = await freshNamespace(kube);
+    const refusal = async (body: unknown) => {
+      try {
+        await createErrata(kube, namespace, 'bad', body);
+      } catch (error) {
+        return String((error as { body?: unknown }).body ?? error);
+      }
+      throw new Error('the API server accepted a wrong spec');
+    };
+    expect(await refusal({ ...spec(), ingest: { autoscaling: { minReplicas: 5, maxReplicas: 2 } } })).toMatch(
+      /minReplicas must not exceed maxReplicas/,
+    );
+    expect(await refusal({ ...spec(), version: 'not a tag' })).toMatch(/spec\.version/);
+    expect(await refusal({ ...spec(), postgres: { url: 'postgres://user:secret@db/errata' } })).toMatch(/spec\.postgres\.url/);
+    const { kafka: _kafka, ...withoutKafka } = spec();
+    expect(await refusal(withoutKafka)).toMatch(/spec\.kafka: Required value/);
+  });
+
+  it('leaves what it owned to the garbage collector when the resource is deleted', async () => {
+    const namespace = await running('gone');
+    const uid = (await getErrata(kube, namespace, 'gone')).metadata.uid;
+    await kube.custom.deleteNamespacedCustomObject({
+      group: 'errata.dev',
+      version: 'v1alpha1',
+      namespace,
+      plural: 'erratas',
+      name: 'gone',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // No controller runs here to collect them: each carries the owner reference that makes the
+    // garbage collector delete it, and the operator does not recreate or touch them.
+    const deployments = (await kube.apps.listNamespacedDeployment({ namespace })).items;
+    expect(deployments).toHaveLength(3);
+    for (const d of deployments)
+      expect(d.metadata!.ownerReferences).toEqual([expect.objectContaining({ uid, blockOwnerDeletion: true })]);
+    const configMap = await kube.core.readNamespacedConfigMap({ name: 'gone-config', namespace });
+    expect(configMap.metadata!.ownerReferences![0]!.uid).toBe(uid);
+  });
+});
+
+describe('leader election', () => {
+  it('lets one of two operators reconcile, and the other take over when it stops', async () => {
+    const namespace = await freshNamespace(kube);
+    const start = () =>
+      startOperator({
+        kubeConfig: kube.config,
+        logger,
+        leaseNamespace: namespace,
+        host: '127.0.0.1',
+        port: 0,
+        leaseSeconds: 3,
+        retryMs: 250,
+      });
+    const first = await start();
+    await eventually(async () => (first.isLeader() ? true : undefined), 'the first to lead');
+    const second = await start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect([first.isLeader(), second.isLeader()]).toEqual([true, false]);
+      await first.stop();
+      await eventually(async () => (second.isLeader() ? true : undefined), 'the second to take over', 15_000);
+    } finally {
+      await second.stop();
+    }
+  });
+});

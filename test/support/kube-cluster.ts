@@ -1,0 +1,151 @@
+// The real kube-apiserver of the operator suite (test/operator/global-setup.ts): a kubeconfig
+// for it, a namespace per test, the CRD applied, and helpers to play the controllers that do not
+// run there (setting Deployment and Job status through their status subresources).
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  BatchV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { inject } from 'vitest';
+import { CRD_FILE } from '../../operator/api/crd-file.ts';
+import { GROUP, PLURAL, VERSION } from '../../operator/api/errata-resource.ts';
+
+export function testKubeConfig(): KubeConfig {
+  const { url, token } = inject('kube');
+  const config = new KubeConfig();
+  config.loadFromOptions({
+    clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
+    users: [{ name: 'test', token }],
+    contexts: [{ name: 'test', cluster: 'test', user: 'test' }],
+    currentContext: 'test',
+  });
+  return config;
+}
+
+export function clients(config = testKubeConfig()) {
+  return {
+    config,
+    core: config.makeApiClient(CoreV1Api),
+    apps: config.makeApiClient(AppsV1Api),
+    batch: config.makeApiClient(BatchV1Api),
+    custom: config.makeApiClient(CustomObjectsApi),
+    extensions: config.makeApiClient(ApiextensionsV1Api),
+    objects: KubernetesObjectApi.makeApiClient(config),
+  };
+}
+
+/** Applies the committed CRD (server-side) and waits until it is established. */
+export async function applyCrd(kube = clients()): Promise<void> {
+  const crd = parse(readFileSync(CRD_FILE, 'utf8'));
+  await kube.objects.patch(crd, undefined, undefined, 'errata-tests', true, PatchStrategy.ServerSideApply);
+  for (let i = 0; i < 100; i++) {
+    const current = await kube.extensions.readCustomResourceDefinition({ name: crd.metadata.name });
+    if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the Errata CRD did not become established');
+}
+
+export async function freshNamespace(kube = clients()): Promise<string> {
+  const name = `t-${randomBytes(4).toString('hex')}`;
+  await kube.core.createNamespace({ body: { metadata: { name } } });
+  return name;
+}
+
+export async function createErrata(kube: ReturnType<typeof clients>, namespace: string, name: string, spec: unknown) {
+  return kube.custom.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    namespace,
+    plural: PLURAL,
+    body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Errata', metadata: { name, namespace }, spec },
+  });
+}
+
+export async function getErrata(kube: ReturnType<typeof clients>, namespace: string, name: string): Promise<any> {
+  return kube.custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name });
+}
+
+export async function patchErrataSpec(kube: ReturnType<typeof clients>, namespace: string, name: string, spec: unknown) {
+  return kube.custom.patchNamespacedCustomObject(
+    { group: GROUP, version: VERSION, namespace, plural: PLURAL, name, body: { spec } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
+
+/** Plays the Job controller: marks a Job complete, or failed. */
+export async function finishJob(
+  kube: ReturnType<typeof clients>,
+  namespace: string,
+  name: string,
+  outcome: 'Complete' | 'Failed',
+) {
+  const now = new Date();
+  const conditions =
+    outcome === 'Complete'
+      ? [
+          { type: 'SuccessCriteriaMet', status: 'True', lastProbeTime: now, lastTransitionTime: now },
+          { type: 'Complete', status: 'True', lastProbeTime: now, lastTransitionTime: now },
+        ]
+      : [
+          {
+            type: 'FailureTarget',
+            status: 'True',
+            reason: 'BackoffLimitExceeded',
+            message: 'Job has reached the specified backoff limit',
+            lastProbeTime: now,
+            lastTransitionTime: now,
+          },
+          {
+            type: 'Failed',
+            status: 'True',
+            reason: 'BackoffLimitExceeded',
+            message: 'Job has reached the specified backoff limit',
+            lastProbeTime: now,
+            lastTransitionTime: now,
+          },
+        ];
+  const status =
+    outcome === 'Complete'
+      ? { startTime: now, completionTime: now, succeeded: 1, conditions }
+      : { startTime: now, failed: 3, conditions };
+  await kube.batch.patchNamespacedJobStatus(
+    { name, namespace, body: { status } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
+
+/** Plays the Deployment controller: sets its replica counts. */
+export async function setDeploymentStatus(
+  kube: ReturnType<typeof clients>,
+  namespace: string,
+  name: string,
+  counts: { replicas: number; ready: number; updated: number },
+) {
+  const current = await kube.apps.readNamespacedDeployment({ name, namespace });
+  await kube.apps.patchNamespacedDeploymentStatus(
+    {
+      name,
+      namespace,
+      body: {
+        status: {
+          observedGeneration: current.metadata!.generation,
+          replicas: counts.replicas,
+          readyReplicas: counts.ready,
+          availableReplicas: counts.ready,
+          updatedReplicas: counts.updated,
+        },
+      },
+    },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
