@@ -102,15 +102,17 @@ export class Reconciler {
 
     // Act.
     if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
+    const serviceMonitorCrdInstalled = await this.kube.crdInstalled(SERVICE_MONITOR_CRD);
     const desired = desiredObjects(resource, {
       rolloutVersion: rolloutVersion ?? target,
-      serviceMonitorCrdInstalled: await this.kube.crdInstalled(SERVICE_MONITOR_CRD),
+      serviceMonitorCrdInstalled,
     }).filter(
       // Before the first migration succeeded there is nothing to run: no Deployments yet.
       (object) => rolloutVersion !== undefined || (object.kind !== 'Deployment' && object.kind !== 'HorizontalPodAutoscaler'),
     );
     try {
-      await this.applyChanged(resource, desired);
+      const kinds = OWNED_KINDS.filter((kind) => kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled);
+      await this.applyChanged(resource, desired, kinds);
       this.applyErrors.delete(key);
     } catch (error) {
       this.applyErrors.set(key, (error as Error).message.slice(0, 500));
@@ -135,11 +137,11 @@ export class Reconciler {
   }
 
   /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
-  private async applyChanged(resource: ErrataResource, desired: KubeObject[]): Promise<void> {
+  private async applyChanged(resource: ErrataResource, desired: KubeObject[], kinds: readonly string[]): Promise<void> {
     const { namespace, name } = resource.metadata;
     const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
     const live = new Map<string, LiveObject>();
-    for (const kind of OWNED_KINDS) {
+    for (const kind of kinds) {
       for (const object of await this.kube.listOwned(kind, namespace, name)) live.set(`${kind}/${object.metadata.name}`, object);
     }
     for (const object of desired) {

@@ -9,7 +9,7 @@ import { REPO_ROOT, runProcess } from '../support/standalone-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    kube: { url: string; token: string };
+    kube: { url: string; token: string; helm: string };
   }
 }
 
@@ -22,5 +22,5 @@ export default async function setup(project: TestProject): Promise<void> {
       .filter((line) => line.includes('='))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
-  project.provide('kube', { url: env.ERRATA_KUBE_URL!, token: env.ERRATA_KUBE_TOKEN! });
+  project.provide('kube', { url: env.ERRATA_KUBE_URL!, token: env.ERRATA_KUBE_TOKEN!, helm: env.ERRATA_HELM! });
 }
