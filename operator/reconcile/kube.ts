@@ -96,7 +96,8 @@ export class Kube {
         undefined,
         selector,
       );
-      return list.items as LiveObject[];
+      // Items of a list carry no kind of their own; deleting one needs it.
+      return list.items.map((item) => ({ ...item, apiVersion: API_VERSIONS[kind]!, kind }) as LiveObject);
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;

@@ -4,7 +4,8 @@
 # Go module proxy (no registry ships kube-apiserver; etcd >= 3.5.13 is needed for the watch
 # features kube-apiserver 1.31+ turns on). Writes ERRATA_KUBE_URL and ERRATA_KUBE_TOKEN to
 # .errata-kube.env at the repository root and each PID to $ERRATA_INFRA_RUN/pids; `npm run
-# kube:down` stops exactly those. Running it again while they answer changes nothing.
+# kube:down` stops exactly those. Running it again while they answer changes nothing. Also builds
+# helm (for the chart test) and writes its path as ERRATA_HELM.
 # No controllers run: owner references are recorded, not garbage-collected; no pod is scheduled.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +15,7 @@ RUN="${ERRATA_INFRA_RUN:-/tmp/errata-infra}"
 PIDS="$RUN/pids"
 ETCD_VERSION=v3.5.21
 KUBE_VERSION=1.35.4
+HELM_VERSION=v3.22.0
 ETCD_PORT=12379 ETCD_PEER_PORT=12380 APISERVER_PORT=16443
 TOKEN=errata-operator-test-token
 mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
@@ -65,6 +67,12 @@ GO
   )
 fi
 
+if [ ! -x "$CACHE/bin/helm-$HELM_VERSION" ]; then
+  log "building helm $HELM_VERSION from the Go module proxy (for the chart test)"
+  GOBIN="$CACHE/src/helm-bin" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  mv "$CACHE/src/helm-bin/helm" "$CACHE/bin/helm-$HELM_VERSION"
+fi
+
 if ! alive etcd; then
   log "starting etcd on 127.0.0.1:$ETCD_PORT"
   rm -rf "$RUN/etcd" && mkdir -p "$RUN/etcd"
@@ -95,5 +103,6 @@ fi
 cat >"$REPO/.errata-kube.env" <<ENV
 ERRATA_KUBE_URL=https://127.0.0.1:$APISERVER_PORT
 ERRATA_KUBE_TOKEN=$TOKEN
+ERRATA_HELM=$CACHE/bin/helm-$HELM_VERSION
 ENV
 log "ready; settings in .errata-kube.env"

@@ -7,13 +7,13 @@ import { PatchStrategy } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/standalone-server.ts';
-import { applyCrd, clients, freshNamespace } from '../support/kube-cluster.ts';
+import { applyCrd, clients, freshNamespace, rawApply } from '../support/kube-cluster.ts';
 import { inject } from 'vitest';
 
 const kube = clients();
 
 function helm(args: string[]): string {
-  return execFileSync(inject('kube').helm, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  return execFileSync(inject('kube').helm, args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 describe('the Helm chart', () => {
@@ -44,9 +44,16 @@ describe('the Helm chart', () => {
       'ServiceAccount',
     ]);
     for (const object of objects) {
-      if (!['CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding'].includes(object.kind)) {
-        object.metadata.namespace = namespace;
+      if (object.kind === 'CustomResourceDefinition') {
+        await rawApply(
+          kube.config,
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${object.metadata.name}`,
+          object,
+          true,
+        );
+        continue;
       }
+      if (!['ClusterRole', 'ClusterRoleBinding'].includes(object.kind)) object.metadata.namespace = namespace;
       await kube.objects.patch(object, undefined, 'All', 'errata-tests', true, PatchStrategy.ServerSideApply);
     }
     const deployment = objects.find((o) => o.kind === 'Deployment');

@@ -3,6 +3,7 @@
 // run there (setting Deployment and Job status through their status subresources).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import {
   ApiextensionsV1Api,
   AppsV1Api,
@@ -43,10 +44,35 @@ export function clients(config = testKubeConfig()) {
   };
 }
 
+/**
+ * Server-side apply of a raw object, byte for byte. The client's typed serializer knows schema
+ * fields only by its own attribute names and silently drops `x-kubernetes-validations` and
+ * `default` from a CRD given as YAML, so the CRD goes over plain HTTPS instead.
+ */
+export async function rawApply(config: KubeConfig, path: string, body: unknown, dryRun = false): Promise<void> {
+  const url = new URL(`${config.getCurrentCluster()!.server}${path}`);
+  url.searchParams.set('fieldManager', 'errata-tests');
+  url.searchParams.set('force', 'true');
+  if (dryRun) url.searchParams.set('dryRun', 'All');
+  const options: https.RequestOptions = { method: 'PATCH', headers: { 'content-type': PatchStrategy.ServerSideApply } };
+  await config.applyToHTTPSOptions(options);
+  await new Promise<void>((resolve, reject) => {
+    const request = https.request(url, options, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () =>
+        response.statusCode! < 300 ? resolve() : reject(new Error(`PATCH ${path}: ${response.statusCode} ${text}`)),
+      );
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
+
 /** Applies the committed CRD (server-side) and waits until it is established. */
 export async function applyCrd(kube = clients()): Promise<void> {
   const crd = parse(readFileSync(CRD_FILE, 'utf8'));
-  await kube.objects.patch(crd, undefined, undefined, 'errata-tests', true, PatchStrategy.ServerSideApply);
+  await rawApply(kube.config, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`, crd);
   for (let i = 0; i < 100; i++) {
     const current = await kube.extensions.readCustomResourceDefinition({ name: crd.metadata.name });
     if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
