@@ -86,10 +86,10 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
   return { url, port, dataDir, env, ...(await spawnUntilHealthy(['start'], env, url)) };
 }
 
-/** Starts `errata <args>` and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
-export async function spawnUntilHealthy(args: string[], env: NodeJS.ProcessEnv, url: string): Promise<ServerProcess> {
+/** Starts `errata <args>` (from `bin`, the repository's by default) and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
+export async function spawnUntilHealthy(args: string[], env: NodeJS.ProcessEnv, url: string, bin = BIN): Promise<ServerProcess> {
   const what = `errata ${args.join(' ')}`;
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
