@@ -5,6 +5,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm install with the lock, not npm ci: the lock cannot name chdb's optional engine packages for
+# other platforms (the registry serves only this one), so npm ci refuses it; the versions are
+# still the locked ones.
 RUN npm install --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY bin ./bin
@@ -19,7 +22,8 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
-USER node
+# Numeric, so that Kubernetes can verify runAsNonRoot (the `node` user of the base image).
+USER 1000:1000
 EXPOSE 8000
 ENTRYPOINT ["node", "/app/bin/errata.js"]
 CMD ["--help"]

@@ -124,6 +124,7 @@ export async function startOperator(
   ] as const) {
     // The informer stops on an error; start it again after a pause (it re-lists).
     informer.on('error', (error: unknown) => {
+      if (stopping) return;
       logger.warn({ err: error, informer: name }, 'watch failed; restarting');
       setTimeout(() => void informer.start().catch(() => {}), 2_000).unref();
     });

@@ -82,6 +82,13 @@ export function errataCrd(): JsonSchema {
               type: 'object',
               description: 'Errata: error tracking and structured logs, run by the Errata operator.',
               required: ['spec'],
+              'x-kubernetes-validations': [
+                {
+                  rule: "self.metadata.name.size() <= 40 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+                  message:
+                    'metadata.name must start with a letter, hold only lowercase letters, digits and "-", and be at most 40 characters: the names of the objects the operator makes are built from it',
+                },
+              ],
               properties: {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },

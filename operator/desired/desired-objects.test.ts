@@ -85,7 +85,8 @@ describe('desired objects', () => {
       args: ['serve', 'mcp'],
       ports: [{ name: 'http', containerPort: 8000, protocol: 'TCP' }],
       readinessProbe: { httpGet: { path: '/healthz', port: 'http' } },
-      livenessProbe: { httpGet: { path: '/healthz', port: 'http' } },
+      // Liveness does not depend on the stores: an outage must not restart every pod.
+      livenessProbe: { tcpSocket: { port: 'http' } },
       envFrom: [{ configMapRef: { name: 'prod-config' } }],
       securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
     });
@@ -162,8 +163,13 @@ describe('desired objects', () => {
     const r = resource();
     const job = migrationJob(r, '0.2.0') as any;
     expect(job.metadata.name).toBe(migrationJobName(r, '0.2.0'));
-    expect(job.metadata.name).toMatch(/^prod-migrate-0-2-0-[0-9a-f]{6}$/);
+    expect(job.metadata.name).toMatch(/^prod-migrate-[0-9a-f]{10}$/);
+    expect(job.metadata.labels['errata.dev/migrates-to']).toBe('0.2.0');
+    expect(job.spec.activeDeadlineSeconds).toBe(1800);
     expect(migrationJobName(r, '0.3.0')).not.toBe(job.metadata.name);
+    // A Job's pod template cannot change: new settings make a new Job.
+    const other = resource({ imagePullPolicy: 'Always' });
+    expect(migrationJobName(other, '0.2.0')).not.toBe(job.metadata.name);
     expect(job.spec.template.spec.containers[0]).toMatchObject({ image: 'registry.example.com/errata:0.2.0', args: ['migrate'] });
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
     const held = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, { ...observed, rolloutVersion: '0.2.0' }));

@@ -25,7 +25,6 @@ export function labels(resource: ErrataResource, component: string): Record<stri
   return {
     ...selectorLabels(resource, component),
     [MANAGED_BY_LABEL]: FIELD_MANAGER,
-    'app.kubernetes.io/version': resource.spec.version,
   };
 }
 
@@ -62,13 +61,16 @@ export function ownedMetadata(
   name: string,
   component: string,
   body: unknown,
-  extra: { annotations?: Record<string, string> } = {},
+  extra: { annotations?: Record<string, string>; labels?: Record<string, string> } = {},
 ) {
-  return {
+  const metadata = {
     name,
     namespace: resource.metadata.namespace,
-    labels: labels(resource, component),
-    annotations: { ...extra.annotations, [SPEC_HASH_ANNOTATION]: specHash(body) },
+    labels: { ...labels(resource, component), ...extra.labels },
+    annotations: { ...extra.annotations },
     ownerReferences: [ownerReference(resource)],
   };
+  // The hash covers the metadata too: a changed label, annotation or owner is applied as well.
+  metadata.annotations[SPEC_HASH_ANNOTATION] = specHash({ metadata, body });
+  return metadata;
 }

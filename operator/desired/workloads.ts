@@ -38,17 +38,19 @@ function container(resource: ErrataResource, version: string, args: string[], ro
   };
 }
 
-const podSecurity = { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
+// The image's user is 1000 (`node`); stating it lets the kubelet verify runAsNonRoot.
+const podSecurity = {
+  runAsNonRoot: true,
+  runAsUser: 1000,
+  runAsGroup: 1000,
+  fsGroup: 1000,
+  seccompProfile: { type: 'RuntimeDefault' },
+};
 
 export function roleDeployment(resource: ErrataResource, role: Role, version: string) {
   const roleSpec = resource.spec[role];
   const selector = selectorLabels(resource, role);
-  const probe = (failureThreshold: number) => ({
-    httpGet: { path: '/healthz', port: 'http' },
-    periodSeconds: 10,
-    timeoutSeconds: 3,
-    failureThreshold,
-  });
+  const timing = { periodSeconds: 10, timeoutSeconds: 3 };
   const body = {
     // With autoscaling the HPA owns the replica count: leaving it out keeps apply from resetting it.
     ...(roleSpec.autoscaling ? {} : { replicas: roleSpec.replicas }),
@@ -67,8 +69,10 @@ export function roleDeployment(resource: ErrataResource, role: Role, version: st
           {
             ...container(resource, version, ['serve', role], role),
             ports: [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }],
-            readinessProbe: probe(3),
-            livenessProbe: { ...probe(6), initialDelaySeconds: 10 },
+            // Ready while the stores it uses answer (/healthz); alive while it listens: an outage
+            // of Postgres, ClickHouse or Kafka takes pods out of service, it does not restart them.
+            readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, failureThreshold: 3, ...timing },
+            livenessProbe: { tcpSocket: { port: 'http' }, failureThreshold: 6, initialDelaySeconds: 10, ...timing },
             ...(roleSpec.resources ? { resources: roleSpec.resources } : {}),
           },
         ],
@@ -84,19 +88,23 @@ export function roleDeployment(resource: ErrataResource, role: Role, version: st
   };
 }
 
-/** The Job name carries the version and the settings' hash: a new one per target, kept as its record. */
+/** Stops a migration that cannot start (an image that does not pull, a missing Secret), so that it fails visibly. */
+export const MIGRATION_DEADLINE_SECONDS = 30 * 60;
+export const MIGRATION_VERSION_LABEL = 'errata.dev/migrates-to';
+
+/**
+ * A Job's pod template cannot change, so its name is the hash of its body: a new target version
+ * or new settings make a new Job, and the old one stays as the record. Short enough for any
+ * name the CRD allows (at most 40 characters); the version is in a label.
+ */
 export function migrationJobName(resource: ErrataResource, version: string): string {
-  const safe = version
-    .toLowerCase()
-    .replace(/[^a-z0-9-]/g, '-')
-    .slice(0, 30)
-    .replace(/-+$/, '');
-  return objectName(resource, `migrate-${safe}-${specHash([version, configMap(resource).data]).slice(0, 6)}`);
+  return objectName(resource, `migrate-${specHash(migrationJobBody(resource, version)).slice(0, 10)}`);
 }
 
-export function migrationJob(resource: ErrataResource, version: string) {
-  const body = {
+function migrationJobBody(resource: ErrataResource, version: string) {
+  return {
     backoffLimit: 2,
+    activeDeadlineSeconds: MIGRATION_DEADLINE_SECONDS,
     ttlSecondsAfterFinished: 7 * 86_400,
     template: {
       metadata: { labels: selectorLabels(resource, 'migrate') },
@@ -108,10 +116,17 @@ export function migrationJob(resource: ErrataResource, version: string) {
       },
     },
   };
+}
+
+export function migrationJob(resource: ErrataResource, version: string) {
+  const body = migrationJobBody(resource, version);
+  const versionLabel = version.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 63);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: ownedMetadata(resource, migrationJobName(resource, version), 'migrate', body),
+    metadata: ownedMetadata(resource, migrationJobName(resource, version), 'migrate', body, {
+      labels: { [MIGRATION_VERSION_LABEL]: versionLabel },
+    }),
     spec: body,
   };
 }

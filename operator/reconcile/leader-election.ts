@@ -27,6 +27,10 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
   let leading = false;
   let lastRenewed = 0;
   let stopped = false;
+  // Expiry is judged by this candidate's own clock: when it last saw the lease record change,
+  // not the holder's renewTime, so clock skew between nodes cannot make two leaders.
+  let observedRecord = '';
+  let observedAt = 0;
 
   const lease = (current: V1Lease | undefined, now: Date): V1Lease => {
     const takingOver = current?.spec?.holderIdentity !== identity;
@@ -49,8 +53,7 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
   };
 
   /** One attempt: true if this candidate holds the lease afterwards. */
-  const tryAcquireOrRenew = async (): Promise<boolean> => {
-    const now = new Date();
+  const tryAcquireOrRenew = async (now: Date): Promise<boolean> => {
     let current: V1Lease | undefined;
     try {
       current = await api.readNamespacedLease({ name, namespace });
@@ -62,8 +65,12 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
       return true;
     }
     const holder = current.spec?.holderIdentity;
-    const renewed = current.spec?.renewTime ? new Date(current.spec.renewTime).getTime() : 0;
-    const expired = renewed + (current.spec?.leaseDurationSeconds ?? leaseSeconds) * 1000 < now.getTime();
+    const record = `${holder}@${current.spec?.renewTime ? new Date(current.spec.renewTime).toISOString() : ''}`;
+    if (record !== observedRecord) {
+      observedRecord = record;
+      observedAt = now.getTime();
+    }
+    const expired = observedAt + (current.spec?.leaseDurationSeconds ?? leaseSeconds) * 1000 < now.getTime();
     if (holder && holder !== identity && !expired) return false;
     // A conflict (409) means another candidate wrote first: it throws, and this round is lost.
     await api.replaceNamespacedLease({ name, namespace, body: lease(current, now) });
@@ -71,18 +78,32 @@ export function startLeaderElection(config: KubeConfig, options: LeaderElectionO
   };
 
   const round = async () => {
+    // The renewal counts from before the request: a slow answer must not stretch the lease.
+    const now = new Date();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`lease request took over ${renewDeadlineMs} ms`)), renewDeadlineMs);
+    });
     try {
-      const held = await tryAcquireOrRenew();
+      const held = await Promise.race([tryAcquireOrRenew(now), deadline]);
       if (held) {
-        lastRenewed = Date.now();
+        lastRenewed = now.getTime();
         if (!leading) {
           leading = true;
           options.onStartedLeading();
         }
         return;
       }
+      // Another candidate holds it: whatever this one believed, it does not lead.
+      if (leading) {
+        leading = false;
+        options.onStoppedLeading();
+      }
+      return;
     } catch (error) {
       if ((error as { code?: number }).code !== 409) options.onError?.(error);
+    } finally {
+      clearTimeout(timer);
     }
     if (leading && Date.now() - lastRenewed > renewDeadlineMs) {
       leading = false;

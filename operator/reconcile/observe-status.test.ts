@@ -6,6 +6,7 @@ const role = (over: Partial<RoleObservation> = {}): RoleObservation => ({
   desired: 2,
   ready: 2,
   updated: 2,
+  total: 2,
   settled: true,
   version: '0.2.0',
   ...over,
@@ -77,7 +78,7 @@ describe('observed status', () => {
       t1,
     );
     expect(conditionsOf(rolling)).toMatchObject({ Progressing: 'True RollingOut', Ready: 'False RolesNotReady' });
-    expect(rolling.version).toBeUndefined();
+    expect(rolling.version).toBe('0.2.0');
     expect(rolling.migratedVersion).toBe('0.3.0');
   });
 
@@ -113,5 +114,44 @@ describe('observed status', () => {
     expect(quota.conditions!.find((c) => c.type === 'Degraded')!.message).toBe('dispatcher: exceeded quota');
     const refused = observedStatus(undefined, { ...base, applyError: 'Ingress prod: admission webhook denied it' }, t0);
     expect(conditionsOf(refused).Degraded).toBe('True ApplyFailed');
+  });
+
+  it('is not Ready on a new template whose pods have not rolled yet, though the old pods are ready', () => {
+    const ready = observedStatus(undefined, base, t0);
+    const justApplied = observedStatus(
+      ready,
+      {
+        ...base,
+        targetVersion: '0.3.0',
+        migration: { state: 'succeeded', version: '0.3.0' },
+        roles: allRoles({ version: '0.3.0', updated: 0, total: 2, ready: 2, settled: false }),
+      },
+      t1,
+    );
+    expect(conditionsOf(justApplied)).toMatchObject({ Ready: 'False RolesNotReady', Progressing: 'True RollingOut' });
+    expect(justApplied.version).toBe('0.2.0');
+    const halfway = observedStatus(
+      justApplied,
+      {
+        ...base,
+        targetVersion: '0.3.0',
+        migration: { state: 'succeeded', version: '0.3.0' },
+        roles: allRoles({ version: '0.3.0', updated: 2, total: 3, ready: 2 }),
+      },
+      t1,
+    );
+    expect(conditionsOf(halfway).Ready).toBe('False RolesNotReady');
+    const done = observedStatus(
+      halfway,
+      {
+        ...base,
+        targetVersion: '0.3.0',
+        migration: { state: 'succeeded', version: '0.3.0' },
+        roles: allRoles({ version: '0.3.0' }),
+      },
+      t1,
+    );
+    expect(conditionsOf(done).Ready).toBe('True AllRolesReady');
+    expect(done.version).toBe('0.3.0');
   });
 });

@@ -10,6 +10,8 @@ export interface RoleObservation {
   ready: number;
   /** Pods on the Deployment's current template. */
   updated: number;
+  /** Pods of the Deployment, old template included. */
+  total: number;
   /** The Deployment controller has seen its latest spec. */
   settled: boolean;
   /** The version its template runs, if the Deployment exists. */
@@ -36,8 +38,13 @@ export interface Observation {
 export function observedStatus(previous: ErrataStatus | undefined, o: Observation, now: Date): ErrataStatus {
   const roles = ROLES.map((role) => ({ role, seen: o.roles[role] }));
   const migrated = o.migration.state === 'succeeded' && o.migration.version === o.targetVersion;
-  const notReady = roles.filter(({ seen }) => !seen || seen.ready < seen.desired || seen.version !== o.targetVersion);
-  const rolling = roles.filter(({ seen }) => seen && (!seen.settled || seen.updated < seen.desired));
+  // Rolled out: the controller saw the template, and every pod runs it (a template changes at
+  // once; its pods do not, and the old ones keep counting as ready meanwhile).
+  const rolledOut = (seen: RoleObservation) => seen.settled && seen.updated >= seen.desired && seen.total <= seen.updated;
+  const notReady = roles.filter(
+    ({ seen }) => !seen || !rolledOut(seen) || seen.ready < seen.desired || seen.version !== o.targetVersion,
+  );
+  const rolling = roles.filter(({ seen }) => seen && !rolledOut(seen));
   const failures = roles.flatMap(({ role, seen }) => (seen?.failure ? [`${role}: ${seen.failure}`] : []));
   const readiness = roles.map(({ role, seen }) => `${role} ${seen?.ready ?? 0}/${seen?.desired ?? 0}`).join(', ');
 
@@ -67,7 +74,12 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
             reason: REASONS.rollingOut,
             message: `rolling out ${o.targetVersion}: ${readiness}`,
           }
-        : { type: 'Progressing', status: false, reason: REASONS.stable, message: `running ${o.targetVersion}` };
+        : {
+            type: 'Progressing',
+            status: false,
+            reason: REASONS.stable,
+            message: migrated ? `running ${o.targetVersion}` : `running ${previous?.version ?? 'nothing yet'}`,
+          };
   const degraded: ConditionInput =
     o.migration.state === 'failed'
       ? { type: 'Degraded', status: true, reason: REASONS.migrationFailed, message: migration.message }
@@ -86,8 +98,9 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
           message: `not ready: ${readiness}${migrated ? '' : `; ${migration.message}`}`,
         };
 
-  const versions = new Set(roles.map(({ seen }) => seen?.version));
-  const running = versions.size === 1 ? [...versions][0] : undefined;
+  // The version all roles run: set once every pod of every role runs it; until then the last one.
+  const versions = new Set(roles.map(({ seen }) => (seen && rolledOut(seen) ? seen.version : undefined)));
+  const running = versions.size === 1 ? ([...versions][0] ?? previous?.version) : previous?.version;
   const conditions: Condition[] = mergeConditions(
     previous?.conditions,
     [ready, progressing, degraded, migration],

@@ -51,19 +51,22 @@ export class Reconciler {
       await this.kube.writeStatus(namespace, name, {
         ...previous,
         observedGeneration: generation,
-        conditions: mergeConditions(
-          previous?.conditions,
-          [
-            {
-              type: 'Degraded',
-              status: true,
-              reason: REASONS.invalidSpec,
-              message: `spec.${issue.path.join('.')}: ${issue.message}`,
-            },
-          ],
-          this.now(),
-          generation,
-        ),
+        conditions: [
+          ...(previous?.conditions ?? []).filter((c) => c.type !== 'Degraded'),
+          ...mergeConditions(
+            previous?.conditions,
+            [
+              {
+                type: 'Degraded',
+                status: true,
+                reason: REASONS.invalidSpec,
+                message: `spec.${issue.path.join('.')}: ${issue.message}`,
+              },
+            ],
+            this.now(),
+            generation,
+          ),
+        ],
       });
       return {};
     }
@@ -78,12 +81,15 @@ export class Reconciler {
     // Observe.
     const target = resource.spec.version;
     const migration = await this.observeMigration(resource, previous);
-    const rolloutVersion = migration.state === 'succeeded' ? target : (previous?.version ?? previous?.migratedVersion);
     const roles: Partial<Record<Role, RoleObservation>> = {};
     for (const role of ROLES) {
       const deployment = await this.kube.get('Deployment', namespace, objectName(resource, role));
       if (deployment) roles[role] = roleObservation(resource, role, deployment);
     }
+    // What the Deployments may run: the target once migrated; else what they run now (the
+    // version they were last given, as their templates say), else the last migrated one.
+    const templateVersion = ROLES.map((role) => roles[role]?.version).find((v) => v !== undefined);
+    const rolloutVersion = migration.state === 'succeeded' ? target : (templateVersion ?? previous?.migratedVersion);
 
     // Write status.
     const status = observedStatus(
@@ -101,7 +107,6 @@ export class Reconciler {
     if (JSON.stringify(status) !== JSON.stringify(previous)) await this.kube.writeStatus(namespace, name, status);
 
     // Act.
-    if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
     const serviceMonitorCrdInstalled = await this.kube.crdInstalled(SERVICE_MONITOR_CRD);
     const desired = desiredObjects(resource, {
       rolloutVersion: rolloutVersion ?? target,
@@ -111,6 +116,7 @@ export class Reconciler {
       (object) => rolloutVersion !== undefined || (object.kind !== 'Deployment' && object.kind !== 'HorizontalPodAutoscaler'),
     );
     try {
+      if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
       const kinds = OWNED_KINDS.filter((kind) => kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled);
       await this.applyChanged(resource, desired, kinds);
       this.applyErrors.delete(key);
@@ -163,6 +169,7 @@ function roleObservation(resource: ErrataResource, role: Role, deployment: LiveO
     desired: deployment.spec?.replicas ?? resource.spec[role].autoscaling?.minReplicas ?? resource.spec[role].replicas,
     ready: status.readyReplicas ?? 0,
     updated: status.updatedReplicas ?? 0,
+    total: status.replicas ?? 0,
     settled: (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 0),
     version: image.includes(':') ? image.slice(image.lastIndexOf(':') + 1) : undefined,
     ...(failure ? { failure: failure.message ?? 'pods could not be created' } : {}),

@@ -62,4 +62,16 @@ describe('work queue', () => {
     expect(delays).toEqual([10, 20, 40]);
     await queue.stop();
   });
+
+  it('keeps one delayed add per key, the earliest', async () => {
+    const runs: string[] = [];
+    const queue = new WorkQueue(async (key) => {
+      runs.push(key);
+    });
+    for (let i = 0; i < 50; i++) queue.addAfter('ns/slow', 40);
+    queue.addAfter('ns/slow', 10);
+    await tick(80);
+    expect(runs).toEqual(['ns/slow']);
+    await queue.stop();
+  });
 });

@@ -17,7 +17,8 @@ export class WorkQueue {
   private readonly active = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** At most one delayed add per key: the earliest. */
+  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private workers = 0;
   private stopped = false;
   private idleWaiters: Array<() => void> = [];
@@ -41,12 +42,16 @@ export class WorkQueue {
 
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
+    const at = Date.now() + delayMs;
+    const pending = this.timers.get(key);
+    if (pending && pending.at <= at) return;
+    if (pending) clearTimeout(pending.timer);
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.timers.delete(key);
       this.add(key);
     }, delayMs);
     timer.unref();
-    this.timers.add(timer);
+    this.timers.set(key, { at, timer });
   }
 
   /** Resolves once nothing is queued or running (tests, shutdown). Delayed retries do not count. */
@@ -57,7 +62,7 @@ export class WorkQueue {
 
   stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.queued.length = 0;
     this.waiting.clear();

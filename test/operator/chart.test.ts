@@ -3,11 +3,23 @@
 // operator's RBAC covers what the reconciler does.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PatchStrategy } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, PatchStrategy } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/standalone-server.ts';
-import { applyCrd, clients, freshNamespace, rawApply } from '../support/kube-cluster.ts';
+import { startOperator } from '../../operator/operator.ts';
+import { createLogger } from '../../services/runtime/logger.ts';
+import {
+  applyCrd,
+  clients,
+  createErrata,
+  finishJob,
+  freshNamespace,
+  getErrata,
+  patchErrataSpec,
+  rawApply,
+} from '../support/kube-cluster.ts';
+import { eventually } from '../support/standalone-server.ts';
 import { inject } from 'vitest';
 
 const kube = clients();
@@ -66,5 +78,78 @@ describe('the Helm chart', () => {
   it('refuses values its schema does not allow', () => {
     expect(() => helm(['template', 'errata', join('charts', 'errata'), '--set', 'replicas=0'])).toThrow(/replicas/);
     expect(() => helm(['template', 'errata', join('charts', 'errata'), '--set', 'colour=blue'])).toThrow(/colour/);
+  });
+
+  it("grants the operator enough to run an Errata: an operator on the chart's ServiceAccount does", async () => {
+    await applyCrd(kube);
+    const namespace = await freshNamespace(kube);
+    const release = `rbac-${namespace}`;
+    const objects = parseAllDocuments(
+      helm(['template', release, join('charts', 'errata'), '--namespace', namespace, '--set', 'image.repository=r/errata']),
+    )
+      .map((d) => d.toJS())
+      .filter((o) => o && ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(o.kind));
+    for (const object of objects) {
+      if (!object.kind.startsWith('Cluster')) object.metadata.namespace = namespace;
+      await kube.objects.patch(object, undefined, undefined, 'errata-tests', true, PatchStrategy.ServerSideApply);
+    }
+    const account = objects.find((o) => o.kind === 'ServiceAccount').metadata.name;
+    const token = await kube.core.createNamespacedServiceAccountToken({
+      name: account,
+      namespace,
+      body: { spec: { audiences: [], expirationSeconds: 3600 } },
+    });
+    const asOperator = new KubeConfig();
+    asOperator.loadFromOptions({
+      clusters: [{ name: 'test', server: inject('kube').url, skipTLSVerify: true }],
+      users: [{ name: 'operator', token: token.status!.token }],
+      contexts: [{ name: 'test', cluster: 'test', user: 'operator' }],
+      currentContext: 'test',
+    });
+    const operator = await startOperator({
+      kubeConfig: asOperator,
+      logger: createLogger('silent'),
+      leaseNamespace: namespace,
+      host: '127.0.0.1',
+      port: 0,
+      leaseSeconds: 3,
+      retryMs: 250,
+    });
+    try {
+      await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead with its own rights');
+      await createErrata(kube, namespace, 'rbac', {
+        image: 'r/errata',
+        version: '0.1.0',
+        kafka: { brokers: ['kafka:9092'] },
+        clickhouse: { url: 'http://clickhouse:8123' },
+        postgres: { url: { name: 'pg', key: 'url' } },
+        s3: { bucket: 'maps' },
+        secretsKey: { name: 'errata', key: 'secrets-key' },
+        ingress: { host: 'errata.example.com' },
+      });
+      const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
+      await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
+      await eventually(
+        async () => ((await kube.apps.listNamespacedDeployment({ namespace })).items.length === 3 ? true : undefined),
+        'the Deployments, applied with the chart’s rights',
+      );
+      const errata = await eventually(async () => {
+        const current = await getErrata(kube, namespace, 'rbac');
+        return current.status?.migratedVersion === '0.1.0' ? current : undefined;
+      }, 'the status, written with the chart’s rights');
+      expect(errata.status.observedGeneration).toBe(errata.metadata.generation);
+      // Pruning deletes with those rights too.
+      await patchErrataSpec(kube, namespace, 'rbac', { ingress: null });
+      await eventually(
+        async () =>
+          (await kube.objects.list('networking.k8s.io/v1', 'Ingress', namespace)).items.length === 0 ? true : undefined,
+        'the ingress pruned',
+      );
+      // And it cannot read Secrets.
+      const secrets = asOperator.makeApiClient(CoreV1Api);
+      await expect(secrets.listNamespacedSecret({ namespace })).rejects.toMatchObject({ code: 403 });
+    } finally {
+      await operator.stop();
+    }
   });
 });

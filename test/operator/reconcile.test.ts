@@ -228,6 +228,12 @@ describe('the operator', () => {
     );
     expect(await refusal({ ...spec(), version: 'not a tag' })).toMatch(/spec\.version/);
     expect(await refusal({ ...spec(), postgres: { url: 'postgres://user:secret@db/errata' } })).toMatch(/spec\.postgres\.url/);
+    try {
+      await createErrata(kube, namespace, 'a-name-far-too-long-for-the-objects-it-names', spec());
+      throw new Error('the API server accepted a name over 40 characters');
+    } catch (error) {
+      expect(String((error as { body?: unknown }).body ?? error)).toMatch(/metadata\.name must start with a letter/);
+    }
     const { kafka: _kafka, ...withoutKafka } = spec();
     expect(await refusal(withoutKafka)).toMatch(/spec\.kafka: Required value/);
   });
