@@ -78,8 +78,8 @@ export class Kube {
   }
 
   /** Server-side apply, taking ownership of every field it sets (the operator is the one writer). */
-  async apply(object: KubernetesObject): Promise<void> {
-    await this.objects.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+  async apply(object: KubernetesObject, fieldManager = FIELD_MANAGER): Promise<void> {
+    await this.objects.patch(object, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply);
   }
 
   /** Objects of a kind this operator made for one Errata; none when the kind is not served. */

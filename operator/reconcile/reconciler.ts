@@ -20,6 +20,7 @@ import type { Kube, LiveObject } from './kube.ts';
 import { observedStatus, type MigrationObservation, type RoleObservation } from './observe-status.ts';
 
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
+const REPLICAS_HANDOVER_MANAGER = 'errata-operator-handover';
 
 export interface PassResult {
   /** Come back after this long: something is still moving (a migration, a rollout). */
@@ -142,6 +143,25 @@ export class Reconciler {
     return { state: 'running', version };
   }
 
+  /**
+   * A Deployment that autoscaling now sizes leaves `replicas` out. Applied as is, the field would
+   * lose its owner and fall back to 1 until the autoscaler acts; so its current value is first
+   * handed to a separate field manager, from which the autoscaler's writes take it over.
+   */
+  private async handOverReplicas(current: LiveObject | undefined): Promise<void> {
+    const replicas = current?.spec?.replicas;
+    if (replicas === undefined) return;
+    await this.kube.apply(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: current!.metadata.name, namespace: current!.metadata.namespace! },
+        spec: { replicas },
+      } as LiveObject,
+      REPLICAS_HANDOVER_MANAGER,
+    );
+  }
+
   /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
   private async applyChanged(resource: ErrataResource, desired: KubeObject[], kinds: readonly string[]): Promise<void> {
     const { namespace, name } = resource.metadata;
@@ -153,6 +173,9 @@ export class Reconciler {
     for (const object of desired) {
       const current = live.get(`${object.kind}/${object.metadata.name}`);
       if (current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] === object.metadata.annotations[SPEC_HASH_ANNOTATION]) continue;
+      if (object.kind === 'Deployment' && (object as { spec?: { replicas?: number } }).spec?.replicas === undefined) {
+        await this.handOverReplicas(current);
+      }
       await this.kube.apply(object);
     }
     for (const [key, object] of live) if (!wanted.has(key)) await this.kube.delete(object);

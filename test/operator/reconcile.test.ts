@@ -186,6 +186,15 @@ describe('the operator', () => {
         : undefined;
     }, 'observedGeneration to follow');
 
+    // Autoscaling switched on: the count the Deployment has stays until the autoscaler moves it.
+    await patchErrataSpec(kube, namespace, 'change', { dispatcher: { autoscaling: { minReplicas: 2, maxReplicas: 6 } } });
+    await eventually(async () => {
+      const hpas = await kube.objects.list('autoscaling/v2', 'HorizontalPodAutoscaler', namespace);
+      return hpas.items.some((h) => h.metadata!.name === 'change-dispatcher') ? true : undefined;
+    }, 'the dispatcher autoscaler');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await kube.apps.readNamespacedDeployment({ name: 'change-dispatcher', namespace })).spec!.replicas).toBe(4);
+
     // Switched off: the ingress and the budgets go.
     await patchErrataSpec(kube, namespace, 'change', { ingress: null, podDisruptionBudgets: { enabled: false } });
     await eventually(async () => {
