@@ -26,7 +26,7 @@ export function autoscaler(resource: ErrataResource, role: Role) {
   };
 }
 
-/** One pod of a role may be evicted at a time: a node drain proceeds, a role never empties. */
+/** One pod of a role may be evicted at a time: a node drain proceeds, and a role of two or more pods keeps serving. */
 export function disruptionBudget(resource: ErrataResource, role: Role) {
   if (!resource.spec.podDisruptionBudgets.enabled) return undefined;
   const body = {

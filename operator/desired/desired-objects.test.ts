@@ -130,7 +130,7 @@ describe('desired objects', () => {
       'Prefix /api/v1 -> prod-mcp',
       'Prefix /mcp -> prod-mcp',
       'Exact /llms.txt -> prod-mcp',
-      'Prefix / -> prod-mcp',
+      'Prefix /organizations -> prod-mcp',
     ]);
   });
 
