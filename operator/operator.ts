@@ -117,19 +117,24 @@ export async function startOperator(
     deployments.on(event, enqueueOwner);
     jobs.on(event, enqueueOwner);
   }
+  // Which watches are up: /healthz fails while one is down, so a stuck operator gets restarted.
+  const watching = new Map<string, boolean>();
   for (const [name, informer] of [
     ['erratas', erratas],
     ['deployments', deployments],
     ['jobs', jobs],
   ] as const) {
+    informer.on('connect', () => watching.set(name, true));
     // The informer stops on an error; start it again after a pause (it re-lists).
     informer.on('error', (error: unknown) => {
       if (stopping) return;
+      watching.set(name, false);
       logger.warn({ err: error, informer: name }, 'watch failed; restarting');
       setTimeout(() => void informer.start().catch(() => {}), 2_000).unref();
     });
   }
   await Promise.all([erratas.start(), deployments.start(), jobs.start()]);
+  for (const name of ['erratas', 'deployments', 'jobs']) if (!watching.has(name)) watching.set(name, true);
 
   const resync = setInterval(() => erratas.list().forEach(enqueue), options.resyncMs ?? 300_000);
   resync.unref();
@@ -154,7 +159,14 @@ export async function startOperator(
     onError: (error) => logger.warn({ err: error }, 'leader election round failed'),
   });
 
-  const app = createHttpApp({ logger, metrics, health: [{ name: 'informers', check: async () => {} }] });
+  const watches = {
+    name: 'watches',
+    check: async () => {
+      const down = [...watching].filter(([, up]) => !up).map(([name]) => name);
+      if (down.length > 0) throw new Error(`not watching ${down.join(', ')}`);
+    },
+  };
+  const app = createHttpApp({ logger, metrics, health: [watches] });
   const server = createServer(app.callback());
   const address = await listen(server, options.host, options.port);
   return {
