@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CRD_FILE, crdYaml } from './crd-file.ts';
 import { errataSpec } from './errata-resource.ts';
@@ -56,7 +56,9 @@ describe('the Errata resource', () => {
   it('the chart installs that same CRD, and the example resource is a valid one', () => {
     const chartCrd = fileURLToPath(new URL('../../charts/errata/crds/errata.dev_erratas.yaml', import.meta.url));
     expect(realpathSync(chartCrd)).toBe(realpathSync(CRD_FILE));
-    const example = parse(readFileSync(new URL('../../docs/errata-example.yaml', import.meta.url), 'utf8'));
+    const example = parseAllDocuments(readFileSync(new URL('../../docs/errata-example.yaml', import.meta.url), 'utf8'))
+      .map((d) => d.toJS())
+      .find((d) => d.kind === 'Errata');
     expect(example).toMatchObject({ apiVersion: 'errata.dev/v1alpha1', kind: 'Errata' });
     expect(errataSpec.safeParse(example.spec).error?.issues ?? []).toEqual([]);
   });
