@@ -13,6 +13,7 @@ import {
   finishJob,
   freshNamespace,
   getErrata,
+  getTable,
   patchErrataSpec,
   setDeploymentStatus,
 } from '../support/kube-cluster.ts';
@@ -130,6 +131,10 @@ describe('the operator', () => {
       urls: { ingest: 'http://errata.example.com', mcp: 'http://errata.example.com' },
     });
     expect(condition(reported, 'Ready')).toMatchObject({ status: 'False', reason: 'RolesNotReady' });
+    // What `kubectl get erratas` prints.
+    const table = await getTable(kube.config, `/apis/errata.dev/v1alpha1/namespaces/${namespace}/erratas`);
+    expect(table.columns).toEqual(['Name', 'Ready', 'Reason', 'Version', 'Ingest', 'MCP', 'Age']);
+    expect(table.rows[0]!.slice(0, 3)).toEqual(['shop', 'False', 'RolesNotReady']);
   });
 
   it('is Ready once every role is, and says which is not', async () => {

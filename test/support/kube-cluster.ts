@@ -69,6 +69,23 @@ export async function rawApply(config: KubeConfig, path: string, body: unknown, 
   });
 }
 
+/** A GET as kubectl makes it for `kubectl get`: the server's table of printer columns. */
+export async function getTable(config: KubeConfig, path: string): Promise<{ columns: string[]; rows: unknown[][] }> {
+  const options: https.RequestOptions = { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
+  await config.applyToHTTPSOptions(options);
+  const text = await new Promise<string>((resolve, reject) => {
+    https
+      .get(new URL(`${config.getCurrentCluster()!.server}${path}`), options, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
+  const table = JSON.parse(text) as { columnDefinitions: Array<{ name: string }>; rows: Array<{ cells: unknown[] }> };
+  return { columns: table.columnDefinitions.map((c) => c.name), rows: table.rows.map((r) => r.cells) };
+}
+
 /** Applies the committed CRD (server-side) and waits until it is established. */
 export async function applyCrd(kube = clients()): Promise<void> {
   const crd = parse(readFileSync(CRD_FILE, 'utf8'));
