@@ -20,8 +20,9 @@ import { inject } from 'vitest';
 import { CRD_FILE } from '../../operator/api/crd-file.ts';
 import { GROUP, PLURAL, VERSION } from '../../operator/api/errata-resource.ts';
 
-export function testKubeConfig(): KubeConfig {
-  const { url, token } = inject('kube');
+/** A kubeconfig for the test API server: the suite's (provided by its global setup), or the one given. */
+export function testKubeConfig(target: { url: string; token: string } = inject('kube')): KubeConfig {
+  const { url, token } = target;
   const config = new KubeConfig();
   config.loadFromOptions({
     clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
