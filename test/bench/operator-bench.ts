@@ -3,7 +3,7 @@
 // Errata resources once their migrations finish, and to roll a spec change through all of them;
 // reconcile passes and their mean time from its /metrics; its resident memory. Prints figures;
 // asserts nothing.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,37 +13,21 @@ import {
   finishJob,
   freshNamespace,
   patchErrataSpec,
+  sampleSpec,
   testKubeConfig,
 } from '../support/kube-cluster.ts';
-import { freePort, REPO_ROOT, runProcess, spawnUntilHealthy } from '../support/standalone-server.ts';
+import { kubeUp, writeKubeconfig } from '../support/kube-env.ts';
+import { freePort, spawnUntilHealthy } from '../support/standalone-server.ts';
 
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 50);
 
-const up = await runProcess('bash', [join(REPO_ROOT, 'test', 'infra', 'kube-up.sh')], { timeoutMs: 60 * 60_000 });
-if (up.code !== 0) throw new Error(`kube-up failed: ${up.stderr}`);
-const env = Object.fromEntries(
-  (await readFile(join(REPO_ROOT, '.errata-kube.env'), 'utf8'))
-    .split('\n')
-    .filter((line) => line.includes('='))
-    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-);
-const target = { url: env.ERRATA_KUBE_URL!, token: env.ERRATA_KUBE_TOKEN! };
+const target = await kubeUp();
 const kube = clients(testKubeConfig(target));
 await applyCrd(kube);
 const namespace = await freshNamespace(kube);
 const dir = await mkdtemp(join(tmpdir(), 'errata-operator-bench-'));
 const kubeconfig = join(dir, 'kubeconfig.yaml');
-await writeFile(
-  kubeconfig,
-  JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'b', cluster: { server: target.url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'b', user: { token: target.token } }],
-    contexts: [{ name: 'b', context: { cluster: 'b', user: 'b' } }],
-    'current-context': 'b',
-  }),
-);
+await writeKubeconfig(kubeconfig, target);
 const port = await freePort();
 const operator = await spawnUntilHealthy(
   ['operator'],
@@ -73,17 +57,7 @@ const metric = async (name: string) => {
 };
 
 try {
-  const spec = (replicas: number) => ({
-    image: 'registry.example.com/errata',
-    version: '0.1.0',
-    dispatcher: { replicas },
-    kafka: { brokers: ['kafka:9092'] },
-    clickhouse: { url: 'http://clickhouse:8123' },
-    postgres: { url: { name: 'pg', key: 'url' } },
-    s3: { bucket: 'maps' },
-    secretsKey: { name: 'errata', key: 'secrets-key' },
-    ingress: { host: 'errata.example.com' },
-  });
+  const spec = (replicas: number) => ({ ...sampleSpec(), dispatcher: { replicas } });
   const names = Array.from({ length: RESOURCES }, (_, i) => `bench-${i}`);
   let started = performance.now();
   for (const name of names) await createErrata(kube, namespace, name, spec(1));

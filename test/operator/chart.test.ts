@@ -18,6 +18,7 @@ import {
   getErrata,
   patchErrataSpec,
   rawApply,
+  sampleSpec,
 } from '../support/kube-cluster.ts';
 import { eventually } from '../support/standalone-server.ts';
 import { inject } from 'vitest';
@@ -117,16 +118,7 @@ describe('the Helm chart', () => {
     });
     try {
       await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead with its own rights');
-      await createErrata(kube, namespace, 'rbac', {
-        image: 'r/errata',
-        version: '0.1.0',
-        kafka: { brokers: ['kafka:9092'] },
-        clickhouse: { url: 'http://clickhouse:8123' },
-        postgres: { url: { name: 'pg', key: 'url' } },
-        s3: { bucket: 'maps' },
-        secretsKey: { name: 'errata', key: 'secrets-key' },
-        ingress: { host: 'errata.example.com' },
-      });
+      await createErrata(kube, namespace, 'rbac', sampleSpec());
       const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
       await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
       await eventually(

@@ -2,13 +2,14 @@
 // these machines): the same files (package.json, the lock, bin/, dist/) and the same production
 // install (`npm install --omit=dev --ignore-scripts`); then the CLI and the operator run from it,
 // the operator against the test API server. A runtime import of a dev dependency fails here.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { eventually, freePort, REPO_ROOT, runProcess, spawnUntilHealthy } from '../support/standalone-server.ts';
 import { clients, freshNamespace } from '../support/kube-cluster.ts';
+import { writeKubeconfig } from '../support/kube-env.ts';
 
 let image: string;
 
@@ -39,19 +40,8 @@ describe('the image contents', () => {
   });
 
   it('run the operator, which takes the lease and answers /healthz', async () => {
-    const { url, token } = inject('kube');
     const kubeconfig = join(image, 'kubeconfig.yaml');
-    await writeFile(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'test', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-        users: [{ name: 'test', user: { token } }],
-        contexts: [{ name: 'test', context: { cluster: 'test', user: 'test' } }],
-        'current-context': 'test',
-      }),
-    );
+    await writeKubeconfig(kubeconfig, inject('kube'));
     const kube = clients();
     const namespace = await freshNamespace(kube);
     const port = await freePort();

@@ -15,6 +15,7 @@ import {
   getErrata,
   getTable,
   patchErrataSpec,
+  sampleSpec,
   setDeploymentStatus,
 } from '../support/kube-cluster.ts';
 
@@ -23,17 +24,7 @@ const logger = createLogger('silent');
 let operator: Awaited<ReturnType<typeof startOperator>>;
 let leaseNamespace: string;
 
-const spec = (version = '0.1.0') => ({
-  image: 'registry.example.com/errata',
-  version,
-  dispatcher: { replicas: 2 },
-  kafka: { brokers: ['kafka:9092'] },
-  clickhouse: { url: 'http://clickhouse:8123' },
-  postgres: { url: { name: 'pg', key: 'url' } },
-  s3: { bucket: 'maps' },
-  secretsKey: { name: 'errata', key: 'secrets-key' },
-  ingress: { host: 'errata.example.com' },
-});
+const spec = (version = '0.1.0') => ({ ...sampleSpec(version), dispatcher: { replicas: 2 } });
 
 beforeAll(async () => {
   await applyCrd(kube);

@@ -99,6 +99,18 @@ export async function applyCrd(kube = clients()): Promise<void> {
   throw new Error('the Errata CRD did not become established');
 }
 
+/** A valid spec whose dependencies need not exist (no pod runs on the test API server). */
+export const sampleSpec = (version = '0.1.0') => ({
+  image: 'registry.example.com/errata',
+  version,
+  kafka: { brokers: ['kafka:9092'] },
+  clickhouse: { url: 'http://clickhouse:8123' },
+  postgres: { url: { name: 'pg', key: 'url' } },
+  s3: { bucket: 'maps' },
+  secretsKey: { name: 'errata', key: 'secrets-key' },
+  ingress: { host: 'errata.example.com' },
+});
+
 export async function freshNamespace(kube = clients()): Promise<string> {
   const name = `t-${randomBytes(4).toString('hex')}`;
   await kube.core.createNamespace({ body: { metadata: { name } } });
