@@ -16,8 +16,9 @@ import {
   sampleSpec,
   testKubeConfig,
 } from '../support/kube-cluster.ts';
-import { kubeUp, writeKubeconfig } from '../support/kube-env.ts';
-import { freePort, spawnUntilHealthy } from '../support/standalone-server.ts';
+import { kubeUp, spawnOperator } from '../support/kube-env.ts';
+import { metricTotal } from '../support/metrics.ts';
+import { eventually } from '../support/standalone-server.ts';
 
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 50);
 
@@ -26,35 +27,10 @@ const kube = clients(testKubeConfig(target));
 await applyCrd(kube);
 const namespace = await freshNamespace(kube);
 const dir = await mkdtemp(join(tmpdir(), 'errata-operator-bench-'));
-const kubeconfig = join(dir, 'kubeconfig.yaml');
-await writeKubeconfig(kubeconfig, target);
-const port = await freePort();
-const operator = await spawnUntilHealthy(
-  ['operator'],
-  {
-    ...process.env,
-    KUBECONFIG: kubeconfig,
-    ERRATA_OPERATOR_NAMESPACE: namespace,
-    ERRATA_PORT: String(port),
-    ERRATA_LOG_LEVEL: 'warn',
-  },
-  `http://127.0.0.1:${port}`,
-);
-
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-const metric = async (name: string) => {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(name))
-    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
-};
+const operator = await spawnOperator({ target, namespace, dir });
+const until = (what: string, check: () => Promise<boolean>) =>
+  eventually(async () => ((await check()) ? true : undefined), what, 10 * 60_000);
+const metric = (name: string) => metricTotal(operator, name);
 
 try {
   const spec = (replicas: number) => ({ ...sampleSpec(), dispatcher: { replicas } });

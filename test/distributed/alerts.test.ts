@@ -12,7 +12,7 @@ import { startFullCluster, type Cluster } from '../support/distributed-cluster.t
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.ts';
 import { infraEnv } from '../support/infra-env.ts';
 import type { RoleProcess } from '../support/role-process.ts';
-import { eventually, REPO_ROOT, runCliJson, runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { apiRequest, eventually, REPO_ROOT, runCliJson, runProcess, type Provisioned } from '../support/standalone-server.ts';
 
 let cluster: Cluster;
 let mcp: RoleProcess;
@@ -37,14 +37,8 @@ afterAll(async () => {
   expect(exitCodes).toEqual(exitCodes.map(() => 0));
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${mcp.url}/api/v1/organizations/${p.organization}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, body?: unknown) =>
+  apiRequest(mcp, method, `/api/v1/organizations/${p.organization}${path}`, p.token, body);
 
 describe('alerts, distributed', () => {
   it('a new issue reaches the receiver, signed with the channel secret every role and the CLI agree on', async () => {

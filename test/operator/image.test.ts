@@ -5,11 +5,10 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { eventually, freePort, REPO_ROOT, runProcess, spawnUntilHealthy } from '../support/standalone-server.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually, REPO_ROOT, runProcess } from '../support/standalone-server.ts';
 import { clients, freshNamespace } from '../support/kube-cluster.ts';
-import { writeKubeconfig } from '../support/kube-env.ts';
+import { spawnOperator } from '../support/kube-env.ts';
 
 let image: string;
 
@@ -40,31 +39,16 @@ describe('the image contents', () => {
   });
 
   it('run the operator, which takes the lease and answers /healthz', async () => {
-    const kubeconfig = join(image, 'kubeconfig.yaml');
-    await writeKubeconfig(kubeconfig, inject('kube'));
     const kube = clients();
     const namespace = await freshNamespace(kube);
-    const port = await freePort();
-    const operator = await spawnUntilHealthy(
-      ['operator'],
-      {
-        ...process.env,
-        KUBECONFIG: kubeconfig,
-        ERRATA_OPERATOR_NAMESPACE: namespace,
-        ERRATA_HOST: '127.0.0.1',
-        ERRATA_PORT: String(port),
-        ERRATA_LOG_LEVEL: 'warn',
-      },
-      `http://127.0.0.1:${port}`,
-      join(image, 'bin', 'errata.js'),
-    );
+    const operator = await spawnOperator({ target: inject('kube'), namespace, dir: image, bin: join(image, 'bin', 'errata.js') });
     try {
       const lease = await eventually(async () => {
         const leases = await kube.objects.list('coordination.k8s.io/v1', 'Lease', namespace);
         return leases.items.find((l) => l.metadata!.name === 'errata-operator');
       }, 'the operator lease');
       expect((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity).toBeTruthy();
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const metrics = await (await fetch(`${operator.url}/metrics`)).text();
       expect(metrics).toContain('errata_operator_reconcile_total');
     } finally {
       expect(await operator.stop()).toBe(0);

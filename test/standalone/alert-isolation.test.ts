@@ -1,38 +1,17 @@
 // Alert channels and rules stay inside their organization and project: a second organization's
 // admin token, and a token scoped to another project, see only "not found" for real ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganization } from '../support/embedded-admin.ts';
-import { runCliJson, startServer, stopAndRemove, tempDataDir, type StandaloneServer } from '../support/standalone-server.ts';
+import { apiRequest, stopAndRemove, type StandaloneServer } from '../support/standalone-server.ts';
+import { startTwoOrganizationServer, type TwoOrganizations } from '../support/two-organizations.ts';
 
 let server: StandaloneServer;
-const tokens = { admin: '', adminWeb: '', other: '' };
+let tokens: TwoOrganizations['tokens'];
 
-async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${server.url}/api/v1/organizations${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, token: string, body?: unknown) =>
+  apiRequest(server, method, `/api/v1/organizations${path}`, token, body);
 
 beforeAll(async () => {
-  const dataDir = await tempDataDir();
-  await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
-  await addOrganization(dataDir, 'other-org');
-  server = await startServer({ dataDir });
-  for (const [name, org] of [
-    ['web', 'default'],
-    ['shop', 'default'],
-    ['web', 'other-org'],
-  ]) {
-    await runCliJson(['createproject', '--name', name!, '--organization', org!], server.env);
-  }
-  const mint = async (args: string[]) =>
-    (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;
-  tokens.admin = await mint(['--role', 'admin', '--organization', 'default']);
-  tokens.adminWeb = await mint(['--role', 'admin', '--project', 'web', '--organization', 'default']);
-  tokens.other = await mint(['--role', 'admin', '--organization', 'other-org']);
+  ({ server, tokens } = await startTwoOrganizationServer());
 }, 120_000);
 afterAll(() => stopAndRemove(server));
 

@@ -10,6 +10,7 @@ import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-erra
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver.ts';
 import { connectAgent } from '../support/mcp-client.ts';
 import {
+  apiRequest,
   eventually,
   provision,
   REPO_ROOT,
@@ -64,14 +65,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function call(method: string, path: string, body?: unknown, token = p.token) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, body?: unknown, token = p.token) => apiRequest(server, method, path, token, body);
 
 const channels = () => `/api/v1/organizations/${p.organization}/alert-channels`;
 const rules = (project = p.projectSlug) => `/api/v1/organizations/${p.organization}/projects/${project}/alert-rules`;

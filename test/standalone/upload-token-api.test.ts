@@ -1,41 +1,19 @@
 // Source map upload tokens through the management API: admin agent tokens only, confined to
 // their organization and project, the plaintext shown once, and the CLI seeing the same tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOrganization } from '../support/embedded-admin.ts';
-import { runCliJson, startServer, stopAndRemove, tempDataDir, type StandaloneServer } from '../support/standalone-server.ts';
+import { apiRequest, runCliJson, stopAndRemove, type StandaloneServer } from '../support/standalone-server.ts';
+import { startTwoOrganizationServer, type TwoOrganizations } from '../support/two-organizations.ts';
 
 let server: StandaloneServer;
-const tokens: Record<string, string> = {};
+let tokens: TwoOrganizations['tokens'];
 
-async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+  apiRequest(server, method, path, token, body);
 
 const base = '/api/v1/organizations/default/projects';
 
 beforeAll(async () => {
-  const dataDir = await tempDataDir();
-  await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
-  await addOrganization(dataDir, 'other-org');
-  server = await startServer({ dataDir });
-  for (const [name, org] of [
-    ['web', 'default'],
-    ['shop', 'default'],
-    ['web', 'other-org'],
-  ]) {
-    await runCliJson(['createproject', '--name', name!, '--organization', org!], server.env);
-  }
-  const mint = async (args: string[]) =>
-    (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;
-  tokens.admin = await mint(['--role', 'admin', '--organization', 'default']);
-  tokens.adminWeb = await mint(['--role', 'admin', '--project', 'web', '--organization', 'default']);
-  tokens.triage = await mint(['--role', 'triage', '--organization', 'default']);
-  tokens.other = await mint(['--role', 'admin', '--organization', 'other-org']);
+  ({ server, tokens } = await startTwoOrganizationServer());
 }, 120_000);
 afterAll(() => stopAndRemove(server));
 

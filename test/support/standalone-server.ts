@@ -195,6 +195,25 @@ export async function api<T = Record<string, unknown>>(
   return { status: response.status, body: (await response.json()) as T, headers: response.headers };
 }
 
+/**
+ * A JSON request to an API path, with a bearer token when one is given; a string body is sent
+ * as it is (for malformed JSON), anything else as JSON. Returns status and parsed JSON.
+ */
+export async function apiRequest(
+  server: { url: string },
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
 /** Polls until `check` returns a value (not undefined), or fails after the deadline. */
 export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
