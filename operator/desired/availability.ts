@@ -2,7 +2,7 @@
 // autoscaling, PodDisruptionBudgets (on by default), and a ServiceMonitor for Prometheus when
 // monitoring is on and its CRD is installed.
 import { ROLES, type ErrataResource, type Role } from '../api/errata-resource.ts';
-import { INSTANCE_LABEL, objectName, ownedMetadata } from './metadata.ts';
+import { INSTANCE_LABEL, objectName, ownedMetadata, selectorLabels } from './metadata.ts';
 
 export function autoscaler(resource: ErrataResource, role: Role) {
   const scaling = resource.spec[role].autoscaling;
@@ -31,13 +31,7 @@ export function disruptionBudget(resource: ErrataResource, role: Role) {
   if (!resource.spec.podDisruptionBudgets.enabled) return undefined;
   const body = {
     maxUnavailable: 1,
-    selector: {
-      matchLabels: {
-        'app.kubernetes.io/name': 'errata',
-        [INSTANCE_LABEL]: resource.metadata.name,
-        'app.kubernetes.io/component': role,
-      },
-    },
+    selector: { matchLabels: selectorLabels(resource, role) },
   };
   return {
     apiVersion: 'policy/v1',

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import * as manage from '../../core/alerts/alert-management.ts';
 import { findProjectIn, resolveOrganization } from '../../core/provisioning/organizations.ts';
+import type { Organization } from '../../core/ports/metadata-store.ts';
 import type { AdminContext } from './operations.ts';
 
 const organization = z.string().min(1).max(50).optional();
@@ -23,6 +24,16 @@ async function projectOf(ctx: AdminContext, input: { project: string; organizati
 
 /** Channel operations take `{id, organization?}`; the rest of the input is the change. */
 const onChannel = z.object({ id, organization });
+
+/** An operation on one channel that needs nothing but its id. */
+const onOneChannel = (
+  operate: (deps: manage.AlertManagementDeps, organization: Organization, id: number) => Promise<object>,
+) => ({
+  input: onChannel,
+  async run(ctx: AdminContext, input: { id: number; organization?: string }) {
+    return operate(deps(ctx), await organizationOf(ctx, input.organization), input.id);
+  },
+});
 const onRule = z.object({ id, project: z.string().min(1), organization });
 
 export const ALERT_OPERATIONS = {
@@ -45,30 +56,10 @@ export const ALERT_OPERATIONS = {
       return manage.updateChannel(deps(ctx), await organizationOf(ctx, input.organization), input.id, input.change);
     },
   },
-  deletechannel: {
-    input: onChannel,
-    async run(ctx: AdminContext, input: { id: number; organization?: string }) {
-      return manage.deleteChannel(deps(ctx), await organizationOf(ctx, input.organization), input.id);
-    },
-  },
-  revealchannelsecret: {
-    input: onChannel,
-    async run(ctx: AdminContext, input: { id: number; organization?: string }) {
-      return manage.revealChannelSecret(deps(ctx), await organizationOf(ctx, input.organization), input.id);
-    },
-  },
-  rotatechannelsecret: {
-    input: onChannel,
-    async run(ctx: AdminContext, input: { id: number; organization?: string }) {
-      return manage.rotateChannelSecret(deps(ctx), await organizationOf(ctx, input.organization), input.id);
-    },
-  },
-  testchannel: {
-    input: onChannel,
-    async run(ctx: AdminContext, input: { id: number; organization?: string }) {
-      return manage.testChannel(deps(ctx), await organizationOf(ctx, input.organization), input.id);
-    },
-  },
+  deletechannel: onOneChannel(manage.deleteChannel),
+  revealchannelsecret: onOneChannel(manage.revealChannelSecret),
+  rotatechannelsecret: onOneChannel(manage.rotateChannelSecret),
+  testchannel: onOneChannel(manage.testChannel),
   listdeliveries: {
     input: onChannel.extend({ limit: z.number().int().min(1).max(manage.MAX_LISTED_DELIVERIES).optional() }),
     async run(ctx: AdminContext, input: { id: number; limit?: number; organization?: string }) {
