@@ -100,30 +100,33 @@ export async function startOperator(
     `/apis/${GROUP}/${VERSION}/${PLURAL}`,
     () => custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as never,
   ) as Watched;
-  const deployments = makeInformer(
-    kubeConfig,
-    '/apis/apps/v1/deployments',
-    () => apps.listDeploymentForAllNamespaces({ labelSelector: owned }) as never,
-    owned,
-  ) as Watched;
-  const jobs = makeInformer(
-    kubeConfig,
-    '/apis/batch/v1/jobs',
-    () => batch.listJobForAllNamespaces({ labelSelector: owned }) as never,
-    owned,
-  ) as Watched;
-  for (const event of ['add', 'update', 'delete'] as const) {
-    erratas.on(event, enqueue);
-    deployments.on(event, enqueueOwner);
-    jobs.on(event, enqueueOwner);
-  }
+  const watches: Array<{ name: string; informer: Watched; onChange: (object: KubernetesObject) => void }> = [
+    { name: 'erratas', informer: erratas, onChange: enqueue },
+    {
+      name: 'deployments',
+      informer: makeInformer(
+        kubeConfig,
+        '/apis/apps/v1/deployments',
+        () => apps.listDeploymentForAllNamespaces({ labelSelector: owned }) as never,
+        owned,
+      ) as Watched,
+      onChange: enqueueOwner,
+    },
+    {
+      name: 'jobs',
+      informer: makeInformer(
+        kubeConfig,
+        '/apis/batch/v1/jobs',
+        () => batch.listJobForAllNamespaces({ labelSelector: owned }) as never,
+        owned,
+      ) as Watched,
+      onChange: enqueueOwner,
+    },
+  ];
   // Which watches are up: /healthz fails while one is down, so a stuck operator gets restarted.
   const watching = new Map<string, boolean>();
-  for (const [name, informer] of [
-    ['erratas', erratas],
-    ['deployments', deployments],
-    ['jobs', jobs],
-  ] as const) {
+  for (const { name, informer, onChange } of watches) {
+    for (const event of ['add', 'update', 'delete'] as const) informer.on(event, onChange);
     informer.on('connect', () => watching.set(name, true));
     // The informer stops on an error; start it again after a pause (it re-lists).
     informer.on('error', (error: unknown) => {
@@ -133,8 +136,8 @@ export async function startOperator(
       setTimeout(() => void informer.start().catch(() => {}), 2_000).unref();
     });
   }
-  await Promise.all([erratas.start(), deployments.start(), jobs.start()]);
-  for (const name of ['erratas', 'deployments', 'jobs']) if (!watching.has(name)) watching.set(name, true);
+  await Promise.all(watches.map(({ informer }) => informer.start()));
+  for (const { name } of watches) if (!watching.has(name)) watching.set(name, true);
 
   const resync = setInterval(() => erratas.list().forEach(enqueue), options.resyncMs ?? 300_000);
   resync.unref();
@@ -159,14 +162,14 @@ export async function startOperator(
     onError: (error) => logger.warn({ err: error }, 'leader election round failed'),
   });
 
-  const watches = {
+  const watchHealth = {
     name: 'watches',
     check: async () => {
       const down = [...watching].filter(([, up]) => !up).map(([name]) => name);
       if (down.length > 0) throw new Error(`not watching ${down.join(', ')}`);
     },
   };
-  const app = createHttpApp({ logger, metrics, health: [watches] });
+  const app = createHttpApp({ logger, metrics, health: [watchHealth] });
   const server = createServer(app.callback());
   const address = await listen(server, options.host, options.port);
   return {
@@ -179,7 +182,7 @@ export async function startOperator(
       await queue.stop();
       // Hands the lease over at once, so a successor need not wait it out.
       await election.stop();
-      await Promise.all([erratas.stop(), deployments.stop(), jobs.stop()]);
+      await Promise.all(watches.map(({ informer }) => informer.stop()));
       await closeServer(server, 5_000);
     },
   };

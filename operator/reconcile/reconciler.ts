@@ -79,12 +79,17 @@ export class Reconciler {
       ...(previous ? { status: previous } : {}),
     };
 
-    // Observe.
+    // Observe: what it owns now (read once, for the status and for the acting after it).
     const target = resource.spec.version;
+    const serviceMonitorCrdInstalled = await this.kube.crdInstalled(SERVICE_MONITOR_CRD);
+    const owned = await this.listOwned(
+      resource,
+      OWNED_KINDS.filter((kind) => kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled),
+    );
     const migration = await this.observeMigration(resource, previous);
     const roles: Partial<Record<Role, RoleObservation>> = {};
     for (const role of ROLES) {
-      const deployment = await this.kube.get('Deployment', namespace, objectName(resource, role));
+      const deployment = owned.get(`Deployment/${objectName(resource, role)}`);
       if (deployment) roles[role] = roleObservation(resource, role, deployment);
     }
     // What the Deployments may run: the target once migrated; else what they run now (the
@@ -108,7 +113,6 @@ export class Reconciler {
     if (JSON.stringify(status) !== JSON.stringify(previous)) await this.kube.writeStatus(namespace, name, status);
 
     // Act.
-    const serviceMonitorCrdInstalled = await this.kube.crdInstalled(SERVICE_MONITOR_CRD);
     const desired = desiredObjects(resource, {
       rolloutVersion: rolloutVersion ?? target,
       serviceMonitorCrdInstalled,
@@ -118,8 +122,7 @@ export class Reconciler {
     );
     try {
       if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
-      const kinds = OWNED_KINDS.filter((kind) => kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled);
-      await this.applyChanged(resource, desired, kinds);
+      await this.applyChanged(desired, owned);
       this.applyErrors.delete(key);
     } catch (error) {
       this.applyErrors.set(key, (error as Error).message.slice(0, 500));
@@ -162,14 +165,20 @@ export class Reconciler {
     );
   }
 
-  /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
-  private async applyChanged(resource: ErrataResource, desired: KubeObject[], kinds: readonly string[]): Promise<void> {
-    const { namespace, name } = resource.metadata;
-    const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
-    const live = new Map<string, LiveObject>();
+  /** The objects of these kinds this operator made for the resource, by `Kind/name`. */
+  private async listOwned(resource: ErrataResource, kinds: readonly string[]): Promise<Map<string, LiveObject>> {
+    const owned = new Map<string, LiveObject>();
     for (const kind of kinds) {
-      for (const object of await this.kube.listOwned(kind, namespace, name)) live.set(`${kind}/${object.metadata.name}`, object);
+      for (const object of await this.kube.listOwned(kind, resource.metadata.namespace, resource.metadata.name)) {
+        owned.set(`${kind}/${object.metadata.name}`, object);
+      }
     }
+    return owned;
+  }
+
+  /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
+  private async applyChanged(desired: KubeObject[], live: Map<string, LiveObject>): Promise<void> {
+    const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
     for (const object of desired) {
       const current = live.get(`${object.kind}/${object.metadata.name}`);
       if (current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] === object.metadata.annotations[SPEC_HASH_ANNOTATION]) continue;
