@@ -10,9 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
-CACHE="${ERRATA_INFRA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/errata-infra}"
-RUN="${ERRATA_INFRA_RUN:-/tmp/errata-infra}"
-PIDS="$RUN/pids"
+LOG_TAG=kube
+. test/infra/lib.sh
 ETCD_VERSION=v3.5.21
 KUBE_VERSION=1.35.4
 HELM_VERSION=v3.22.0
@@ -20,13 +19,6 @@ ETCD_PORT=12379 ETCD_PEER_PORT=12380 APISERVER_PORT=16443
 TOKEN=errata-operator-test-token
 mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
 
-log() { printf '[kube] %s\n' "$*" >&2; }
-alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
-wait_for() { # name, seconds, command...
-  local name=$1 seconds=$2; shift 2
-  for _ in $(seq 1 $((seconds * 4))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
-  log "$name did not become ready within ${seconds}s; its log is in $RUN/$name"; return 1
-}
 
 # A wrapper module per binary, so the build never touches the repository.
 if [ ! -x "$CACHE/bin/etcd-$ETCD_VERSION" ]; then

@@ -8,9 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
-CACHE="${ERRATA_INFRA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/errata-infra}"
-RUN="${ERRATA_INFRA_RUN:-/tmp/errata-infra}"
-PIDS="$RUN/pids"
+LOG_TAG=infra
+. test/infra/lib.sh
 PG_PORT=55432 CH_HTTP_PORT=18123 CH_TCP_PORT=19500 KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 MINIO_PORT=19900
 KAFKA_VERSION=3.9.1
 # The newest minio/minio the Go module proxy serves (the repository is archived; its release
@@ -20,15 +19,8 @@ MINIO_USER=errata-minio MINIO_PASSWORD=errata-minio-secret
 mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
 chmod 755 "$RUN"
 
-log() { printf '[infra] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-wait_for() { # name, seconds, command...
-  local name=$1 seconds=$2; shift 2
-  for _ in $(seq 1 $((seconds * 4))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
-  log "$name did not become ready within ${seconds}s; its log is in $RUN/$name"; return 1
-}
 
 # ---- packages -------------------------------------------------------------------------------
 need_apt=()
