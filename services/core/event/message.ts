@@ -2,7 +2,7 @@
 //   "message": "text"                                  (JS captureMessage, Go, Python, PHP)
 //   "message": {"message", "params", "formatted"}      (PHP with params)
 //   "logentry": {"message", "params", "formatted"}     (Python logging; params list or dict)
-import { isRecord, lenientString, type Notes } from './coerce.ts';
+import { boundedJson, isRecord, lenientString, type Notes } from './coerce.ts';
 import type { LogEntry } from './event.ts';
 
 const MAX_MESSAGE = 8192;
@@ -19,14 +19,16 @@ export function normalizeMessage(raw: Record<string, unknown>, notes: Notes): Lo
     return text === '' ? undefined : { formatted: cap(text) };
   }
   const message = lenientString(source.message);
-  const params = source.params;
+  // Bounded before use: params are kept in the stored event and shown in the message, and the
+  // client's value may nest deeper than JSON.stringify can go.
+  const params = source.params === undefined || source.params === null ? undefined : boundedJson(source.params, 4, 1024, 100);
   let formatted = lenientString(source.formatted);
   if (formatted === undefined && message !== undefined) formatted = formatParams(message, params);
   if (formatted === undefined && message === undefined) return undefined;
   const entry: LogEntry = {};
   if (formatted !== undefined) entry.formatted = cap(formatted);
   if (message !== undefined && message !== formatted) entry.message = cap(message);
-  if (params !== undefined && params !== null) entry.params = params;
+  if (params !== undefined) entry.params = params;
   return entry;
 }
 

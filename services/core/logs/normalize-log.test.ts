@@ -102,4 +102,28 @@ describe('normalizeLogContainer', () => {
     expect(one({ timestamp: RECEIVED, body: 'x', trace_id: 'xyz' })?.traceId).toBeNull();
     expect(one({ timestamp: RECEIVED, body: 'x', trace_id: '0'.repeat(32) })?.traceId).toBeNull();
   });
+
+  it('keeps a record whose attribute nests 20,000 levels deep, bounded, and its neighbours', () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 20_000; i++) deep = { next: deep };
+    let deepList: unknown = [];
+    for (let i = 0; i < 20_000; i++) deepList = [deepList];
+    const result = normalizeLogContainer(
+      {
+        items: [
+          { body: 'before' },
+          { body: 'deep', attributes: { tree: { value: deep, type: 'object' }, list: deepList } },
+          { body: 'after' },
+        ],
+      },
+      context,
+    );
+    expect(result.invalid).toBe(0);
+    expect(result.records.map((r) => r.body)).toEqual(['before', 'deep', 'after']);
+    const attributes = result.records[1]!.attributes;
+    expect(attributes.tree?.type).toBe('object');
+    expect(attributes.list?.type).toBe('array');
+    // What is kept can be stored: it serializes, and within the attribute's bound.
+    expect(JSON.stringify(attributes).length).toBeLessThan(2 * 8192);
+  });
 });

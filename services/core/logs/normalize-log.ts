@@ -31,7 +31,13 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
   const declared = context.maxRecords ?? items.length;
   let invalid = Math.max(0, items.length - declared);
   items.slice(0, declared).forEach((item, index) => {
-    const record = normalizeLogItem(item, index, context);
+    // Each record on its own: one that cannot be read drops only itself, counted.
+    let record: LogRecord | undefined;
+    try {
+      record = normalizeLogItem(item, index, context);
+    } catch {
+      record = undefined;
+    }
     if (record) records.push(record);
     else invalid += 1;
   });
@@ -118,11 +124,13 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) {
     return { type: Number.isInteger(value) ? 'integer' : 'double', value };
   }
-  // Arrays (Python sends `type: "array"`) and anything else structured: kept, bounded.
-  const text = JSON.stringify(value);
+  // Arrays (Python sends `type: "array"`) and anything else structured: kept, bounded. Bounded
+  // before it is measured: the client's value may nest deeper than JSON.stringify can go.
+  const bounded = boundedJson(value, 3, 1024, 100);
+  const text = JSON.stringify(bounded);
   return {
     type: declared ?? (Array.isArray(value) ? 'array' : 'string'),
-    value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(text.slice(0, MAX_ATTRIBUTE_TEXT)) : boundedJson(value, 3, 1024, 100),
+    value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(text.slice(0, MAX_ATTRIBUTE_TEXT)) : bounded,
   };
 }
 
