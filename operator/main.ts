@@ -15,6 +15,7 @@ export async function startOperatorProcess(config: Config, logger: Logger) {
     leaseNamespace: config.operatorNamespace,
     host: config.host,
     port: config.port,
+    http: config.http,
   });
   logger.info({ listen: running.url, server: kubeConfig.getCurrentCluster()?.server }, 'errata operator started');
   return running;

@@ -4,7 +4,6 @@
 // /healthz and /metrics. Losing the lease stops reconciling and ends the process, which its
 // Deployment restarts as a fresh candidate.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import {
   AppsV1Api,
@@ -18,6 +17,7 @@ import {
 } from '@kubernetes/client-node';
 import { Counter, Histogram } from 'prom-client';
 import { createHttpApp } from '../services/runtime/http.ts';
+import { createHttpServer, type HttpServerLimits } from '../services/runtime/http-server.ts';
 import { closeServer, listen } from '../services/runtime/lifecycle.ts';
 import type { Logger } from '../services/runtime/logger.ts';
 import { createMetrics } from '../services/runtime/metrics.ts';
@@ -35,6 +35,8 @@ export interface OperatorOptions {
   leaseNamespace: string;
   host: string;
   port: number;
+  /** Limits of the /healthz and /metrics listener, as every role has them. */
+  http: HttpServerLimits;
   resyncMs?: number;
   /** Unique per process; defaults to the host name and a random suffix. */
   identity?: string;
@@ -170,7 +172,7 @@ export async function startOperator(
     },
   };
   const app = createHttpApp({ logger, metrics, health: [watchHealth] });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app.callback(), options.http, metrics);
   const address = await listen(server, options.host, options.port);
   return {
     url: `http://${options.host}:${address.port}`,

@@ -3,7 +3,7 @@
 // dispatcher consumes the queue and serves only /healthz and /metrics. Every role answers
 // /healthz 200 only while its dependencies answer. SIGTERM: stop accepting, finish what is in
 // hand (requests in flight, the batch being handled and its commit), flush, close, exit 0.
-import { createServer, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import { startPeriodicJobs } from '../dispatcher/periodic-jobs.ts';
 import { startChunkGcJob } from '../ingest/upload/chunk-gc.ts';
@@ -16,6 +16,7 @@ import { composeRole, type RolePorts, type ServerRole } from '../runtime/compose
 import { alertingSettings } from '../runtime/open-secret-box.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
+import { createHttpServer } from '../runtime/http-server.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder, registerQueueLag, type Metrics } from '../runtime/metrics.ts';
@@ -28,7 +29,7 @@ export interface RunningRole {
 }
 
 interface RoleParts {
-  handler: Parameters<typeof createServer>[1];
+  handler: RequestListener;
   /** Stops the role's own work once the listener no longer takes requests. */
   stopWork(): Promise<void>;
 }
@@ -42,8 +43,7 @@ export async function serveRole(role: ServerRole, config: Config, rootLogger: Lo
   let url: string;
   try {
     parts = await buildRole(role, config, ports, logger, metrics);
-    server = createServer(parts.handler);
-    server.keepAliveTimeout = 65_000;
+    server = createHttpServer(parts.handler, config.http, metrics);
     const address = await listen(server, config.host, config.port).catch((error: NodeJS.ErrnoException) => {
       throw ['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES'].includes(error.code ?? '')
         ? new ConfigError(`cannot listen on ${config.host}:${config.port} (${error.code}): set ERRATA_HOST or ERRATA_PORT`)
@@ -93,9 +93,17 @@ async function buildRole(
         metrics,
         logger,
         health: ports.health,
-        limits: { maxEventBytes: config.limits.maxEventBytes, maxLogItemBytes: config.limits.maxLogItemBytes },
+        limits: {
+          maxEventBytes: config.limits.maxEventBytes,
+          maxLogItemBytes: config.limits.maxLogItemBytes,
+          maxEnvelopeItems: config.limits.maxEnvelopeItems,
+        },
         rateLimits: config.rateLimits,
-        bodyLimits: { maxRequestBytes: config.limits.maxRequestBytes, maxDecompressedBytes: config.limits.maxEnvelopeBytes },
+        bodyLimits: {
+          maxRequestBytes: config.limits.maxRequestBytes,
+          maxDecompressedBytes: config.limits.maxEnvelopeBytes,
+          maxCompressionRatio: config.limits.maxCompressionRatio,
+        },
         bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
         now: Date.now,
       });

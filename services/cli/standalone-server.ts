@@ -3,7 +3,7 @@
 // queue in the backend thread, next to the database; the admin socket lets the CLI work while
 // the server owns the data directory.
 // SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
@@ -16,6 +16,7 @@ import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import type { HealthCheck } from '../runtime/http.ts';
+import { createHttpServer } from '../runtime/http-server.ts';
 import { acquireInstanceLock } from '../runtime/instance-lock.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -65,9 +66,17 @@ export async function startStandaloneServer(
     metrics,
     logger,
     health,
-    limits: { maxEventBytes: config.limits.maxEventBytes, maxLogItemBytes: config.limits.maxLogItemBytes },
+    limits: {
+      maxEventBytes: config.limits.maxEventBytes,
+      maxLogItemBytes: config.limits.maxLogItemBytes,
+      maxEnvelopeItems: config.limits.maxEnvelopeItems,
+    },
     rateLimits: config.rateLimits,
-    bodyLimits: { maxRequestBytes: config.limits.maxRequestBytes, maxDecompressedBytes: config.limits.maxEnvelopeBytes },
+    bodyLimits: {
+      maxRequestBytes: config.limits.maxRequestBytes,
+      maxDecompressedBytes: config.limits.maxEnvelopeBytes,
+      maxCompressionRatio: config.limits.maxCompressionRatio,
+    },
     bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
     now: Date.now,
   }).callback();
@@ -86,11 +95,14 @@ export async function startStandaloneServer(
     health,
   }).callback();
   const chunkGc = startChunkGcJob({ blobs: ports.blobs, logger });
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    return (isIngestPath(path) ? ingest : mcp)(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(
+    (req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      return (isIngestPath(path) ? ingest : mcp)(req, res);
+    },
+    config.http,
+    metrics,
+  );
 
   const admin = await startAdminSocket(
     socket,

@@ -56,8 +56,9 @@ export class ConflictError extends ErrataError {
 }
 
 export class PayloadTooLargeError extends ErrataError {
-  readonly limitBytes: number;
-  constructor(message: string, limitBytes: number) {
+  /** The byte limit passed, when the limit is one of bytes. */
+  readonly limitBytes: number | undefined;
+  constructor(message: string, limitBytes?: number) {
     super('payload_too_large', message);
     this.limitBytes = limitBytes;
   }
@@ -97,7 +98,7 @@ export function errorFromCode(code: ErrorCode, message: string): ErrataError {
     case 'conflict':
       return new ConflictError(message);
     case 'payload_too_large':
-      return new PayloadTooLargeError(message, 0);
+      return new PayloadTooLargeError(message);
     case 'rate_limited':
       return new RateLimitedError(message, 60);
     case 'unavailable':

@@ -3,6 +3,7 @@
 // are not kept are counted with their reason; the request path writes to no store.
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
+import type { EnvelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { routeItem } from '../core/ingest/item-types.ts';
 import { formatRateLimitHeader, type RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
@@ -18,7 +19,7 @@ export interface IngestDeps {
   limiter: RateLimiter;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
-  limits: { maxEventBytes: number; maxLogItemBytes: number };
+  limits: { maxEventBytes: number; maxLogItemBytes: number; maxEnvelopeItems: number };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   now: () => number;
 }
@@ -35,7 +36,13 @@ export interface Submission {
   eventId: string;
   items: IncomingItem[];
   clientIp?: string;
-  sdk?: unknown;
+  /** Bounded at parsing (envelope-sdk.ts); carried on the event alone, the one item that uses it. */
+  sdk?: EnvelopeSdk;
+}
+
+/** The request's share of ingest memory (read-body.ts BodyBudget): queued copies count too. */
+export interface MemoryLease {
+  take(bytes: number): boolean;
 }
 
 export interface AcceptResult {
@@ -53,7 +60,12 @@ export async function authorizeKey(keys: KeyCache, publicKey: string): Promise<K
   return key;
 }
 
-export async function acceptItems(deps: IngestDeps, key: KeyInfo, submission: Submission): Promise<AcceptResult> {
+export async function acceptItems(
+  deps: IngestDeps,
+  key: KeyInfo,
+  submission: Submission,
+  lease: MemoryLease = { take: () => true },
+): Promise<AcceptResult> {
   const routed = submission.items.map((item) => ({ item, route: routeItem(item.type) }));
   refuseOversized(deps, routed);
 
@@ -83,7 +95,7 @@ export async function acceptItems(deps: IngestDeps, key: KeyInfo, submission: Su
       organizationId: key.organizationId,
       receivedAt: now / 1000,
       ...(submission.clientIp ? { clientIp: submission.clientIp } : {}),
-      ...(submission.sdk !== undefined ? { sdk: submission.sdk } : {}),
+      ...(route.kind === 'event' && submission.sdk ? { sdk: submission.sdk } : {}),
       ...(route.kind === 'log' ? { itemCount: quantity } : {}),
     };
     if (route.kind === 'event') eventId = submission.eventId;
@@ -108,6 +120,10 @@ export async function acceptItems(deps: IngestDeps, key: KeyInfo, submission: Su
     });
   }
 
+  // The queued copies are charged before anything is written: a request whose items would
+  // outgrow ingest's memory is refused whole (503, SDKs retry) instead of half-written.
+  const queuedBytes = accepted.reduce((sum, { record }) => sum + record.value.length, 0);
+  if (!lease.take(queuedBytes)) throw new UnavailableError('ingest is busy with other large requests: retry shortly');
   await publish(deps, accepted);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}) };
@@ -138,13 +154,21 @@ function categoriesOf(category: DataCategory): string[] {
 
 async function publish(deps: IngestDeps, accepted: Array<{ topic: string; record: QueueRecord }>): Promise<void> {
   const byTopic = new Map<string, QueueRecord[]>();
-  for (const { topic, record } of accepted) byTopic.set(topic, [...(byTopic.get(topic) ?? []), record]);
+  for (const { topic, record } of accepted) {
+    const records = byTopic.get(topic);
+    if (records) records.push(record);
+    else byTopic.set(topic, [record]);
+  }
   await Promise.all(
     [...byTopic].map(async ([topic, records]) => {
       const stop = deps.metrics.queueProduceDuration.startTimer({ topic });
       try {
         await deps.queue.publish(topic, records);
         stop();
+        deps.metrics.queuePublishedBytes.inc(
+          { topic },
+          records.reduce((sum, record) => sum + record.value.length, 0),
+        );
       } catch (error) {
         deps.metrics.queueProduceErrors.inc({ topic });
         throw error instanceof UnavailableError ? error : new UnavailableError('the event queue is unavailable: retry later');

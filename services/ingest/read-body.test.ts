@@ -1,10 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capturedRequest } from '../../test/fixtures/sdk-fixtures.ts';
-import { ErrataError, UnavailableError } from '../core/errors.ts';
-import { BodyBudget, readBody } from './read-body.ts';
+import { ErrataError, ForbiddenError, UnavailableError } from '../core/errors.ts';
+import { BodyBudget, readBody, type BodyLimits, type FirstLineCheck } from './read-body.ts';
 
 // A real HTTP server, so the body arrives as a socket stream exactly as in production.
 let server: Server;
@@ -161,5 +161,120 @@ describe('readBody', () => {
 
   it('keeps serving after hostile bodies', async () => {
     expect((await post(text)).status).toBe(200);
+  });
+});
+
+/** A server reading with the given limits and first-line check; counts the bytes its lease took. */
+async function withReader(
+  readLimits: BodyLimits,
+  firstLine: FirstLineCheck | undefined,
+  run: (url: string, taken: () => number) => Promise<void>,
+): Promise<void> {
+  let taken = 0;
+  const reader = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req, readLimits, { take: (bytes) => ((taken += bytes), true) }, firstLine);
+      res.end(JSON.stringify({ ok: true, length: body.length, sha: body.toString('base64').slice(0, 40) }));
+    } catch (error) {
+      res.statusCode =
+        error instanceof ErrataError
+          ? (({ payload_too_large: 413, forbidden: 403 } as Record<string, number>)[error.code] ?? 400)
+          : 500;
+      res.end(JSON.stringify({ error: (error as Error).message }));
+    }
+  });
+  await new Promise<void>((resolve) => reader.listen(0, '127.0.0.1', resolve));
+  try {
+    await run(`http://127.0.0.1:${(reader.address() as AddressInfo).port}/`, () => taken);
+  } finally {
+    await new Promise<void>((resolve) => reader.close(() => resolve()));
+  }
+}
+
+/** Brotli at quality 5: as small as the default's output for zeros, 20 times faster to make. */
+const brotli = (data: Buffer) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+
+const send = async (url: string, body: Buffer, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, { method: 'POST', body, headers });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+};
+
+describe('readBody against compression bombs', () => {
+  const roomy = { maxRequestBytes: 20 * 1024 * 1024, maxDecompressedBytes: 100 * 1024 * 1024, maxCompressionRatio: 1000 };
+
+  it('stops a body that inflates more than the ratio allows, past its first MiB', async () => {
+    const bomb = brotli(Buffer.alloc(100 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(1024);
+    await withReader(roomy, undefined, async (url, taken) => {
+      const response = await send(url, bomb, { 'content-encoding': 'br' });
+      expect(response.status).toBe(413);
+      expect(response.json.error).toMatch(/more than 1000 times its compressed size \(ERRATA_MAX_COMPRESSION_RATIO\)/);
+      expect(taken()).toBeLessThan(2 * 1024 * 1024);
+    });
+  });
+
+  it('lets ordinary compressed data through, however well it compresses below the ratio', async () => {
+    const logs = Buffer.from(
+      JSON.stringify({ items: Array.from({ length: 20_000 }, (_, i) => ({ level: 'info', body: `request ${i % 7} served` })) }),
+    );
+    await withReader(roomy, undefined, async (url) => {
+      for (const [encoding, body] of [
+        ['gzip', gzipSync(logs, { level: 9 })],
+        ['br', brotli(logs)],
+      ] as const) {
+        const response = await send(url, body, { 'content-encoding': encoding });
+        expect(response.json.length, encoding).toBe(logs.length);
+      }
+    });
+  });
+
+  it('inflates only the first line until its check passes, and nothing more when it fails', async () => {
+    const header = Buffer.from('{"dsn":"http://unknownkey123@localhost/1"}\n');
+    const body = brotli(Buffer.concat([header, Buffer.alloc(100 * 1024 * 1024)]));
+    const lines: string[] = [];
+    const refuse: FirstLineCheck = {
+      maxBytes: 64 * 1024,
+      check: async (line) => {
+        lines.push(line.toString());
+        throw new ForbiddenError('unknown DSN public key');
+      },
+    };
+    await withReader({ ...roomy, maxCompressionRatio: Infinity }, refuse, async (url, taken) => {
+      const response = await send(url, body, { 'content-encoding': 'br' });
+      expect(response).toEqual({ status: 403, json: { error: 'unknown DSN public key' } });
+      expect(lines).toEqual([header.toString().trimEnd()]);
+      expect(taken()).toBeLessThan(1024 * 1024);
+    });
+  });
+
+  it('reads the whole body once the first line passes, compressed or not, with or without a newline', async () => {
+    const lines: string[] = [];
+    const pass: FirstLineCheck = { maxBytes: 64 * 1024, check: async (line) => void lines.push(line.toString()) };
+    const items = Array.from({ length: 20_000 }, (_, i) => `{"type":"log"}\n{"items":[{"body":"line ${i}"}]}\n`);
+    const large = Buffer.from(`{"dsn":"k"}\n${items.join('')}`);
+    await withReader(roomy, pass, async (url) => {
+      for (const [body, headers] of [
+        [large, {}],
+        [gzipSync(large), { 'content-encoding': 'gzip' }],
+        [brotli(large), { 'content-encoding': 'br' }],
+        [Buffer.from('{"dsn":"only a header"}'), {}],
+        [gzipSync('{"dsn":"only a header"}'), { 'content-encoding': 'gzip' }],
+      ] as const) {
+        const response = await send(url, body, headers);
+        expect(response.status).toBe(200);
+      }
+      expect(lines).toEqual(['{"dsn":"k"}', '{"dsn":"k"}', '{"dsn":"k"}', '{"dsn":"only a header"}', '{"dsn":"only a header"}']);
+    });
+  });
+
+  it('refuses a first line longer than its bound without checking it', async () => {
+    let checked = 0;
+    const bounded: FirstLineCheck = { maxBytes: 1024, check: async () => void (checked += 1) };
+    await withReader(roomy, bounded, async (url) => {
+      const response = await send(url, gzipSync(`{"sdk":"${'x'.repeat(5000)}"}\n{}`), { 'content-encoding': 'gzip' });
+      expect(response.status).toBe(413);
+      expect(response.json.error).toMatch(/envelope header exceeds 1 KiB: send the DSN key in X-Sentry-Auth/);
+      expect(checked).toBe(0);
+    });
   });
 });

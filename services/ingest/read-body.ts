@@ -12,6 +12,26 @@ export interface BodyLimits {
   maxRequestBytes: number;
   /** Bytes after decompression (ERRATA_MAX_ENVELOPE_BYTES). */
   maxDecompressedBytes: number;
+  /**
+   * Decompressed bytes per byte received, beyond the first MiB (ERRATA_MAX_COMPRESSION_RATIO):
+   * a few hundred bytes of brotli cannot become 100 MiB of work. gzip and deflate cannot pass
+   * about 1032:1, so the default of 1000 only stops degenerate brotli.
+   */
+  maxCompressionRatio?: number;
+}
+
+/** Decompressed bytes any body may reach whatever its ratio. */
+const RATIO_FREE_BYTES = 1024 * 1024;
+
+/**
+ * Read the first line of the body (the envelope header) before the rest, and hold the rest
+ * until `check` resolves: ingest authenticates a key carried only in the envelope header
+ * before it inflates anything beyond that line.
+ */
+export interface FirstLineCheck {
+  maxBytes: number;
+  /** The line without its newline; throwing refuses the request with that error. */
+  check(line: Buffer): Promise<void>;
 }
 
 /**
@@ -47,11 +67,12 @@ export async function readBody(
   req: IncomingMessage,
   limits: BodyLimits,
   lease: { take(bytes: number): boolean } = { take: () => true },
+  firstLine?: FirstLineCheck,
 ): Promise<Buffer> {
   const encoding = contentEncoding(req.headers['content-encoding']);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxRequestBytes) throw requestTooLarge(limits.maxRequestBytes);
-  return collectBody(req, encoding, limits, lease);
+  return collectBody(req, encoding, limits, lease, firstLine);
 }
 
 /**
@@ -63,16 +84,30 @@ function collectBody(
   encoding: Encoding,
   limits: BodyLimits,
   lease: { take(bytes: number): boolean },
+  firstLine: FirstLineCheck | undefined,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const decode = encoding === 'identity' ? undefined : decoder(encoding);
+    const ratio = limits.maxCompressionRatio ?? Infinity;
     const chunks: Buffer[] = [];
     let wireBytes = 0;
     let bodyBytes = 0;
     let done = false;
+    // The first-line check: 'waiting' for the line, 'checking' it (input paused), then 'passed'.
+    let lineState: 'waiting' | 'checking' | 'passed' = firstLine ? 'waiting' : 'passed';
+    let endedWhileChecking = false;
 
     const finish = (error?: Error) => {
       if (done) return;
+      if (!error && lineState === 'waiting') {
+        // The body ended without a newline: it is all header line.
+        endedWhileChecking = true;
+        return checkFirstLine(bodyBytes);
+      }
+      if (!error && lineState === 'checking') {
+        endedWhileChecking = true;
+        return;
+      }
       done = true;
       req.off('data', onWire);
       if (!error) return resolve(Buffer.concat(chunks, bodyBytes));
@@ -82,13 +117,37 @@ function collectBody(
       req.resume();
       reject(error);
     };
+    const checkFirstLine = (lineBytes: number) => {
+      lineState = 'checking';
+      req.pause();
+      decode?.pause();
+      const line = Buffer.concat(chunks, bodyBytes).subarray(0, lineBytes);
+      firstLine!.check(line).then(
+        () => {
+          lineState = 'passed';
+          if (endedWhileChecking) return finish();
+          decode?.resume();
+          req.resume();
+        },
+        (error: Error) => {
+          lineState = 'passed';
+          finish(error);
+        },
+      );
+    };
     const onBody = (chunk: Buffer) => {
       if (done) return;
+      const before = bodyBytes;
       bodyBytes += chunk.length;
       if (bodyBytes > limits.maxDecompressedBytes) return finish(bodyTooLarge(limits.maxDecompressedBytes));
+      if (decode && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio) return finish(ratioTooHigh(ratio));
       if (!lease.take(chunk.length))
         return finish(new UnavailableError('ingest is busy with other large requests: retry shortly'));
       chunks.push(chunk);
+      if (lineState !== 'waiting') return;
+      const newline = chunk.indexOf(0x0a);
+      if (newline !== -1 && before + newline <= firstLine!.maxBytes) return checkFirstLine(before + newline);
+      if (bodyBytes > firstLine!.maxBytes) return finish(firstLineTooLong(firstLine!.maxBytes));
     };
     const onWire = (chunk: Buffer) => {
       wireBytes += chunk.length;
@@ -96,7 +155,7 @@ function collectBody(
       if (!decode) return onBody(chunk);
       if (!decode.write(chunk)) {
         req.pause();
-        decode.once('drain', () => done || req.resume());
+        decode.once('drain', () => done || lineState === 'checking' || req.resume());
       }
     };
     const unreadable = () => finish(new UserInputError('the request body could not be read to its end: send it again'));
@@ -156,6 +215,20 @@ function requestTooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(
     `request body exceeds ${formatBytes(limit)} as sent (ERRATA_MAX_REQUEST_BYTES): send fewer or smaller items per request`,
     limit,
+  );
+}
+
+function ratioTooHigh(ratio: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `decompressed body is more than ${ratio} times its compressed size (ERRATA_MAX_COMPRESSION_RATIO): ` +
+      'send the data uncompressed or with gzip',
+  );
+}
+
+function firstLineTooLong(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `envelope header exceeds ${formatBytes(limit)}: send the DSN key in X-Sentry-Auth or as sentry_key, ` +
+      'or a shorter header (event_id, dsn, sdk name and version)',
   );
 }
 

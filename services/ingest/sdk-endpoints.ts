@@ -2,13 +2,20 @@
 // each also under a DSN path prefix. {project_id} is ignored: the DSN public key decides.
 import { inflateSync } from 'node:zlib';
 import type Koa from 'koa';
-import { EnvelopeFramingError, parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
+import { EnvelopeFramingError, parseEnvelope, TooManyItemsError, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
 import { PayloadTooLargeError, UnauthorizedError, UserInputError } from '../core/errors.ts';
+import { envelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
-import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
+import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
-import { formatBytes, readBody, type BodyBudget, type BodyLimits } from './read-body.ts';
+import { formatBytes, readBody, type BodyBudget, type BodyLimits, type FirstLineCheck } from './read-body.ts';
+
+/**
+ * Longest envelope header read before the key it carries is checked, when the request itself
+ * carries none: an unauthenticated client gets no further than this into the body.
+ */
+const MAX_UNAUTHENTICATED_HEADER_BYTES = 64 * 1024;
 
 /** `[/prefix]/api/[<id>/]envelope/` or `.../store/`, trailing slash optional. */
 const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:\d+\/)?(store|envelope)\/?$/;
@@ -35,23 +42,36 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits; bodyBu
       query: new URLSearchParams(ctx.querystring),
     };
     // A key in the request itself is checked before the body is read: cheap refusals first.
+    // Without one, only the envelope header is inflated until the key it names is checked.
     const requestKey = publicKeyFromRequest(carriers);
     const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
     const clientIp = ctx.req.socket.remoteAddress;
     const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
+    if (!isEnvelope && !requestKeyInfo) throw missingStoreKey();
+    let headerKeyInfo: KeyInfo | undefined;
+    const firstLine: FirstLineCheck | undefined = requestKeyInfo
+      ? undefined
+      : {
+          maxBytes: MAX_UNAUTHENTICATED_HEADER_BYTES,
+          check: async (line) => {
+            headerKeyInfo = await authorizeKey(deps.keys, resolvePublicKey(undefined, parseEnvelope(line).headers.dsn));
+          },
+        };
     const lease = deps.bodyBudget.lease();
     let result: AcceptResult;
     try {
       // Whole requests refused for their body are outcomes too (the items inside are unknown).
-      const body = await readBody(ctx.req, deps.bodyLimits, lease).catch((error: unknown) => {
+      const body = await readBody(ctx.req, deps.bodyLimits, lease, firstLine).catch((error: unknown) => {
         if (error instanceof PayloadTooLargeError) deps.outcomes.record('too_large', 'unknown');
+        if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
         throw error;
       });
       const accepting = isEnvelope
-        ? acceptEnvelope(deps, body, requestKey, requestKeyInfo, clientIp)
-        : acceptStoreEvent(deps, body, requestKeyInfo, clientIp);
+        ? acceptEnvelope(deps, body, requestKey, requestKeyInfo ?? headerKeyInfo, clientIp, lease)
+        : acceptStoreEvent(deps, body, requestKeyInfo!, clientIp, lease);
       result = await accepting.catch((error: unknown) => {
         if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
+        if (error instanceof TooManyItemsError) deps.outcomes.record('too_large', 'unknown');
         throw error;
       });
     } finally {
@@ -68,8 +88,9 @@ async function acceptEnvelope(
   requestKey: string | undefined,
   requestKeyInfo: KeyInfo | undefined,
   clientIp: string | undefined,
+  lease: MemoryLease,
 ): Promise<AcceptResult> {
-  const envelope = parseEnvelope(body);
+  const envelope = parseEnvelope(body, { maxItems: deps.limits.maxEnvelopeItems });
   const publicKey = resolvePublicKey(requestKey, envelope.headers.dsn);
   const key = requestKeyInfo ?? (await authorizeKey(deps.keys, publicKey));
   const eventItems = envelope.items.filter((item) => item.headers.type === 'event');
@@ -86,23 +107,27 @@ async function acceptEnvelope(
     !headerId && eventItem && eventItem.payload.length <= deps.limits.maxEventBytes
       ? eventIdInPayload(eventItem.payload)
       : undefined;
-  return acceptItems(deps, key, {
-    eventId: headerId ?? payloadId ?? newEventId(),
-    clientIp,
-    sdk: envelope.headers.sdk,
-    items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),
-  });
+  const sdk = envelopeSdk(envelope.headers.sdk);
+  return acceptItems(
+    deps,
+    key,
+    {
+      eventId: headerId ?? payloadId ?? newEventId(),
+      clientIp,
+      ...(sdk ? { sdk } : {}),
+      items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),
+    },
+    lease,
+  );
 }
 
 async function acceptStoreEvent(
   deps: IngestDeps,
   body: Buffer,
-  key: KeyInfo | undefined,
+  key: KeyInfo,
   clientIp: string | undefined,
+  lease: MemoryLease,
 ): Promise<AcceptResult> {
-  if (!key) {
-    throw new UnauthorizedError('missing authorization information: send the DSN public key in X-Sentry-Auth or as sentry_key');
-  }
   const json = decodeStoreBody(body, deps.limits.maxEventBytes);
   // Refused before parsing: a body of many megabytes would otherwise be parsed for nothing.
   if (json.length > deps.limits.maxEventBytes) {
@@ -119,11 +144,20 @@ async function acceptStoreEvent(
     throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
   }
   const record = event as Record<string, unknown>;
-  return acceptItems(deps, key, {
-    eventId: parseEventId(record.event_id) ?? newEventId(),
-    clientIp,
-    items: [{ type: record.type === 'transaction' ? 'transaction' : 'event', payload: json, itemCount: 1 }],
-  });
+  return acceptItems(
+    deps,
+    key,
+    {
+      eventId: parseEventId(record.event_id) ?? newEventId(),
+      clientIp,
+      items: [{ type: record.type === 'transaction' ? 'transaction' : 'event', payload: json, itemCount: 1 }],
+    },
+    lease,
+  );
+}
+
+function missingStoreKey(): UnauthorizedError {
+  return new UnauthorizedError('missing authorization information: send the DSN public key in X-Sentry-Auth or as sentry_key');
 }
 
 function eventTooLarge(size: number, limit: number): PayloadTooLargeError {

@@ -3,6 +3,7 @@
 // expected. The README's table of variables mirrors this file.
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { HttpServerLimits } from './http-server.ts';
 
 const MiB = 1024 * 1024;
 
@@ -23,12 +24,19 @@ const schema = z
     ERRATA_MAX_LOG_ITEM_BYTES: integer(1024).default(4 * MiB),
     ERRATA_MAX_REQUEST_BYTES: integer(1024).default(20 * MiB),
     ERRATA_MAX_ENVELOPE_BYTES: integer(1024).default(100 * MiB),
+    ERRATA_MAX_ENVELOPE_ITEMS: integer(1, 100_000).default(1000),
+    ERRATA_MAX_COMPRESSION_RATIO: integer(10).default(1000),
     ERRATA_INGEST_MEMORY_BYTES: integer(MiB).default(256 * MiB),
     ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
     ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
     ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: integer(1).default(600),
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
+    ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
+    ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3600).default(120),
+    ERRATA_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 3600).default(65),
+    ERRATA_HTTP_MAX_HEADER_BYTES: integer(4096, 1024 * 1024).default(16 * 1024),
+    ERRATA_HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(4096),
     ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
     ERRATA_SECRETS_KEY: z
       .string()
@@ -104,6 +112,8 @@ export interface Config {
     maxLogItemBytes: number;
     maxRequestBytes: number;
     maxEnvelopeBytes: number;
+    maxEnvelopeItems: number;
+    maxCompressionRatio: number;
     ingestMemoryBytes: number;
   };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
@@ -111,6 +121,8 @@ export interface Config {
   agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;
+  /** The listener's own limits, the same for every role. */
+  http: HttpServerLimits;
   eventRetentionDays: number;
   /** Seals channel signing secrets; standalone falls back to a key file in the data directory. */
   secretsKey?: Buffer;
@@ -186,12 +198,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLogItemBytes: c.ERRATA_MAX_LOG_ITEM_BYTES,
       maxRequestBytes: c.ERRATA_MAX_REQUEST_BYTES,
       maxEnvelopeBytes: c.ERRATA_MAX_ENVELOPE_BYTES,
+      maxEnvelopeItems: c.ERRATA_MAX_ENVELOPE_ITEMS,
+      maxCompressionRatio: c.ERRATA_MAX_COMPRESSION_RATIO,
       ingestMemoryBytes: c.ERRATA_INGEST_MEMORY_BYTES,
     },
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
+    http: {
+      headersTimeoutMs: c.ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: c.ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: c.ERRATA_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      maxHeaderBytes: c.ERRATA_HTTP_MAX_HEADER_BYTES,
+      maxConnections: c.ERRATA_HTTP_MAX_CONNECTIONS,
+    },
     eventRetentionDays: c.ERRATA_EVENT_RETENTION_DAYS,
     secretsKey: c.ERRATA_SECRETS_KEY ? Buffer.from(c.ERRATA_SECRETS_KEY, 'hex') : undefined,
     webhooks: {

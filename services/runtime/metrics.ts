@@ -59,6 +59,11 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    httpConnectionsDropped: new Counter({
+      name: 'errata_http_connections_dropped_total',
+      help: 'Connections closed as they arrived because ERRATA_HTTP_MAX_CONNECTIONS were open.',
+      registers,
+    }),
     ingestRequests: new Counter({
       name: 'errata_ingest_requests_total',
       help: 'SDK requests received, by endpoint and Content-Encoding.',
@@ -82,6 +87,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       help: 'Time until published records were durable, by topic.',
       labelNames: ['topic'] as const,
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+    queuePublishedBytes: new Counter({
+      name: 'errata_queue_published_bytes_total',
+      help: 'Bytes of records published to the queue (header and payload), by topic.',
+      labelNames: ['topic'] as const,
       registers,
     }),
     queueProduceErrors: new Counter({

@@ -1,6 +1,7 @@
 // The Helm chart renders (`helm template`, helm built from the Go module proxy by kube-up.sh) and
 // the API server accepts every rendered object (server-side dry run), the CRD included; the
 // operator's RBAC covers what the reconciler does.
+import { loadConfig } from '../../services/runtime/config.ts';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, PatchStrategy } from '@kubernetes/client-node';
@@ -113,6 +114,7 @@ describe('the Helm chart', () => {
       leaseNamespace: namespace,
       host: '127.0.0.1',
       port: 0,
+      http: loadConfig({}).http,
       leaseSeconds: 3,
       retryMs: 250,
     });

@@ -2,6 +2,7 @@
 // created, changed, broken and deleted, and the owned objects, status and leadership checked.
 // No controllers run there, so the tests play them: they finish migration Jobs and set
 // Deployment status through the status subresources.
+import { loadConfig } from '../../services/runtime/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOperator } from '../../operator/operator.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
@@ -35,6 +36,7 @@ beforeAll(async () => {
     leaseNamespace,
     host: '127.0.0.1',
     port: 0,
+    http: loadConfig({}).http,
     leaseSeconds: 3,
     retryMs: 250,
     resyncMs: 2_000,
@@ -275,6 +277,7 @@ describe('leader election', () => {
         leaseNamespace: namespace,
         host: '127.0.0.1',
         port: 0,
+        http: loadConfig({}).http,
         leaseSeconds: 3,
         retryMs: 250,
       });

@@ -116,11 +116,33 @@ describe('LocalQueue on disk', () => {
     await second.close();
   });
 
-  it('refuses to publish with 503 semantics once the backlog limit is reached', async () => {
+  it('refuses to publish with 503 semantics once the backlog limit would be passed', async () => {
     const queue = new LocalQueue(await tempDir(), { maxBacklogBytes: 1000 });
-    await queue.publish('t', [{ key: 'k', value: Buffer.alloc(1200) }]);
-    await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(10) }])).rejects.toBeInstanceOf(UnavailableError);
+    await queue.publish('t', [{ key: 'k', value: Buffer.alloc(900) }]);
+    await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(200) }])).rejects.toBeInstanceOf(UnavailableError);
+    await queue.publish('t', [{ key: 'k', value: Buffer.alloc(10) }]);
+    expect((await queue.lag()).length).toBe(0);
     await queue.close();
+  });
+
+  it('counts the records being published: one large publish cannot overshoot the limit', async () => {
+    const dir = await tempDir();
+    const queue = new LocalQueue(dir, { maxBacklogBytes: 1000 });
+    await expect(
+      queue.publish('t', [
+        { key: 'k', value: Buffer.alloc(600) },
+        { key: 'k', value: Buffer.alloc(600) },
+      ]),
+    ).rejects.toBeInstanceOf(UnavailableError);
+    await queue.close();
+    // Nothing of the refused publish was written.
+    const reopened = new LocalQueue(dir);
+    await reopened.publish('t', [{ key: 'k', value: Buffer.alloc(3) }]);
+    const first = await new Promise<number[]>((resolve) => {
+      reopened.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => resolve(batch.map((r) => r.value.length)));
+    });
+    expect(first).toEqual([3]);
+    await reopened.close();
   });
 
   it('delivers a record larger than the read chunk', async () => {

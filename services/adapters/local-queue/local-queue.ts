@@ -74,7 +74,9 @@ export class LocalQueue implements Queue {
     const log = await this.log(topic);
     const positions = [...(this.committed.get(topic)?.values() ?? [])];
     const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
-    if (log.durableEnd - consumed > (this.options.maxBacklogBytes ?? 1024 * 1024 * 1024)) {
+    // The records about to be written count: one large publish cannot overshoot the limit.
+    const incoming = records.reduce((sum, record) => sum + record.value.length, 0);
+    if (log.durableEnd - consumed + incoming > (this.options.maxBacklogBytes ?? 1024 * 1024 * 1024)) {
       throw new UnavailableError('the event queue is full: processing is behind; retry later');
     }
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeFramingError, parseEnvelope } from './parse-envelope.ts';
+import { EnvelopeFramingError, parseEnvelope, TooManyItemsError } from './parse-envelope.ts';
 
 const env = (text: string) => parseEnvelope(Buffer.from(text, 'utf8'));
 
@@ -65,5 +65,16 @@ describe('parseEnvelope', () => {
   ])('rejects %s with a message saying what is wrong', (_name, text, message) => {
     expect(() => env(text)).toThrow(EnvelopeFramingError);
     expect(() => env(text)).toThrow(message);
+  });
+
+  it('refuses more items than the limit, without framing the rest', () => {
+    const items = (n: number) => `{}\n${'{"type":"log"}\n{}\n'.repeat(n)}`;
+    expect(parseEnvelope(Buffer.from(items(3)), { maxItems: 3 }).items).toHaveLength(3);
+    // The item after the limit is never read: a broken header there does not matter.
+    const over = Buffer.from(`${items(3)}{"type":"log"}\n{}\nnot json\n`);
+    expect(() => parseEnvelope(over, { maxItems: 3 })).toThrow(TooManyItemsError);
+    expect(() => parseEnvelope(over, { maxItems: 3 })).toThrow(
+      'the envelope has more than 3 items (ERRATA_MAX_ENVELOPE_ITEMS): send fewer items per request',
+    );
   });
 });

@@ -6,7 +6,7 @@
 //
 // With a `length` header the payload is exactly that many bytes and must be followed by "\n"
 // or the end; without it the payload runs to the next "\n" or the end.
-import { UserInputError } from '../errors.ts';
+import { PayloadTooLargeError, UserInputError } from '../errors.ts';
 
 export interface ItemHeaders {
   type: string;
@@ -29,7 +29,18 @@ const NEWLINE = 0x0a;
 /** Framing problems: the message names the item and what is wrong with it. */
 export class EnvelopeFramingError extends UserInputError {}
 
-export function parseEnvelope(body: Buffer): Envelope {
+export interface EnvelopeLimits {
+  /** Items of every type in one envelope (ERRATA_MAX_ENVELOPE_ITEMS); parsing stops beyond it. */
+  maxItems: number;
+}
+
+/**
+ * More items than the limit: refused as a whole before the rest is even framed, so a small
+ * compressed body of many thousand empty items costs no more than the limit's worth.
+ */
+export class TooManyItemsError extends PayloadTooLargeError {}
+
+export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems: Infinity }): Envelope {
   if (body.length === 0) {
     throw new EnvelopeFramingError('empty request body: send an envelope (a JSON header line, then items)');
   }
@@ -39,6 +50,11 @@ export function parseEnvelope(body: Buffer): Envelope {
   let offset = headerEnd + 1;
   while (offset < body.length) {
     const itemNumber = items.length + 1;
+    if (itemNumber > limits.maxItems) {
+      throw new TooManyItemsError(
+        `the envelope has more than ${limits.maxItems} items (ERRATA_MAX_ENVELOPE_ITEMS): send fewer items per request`,
+      );
+    }
     const itemHeaderEnd = lineEnd(body, offset);
     const itemHeaders = parseItemHeaders(body.subarray(offset, itemHeaderEnd), itemNumber);
     offset = itemHeaderEnd + 1;
