@@ -12,7 +12,9 @@ import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { secretBox } from '../core/alerts/secret-box.ts';
 import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { startConnectionCounter } from '../../test/support/connection-counter.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
+import { RECEIVER_REFUSED } from '../../test/support/private-receivers.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
 
 let db: PGliteClient;
@@ -180,11 +182,50 @@ describe('delivery worker', () => {
       expect(attempted!.attemptLog[0]).toMatchObject({
         statusCode: null,
         verdict: 'retry',
-        error: expect.stringMatching(/refused: localhost/),
+        error: RECEIVER_REFUSED,
       });
       expect(receiver.received).toHaveLength(0);
     } finally {
       await running.stop();
+    }
+  });
+
+  it('never connects to a private IP literal stored as a URL, and logs an open port like a closed one', async () => {
+    // Channels are checked when made, but one may predate that check or the allow-list it used.
+    const counter = await startConnectionCounter();
+    const channelTo = (port: number) =>
+      alerts.createChannel({
+        organizationId,
+        name: `literal ${port}`,
+        url: `https://127.0.0.1:${port}/hooks`,
+        sealedSecret: box.seal(mintSigningSecret()),
+      });
+    const channels = [await channelTo(counter.port), await channelTo(counter.closedPort)];
+    await alerts.enqueueDeliveries(
+      channels.map((channel) => ({
+        channelId: channel.id,
+        ruleId: null,
+        projectId: null,
+        dedupKey: null,
+        kind: 'test' as const,
+        body: '{}',
+        status: 'pending' as const,
+      })),
+    );
+    const running = worker([]);
+    try {
+      const attempts = await until(async () => {
+        const firsts = await Promise.all(channels.map(async (c) => (await alerts.listDeliveries(c.id, 1))[0]?.attemptLog[0]));
+        return firsts.every(Boolean) ? firsts : undefined;
+      });
+      expect(attempts.map((a) => [a!.statusCode, a!.verdict, a!.error])).toEqual([
+        [null, 'retry', RECEIVER_REFUSED],
+        [null, 'retry', RECEIVER_REFUSED],
+      ]);
+      expect(await counter.connectionsSoFar()).toBe(0);
+    } finally {
+      await running.stop();
+      await counter.close();
     }
   });
 });

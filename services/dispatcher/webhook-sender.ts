@@ -1,13 +1,14 @@
 // Sends one webhook request, safely: https only, no redirects followed, a 10-second deadline for
 // the answer, and no private, loopback or link-local receivers unless the host is allowed
-// (ERRATA_WEBHOOK_ALLOW_HOSTS). The address is checked where it matters, on the socket once it
-// is connected, so a name that resolves to a public address for the check and a private one
-// for the connection (DNS rebinding) is still refused; the lookup also skips private addresses
-// so that a name with both kinds reaches a public one.
+// (ERRATA_WEBHOOK_ALLOW_HOSTS; core/alerts/receiver-address.ts). An IP literal is refused before
+// any connection (Node connects to one without a lookup); a name's lookup answers only public
+// addresses, so a name with both kinds reaches a public one; and the connected socket is checked
+// again as a last guard. Every refusal is recorded with the same text, so the delivery log never
+// tells whether a private port is open.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { RECEIVER_REFUSED, isAllowedHost, isPublicAddress, refusedLiteral } from '../core/alerts/receiver-address.ts';
 
 export interface SenderOptions {
   allowHosts: string[];
@@ -23,14 +24,6 @@ export interface SendResult {
   latencyMs: number;
 }
 
-/** Public unicast only: no private, loopback, link-local, multicast or reserved addresses. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
-
 export function sendWebhook(
   url: string,
   body: string,
@@ -39,8 +32,15 @@ export function sendWebhook(
 ): Promise<SendResult> {
   const started = performance.now();
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const allowed = options.allowHosts.includes(host);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const allowed = isAllowedHost(host, options.allowHosts);
+  const refusal =
+    target.protocol !== 'https:'
+      ? `refused: ${target.protocol}// is not https://`
+      : refusedLiteral(target, options.allowHosts) !== undefined
+        ? RECEIVER_REFUSED
+        : undefined;
+  if (refusal) return Promise.resolve({ error: refusal, latencyMs: Math.round(performance.now() - started) });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, 'latencyMs'>) => {
@@ -49,7 +49,6 @@ export function sendWebhook(
       clearTimeout(timer);
       resolve({ ...result, latencyMs: Math.round(performance.now() - started) });
     };
-    if (target.protocol !== 'https:') return finish({ error: `refused: ${target.protocol}// is not https://` });
     const req = request(
       {
         protocol: 'https:',
@@ -73,11 +72,8 @@ export function sendWebhook(
     }, options.timeoutMs);
     req.on('socket', (socket: Socket) => {
       socket.once('connect', () => {
-        const address = socket.remoteAddress ?? '';
-        if (!allowed && !isPublicAddress(address)) {
-          finish({
-            error: `refused: ${host} connected to ${address}, a private, loopback or link-local address; allow it with ERRATA_WEBHOOK_ALLOW_HOSTS`,
-          });
+        if (!allowed && !isPublicAddress(socket.remoteAddress ?? '')) {
+          finish({ error: RECEIVER_REFUSED });
           socket.destroy();
         }
       });
@@ -93,13 +89,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const usable = addresses.filter((a) => isPublicAddress(a.address));
     if (usable.length === 0) {
-      const refused = Object.assign(
-        new Error(
-          `refused: ${hostname} resolves only to private, loopback or link-local addresses; allow it with ERRATA_WEBHOOK_ALLOW_HOSTS`,
-        ),
-        { code: 'ERRATA_PRIVATE_ADDRESS' },
-      );
-      return callback(refused, '', 0);
+      return callback(Object.assign(new Error(RECEIVER_REFUSED), { code: 'ERRATA_PRIVATE_ADDRESS' }), '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
     callback(null, usable[0]!.address, usable[0]!.family);

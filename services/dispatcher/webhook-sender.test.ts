@@ -1,0 +1,49 @@
+// The sender's refusal of private receivers, on real sockets: a plain TCP server on loopback
+// counts the connections it is offered, so "refused before connecting" is a fact, not a
+// message; and every refusal reads alike, so the delivery log cannot tell an open port from a
+// closed one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectionCounter, type ConnectionCounter } from '../../test/support/connection-counter.ts';
+import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
+import { PRIVATE_LITERAL_HOSTS, RECEIVER_REFUSED as REFUSED } from '../../test/support/private-receivers.ts';
+import { sendWebhook } from './webhook-sender.ts';
+
+let counter: ConnectionCounter;
+let receiver: HttpsReceiver;
+
+beforeAll(async () => {
+  counter = await startConnectionCounter();
+  receiver = await startHttpsReceiver();
+});
+afterAll(async () => {
+  await counter.close();
+  await receiver.close();
+});
+
+const send = (url: string, allowHosts: string[] = []) =>
+  sendWebhook(url, '{}', {}, { allowHosts, ca: [receiver.caPem], timeoutMs: 5_000, userAgent: 'errata/test' });
+
+describe('sendWebhook refuses private receivers', () => {
+  it('refuses every private IP literal before connecting, with one error', async () => {
+    const results = await Promise.all(PRIVATE_LITERAL_HOSTS.map((host) => send(`https://${host}:${counter.port}/hook`)));
+    expect(results.map((r) => [r.status, r.error])).toEqual(PRIVATE_LITERAL_HOSTS.map(() => [undefined, REFUSED]));
+    expect(await counter.connectionsSoFar()).toBe(0);
+  });
+
+  it('records the same for an open port, a closed one and a name that resolves to loopback', async () => {
+    const results = await Promise.all([
+      send(`https://127.0.0.1:${counter.port}/`),
+      send(`https://127.0.0.1:${counter.closedPort}/`),
+      send(`https://localhost:${counter.port}/`),
+      send(`https://localhost:${counter.closedPort}/`),
+    ]);
+    expect(results.map((r) => r.error)).toEqual([REFUSED, REFUSED, REFUSED, REFUSED]);
+    expect(await counter.connectionsSoFar()).toBe(0);
+  });
+
+  it('sends to a private IP literal whose host is allowed', async () => {
+    const url = receiver.url.replace('//localhost:', '//127.0.0.1:');
+    expect(await send(url, ['127.0.0.1'])).toMatchObject({ status: 200 });
+    expect(receiver.received).toHaveLength(1);
+  });
+});
