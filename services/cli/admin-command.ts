@@ -29,7 +29,11 @@ export async function runAdminCommand(
       await ensureFirstOrganization(metadata, config.organization);
       const alerting = { alerts: new PgAlertStore(client), secrets: openSecretBox(secretsKeyOf(config, false)) };
       // Ingest processes notice key changes through their key cache's refresh (30 s).
-      return await runAdminOperation({ metadata, ...alerting, baseUrl: config.baseUrl, blobs: blobs.open }, operation, input);
+      return await runAdminOperation(
+        { metadata, ...alerting, baseUrl: config.baseUrl, webhookAllowHosts: config.webhooks.allowHosts, blobs: blobs.open },
+        operation,
+        input,
+      );
     } finally {
       await client.close();
       await blobs.close();
@@ -49,6 +53,7 @@ export async function runAdminCommand(
         alerts: stores.alerts,
         secrets: openSecretBox(secretsKeyOf(config, true)),
         baseUrl: config.baseUrl,
+        webhookAllowHosts: config.webhooks.allowHosts,
         blobs: blobs.open,
       };
       return await runAdminOperation(context, operation, input);

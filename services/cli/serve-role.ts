@@ -122,6 +122,7 @@ async function buildRole(
         blobs: ports.blobs!,
         alerts: ports.alerts,
         secrets: ports.secrets,
+        webhookAllowHosts: config.webhooks.allowHosts,
         logger,
         metrics,
         health: ports.health,

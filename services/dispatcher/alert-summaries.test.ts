@@ -31,7 +31,13 @@ beforeAll(async () => {
   stores = await openEmbeddedStores();
   receiver = await startHttpsReceiver();
   organization = await stores.metadata.ensureOrganization('acme', 'Acme');
-  deps = { alerts: stores.alerts, secrets: secretBox(randomBytes(32)), metadata: stores.metadata, baseUrl: BASE_URL };
+  deps = {
+    alerts: stores.alerts,
+    secrets: secretBox(randomBytes(32)),
+    metadata: stores.metadata,
+    baseUrl: BASE_URL,
+    webhookAllowHosts: [],
+  };
 });
 afterAll(async () => {
   await receiver.close();

@@ -26,6 +26,8 @@ export interface McpAppDeps extends ReadApiDeps {
   /** Alert channels and rules, and the box their signing secrets are sealed in. */
   alerts: AlertStore;
   secrets: SecretBox;
+  /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a channel's URL is checked against. */
+  webhookAllowHosts: readonly string[];
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {

@@ -8,6 +8,7 @@ import type { AlertStore, Delivery, DeliveryAttempt, RuleFields } from '../ports
 import type { MetadataStore, Organization, Project } from '../ports/metadata-store.ts';
 import { channelTest, dashboardUrls, ruleTest } from './alert-payload.ts';
 import { channelInput, channelPatch, ruleInput, rulePatch, type AlertChannel, type AlertRule } from './alert-rules.ts';
+import { privateReceiverProblem } from './receiver-address.ts';
 import type { SecretBox } from './secret-box.ts';
 import { encodeWebhookBody } from './webhook-body.ts';
 import { mintSigningSecret } from './webhook-signature.ts';
@@ -17,6 +18,8 @@ export interface AlertManagementDeps {
   secrets: SecretBox;
   metadata: MetadataStore;
   baseUrl: string;
+  /** ERRATA_WEBHOOK_ALLOW_HOSTS: receiver hosts that may be private, loopback or link-local. */
+  webhookAllowHosts: readonly string[];
 }
 
 /** How many deliveries a listing returns at most. */
@@ -76,8 +79,18 @@ export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown, wh
   throw new UserInputError(`invalid ${what}: ${field}${issue.message}`);
 }
 
+/**
+ * A URL whose host is a private IP literal is refused now rather than at every send; a name is
+ * left to the sender, as what it resolves to may change.
+ */
+function checkReceiver(deps: AlertManagementDeps, url: string | undefined, what: string): void {
+  const problem = url === undefined ? undefined : privateReceiverProblem(url, deps.webhookAllowHosts);
+  if (problem) throw new UserInputError(`invalid ${what}: url: ${problem}`);
+}
+
 export async function createChannel(deps: AlertManagementDeps, organization: Organization, input: unknown) {
   const fields = parseInput(channelInput, input, 'channel; send {"name", "type": "webhook", "url": "https://..."}');
+  checkReceiver(deps, fields.url, 'channel');
   const secret = mintSigningSecret();
   const channel = await deps.alerts.createChannel({
     organizationId: organization.id,
@@ -100,6 +113,7 @@ export async function updateChannel(deps: AlertManagementDeps, organization: Org
     input,
     'channel change; send any of {"name", "url", "digest": {"hour", "timeZone"} | null}',
   );
+  checkReceiver(deps, patch.url, 'channel change');
   const channel = await deps.alerts.updateChannel(organization.id, id, patch);
   if (!channel) await channelOf(deps, organization, id);
   return { channel: channelJson(channel!) };

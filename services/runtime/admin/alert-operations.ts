@@ -15,6 +15,7 @@ const deps = (ctx: AdminContext): manage.AlertManagementDeps => ({
   secrets: ctx.secrets,
   metadata: ctx.metadata,
   baseUrl: ctx.baseUrl,
+  webhookAllowHosts: ctx.webhookAllowHosts,
 });
 const organizationOf = (ctx: AdminContext, slug: string | undefined) => resolveOrganization(ctx.metadata, slug);
 async function projectOf(ctx: AdminContext, input: { project: string; organization?: string }) {

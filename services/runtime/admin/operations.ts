@@ -24,6 +24,8 @@ export interface AdminContext {
   /** Alert channels and rules, and the box their signing secrets are sealed in. */
   alerts: AlertStore;
   secrets: SecretBox;
+  /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a channel's URL is checked against. */
+  webhookAllowHosts: readonly string[];
   /** The blob store (source maps), opened only by the operations that need it. */
   blobs?: () => Promise<BlobStore>;
   baseUrl: string;

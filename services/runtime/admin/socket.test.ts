@@ -25,7 +25,13 @@ describe('admin socket', () => {
     try {
       socket = await startAdminSocket(
         path,
-        { metadata: stores.metadata, alerts: stores.alerts, secrets: missingSecretBox(), baseUrl: 'http://localhost:8000' },
+        {
+          metadata: stores.metadata,
+          alerts: stores.alerts,
+          secrets: missingSecretBox(),
+          baseUrl: 'http://localhost:8000',
+          webhookAllowHosts: [],
+        },
         createLogger('silent'),
       );
     } finally {
