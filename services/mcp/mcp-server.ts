@@ -1,6 +1,6 @@
 // One MCP server per request (the transport is stateless), holding every tool of the registry.
 // Around each tool, in this order: the per-token rate limit, the role (and organization-wide)
-// check, input validation (by the SDK, from the zod schema), the tool itself, then the result:
+// check, input validation (by the SDK, from the strict zod schema), the tool itself, then the result:
 // structured content plus a text summary with the untrusted-data envelope, or a tool error.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +9,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { VERSION } from '../runtime/version.ts';
 import { errorResult, toolError } from './tool-errors.ts';
 import { AGENT_TOOLS } from './tools/registry.ts';
-import { describeTool, type AgentTool, type ToolContext } from './tools/tool.ts';
+import { describeTool, toolInput, type AgentTool, type ToolContext } from './tools/tool.ts';
 import { untrustedText } from './untrusted-data.ts';
 
 export const SERVER_INSTRUCTIONS =
@@ -26,7 +26,7 @@ export function createMcpServer(context: () => ToolContext, logger: Logger): Mcp
       {
         title: tool.title,
         description: describeTool(tool),
-        inputSchema: tool.inputSchema,
+        inputSchema: toolInput(tool),
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },

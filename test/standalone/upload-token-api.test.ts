@@ -73,4 +73,13 @@ describe('upload token API', () => {
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.message).toContain('not valid JSON');
   });
+
+  it('refuses a key it does not know by name, listing the accepted ones, and creates nothing', async () => {
+    const refused = await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name: 'strict', project: 'shop' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('unknown key "project"');
+    expect(refused.body.error.message).toContain('accepted keys are name');
+    const listed = await call('GET', `${base}/web/upload-tokens`, tokens.admin);
+    expect(listed.body.tokens.map((t: { name: string }) => t.name)).not.toContain('strict');
+  });
 });

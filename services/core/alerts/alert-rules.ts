@@ -3,6 +3,7 @@
 // optional filters on the event (environment, minimum level) and the channels it alerts.
 import { z } from 'zod';
 import { LEVELS, type Level } from '../event/level.ts';
+import { strictObject } from '../strict-object.ts';
 
 export const TRIGGERS = [
   'new_issue',
@@ -78,23 +79,21 @@ const timeZone = z.string().refine((zone) => {
   }
 }, 'timeZone must be an IANA time zone such as "UTC" or "Europe/Berlin"');
 
-export const digestSchedule = z.object({ hour: z.number().int().min(0).max(23), timeZone }).strict();
+export const digestSchedule = strictObject({ hour: z.number().int().min(0).max(23), timeZone });
 
-export const channelInput = z.object({ name, type: z.literal('webhook').default('webhook'), url: webhookUrl }).strict();
-export const channelPatch = z.object({ name, url: webhookUrl, digest: digestSchedule.nullable() }).partial().strict();
+export const channelInput = strictObject({ name, type: z.literal('webhook').default('webhook'), url: webhookUrl });
+export const channelPatch = strictObject({ name, url: webhookUrl, digest: digestSchedule.nullable() }).partial();
 
-const ruleFields = z
-  .object({
-    name,
-    trigger: z.enum(TRIGGERS),
-    channelIds: z.array(z.number().int().positive()).min(1, 'channelIds must name at least one channel').max(20),
-    environment: z.string().min(1).max(200).nullable().optional(),
-    minLevel: z.enum(LEVELS).nullable().optional(),
-    threshold: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
-    windowMinutes: z.number().int().min(1).max(MAX_WINDOW_MINUTES).nullable().optional(),
-    milestones: z.array(z.number().int().min(1)).min(1).max(50).nullable().optional(),
-  })
-  .strict();
+const ruleFields = strictObject({
+  name,
+  trigger: z.enum(TRIGGERS),
+  channelIds: z.array(z.number().int().positive()).min(1, 'channelIds must name at least one channel').max(20),
+  environment: z.string().min(1).max(200).nullable().optional(),
+  minLevel: z.enum(LEVELS).nullable().optional(),
+  threshold: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+  windowMinutes: z.number().int().min(1).max(MAX_WINDOW_MINUTES).nullable().optional(),
+  milestones: z.array(z.number().int().min(1)).min(1).max(50).nullable().optional(),
+});
 
 export type RuleInput = z.infer<typeof ruleFields>;
 export const ruleInput = ruleFields.superRefine(checkTriggerSettings);

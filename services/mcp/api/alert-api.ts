@@ -7,11 +7,15 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import * as manage from '../../core/alerts/alert-management.ts';
 import { ForbiddenError, UserInputError } from '../../core/errors.ts';
+import { strictObject } from '../../core/strict-object.ts';
 import type { AgentToken, Organization } from '../../core/ports/metadata-store.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
+
+/** What Rotate and the two Send tests take: nothing, so a key sent to them is refused, not ignored. */
+const NO_BODY = strictObject({});
 
 function idParam(ctx: Koa.Context): number {
   const raw = ctx.params.id!;
@@ -43,6 +47,9 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
     return organizationOf(ctx);
   };
   const body = (ctx: Koa.Context) => readJsonBody(ctx.req, MAX_BODY_BYTES);
+  const noBody = async (ctx: Koa.Context) => {
+    manage.parseInput(NO_BODY, await body(ctx), 'body: this takes none; send no body, or {}');
+  };
 
   router.post('/alert-channels', async (ctx) => {
     const organization = await writer(ctx);
@@ -68,12 +75,16 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
     ctx.body = await manage.revealChannelSecret(deps, await writer(ctx), idParam(ctx));
   });
   router.post('/alert-channels/:id/rotate', async (ctx) => {
+    const organization = await writer(ctx);
+    await noBody(ctx);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await manage.rotateChannelSecret(deps, await writer(ctx), idParam(ctx));
+    ctx.body = await manage.rotateChannelSecret(deps, organization, idParam(ctx));
   });
   router.post('/alert-channels/:id/test', async (ctx) => {
+    const organization = await writer(ctx);
+    await noBody(ctx);
     ctx.status = 202;
-    ctx.body = await manage.testChannel(deps, await writer(ctx), idParam(ctx));
+    ctx.body = await manage.testChannel(deps, organization, idParam(ctx));
   });
   router.get('/alert-channels/:id/deliveries', async (ctx) => {
     const limit = ctx.query.limit === undefined ? undefined : Number(ctx.query.limit);
@@ -105,6 +116,7 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
   });
   router.post('/projects/:project/alert-rules/:id/test', async (ctx) => {
     const { organization, project } = await projectOf(ctx);
+    await noBody(ctx);
     ctx.status = 202;
     ctx.body = await manage.testRule(deps, organization, project, idParam(ctx));
   });

@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { UserInputError, NotFoundError } from '../../core/errors.ts';
+import { strictObject } from '../../core/strict-object.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { createUploadToken, uploadTokenJson, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
@@ -15,7 +16,7 @@ export interface UploadTokenApiDeps {
   baseUrl: string;
 }
 
-const createBody = z.object({ name: z.string().min(1).max(100).optional() }).strict();
+const createBody = strictObject({ name: z.string().min(1).max(100).optional() });
 
 export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });

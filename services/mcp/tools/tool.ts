@@ -4,6 +4,7 @@
 // every tool in one place (mcp-server.ts), so a tool file holds only its own logic.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { strictObject } from '../../core/strict-object.ts';
 import type { AgentCallLimiter } from '../../core/auth/agent-rate-limit.ts';
 import type { Role } from '../../core/auth/roles.ts';
 import type { EventStore } from '../../core/ports/event-store.ts';
@@ -46,6 +47,18 @@ export interface AgentTool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: AgentTool<I, O>): AgentTool<I, O> {
   return tool;
+}
+
+const strictInputs = new WeakMap<AgentTool, z.ZodObject>();
+
+/**
+ * The input as the SDK validates and publishes it: strict, so an unknown key is refused by name
+ * (and tools/list says additionalProperties: false) instead of silently dropped. Built once per tool.
+ */
+export function toolInput(tool: AgentTool): z.ZodObject {
+  let schema = strictInputs.get(tool);
+  if (!schema) strictInputs.set(tool, (schema = strictObject(tool.inputSchema)));
+  return schema;
 }
 
 /** The description as agents see it, in tools/list and in the manifest alike. */
