@@ -26,6 +26,9 @@ export interface AgentTarget {
 export const SUITE_CALLS_PER_MINUTE = 150;
 export const OTHER_ORG = 'other-org';
 
+/** What the install guides show where the DSN goes, to a token that may not read it. */
+const DSN_PLACEHOLDER = '<DSN of this project: needs an admin token>';
+
 const TOOLS = [
   'whoami',
   'list_projects',
@@ -781,6 +784,21 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
     });
 
     describe('bootstrap documents', () => {
+      it('install guides show the DSN only to roles that may read it (get_dsn: admin), a placeholder to the others', async () => {
+        for (const role of ['read', 'triage']) {
+          for (const platform of ['node', 'python', 'browser']) {
+            const guide = await fetchGuide(target, tokens[`${role}:web`]!, 'web', platform);
+            expect(guide, `${role} ${platform}`).not.toContain(web.publicKey);
+            expect(guide).toContain(DSN_PLACEHOLDER);
+            expect(guide).toContain(`this token has role ${role}`);
+            expect(guide).toContain('get_dsn');
+            expect(guide).toContain('errata.test_event');
+          }
+        }
+        const refusal = await (await agent(tokens['read:web']!)).call('get_dsn', { project: 'web' });
+        expect(refusal.text).toContain('role admin');
+      });
+
       it('the manifest is public and its tool catalog is exactly what /mcp lists', async () => {
         const response = await fetch(`${target.url}/api/v1/agents`);
         expect(response.status).toBe(200);
@@ -843,8 +861,9 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
 
       it('install guides carry the project DSN and need a token that can see the project', async () => {
         for (const platform of ['node', 'python', 'browser']) {
-          const guide = await fetchGuide(target, tokens['read:web']!, 'web', platform);
+          const guide = await fetchGuide(target, tokens['admin:web']!, 'web', platform);
           expect(guide).toContain(web.dsn);
+          expect(guide).not.toContain(DSN_PLACEHOLDER);
           expect(guide).toContain('verify_installation');
           expect(guide).toContain('errata.test_event');
           expect(guide).toMatch(/enableLogs: true|enable_logs=True/);

@@ -8,6 +8,12 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(minimum);
 }
 
+/**
+ * The least role that may read a project's DSN (get_dsn, the read API's project listing, the
+ * install guides). A DSN lets anyone send events into the project, so it is for provisioning.
+ */
+export const DSN_READER_ROLE: Role = 'admin';
+
 /** What each role allows, as whoami and the agent manifest tell it. */
 export const ROLE_GRANTS: Record<Role, string> = {
   read: 'List and search issues, events, logs and releases; whoami; verify_installation.',

@@ -4,6 +4,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
+import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
 import { LEVELS } from '../../core/event/level.ts';
 import { UserInputError, NotFoundError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
@@ -96,7 +97,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
     const token = ctx.state.token as AgentToken;
     const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
     const projects = (await deps.metadata.listProjects(organization.id)).filter((p) => canSeeProject(token, p));
-    const withDsn = token.role === 'admin';
+    const withDsn = roleAtLeast(token.role, DSN_READER_ROLE);
     ctx.body = {
       projects: await Promise.all(
         projects.map(async (project) => {

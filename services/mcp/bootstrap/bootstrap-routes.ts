@@ -1,9 +1,11 @@
 // The bootstrap documents (mcp role): the public agent manifest, skills and /llms.txt, and the
-// install guides, which carry a project's DSN and so need an agent token that can see it.
+// install guides, which need an agent token that can see the project and carry its DSN only
+// when the token's role may read one (as get_dsn does); other roles get a placeholder.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import type { MetadataStore } from '../../core/ports/metadata-store.ts';
+import type { AgentToken, MetadataStore, Project } from '../../core/ports/metadata-store.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { pathProject, requireAgentToken } from '../agent-auth.ts';
@@ -43,20 +45,20 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
       throw new NotFoundError('no such install guide: use node.md, python.md or browser.md');
     }
     const { organization, project } = await pathProject(deps.metadata, ctx);
-    const key = (await deps.metadata.listProjectKeys(project.id)).find((k) => k.active);
-    if (!key)
-      throw new NotFoundError(`project ${project.slug} has no active DSN key: an admin enables one with errata enablekey`);
+    const token = ctx.state.token as AgentToken;
+    const dsn = roleAtLeast(token.role, DSN_READER_ROLE) ? await activeDsn(deps, project) : { placeholderFor: token.role };
     markdown(
       ctx,
-      renderInstallGuide(platform, {
-        baseUrl: deps.baseUrl,
-        organization: organization.slug,
-        project: project.slug,
-        dsn: formatDsn(deps.baseUrl, key.publicKey, project.id),
-      }),
+      renderInstallGuide(platform, { baseUrl: deps.baseUrl, organization: organization.slug, project: project.slug, dsn }),
     );
   });
   return router.routes() as unknown as Koa.Middleware;
+}
+
+async function activeDsn(deps: BootstrapDeps, project: Project): Promise<string> {
+  const key = (await deps.metadata.listProjectKeys(project.id)).find((k) => k.active);
+  if (!key) throw new NotFoundError(`project ${project.slug} has no active DSN key: an admin enables one with errata enablekey`);
+  return formatDsn(deps.baseUrl, key.publicKey, project.id);
 }
 
 function markdown(ctx: Koa.Context, text: string): void {

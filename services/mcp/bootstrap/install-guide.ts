@@ -1,7 +1,12 @@
 // The per-project install guides (/api/v1/organizations/{org}/projects/{project}/install/
-// {node|python|browser}.md): the project's real DSN, the logs switch, a test event that
-// verify_installation recognises, and the verify step.
+// {node|python|browser}.md): the project's real DSN (or, for a token whose role may not read
+// it, a placeholder that says so), the logs switch, a test event that verify_installation
+// recognises, and the verify step.
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.ts';
+import { DSN_READER_ROLE, type Role } from '../../core/auth/roles.ts';
+
+/** Where the DSN goes, in a guide fetched by a token that may not read it. */
+export const DSN_PLACEHOLDER = `<DSN of this project: needs an ${DSN_READER_ROLE} token>`;
 
 export const GUIDE_PLATFORMS = [
   { name: 'node', projectPlatform: 'node', title: 'Node.js' },
@@ -19,15 +24,22 @@ export function installGuideUrl(baseUrl: string, organization: string, project: 
   return `${baseUrl}/api/v1/organizations/${encodeURIComponent(organization)}/projects/${encodeURIComponent(project)}/install/${platform}.md`;
 }
 
-export interface GuideContext {
+export interface GuideRequest {
   baseUrl: string;
   organization: string;
   project: string;
+  /** The DSN, or the role of a token that may not read it. */
+  dsn: string | { placeholderFor: Role };
+}
+
+interface GuideContext extends GuideRequest {
   dsn: string;
 }
 
-export function renderInstallGuide(platform: GuidePlatform, c: GuideContext): string {
+export function renderInstallGuide(platform: GuidePlatform, request: GuideRequest): string {
   const title = GUIDE_PLATFORMS.find((g) => g.name === platform)!.title;
+  const hidden = typeof request.dsn === 'string' ? undefined : request.dsn.placeholderFor;
+  const c: GuideContext = { ...request, dsn: hidden ? DSN_PLACEHOLDER : (request.dsn as string) };
   return [
     `# Send ${title} errors and logs from project \`${c.project}\` to Errata`,
     '',
@@ -38,6 +50,7 @@ export function renderInstallGuide(platform: GuidePlatform, c: GuideContext): st
     c.dsn,
     '```',
     '',
+    ...(hidden ? [placeholderNote(hidden, c.project), ''] : []),
     STEPS[platform](c),
     '',
     '## Verify',
@@ -49,6 +62,14 @@ export function renderInstallGuide(platform: GuidePlatform, c: GuideContext): st
     `The test event is a message tagged \`${TEST_EVENT_TAG}=true\`, so it is told apart from real errors; resolve or`,
     'delete its issue afterwards if you like.',
     '',
+  ].join('\n');
+}
+
+function placeholderNote(role: Role, project: string): string {
+  return [
+    `The DSN is not shown: this token has role ${role}, and reading a DSN needs role ${DSN_READER_ROLE} (as the MCP tool \`get_dsn\` does).`,
+    `Put the DSN where \`${DSN_PLACEHOLDER}\` stands below: an ${DSN_READER_ROLE} token reads it with \`get_dsn\``,
+    `\`{"project": "${project}"}\` (or fetches this guide with the DSN in place); an administrator sees it with \`errata listprojects\`.`,
   ].join('\n');
 }
 

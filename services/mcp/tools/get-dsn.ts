@@ -1,5 +1,6 @@
 // get_dsn: the SDK init string of a project (its first active DSN key); admin only.
 import { z } from 'zod';
+import { DSN_READER_ROLE } from '../../core/auth/roles.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import { projectSlugInput } from './issue-views.ts';
@@ -10,7 +11,7 @@ export const getDsn = defineTool({
   name: 'get_dsn',
   title: 'Get DSN',
   description: "A project's DSN: the one setting an SDK needs (Sentry.init({ dsn }) or sentry_sdk.init(dsn=...)).",
-  minimumRole: 'admin',
+  minimumRole: DSN_READER_ROLE,
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: { project: projectSlugInput },
   outputSchema: {
