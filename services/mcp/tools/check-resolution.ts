@@ -2,7 +2,7 @@
 // it, by the same rule the dispatcher regresses issues with (core/issues/lifecycle.ts).
 import { z } from 'zod';
 import { resolutionCheck } from '../../core/issues/lifecycle.ts';
-import { resolutionSchema, resolutionView } from './issue-activity-view.ts';
+import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from './issue-activity-view.ts';
 import { shortIdInput } from './issue-views.ts';
 import { issueByShortId } from './scope.ts';
 import { defineTool } from './tool.ts';
@@ -28,6 +28,7 @@ export const checkResolution = defineTool({
       .describe('events newer than the marker; null without a marker'),
     regressedAt: z.string().nullable(),
     untrustedData: z.object({ releasesSince: z.array(z.string()), regressionRelease: z.string().nullable() }),
+    agentWrittenData: z.object({ marker: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
   async run(input, context) {
     const { project, issue } = await issueByShortId(context, input.shortId);
@@ -51,6 +52,7 @@ export const checkResolution = defineTool({
           releasesSince: stats?.releases ?? [],
           regressionRelease: status === 'regressed' ? issue.regressionRelease : null,
         },
+        agentWrittenData: { marker: resolutionWritten(marker) },
       },
     };
   },

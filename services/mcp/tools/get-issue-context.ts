@@ -1,13 +1,22 @@
 // get_issue_context: everything needed to debug one issue in one call: the latest event's
 // (symbolicated) stack trace and breadcrumbs, logs of the same trace, the release, 14 days of
 // daily counts, affected users, similar issues, the resolution marker and activity, and the raw
-// event. Bounded by default; captured text only under untrustedData.
+// event. Bounded by default; captured text only under untrustedData, text tokens wrote (resolution
+// notes, commits, releases) only under agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
 import { similarIssues } from '../../core/issues/similar.ts';
 import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
-import { activitySchema, activityView, resolutionSchema, resolutionView } from './issue-activity-view.ts';
+import {
+  activitySchema,
+  activityView,
+  activityWritten,
+  resolutionSchema,
+  resolutionView,
+  resolutionWritten,
+  writtenSchema,
+} from './issue-activity-view.ts';
 import { issueFacts, issueFactsSchema, shortIdInput } from './issue-views.ts';
 import { issueByShortId } from './scope.ts';
 import { defineTool } from './tool.ts';
@@ -68,6 +77,10 @@ export const getIssueContext = defineTool({
       similarIssueTitles: z.array(z.object({ shortId: z.string(), title: z.string() })),
       rawEvent: z.unknown(),
     }),
+    agentWrittenData: z.object({
+      resolution: writtenSchema.nullable().describe("the marker's commit, release and note"),
+      activity: z.array(z.record(z.string(), z.unknown())).describe('the text tokens wrote with activity[i], at index i'),
+    }),
   },
   async run(input, context) {
     const bounds = input.verbose ? VERBOSE_BOUNDS : DEFAULT_BOUNDS;
@@ -83,6 +96,7 @@ export const getIssueContext = defineTool({
     const candidates = (await context.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 })).items;
     const similar = similarIssues(issue, candidates);
     const activity = await context.metadata.listIssueActivity(issue.id, input.verbose ? 200 : 20);
+    const written = { resolution: resolutionWritten(issue.resolution), activity: activity.map(activityWritten) };
     const untrusted = {
       title: issue.title,
       culprit: issue.culprit,
@@ -131,6 +145,7 @@ export const getIssueContext = defineTool({
           count: s.issue.count,
         })),
         untrustedData: bounded(untrusted, bounds) as typeof untrusted,
+        agentWrittenData: bounded(written, bounds) as typeof written,
       },
     };
   },

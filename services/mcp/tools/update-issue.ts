@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UserInputError } from '../../core/errors.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
-import { resolutionSchema, resolutionView } from './issue-activity-view.ts';
+import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from './issue-activity-view.ts';
 import { shortIdInput } from './issue-views.ts';
 import { issueByShortId } from './scope.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from './issue-actions.ts';
@@ -36,6 +36,7 @@ export const updateIssue = defineTool({
     status: z.string().nullable().describe('the status now; null after delete'),
     resolution: resolutionSchema,
     snoozeUntil: z.string().nullable(),
+    agentWrittenData: z.object({ resolution: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');
@@ -55,6 +56,7 @@ export const updateIssue = defineTool({
           status: null,
           resolution: null,
           snoozeUntil: null,
+          agentWrittenData: { resolution: null },
         },
       };
     }
@@ -69,6 +71,7 @@ export const updateIssue = defineTool({
         status: after.status,
         resolution: resolutionView(after.resolution),
         snoozeUntil: after.snoozeUntil?.toISOString() ?? null,
+        agentWrittenData: { resolution: resolutionWritten(after.resolution) },
       },
     };
   },
