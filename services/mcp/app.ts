@@ -14,12 +14,13 @@ import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
+import { renderToolList, ToolList } from './tool-list.ts';
 
 export interface McpAppDeps extends ReadApiDeps {
   logger: Logger;
   metrics: Metrics;
   health: HealthCheck[];
-  /** MCP tool calls per token per minute. */
+  /** JSON-RPC messages to /mcp per token per minute. */
   agentCallsPerMinute: number;
   /** Uploaded source maps, for listing and deleting them. */
   blobs: BlobStore;
@@ -32,13 +33,15 @@ export interface McpAppDeps extends ReadApiDeps {
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
   const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
+  const toolList = new ToolList(() => renderToolList(deps.logger));
   app.use(
     mcpRoute({
       ...deps,
       maxWindowMinutes: deps.maxLogWindowMinutes,
+      toolList,
     }),
   );
-  app.use(bootstrapRoutes(deps));
+  app.use(bootstrapRoutes({ ...deps, toolList }));
   app.use(uploadTokenApiRoutes(deps));
   app.use(sourceMapApiRoutes(deps));
   app.use(alertApiRoutes(deps));

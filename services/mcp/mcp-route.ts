@@ -1,6 +1,7 @@
 // /mcp: MCP over Streamable HTTP, stateless (a fresh server and transport per request, so any
 // mcp replica can answer any request). Every request carries `Authorization: Bearer
-// errata_agent_...`, looked up anew, so a revoked token fails on its very next request.
+// errata_agent_...`, looked up anew, so a revoked token fails on its very next request; each of
+// its JSON-RPC messages counts toward the token's rate limit before any runs (message-budget.ts).
 // POST only: a stateless server has no stream to offer on GET and no session to DELETE.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
@@ -13,6 +14,8 @@ import { readJsonBody } from '../runtime/json-body.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requireAgentToken } from './agent-auth.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { jsonRpcError, meterMessages } from './message-budget.ts';
+import type { ToolList } from './tool-list.ts';
 
 export interface McpRouteDeps {
   metadata: MetadataStore;
@@ -22,6 +25,8 @@ export interface McpRouteDeps {
   logger: Logger;
   agentCallsPerMinute: number;
   maxWindowMinutes: number;
+  /** The process's one rendering of tools/list. */
+  toolList: ToolList;
   now?: () => number;
 }
 
@@ -45,6 +50,13 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
       const body = await readJson(ctx);
       if (body === undefined) return;
       const token = ctx.state.token as AgentToken;
+      const verdict = meterMessages(body, limiter, token.id, now());
+      if (!verdict.allowed) {
+        ctx.status = verdict.status;
+        if (verdict.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(verdict.retryAfterSeconds));
+        ctx.body = verdict.body;
+        return;
+      }
       const organization = (await deps.metadata.listOrganizations()).find((o) => o.id === token.organizationId);
       if (!organization) throw new UnavailableError("the token's organization could not be read");
       const context = {
@@ -58,7 +70,7 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
         maxWindowMinutes: deps.maxWindowMinutes,
         now: () => new Date(now()),
       };
-      const server = createMcpServer(() => context, (ctx.state.log as Logger | undefined) ?? deps.logger);
+      const server = createMcpServer(() => context, (ctx.state.log as Logger | undefined) ?? deps.logger, deps.toolList);
       // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
       // JSON body; event-stream first gets SSE.
       const enableJsonResponse = ctx.accepts('application/json', 'text/event-stream') === 'application/json';
@@ -87,8 +99,4 @@ async function readJson(ctx: Koa.Context): Promise<unknown> {
       : jsonRpcError(-32700, 'parse error: the body must be one JSON-RPC message (or a batch) in JSON');
     return undefined;
   }
-}
-
-function jsonRpcError(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
 }

@@ -117,7 +117,7 @@ export interface Config {
     ingestMemoryBytes: number;
   };
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
-  /** MCP tool calls per agent token per minute (per mcp process). */
+  /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
   shutdownTimeoutSeconds: number;

@@ -226,13 +226,14 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
       it('limits calls per token per minute, reports the state in whoami, and says how long to wait', async () => {
         const limited = await agent(await token('read', 'default'));
         const first = await limited.call('whoami');
+        // Every JSON-RPC message counts: the client's initialize and initialized, then whoami.
         expect(first.structured.rateLimit).toMatchObject({
           limit: SUITE_CALLS_PER_MINUTE,
-          remaining: SUITE_CALLS_PER_MINUTE - 1,
+          remaining: SUITE_CALLS_PER_MINUTE - 3,
         });
         expect(first.structured.rateLimit.resetInSeconds).toBeGreaterThan(0);
         expect(first.structured.rateLimit.resetInSeconds).toBeLessThanOrEqual(60);
-        for (let i = 1; i < SUITE_CALLS_PER_MINUTE; i++) {
+        for (let i = 3; i < SUITE_CALLS_PER_MINUTE; i++) {
           const call = await limited.call('list_projects');
           expect(call.isError).toBe(false);
         }
@@ -241,6 +242,66 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         expect(refused.text).toMatch(/rate_limited: .* retry in \d+ seconds/);
         // Another token is not affected.
         expect((await (await agent(tokens['read:org']!)).call('whoami')).isError).toBe(false);
+      });
+      it('counts every message of a batch, tools/list included; refuses a batch over the limit whole, and one over 20 messages', async () => {
+        const limited = await token('read', 'default');
+        const post = async (body: unknown) => {
+          const response = await fetch(`${target.url}/mcp`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${limited}`,
+            },
+            body: JSON.stringify(body),
+          });
+          return {
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            body: (await response.json()) as any,
+          };
+        };
+        const lists = (n: number, from = 0) =>
+          Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: from + i, method: 'tools/list' }));
+
+        const oversized = await post(lists(21));
+        expect(oversized.status).toBe(400);
+        expect(oversized.body.error).toMatchObject({ code: -32600 });
+        expect(oversized.body.error.message).toContain('at most 20 messages');
+        expect(oversized.body.error.message).toContain('21');
+
+        let sent = 0;
+        let first: unknown;
+        while (sent + 20 <= SUITE_CALLS_PER_MINUTE) {
+          const batch = await post(lists(20, sent));
+          expect(batch.status).toBe(200);
+          expect(batch.body).toHaveLength(20);
+          for (const answer of batch.body) expect(answer.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOLS);
+          first ??= batch.body[0].result;
+          expect(batch.body[19].result).toEqual(first);
+          sent += 20;
+        }
+        const left = SUITE_CALLS_PER_MINUTE - sent;
+        // One more than is left: refused whole, every request answered with the rate-limit error, none processed.
+        const refused = await post([
+          ...lists(left),
+          { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+        ]);
+        expect(refused.status).toBe(200);
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+        expect(refused.body).toHaveLength(left + 1);
+        for (const answer of refused.body.slice(0, left)) {
+          expect(answer.result).toBeUndefined();
+          expect(answer.error.message).toMatch(/^rate_limited: .* retry in \d+ seconds/);
+        }
+        expect(refused.body[left]).toMatchObject({ id: 'call', result: { isError: true } });
+        expect(refused.body[left].result.content[0].text).toMatch(/^rate_limited: .* retry in \d+ seconds/);
+        // What was refused was not counted: exactly what is left still goes through, then nothing.
+        const rest = await post(lists(left));
+        expect(rest.body.every((answer: any) => answer.result?.tools?.length === TOOLS.length)).toBe(true);
+        const single = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+        expect(single.body.result.isError).toBe(true);
+        expect(single.body.result.content[0].text).toMatch(/^rate_limited: /);
       });
     });
 

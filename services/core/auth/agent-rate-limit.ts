@@ -1,6 +1,7 @@
-// The per-token limit on MCP tool calls: a fixed one-minute window per token, which is what
-// whoami can report plainly (limit, remaining, reset). Held in the memory of each mcp process.
-// Agents are never metered or gated; this only stops a runaway loop from starving the others.
+// The per-token limit on /mcp: JSON-RPC messages (tool calls, tools/list, initialize, each
+// message of a batch) in a fixed one-minute window per token, which is what whoami can report
+// plainly (limit, remaining, reset). Held in the memory of each mcp process. Agents are never
+// metered or gated; this only stops a runaway loop (or a batch) from starving the others.
 
 export interface RateLimitState {
   limit: number;
@@ -18,11 +19,11 @@ export class AgentCallLimiter {
 
   constructor(private readonly perMinute: number) {}
 
-  /** Counts one call for the token; refused calls are not counted. */
-  take(tokenId: number, now: number): CallDecision {
+  /** Counts `count` messages for the token, all or none: what is refused is not counted. */
+  take(tokenId: number, now: number, count = 1): CallDecision {
     const window = this.current(tokenId, now);
-    const allowed = window.used < this.perMinute;
-    if (allowed) window.used += 1;
+    const allowed = window.used + count <= this.perMinute;
+    if (allowed) window.used += count;
     return { allowed, ...this.state(window) };
   }
 

@@ -7,8 +7,8 @@ import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { AgentToken, MetadataStore, Project } from '../../core/ports/metadata-store.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
-import type { Logger } from '../../runtime/logger.ts';
 import { pathProject, requireAgentToken } from '../agent-auth.ts';
+import type { ToolList } from '../tool-list.ts';
 import { agentsManifest } from './agents-manifest.ts';
 import { isGuidePlatform, renderInstallGuide } from './install-guide.ts';
 import { llmsTxt } from './llms-txt.ts';
@@ -18,13 +18,14 @@ import { toolCatalog } from './tool-catalog.ts';
 export interface BootstrapDeps {
   metadata: MetadataStore;
   baseUrl: string;
-  logger: Logger;
+  /** What /mcp answers to tools/list; the manifest's catalog is made from it. */
+  toolList: ToolList;
 }
 
 export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
   const router = new Router();
   router.get('/api/v1/agents', async (ctx) => {
-    ctx.body = agentsManifest(deps.baseUrl, await toolCatalog(deps.logger));
+    ctx.body = agentsManifest(deps.baseUrl, await toolCatalog(deps.toolList));
   });
   router.get('/api/v1/agents/skills/:file', (ctx) => {
     const name = ctx.params.file!.replace(/\.md$/, '');
@@ -37,7 +38,7 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
   });
   router.get('/llms.txt', async (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = llmsTxt(deps.baseUrl, await toolCatalog(deps.logger));
+    ctx.body = llmsTxt(deps.baseUrl, await toolCatalog(deps.toolList));
   });
   router.get('/api/v1/organizations/:org/projects/:project/install/:file', requireAgentToken(deps.metadata), async (ctx) => {
     const platform = ctx.params.file!.replace(/\.md$/, '');

@@ -18,7 +18,10 @@ export const whoami = defineTool({
     scope: z.object({ type: z.enum(['organization', 'project']), project: z.string().nullable() }),
     organization: z.string(),
     rateLimit: z.object({
-      limit: z.number().int().describe('tool calls per minute'),
+      limit: z
+        .number()
+        .int()
+        .describe('JSON-RPC messages per minute: tool calls, tools/list, initialize; each message of a batch'),
       remaining: z.number().int(),
       resetAt: z.string().describe('ISO 8601: when remaining goes back to limit'),
       resetInSeconds: z.number().int(),
@@ -32,7 +35,7 @@ export const whoami = defineTool({
       ? { type: 'project' as const, project: token.projectSlug }
       : { type: 'organization' as const, project: null };
     return {
-      summary: `Token "${token.name}": role ${token.role}, ${scope.project ? `project ${scope.project}` : 'organization-wide'} in ${context.organization.slug}; ${limit.remaining}/${limit.limit} calls left this minute.`,
+      summary: `Token "${token.name}": role ${token.role}, ${scope.project ? `project ${scope.project}` : 'organization-wide'} in ${context.organization.slug}; ${limit.remaining}/${limit.limit} messages left this minute.`,
       result: {
         tokenName: token.name,
         role: token.role,

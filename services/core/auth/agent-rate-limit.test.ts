@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { AgentCallLimiter } from './agent-rate-limit.ts';
+
+describe('AgentCallLimiter', () => {
+  it('takes several messages at once, all or none, and counts only what it allows', () => {
+    const limiter = new AgentCallLimiter(6);
+    expect(limiter.take(1, 0, 5)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(limiter.take(1, 10, 2)).toMatchObject({ allowed: false, remaining: 1, resetAt: 60_000 });
+    expect(limiter.take(1, 20, 1)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.take(1, 30)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(limiter.take(2, 30, 6)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.take(1, 60_000, 6)).toMatchObject({ allowed: true, remaining: 0, resetAt: 120_000 });
+  });
+});
