@@ -3,7 +3,6 @@
 // socket when a server owns the data directory, otherwise by opening the stores itself under
 // the instance lock (waiting briefly if another command holds it). Never two writers on one
 // embedded database.
-import { mkdir } from 'node:fs/promises';
 import { callAdminSocket } from '../runtime/admin/socket.ts';
 import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
 import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
@@ -11,6 +10,8 @@ import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { openSecretBox, secretsKeyOf } from '../runtime/open-secret-box.ts';
 import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
+import { openPrivateDataDir } from '../runtime/data-dir.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { acquireInstanceLock, currentHolder } from '../runtime/instance-lock.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
 import { openBlobStore } from '../runtime/open-blob-store.ts';
@@ -41,7 +42,8 @@ export async function runAdminCommand(
   }
   const holder = await currentHolder(config.dataDir);
   if (holder?.kind === 'server' && holder.socket) return callAdminSocket(holder.socket, operation, input);
-  await mkdir(config.dataDir, { recursive: true });
+  // Log lines go to stderr: stdout is the command's output (--json).
+  await openPrivateDataDir(config.dataDir, createLogger(config.logLevel, process.stderr));
   const lock = await acquireInstanceLock(config.dataDir, { kind: 'cli' }, { waitMs: 30_000 });
   try {
     await initializeEmbeddedDatabase(config.dataDir);

@@ -12,6 +12,7 @@ import {
   type ServerRole,
 } from '../runtime/compose.ts';
 import { ConfigError, loadConfig, type Config } from '../runtime/config.ts';
+import { createFilesPrivately, openPrivateDataDir } from '../runtime/data-dir.ts';
 import { acquireInstanceLock, InstanceLockedError } from '../runtime/instance-lock.ts';
 import { onShutdownSignal } from '../runtime/lifecycle.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -22,7 +23,9 @@ import { serveRole } from './serve-role.ts';
 import { registerAlertCommands } from './alert-commands.ts';
 import { registerSourceMapCommands } from './source-map-commands.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
-import { mkdir } from 'node:fs/promises';
+
+// Before any command opens a store: nothing Errata writes is for other users to read.
+createFilesPrivately();
 
 const program = new Command();
 program.name('errata').description('Self-hostable, Sentry-SDK-compatible error tracking and structured logs.').version(VERSION);
@@ -91,7 +94,7 @@ program
           : `The schema is up to date (Postgres: ${report.postgres.length} migration(s) applied${report.clickhouse ? '; ClickHouse tables ensured' : ''}).`,
       );
     }
-    await mkdir(c.dataDir, { recursive: true });
+    await openPrivateDataDir(c.dataDir, createLogger(c.logLevel, process.stderr));
     const lock = await acquireInstanceLock(c.dataDir, { kind: 'cli' }, { waitMs: 30_000 });
     try {
       await initializeEmbeddedDatabase(c.dataDir);

@@ -4,7 +4,6 @@
 // the server owns the data directory.
 // SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
 import type { Server } from 'node:http';
-import { mkdir } from 'node:fs/promises';
 import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
 import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
@@ -15,6 +14,7 @@ import { buildMcpApp } from '../mcp/app.ts';
 import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
+import { openPrivateDataDir } from '../runtime/data-dir.ts';
 import type { HealthCheck } from '../runtime/http.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
 import { acquireInstanceLock } from '../runtime/instance-lock.ts';
@@ -35,7 +35,7 @@ export async function startStandaloneServer(
   logger: Logger,
   print: (line: string) => void,
 ): Promise<RunningServer> {
-  await mkdir(config.dataDir, { recursive: true });
+  await openPrivateDataDir(config.dataDir, logger);
   const socket = await adminSocketPath(config.dataDir);
   const lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket });
   const metrics = createMetrics();

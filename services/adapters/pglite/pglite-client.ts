@@ -3,6 +3,7 @@
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient, SqlExecutor, SqlResult } from '../postgres/sql-client.ts';
+import { PrivateNodeFS } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
 // instance does well with far less, and resident memory is a target.
@@ -13,7 +14,8 @@ export class PGliteClient implements SqlClient {
 
   /** Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory. */
   static async open(dataDir: string | undefined): Promise<PGliteClient> {
-    const db = new PGlite(dataDir, { postgresqlconf: POSTGRES_CONF });
+    const options = { postgresqlconf: POSTGRES_CONF };
+    const db = dataDir === undefined ? new PGlite(options) : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir) });
     await db.waitReady;
     return new PGliteClient(db);
   }
