@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,5 +50,42 @@ describe('admin socket', () => {
     expect(Buffer.byteLength(path)).toBeLessThan(100);
     expect((await stat(dirname(path))).mode & 0o777).toBe(0o700);
     expect(await adminSocketPath(long)).toBe(path);
+  });
+
+  describe('refuses a fallback directory someone else prepared at its predictable path', () => {
+    // A temp directory of its own stands for /tmp, so that each case starts clean.
+    async function prepared(make: (dir: string) => Promise<void>) {
+      const temp = await mkdtemp(join(tmpdir(), 'errata-socktmp-'));
+      cleanup.push(() => rm(temp, { recursive: true, force: true }));
+      const dataDir = join(temp, 'd'.repeat(120));
+      const fallback = dirname(await adminSocketPath(dataDir, temp));
+      await rm(fallback, { recursive: true });
+      await make(fallback);
+      return { dataDir, temp, fallback };
+    }
+
+    it('open to others', async () => {
+      const { dataDir, temp, fallback } = await prepared(async (dir) => {
+        await mkdir(dir);
+        await chmod(dir, 0o777);
+      });
+      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
+      expect((await stat(fallback)).mode & 0o777).toBe(0o777);
+    });
+
+    it('a symbolic link, even to a private directory of ours', async () => {
+      const target = await mkdtemp(join(tmpdir(), 'errata-socktarget-'));
+      cleanup.push(() => rm(target, { recursive: true, force: true }));
+      const { dataDir, temp, fallback } = await prepared((dir) => symlink(target, dir));
+      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
+    });
+
+    it.runIf(process.getuid?.() === 0)('owned by another user (as root, a socket there would be theirs to replace)', async () => {
+      const { dataDir, temp, fallback } = await prepared(async (dir) => {
+        await mkdir(dir, { mode: 0o700 });
+        await chown(dir, 65534, 65534);
+      });
+      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
+    });
   });
 });

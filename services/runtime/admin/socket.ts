@@ -2,11 +2,13 @@
 // directory (mode 0600), so only the owner of the data can use it and nothing listens on the
 // network. `POST /<operation>` with JSON arguments runs an admin operation in the server.
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrataError, UnavailableError } from '../../core/errors.ts';
+import { ConfigError } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { runAdminOperation, type AdminContext } from './operations.ts';
 
@@ -14,18 +16,37 @@ const MAX_REQUEST = 64 * 1024;
 
 /**
  * Inside the data directory unless that path is too long for a Unix socket; then in a
- * directory of its own under the temporary directory, which only this user may enter.
+ * directory of its own under the temporary directory, named after the user and the data
+ * directory so that every start finds the same one (the CLI reads the path from the instance
+ * lock). That name is predictable, so another user may have made it first: it is created
+ * without `recursive` (which accepts whatever exists) and used only if lstat shows a real
+ * directory, not a link, that this user owns and nobody else may enter.
  */
-export async function adminSocketPath(dataDir: string): Promise<string> {
+export async function adminSocketPath(dataDir: string, tempDir: string = tmpdir()): Promise<string> {
   const inside = join(dataDir, 'errata.sock');
   if (Buffer.byteLength(inside) < 100) return inside;
-  const dir = join(
-    tmpdir(),
-    `errata-${process.getuid?.() ?? 'user'}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`,
-  );
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
+  const uid = process.getuid?.();
+  const dir = join(tempDir, `errata-${uid ?? 'user'}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`);
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const info = await lstat(dir);
+  const ours = info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & 0o077) === 0;
+  if (!ours) {
+    throw new ConfigError(
+      `the admin socket's directory ${dir} is not a private directory of this user (it is ${describe(info)}), so another user may control it: ` +
+        'remove it, or set ERRATA_DATA_DIR to a path of at most 87 bytes so that the socket lives in the data directory',
+    );
+  }
   return join(dir, 'admin.sock');
+}
+
+function describe(info: Stats): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (!info.isDirectory()) return 'not a directory';
+  return `owned by uid ${info.uid}, mode ${(info.mode & 0o777).toString(8)}`;
 }
 
 export async function startAdminSocket(path: string, ctx: AdminContext, logger: Logger): Promise<{ close(): Promise<void> }> {
