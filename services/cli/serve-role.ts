@@ -105,6 +105,7 @@ async function buildRole(
           maxCompressionRatio: config.limits.maxCompressionRatio,
         },
         bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
+        uploadLimits: config.uploads,
         now: Date.now,
       });
       const chunkGc = startChunkGcJob({ blobs: ports.blobs!, logger });

@@ -78,6 +78,7 @@ export async function startStandaloneServer(
       maxCompressionRatio: config.limits.maxCompressionRatio,
     },
     bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
+    uploadLimits: config.uploads,
     now: Date.now,
   }).callback();
   const mcp = buildMcpApp({

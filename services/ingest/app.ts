@@ -9,7 +9,7 @@ import type { IngestDeps } from './accept-items.ts';
 import { sdkCors } from './cors.ts';
 import type { BodyBudget, BodyLimits } from './read-body.ts';
 import { sdkEndpointOf, sdkEndpoints } from './sdk-endpoints.ts';
-import { uploadRoutes } from './upload/upload-routes.ts';
+import { uploadRoutes, type UploadLimits } from './upload/upload-routes.ts';
 
 export interface IngestAppDeps extends IngestDeps {
   logger: Logger;
@@ -19,6 +19,7 @@ export interface IngestAppDeps extends IngestDeps {
   health: HealthCheck[];
   bodyLimits: BodyLimits;
   bodyBudget: BodyBudget;
+  uploadLimits: UploadLimits;
 }
 
 export function buildIngestApp(deps: IngestAppDeps): Koa {

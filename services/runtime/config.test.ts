@@ -15,6 +15,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the upload limits, refusing a chunk quota under 1 MiB', () => {
+    expect(loadConfig({}).uploads).toEqual({ maxAssemblies: 2, chunkBytesPerProject: 1073741824 });
+    expect(loadConfig({ ERRATA_UPLOAD_MAX_ASSEMBLIES: '4', ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT: '1048576' }).uploads).toEqual({
+      maxAssemblies: 4,
+      chunkBytesPerProject: 1048576,
+    });
+    expect(() => loadConfig({ ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT: '1000' })).toThrow(
+      /ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT="1000"/,
+    );
+    expect(() => loadConfig({ ERRATA_UPLOAD_MAX_ASSEMBLIES: '0' })).toThrow(/ERRATA_UPLOAD_MAX_ASSEMBLIES="0"/);
+  });
+
   it('derives the base URL from the port and trims a trailing slash', () => {
     expect(loadConfig({ ERRATA_PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
     expect(loadConfig({ ERRATA_BASE_URL: 'https://errors.example.com/' }).baseUrl).toBe('https://errors.example.com');

@@ -47,6 +47,8 @@ const schema = z
     ERRATA_WEBHOOK_RETRY_BASE_MS: integer(1, 3_600_000).default(30_000),
     ERRATA_OPERATOR_NAMESPACE: z.string().min(1).max(63).default('default'),
     ERRATA_ALERT_CHANNEL_LIMIT_PER_HOUR: integer(1, 100_000).default(60),
+    ERRATA_UPLOAD_MAX_ASSEMBLIES: integer(1, 64).default(2),
+    ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT: integer(MiB).default(1024 * MiB),
 
     // Distributed mode: each set variable switches its port to the server adapter.
     ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -120,6 +122,8 @@ export interface Config {
   /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
+  /** Source map uploads: bundle assemblies at once per ingest process, stored chunk bytes per project. */
+  uploads: { maxAssemblies: number; chunkBytesPerProject: number };
   shutdownTimeoutSeconds: number;
   /** The listener's own limits, the same for every role. */
   http: HttpServerLimits;
@@ -205,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
+    uploads: { maxAssemblies: c.ERRATA_UPLOAD_MAX_ASSEMBLIES, chunkBytesPerProject: c.ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT },
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     http: {
       headersTimeoutMs: c.ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS * 1000,

@@ -1,8 +1,8 @@
 // The source map upload protocol with the real tools: a small multi-file app bundled and
 // minified by esbuild, Debug IDs injected by the real `sentry-cli sourcemaps inject`, uploaded
 // by the real `sentry-cli sourcemaps upload` to a running Errata with an upload token.
-import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,17 @@ describe('sentry-cli sourcemaps upload', () => {
     expect(await artifacts('shop')).toEqual([]);
   });
 });
+
+/** The bytes of the files under a directory (0 when it does not exist). */
+async function bytesUnder(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  let total = 0;
+  for (const entry of entries) {
+    const info = await stat(join(dir, entry)).catch(() => undefined);
+    if (info?.isFile()) total += info.size;
+  }
+  return total;
+}
 
 /** The DSN of a project, from `errata listprojects`. */
 async function dsnOf(project: string): Promise<string> {
@@ -316,6 +327,30 @@ describe('the upload protocol, spoken by hand', () => {
     expect(await artifacts()).toHaveLength(2);
   });
 
+  it('stores gzip chunks as sent: 64 gzip bombs (~0.5 MB) take about that on disk, not the 512 MiB they inflate to', async () => {
+    const parts: Array<{ field: string; name: string; body: Buffer }> = [];
+    const whole = createHash('sha1');
+    for (let i = 0; i < 64; i++) {
+      const chunk = Buffer.alloc(8 * 1024 * 1024);
+      chunk.writeUInt32BE(i + 1);
+      whole.update(chunk);
+      parts.push({ field: 'file_gzip', name: sha1(chunk), body: gzipSync(chunk) });
+    }
+    const sent = parts.reduce((sum, part) => sum + part.body.length, 0);
+    expect(sent).toBeLessThan(1024 * 1024);
+    const before = await bytesUnder(join(server.dataDir, 'blobs', 'chunks'));
+    expect((await postChunks(parts)).status).toBe(200);
+    expect((await bytesUnder(join(server.dataDir, 'blobs', 'chunks'))) - before).toBeLessThan(2 * sent);
+    // They assemble like any chunks: read one at a time, never joined (these join into no ZIP).
+    const request = { checksum: whole.digest('hex'), chunks: parts.map((part) => part.name), projects: ['web'] };
+    expect((await assemble(request)).body).toMatchObject({ state: 'created', missingChunks: [] });
+    const failed = await eventually(async () => {
+      const polled = await assemble(request);
+      return polled.body.state === 'error' ? polled.body : undefined;
+    }, 'the assembly of the bombs');
+    expect(failed.detail).toMatch(/not a readable ZIP/);
+  });
+
   it('answers other upload kinds (debug files, ProGuard) with a clear "not supported"', async () => {
     const response = await fetch(`${server.url}/api/0/projects/any-org/web/files/difs/assemble/`, {
       method: 'POST',
@@ -365,5 +400,38 @@ describe('listing and deleting stored maps', () => {
     );
     expect(removed.deleted).toHaveLength(2);
     expect(await artifacts()).toEqual([]);
+  });
+});
+
+describe("a project's stored upload chunks are capped (ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT)", () => {
+  it('refuses chunks beyond the cap with 429 naming the setting; a chunk already stored and other projects are not affected', async () => {
+    const capped = await startServer({ env: { ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT: String(1024 * 1024) } });
+    try {
+      const tokens: Record<string, string> = {};
+      for (const name of ['first', 'second']) {
+        await runCliJson(['createproject', '--name', name], capped.env);
+        tokens[name] = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', name], capped.env)).plaintext;
+      }
+      const post = async (project: string, chunk: Buffer) => {
+        const form = new FormData();
+        form.append('file', new Blob([chunk]), createHash('sha1').update(chunk).digest('hex'));
+        const response = await fetch(`${capped.url}/api/0/organizations/any/chunk-upload/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tokens[project]}` },
+          body: form,
+        });
+        return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };
+      };
+      const [a, b, c] = [randomBytes(700 * 1024), randomBytes(700 * 1024), randomBytes(700 * 1024)];
+      expect((await post('first', a)).status).toBe(200);
+      const refused = await post('first', b);
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toMatch(/^\d+$/);
+      expect(JSON.parse(refused.text).detail).toMatch(/project "first".*ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT allows 1048576/);
+      expect((await post('first', a)).status).toBe(200);
+      expect((await post('second', c)).status).toBe(200);
+    } finally {
+      await stopAndRemove(capped);
+    }
   });
 });

@@ -11,13 +11,13 @@ export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
 
 export const SHA1 = /^[0-9a-f]{40}$/;
 
-/** GET /api/0/organizations/{org}/chunk-upload/ */
-export function chunkUploadOptions(uploadUrl: string) {
+/** GET /api/0/organizations/{org}/chunk-upload/; `maxFileSize` lower than MAX_BUNDLE_BYTES when the chunk quota is. */
+export function chunkUploadOptions(uploadUrl: string, options: { maxFileSize?: number } = {}) {
   return {
     url: uploadUrl,
     chunkSize: CHUNK_SIZE,
     chunksPerRequest: CHUNKS_PER_REQUEST,
-    maxFileSize: MAX_BUNDLE_BYTES,
+    maxFileSize: options.maxFileSize ?? MAX_BUNDLE_BYTES,
     maxRequestSize: MAX_REQUEST_BYTES,
     concurrency: 4,
     hashAlgorithm: 'sha1',

@@ -12,7 +12,7 @@
 // ratio, method, encryption and name uniqueness checked against BundleLimits; while inflating,
 // no more than the declared size is ever kept; afterwards the CRC-32 is checked (yauzl does not).
 import { crc32 } from 'node:zlib';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import yauzl, { type Entry, type RandomAccessReader, type ZipFile } from 'yauzl';
 import {
   BundleError,
   collectBundleFiles,
@@ -59,11 +59,30 @@ export async function readArtifactBundle(bytes: Uint8Array, limits?: Partial<Bun
   checkHeader(bytes);
   // A view, not a copy: yauzl wants a Buffer.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const zip = await yauzl
-    .fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true })
-    .catch((error: unknown) => {
-      throw new BundleError(`the artifact bundle is not a readable ZIP archive: ${describe(error)}`);
-    });
+  return readZip(yauzl.fromBufferPromise(buffer, ZIP_OPTIONS), bounds);
+}
+
+/**
+ * The same, from a bundle yauzl reads piece by piece where it lies (an assembled upload, whose
+ * chunks are never joined): `source.slice` gives the header, yauzl the rest.
+ */
+export async function readArtifactBundleFrom(
+  source: RandomAccessReader & { size: number; slice(start: number, end: number): Promise<Uint8Array> },
+  limits?: Partial<BundleLimits>,
+): Promise<ParsedArtifactBundle> {
+  const bounds = resolveLimits(limits);
+  checkHeader(await source.slice(0, 8));
+  // autoClose off, as fromBuffer has it: the entries are read after the directory has been listed.
+  return readZip(yauzl.fromRandomAccessReaderPromise(source, source.size, { ...ZIP_OPTIONS, autoClose: false }), bounds);
+}
+
+const ZIP_OPTIONS = { lazyEntries: true, validateEntrySizes: true, strictFileNames: true } as const;
+
+async function readZip(opening: Promise<ZipFile>, bounds: BundleLimits): Promise<ParsedArtifactBundle> {
+  const zip = await opening.catch((error: unknown) => {
+    if (error instanceof BundleError) throw error;
+    throw new BundleError(`the artifact bundle is not a readable ZIP archive: ${describe(error)}`);
+  });
   const entries = await readDirectory(zip, bounds);
 
   const manifestEntry = entries.get(MANIFEST_NAME);

@@ -1,18 +1,15 @@
 // The chunk POST of the upload protocol: multipart/form-data, one part per chunk, named `file`
 // (raw) or `file_gzip` (gzip), whose filename is the SHA-1 of the raw chunk. Every chunk is
-// verified against its SHA-1 and stored under the uploading project; sizes are bounded by
-// what the chunk-upload options advertise.
-import { createHash } from 'node:crypto';
+// verified against its SHA-1 (a gzip one as it inflates, keeping nothing inflated) and stored
+// under the uploading project as it was sent, unless already there, within the project's chunk
+// quota; sizes are bounded by what the chunk-upload options advertise.
 import type { IncomingMessage } from 'node:http';
-import { gunzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import busboy from 'busboy';
 import { PayloadTooLargeError, UserInputError } from '../../core/errors.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { CHUNK_SIZE, CHUNKS_PER_REQUEST, MAX_REQUEST_BYTES, SHA1 } from '../../core/sourcemaps/upload-protocol.ts';
-import { chunkKey } from './blob-keys.ts';
-
-const gunzipAsync = promisify(gunzip);
+import type { ChunkQuota, QuotaProject } from './chunk-quota.ts';
+import { chunkExists, inflatedSha1, sha1Of, storeChunk } from './chunk-store.ts';
 
 interface Part {
   field: string;
@@ -20,7 +17,12 @@ interface Part {
   body: Buffer;
 }
 
-export async function receiveChunks(req: IncomingMessage, blobs: BlobStore, projectId: number): Promise<number> {
+export async function receiveChunks(
+  req: IncomingMessage,
+  blobs: BlobStore,
+  project: QuotaProject,
+  quota: ChunkQuota,
+): Promise<number> {
   if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BYTES) {
     throw new PayloadTooLargeError(
       `request too large: at most ${MAX_REQUEST_BYTES} bytes per chunk upload request`,
@@ -28,15 +30,21 @@ export async function receiveChunks(req: IncomingMessage, blobs: BlobStore, proj
     );
   }
   const parts = await readParts(req);
+  // A project whose chunks already fill its quota is refused before any part is inflated.
+  if (parts.length > 0) quota.check(project);
   for (const part of parts) {
-    const chunk = part.field === 'file_gzip' ? await gunzipChunk(part) : part.body;
-    const sha1 = createHash('sha1').update(chunk).digest('hex');
+    const gzipped = part.field === 'file_gzip';
+    const sha1 = gzipped ? await inflatedSha1(part.body) : sha1Of(part.body);
+    if (sha1 === undefined) throw new UserInputError(`chunk "${part.name}" is not valid gzip of at most ${CHUNK_SIZE} bytes`);
     if (sha1 !== part.name) {
       throw new UserInputError(
         `chunk "${part.name.slice(0, 60)}" does not match its SHA-1 (${sha1}): the upload was corrupted, retry it`,
       );
     }
-    await blobs.put(chunkKey(projectId, sha1), chunk);
+    // Stored already (its name is its content): it costs nothing more.
+    if (await chunkExists(blobs, project.id, sha1)) continue;
+    quota.charge(project, part.body.length);
+    await storeChunk(blobs, project.id, sha1, gzipped ? 'gzip' : 'raw', part.body);
   }
   return parts.length;
 }
@@ -90,12 +98,4 @@ function readParts(req: IncomingMessage): Promise<Part[]> {
     req.on('error', (error) => reject(error));
     req.pipe(parser);
   });
-}
-
-async function gunzipChunk(part: Part): Promise<Buffer> {
-  try {
-    return await gunzipAsync(part.body, { maxOutputLength: CHUNK_SIZE });
-  } catch {
-    throw new UserInputError(`chunk "${part.name}" is not valid gzip of at most ${CHUNK_SIZE} bytes`);
-  }
 }

@@ -5,8 +5,10 @@
 //   GET  /api/0/organizations/{org}/chunk-upload/              the upload options
 //   POST /api/0/organizations/{org}/chunk-upload/              chunks (receive-chunks.ts)
 //   POST /api/0/organizations/{org}/artifactbundle/assemble/   missing chunks, then assembly
-// Assembly runs in the background of the request that finds every chunk present; its state is
-// kept in the MetadataStore, so any ingest process answers the polls.
+// Assembly runs in the background of the request that finds every chunk present, queued so that
+// a project has one at a time and the process a few (assembly-queue.ts); its state is kept in
+// the MetadataStore, so any ingest process answers the polls. Stored chunks are capped per
+// project (chunk-quota.ts).
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { UserInputError, ForbiddenError } from '../../core/errors.ts';
@@ -15,27 +17,41 @@ import type { MetadataStore, UploadToken } from '../../core/ports/metadata-store
 import {
   assembleRequest,
   chunkUploadOptions,
+  MAX_BUNDLE_BYTES,
   type AssembleRequest,
   type AssembleResponse,
 } from '../../core/sourcemaps/upload-protocol.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { assembleBundle } from './assemble-bundle.ts';
-import { chunkKey } from './blob-keys.ts';
+import { AssemblyQueue } from './assembly-queue.ts';
+import { ChunkQuota } from './chunk-quota.ts';
+import { chunkExists } from './chunk-store.ts';
 import { receiveChunks } from './receive-chunks.ts';
 import { requireUploadToken, sentryStyleErrors, uploadTokenOf } from './upload-auth.ts';
+
+export interface UploadLimits {
+  /** Assemblies running at once in this process (ERRATA_UPLOAD_MAX_ASSEMBLIES); one per project. */
+  maxAssemblies: number;
+  /** Bytes of stored chunks per project (ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT). */
+  chunkBytesPerProject: number;
+}
 
 export interface UploadDeps {
   metadata: MetadataStore;
   blobs: BlobStore;
   logger: Logger;
   baseUrl: string;
+  uploadLimits: UploadLimits;
+  now?: () => number;
 }
 
 /** An assembly that has not finished in this long is presumed dead and may be claimed again. */
 const ASSEMBLY_STALE_MS = 5 * 60_000;
 
 export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
+  const quota = new ChunkQuota(deps.uploadLimits.chunkBytesPerProject, deps.now);
+  const assemblies = new AssemblyQueue(deps.uploadLimits.maxAssemblies);
   const router = new Router({ prefix: '/api/0' });
   router.use(sentryStyleErrors());
   router.use(requireUploadToken(deps.metadata));
@@ -46,11 +62,14 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
   });
 
   router.get('/organizations/:org/chunk-upload/', (ctx) => {
-    ctx.body = chunkUploadOptions(`${deps.baseUrl}/api/0/organizations/${encodeURIComponent(ctx.params.org!)}/chunk-upload/`);
+    ctx.body = chunkUploadOptions(`${deps.baseUrl}/api/0/organizations/${encodeURIComponent(ctx.params.org!)}/chunk-upload/`, {
+      maxFileSize: Math.min(MAX_BUNDLE_BYTES, deps.uploadLimits.chunkBytesPerProject),
+    });
   });
 
   router.post('/organizations/:org/chunk-upload/', async (ctx) => {
-    await receiveChunks(ctx.req, deps.blobs, uploadTokenOf(ctx).projectId);
+    const token = uploadTokenOf(ctx);
+    await receiveChunks(ctx.req, deps.blobs, { id: token.projectId, slug: token.projectSlug }, quota);
     ctx.status = 200;
     ctx.body = '';
   });
@@ -63,7 +82,7 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
       throw new UserInputError(`invalid assemble request: ${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
     checkProjects(parsed.data, token);
-    ctx.body = await assemble(deps, token.projectId, parsed.data);
+    ctx.body = await assemble(deps, assemblies, token, parsed.data);
   });
 
   const routes = router.routes() as unknown as Koa.Middleware;
@@ -93,19 +112,29 @@ function checkProjects(request: AssembleRequest, token: UploadToken): void {
   );
 }
 
-async function assemble(deps: UploadDeps, projectId: number, request: AssembleRequest): Promise<AssembleResponse> {
+async function assemble(
+  deps: UploadDeps,
+  assemblies: AssemblyQueue,
+  token: UploadToken,
+  request: AssembleRequest,
+): Promise<AssembleResponse> {
+  const projectId = token.projectId;
+  const created: AssembleResponse = { state: 'created', missingChunks: [], detail: null };
+  if (assemblies.isWaiting(projectId, request.checksum)) return created;
   const known = await deps.metadata.getAssembly(projectId, request.checksum);
   if (known && (known.state !== 'assembling' || Date.now() - known.updatedAt.getTime() < ASSEMBLY_STALE_MS)) {
     return { state: known.state, missingChunks: [], detail: known.detail };
   }
   const missing: string[] = [];
   for (const sha1 of new Set(request.chunks)) {
-    if (!(await deps.blobs.head(chunkKey(projectId, sha1)))) missing.push(sha1);
+    if (!(await chunkExists(deps.blobs, projectId, sha1))) missing.push(sha1);
   }
   // Sentry answers a poll with no chunks "not_found" too; the CLI then uploads what is missing.
   if (missing.length > 0 || request.chunks.length === 0) return { state: 'not_found', missingChunks: missing, detail: null };
+  // Refused before it is claimed, so that a refusal leaves no assembly that never runs.
+  assemblies.checkRoom({ id: projectId, slug: token.projectSlug });
   if (await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS))) {
-    void assembleBundle(deps, projectId, request.checksum, request.chunks);
+    assemblies.submit(projectId, request.checksum, () => assembleBundle(deps, projectId, request.checksum, request.chunks));
   }
-  return { state: 'created', missingChunks: [], detail: null };
+  return created;
 }

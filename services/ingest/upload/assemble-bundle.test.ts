@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
+import { ID } from '../../../test/support/bundle-fixtures.ts';
+import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
+import { createLogger } from '../../runtime/logger.ts';
+import { assembleBundle } from './assemble-bundle.ts';
+import { chunkKey, gzipChunkKey } from './blob-keys.ts';
+
+const sha1 = (data: Uint8Array) => createHash('sha1').update(data).digest('hex');
+
+let stores: EmbeddedStores;
+let blobs: FsBlobStore;
+let dir: string;
+let projectId: number;
+const bundle = Buffer.from(makeBundle(pair()));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'errata-assemble-'));
+  blobs = await openFsBlobStore(dir);
+  stores = await openEmbeddedStores();
+  const organization = await stores.metadata.ensureOrganization('default', 'Default');
+  projectId = (
+    await stores.metadata.createProject(
+      { organizationId: organization.id, slug: 'web', name: 'web' },
+      { publicKey: 'a'.repeat(32), label: 'Default' },
+    )
+  ).project.id;
+});
+afterAll(async () => {
+  await stores.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Splits `data` into chunks of `size` bytes, stores them as the upload would, and returns their SHA-1s. */
+async function storeChunks(data: Buffer, size: number, form: 'raw' | 'gzip' = 'raw'): Promise<string[]> {
+  const names: string[] = [];
+  for (let at = 0; at < data.length; at += size) {
+    const chunk = data.subarray(at, at + size);
+    const name = sha1(chunk);
+    if (form === 'raw') await blobs.put(chunkKey(projectId, name), chunk);
+    else await blobs.put(gzipChunkKey(projectId, name), gzipSync(chunk));
+    names.push(name);
+  }
+  return names;
+}
+
+/** Runs an assembly as the upload route does (claimed first) and returns its final state. */
+async function assemble(checksum: string, chunks: string[]) {
+  await stores.metadata.forgetAssemblies(projectId, [checksum]);
+  expect(await stores.metadata.claimAssembly(projectId, checksum, new Date(0))).toBe(true);
+  await assembleBundle({ metadata: stores.metadata, blobs, logger: createLogger('silent') }, projectId, checksum, chunks);
+  return stores.metadata.getAssembly(projectId, checksum);
+}
+
+describe('assembling an uploaded bundle', () => {
+  it('reads the bundle across many small chunks without joining them, and indexes its files', async () => {
+    // 97-byte chunks: every ZIP structure the reader looks at straddles chunk boundaries.
+    const chunks = await storeChunks(bundle, 97);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(await assemble(sha1(bundle), chunks)).toMatchObject({ state: 'ok', detail: null });
+    const stored = await stores.metadata.listSourceMapArtifacts(projectId);
+    expect(stored.map((a) => [a.debugId, a.type]).sort()).toEqual([
+      [ID, 'minified_source'],
+      [ID, 'source_map'],
+    ]);
+  });
+
+  it('reads chunks stored gzip-compressed, as a gzip upload leaves them', async () => {
+    const chunks = await storeChunks(bundle, 200, 'gzip');
+    expect(await assemble(sha1(bundle), chunks)).toMatchObject({ state: 'ok' });
+  });
+
+  it('refuses a chunk whose stored bytes are not those its SHA-1 names, whatever the bundle checksum says', async () => {
+    // The whole bundle stored under the name of other bytes: the checksum matches the bytes, the name does not.
+    const name = sha1(Buffer.from('other bytes'));
+    await blobs.put(chunkKey(projectId, name), bundle);
+    const result = await assemble(sha1(bundle), [name]);
+    expect(result).toMatchObject({ state: 'error' });
+    expect(result?.detail).toContain(`chunk ${name} does not match its SHA-1: upload the bundle again`);
+  });
+
+  it('refuses chunks that do not add up to the checksum, naming both', async () => {
+    const chunks = await storeChunks(bundle, 300);
+    const invented = 'f'.repeat(40);
+    const result = await assemble(invented, chunks);
+    expect(result?.state).toBe('error');
+    expect(result?.detail).toBe(`the chunks add up to SHA-1 ${sha1(bundle)}, not the bundle's ${invented}`);
+  });
+
+  it('says which chunk disappeared', async () => {
+    const missing = 'e'.repeat(40);
+    const result = await assemble(sha1(bundle), [missing]);
+    expect(result?.detail).toBe(`chunk ${missing} disappeared before assembly: upload again`);
+  });
+});

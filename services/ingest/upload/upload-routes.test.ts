@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { eventually } from '../../../test/support/standalone-server.ts';
+import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
+import { openFsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
+import { createUploadToken } from '../../core/provisioning/upload-tokens.ts';
+import { createLogger } from '../../runtime/logger.ts';
+import { MAX_WAITING_ASSEMBLIES_PER_PROJECT } from './assembly-queue.ts';
+import { chunkKey } from './blob-keys.ts';
+import { uploadRoutes } from './upload-routes.ts';
+
+const sha1 = (data: Uint8Array) => createHash('sha1').update(data).digest('hex');
+
+/**
+ * The real blob store, except that reading a chunk waits until the test opens the gate: an
+ * assembly that has started is seen (its first read, recorded) and held there.
+ */
+class GatedBlobs implements BlobStore {
+  readonly reads: string[] = [];
+  private releases: Array<() => void> = [];
+  private open = false;
+  constructor(private readonly inner: BlobStore) {}
+  async get(key: string) {
+    if (key.startsWith('chunks/')) {
+      this.reads.push(key);
+      if (!this.open) await new Promise<void>((resolve) => this.releases.push(resolve));
+    }
+    return this.inner.get(key);
+  }
+  openGate() {
+    this.open = true;
+    for (const release of this.releases.splice(0)) release();
+  }
+  put: BlobStore['put'] = (...args) => this.inner.put(...args);
+  head: BlobStore['head'] = (...args) => this.inner.head(...args);
+  delete: BlobStore['delete'] = (...args) => this.inner.delete(...args);
+  deleteMany: BlobStore['deleteMany'] = (...args) => this.inner.deleteMany(...args);
+  list: BlobStore['list'] = (...args) => this.inner.list(...args);
+  ping: BlobStore['ping'] = () => this.inner.ping();
+  close: BlobStore['close'] = () => this.inner.close();
+}
+
+let stores: EmbeddedStores;
+let dir: string;
+const cleanup: Array<() => Promise<unknown>> = [];
+const bundle = Buffer.from(makeBundle(pair()));
+const checksum = sha1(bundle);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'errata-upload-routes-'));
+  stores = await openEmbeddedStores();
+  await stores.metadata.ensureOrganization('default', 'Default');
+});
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+  await stores.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** An upload app on its own blob directory, with projects (each with the bundle's one chunk stored) and their tokens. */
+async function uploadApp(projects: string[], maxAssemblies: number) {
+  const inner = await openFsBlobStore(await mkdtemp(join(dir, 'blobs-')));
+  const blobs = new GatedBlobs(inner);
+  const organization = (await stores.metadata.ensureOrganization('default', 'Default'))!;
+  const tokens: Record<string, { token: string; projectId: number }> = {};
+  for (const slug of projects) {
+    const { project } = await stores.metadata.createProject(
+      { organizationId: organization.id, slug, name: slug },
+      { publicKey: createHash('md5').update(slug).digest('hex'), label: 'Default' },
+    );
+    await inner.put(chunkKey(project.id, checksum), bundle);
+    tokens[slug] = { token: (await createUploadToken(stores.metadata, { project: slug })).plaintext, projectId: project.id };
+  }
+  const app = new Koa();
+  app.use(
+    uploadRoutes({
+      metadata: stores.metadata,
+      blobs,
+      logger: createLogger('silent'),
+      baseUrl: 'http://localhost',
+      uploadLimits: { maxAssemblies, chunkBytesPerProject: 64 * 1024 * 1024 },
+    }),
+  );
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  cleanup.push(() => new Promise((resolve) => server.close(resolve)));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const assemble = async (slug: string, bundleChecksum: string) => {
+    const response = await fetch(`${url}/api/0/organizations/any/artifactbundle/assemble/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[slug]!.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checksum: bundleChecksum, chunks: [checksum] }),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+  };
+  const finished = (slug: string, bundleChecksum: string) =>
+    eventually(async () => {
+      const { body } = await assemble(slug, bundleChecksum);
+      return body.state === 'ok' || body.state === 'error' ? body : undefined;
+    }, `the assembly of ${bundleChecksum} in ${slug}`);
+  const readsOf = () => blobs.reads.map((key) => Number(key.split('/')[1]));
+  return { blobs, tokens, assemble, finished, readsOf };
+}
+
+describe('assemblies', () => {
+  it('run one at a time per project and at most maxAssemblies in all; the others wait, answered "created", and run after', async () => {
+    const { blobs, tokens, assemble, finished, readsOf } = await uploadApp(['a1', 'b1', 'c1'], 2);
+    const invented = 'f'.repeat(40);
+    expect((await assemble('a1', checksum)).body).toEqual({ state: 'created', missingChunks: [], detail: null });
+    expect(readsOf()).toEqual([tokens.a1!.projectId]);
+    // The same project again (another bundle): it waits for the first.
+    expect((await assemble('a1', invented)).body.state).toBe('created');
+    expect(readsOf()).toEqual([tokens.a1!.projectId]);
+    // Another project runs beside it; a third waits for one of the two.
+    expect((await assemble('b1', checksum)).body.state).toBe('created');
+    expect((await assemble('c1', checksum)).body.state).toBe('created');
+    expect(readsOf()).toEqual([tokens.a1!.projectId, tokens.b1!.projectId]);
+    // A waiting assembly's polls answer "created" too (never not_found: the CLI would give up).
+    expect((await assemble('c1', checksum)).body.state).toBe('created');
+
+    blobs.openGate();
+    expect(await finished('a1', checksum)).toMatchObject({ state: 'ok' });
+    expect(await finished('a1', invented)).toMatchObject({ state: 'error', detail: expect.stringContaining(invented) });
+    expect(await finished('b1', checksum)).toMatchObject({ state: 'ok' });
+    expect(await finished('c1', checksum)).toMatchObject({ state: 'ok' });
+    expect(new Set(readsOf())).toEqual(new Set([tokens.a1!.projectId, tokens.b1!.projectId, tokens.c1!.projectId]));
+  });
+
+  it(`keep at most ${MAX_WAITING_ASSEMBLIES_PER_PROJECT} waiting per project; more get 429 saying to retry`, async () => {
+    const { blobs, assemble, finished } = await uploadApp(['a2'], 2);
+    expect((await assemble('a2', checksum)).body.state).toBe('created');
+    const waiting = Array.from({ length: MAX_WAITING_ASSEMBLIES_PER_PROJECT }, (_, i) => sha1(Buffer.from(String(i))));
+    for (const other of waiting) expect((await assemble('a2', other)).body.state).toBe('created');
+    const refused = await assemble('a2', 'e'.repeat(40));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.body.detail).toContain(
+      `${MAX_WAITING_ASSEMBLIES_PER_PROJECT} bundles of project "a2" are waiting to be assembled`,
+    );
+    blobs.openGate();
+    for (const other of waiting) expect((await finished('a2', other)).state).toBe('error');
+  });
+});
