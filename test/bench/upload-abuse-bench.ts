@@ -1,0 +1,83 @@
+// node bin/run-ts.js test/bench/upload-abuse-bench.ts — what one upload token can make a
+// standalone server spend (issue 14): one chunk POST of 64 distinct gzip bombs (each inflates
+// to 8 MiB), the disk the chunks then take, and the server's peak resident set while two
+// assemblies of those chunks with invented checksums run at once, then while one with their true
+// checksum (a 512 MiB bundle that is no ZIP) runs. Prints figures; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { peakRssMb } from './load.ts';
+import { runCliJson, startServer, stopAndRemove } from '../support/standalone-server.ts';
+
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 64);
+const MiB = 1024 * 1024;
+
+const server = await startServer();
+const pid = server.child.pid!;
+const rssMb = () =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }))?.[1]) / 1024;
+try {
+  await runCliJson(['createproject', '--name', 'web'], server.env);
+  const token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'web'], server.env)).plaintext;
+  const org = `${server.url}/api/0/organizations/any`;
+  const auth = { authorization: `Bearer ${token}` };
+
+  // 8 MiB of zeros after a distinct 8-byte prefix: distinct SHA-1s, ~8 KB of gzip each.
+  const form = new FormData();
+  const names: string[] = [];
+  const whole = createHash('sha1');
+  let sent = 0;
+  for (let i = 0; i < CHUNKS; i++) {
+    const chunk = Buffer.alloc(8 * MiB);
+    chunk.writeBigUInt64BE(BigInt(i + 1));
+    const name = createHash('sha1').update(chunk).digest('hex');
+    whole.update(chunk);
+    const gz = gzipSync(chunk);
+    sent += gz.length;
+    names.push(name);
+    form.append('file_gzip', new Blob([gz]), name);
+  }
+  const posted = await fetch(`${org}/chunk-upload/`, { method: 'POST', headers: auth, body: form });
+  const blobsBytes = Number(execFileSync('du', ['-sb', join(server.dataDir, 'blobs')], { encoding: 'utf8' }).split('\t')[0]);
+  console.log(
+    `chunk POST: ${CHUNKS} gzip parts, ${(sent / 1024).toFixed(0)} KB sent -> ${posted.status}; <data dir>/blobs holds ${(blobsBytes / MiB).toFixed(1)} MiB`,
+  );
+
+  const before = { rss: rssMb(), peak: peakRssMb(pid) };
+  const invented = [randomBytes(20).toString('hex'), randomBytes(20).toString('hex')];
+  const assemble = async (checksum: string) => {
+    const response = await fetch(`${org}/artifactbundle/assemble/`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ checksum, chunks: names, projects: ['web'] }),
+    });
+    return (await response.json()) as { state: string; detail: string | null };
+  };
+  const run = async (checksums: string[]) => {
+    const started = performance.now();
+    const first = await Promise.all(checksums.map(assemble));
+    const final: Array<{ state: string; detail: string | null }> = [];
+    for (const checksum of checksums) {
+      for (;;) {
+        const polled = await assemble(checksum);
+        if (polled.state === 'error' || polled.state === 'ok') {
+          final.push(polled);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return `first answers ${first.map((r) => r.state).join(', ')}; finished in ${seconds.toFixed(1)} s: ${final.map((r) => `${r.state} (${r.detail?.slice(0, 70)})`).join('; ')}`;
+  };
+  console.log(`two assemblies, invented checksums: ${await run(invented)}`);
+  console.log(
+    `server RSS before the assemblies ${before.rss.toFixed(0)} MiB (peak so far ${before.peak.toFixed(0)} MiB); ` +
+      `peak RSS after them ${peakRssMb(pid).toFixed(0)} MiB`,
+  );
+  console.log(`one assembly, the true checksum: ${await run([whole.digest('hex')])}`);
+  console.log(`peak RSS after it ${peakRssMb(pid).toFixed(0)} MiB`);
+} finally {
+  await stopAndRemove(server);
+}
