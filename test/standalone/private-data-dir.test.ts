@@ -55,7 +55,7 @@ function logLines(output: string, msg: string): Array<Record<string, unknown>> {
 }
 
 describe('errata start', () => {
-  it('creates the data directory 0700, and the database, queue and secrets key inside are the owner\'s alone', async () => {
+  it("creates the data directory 0700, and the database, queue and secrets key inside are the owner's alone", async () => {
     const dataDir = join(await parentDir(), 'data');
     const server = await startServer({ dataDir });
     try {
@@ -72,7 +72,10 @@ describe('errata start', () => {
       expect(await modeOf(dataDir)).toBe(0o700);
       const entries = await readdir(dataDir, { recursive: true });
       for (const expected of [/^secrets\.key$/, /^queue\/.+/, /^db\/pg_wal\/.+/, /^db\/global\/pg_control$/]) {
-        expect(entries.some((entry) => expected.test(entry)), String(expected)).toBe(true);
+        expect(
+          entries.some((entry) => expected.test(entry)),
+          String(expected),
+        ).toBe(true);
       }
       expect(await openToOthers(dataDir)).toEqual([]);
       expect(logLines(server.output(), WARNING)).toEqual([]);
