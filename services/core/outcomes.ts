@@ -12,6 +12,10 @@ export const OUTCOME_REASONS = [
   'internal_item_type',
   'project_missing',
   'processing_failed',
+  /** A second event with the same id in one dispatcher batch: the first is the one stored. */
+  'duplicate',
+  /** Log records beyond the count their container declared (item_count), which ingest never accepted. */
+  'undeclared_record',
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
 

@@ -54,7 +54,10 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
       deps.outcomes.record('project_missing', 'error');
       continue;
     }
-    if (seen.has(key)) continue;
+    if (seen.has(key)) {
+      deps.outcomes.record('duplicate', 'error');
+      continue;
+    }
     seen.add(key);
     rows.push({ ...event, issueId: result.issueId });
   }

@@ -8,11 +8,13 @@
 // queue, which retries the whole batch later: an outage never drops anything.
 import { UnavailableError } from '../core/errors.ts';
 import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
-import type { BatchHandler } from '../core/ports/queue.ts';
+import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export interface IsolationDeps {
   category: DataCategory;
+  /** Items one record stands for (a log container's declared records); 1 when absent. */
+  quantityOf?(record: DeliveredRecord): number;
   /** Resolves when every store the handler writes to answers. */
   storesAnswer(): Promise<void>;
   outcomes: OutcomeRecorder;
@@ -54,10 +56,10 @@ async function retryLaterIfUnavailable(deps: IsolationDeps, error: unknown): Pro
   await deps.storesAnswer().catch(() => Promise.reject(error));
 }
 
-function drop(deps: IsolationDeps, record: { topic: string; offset: string; key: string }, error: unknown): void {
+function drop(deps: IsolationDeps, record: DeliveredRecord, error: unknown): void {
   deps.logger.error(
     { err: error, topic: record.topic, offset: record.offset, key: record.key },
     'record cannot be stored; passed over',
   );
-  deps.outcomes.record('processing_failed', deps.category);
+  deps.outcomes.record('processing_failed', deps.category, deps.quantityOf?.(record) ?? 1);
 }

@@ -4,6 +4,7 @@ import { normalizeLogContainer } from '../core/logs/normalize-log.ts';
 import type { LogRecord } from '../core/logs/log-record.ts';
 import type { OutcomeRecorder } from '../core/outcomes.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
+import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
@@ -22,7 +23,7 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
     for (const record of records) {
       const item = readQueuedJson(record.value, record, deps.logger);
       if ('dropped' in item) {
-        deps.outcomes.record(item.dropped, 'log_item');
+        deps.outcomes.record(item.dropped, 'log_item', item.header?.itemCount ?? 1);
         continue;
       }
       const normalized = normalizeLogContainer(item.json, {
@@ -32,6 +33,7 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
         ...(item.header.itemCount !== undefined ? { maxRecords: item.header.itemCount } : {}),
       });
       deps.outcomes.record('invalid_log', 'log_item', normalized.invalid);
+      deps.outcomes.record('undeclared_record', 'log_item', normalized.undeclared);
       rows.push(...normalized.records);
     }
     if (rows.length === 0) return;
@@ -41,4 +43,13 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
     deps.metrics.storeBatchSize.observe({ store: 'logs' }, rows.length);
     deps.metrics.pipelineProcessed.inc({ category: 'log_item' }, rows.length);
   };
+}
+
+/** The records a queued log container stands for: what ingest accepted (and rate-limited) it as. */
+export function declaredRecords(record: { value: Buffer }): number {
+  try {
+    return decodeQueuedItem(record.value).header.itemCount ?? 1;
+  } catch {
+    return 1;
+  }
 }

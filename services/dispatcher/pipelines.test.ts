@@ -28,8 +28,16 @@ afterAll(() => stores.close());
 
 const RECEIVED_AT = Date.UTC(2026, 10, 21, 22) / 1000;
 let offset = 0;
-function record(kind: 'event' | 'log', id: string, payload: Buffer | string): DeliveredRecord {
-  const header: QueuedItemHeader = { v: 1, kind, id, projectId, organizationId, receivedAt: RECEIVED_AT };
+function record(kind: 'event' | 'log', id: string, payload: Buffer | string, itemCount?: number): DeliveredRecord {
+  const header: QueuedItemHeader = {
+    v: 1,
+    kind,
+    id,
+    projectId,
+    organizationId,
+    receivedAt: RECEIVED_AT,
+    ...(itemCount === undefined ? {} : { itemCount }),
+  };
   offset += 1;
   return {
     topic: kind,
@@ -43,6 +51,11 @@ function record(kind: 'event' | 'log', id: string, payload: Buffer | string): De
 async function outcome(reason: string, category: string): Promise<number> {
   const metric = await metrics.outcomes.get();
   return metric.values.find((v) => v.labels.reason === reason && v.labels.category === category)?.value ?? 0;
+}
+
+async function processed(category: string): Promise<number> {
+  const metric = await metrics.pipelineProcessed.get();
+  return metric.values.find((v) => v.labels.category === category)?.value ?? 0;
 }
 
 async function eventAges(): Promise<{ count: number; sum: number }> {
@@ -130,6 +143,17 @@ describe('event pipeline', () => {
     expect(await outcome('invalid_json', 'error')).toBe(before + 1);
     expect((await stores.metadata.listIssues({ projectId, limit: 10, text: 'fine' })).items).toHaveLength(1);
   });
+
+  it('counts the second copy of an event id in one batch as a duplicate', async () => {
+    const [stored, duplicates] = [await processed('error'), await outcome('duplicate', 'error')];
+    const id = '9'.repeat(32);
+    await events([
+      record('event', id, '{"message": "twice in a batch"}'),
+      record('event', id, '{"message": "twice in a batch"}'),
+    ]);
+    expect(await processed('error')).toBe(stored + 1);
+    expect(await outcome('duplicate', 'error')).toBe(duplicates + 1);
+  });
 });
 
 describe('log pipeline', () => {
@@ -187,5 +211,26 @@ describe('log pipeline', () => {
     await logs([record('log', 'same-container', payload)]);
     expect((await stores.logs.searchLogs({ projectId, limit: 10, text: 'once' })).items).toHaveLength(1);
     expect(await outcome('invalid_log', 'log_item')).toBe(before + 2);
+  });
+
+  it('accounts for every record a container declared: stored, or counted with a reason', async () => {
+    const counts = async () => ({
+      stored: await processed('log_item'),
+      invalid: (await outcome('invalid_log', 'log_item')) + (await outcome('invalid_json', 'log_item')),
+      undeclared: await outcome('undeclared_record', 'log_item'),
+    });
+    const before = await counts();
+    await logs([
+      // Declares 4, holds 1: three counted as invalid.
+      record('log', 'short-container', '{"items":[{"body":"short"}]}', 4),
+      // Declares 6 and is not JSON: all six counted.
+      record('log', 'broken-container', '{"items":[', 6),
+      // Declares 1, holds 3: the two beyond it were never accepted, and are counted apart.
+      record('log', 'long-container', '{"items":[{"body":"long"},{"body":"x"},{"body":"y"}]}', 1),
+    ]);
+    const after = await counts();
+    expect(after.stored - before.stored).toBe(2);
+    expect(after.invalid - before.invalid).toBe(3 + 6);
+    expect(after.undeclared - before.undeclared).toBe(2);
   });
 });

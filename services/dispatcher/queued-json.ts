@@ -5,7 +5,7 @@ import type { OutcomeReason } from '../core/outcomes.ts';
 import { decodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-export type QueuedJson = { header: QueuedItemHeader; json: unknown } | { dropped: OutcomeReason };
+export type QueuedJson = { header: QueuedItemHeader; json: unknown } | { dropped: OutcomeReason; header?: QueuedItemHeader };
 
 export function readQueuedJson(value: Buffer, where: { topic: string; offset: string }, logger: Logger): QueuedJson {
   let item;
@@ -18,6 +18,6 @@ export function readQueuedJson(value: Buffer, where: { topic: string; offset: st
   try {
     return { header: item.header, json: JSON.parse(item.payload.toString('utf8')) as unknown };
   } catch {
-    return { dropped: 'invalid_json' };
+    return { dropped: 'invalid_json', header: item.header };
   }
 }

@@ -19,7 +19,7 @@ import { startDeliveryWorker } from './delivery-worker.ts';
 import { eventPipeline } from './event-pipeline.ts';
 import { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import { isolateFailures } from './isolate-failures.ts';
-import { logPipeline } from './log-pipeline.ts';
+import { declaredRecords, logPipeline } from './log-pipeline.ts';
 
 export const CONSUMER_GROUP = 'errata-dispatcher';
 
@@ -91,7 +91,12 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
       },
     },
   );
-  const logs = isolateFailures(logPipeline(deps), { ...isolation, category: 'log_item', storesAnswer: () => deps.logs.ping() });
+  const logs = isolateFailures(logPipeline(deps), {
+    ...isolation,
+    category: 'log_item',
+    quantityOf: declaredRecords,
+    storesAnswer: () => deps.logs.ping(),
+  });
   const subscriptions: Subscription[] = [
     deps.queue.subscribe(TOPICS.events, { group: CONSUMER_GROUP, maxBatchSize }, events),
     deps.queue.subscribe(TOPICS.logs, { group: CONSUMER_GROUP, maxBatchSize }, logs),

@@ -85,7 +85,7 @@ describe('normalizeLogContainer', () => {
     });
   });
 
-  it('counts what it cannot read: no body, not an object, or more records than declared', () => {
+  it('counts what it cannot read (no body, not an object), and records beyond the declared count apart', () => {
     const result = normalizeLogContainer(
       { items: [{ body: 'a' }, { level: 'info' }, 'text', { body: 'b' }, { body: 'c' }] },
       { ...context, maxRecords: 4 },
@@ -94,8 +94,19 @@ describe('normalizeLogContainer', () => {
       ['c1:0', 'a'],
       ['c1:3', 'b'],
     ]);
-    expect(result.invalid).toBe(3);
-    expect(normalizeLogContainer({ nope: true }, context)).toEqual({ records: [], invalid: 1 });
+    expect(result.invalid).toBe(2);
+    expect(result.undeclared).toBe(1);
+    expect(normalizeLogContainer({ nope: true }, context)).toEqual({ records: [], invalid: 1, undeclared: 0 });
+  });
+
+  it('accounts for every declared record: those a container lacks, or all of a broken one, count as invalid', () => {
+    const short = normalizeLogContainer({ items: [{ body: 'a' }] }, { ...context, maxRecords: 5 });
+    expect([short.records.length, short.invalid, short.undeclared]).toEqual([1, 4, 0]);
+    expect(normalizeLogContainer('not a container', { ...context, maxRecords: 7 })).toEqual({
+      records: [],
+      invalid: 7,
+      undeclared: 0,
+    });
   });
 
   it('drops trace ids that are not 32 hex characters', () => {

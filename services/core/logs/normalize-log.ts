@@ -20,16 +20,22 @@ export interface LogContainerContext {
 
 export interface NormalizedLogs {
   records: LogRecord[];
-  /** Items that could not be read as log records, or that were more than the item declared. */
+  /**
+   * Declared records that were not stored: unreadable ones, and any the container declared but
+   * did not hold. With `records`, these add up to the declared count ingest accepted.
+   */
   invalid: number;
+  /** Records beyond the declared count: never accepted, counted apart. */
+  undeclared: number;
 }
 
 export function normalizeLogContainer(payload: unknown, context: LogContainerContext): NormalizedLogs {
   const items = isRecord(payload) && Array.isArray(payload.items) ? payload.items : undefined;
-  if (!items) return { records: [], invalid: 1 };
+  if (!items) return { records: [], invalid: context.maxRecords ?? 1, undeclared: 0 };
   const records: LogRecord[] = [];
   const declared = context.maxRecords ?? items.length;
-  let invalid = Math.max(0, items.length - declared);
+  const undeclared = Math.max(0, items.length - declared);
+  let invalid = Math.max(0, declared - items.length);
   items.slice(0, declared).forEach((item, index) => {
     // Each record on its own: one that cannot be read drops only itself, counted.
     let record: LogRecord | undefined;
@@ -41,7 +47,7 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
     if (record) records.push(record);
     else invalid += 1;
   });
-  return { records, invalid };
+  return { records, invalid, undeclared };
 }
 
 function normalizeLogItem(raw: unknown, index: number, context: LogContainerContext): LogRecord | undefined {
