@@ -39,3 +39,20 @@ export type DataCategory =
 export interface OutcomeRecorder {
   record(reason: OutcomeReason, category: DataCategory, quantity?: number): void;
 }
+
+/**
+ * A batch's outcomes, held until its writes went through: a batch that fails and runs again,
+ * whole or record by record, then counts each of its items once.
+ */
+export class OutcomeTally implements OutcomeRecorder {
+  private readonly entries: Array<[OutcomeReason, DataCategory, number]> = [];
+
+  record(reason: OutcomeReason, category: DataCategory, quantity = 1): void {
+    if (quantity > 0) this.entries.push([reason, category, quantity]);
+  }
+
+  recordTo(recorder: OutcomeRecorder): void {
+    for (const [reason, category, quantity] of this.entries) recorder.record(reason, category, quantity);
+    this.entries.length = 0;
+  }
+}

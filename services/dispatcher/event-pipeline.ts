@@ -3,7 +3,7 @@
 //   metadata transaction) -> store events -> evaluate alert rules (deliveries into the outbox).
 // Everything here is idempotent by event id: a redelivered batch finds its events already
 // counted, counts nothing twice, and (re)writes the same event rows.
-import type { OutcomeRecorder } from '../core/outcomes.ts';
+import { OutcomeTally, type OutcomeRecorder } from '../core/outcomes.ts';
 import type { EventStore, NewEvent } from '../core/ports/event-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
@@ -36,9 +36,11 @@ export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   };
 }
 
+/** Counts (processed, outcomes) are recorded once everything went through: a run that fails counts nothing. */
 async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<void> {
-  for (const reason of batch.dropped) deps.outcomes.record(reason, 'error');
-  if (batch.prepared.length === 0) return;
+  const outcomes = new OutcomeTally();
+  for (const reason of batch.dropped) outcomes.record(reason, 'error');
+  if (batch.prepared.length === 0) return outcomes.recordTo(deps.outcomes);
 
   const recordTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'record_occurrences' });
   const results = await deps.metadata.recordOccurrences(batch.prepared.map((p) => p.occurrence));
@@ -51,11 +53,11 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
     const key = `${event.projectId}:${event.eventId}`;
     const result = byEvent.get(key);
     if (!result) {
-      deps.outcomes.record('project_missing', 'error');
+      outcomes.record('project_missing', 'error');
       continue;
     }
     if (seen.has(key)) {
-      deps.outcomes.record('duplicate', 'error');
+      outcomes.record('duplicate', 'error');
       continue;
     }
     seen.add(key);
@@ -64,10 +66,6 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   const storeTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'store_events' });
   await deps.events.insertEvents(rows);
   storeTimer();
-  deps.metrics.storeBatchSize.observe({ store: 'events' }, rows.length);
-  deps.metrics.pipelineProcessed.inc({ category: 'error' }, rows.length);
-  const now = Date.now() / 1000;
-  for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
   if (deps.alertEvaluator) {
     // Redelivered events too: they carry the facts of their first delivery, and the outbox keeps
     // one delivery per key, so a batch that failed after its events were counted still alerts once.
@@ -79,4 +77,9 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
     await deps.alertEvaluator.afterBatch(pairs);
     alertTimer();
   }
+  deps.metrics.storeBatchSize.observe({ store: 'events' }, rows.length);
+  deps.metrics.pipelineProcessed.inc({ category: 'error' }, rows.length);
+  const now = Date.now() / 1000;
+  for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
+  outcomes.recordTo(deps.outcomes);
 }

@@ -2,7 +2,7 @@
 // derived from the container id so that redelivery rewrites the same rows.
 import { normalizeLogContainer } from '../core/logs/normalize-log.ts';
 import type { LogRecord } from '../core/logs/log-record.ts';
-import type { OutcomeRecorder } from '../core/outcomes.ts';
+import { OutcomeTally, type OutcomeRecorder } from '../core/outcomes.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
@@ -20,10 +20,11 @@ export interface LogPipelineDeps {
 export function logPipeline(deps: LogPipelineDeps): BatchHandler {
   return async (records) => {
     const rows: LogRecord[] = [];
+    const outcomes = new OutcomeTally();
     for (const record of records) {
       const item = readQueuedJson(record.value, record, deps.logger);
       if ('dropped' in item) {
-        deps.outcomes.record(item.dropped, 'log_item', item.header?.itemCount ?? 1);
+        outcomes.record(item.dropped, 'log_item', item.header?.itemCount ?? 1);
         continue;
       }
       const normalized = normalizeLogContainer(item.json, {
@@ -32,16 +33,18 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
         receivedAt: item.header.receivedAt,
         ...(item.header.itemCount !== undefined ? { maxRecords: item.header.itemCount } : {}),
       });
-      deps.outcomes.record('invalid_log', 'log_item', normalized.invalid);
-      deps.outcomes.record('undeclared_record', 'log_item', normalized.undeclared);
+      outcomes.record('invalid_log', 'log_item', normalized.invalid);
+      outcomes.record('undeclared_record', 'log_item', normalized.undeclared);
       rows.push(...normalized.records);
     }
-    if (rows.length === 0) return;
-    const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'store_logs' });
-    await deps.logs.insertLogs(rows);
-    stop();
-    deps.metrics.storeBatchSize.observe({ store: 'logs' }, rows.length);
-    deps.metrics.pipelineProcessed.inc({ category: 'log_item' }, rows.length);
+    if (rows.length > 0) {
+      const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'store_logs' });
+      await deps.logs.insertLogs(rows);
+      stop();
+      deps.metrics.storeBatchSize.observe({ store: 'logs' }, rows.length);
+      deps.metrics.pipelineProcessed.inc({ category: 'log_item' }, rows.length);
+    }
+    outcomes.recordTo(deps.outcomes);
   };
 }
 

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedItems } from '../../test/fixtures/sdk-fixtures.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { encodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
+import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
 import { eventPipeline } from './event-pipeline.ts';
+import { isolateFailures } from './isolate-failures.ts';
 import { logPipeline } from './log-pipeline.ts';
 
 let stores: EmbeddedStores;
@@ -232,5 +234,42 @@ describe('log pipeline', () => {
     expect(after.stored - before.stored).toBe(2);
     expect(after.invalid - before.invalid).toBe(3 + 6);
     expect(after.undeclared - before.undeclared).toBe(2);
+  });
+
+  it('stores a record whose attribute declares a type that is no word (a lone surrogate made the batch unstorable)', async () => {
+    const payload = JSON.stringify({
+      items: [{ body: 'odd type', attributes: { a: { type: '\ud800', value: [1, 2] }, b: { type: 'x y', value: 'z' } } }],
+    });
+    await logs([record('log', 'odd-type-container', payload, 1)]);
+    const [stored] = (await stores.logs.searchLogs({ projectId, limit: 10, text: 'odd type' })).items;
+    expect(stored?.attributes).toEqual({ a: { type: 'array', value: [1, 2] }, b: { type: 'string', value: 'z' } });
+  });
+
+  it('counts a batch once when it failed and ran again record by record', async () => {
+    let failures = 1;
+    // The real store behind a port whose first write fails.
+    const failingOnce: LogStore = {
+      insertLogs: async (rows) => {
+        if (failures-- > 0) throw new Error('the first write fails');
+        return stores.logs.insertLogs(rows);
+      },
+      searchLogs: (query) => stores.logs.searchLogs(query),
+      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
+      ping: () => stores.logs.ping(),
+    };
+    const isolated = isolateFailures(logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics), metrics, logger }), {
+      category: 'log_item',
+      storesAnswer: async () => {},
+      outcomes: outcomeRecorder(metrics),
+      logger,
+      backoffMs: 1,
+    });
+    const [stored, invalid] = [await processed('log_item'), await outcome('invalid_log', 'log_item')];
+    await isolated([
+      record('log', 'retried-a', '{"items":[{"body":"retried a"},{"level":"info"},{"level":"info"}]}', 3),
+      record('log', 'retried-b', '{"items":[{"body":"retried b"}]}', 1),
+    ]);
+    expect(await processed('log_item')).toBe(stored + 2);
+    expect(await outcome('invalid_log', 'log_item')).toBe(invalid + 2);
   });
 });

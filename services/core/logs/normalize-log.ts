@@ -114,7 +114,9 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   // Either the typed form `{value, type}` or, leniently, a bare value whose type we infer.
   const typed = isRecord(raw) && 'value' in raw ? (raw as JsonRecord) : undefined;
   const value = typed ? typed.value : raw;
-  const declared = typed && typeof typed.type === 'string' ? typed.type : undefined;
+  // A type is a short lowercase word (string, integer, double, boolean, array); anything else is
+  // not one, and must not reach a store as text (a lone surrogate made a whole batch unstorable).
+  const declared = typed && typeof typed.type === 'string' && /^[a-z_]{1,32}$/.test(typed.type) ? typed.type : undefined;
   if (value === null || value === undefined) return undefined;
   if (declared === 'integer' || declared === 'double') {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
