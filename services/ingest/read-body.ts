@@ -3,7 +3,7 @@
 // the limit instead of being inflated into memory. Supports gzip, deflate (zlib-wrapped as
 // Relay reads it, or raw as Bugsink reads it: told apart by the first byte) and br.
 import type { IncomingMessage } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { PayloadTooLargeError, UnavailableError, UserInputError } from '../core/errors.ts';
 
@@ -13,15 +13,18 @@ export interface BodyLimits {
   /** Bytes after decompression (ERRATA_MAX_ENVELOPE_BYTES). */
   maxDecompressedBytes: number;
   /**
-   * Decompressed bytes per byte received, beyond the first MiB (ERRATA_MAX_COMPRESSION_RATIO):
-   * a few hundred bytes of brotli cannot become 100 MiB of work. gzip and deflate cannot pass
-   * about 1032:1, so the default of 1000 only stops degenerate brotli.
+   * Decompressed bytes per byte received, beyond a body's first 16 MiB
+   * (ERRATA_MAX_COMPRESSION_RATIO): a few hundred bytes of brotli cannot become 100 MiB of work.
    */
   maxCompressionRatio?: number;
 }
 
-/** Decompressed bytes any body may reach whatever its ratio. */
-const RATIO_FREE_BYTES = 1024 * 1024;
+/**
+ * Decompressed bytes any body may reach whatever its ratio. Real payloads can compress far
+ * past 1000:1 (Python's SDK sends brotli; an attachment of repeated log lines reached 22,000:1),
+ * so the ratio only stops bodies larger than any SDK's usual envelope.
+ */
+const RATIO_FREE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Read the first line of the body (the envelope header) before the rest, and hold the rest
@@ -87,7 +90,8 @@ function collectBody(
   firstLine: FirstLineCheck | undefined,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const decode = encoding === 'identity' ? undefined : decoder(encoding);
+    // Made on the first bytes, which tell the two kinds of deflate apart.
+    let decode: Transform | undefined;
     const ratio = limits.maxCompressionRatio ?? Infinity;
     const chunks: Buffer[] = [];
     let wireBytes = 0;
@@ -140,7 +144,8 @@ function collectBody(
       const before = bodyBytes;
       bodyBytes += chunk.length;
       if (bodyBytes > limits.maxDecompressedBytes) return finish(bodyTooLarge(limits.maxDecompressedBytes));
-      if (decode && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio) return finish(ratioTooHigh(ratio));
+      if (encoding !== 'identity' && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio)
+        return finish(ratioTooHigh(ratio));
       if (!lease.take(chunk.length))
         return finish(new UnavailableError('ingest is busy with other large requests: retry shortly'));
       chunks.push(chunk);
@@ -152,7 +157,8 @@ function collectBody(
     const onWire = (chunk: Buffer) => {
       wireBytes += chunk.length;
       if (wireBytes > limits.maxRequestBytes) return finish(requestTooLarge(limits.maxRequestBytes));
-      if (!decode) return onBody(chunk);
+      if (encoding === 'identity') return onBody(chunk);
+      decode ??= startDecoder(encoding, chunk);
       if (!decode.write(chunk)) {
         req.pause();
         decode.once('drain', () => done || lineState === 'checking' || req.resume());
@@ -161,17 +167,20 @@ function collectBody(
     const unreadable = () => finish(new UserInputError('the request body could not be read to its end: send it again'));
 
     req.on('data', onWire);
+    const startDecoder = (kind: Exclude<Encoding, 'identity'>, first: Buffer): Transform => {
+      const stream = decoder(kind, first);
+      stream.on('data', onBody);
+      stream.once('end', () => finish());
+      stream.on('error', () =>
+        finish(new UserInputError(`the body is not valid ${kind} data: fix the Content-Encoding header or the compression`)),
+      );
+      return stream;
+    };
+
     req.once('end', () => (decode ? decode.end() : finish()));
     req.on('aborted', unreadable);
     // `on`, not `once`: finish() is idempotent, and an error event without a listener would throw.
     req.on('error', unreadable);
-    if (decode) {
-      decode.on('data', onBody);
-      decode.once('end', () => finish());
-      decode.on('error', () =>
-        finish(new UserInputError(`the body is not valid ${encoding} data: fix the Content-Encoding header or the compression`)),
-      );
-    }
   });
 }
 
@@ -185,30 +194,16 @@ function contentEncoding(header: string | undefined): Encoding {
   throw new UserInputError(`unsupported Content-Encoding "${value.slice(0, 32)}": use gzip, deflate or br, or none`);
 }
 
-function decoder(encoding: Exclude<Encoding, 'identity'>): Transform {
+/**
+ * One zlib stream, paused, resumed and destroyed as such. deflate: zlib-wrapped data starts
+ * with 0x78, anything else is taken as a raw deflate stream. (A wrapper that sniffed inside
+ * _transform ignored back-pressure and outlived destroy(): a refused deflate body was still
+ * inflated to its end.)
+ */
+function decoder(encoding: Exclude<Encoding, 'identity'>, first: Buffer): Transform {
   if (encoding === 'gzip') return createGunzip();
   if (encoding === 'br') return createBrotliDecompress();
-  return new SniffingInflate();
-}
-
-/** deflate: zlib-wrapped data starts with 0x78; anything else is taken as a raw deflate stream. */
-class SniffingInflate extends Transform {
-  private inner: Transform | undefined;
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    if (!this.inner) {
-      this.inner = chunk[0] === 0x78 ? createInflate() : createInflateRaw();
-      this.inner.on('data', (data: Buffer) => this.push(data));
-      this.inner.once('error', (error) => this.destroy(error));
-    }
-    this.inner.write(chunk, () => callback());
-  }
-
-  override _flush(callback: TransformCallback): void {
-    if (!this.inner) return callback();
-    this.inner.once('end', () => callback());
-    this.inner.end();
-  }
+  return first[0] === 0x78 ? createInflate() : createInflateRaw();
 }
 
 function requestTooLarge(limit: number): PayloadTooLargeError {

@@ -181,9 +181,15 @@ function decodeStoreBody(body: Buffer, maxEventBytes: number): Buffer {
   }
 }
 
+/**
+ * The records a container declares (what is rate-limited and accepted), within what its bytes
+ * can hold: a record takes at least two (`{}`), so `item_count: 1e9` on a small item cannot
+ * inflate the counts.
+ */
 function itemCount(item: EnvelopeItem): number {
   const count = item.headers.item_count;
-  return typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 1;
+  const declared = typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 1;
+  return Math.min(declared, Math.max(1, Math.floor(item.payload.length / 2)));
 }
 
 function eventIdInPayload(payload: Buffer): string | undefined {

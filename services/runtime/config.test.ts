@@ -11,7 +11,17 @@ describe('loadConfig', () => {
       maxLogItemBytes: 4194304,
       maxRequestBytes: 20971520,
       maxEnvelopeBytes: 104857600,
+      maxEnvelopeItems: 1000,
+      maxCompressionRatio: 2000,
       ingestMemoryBytes: 268435456,
+    });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 300_000,
+      keepAliveTimeoutMs: 65_000,
+      maxHeaderBytes: 16_384,
+      maxConnections: 4096,
+      maxConnectionsPerClient: 1024,
     });
   });
 

@@ -1,8 +1,10 @@
-// The HTTP listener every role serves from, with the limits that keep slow or oversized
-// clients from holding it: how long a client may take to send its headers and its whole
-// request, how large the headers may be, and how many connections may be open at once.
-// Responses are not timed (MCP and the dashboard stream them); requests are.
+// The HTTP listener every role serves from, with the limits that keep slow or greedy clients
+// from holding it: how long a client may take to send its headers and its whole request, how
+// large the headers may be, how many connections may be open at once, and how many of those
+// one client may hold. Responses are not timed (MCP and the dashboard stream them).
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Metrics } from './metrics.ts';
 
 export interface HttpServerLimits {
@@ -16,7 +18,12 @@ export interface HttpServerLimits {
   maxHeaderBytes: number;
   /** Open connections (ERRATA_HTTP_MAX_CONNECTIONS); further ones are closed as they arrive. */
   maxConnections: number;
+  /** Open connections of one client address, an IPv6 /64 counting as one (ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT). */
+  maxConnectionsPerClient: number;
 }
+
+/** Share of maxConnections in use past which idle kept-alive connections are closed to make room. */
+const PRESSURE_SHARE = 0.8;
 
 export function createHttpServer(handler: RequestListener, limits: HttpServerLimits, metrics: Metrics): Server {
   const server = createServer(
@@ -32,6 +39,52 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
     handler,
   );
   server.maxConnections = limits.maxConnections;
-  server.on('drop', () => metrics.httpConnectionsDropped.inc());
+  server.on('drop', () => metrics.httpConnectionsDropped.inc({ reason: 'server_full' }));
+  shareConnections(server, limits, metrics);
   return server;
+}
+
+/**
+ * One client cannot hold every connection: beyond its share, its new connections are closed as
+ * they arrive. And when connections run short, the ones idle between requests are closed first,
+ * so a client can hold a slot only by keeping a request in flight, which the timeouts bound.
+ */
+function shareConnections(server: Server, limits: HttpServerLimits, metrics: Metrics): void {
+  const byClient = new Map<string, number>();
+  let open = 0;
+  // Checked each second too: connections answered after the last one arrived become idle later.
+  const relieve = () => {
+    if (open > limits.maxConnections * PRESSURE_SHARE) server.closeIdleConnections();
+  };
+  const timer = setInterval(relieve, 1000).unref();
+  server.once('close', () => clearInterval(timer));
+  server.on('connection', (socket: Socket) => {
+    const client = clientOf(socket.remoteAddress ?? '');
+    const held = byClient.get(client) ?? 0;
+    if (held >= limits.maxConnectionsPerClient) {
+      metrics.httpConnectionsDropped.inc({ reason: 'client_share' });
+      socket.destroy();
+      return;
+    }
+    byClient.set(client, held + 1);
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+      const left = (byClient.get(client) ?? 1) - 1;
+      if (left === 0) byClient.delete(client);
+      else byClient.set(client, left);
+    });
+    relieve();
+  });
+}
+
+/** The address a connection counts against: IPv4 as it is, IPv6 by its /64 (one host's usual share). */
+export function clientOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

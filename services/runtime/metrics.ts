@@ -61,7 +61,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     }),
     httpConnectionsDropped: new Counter({
       name: 'errata_http_connections_dropped_total',
-      help: 'Connections closed as they arrived because ERRATA_HTTP_MAX_CONNECTIONS were open.',
+      help: 'Connections closed as they arrived: server_full (ERRATA_HTTP_MAX_CONNECTIONS open) or client_share (ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT held by its address).',
+      labelNames: ['reason'] as const,
       registers,
     }),
     ingestRequests: new Counter({

@@ -1,6 +1,8 @@
 // The listener's own limits against slow and greedy clients, on a real server: clients that
 // trickle their headers or body are cut with 408 while everyone else is served, oversized
-// headers get 431, and connections beyond the cap are closed as they arrive, not queued.
+// headers get 431, one client address cannot take more than its share of connections, idle
+// kept-alive connections make room when connections run short, and connections beyond the cap
+// are closed as they arrive, not queued. Clients come from several loopback addresses.
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,16 +19,19 @@ import {
 } from '../support/standalone-server.ts';
 
 const MAX_CONNECTIONS = 200;
+const PER_CLIENT = 80;
+const HEADERS_TIMEOUT_SECONDS = 5;
 let server: StandaloneServer;
 let p: Provisioned;
 
 beforeAll(async () => {
   server = await startServer({
     env: {
-      ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: '2',
-      ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: '4',
+      ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_SECONDS),
+      ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: '8',
       ERRATA_HTTP_MAX_HEADER_BYTES: '8192',
       ERRATA_HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT: String(PER_CLIENT),
     },
   });
   p = await provision(server, 'Limits');
@@ -43,10 +48,10 @@ interface SlowClient {
   stop(): void;
 }
 
-/** A client that sends `start`, then one byte of `trickle` every 250 ms. */
-function slowClient(start: string, trickle = 'a'): Promise<SlowClient> {
+/** A client that sends `start`, then one byte of `trickle` every 250 ms, from `from` (a loopback address). */
+function slowClient(start: string, trickle = 'a', from = '127.0.0.1'): Promise<SlowClient> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
+    const socket = connect({ port: server.port, host: '127.0.0.1', localAddress: from });
     let received = '';
     let timer: NodeJS.Timeout | undefined;
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
@@ -72,10 +77,30 @@ async function servedMeanwhile(): Promise<void> {
   await waitForIssue(server, p, marker);
 }
 
+const PARTIAL_REQUEST = `GET /healthz HTTP/1.1\r\nHost: x\r\n`;
+const WHOLE_REQUEST = `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`;
+
+/** `count` clients from `from`, each sending `start`; resolves once each was answered, or closed unanswered. */
+async function crowd(count: number, from: string, start: string): Promise<{ held: SlowClient[]; dropped: number }> {
+  const clients = await Promise.all(Array.from({ length: count }, () => slowClient(start, '', from)));
+  const closed = clients.map(() => false);
+  clients.forEach((client, i) => void client.closed.then(() => (closed[i] = true)));
+  const settled = (client: SlowClient, i: number) => closed[i] || client.received() !== '' || start !== WHOLE_REQUEST;
+  // A partial request is never answered: give the server a moment to turn the extra ones away.
+  if (start !== WHOLE_REQUEST) await new Promise((resolve) => setTimeout(resolve, 500));
+  await eventually(async () => (clients.every(settled) ? true : undefined), `${count} clients from ${from} settled`);
+  const held = clients.filter((client, i) => !closed[i]);
+  return { held, dropped: clients.length - held.length };
+}
+
+const dropped = (reason: string) => metricTotal(server, 'errata_http_connections_dropped_total', { reason });
+
 describe('slow clients', () => {
   it('serves others while 150 clients trickle their headers, then cuts those with 408', async () => {
     const slow = await Promise.all(
-      Array.from({ length: 150 }, () => slowClient(`POST /api/${p.projectId}/envelope/ HTTP/1.1\r\nHost: x\r\nX-Slow: `)),
+      Array.from({ length: 150 }, (_, i) =>
+        slowClient(`POST /api/${p.projectId}/envelope/ HTTP/1.1\r\nHost: x\r\nX-Slow: `, 'a', `127.0.0.${2 + (i % 3)}`),
+      ),
     );
     await servedMeanwhile();
     await Promise.all(slow.map((client) => client.closed));
@@ -98,36 +123,51 @@ describe('slow clients', () => {
   });
 });
 
-describe('the connection cap', () => {
-  it('closes connections beyond it as they arrive, counts them, and takes new ones once others are gone', async () => {
-    const dropped = await metricTotal(server, 'errata_http_connections_dropped_total');
-    // Each holds a kept-alive connection open after its request was answered; those beyond
-    // the cap (this suite's own fetch connections count too) are closed unanswered.
-    const holders = await Promise.all(
-      Array.from({ length: MAX_CONNECTIONS + 20 }, () => slowClient('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '')),
-    );
-    const isClosed = holders.map(() => false);
-    holders.forEach((holder, i) => void holder.closed.then(() => (isClosed[i] = true)));
-    const answered = (holder: SlowClient) => holder.received().startsWith('HTTP/1.1 200');
+describe('sharing connections', () => {
+  it('holds one client address to its share of connections, and serves the others meanwhile', async () => {
+    const before = await dropped('client_share');
+    const greedy = await crowd(PER_CLIENT + 40, '127.0.0.2', PARTIAL_REQUEST);
+    expect(greedy.held).toHaveLength(PER_CLIENT);
+    expect(greedy.dropped).toBe(40);
+    expect((await dropped('client_share')) - before).toBe(40);
+    await servedMeanwhile();
+    for (const client of greedy.held) client.stop();
+  });
+
+  it('closes idle kept-alive connections to make room when connections run short', async () => {
+    // 3 x 60 kept-alive connections, each answered once and then idle: past 80% of the cap.
+    const idle = (
+      await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((from) => crowd(60, from, WHOLE_REQUEST)))
+    ).flatMap((group) => group.held);
+    expect(idle.every((client) => client.received().startsWith('HTTP/1.1 200'))).toBe(true);
+    // The server closes idle ones itself, long before their keep-alive timeout of 65 s, until
+    // no more than 80% of the cap is open (those still in flight at that moment stay).
+    const closedByServer = () => idle.filter((client) => client.socket.destroyed).length;
     await eventually(
-      async () => (holders.every((holder, i) => answered(holder) || isClosed[i]) ? true : undefined),
-      'every holder answered or closed',
+      async () => (closedByServer() >= idle.length - MAX_CONNECTIONS * 0.8 ? true : undefined),
+      'idle connections closed to make room',
     );
-    const held = holders.filter(answered).length;
-    expect(held).toBeLessThanOrEqual(MAX_CONNECTIONS);
-    expect(held).toBeGreaterThan(MAX_CONNECTIONS - 20);
-    expect(holders.filter((holder, i) => isClosed[i] && !answered(holder)).length).toBeGreaterThanOrEqual(20);
-    // One more, on a connection of its own: closed without an answer.
-    const extra = await slowClient('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '');
-    await eventually(async () => (extra.received() !== '' || extra.socket.destroyed ? true : undefined), 'the extra connection');
+    await servedMeanwhile();
+    for (const client of idle) client.stop();
+  });
+
+  it('closes connections beyond the cap as they arrive, counts them, and takes new ones once others are gone', async () => {
+    const before = await dropped('server_full');
+    // Requests in flight (unfinished headers) hold their connections; three addresses fill the cap.
+    const groups = await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((from) => crowd(70, from, PARTIAL_REQUEST)));
+    const held = groups.flatMap((group) => group.held);
+    expect(held.length).toBeLessThanOrEqual(MAX_CONNECTIONS);
+    expect(groups.reduce((sum, group) => sum + group.dropped, 0)).toBe(3 * 70 - held.length);
+    // One more, from an address of its own: closed without an answer.
+    const extra = await slowClient(WHOLE_REQUEST, '', '127.0.0.5');
     await extra.closed;
     expect(extra.received()).toBe('');
-    for (const holder of holders) holder.stop();
+    for (const client of held) client.stop();
     await eventually(
       async () => ((await fetch(`${server.url}/healthz`)).status === 200 ? true : undefined),
       'the server to take connections again',
     );
-    expect(await metricTotal(server, 'errata_http_connections_dropped_total')).toBeGreaterThan(dropped);
+    expect(await dropped('server_full')).toBeGreaterThan(before);
     await servedMeanwhile();
   });
 });

@@ -76,6 +76,17 @@ describe('items per envelope', () => {
     expect((await processed()) - before).toBe(1000);
     expect(await waitForLogs(server, p, `query=${marker}&limit=100`, 100)).toHaveLength(100);
   });
+  it('holds a log item to the records its bytes can hold, whatever item_count it declares', async () => {
+    const marker = `declared-${randomUUID().slice(0, 8)}`;
+    const payload = `{"items":[{"body":"${marker}"}]}`;
+    const accepted = () => metricTotal(server, 'errata_ingest_accepted_total', { category: 'log_item' });
+    const limited = () => metricTotal(server, 'errata_outcomes_total', { reason: 'rate_limited', category: 'log_item' });
+    const [acceptedBefore, limitedBefore] = [await accepted(), await limited()];
+    expect((await post(`{}\n{"type":"log","item_count":1000000000}\n${payload}\n`)).status).toBe(200);
+    expect((await accepted()) - acceptedBefore).toBe(Math.floor(payload.length / 2));
+    expect(await limited()).toBe(limitedBefore);
+    await waitForLogs(server, p, `query=${marker}`, 1);
+  });
 });
 
 describe('the envelope header sdk', () => {
@@ -98,12 +109,17 @@ describe('the envelope header sdk', () => {
     expect(await waitForLogs(server, p, `query=${marker}&limit=100`, 100)).toHaveLength(100);
   });
 
-  it('accepts an envelope whose sdk nests 50,000 levels deep (was 500)', async () => {
+  it('refuses an envelope header nested 50,000 levels deep with 400 (was 500), and keeps serving', async () => {
     const marker = `deep-sdk-${randomUUID().slice(0, 8)}`;
     const header = `{"event_id":"${id()}","sdk":${nested(50_000, '{"name":', '}', '"x"')}}`;
+    const invalid = await metricTotal(server, 'errata_outcomes_total', { reason: 'invalid_envelope' });
     const response = await post(`${header}\n{"type":"event"}\n{"message":"${marker}"}\n`);
-    expect(response.status).toBe(200);
-    await waitForIssue(server, p, marker);
+    expect(response.status).toBe(400);
+    expect((response.json().error as { message: string }).message).toBe(
+      'envelope header nests deeper than 128 levels: headers hold a few flat fields (event_id, dsn, sdk, type, length)',
+    );
+    expect(await metricTotal(server, 'errata_outcomes_total', { reason: 'invalid_envelope' })).toBe(invalid + 1);
+    expect(await healthzWithin(1000)).toBe(200);
   });
 });
 

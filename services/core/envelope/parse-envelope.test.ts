@@ -77,4 +77,15 @@ describe('parseEnvelope', () => {
       'the envelope has more than 3 items (ERRATA_MAX_ENVELOPE_ITEMS): send fewer items per request',
     );
   });
+
+  it('refuses a header nested deeper than 128 levels before parsing it, and counts brackets in strings as text', () => {
+    const deep = (depth: number) => `{"sdk":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    expect(env(`${deep(126)}\n`).headers.sdk).toBeDefined();
+    expect(() => env(`${deep(200_000)}\n`)).toThrow('envelope header nests deeper than 128 levels');
+    expect(() => env(`{}\n{"type":"event","x":${'['.repeat(129)}${']'.repeat(129)}}\n{}`)).toThrow(
+      'envelope item 1 header nests deeper than 128 levels',
+    );
+    const brackets = `{"sdk":{"name":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}}`;
+    expect(env(`${brackets}\n`).headers.sdk).toEqual({ name: `${'['.repeat(500)}"${'{'.repeat(500)}` });
+  });
 });

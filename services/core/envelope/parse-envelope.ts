@@ -109,7 +109,17 @@ function parseItemHeaders(line: Buffer, itemNumber: number): ItemHeaders {
   return { ...rest, type: headers.type };
 }
 
+/** Header lines nest no deeper than this (serde_json's limit, which Relay parses them with). */
+export const MAX_HEADER_DEPTH = 128;
+
 function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
+  // Checked before parsing: JSON.parse of a line nested millions deep holds the thread for
+  // seconds and takes hundreds of megabytes, and no SDK writes a header like that.
+  if (nestsDeeperThan(bytes, MAX_HEADER_DEPTH)) {
+    throw new EnvelopeFramingError(
+      `${what} nests deeper than ${MAX_HEADER_DEPTH} levels: headers hold a few flat fields (event_id, dsn, sdk, type, length)`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
@@ -120,4 +130,23 @@ function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
     throw new EnvelopeFramingError(`${what} must be a JSON object`);
   }
   return value as Record<string, unknown>;
+}
+
+/** Whether arrays and objects in JSON text nest deeper than `limit` (brackets inside strings do not count). */
+function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c)
+        i += 1; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return false;
 }
