@@ -22,6 +22,10 @@ export class PGliteClient implements SqlClient {
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
     const result = await this.db.query<T>(sql, params);
+    // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
+    // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
+    // a turn after each lets waiting messages in (a health ping, the main thread's reads).
+    await new Promise((resolve) => setImmediate(resolve));
     return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
   }
 
