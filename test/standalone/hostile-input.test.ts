@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
+import { envelopePoster, envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../support/raw-http.ts';
 import { listIssues, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
@@ -23,15 +23,14 @@ let envelopeUrl: string;
 beforeAll(async () => {
   server = await startServer();
   p = await provision(server, 'Hostile');
-  envelopeUrl = `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
+  envelopeUrl = envelopeUrlOf(server, p);
 });
 afterAll(async () => {
   await stopAndRemove(server);
 });
 
-const id = () => randomUUID().replace(/-/g, '');
-const post = (body: Buffer | string, headers: Record<string, string> = {}, url = envelopeUrl) =>
-  rawRequest(url, { body, headers });
+const id = newEventId;
+const post = envelopePoster(() => envelopeUrl);
 
 async function outcomes(reason: string): Promise<number> {
   return metricTotal(server, 'errata_outcomes_total', { reason });

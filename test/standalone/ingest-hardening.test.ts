@@ -7,7 +7,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
-import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
+import { envelopePoster, envelopeUrlOf, eventEnvelope, newEventId } from '../support/raw-http.ts';
 import {
   eventually,
   provision,
@@ -24,15 +24,14 @@ let envelopeUrl: string;
 beforeAll(async () => {
   server = await startServer();
   p = await provision(server, 'Hardening');
-  envelopeUrl = `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
+  envelopeUrl = envelopeUrlOf(server, p);
 });
 afterAll(async () => {
   await stopAndRemove(server);
 });
 
-const id = () => randomUUID().replace(/-/g, '');
-const post = (body: Buffer | string, headers: Record<string, string> = {}, url = envelopeUrl) =>
-  rawRequest(url, { body, headers });
+const id = newEventId;
+const post = envelopePoster(() => envelopeUrl);
 const gzipped = (body: string) => post(gzipSync(body), { 'content-encoding': 'gzip' });
 const queuedBytes = () => metricTotal(server, 'errata_queue_published_bytes_total');
 const logItems = (count: number, payload = '{"items":[]}') => `{"type":"log","item_count":1}\n${payload}\n`.repeat(count);

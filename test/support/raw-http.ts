@@ -1,5 +1,6 @@
 // Raw HTTP requests for hostile-input tests: full control over headers and body bytes, which
 // fetch() does not give (it fixes Content-Length, refuses some headers).
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 
 export interface RawResponse {
@@ -52,4 +53,19 @@ export function eventEnvelope(
   const payload = JSON.stringify(event);
   const itemHeader = options.withLength === false ? { type: 'event' } : { type: 'event', length: Buffer.byteLength(payload) };
   return `${JSON.stringify({ event_id: event.event_id, ...options.header })}\n${JSON.stringify(itemHeader)}\n${payload}\n`;
+}
+
+/** A fresh event id, as SDKs write them (32 hex characters). */
+export function newEventId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/** The envelope endpoint of a project, with its key in the query. */
+export function envelopeUrlOf(server: { url: string }, p: { projectId: number; publicKey: string }): string {
+  return `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`;
+}
+
+/** POSTs raw bytes to an envelope URL: the hostile-input suites' one request helper. */
+export function envelopePoster(url: () => string) {
+  return (body: Buffer | string, headers: Record<string, string> = {}, to = url()) => rawRequest(to, { body, headers });
 }
