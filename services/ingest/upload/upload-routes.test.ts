@@ -10,6 +10,7 @@ import { eventually } from '../../../test/support/standalone-server.ts';
 import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
 import { openFsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
+import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { createUploadToken } from '../../core/provisioning/upload-tokens.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { MAX_WAITING_ASSEMBLIES_PER_PROJECT } from './assembly-queue.ts';
@@ -78,10 +79,24 @@ async function uploadApp(projects: string[], maxAssemblies: number) {
     await inner.put(chunkKey(project.id, checksum), bundle);
     tokens[slug] = { token: (await createUploadToken(stores.metadata, { project: slug })).plaintext, projectId: project.id };
   }
+  // While claims.hold is set, each claim of an assembly waits until the test releases it.
+  const claims = { hold: false, held: [] as Array<() => void> };
+  const metadata = new Proxy(stores.metadata, {
+    get(target, property) {
+      if (property === 'claimAssembly') {
+        return async (...args: Parameters<MetadataStore['claimAssembly']>) => {
+          if (claims.hold) await new Promise<void>((release) => claims.held.push(release));
+          return target.claimAssembly(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
   const app = new Koa();
   app.use(
     uploadRoutes({
-      metadata: stores.metadata,
+      metadata,
       blobs,
       logger: createLogger('silent'),
       baseUrl: 'http://localhost',
@@ -93,11 +108,11 @@ async function uploadApp(projects: string[], maxAssemblies: number) {
   });
   cleanup.push(() => new Promise((resolve) => server.close(resolve)));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const assemble = async (slug: string, bundleChecksum: string) => {
+  const assemble = async (slug: string, bundleChecksum: string, chunks = [checksum]) => {
     const response = await fetch(`${url}/api/0/organizations/any/artifactbundle/assemble/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens[slug]!.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ checksum: bundleChecksum, chunks: [checksum] }),
+      body: JSON.stringify({ checksum: bundleChecksum, chunks }),
     });
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
   };
@@ -107,7 +122,7 @@ async function uploadApp(projects: string[], maxAssemblies: number) {
       return body.state === 'ok' || body.state === 'error' ? body : undefined;
     }, `the assembly of ${bundleChecksum} in ${slug}`);
   const readsOf = () => blobs.reads.map((key) => Number(key.split('/')[1]));
-  return { blobs, tokens, assemble, finished, readsOf };
+  return { blobs, tokens, assemble, finished, readsOf, claims };
 }
 
 describe('assemblies', () => {
@@ -147,5 +162,42 @@ describe('assemblies', () => {
     );
     blobs.openGate();
     for (const other of waiting) expect((await finished('a2', other)).state).toBe('error');
+  });
+
+  it('count a place as taken from the moment a request is accepted, so that concurrent requests cannot all get one', async () => {
+    const { blobs, assemble, finished, claims } = await uploadApp(['a3'], 2);
+    claims.hold = true;
+    // 30 bundles at once from one token, each claim held until every request is either
+    // claiming or answered: the cap must hold whatever the requests do in between.
+    const bundles = Array.from({ length: 30 }, (_, i) => sha1(Buffer.from(`concurrent ${i}`)));
+    let answered = 0;
+    const requests = bundles.map((other) => assemble('a3', other).finally(() => answered++));
+    await eventually(
+      async () => (claims.held.length + answered === bundles.length ? true : undefined),
+      'every request to claim or be answered',
+    );
+    for (const release of claims.held.splice(0)) release();
+    const answers = await Promise.all(requests);
+    const accepted = bundles.filter((_, i) => answers[i]!.status === 200);
+    const waitingDetail = `${MAX_WAITING_ASSEMBLIES_PER_PROJECT} bundles of project "a3" are waiting`;
+    for (const answer of answers) {
+      if (answer.status === 200) expect(answer.body.state).toBe('created');
+      else expect(answer).toMatchObject({ status: 429, body: { detail: expect.stringContaining(waitingDetail) } });
+    }
+    // One may have started already (the first claimed); the others wait, and no more than the
+    // cap: taking more one by one gets to one running and the cap waiting, then 429.
+    claims.hold = false;
+    for (let i = 0; ; i++) {
+      const other = sha1(Buffer.from(`then ${i}`));
+      const answer = await assemble('a3', other);
+      if (answer.status !== 200) {
+        expect(answer).toMatchObject({ status: 429, body: { detail: expect.stringContaining(waitingDetail) } });
+        break;
+      }
+      accepted.push(other);
+    }
+    expect(accepted).toHaveLength(1 + MAX_WAITING_ASSEMBLIES_PER_PROJECT);
+    blobs.openGate();
+    for (const other of accepted) expect((await finished('a3', other)).state).toBe('error');
   });
 });

@@ -131,10 +131,16 @@ async function assemble(
   }
   // Sentry answers a poll with no chunks "not_found" too; the CLI then uploads what is missing.
   if (missing.length > 0 || request.chunks.length === 0) return { state: 'not_found', missingChunks: missing, detail: null };
-  // Refused before it is claimed, so that a refusal leaves no assembly that never runs.
-  assemblies.checkRoom({ id: projectId, slug: token.projectSlug });
-  if (await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS))) {
-    assemblies.submit(projectId, request.checksum, () => assembleBundle(deps, projectId, request.checksum, request.chunks));
+  // The place is taken before the claim (a refusal leaves no assembly that never runs) and
+  // with nothing awaited since the check, so concurrent requests cannot all find room.
+  const place = assemblies.reserve({ id: projectId, slug: token.projectSlug }, request.checksum);
+  if (!place) return created;
+  let claimed = false;
+  try {
+    claimed = await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS));
+  } finally {
+    if (claimed) place.start(() => assembleBundle(deps, projectId, request.checksum, request.chunks));
+    else place.release();
   }
   return created;
 }
