@@ -8,6 +8,8 @@ import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/e
 import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
 import { ID } from '../../../test/support/bundle-fixtures.ts';
 import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
+import type { BlobStore } from '../../core/ports/blob-store.ts';
+import { MAX_BUNDLE_BYTES } from '../../core/sourcemaps/upload-protocol.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { assembleBundle } from './assemble-bundle.ts';
 import { chunkKey, gzipChunkKey } from './blob-keys.ts';
@@ -51,11 +53,29 @@ async function storeChunks(data: Buffer, size: number, form: 'raw' | 'gzip' = 'r
 }
 
 /** Runs an assembly as the upload route does (claimed first) and returns its final state. */
-async function assemble(checksum: string, chunks: string[]) {
+async function assemble(checksum: string, chunks: string[], options: { blobs?: BlobStore; maxBytes?: number } = {}) {
   await stores.metadata.forgetAssemblies(projectId, [checksum]);
   expect(await stores.metadata.claimAssembly(projectId, checksum, new Date(0))).toBe(true);
-  await assembleBundle({ metadata: stores.metadata, blobs, logger: createLogger('silent') }, projectId, checksum, chunks);
+  const ports = { metadata: stores.metadata, blobs: options.blobs ?? blobs, logger: createLogger('silent') };
+  await assembleBundle(ports, projectId, checksum, chunks, { maxBytes: options.maxBytes ?? MAX_BUNDLE_BYTES });
   return stores.metadata.getAssembly(projectId, checksum);
+}
+
+/** The real blob store, counting the reads of each key: what an assembly had to inflate. */
+class CountingBlobs implements BlobStore {
+  readonly reads = new Map<string, number>();
+  constructor(private readonly inner: BlobStore) {}
+  get: BlobStore['get'] = (key) => {
+    this.reads.set(key, (this.reads.get(key) ?? 0) + 1);
+    return this.inner.get(key);
+  };
+  put: BlobStore['put'] = (...args) => this.inner.put(...args);
+  head: BlobStore['head'] = (...args) => this.inner.head(...args);
+  delete: BlobStore['delete'] = (...args) => this.inner.delete(...args);
+  deleteMany: BlobStore['deleteMany'] = (...args) => this.inner.deleteMany(...args);
+  list: BlobStore['list'] = (...args) => this.inner.list(...args);
+  ping: BlobStore['ping'] = () => this.inner.ping();
+  close: BlobStore['close'] = () => this.inner.close();
 }
 
 describe('assembling an uploaded bundle', () => {
@@ -91,6 +111,28 @@ describe('assembling an uploaded bundle', () => {
     const result = await assemble(invented, chunks);
     expect(result?.state).toBe('error');
     expect(result?.detail).toBe(`the chunks add up to SHA-1 ${sha1(bundle)}, not the bundle's ${invented}`);
+  });
+
+  it('inflates and checks a chunk listed many times once, and hashes the bundle as listed', async () => {
+    // A gzip bomb of a chunk (1 MiB of zeros), listed 16 times under an invented checksum.
+    const zeros = Buffer.alloc(1024 * 1024);
+    const [name] = await storeChunks(zeros, zeros.length, 'gzip');
+    const counted = new CountingBlobs(blobs);
+    const invented = 'f'.repeat(40);
+    const result = await assemble(invented, Array(16).fill(name), { blobs: counted });
+    expect(result?.detail).toBe(
+      `the chunks add up to SHA-1 ${sha1(Buffer.alloc(16 * zeros.length))}, not the bundle's ${invented}`,
+    );
+    expect(counted.reads.get(gzipChunkKey(projectId, name!))).toBe(1);
+  });
+
+  it('refuses chunks that add up to more than the largest bundle accepted, before hashing the bundle', async () => {
+    const [name] = await storeChunks(Buffer.alloc(1000, 1), 1000);
+    const result = await assemble('f'.repeat(40), Array(3).fill(name), { maxBytes: 2500 });
+    expect(result).toMatchObject({
+      state: 'error',
+      detail: 'the chunks add up to more than 2500 bytes, the largest bundle this server accepts',
+    });
   });
 
   it('says which chunk disappeared', async () => {

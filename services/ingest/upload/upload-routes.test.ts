@@ -200,4 +200,21 @@ describe('assemblies', () => {
     blobs.openGate();
     for (const other of accepted) expect((await finished('a3', other)).state).toBe('error');
   });
+
+  it('refuse, before any work, a bundle listing more chunks (repeats included) than the largest bundle accepted is cut into', async () => {
+    // chunkBytesPerProject is 64 MiB here: the largest bundle accepted, 8 chunks of 8 MiB.
+    const { blobs, assemble, finished } = await uploadApp(['a4'], 2);
+    const refused = await assemble('a4', 'f'.repeat(40), Array(9).fill(checksum));
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(
+      'the bundle lists 9 chunks (repeats included), and the largest bundle this server accepts, 67108864 bytes, ' +
+        'is at most 8 chunks of 8388608 bytes: upload a smaller bundle',
+    );
+    blobs.openGate();
+    expect((await assemble('a4', 'f'.repeat(40), Array(8).fill(checksum))).body.state).toBe('created');
+    expect(await finished('a4', 'f'.repeat(40))).toMatchObject({
+      state: 'error',
+      detail: expect.stringContaining('f'.repeat(40)),
+    });
+  });
 });

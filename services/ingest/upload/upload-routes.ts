@@ -16,6 +16,7 @@ import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
 import {
   assembleRequest,
+  CHUNK_SIZE,
   chunkUploadOptions,
   MAX_BUNDLE_BYTES,
   type AssembleRequest,
@@ -63,7 +64,7 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
 
   router.get('/organizations/:org/chunk-upload/', (ctx) => {
     ctx.body = chunkUploadOptions(`${deps.baseUrl}/api/0/organizations/${encodeURIComponent(ctx.params.org!)}/chunk-upload/`, {
-      maxFileSize: Math.min(MAX_BUNDLE_BYTES, deps.uploadLimits.chunkBytesPerProject),
+      maxFileSize: largestBundle(deps.uploadLimits),
     });
   });
 
@@ -82,6 +83,7 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
       throw new UserInputError(`invalid assemble request: ${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
     checkProjects(parsed.data, token);
+    checkChunkCount(parsed.data, largestBundle(deps.uploadLimits));
     ctx.body = await assemble(deps, assemblies, token, parsed.data);
   });
 
@@ -98,6 +100,26 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
           'native debug files, ProGuard mappings and release-name artifacts are not supported',
       };
     });
+}
+
+/** What the chunk-upload options advertise as maxFileSize: a bundle may not take more than the project's chunk quota. */
+function largestBundle(limits: UploadLimits): number {
+  return Math.min(MAX_BUNDLE_BYTES, limits.chunkBytesPerProject);
+}
+
+/**
+ * The work an assembly may do is bounded before any is done: the upload tools cut a bundle into
+ * chunks of CHUNK_SIZE (the last one shorter), so the largest bundle accepted lists at most so
+ * many, and a chunk listed again counts again, since it is hashed again as part of the bundle.
+ * The assembly checks the exact sum of their sizes as it reads them.
+ */
+function checkChunkCount(request: AssembleRequest, maxBytes: number): void {
+  const most = Math.ceil(maxBytes / CHUNK_SIZE);
+  if (request.chunks.length <= most) return;
+  throw new UserInputError(
+    `the bundle lists ${request.chunks.length} chunks (repeats included), and the largest bundle this server accepts, ` +
+      `${maxBytes} bytes, is at most ${most} chunks of ${CHUNK_SIZE} bytes: upload a smaller bundle`,
+  );
 }
 
 /** The upload names projects by slug or id; the token decides which one it may be. */
@@ -139,8 +161,10 @@ async function assemble(
   try {
     claimed = await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS));
   } finally {
-    if (claimed) place.start(() => assembleBundle(deps, projectId, request.checksum, request.chunks));
-    else place.release();
+    if (claimed) {
+      const limits = { maxBytes: largestBundle(deps.uploadLimits) };
+      place.start(() => assembleBundle(deps, projectId, request.checksum, request.chunks, limits));
+    } else place.release();
   }
   return created;
 }
