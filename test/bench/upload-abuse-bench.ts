@@ -2,7 +2,9 @@
 // standalone server spend (issue 14): one chunk POST of 64 distinct gzip bombs (each inflates
 // to 8 MiB), the disk the chunks then take, and the server's peak resident set while two
 // assemblies of those chunks with invented checksums run at once, then while one with their true
-// checksum (a 512 MiB bundle that is no ZIP) runs. Prints figures; asserts nothing.
+// checksum (a 512 MiB bundle that is no ZIP) runs; then the server's CPU time for one assembly
+// that lists one stored gzip chunk (8 KB, 8 MiB inflated) 128 times under an invented checksum.
+// Prints figures; asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -15,6 +17,12 @@ const MiB = 1024 * 1024;
 
 const server = await startServer();
 const pid = server.child.pid!;
+/** The server's user + system CPU seconds (/proc/<pid>/stat fields 14 and 15, in 1/100 s). */
+const cpuSeconds = () => {
+  const stat = execFileSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' });
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssMb = () =>
   Number(/VmRSS:\s+(\d+) kB/.exec(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }))?.[1]) / 1024;
 try {
@@ -56,6 +64,7 @@ try {
   };
   const run = async (checksums: string[]) => {
     const started = performance.now();
+    const cpuBefore = cpuSeconds();
     const first = await Promise.all(checksums.map(assemble));
     const final: Array<{ state: string; detail: string | null }> = [];
     for (const checksum of checksums) {
@@ -69,7 +78,8 @@ try {
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    return `first answers ${first.map((r) => r.state).join(', ')}; finished in ${seconds.toFixed(1)} s: ${final.map((r) => `${r.state} (${r.detail?.slice(0, 70)})`).join('; ')}`;
+    const cpu = cpuSeconds() - cpuBefore;
+    return `first answers ${first.map((r) => r.state).join(', ')}; finished in ${seconds.toFixed(1)} s (server CPU ${cpu.toFixed(2)} s): ${final.map((r) => `${r.state} (${r.detail?.slice(0, 70)})`).join('; ')}`;
   };
   console.log(`two assemblies, invented checksums: ${await run(invented)}`);
   console.log(
@@ -78,6 +88,16 @@ try {
   );
   console.log(`one assembly, the true checksum: ${await run([whole.digest('hex')])}`);
   console.log(`peak RSS after it ${peakRssMb(pid).toFixed(0)} MiB`);
+
+  // One chunk listed 128 times (1 GiB, the largest bundle by default) under an invented checksum.
+  const bomb = Buffer.alloc(8 * MiB);
+  bomb.write('repeated');
+  const bombName = createHash('sha1').update(bomb).digest('hex');
+  const single = new FormData();
+  single.append('file_gzip', new Blob([gzipSync(bomb)]), bombName);
+  await fetch(`${org}/chunk-upload/`, { method: 'POST', headers: auth, body: single });
+  names.splice(0, names.length, ...Array.from({ length: 128 }, () => bombName));
+  console.log(`one chunk listed 128 times, invented checksum: ${await run([randomBytes(20).toString('hex')])}`);
 } finally {
   await stopAndRemove(server);
 }
