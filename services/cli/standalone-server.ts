@@ -11,13 +11,13 @@ import { KeyCache } from '../ingest/key-cache.ts';
 import { startChunkGcJob } from '../ingest/upload/chunk-gc.ts';
 import { BodyBudget } from '../ingest/read-body.ts';
 import { buildMcpApp } from '../mcp/app.ts';
-import { adminSocketPath, startAdminSocket } from '../runtime/admin/socket.ts';
+import { adminSocketPlace, removeFallbackDirectory, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { openPrivateDataDir } from '../runtime/data-dir.ts';
 import type { HealthCheck } from '../runtime/http.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
-import { acquireInstanceLock } from '../runtime/instance-lock.ts';
+import { acquireInstanceLock, recordedHolder } from '../runtime/instance-lock.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder, registerQueueLag } from '../runtime/metrics.ts';
@@ -36,13 +36,23 @@ export async function startStandaloneServer(
   print: (line: string) => void,
 ): Promise<RunningServer> {
   await openPrivateDataDir(config.dataDir, logger);
-  const socket = await adminSocketPath(config.dataDir);
-  const lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket });
+  // The socket's directory a server killed before left behind (when it was not in the data directory).
+  const previous = await recordedHolder(config.dataDir);
+  if (previous && !previous.live && previous.holder.socket) await removeFallbackDirectory(previous.holder.socket);
+  const socket = await adminSocketPlace(config.dataDir);
+  let lock;
+  try {
+    lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket: socket.path });
+  } catch (error) {
+    await socket.remove();
+    throw error;
+  }
   const metrics = createMetrics();
   let ports;
   try {
     ports = await composeStandalone(config, logger, metrics);
   } catch (error) {
+    await socket.remove();
     await lock.release();
     throw error;
   }
@@ -107,7 +117,7 @@ export async function startStandaloneServer(
   );
 
   const admin = await startAdminSocket(
-    socket,
+    socket.path,
     {
       metadata: ports.metadata,
       alerts: ports.alerts,
@@ -125,6 +135,7 @@ export async function startStandaloneServer(
   } catch (error) {
     chunkGc.stop();
     await admin.close();
+    await socket.remove();
     await ports.close();
     await lock.release();
     const code = (error as NodeJS.ErrnoException).code;
@@ -149,6 +160,7 @@ export async function startStandaloneServer(
         await closeServer(server, 5_000);
         chunkGc.stop();
         await admin.close();
+        await socket.remove();
         await ports.stop(config.shutdownTimeoutSeconds * 1000);
         await lock.release();
         logger.info('stopped');

@@ -79,6 +79,13 @@ export async function currentHolder(dataDir: string): Promise<LockHolder | undef
   return holder && isLive(holder, path) ? holder : undefined;
 }
 
+/** The holder the lock records, live or not: a server killed with -9 leaves its record behind. */
+export async function recordedHolder(dataDir: string): Promise<{ holder: LockHolder; live: boolean } | undefined> {
+  const path = join(dataDir, LOCK_FILE);
+  const holder = await readHolder(path);
+  return holder && { holder, live: isLive(holder, path) };
+}
+
 /** Written aside, then linked into place: link() fails if the lock exists, atomically. */
 async function tryCreate(path: string, record: LockHolder): Promise<boolean> {
   const temporary = `${path}.${process.pid}.tmp`;

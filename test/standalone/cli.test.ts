@@ -1,6 +1,9 @@
 // The `errata` CLI, with and without a server running on the same data directory, and the
 // start-up behaviour around it: first-start banner, configuration errors, one owner per
 // data directory, /healthz and /metrics.
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addOrganization, tableText } from '../support/embedded-admin.ts';
 import { api, freePort, removeDir, runCli, runCliJson, startServer, tempDataDir } from '../support/standalone-server.ts';
@@ -171,5 +174,46 @@ describe('errata start', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+
+  it('starts on a data directory path too long for a socket though another user made the old predictable socket directory, and the CLI reaches it', async () => {
+    // A temporary directory of its own stands for /tmp, so that what the server leaves there is seen.
+    const temp = await dataDir();
+    const long = join(await dataDir(), 'd'.repeat(120));
+    // Where the socket used to go: a name anyone could work out, made first by someone else.
+    const predictable = `errata-${process.getuid!()}-${createHash('sha256').update(long).digest('hex').slice(0, 12)}`;
+    await mkdir(join(temp, predictable));
+    await chmod(join(temp, predictable), 0o777);
+    const socketDirs = async () => (await readdir(temp)).filter((name) => name !== predictable);
+    const recordedSocket = async () =>
+      (JSON.parse(await readFile(join(long, 'errata.lock'), 'utf8')) as { socket: string }).socket;
+
+    const first = await startServer({ dataDir: long, env: { TMPDIR: temp } });
+    const firstSocket = await recordedSocket();
+    expect(dirname(dirname(firstSocket))).toBe(temp);
+    expect((await stat(dirname(firstSocket))).mode & 0o777).toBe(0o700);
+    // The CLI finds the server's socket through the lock (with the server running it cannot open the database).
+    expect((await runCliJson<{ project: { slug: string } }>(['createproject', '--name', 'Far'], first.env)).project.slug).toBe(
+      'far',
+    );
+    // Killed, it leaves its socket's directory; the next start removes it and makes its own.
+    await first.kill();
+    const second = await startServer({ dataDir: long, port: first.port, env: { TMPDIR: temp } });
+    try {
+      const secondSocket = await recordedSocket();
+      expect(secondSocket).not.toBe(firstSocket);
+      expect(await socketDirs()).toEqual([basename(dirname(secondSocket))]);
+      expect(
+        (await runCliJson<{ projects: Array<{ slug: string }> }>(['listprojects'], second.env)).projects.map((p) => p.slug),
+      ).toEqual(['far']);
+      // A server refused on the same data directory leaves nothing behind.
+      const refused = await runCli(['start'], { ...second.env, ERRATA_PORT: String(await freePort()) });
+      expect(refused.stderr).toMatch(/another Errata server \(pid \d+\) is using this data directory/);
+      expect(await socketDirs()).toEqual([basename(dirname(secondSocket))]);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    // Stopped, it removes its socket's directory.
+    expect(await socketDirs()).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
-import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { missingSecretBox } from '../../core/alerts/secret-box.ts';
 import { createLogger } from '../logger.ts';
-import { adminSocketPath, callAdminSocket, startAdminSocket } from './socket.ts';
+import { adminSocketPlace, callAdminSocket, removeFallbackDirectory, startAdminSocket } from './socket.ts';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -19,7 +20,7 @@ describe('admin socket', () => {
     const stores: EmbeddedStores = await openEmbeddedStores();
     cleanup.push(() => stores.close());
     await stores.metadata.ensureOrganization('default', 'Default');
-    const path = await adminSocketPath(dir);
+    const { path } = await adminSocketPlace(dir);
     const previous = process.umask(0o000);
     let socket;
     try {
@@ -44,48 +45,63 @@ describe('admin socket', () => {
     await expect(callAdminSocket(path, 'createproject', { name: 'Sock' })).rejects.toThrow(/already exists/);
   });
 
-  it('falls back to a private directory when the data directory path is too long for a socket', async () => {
-    const long = join(tmpdir(), 'x'.repeat(120));
-    const path = await adminSocketPath(long);
-    expect(Buffer.byteLength(path)).toBeLessThan(100);
-    expect((await stat(dirname(path))).mode & 0o777).toBe(0o700);
-    expect(await adminSocketPath(long)).toBe(path);
-  });
-
-  describe('refuses a fallback directory someone else prepared at its predictable path', () => {
+  describe('with a data directory path too long for a socket', () => {
     // A temp directory of its own stands for /tmp, so that each case starts clean.
-    async function prepared(make: (dir: string) => Promise<void>) {
-      const temp = await mkdtemp(join(tmpdir(), 'errata-socktmp-'));
-      cleanup.push(() => rm(temp, { recursive: true, force: true }));
-      const dataDir = join(temp, 'd'.repeat(120));
-      const fallback = dirname(await adminSocketPath(dataDir, temp));
-      await rm(fallback, { recursive: true });
-      await make(fallback);
-      return { dataDir, temp, fallback };
+    async function temp() {
+      const dir = await mkdtemp(join(tmpdir(), 'errata-socktmp-'));
+      cleanup.push(() => rm(dir, { recursive: true, force: true }));
+      return { dir, dataDir: join(dir, 'd'.repeat(120)) };
     }
 
-    it('open to others', async () => {
-      const { dataDir, temp, fallback } = await prepared(async (dir) => {
-        await mkdir(dir);
-        await chmod(dir, 0o777);
-      });
-      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
-      expect((await stat(fallback)).mode & 0o777).toBe(0o777);
+    it('puts the socket in a new private directory of the temp dir, named so that nobody can make it first', async () => {
+      const { dir, dataDir } = await temp();
+      // Where the socket used to go, worked out from the data directory: made first by someone else.
+      const predictable = join(
+        dir,
+        `errata-${process.getuid?.()}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`,
+      );
+      await mkdir(predictable);
+      await chmod(predictable, 0o777);
+      const first = await adminSocketPlace(dataDir, dir);
+      const second = await adminSocketPlace(dataDir, dir);
+      for (const place of [first, second]) {
+        expect(Buffer.byteLength(place.path)).toBeLessThan(100);
+        expect(dirname(dirname(place.path))).toBe(dir);
+        expect(basename(dirname(place.path))).toMatch(/^errata-[A-Za-z0-9]{6}$/);
+        expect((await lstat(dirname(place.path))).mode & 0o777).toBe(0o700);
+      }
+      expect(first.path).not.toBe(second.path);
+      await first.remove();
+      await second.remove();
+      expect(await readdir(dir)).toEqual([basename(predictable)]);
     });
 
-    it('a symbolic link, even to a private directory of ours', async () => {
-      const target = await mkdtemp(join(tmpdir(), 'errata-socktarget-'));
-      cleanup.push(() => rm(target, { recursive: true, force: true }));
-      const { dataDir, temp, fallback } = await prepared((dir) => symlink(target, dir));
-      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
-    });
-
-    it.runIf(process.getuid?.() === 0)('owned by another user (as root, a socket there would be theirs to replace)', async () => {
-      const { dataDir, temp, fallback } = await prepared(async (dir) => {
-        await mkdir(dir, { mode: 0o700 });
-        await chown(dir, 65534, 65534);
-      });
-      await expect(adminSocketPath(dataDir, temp)).rejects.toThrow(`${fallback} is not a private directory`);
+    it('removes only a socket directory of its own making: of its naming, ours, closed to others, not a link', async () => {
+      const { dir } = await temp();
+      const open = join(dir, 'errata-AbC123');
+      await mkdir(open);
+      await chmod(open, 0o755);
+      await writeFile(join(open, 'admin.sock'), '');
+      const target = join(dir, 'target');
+      await mkdir(target, { mode: 0o700 });
+      await writeFile(join(target, 'admin.sock'), '');
+      await symlink(target, join(dir, 'errata-XyZ789'));
+      const otherName = join(dir, 'errata-sockets');
+      await mkdir(otherName, { mode: 0o700 });
+      await writeFile(join(otherName, 'admin.sock'), '');
+      const candidates = [open, join(dir, 'errata-XyZ789'), otherName];
+      if (process.getuid?.() === 0) {
+        // As root: another user's directory (a socket there would be theirs to replace).
+        const theirs = join(dir, 'errata-Th31rs');
+        await mkdir(theirs, { mode: 0o700 });
+        await writeFile(join(theirs, 'admin.sock'), '');
+        await chown(theirs, 65534, 65534);
+        candidates.push(theirs);
+      }
+      for (const socket of candidates.map((d) => join(d, 'admin.sock'))) {
+        await removeFallbackDirectory(socket);
+        expect((await lstat(socket)).isFile()).toBe(true);
+      }
     });
   });
 });

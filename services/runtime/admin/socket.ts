@@ -1,12 +1,11 @@
 // The admin socket of a running standalone server: HTTP over a Unix socket inside the data
-// directory (mode 0600), so only the owner of the data can use it and nothing listens on the
-// network. `POST /<operation>` with JSON arguments runs an admin operation in the server.
-import { createHash } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+// directory (mode 0600; in a private directory of the temp dir when that path is too long), so
+// only the owner of the data can use it and nothing listens on the network. `POST /<operation>`
+// with JSON arguments runs an admin operation in the server.
+import { chmod, lstat, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ErrataError, UnavailableError } from '../../core/errors.ts';
 import { ConfigError } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -14,39 +13,53 @@ import { runAdminOperation, type AdminContext } from './operations.ts';
 
 const MAX_REQUEST = 64 * 1024;
 
-/**
- * Inside the data directory unless that path is too long for a Unix socket; then in a
- * directory of its own under the temporary directory, named after the user and the data
- * directory so that every start finds the same one (the CLI reads the path from the instance
- * lock). That name is predictable, so another user may have made it first: it is created
- * without `recursive` (which accepts whatever exists) and used only if lstat shows a real
- * directory, not a link, that this user owns and nobody else may enter.
- */
-export async function adminSocketPath(dataDir: string, tempDir: string = tmpdir()): Promise<string> {
-  const inside = join(dataDir, 'errata.sock');
-  if (Buffer.byteLength(inside) < 100) return inside;
-  const uid = process.getuid?.();
-  const dir = join(tempDir, `errata-${uid ?? 'user'}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`);
-  try {
-    await mkdir(dir, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  const info = await lstat(dir);
-  const ours = info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & 0o077) === 0;
-  if (!ours) {
-    throw new ConfigError(
-      `the admin socket's directory ${dir} is not a private directory of this user (it is ${describe(info)}), so another user may control it: ` +
-        'remove it, or set ERRATA_DATA_DIR to a path of at most 87 bytes so that the socket lives in the data directory',
-    );
-  }
-  return join(dir, 'admin.sock');
+/** Socket paths from this many bytes on are too long for every platform we run on (Linux: 108). */
+const MAX_SOCKET_PATH = 100;
+/** mkdtemp's name for the fallback directory: the prefix and six random characters. */
+const FALLBACK_PREFIX = 'errata-';
+const FALLBACK_NAME = /^errata-[A-Za-z0-9]{6}$/;
+
+export interface AdminSocketPlace {
+  path: string;
+  /** Removes the fallback directory (the socket itself goes when the server closes it). */
+  remove(): Promise<void>;
 }
 
-function describe(info: Stats): string {
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  if (!info.isDirectory()) return 'not a directory';
-  return `owned by uid ${info.uid}, mode ${(info.mode & 0o777).toString(8)}`;
+/**
+ * Inside the data directory unless that path is too long for a Unix socket; then in a new
+ * directory under the temporary directory, made by mkdtemp, so mode 0700 with a name nobody can
+ * guess: a name worked out from the data directory could be made first by another user, which
+ * kept Errata from starting. The CLI finds the socket through the instance lock, which records
+ * its path; the directory goes at shutdown, or at the next start after a crash.
+ */
+export async function adminSocketPlace(dataDir: string, tempDir: string = tmpdir()): Promise<AdminSocketPlace> {
+  const inside = join(dataDir, 'errata.sock');
+  if (Buffer.byteLength(inside) < MAX_SOCKET_PATH) return { path: inside, remove: async () => {} };
+  const dir = await mkdtemp(join(tempDir, FALLBACK_PREFIX));
+  const path = join(dir, 'admin.sock');
+  if (Buffer.byteLength(path) >= MAX_SOCKET_PATH) {
+    await rmdir(dir);
+    throw new ConfigError(
+      `the admin socket's path ${path} is too long for a Unix socket: set ERRATA_DATA_DIR to a path of at most ` +
+        `${MAX_SOCKET_PATH - 1 - '/errata.sock'.length} bytes, or TMPDIR to a shorter directory`,
+    );
+  }
+  return { path, remove: () => removeFallbackDirectory(path) };
+}
+
+/**
+ * Removes the fallback directory of a server's socket (one that stopped, or was killed and left
+ * it behind): only a directory of mkdtemp's naming, not a link, ours, closed to others, and only
+ * the socket in it. A socket inside the data directory is left to startAdminSocket.
+ */
+export async function removeFallbackDirectory(socketPath: string): Promise<void> {
+  const dir = dirname(socketPath);
+  if (basename(socketPath) !== 'admin.sock' || !FALLBACK_NAME.test(basename(dir))) return;
+  const info = await lstat(dir).catch(() => undefined);
+  const uid = process.getuid?.();
+  if (!info?.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o077) !== 0) return;
+  await rm(socketPath, { force: true });
+  await rmdir(dir).catch(() => undefined); // something else in it: not ours to remove
 }
 
 export async function startAdminSocket(path: string, ctx: AdminContext, logger: Logger): Promise<{ close(): Promise<void> }> {
