@@ -6,6 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
 import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
+import { storableText } from '../../core/storable-text.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
@@ -133,13 +134,22 @@ interface LogKey {
   id: string;
 }
 
+/**
+ * A search with a NUL finds it as ingest stores it, U+FFFD (as on Postgres, whose SQL client
+ * replaces it in every parameter), and as ClickHouse can hold it; a lone surrogate is replaced
+ * by the literal's own escaping (clickhouse-sql.ts), so either way nothing breaks the query.
+ */
 function searchFilters(query: LogQuery): Sql[] {
   const filters = [sql`project_id = ${query.projectId}`];
   if (query.levels && query.levels.length > 0) filters.push(sql`has(${query.levels}, level)`);
-  if (query.text) filters.push(sql`positionCaseInsensitiveUTF8(body, ${query.text}) > 0`);
+  if (query.text) {
+    const forms = textForms(query.text).map((text) => sql`positionCaseInsensitiveUTF8(body, ${text}) > 0`);
+    filters.push(sql`(${join(forms, ' OR ')})`);
+  }
   if (query.traceId) filters.push(sql`trace_id = ${query.traceId.toLowerCase()}`);
   for (const [key, value] of Object.entries(query.attributes ?? {})) {
-    filters.push(sql`arrayExists((k, v) -> k = ${key} AND v = ${value}, attribute_keys, attribute_values)`);
+    const [k, v] = [anyOf(raw('k'), textForms(key)), anyOf(raw('v'), textForms(value))];
+    filters.push(sql`arrayExists((k, v) -> ${k} AND ${v}, attribute_keys, attribute_values)`);
   }
   // Each bound also on the whole-second `timestamp`: that column partitions the table, so the
   // server skips the days outside the window without opening them.
@@ -152,6 +162,17 @@ function searchFilters(query: LogQuery): Sql[] {
     filters.push(sql`timestamp_us <= ${until}`, sql`timestamp <= toDateTime(${dateTimeOfMicros(until)})`);
   }
   return filters;
+}
+
+/** The text as given and, when it holds a NUL, as ingest would have stored it. */
+function textForms(text: string): string[] {
+  return text.includes('\u0000') ? [text, storableText(text)] : [text];
+}
+
+/** `(column = a OR column = b)`: plain equality, which 18.16 runs inside a lambda as 26.x does. */
+function anyOf(column: Sql, forms: string[]): Sql {
+  const equalities = forms.map((form) => sql`${column} = ${form}`);
+  return sql`(${join(equalities, ' OR ')})`;
 }
 
 /** Strictly after the key in newest-first order. 18.16 cannot compare tuples, hence spelled out. */

@@ -97,6 +97,20 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search({ attributes: { missing: '' } })).toEqual([]);
     });
 
+    it('searches with a NUL or a lone surrogate as ingest stores them, as U+FFFD', async () => {
+      const project = projectId();
+      await store.insertLogs([
+        record(project, { body: 'odd \ufffd byte', attributes: { 'k\ufffd': { type: 'string', value: 'v\ufffd' } } }),
+        record(project, { body: 'plain' }),
+      ]);
+      const search = async (query: Partial<Parameters<LogStore['searchLogs']>[0]>) =>
+        (await store.searchLogs({ projectId: project, limit: 10, ...query })).items.map((r) => r.body);
+      expect(await search({ text: '\u0000' })).toEqual(['odd \ufffd byte']);
+      expect(await search({ text: 'ODD \ud800' })).toEqual(['odd \ufffd byte']);
+      expect(await search({ attributes: { 'k\u0000': 'v\udc00' } })).toEqual(['odd \ufffd byte']);
+      expect(await search({ attributes: { 'k\u0000': 'v\u0000x' } })).toEqual([]);
+    });
+
     it('deletes records from well before the cutoff and keeps later ones', async () => {
       // 1990 and 1995: no other test writes there. A store may delete in whole days.
       const project = projectId();

@@ -428,6 +428,40 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
         expect((await store.listIssueActivity(b.issueId, 10)).map((e) => e.kind)).toEqual(['resolve']);
       });
 
+      it('takes a NUL or a lone surrogate in any text or JSON value: stored as U+FFFD, looked up and searched', async () => {
+        // Postgres refuses both (NUL in text; their escapes in jsonb): a user's note, name or
+        // search with one was a 500. Ingest stores them as U+FFFD, so a search with one finds it.
+        const { org, project } = await orgWithProject();
+        expect(await store.findOrganization('org\u0000')).toBeUndefined();
+        expect(await store.findProject(org.id, 'web\u0000\ud800')).toBeUndefined();
+        const { project: named } = await store.createProject(
+          { organizationId: org.id, slug: 'named', name: 'Name \u0000 \ud800' },
+          { publicKey: unique() + unique(), label: 'Default \u0000' },
+        );
+        expect(named.name).toBe('Name \ufffd \ufffd');
+        const a = await record(project, { hashes: ['a'], timestamp: T, title: 'Crash \ufffd here' });
+        for (const text of ['\u0000', '\ud800', 'crash \u0000 HERE']) {
+          expect((await store.listIssues({ projectId: project.id, limit: 10, text })).items.map((i) => i.title)).toEqual([
+            'Crash \ufffd here',
+          ]);
+        }
+        const request = { action: 'resolve', commit: 'c\u0000', release: 'r\ud800', note: 'n \u0000\udc00' } as const;
+        await store.changeIssues(project.id, [a.issueId], change(request, at(T + 10), { note: request.note, ['k\u0000']: 1 }));
+        expect((await store.getIssue(a.issueId))?.resolution).toMatchObject({
+          commit: 'c\ufffd',
+          release: 'r\ufffd',
+          note: 'n \ufffd\ufffd',
+        });
+        expect((await store.listIssueActivity(a.issueId, 1))[0]?.details).toEqual({ note: 'n \ufffd\ufffd', 'k\ufffd': 1 });
+        const token = await store.createUploadToken({
+          organizationId: org.id,
+          projectId: project.id,
+          name: 'ci \u0000',
+          tokenHash: unique(),
+        });
+        expect(token.name).toBe('ci \ufffd');
+      });
+
       it('changeIssues leaves an issue of another project alone', async () => {
         const { project } = await orgWithProject();
         const { project: other } = await orgWithProject();

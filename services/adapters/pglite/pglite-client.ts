@@ -2,7 +2,7 @@
 // data directory. One connection; PGlite serializes queries and transactions itself.
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
-import type { SqlClient, SqlExecutor, SqlResult } from '../postgres/sql-client.ts';
+import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { PrivateNodeFS } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
@@ -21,7 +21,7 @@ export class PGliteClient implements SqlClient {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    const result = await this.db.query<T>(sql, params);
+    const result = await this.db.query<T>(sql, storableParams(params));
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
     // a turn after each lets waiting messages in (a health ping, the main thread's reads).
@@ -33,7 +33,7 @@ export class PGliteClient implements SqlClient {
     return this.db.transaction(async (tx) =>
       work({
         async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
-          const result = await tx.query<R>(sql, params);
+          const result = await tx.query<R>(sql, storableParams(params));
           return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
         },
       }),

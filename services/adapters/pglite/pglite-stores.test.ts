@@ -4,6 +4,7 @@ import { describeAlertStoreContract } from '../contracts/alert-store.contract.ts
 import { describeEventStoreContract } from '../contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../contracts/metadata-store.contract.ts';
+import { describeSqlClientContract } from '../contracts/sql-client.contract.ts';
 import { migrate } from '../postgres/migrate.ts';
 import { PgAlertStore } from '../postgres/pg-alert-store.ts';
 import { PgEventStore } from '../postgres/pg-event-store.ts';
@@ -24,6 +25,7 @@ afterAll(async () => {
   await (await client)?.close();
 });
 
+describeSqlClientContract('PGlite', database);
 describeMetadataStoreContract('PGlite', async () => new PgMetadataStore(await database()));
 describeEventStoreContract('PGlite', async () => new PgEventStore(await database()));
 describeLogStoreContract('PGlite', async () => new PgLogStore(await database()));

@@ -5,7 +5,7 @@ import { transitionOnEvents, type IssueState, type ResolutionMarker } from '../.
 import type { Occurrence } from '../../core/issues/occurrence.ts';
 import type { IssueStatus } from '../../core/ports/metadata-store.ts';
 import { insertActivity, SYSTEM_ACTOR, type NewActivity } from './issue-activity.ts';
-import { valuesList, type SqlExecutor } from './sql-client.ts';
+import { jsonParam, valuesList, type SqlExecutor } from './sql-client.ts';
 
 interface StateRow {
   id: number;
@@ -42,7 +42,7 @@ export async function applyEventTransitions(tx: SqlExecutor, byIssue: Map<number
       [
         row.id,
         transition.state.status,
-        transition.state.resolution && JSON.stringify(transition.state.resolution),
+        transition.state.resolution && jsonParam(transition.state.resolution),
         transition.state.snoozeUntil,
         regressed,
         event.timestamp,

@@ -1,6 +1,6 @@
 // Writes to an issue's activity log, from triage actions and from the event pipeline alike.
 import type { ActivityKind } from '../../core/issues/lifecycle.ts';
-import { chunk, valuesList, type SqlExecutor } from './sql-client.ts';
+import { chunk, jsonParam, valuesList, type SqlExecutor } from './sql-client.ts';
 
 /** The actor of changes no token made: regressions, snoozes ending. */
 export const SYSTEM_ACTOR = 'errata';
@@ -17,7 +17,7 @@ export interface NewActivity {
 export async function insertActivity(tx: SqlExecutor, entries: NewActivity[]): Promise<void> {
   for (const part of chunk(entries, 1000)) {
     const values = valuesList(
-      part.map((e) => [e.issueId, e.at ?? null, e.actor, e.kind, JSON.stringify(e.details)]),
+      part.map((e) => [e.issueId, e.at ?? null, e.actor, e.kind, jsonParam(e.details)]),
       ['integer', 'timestamptz', 'text', 'text', 'jsonb'],
     );
     await tx.query(

@@ -3,7 +3,7 @@
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
-import { chunk, containsPattern, valuesList, type SqlClient } from './sql-client.ts';
+import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
 
 interface LogRow {
   project_id: number;
@@ -44,7 +44,7 @@ export class PgLogStore implements LogStore {
           r.level,
           r.severityNumber,
           r.body,
-          JSON.stringify(r.attributes),
+          jsonParam(r.attributes),
           r.release,
           r.environment,
         ]),

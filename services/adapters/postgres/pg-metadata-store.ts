@@ -42,7 +42,7 @@ import {
   type ProjectRow,
   type UploadTokenRow,
 } from './rows.ts';
-import { chunk, containsPattern, valuesList, type SqlClient } from './sql-client.ts';
+import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -428,7 +428,7 @@ export class PgMetadataStore implements MetadataStore {
           projectId,
           issueIds,
           change.state.status,
-          change.state.resolution && JSON.stringify(change.state.resolution),
+          change.state.resolution && jsonParam(change.state.resolution),
           change.state.snoozeUntil,
         ],
       );

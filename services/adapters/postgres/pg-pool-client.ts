@@ -3,7 +3,7 @@
 // Values come back as PGlite returns them (int8 and numeric as numbers), so no store branches.
 import pg from 'pg';
 import { classifyPgError } from './pg-errors.ts';
-import type { SqlClient, SqlExecutor, SqlResult } from './sql-client.ts';
+import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from './sql-client.ts';
 
 // count(*) and sums are int8; every such value we keep fits in a double.
 const types = {
@@ -45,7 +45,7 @@ export class PgPoolClient implements SqlClient {
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
     try {
-      const result = await this.pool.query(sql, params as unknown[]);
+      const result = await this.pool.query(sql, storableParams(params));
       return { rows: result.rows as T[], affectedRows: result.rowCount ?? 0 };
     } catch (error) {
       throw classifyPgError(error);
@@ -66,7 +66,7 @@ export class PgPoolClient implements SqlClient {
       await connection.query('BEGIN');
       const result = await work({
         async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
-          const r = await connection.query(sql, params as unknown[]);
+          const r = await connection.query(sql, storableParams(params));
           return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };
         },
       });

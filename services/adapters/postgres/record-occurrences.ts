@@ -17,7 +17,7 @@ import {
 } from '../../core/issues/occurrence.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
 import { applyEventTransitions } from './event-transitions.ts';
-import { chunk, valuesList, type SqlExecutor } from './sql-client.ts';
+import { chunk, jsonParam, valuesList, type SqlExecutor } from './sql-client.ts';
 
 export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): Promise<OccurrenceResult[]> {
   const unique = new Map<string, Occurrence>();
@@ -199,7 +199,7 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
       latest.culprit,
       latest.level,
       latest.type,
-      JSON.stringify(latest.metadata),
+      jsonParam(latest.metadata),
       group.firstSeen,
       group.lastSeen,
       group.count,
@@ -250,7 +250,7 @@ async function updateIssues(
         group.latest.title,
         group.latest.culprit,
         group.latest.level,
-        JSON.stringify(group.latest.metadata),
+        jsonParam(group.latest.metadata),
         group.environments,
         group.latest.release,
       ]),

@@ -1,6 +1,9 @@
 // The one thing the SQL stores need from a database driver. Implemented over PGlite
 // (standalone, in-process WebAssembly Postgres) and over `pg` (a real Postgres server), so the
-// stores, their SQL and their migrations are the same in both modes.
+// stores, their SQL and their migrations are the same in both modes. Every parameter of every
+// query passes through storableParams on its way to either driver: the one place user text
+// becomes text Postgres accepts, so no odd character in a name, note or search is ever a 500.
+import { storableJsonText, storableText } from '../../core/storable-text.ts';
 
 export interface SqlResult<T> {
   rows: T[];
@@ -9,6 +12,38 @@ export interface SqlResult<T> {
 
 export interface SqlExecutor {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
+}
+
+/**
+ * A json or jsonb value. Pass values for those columns as `jsonParam(value)`, never as
+ * JSON.stringify text: the client cannot tell JSON text from other text, and jsonb refuses the
+ * escapes JSON.stringify writes for NUL and lone surrogates, which the client rewrites here.
+ */
+export class JsonParam {
+  constructor(readonly value: unknown) {}
+}
+
+export function jsonParam(value: unknown): JsonParam {
+  return new JsonParam(value);
+}
+
+/**
+ * The parameters as the drivers get them: text (in arrays too) with NUL and lone surrogates
+ * replaced by U+FFFD, as ingest stores them (so a search with one finds what ingest kept);
+ * JSON values serialized with the escapes of those replaced likewise. Other values as they are.
+ */
+export function storableParams(params: readonly unknown[] | undefined): unknown[] | undefined {
+  return params?.map(storableParam);
+}
+
+function storableParam(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (value instanceof JsonParam) {
+    const json = JSON.stringify(value.value);
+    return json === undefined ? null : storableJsonText(json);
+  }
+  if (Array.isArray(value)) return value.map(storableParam);
+  return value;
 }
 
 export interface SqlClient extends SqlExecutor {

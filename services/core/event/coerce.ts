@@ -1,6 +1,7 @@
 // Lenient readers for SDK-supplied JSON. Field-level problems never reject an event: a value
 // of the wrong shape is coerced when the intent is clear (a number where a string belongs) and
 // dropped otherwise, and each drop is noted in the event's `errors` so nothing vanishes silently.
+import { storableText } from '../storable-text.ts';
 
 export interface NormalizationNote {
   type: 'invalid_data' | 'value_too_long' | 'future_timestamp' | 'past_timestamp' | 'too_deep';
@@ -20,17 +21,10 @@ export function asRecord(value: unknown): JsonRecord | undefined {
   return isRecord(value) ? value : undefined;
 }
 
-/** Strings as given; finite numbers and booleans as text (SDKs send release `1.2` as a number). */
-/**
- * Text that every store can hold: Postgres refuses NUL characters, and its jsonb refuses the
- * escapes JSON.stringify writes for lone surrogates. Both are replaced rather than refused,
- * so one odd byte cannot make an event (or a whole queue batch) unstorable.
- */
-export function storableText(text: string): string {
-  const withoutNul = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
-  return withoutNul.isWellFormed() ? withoutNul : withoutNul.toWellFormed();
-}
+// Ingest's normalizers take it from here with the other readers.
+export { storableText };
 
+/** Strings as given, made storable; finite numbers and booleans as text (SDKs send release `1.2` as a number). */
 export function lenientString(value: unknown): string | undefined {
   if (typeof value === 'string') return storableText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -9,6 +9,7 @@ import { describeAlertStoreContract } from '../../../services/adapters/contracts
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../../../services/adapters/contracts/metadata-store.contract.ts';
+import { describeSqlClientContract } from '../../../services/adapters/contracts/sql-client.contract.ts';
 import { migrate } from '../../../services/adapters/postgres/migrate.ts';
 import { MIGRATIONS } from '../../../services/adapters/postgres/migrations/index.ts';
 import { PgAlertStore } from '../../../services/adapters/postgres/pg-alert-store.ts';
@@ -30,6 +31,7 @@ afterAll(async () => {
   await database.drop();
 });
 
+describeSqlClientContract('Postgres', async () => client);
 describeMetadataStoreContract('Postgres', async () => new PgMetadataStore(client));
 describeEventStoreContract('Postgres', async () => new PgEventStore(client));
 describeLogStoreContract('Postgres', async () => new PgLogStore(client));
