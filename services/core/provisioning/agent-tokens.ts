@@ -5,6 +5,7 @@ import { hashSecret, mintAgentToken, randomBase62, type RandomSource } from '../
 import { NotFoundError, UserInputError } from '../errors.ts';
 import type { AgentToken, MetadataStore } from '../ports/metadata-store.ts';
 import { findProjectIn, resolveOrganization } from './organizations.ts';
+import { checkTokenName } from './token-name.ts';
 
 export interface CreateAgentTokenInput {
   role?: string;
@@ -31,9 +32,9 @@ export async function createAgentToken(
   if (input.project !== undefined) {
     projectId = (await findProjectIn(metadata, organization, input.project)).id;
   }
-  const name = input.name?.trim() || `${role}-${input.project ?? 'org'}-${randomBase62(6, context.random).toLowerCase()}`;
-  if (name.length > 100 || /[\n\r]/.test(name))
-    throw new UserInputError('a token --name must be one line of at most 100 characters');
+  const name = checkTokenName(
+    input.name?.trim() || `${role}-${input.project ?? 'org'}-${randomBase62(6, context.random).toLowerCase()}`,
+  );
   const plaintext = mintAgentToken(context.random);
   const token = await metadata.createAgentToken({
     organizationId: organization.id,

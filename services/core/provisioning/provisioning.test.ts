@@ -60,6 +60,16 @@ describe('agent tokens', () => {
     expect((await listAgentTokens(stores.metadata, {})).find((t) => t.name === 'temp')?.revokedAt).toBeInstanceOf(Date);
   });
 
+  it('refuses a name with a control character or a lone surrogate, or over 100 characters', async () => {
+    // Names are identifiers (revoketoken <name>), so they are refused rather than stored altered.
+    for (const name of ['a\u0000b', 'line\nbreak', 'tab\there', 'x\ud800', 'n'.repeat(101)]) {
+      await expect(createAgentToken(stores.metadata, { name }), JSON.stringify(name)).rejects.toThrow(
+        /at most 100 characters of valid Unicode without control characters/,
+      );
+    }
+    expect((await createAgentToken(stores.metadata, { name: 'laptop ✓ 😀' })).token.name).toBe('laptop ✓ 😀');
+  });
+
   it('asks for --organization when the instance has several', async () => {
     await stores.metadata.ensureOrganization('second', 'Second');
     await expect(createAgentToken(stores.metadata, { name: 'x' })).rejects.toThrow(UserInputError);

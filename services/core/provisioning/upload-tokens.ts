@@ -4,6 +4,7 @@ import { hashSecret, mintUploadToken, randomBase62, type RandomSource } from '..
 import { NotFoundError, UserInputError } from '../errors.ts';
 import type { MetadataStore, UploadToken } from '../ports/metadata-store.ts';
 import { findProjectIn, resolveOrganization } from './organizations.ts';
+import { checkTokenName } from './token-name.ts';
 
 export interface CreatedUploadToken {
   token: UploadToken;
@@ -19,9 +20,7 @@ export async function createUploadToken(
 ): Promise<CreatedUploadToken> {
   const organization = await resolveOrganization(metadata, input.organization);
   const project = await findProjectIn(metadata, organization, input.project);
-  const name = input.name?.trim() || `upload-${project.slug}-${randomBase62(6, context.random).toLowerCase()}`;
-  if (name.length > 100 || /[\n\r]/.test(name))
-    throw new UserInputError('a token --name must be one line of at most 100 characters');
+  const name = checkTokenName(input.name?.trim() || `upload-${project.slug}-${randomBase62(6, context.random).toLowerCase()}`);
   const plaintext = mintUploadToken(context.random);
   const token = await metadata.createUploadToken({
     organizationId: organization.id,
