@@ -14,7 +14,7 @@ import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { startConnectionCounter } from '../../test/support/connection-counter.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
-import { RECEIVER_REFUSED } from '../../test/support/private-receivers.ts';
+import { nameRefused, RECEIVER_REFUSED } from '../../test/support/private-receivers.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
 
 let db: PGliteClient;
@@ -182,7 +182,7 @@ describe('delivery worker', () => {
       expect(attempted!.attemptLog[0]).toMatchObject({
         statusCode: null,
         verdict: 'retry',
-        error: RECEIVER_REFUSED,
+        error: nameRefused('localhost'),
       });
       expect(receiver.received).toHaveLength(0);
     } finally {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectionCounter, type ConnectionCounter } from '../../test/support/connection-counter.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
-import { PRIVATE_LITERAL_HOSTS, RECEIVER_REFUSED as REFUSED } from '../../test/support/private-receivers.ts';
+import { nameRefused, PRIVATE_LITERAL_HOSTS, RECEIVER_REFUSED as REFUSED } from '../../test/support/private-receivers.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
 let counter: ConnectionCounter;
@@ -37,7 +37,18 @@ describe('sendWebhook refuses private receivers', () => {
       send(`https://localhost:${counter.port}/`),
       send(`https://localhost:${counter.closedPort}/`),
     ]);
-    expect(results.map((r) => r.error)).toEqual([REFUSED, REFUSED, REFUSED, REFUSED]);
+    expect(results.map((r) => r.error)).toEqual([REFUSED, REFUSED, nameRefused('localhost'), nameRefused('localhost')]);
+    expect(await counter.connectionsSoFar()).toBe(0);
+  });
+
+  it('records a name that does not exist like one that resolves only to private addresses', async () => {
+    // Otherwise the delivery log tells an organization admin which internal names exist
+    // ("getaddrinfo ENOTFOUND" for one, a refusal for the other).
+    const results = await Promise.all([
+      send(`https://errata-no-such-receiver.invalid:${counter.port}/`),
+      send(`https://localhost:${counter.port}/`),
+    ]);
+    expect(results.map((r) => r.error)).toEqual([nameRefused('errata-no-such-receiver.invalid'), nameRefused('localhost')]);
     expect(await counter.connectionsSoFar()).toBe(0);
   });
 

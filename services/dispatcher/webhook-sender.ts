@@ -3,12 +3,20 @@
 // (ERRATA_WEBHOOK_ALLOW_HOSTS; core/alerts/receiver-address.ts). An IP literal is refused before
 // any connection (Node connects to one without a lookup); a name's lookup answers only public
 // addresses, so a name with both kinds reaches a public one; and the connected socket is checked
-// again as a last guard. Every refusal is recorded with the same text, so the delivery log never
-// tells whether a private port is open.
+// again as a last guard. Every refusal of a literal is recorded with one text, so the delivery
+// log never tells whether a private port is open; every name that resolves to no public address
+// with one other (naming the host), whether it does not exist or is private, so the log never
+// tells which internal names exist.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
-import type { LookupFunction, Socket } from 'node:net';
-import { RECEIVER_REFUSED, isAllowedHost, isPublicAddress, refusedLiteral } from '../core/alerts/receiver-address.ts';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import {
+  RECEIVER_REFUSED,
+  isAllowedHost,
+  isPublicAddress,
+  refusedLiteral,
+  unresolvedReceiver,
+} from '../core/alerts/receiver-address.ts';
 
 export interface SenderOptions {
   allowHosts: string[];
@@ -73,7 +81,7 @@ export function sendWebhook(
     req.on('socket', (socket: Socket) => {
       socket.once('connect', () => {
         if (!allowed && !isPublicAddress(socket.remoteAddress ?? '')) {
-          finish({ error: RECEIVER_REFUSED });
+          finish({ error: isIP(host) ? RECEIVER_REFUSED : unresolvedReceiver(host) });
           socket.destroy();
         }
       });
@@ -83,13 +91,16 @@ export function sendWebhook(
   });
 }
 
-/** dns.lookup that answers only public addresses, and fails when there is none. */
+/**
+ * dns.lookup that answers only public addresses, and fails when there is none with one error
+ * for every reason (no such name, only private addresses, a failed lookup): which of them it
+ * was is what would tell the delivery log's reader that an internal name exists.
+ */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const usable = addresses.filter((a) => isPublicAddress(a.address));
+    const usable = error ? [] : addresses.filter((a) => isPublicAddress(a.address));
     if (usable.length === 0) {
-      return callback(Object.assign(new Error(RECEIVER_REFUSED), { code: 'ERRATA_PRIVATE_ADDRESS' }), '', 0);
+      return callback(Object.assign(new Error(unresolvedReceiver(hostname)), { code: 'ERRATA_NO_PUBLIC_ADDRESS' }), '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
     callback(null, usable[0]!.address, usable[0]!.family);

@@ -19,3 +19,10 @@ export const PRIVATE_LITERAL_HOSTS = [
 /** The one error every refused receiver is recorded with, however it was refused. */
 export const RECEIVER_REFUSED =
   "refused: the receiver's address is private, loopback or link-local; allow its host with ERRATA_WEBHOOK_ALLOW_HOSTS";
+
+/**
+ * What a name that does not resolve to a public address is recorded with: the same whether it
+ * does not exist or resolves only to private addresses, so the log cannot map internal names.
+ */
+export const nameRefused = (host: string) =>
+  `refused: ${host} does not resolve to a public address; check the name, or allow it with ERRATA_WEBHOOK_ALLOW_HOSTS`;

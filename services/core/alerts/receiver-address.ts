@@ -12,6 +12,16 @@ import ipaddr from 'ipaddr.js';
 export const RECEIVER_REFUSED =
   "refused: the receiver's address is private, loopback or link-local; allow its host with ERRATA_WEBHOOK_ALLOW_HOSTS";
 
+/**
+ * What a receiver named by a name, not an IP literal, is recorded with when the name resolves to
+ * no public address: the same whether it does not resolve at all or only to private addresses
+ * (or the lookup failed), so the delivery log cannot tell an organization admin which internal
+ * names exist. It still points a user with a typo at the name.
+ */
+export function unresolvedReceiver(host: string): string {
+  return `refused: ${host} does not resolve to a public address; check the name, or allow it with ERRATA_WEBHOOK_ALLOW_HOSTS`;
+}
+
 /** The first 96 bits zero: ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d (RFC 4291). */
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
