@@ -1,8 +1,9 @@
 // The one thing the SQL stores need from a database driver. Implemented over PGlite
 // (standalone, in-process WebAssembly Postgres) and over `pg` (a real Postgres server), so the
 // stores, their SQL and their migrations are the same in both modes. Every parameter of every
-// query passes through storableParams on its way to either driver: the one place user text
-// becomes text Postgres accepts, so no odd character in a name, note or search is ever a 500.
+// query passes through storableParams in each SqlClient (PGlite, `pg`, and the standalone main
+// thread's RemoteSqlClient): the one place user text becomes text Postgres accepts, so no odd
+// character in a name, note or search is ever a 500.
 import { storableJsonText, storableText } from '../../core/storable-text.ts';
 
 export interface SqlResult<T> {

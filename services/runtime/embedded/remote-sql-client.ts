@@ -1,14 +1,16 @@
 // SqlClient for the main thread of the standalone server: every query runs in the backend
 // thread that owns the PGlite database. Transactions stay open there between calls; PGlite
-// holds other queries back meanwhile, exactly as a single connection would.
-import type { SqlClient, SqlExecutor, SqlResult } from '../../adapters/postgres/sql-client.ts';
+// holds other queries back meanwhile, exactly as a single connection would. Parameters are made
+// storable here, before they cross: a structured clone keeps no class, so a jsonParam would
+// reach the backend as a plain object and be stored as one.
+import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../../adapters/postgres/sql-client.ts';
 import type { RpcClient } from './thread-rpc.ts';
 
 export class RemoteSqlClient implements SqlClient {
   constructor(private readonly rpc: RpcClient) {}
 
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    return this.rpc.call<SqlResult<T>>('sql.query', { sql, params });
+    return this.rpc.call<SqlResult<T>>('sql.query', { sql, params: storableParams(params) });
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -17,7 +19,7 @@ export class RemoteSqlClient implements SqlClient {
     try {
       result = await work({
         query: <R = Record<string, unknown>>(sql: string, params?: unknown[]) =>
-          this.rpc.call<SqlResult<R>>('sql.query', { sql, params, tx }),
+          this.rpc.call<SqlResult<R>>('sql.query', { sql, params: storableParams(params), tx }),
       });
     } catch (error) {
       await this.rpc.call('sql.rollback', { tx });
