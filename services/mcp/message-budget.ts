@@ -3,6 +3,8 @@
 // call, and each message of a batch on its own; a batch that would cross the limit is refused
 // whole. A batch over MAX_BATCH_MESSAGES is refused outright: MCP clients send one message per
 // request, and a 100-message tools/list batch answered 3 MB for half a second of the main thread.
+// An empty batch is refused too (JSON-RPC's "invalid request"): it held no message to count, so
+// a token over its limit still had a server built for it and 202 back.
 import type { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 
 export const MAX_BATCH_MESSAGES = 20;
@@ -11,6 +13,12 @@ export type Verdict = { allowed: true } | { allowed: false; status: number; body
 
 export function meterMessages(body: unknown, limiter: AgentCallLimiter, tokenId: number, now: number): Verdict {
   const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) {
+    const message =
+      'invalid request: an empty batch holds no message; send one JSON-RPC message, or a batch of 1 to ' +
+      `${MAX_BATCH_MESSAGES}; nothing was processed`;
+    return { allowed: false, status: 400, body: jsonRpcError(-32600, message) };
+  }
   if (messages.length > MAX_BATCH_MESSAGES) {
     const message =
       `a batch may hold at most ${MAX_BATCH_MESSAGES} messages; this one holds ${messages.length}: ` +

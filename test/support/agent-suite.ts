@@ -255,10 +255,11 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
             },
             body: JSON.stringify(body),
           });
+          const text = await response.text();
           return {
             status: response.status,
             retryAfter: response.headers.get('retry-after'),
-            body: (await response.json()) as any,
+            body: (text ? JSON.parse(text) : undefined) as any,
           };
         };
         const lists = (n: number, from = 0) =>
@@ -302,6 +303,12 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         const single = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
         expect(single.body.result.isError).toBe(true);
         expect(single.body.result.content[0].text).toMatch(/^rate_limited: /);
+        // An empty batch holds no message to count: it was answered 202, past the limit, with a
+        // server built for it. It is an invalid request, refused before anything is built.
+        const empty = await post([]);
+        expect(empty.status).toBe(400);
+        expect(empty.body.error).toMatchObject({ code: -32600 });
+        expect(empty.body.error.message).toContain('empty batch');
       });
     });
 
