@@ -21,6 +21,16 @@ describe('strictObject', () => {
     expect(strictObject({}).safeParse({ x: 1 }).error!.issues[0]!.message).toBe('unknown key "x"; this takes no keys');
   });
 
+  it('names the keys as the caller knows them', () => {
+    const query = strictObject({ status: z.string().optional() }, 'query parameter');
+    expect(query.safeParse({ sort: 'new', env: 'x' }).error!.issues[0]!.message).toBe(
+      'unknown query parameters "sort", "env"; the accepted query parameters are status',
+    );
+    expect(strictObject({}, 'query parameter').safeParse({ x: '1' }).error!.issues[0]!.message).toBe(
+      'unknown query parameter "x"; this takes no query parameters',
+    );
+  });
+
   it('keeps the message through partial(), and other messages as they were', () => {
     expect(schema.partial().safeParse({ extra: true }).error!.issues[0]!.message).toContain('unknown key "extra"');
     expect(schema.safeParse({ project: 1 }).error!.issues[0]!.message).toMatch(/expected string/);

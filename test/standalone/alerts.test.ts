@@ -305,6 +305,32 @@ describe('alert channels and rules through the management API', () => {
     await call('DELETE', `${channels()}/${id}`);
   });
 
+  it('stores a NUL or a lone surrogate in a name as U+FFFD (a NUL answered 500), and refuses unknown query parameters', async () => {
+    const channel = await call('POST', channels(), { name: 'Odd \u0000 \ud800', type: 'webhook', url: receiver.url });
+    expect(channel.status).toBe(201);
+    expect(channel.body.channel.name).toBe('Odd \ufffd \ufffd');
+    const id = channel.body.channel.id as number;
+    const rule = await call('POST', rules(), { name: 'Rule \u0000', trigger: 'new_issue', channelIds: [id] });
+    expect(rule.status).toBe(201);
+    expect(rule.body.rule.name).toBe('Rule \ufffd');
+    const renamed = await call('PATCH', `${channels()}/${id}`, { name: '\u0000' });
+    expect(renamed.body.channel.name).toBe('\ufffd');
+
+    const deliveries = await call('GET', `${channels()}/${id}/deliveries?limit=5&status=failed`);
+    expect(deliveries.status).toBe(400);
+    expect(deliveries.body.error.message).toBe('unknown query parameter "status"; the accepted query parameters are limit');
+    for (const path of [channels(), `${channels()}/${id}`, rules(), `${rules()}/${rule.body.rule.id}`]) {
+      const refused = await call('GET', `${path}?project=elsewhere`);
+      expect([path, refused.status]).toEqual([path, 400]);
+      expect(refused.body.error.message).toBe('unknown query parameter "project"; this takes no query parameters');
+    }
+    // Refused before anything is done: the channel is still there.
+    expect((await call('DELETE', `${channels()}/${id}?force=true`)).status).toBe(400);
+    expect((await call('GET', `${channels()}/${id}`)).status).toBe(200);
+    await call('DELETE', `${rules()}/${rule.body.rule.id}`);
+    await call('DELETE', `${channels()}/${id}`);
+  });
+
   it('is for admin tokens; channels for organization-wide ones; other organizations see nothing', async () => {
     const mint = async (args: string[]) =>
       (await runCliJson<{ plaintext: string }>(['createtoken', ...args], server.env)).plaintext;

@@ -236,3 +236,48 @@ describe('issues', () => {
     expect(attribute.body.error.message).toMatch(/must look like key:value/);
   });
 });
+
+describe('query parameters', () => {
+  const path = (rest: string) => `/api/v1/organizations/default${rest}`;
+
+  it('searches with a NUL as U+FFFD, the way ingest stores it, and never answers 500', async () => {
+    for (const rest of [
+      '/projects/web/issues?query=%00',
+      '/projects/web/issues?query=problem%00',
+      '/projects/web/logs?query=%00',
+    ]) {
+      const response = await api<{ issues?: unknown[]; logs?: unknown[] }>(server, path(rest), readWebToken);
+      expect([rest, response.status]).toEqual([rest, 200]);
+    }
+    // A NUL in the path is a name nothing has.
+    expect((await api(server, '/api/v1/organizations/%00/projects', readWebToken)).status).toBe(404);
+    expect((await api(server, path('/projects/web%00/issues'), readWebToken)).status).toBe(404);
+    expect((await api(server, path('/issues/WEB-1%00'), readWebToken)).status).toBe(404);
+  });
+
+  it('refuses a parameter it does not know by name, listing the accepted ones', async () => {
+    // An unknown filter was dropped without a word: every environment came back.
+    const issues = await api<{ error: { code: string; message: string } }>(
+      server,
+      path('/projects/web/issues?environment=staging&sort=new'),
+      readWebToken,
+    );
+    expect(issues.status).toBe(400);
+    expect(issues.body.error.code).toBe('invalid_input');
+    expect(issues.body.error.message).toContain('unknown query parameters "environment", "sort"');
+    expect(issues.body.error.message).toContain('the accepted query parameters are status, level, query, limit, cursor');
+    const logs = await api<{ error: { message: string } }>(server, path('/projects/web/logs?environment=staging'), readWebToken);
+    expect(logs.status).toBe(400);
+    expect(logs.body.error.message).toContain(
+      'unknown query parameter "environment"; the accepted query parameters are level, query, traceId, sinceMinutes, attribute, limit, cursor',
+    );
+    for (const rest of ['/projects?organization=other-org', '/issues/WEB-1?expand=events']) {
+      const refused = await api<{ error: { message: string } }>(server, path(rest), readWebToken);
+      expect([rest, refused.status]).toEqual([rest, 400]);
+      expect(refused.body.error.message).toMatch(/^unknown query parameter "\w+"; this takes no query parameters$/);
+    }
+    // What the API takes still works, repeated attribute filters and paging included.
+    const fine = await api(server, path('/projects/web/logs?attribute=a:1&attribute=b:2&limit=5&level=warn,error'), readWebToken);
+    expect(fine.status).toBe(200);
+  });
+});

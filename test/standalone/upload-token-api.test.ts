@@ -82,4 +82,23 @@ describe('upload token API', () => {
     const listed = await call('GET', `${base}/web/upload-tokens`, tokens.admin);
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).not.toContain('strict');
   });
+
+  it('refuses a name with a control character or a lone surrogate, saying what a name may hold', async () => {
+    // A name is how the token is revoked (DELETE .../upload-tokens/{name}): a NUL answered 500.
+    for (const name of ['ci\u0000web', 'ci\ud800', 'ci\tweb']) {
+      const refused = await call('POST', `${base}/web/upload-tokens`, tokens.admin, { name });
+      expect([JSON.stringify(name), refused.status]).toEqual([JSON.stringify(name), 400]);
+      expect(refused.body.error.message).toContain('without control characters');
+    }
+    const listed = await call('GET', `${base}/web/upload-tokens`, tokens.admin);
+    expect(listed.body.tokens.map((t: { name: string }) => t.name).filter((n: string) => n.startsWith('ci\ufffd'))).toEqual([]);
+  });
+
+  it('refuses a query parameter it does not know, as the read API does', async () => {
+    const refused = await call('GET', `${base}/web/upload-tokens?project=shop`, tokens.admin);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('unknown query parameter "project"; this takes no query parameters');
+    expect((await call('DELETE', `${base}/web/upload-tokens/x?force=1`, tokens.admin)).status).toBe(400);
+    expect((await call('GET', `${base}/web/source-maps?debugId=x`, tokens.admin)).status).toBe(400);
+  });
 });

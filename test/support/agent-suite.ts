@@ -553,6 +553,34 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
         expect(kinds.slice(0, 2)).toEqual(['regression:errata', expect.stringMatching(/^resolve:triage-web-/)]);
       });
 
+      it('a NUL or a lone surrogate in any text is stored as U+FFFD, never an internal error', async () => {
+        // Postgres refuses both (NUL in text, their JSON escapes in jsonb); ingest replaces them,
+        // and so does every query now, so a search with one finds what ingest kept.
+        const { m, shortId } = await freshIssue();
+        const resolved = await triage.call('update_issue', {
+          shortId,
+          action: 'resolve',
+          note: `note \u0000 ${m}`,
+          commit: 'abc\ud800',
+          release: 'web@\u00003',
+        });
+        expect(resolved.text).not.toContain('internal_error');
+        expect(resolved.structured.agentWrittenData.resolution).toEqual({
+          note: `note \ufffd ${m}`,
+          commit: 'abc\ufffd',
+          release: 'web@\ufffd3',
+        });
+        for (const query of [`Checkout ${m}\u0000`, '\ud800', '\u0000']) {
+          const listed = await adminAgent.call('list_issues', { project: 'web', status: 'all', query });
+          expect(listed.isError, query).toBe(false);
+          const logs = await adminAgent.call('search_logs', { project: 'web', query });
+          expect(logs.isError, query).toBe(false);
+        }
+        const created = await adminAgent.call('create_project', { name: `Odd \u0000 name \udc00 ${m}` });
+        expect(created.isError, created.text).toBe(false);
+        expect(created.structured.project).toMatchObject({ name: `Odd \ufffd name \ufffd ${m}`, slug: `odd-name-${m}` });
+      });
+
       it('ignore, unresolve and snooze move the issue; no_resolution once the marker is gone', async () => {
         const { shortId } = await freshIssue();
         expect((await triage.call('update_issue', { shortId, action: 'ignore' })).structured.status).toBe('ignored');
@@ -915,6 +943,12 @@ export function describeAgentSuite(name: string, start: () => Promise<AgentTarge
       it('the manifest is public and its tool catalog is exactly what /mcp lists', async () => {
         const response = await fetch(`${target.url}/api/v1/agents`);
         expect(response.status).toBe(200);
+        // Like the rest of /api/v1, it takes no query parameters and says so rather than ignore one.
+        const refused = await fetch(`${target.url}/api/v1/agents?format=yaml`);
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+          'unknown query parameter "format"; this takes no query parameters',
+        );
         const manifest = (await response.json()) as Record<string, any>;
         expect(manifest.authentication).toMatchObject({ type: 'bearer', grantsCredentials: false });
         expect(manifest.authentication.howToGetAToken).toContain('errata createtoken');

@@ -5,14 +5,21 @@
 // which carry other projects' alerts.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import { z } from 'zod';
 import * as manage from '../../core/alerts/alert-management.ts';
 import { ForbiddenError, UserInputError } from '../../core/errors.ts';
 import { strictObject } from '../../core/strict-object.ts';
 import type { AgentToken, Organization } from '../../core/ports/metadata-store.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
+import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
+
+const LIMIT = `use a whole number from 1 to ${manage.MAX_LISTED_DELIVERIES}`;
+const DELIVERIES_QUERY = queryShape({
+  limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(manage.MAX_LISTED_DELIVERIES, LIMIT).optional(),
+});
 
 /** What Rotate and the two Send tests take: nothing, so a key sent to them is refused, not ignored. */
 const NO_BODY = strictObject({});
@@ -52,69 +59,80 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
   };
 
   router.post('/alert-channels', async (ctx) => {
+    noQueryParams(ctx);
     const organization = await writer(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = await manage.createChannel(deps, organization, await body(ctx));
   });
   router.get('/alert-channels', async (ctx) => {
+    noQueryParams(ctx);
     const organization = await organizationOf(ctx);
     ctx.body = { channels: (await deps.alerts.listChannels(organization.id)).map(manage.channelJson) };
   });
   router.get('/alert-channels/:id', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = { channel: manage.channelJson(await manage.channelOf(deps, await organizationOf(ctx), idParam(ctx))) };
   });
   router.patch('/alert-channels/:id', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = await manage.updateChannel(deps, await writer(ctx), idParam(ctx), await body(ctx));
   });
   router.delete('/alert-channels/:id', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = await manage.deleteChannel(deps, await writer(ctx), idParam(ctx));
   });
   router.get('/alert-channels/:id/secret', async (ctx) => {
+    noQueryParams(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await manage.revealChannelSecret(deps, await writer(ctx), idParam(ctx));
   });
   router.post('/alert-channels/:id/rotate', async (ctx) => {
+    noQueryParams(ctx);
     const organization = await writer(ctx);
     await noBody(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await manage.rotateChannelSecret(deps, organization, idParam(ctx));
   });
   router.post('/alert-channels/:id/test', async (ctx) => {
+    noQueryParams(ctx);
     const organization = await writer(ctx);
     await noBody(ctx);
     ctx.status = 202;
     ctx.body = await manage.testChannel(deps, organization, idParam(ctx));
   });
   router.get('/alert-channels/:id/deliveries', async (ctx) => {
-    const limit = ctx.query.limit === undefined ? undefined : Number(ctx.query.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= manage.MAX_LISTED_DELIVERIES)) {
-      throw new UserInputError(`limit must be a whole number from 1 to ${manage.MAX_LISTED_DELIVERIES}`);
-    }
+    const { limit } = queryParams(ctx, DELIVERIES_QUERY);
     ctx.body = await manage.listChannelDeliveries(deps, await writer(ctx), idParam(ctx), limit);
   });
 
   const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);
   router.post('/projects/:project/alert-rules', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     ctx.status = 201;
     ctx.body = await manage.createRule(deps, organization, project, await body(ctx));
   });
   router.get('/projects/:project/alert-rules', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = await manage.listRules(deps, (await projectOf(ctx)).project);
   });
   router.get('/projects/:project/alert-rules/:id', async (ctx) => {
+    noQueryParams(ctx);
     const { project } = await projectOf(ctx);
     ctx.body = { rule: manage.ruleJson(await manage.ruleOf(deps, project, idParam(ctx)), project) };
   });
   router.patch('/projects/:project/alert-rules/:id', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     ctx.body = await manage.updateRule(deps, organization, project, idParam(ctx), await body(ctx));
   });
   router.delete('/projects/:project/alert-rules/:id', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = await manage.deleteRule(deps, (await projectOf(ctx)).project, idParam(ctx));
   });
   router.post('/projects/:project/alert-rules/:id/test', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     await noBody(ctx);
     ctx.status = 202;

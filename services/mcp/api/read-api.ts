@@ -1,12 +1,13 @@
 // The read API under /api/v1 (mcp role): projects, issues with their latest event, and logs,
 // for any agent token of the organization (role read or higher), scoped to the token's project
-// when it has one. The dashboard and the MCP tools sit on the same queries.
+// when it has one. The dashboard and the MCP tools sit on the same queries. Query parameters are
+// strict (query-params.ts): one the endpoint does not take is refused, never ignored.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
 import { LEVELS } from '../../core/event/level.ts';
-import { UserInputError, NotFoundError } from '../../core/errors.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
 import type { EventStore } from '../../core/ports/event-store.ts';
 import type { LogStore } from '../../core/ports/log-store.ts';
@@ -14,6 +15,7 @@ import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import { canSeeProject, pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
+import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
 
 export interface ReadApiDeps {
@@ -29,7 +31,7 @@ export interface ReadApiDeps {
 const limit = z.coerce.number().int().min(1).max(100).default(25);
 const cursor = z.string().max(500).optional();
 
-const issueQuery = z.object({
+const issueQuery = queryShape({
   status: z.enum([...ISSUE_STATUSES, 'all']).default('unresolved'),
   level: z.enum(LEVELS).optional(),
   query: z.string().max(200).optional(),
@@ -38,7 +40,7 @@ const issueQuery = z.object({
 });
 
 const logQuery = (maxMinutes: number) =>
-  z.object({
+  queryShape({
     level: z
       .string()
       .optional()
@@ -78,15 +80,6 @@ const logQuery = (maxMinutes: number) =>
     cursor,
   });
 
-function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
-  const result = schema.safeParse(query);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new UserInputError(`invalid query parameter ${String(issue.path[0] ?? '')}: ${issue.message}`);
-  }
-  return result.data;
-}
-
 export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
   const now = deps.now ?? Date.now;
@@ -94,6 +87,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   router.use(requireRoleOf('read'));
 
   router.get('/projects', async (ctx) => {
+    noQueryParams(ctx);
     const token = ctx.state.token as AgentToken;
     const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
     const projects = (await deps.metadata.listProjects(organization.id)).filter((p) => canSeeProject(token, p));
@@ -109,8 +103,8 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   router.get('/projects/:project/issues', async (ctx) => {
+    const query = queryParams(ctx, issueQuery);
     const { project } = await pathProject(deps.metadata, ctx);
-    const query = parseQuery(issueQuery, ctx.query);
     const page = await deps.metadata.listIssues({
       projectId: project.id,
       status: query.status,
@@ -123,6 +117,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   router.get('/issues/:shortId', async (ctx) => {
+    noQueryParams(ctx);
     const token = ctx.state.token as AgentToken;
     const organization = await visibleOrganization(deps.metadata, token, ctx.params.org!);
     const parsed = parseShortId(ctx.params.shortId!);
@@ -137,8 +132,8 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   router.get('/projects/:project/logs', async (ctx) => {
+    const query = queryParams(ctx, logQuery(deps.maxLogWindowMinutes));
     const { project } = await pathProject(deps.metadata, ctx);
-    const query = parseQuery(logQuery(deps.maxLogWindowMinutes), ctx.query);
     const page = await deps.logs.searchLogs({
       projectId: project.id,
       ...(query.level ? { levels: query.level } : {}),

@@ -6,6 +6,7 @@ import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
+import { noQueryParams } from './query-params.ts';
 
 export interface SourceMapApiDeps {
   metadata: MetadataStore;
@@ -19,11 +20,13 @@ export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
   const projectOf = async (ctx: Koa.Context) => (await pathProject(deps.metadata, ctx)).project;
 
   router.get('/', async (ctx) => {
+    noQueryParams(ctx);
     const project = await projectOf(ctx);
     ctx.body = { sourceMaps: (await deps.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
   });
 
   router.delete('/:debugId', async (ctx) => {
+    noQueryParams(ctx);
     const project = await projectOf(ctx);
     ctx.body = { deleted: (await deleteStoredMaps(deps, project.id, ctx.params.debugId!)).map(storedMapJson) };
   });

@@ -10,6 +10,7 @@ import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { createUploadToken, uploadTokenJson, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
+import { noQueryParams } from './query-params.ts';
 
 export interface UploadTokenApiDeps {
   metadata: MetadataStore;
@@ -26,6 +27,7 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);
 
   router.post('/', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     const parsed = createBody.safeParse((await readJsonBody(ctx.req, 64 * 1024)) ?? {});
     if (!parsed.success)
@@ -44,12 +46,14 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   });
 
   router.get('/', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     const tokens = (await deps.metadata.listUploadTokens(organization.id)).filter((t) => t.projectId === project.id);
     ctx.body = { tokens: tokens.map(uploadTokenJson) };
   });
 
   router.delete('/:name', async (ctx) => {
+    noQueryParams(ctx);
     const { organization, project } = await projectOf(ctx);
     const live = (await deps.metadata.listUploadTokens(organization.id)).find(
       (t) => t.projectId === project.id && t.name === ctx.params.name && t.revokedAt === null,

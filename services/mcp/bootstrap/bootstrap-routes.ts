@@ -1,6 +1,8 @@
 // The bootstrap documents (mcp role): the public agent manifest, skills and /llms.txt, and the
 // install guides, which need an agent token that can see the project and carry its DSN only
-// when the token's role may read one (as get_dsn does); other roles get a placeholder.
+// when the token's role may read one (as get_dsn does); other roles get a placeholder. Those
+// under /api/v1 take no query parameters and refuse any, as the rest of /api/v1 does; /llms.txt,
+// a document for crawlers, ignores them.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
@@ -8,6 +10,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import type { AgentToken, MetadataStore, Project } from '../../core/ports/metadata-store.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import { pathProject, requireAgentToken } from '../agent-auth.ts';
+import { noQueryParams } from '../api/query-params.ts';
 import type { ToolList } from '../tool-list.ts';
 import { agentsManifest } from './agents-manifest.ts';
 import { isGuidePlatform, renderInstallGuide } from './install-guide.ts';
@@ -25,9 +28,11 @@ export interface BootstrapDeps {
 export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
   const router = new Router();
   router.get('/api/v1/agents', async (ctx) => {
+    noQueryParams(ctx);
     ctx.body = agentsManifest(deps.baseUrl, await toolCatalog(deps.toolList));
   });
   router.get('/api/v1/agents/skills/:file', (ctx) => {
+    noQueryParams(ctx);
     const name = ctx.params.file!.replace(/\.md$/, '');
     if (!ctx.params.file!.endsWith('.md') || !(SKILL_NAMES as readonly string[]).includes(name)) {
       throw new NotFoundError(
@@ -41,6 +46,7 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
     ctx.body = llmsTxt(deps.baseUrl, await toolCatalog(deps.toolList));
   });
   router.get('/api/v1/organizations/:org/projects/:project/install/:file', requireAgentToken(deps.metadata), async (ctx) => {
+    noQueryParams(ctx);
     const platform = ctx.params.file!.replace(/\.md$/, '');
     if (!ctx.params.file!.endsWith('.md') || !isGuidePlatform(platform)) {
       throw new NotFoundError('no such install guide: use node.md, python.md or browser.md');
