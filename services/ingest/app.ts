@@ -27,6 +27,16 @@ export function buildIngestApp(deps: IngestAppDeps): Koa {
   app.use(async (ctx, next) => (sdkEndpointOf(ctx.path) ? sdkCors(ctx, next) : next()));
   app.use(sdkEndpoints(deps));
   app.use(uploadRoutes(deps));
+  // Standalone sends every other path to the mcp app; the ingest role answers them itself.
+  app.use((ctx) => {
+    ctx.status = 404;
+    ctx.body = {
+      error: {
+        code: 'not_found',
+        message: `no such endpoint: ${ctx.method} ${ctx.path.slice(0, 200)}; ingest serves /api/{id}/envelope/, /api/{id}/store/ and /api/0/, the mcp role the rest`,
+      },
+    };
+  });
   return app;
 }
 

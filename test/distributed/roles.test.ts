@@ -38,6 +38,12 @@ describe('distributed roles', () => {
     const healthz = (await (await fetch(`${mcp.url}/healthz`)).json()) as { status: string };
     expect(healthz.status).toBe('ok');
     expect((await fetch(`${dispatchers[0]!.url}/api/v1/organizations`)).status).toBe(404);
+    // An ingest process answers a path it does not serve as every role does: JSON saying where to go.
+    const elsewhere = await fetch(`${ingests[0]!.url}/api/v1/organizations`);
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toEqual({
+      error: { code: 'not_found', message: expect.stringMatching(/ingest serves \/api\/\{id\}\/envelope\//) },
+    });
   });
 
   it('@sentry/node: exceptions become one issue, logs are searchable, through two ingests and two dispatchers', async () => {

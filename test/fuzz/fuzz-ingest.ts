@@ -111,7 +111,9 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   try {
     await fc.assert(property, { numRuns: options.cases, seed: options.seed });
   } catch (error) {
-    report.violations.push((error as Error).message.split('\n').slice(0, 12).join('\n'));
+    // fast-check keeps the property's own error as the cause.
+    const cause = (error as Error).cause instanceof Error ? `\n${((error as Error).cause as Error).message}` : '';
+    report.violations.push(`${(error as Error).message.split('\n').slice(0, 5).join('\n')}${cause}`);
   } finally {
     agent.destroy();
   }
