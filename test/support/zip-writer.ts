@@ -30,6 +30,8 @@ export interface ZipOptions {
   disk?: number;
   /** The entry count the end record declares. */
   count?: number;
+  /** The central directory's order, as indexes into the items (by default the order they lie in). */
+  directoryOrder?: number[];
 }
 
 export function fields(...values: [2 | 4 | 8, number][]): Uint8Array {
@@ -128,7 +130,11 @@ export function writeZip(items: ZipItem[], options: ZipOptions = {}): Uint8Array
   }
 
   const directoryOffset = offset;
-  for (const part of central) push(part);
+  for (const index of options.directoryOrder ?? items.map((_, index) => index)) {
+    // Two parts per item: its fixed fields, then its name and extra field.
+    push(central[2 * index]!);
+    push(central[2 * index + 1]!);
+  }
   const directorySize = offset - directoryOffset;
   const count = options.count ?? items.length;
   const disk = options.disk ?? 0;

@@ -35,7 +35,13 @@ async function collect(files: Record<string, Listed>, extra: Record<string, unkn
   const reads: string[] = [];
   const entries: BundleEntries = {
     has: (path) => Object.hasOwn(files, path),
-    read: async (path) => (reads.push(path), bytes(files[path]!.content)),
+    readEach: async function* (paths) {
+      // In reverse, as a reader may choose its own order: the result keeps the manifest's.
+      for (const path of [...paths].reverse()) {
+        reads.push(path);
+        yield [path, bytes(files[path]!.content)];
+      }
+    },
   };
   const result = await collectBundleFiles(parseManifest(bytes(JSON.stringify(manifest))), entries);
   return { result, reads };
@@ -238,7 +244,9 @@ describe('collectBundleFiles', () => {
     let reads = 0;
     const entries: BundleEntries = {
       has: (path) => path === 'files/a.js',
-      read: async () => (reads++, bytes(minified(ID))),
+      readEach: async function* (paths) {
+        for (const path of paths) yield (reads++, [path, bytes(minified(ID))]);
+      },
     };
     await expect(collectBundleFiles(manifest, entries)).rejects.toThrow(
       /manifest\.json lists "files\/\.\.\/\.\.\/etc\/passwd" but the bundle has no such entry/,

@@ -108,13 +108,17 @@ export function parseManifest(content: Uint8Array): ArtifactManifest {
 /** The bundle's ZIP entries, as the reader exposes them (file entries only, no directories). */
 export interface BundleEntries {
   has(path: string): boolean;
-  /** Only called for paths `has` accepted. */
-  read(path: string): Promise<Uint8Array>;
+  /**
+   * The contents of these paths (all accepted by `has`, each once), in the order that costs the
+   * reader least: a ZIP read in its manifest's order could jump back and forth across storage.
+   */
+  readEach(paths: string[]): AsyncIterable<[path: string, content: Uint8Array]>;
 }
 
 /**
- * The minified sources and source maps the manifest lists, each under its debug id. Every listed
- * path must exist before anything is read, and only the types we index are read at all.
+ * The minified sources and source maps the manifest lists, each under its debug id, in the
+ * manifest's order. Every listed path must exist before anything is read, and only the types we
+ * index are read at all.
  */
 export async function collectBundleFiles(manifest: ArtifactManifest, entries: BundleEntries): Promise<ParsedArtifactBundle> {
   const listed = Object.entries(manifest.files);
@@ -122,28 +126,25 @@ export async function collectBundleFiles(manifest: ArtifactManifest, entries: Bu
     if (!entries.has(path)) throw new BundleError(`manifest.json lists ${quote(path)} but the bundle has no such entry`);
   }
 
-  const files: BundleFile[] = [];
-  let skipped = 0;
+  const indexed = new Map<string, { type: ArtifactType; info: (typeof listed)[number][1] }>();
   for (const [path, info] of listed) {
     const type = ARTIFACT_TYPES.find((known) => known === info.type);
-    if (!type) {
-      skipped++;
-      continue;
-    }
+    if (type) indexed.set(path, { type, info });
+  }
+  const found = new Map<string, BundleFile>();
+  for await (const [path, content] of entries.readEach([...indexed.keys()])) {
+    const { type, info } = indexed.get(path)!;
     const headers = info.headers ?? {};
-    const content = await entries.read(path);
     const debugId = findDebugId(type, headers, content);
-    if (!debugId) {
-      skipped++;
-      continue;
-    }
+    if (!debugId) continue;
     const file: BundleFile = { debugId, type, url: info.url, content };
     const sourceMap = headerValue(headers, 'sourcemap') ?? headerValue(headers, 'x-sourcemap');
     if (type === 'minified_source' && sourceMap) file.sourceMap = sourceMap;
-    files.push(file);
+    found.set(path, file);
   }
+  const files = listed.flatMap(([path]) => found.get(path) ?? []);
 
-  const result: ParsedArtifactBundle = { files, skipped };
+  const result: ParsedArtifactBundle = { files, skipped: listed.length - files.length };
   if (manifest.release) result.release = manifest.release;
   if (manifest.dist) result.dist = manifest.dist;
   if (manifest.project) result.project = manifest.project;

@@ -442,6 +442,24 @@ describe('readArtifactBundle on hostile input', () => {
     );
   });
 
+  it('rejects a listed entry that starts inside another listed one (overlapping entries)', async () => {
+    // Two directory entries sharing one local header, as overlapping-file zip bombs have them.
+    const files = pair();
+    const [js, map] = Object.keys(files) as [string, string];
+    const bundle = writeZip(
+      [
+        { name: js, data: files[js]!.content },
+        { name: map, data: files[map]!.content, localOffset: 8 },
+        { name: 'manifest.json', data: PAIR_MANIFEST },
+      ],
+      { prefix: sysb() },
+    );
+    await expectBundleError(
+      readArtifactBundle(bundle),
+      /ZIP entry "files\/_\/_\/app\.js\.map" starts at byte 8, inside "files\/_\/_\/app\.js" \(bytes 8 to \d+\); a ZIP's entries must not overlap/,
+    );
+  });
+
   it('rejects multi-disk archives', async () => {
     await expectBundleError(readArtifactBundle(makeBundle(pair(), { disk: 1 })), /multi-disk zip files are not supported/);
   });

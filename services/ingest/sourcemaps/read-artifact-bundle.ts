@@ -11,6 +11,9 @@
 // inflated, the whole central directory is read and each entry's declared size, compression
 // ratio, method, encryption and name uniqueness checked against BundleLimits; while inflating,
 // no more than the declared size is ever kept; afterwards the CRC-32 is checked (yauzl does not).
+// The files are read in the order they lie, whatever order the manifest and central directory
+// list them in, and one that starts inside another is refused: so a bundle read from its stored
+// chunks (upload/chunked-bundle.ts) passes over them once, not once per file.
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type RandomAccessReader, type ZipFile } from 'yauzl';
 import {
@@ -90,8 +93,39 @@ async function readZip(opening: Promise<ZipFile>, bounds: BundleLimits): Promise
   const manifest = parseManifest(await readEntry(zip, manifestEntry));
   return collectBundleFiles(manifest, {
     has: (path) => entries.has(path),
-    read: (path) => readEntry(zip, entries.get(path)!),
+    readEach: (paths) =>
+      readInPlaceOrder(
+        zip,
+        paths.map((path) => entries.get(path)!),
+      ),
   });
+}
+
+/**
+ * The entries' contents in the order of their local headers, each entry's header and data
+ * ending before the next begins (as every ZIP writer leaves them), so reading them never goes
+ * back over bytes already passed.
+ */
+async function* readInPlaceOrder(zip: ZipFile, entries: Entry[]): AsyncGenerator<[string, Uint8Array]> {
+  const ordered = [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader);
+  let previous: { entry: Entry; end: number } | undefined;
+  for (const entry of ordered) {
+    const start = entry.relativeOffsetOfLocalHeader;
+    if (previous && start < previous.end) {
+      throw new BundleError(
+        `ZIP entry ${quote(entry.fileName)} starts at byte ${start}, inside ${quote(previous.entry.fileName)} ` +
+          `(bytes ${previous.entry.relativeOffsetOfLocalHeader} to ${previous.end}); a ZIP's entries must not overlap`,
+      );
+    }
+    const dataStart = await zip.readLocalFileHeaderPromise(entry, { minimal: true }).then(
+      (header) => header.fileDataStart,
+      (error: unknown) => {
+        throw new BundleError(`ZIP entry ${quote(entry.fileName)} cannot be read: ${describe(error)}`);
+      },
+    );
+    previous = { entry, end: dataStart + entry.compressedSize };
+    yield [entry.fileName, await readEntry(zip, entry)];
+  }
 }
 
 function resolveLimits(limits: Partial<BundleLimits> | undefined): BundleLimits {

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
-import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
-import { ID } from '../../../test/support/bundle-fixtures.ts';
+import { makeBundle, pair, sysb, writeZip, type ZipItem } from '../../../test/support/zip-writer.ts';
+import { ID, minified } from '../../../test/support/bundle-fixtures.ts';
 import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { MAX_BUNDLE_BYTES } from '../../core/sourcemaps/upload-protocol.ts';
@@ -124,6 +124,38 @@ describe('assembling an uploaded bundle', () => {
       `the chunks add up to SHA-1 ${sha1(Buffer.alloc(16 * zeros.length))}, not the bundle's ${invented}`,
     );
     expect(counted.reads.get(gzipChunkKey(projectId, name!))).toBe(1);
+  });
+
+  it('reads each chunk a few times at most, whatever order the manifest and central directory list the files in', async () => {
+    // 120 files of 4 KB in 64 KiB chunks, listed (manifest and central directory alike) cycling
+    // through the three thirds of the bundle: read in that order, every file was a chunk missing
+    // from the reader's cache, inflated again (a gzip chunk of zeros is 8 KB for 8 MiB).
+    const ids = Array.from({ length: 120 }, () => randomUUID());
+    const files: ZipItem[] = ids.map((id, i) => ({
+      name: `files/_/_/f${i}.js`,
+      data: `/*${'x'.repeat(4000)}*/\n${minified(id)}`,
+      method: 0,
+    }));
+    const cycling = Array.from({ length: 120 }, (_, i) => (i % 3) * 40 + Math.floor(i / 3));
+    const manifest = {
+      files: Object.fromEntries(cycling.map((i) => [files[i]!.name, { type: 'minified_source', url: `~/f${i}.js` }])),
+    };
+    const zip = writeZip([...files, { name: 'manifest.json', data: JSON.stringify(manifest) }], {
+      prefix: sysb(),
+      directoryOrder: [...cycling, 120],
+    });
+    const data = Buffer.from(zip);
+    const chunks = await storeChunks(data, 64 * 1024, 'gzip');
+    expect(chunks.length).toBeGreaterThanOrEqual(6);
+    const counted = new CountingBlobs(blobs);
+
+    expect(await assemble(sha1(data), chunks, { blobs: counted })).toMatchObject({ state: 'ok', detail: null });
+
+    const stored = new Set((await stores.metadata.listSourceMapArtifacts(projectId)).map((a) => a.debugId));
+    expect(ids.filter((id) => !stored.has(id))).toEqual([]);
+    // Once to check its SHA-1, once for the files, and a few for the end records, directory and manifest.
+    const reads = [...counted.reads.values()].reduce((sum, count) => sum + count, 0);
+    expect(reads).toBeLessThanOrEqual(3 * chunks.length);
   });
 
   it('refuses chunks that add up to more than the largest bundle accepted, before hashing the bundle', async () => {
