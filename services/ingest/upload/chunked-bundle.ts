@@ -1,14 +1,23 @@
 // An uploaded bundle read where it lies, chunk by chunk, as yauzl reads a ZIP (a random access
 // reader): its chunks are never joined into one buffer, which for a 1 GiB bundle would be 1 GiB
 // of memory per assembly. The two chunks read last are kept, since the ZIP's directory is read
-// from its end and then its entries, mostly in order.
+// from its end and then its entries, in the order they lie (read-artifact-bundle.ts). Loading a
+// chunk can mean inflating 8 MiB from 8 KB of gzip, so loads are capped: a ZIP read that way
+// loads each chunk about once each for its end records, directory, manifest and files.
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { BundleError } from '../../core/sourcemaps/artifact-manifest.ts';
+
+const LOADS_PER_CHUNK = 4;
+/** Beyond LOADS_PER_CHUNK per chunk: the few reads outside that order (SYSB header, ZIP64 records). */
+const EXTRA_LOADS = 4;
 
 export class ChunkedBundle extends yauzl.RandomAccessReader {
   readonly size: number;
   private readonly starts: number[] = [];
   private recent: Array<{ index: number; bytes: Promise<Buffer> }> = [];
+  private loads = 0;
+  private readonly maxLoads: number;
 
   /** `load(i)` gives chunk i, whose length must be `sizes[i]`. */
   constructor(
@@ -22,6 +31,7 @@ export class ChunkedBundle extends yauzl.RandomAccessReader {
       at += size;
     }
     this.size = at;
+    this.maxLoads = LOADS_PER_CHUNK * sizes.length + EXTRA_LOADS;
   }
 
   /** Bytes [start, end) as one buffer: for the few bytes read outside yauzl (the SYSB header). */
@@ -63,6 +73,12 @@ export class ChunkedBundle extends yauzl.RandomAccessReader {
   private chunk(index: number): Promise<Buffer> {
     const kept = this.recent.find((entry) => entry.index === index);
     if (kept) return kept.bytes;
+    if (++this.loads > this.maxLoads) {
+      throw new BundleError(
+        `reading the artifact bundle would load its ${this.sizes.length} chunks more than ${this.maxLoads} times: ` +
+          'its ZIP entries are out of any order a ZIP writer leaves them in',
+      );
+    }
     const bytes = this.load(index);
     this.recent = [{ index, bytes }, ...this.recent].slice(0, 2);
     return bytes;
