@@ -3,13 +3,15 @@
 // to 8 MiB), the disk the chunks then take, and the server's peak resident set while two
 // assemblies of those chunks with invented checksums run at once, then while one with their true
 // checksum (a 512 MiB bundle that is no ZIP) runs; then the server's CPU time for one assembly
-// that lists one stored gzip chunk (8 KB, 8 MiB inflated) 128 times under an invented checksum.
-// Prints figures; asserts nothing.
+// that lists one stored gzip chunk (8 KB, 8 MiB inflated) 128 times under an invented checksum,
+// and for one with its true checksum whose 9,996 files lie in three gzip chunks of zeros and are
+// listed cycling through them (test/support/cycling-bundle.ts). Prints figures; asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { peakRssMb } from './load.ts';
+import { cyclingBundle } from '../support/cycling-bundle.ts';
 import { runCliJson, startServer, stopAndRemove } from '../support/standalone-server.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 64);
@@ -98,6 +100,27 @@ try {
   await fetch(`${org}/chunk-upload/`, { method: 'POST', headers: auth, body: single });
   names.splice(0, names.length, ...Array.from({ length: 128 }, () => bombName));
   console.log(`one chunk listed 128 times, invented checksum: ${await run([randomBytes(20).toString('hex')])}`);
+
+  // 3 x 3,332 files and 3 pads (10,000 entries with the manifest, the most allowed), listed cycling
+  // through the three chunks they lie in; no debug ids, so every file is read and none stored.
+  const { bundle: cycling } = cyclingBundle({ chunkSize: 8 * MiB, regions: 3, filesPerRegion: 3332, debugIds: false });
+  const cyclingForm = new FormData();
+  const cyclingNames: string[] = [];
+  let cyclingSent = 0;
+  for (let at = 0; at < cycling.length; at += 8 * MiB) {
+    const chunk = cycling.subarray(at, at + 8 * MiB);
+    const gz = gzipSync(chunk);
+    cyclingSent += gz.length;
+    cyclingNames.push(createHash('sha1').update(chunk).digest('hex'));
+    cyclingForm.append('file_gzip', new Blob([gz]), cyclingNames.at(-1)!);
+  }
+  await fetch(`${org}/chunk-upload/`, { method: 'POST', headers: auth, body: cyclingForm });
+  names.splice(0, names.length, ...cyclingNames);
+  const cyclingChecksum = createHash('sha1').update(cycling).digest('hex');
+  console.log(
+    `9,996 files cycling through 3 chunks (${cyclingNames.length} chunks, ${(cyclingSent / 1024).toFixed(0)} KB of gzip), ` +
+      `true checksum: ${await run([cyclingChecksum])}`,
+  );
 } finally {
   await stopAndRemove(server);
 }
