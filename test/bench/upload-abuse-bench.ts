@@ -1,4 +1,4 @@
-// node bin/run-ts.js test/bench/upload-abuse-bench.ts — what one upload token can make a
+// npm run bench:upload-abuse — what one upload token can make a
 // standalone server spend (issue 14): one chunk POST of 64 distinct gzip bombs (each inflates
 // to 8 MiB), the disk the chunks then take, and the server's peak resident set while two
 // assemblies of those chunks with invented checksums run at once, then while one with their true
