@@ -1,6 +1,7 @@
 // The small, typed set of errors the domain raises. They are mapped to HTTP statuses and
 // MCP tool errors in one place each (runtime/http-errors.ts, and the MCP layer later), so a
 // client always gets a message that says what was wrong and how to fix it.
+import type { Outcome } from './outcomes.ts';
 
 export type ErrorCode =
   | 'invalid_input'
@@ -14,11 +15,19 @@ export type ErrorCode =
 
 export class ErrataError extends Error {
   readonly code: ErrorCode;
+  /** What a refusal of SDK data drops, recorded once where the ingest request ends. */
+  outcomes: readonly Outcome[] = [];
   constructor(code: ErrorCode, message: string) {
     super(message);
     this.name = new.target.name;
     this.code = code;
   }
+}
+
+/** The error, carrying what its refusal drops (errata_outcomes_total). */
+export function dropping<E extends ErrataError>(error: E, ...outcomes: Outcome[]): E {
+  error.outcomes = outcomes;
+  return error;
 }
 
 /** The caller sent something we cannot use; the message says what and how to fix it. */

@@ -1,23 +1,29 @@
 // Why an item was not stored. Every item ingest or the dispatcher does not keep is counted
 // under one of these reasons (errata_outcomes_total{reason, category}); nothing drops silently.
+// Ingest attaches the outcomes of a refusal to the error it throws (ErrataError.outcomes) and
+// records them once, where the request ends (ingest/sdk-endpoints.ts); the dispatcher records a
+// batch's once its writes went through (OutcomeTally). Not counted: requests refused before
+// their project is known (401, 403, 405) and 503s, which SDKs send again.
 
-export const OUTCOME_REASONS = [
-  'rate_limited',
-  'too_large',
-  'invalid_envelope',
-  'invalid_json',
-  'invalid_log',
-  'unknown_item_type',
-  'item_not_stored',
-  'internal_item_type',
-  'project_missing',
-  'processing_failed',
-  /** A second event with the same id in one dispatcher batch: the first is the one stored. */
-  'duplicate',
-  /** Log records beyond the count their container declared (item_count), which ingest never accepted. */
-  'undeclared_record',
-] as const;
-export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
+/** Each reason, with the stage that counts it. */
+export const OUTCOME_REASONS = {
+  rate_limited: "ingest: over the project's events or log records per minute (429, or 200 for the rest)",
+  too_large: 'ingest: a body, an envelope, an item or an item count over its limit (413)',
+  invalid_envelope:
+    'ingest: broken framing, headers nested too deep, two events in one envelope, a key that disagrees with the dsn (400); ' +
+    'dispatcher: a queue record it cannot read',
+  invalid_payload: 'ingest: a body that cannot be read: an unsupported or lying Content-Encoding, or one cut short (400)',
+  invalid_json: 'ingest: a /store/ body that is not one JSON object (400); dispatcher: an item payload that is not JSON',
+  invalid_log: 'dispatcher: a log record it cannot read, or one its container declared but did not hold',
+  unknown_item_type: 'ingest: an envelope item of a type it does not know (acknowledged with 200)',
+  item_not_stored: 'ingest: an item of a type Errata does not store, such as transactions and sessions (200)',
+  internal_item_type: 'ingest: an item type only Relay sends to Relay (200)',
+  project_missing: "dispatcher: the item's project was deleted after ingest accepted it",
+  processing_failed: 'dispatcher: an item that fails on its own while the stores work, passed over after retries',
+  duplicate: 'dispatcher: a second event with the same id in one batch; the first is the one stored',
+  undeclared_record: 'dispatcher: log records beyond the count their container declared, which ingest never accepted',
+} as const;
+export type OutcomeReason = keyof typeof OUTCOME_REASONS;
 
 /** Data categories as SDKs and X-Sentry-Rate-Limits name them. */
 export type DataCategory =
@@ -35,6 +41,17 @@ export type DataCategory =
   | 'span'
   | 'internal'
   | 'unknown';
+
+/** Items not stored for one reason. */
+export interface Outcome {
+  reason: OutcomeReason;
+  category: DataCategory;
+  quantity: number;
+}
+
+export function outcome(reason: OutcomeReason, category: DataCategory = 'unknown', quantity = 1): Outcome {
+  return { reason, category, quantity };
+}
 
 export interface OutcomeRecorder {
   record(reason: OutcomeReason, category: DataCategory, quantity?: number): void;

@@ -2,11 +2,11 @@
 // limits, per-project rate limits, then one durable publish of everything accepted. Items that
 // are not kept are counted with their reason; the request path writes to no store.
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
+import { dropping, ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
 import type { EnvelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { routeItem } from '../core/ingest/item-types.ts';
 import { formatRateLimitHeader, type RateLimiter } from '../core/ingest/rate-limit.ts';
-import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
+import { outcome, type DataCategory, type Outcome, type OutcomeRecorder } from '../core/outcomes.ts';
 import { encodeQueuedItem, TOPICS, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { Queue, QueueRecord } from '../core/ports/queue.ts';
 import type { Metrics } from '../runtime/metrics.ts';
@@ -50,6 +50,8 @@ export interface AcceptResult {
   eventId?: string;
   /** X-Sentry-Rate-Limits for items that were limited while others went through. */
   rateLimitHeader?: string;
+  /** Items of the request not stored (item types Errata keeps not, rate-limited ones), to record. */
+  outcomes: Outcome[];
 }
 
 export async function authorizeKey(keys: KeyCache, publicKey: string): Promise<KeyInfo> {
@@ -70,12 +72,13 @@ export async function acceptItems(
   refuseOversized(deps, routed);
 
   const now = deps.now();
+  const dropped: Outcome[] = [];
   const limited = new Map<DataCategory, number>();
   const accepted: Array<{ topic: string; record: QueueRecord; category: DataCategory; quantity: number }> = [];
   let eventId: string | undefined;
   for (const { item, route } of routed) {
     if (route.kind === 'not_stored') {
-      deps.outcomes.record(route.reason, route.category);
+      dropped.push(outcome(route.reason, route.category));
       continue;
     }
     const perMinute =
@@ -83,7 +86,7 @@ export async function acceptItems(
     const quantity = route.kind === 'event' ? 1 : item.itemCount;
     const decision = deps.limiter.take(`${key.projectId}:${route.category}`, perMinute, quantity, now);
     if (!decision.allowed) {
-      deps.outcomes.record('rate_limited', route.category, quantity);
+      dropped.push(outcome('rate_limited', route.category, quantity));
       limited.set(route.category, Math.max(limited.get(route.category) ?? 0, decision.retryAfterSeconds));
       continue;
     }
@@ -115,9 +118,12 @@ export async function acceptItems(
       : undefined;
   if (accepted.length === 0 && limited.size > 0) {
     const retryAfter = Math.max(...limited.values());
-    throw new RateLimitedError(`rate limit of this project reached: retry after ${retryAfter} seconds`, retryAfter, {
-      'X-Sentry-Rate-Limits': rateLimitHeader!,
-    });
+    throw dropping(
+      new RateLimitedError(`rate limit of this project reached: retry after ${retryAfter} seconds`, retryAfter, {
+        'X-Sentry-Rate-Limits': rateLimitHeader!,
+      }),
+      ...dropped,
+    );
   }
 
   // The queued copies are charged before anything is written: a request whose items would
@@ -126,7 +132,7 @@ export async function acceptItems(
   if (!lease.take(queuedBytes)) throw new UnavailableError('ingest is busy with other large requests: retry shortly');
   await publish(deps, accepted);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category }, quantity);
-  return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}) };
+  return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}), outcomes: dropped };
 }
 
 /** One item over its limit refuses the whole submission (as Relay does), every item counted. */
@@ -139,10 +145,12 @@ function refuseOversized(deps: IngestDeps, routed: Array<{ item: IncomingItem; r
           ? [deps.limits.maxLogItemBytes, 'ERRATA_MAX_LOG_ITEM_BYTES', 'flush logs in smaller batches']
           : [Infinity, '', ''];
     if (item.payload.length <= limit) continue;
-    for (const other of routed) deps.outcomes.record('too_large', other.route.category);
-    throw new PayloadTooLargeError(
-      `${item.type} item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(limit)} (${variable}): ${advice}`,
-      limit,
+    throw dropping(
+      new PayloadTooLargeError(
+        `${item.type} item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(limit)} (${variable}): ${advice}`,
+        limit,
+      ),
+      ...routed.map((other) => outcome('too_large', other.route.category)),
     );
   }
 }

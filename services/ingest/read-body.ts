@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import { PayloadTooLargeError, UnavailableError, UserInputError } from '../core/errors.ts';
+import { dropping, PayloadTooLargeError, UnavailableError, UserInputError } from '../core/errors.ts';
+import { outcome } from '../core/outcomes.ts';
 
 export interface BodyLimits {
   /** Bytes as sent (ERRATA_MAX_REQUEST_BYTES). */
@@ -164,7 +165,7 @@ function collectBody(
         decode.once('drain', () => done || lineState === 'checking' || req.resume());
       }
     };
-    const unreadable = () => finish(new UserInputError('the request body could not be read to its end: send it again'));
+    const unreadable = () => finish(unreadableBody('the request body could not be read to its end: send it again'));
 
     req.on('data', onWire);
     const startDecoder = (kind: Exclude<Encoding, 'identity'>, first: Buffer): Transform => {
@@ -172,7 +173,7 @@ function collectBody(
       stream.on('data', onBody);
       stream.once('end', () => finish());
       stream.on('error', () =>
-        finish(new UserInputError(`the body is not valid ${kind} data: fix the Content-Encoding header or the compression`)),
+        finish(unreadableBody(`the body is not valid ${kind} data: fix the Content-Encoding header or the compression`)),
       );
       return stream;
     };
@@ -191,7 +192,7 @@ function contentEncoding(header: string | undefined): Encoding {
   if (value === 'gzip' || value === 'x-gzip') return 'gzip';
   if (value === 'deflate') return 'deflate';
   if (value === 'br') return 'br';
-  throw new UserInputError(`unsupported Content-Encoding "${value.slice(0, 32)}": use gzip, deflate or br, or none`);
+  throw unreadableBody(`unsupported Content-Encoding "${value.slice(0, 32)}": use gzip, deflate or br, or none`);
 }
 
 /**
@@ -206,29 +207,39 @@ function decoder(encoding: Exclude<Encoding, 'identity'>, first: Buffer): Transf
   return first[0] === 0x78 ? createInflate() : createInflateRaw();
 }
 
+/** A body that cannot be read: the request as a whole counted, its items unknown. */
+function unreadableBody(message: string): UserInputError {
+  return dropping(new UserInputError(message), outcome('invalid_payload'));
+}
+
+/** Every body-level refusal for size drops the request as a whole, its items unknown. */
+function tooLarge(message: string, limit?: number): PayloadTooLargeError {
+  return dropping(new PayloadTooLargeError(message, limit), outcome('too_large'));
+}
+
 function requestTooLarge(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
+  return tooLarge(
     `request body exceeds ${formatBytes(limit)} as sent (ERRATA_MAX_REQUEST_BYTES): send fewer or smaller items per request`,
     limit,
   );
 }
 
 function ratioTooHigh(ratio: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
+  return tooLarge(
     `decompressed body is more than ${ratio} times its compressed size (ERRATA_MAX_COMPRESSION_RATIO): ` +
       'send the data uncompressed or with gzip',
   );
 }
 
 function firstLineTooLong(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
+  return tooLarge(
     `envelope header exceeds ${formatBytes(limit)}: send the DSN key in X-Sentry-Auth or as sentry_key, ` +
       'or a shorter header (event_id, dsn, sdk name and version)',
   );
 }
 
 function bodyTooLarge(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
+  return tooLarge(
     `decompressed body exceeds ${formatBytes(limit)} (ERRATA_MAX_ENVELOPE_BYTES): send fewer or smaller items per request`,
     limit,
   );

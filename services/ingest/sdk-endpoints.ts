@@ -2,10 +2,11 @@
 // each also under a DSN path prefix. {project_id} is ignored: the DSN public key decides.
 import { inflateSync } from 'node:zlib';
 import type Koa from 'koa';
-import { EnvelopeFramingError, parseEnvelope, TooManyItemsError, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
-import { PayloadTooLargeError, UnauthorizedError, UserInputError } from '../core/errors.ts';
+import { EnvelopeFramingError, parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
+import { dropping, ErrataError, PayloadTooLargeError, UnauthorizedError, UserInputError } from '../core/errors.ts';
 import { envelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
+import { outcome, type Outcome } from '../core/outcomes.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
@@ -24,7 +25,7 @@ export function sdkEndpointOf(path: string): 'store' | 'envelope' | undefined {
   return SDK_PATH.exec(path)?.[1] as 'store' | 'envelope' | undefined;
 }
 
-export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits; bodyBudget: BodyBudget }): Koa.Middleware {
+export function sdkEndpoints(deps: SdkDeps): Koa.Middleware {
   return async (ctx, next) => {
     const endpoint = sdkEndpointOf(ctx.path);
     if (!endpoint) return next();
@@ -36,50 +37,72 @@ export function sdkEndpoints(deps: IngestDeps & { bodyLimits: BodyLimits; bodyBu
       return;
     }
     deps.metrics.ingestRequests.inc({ endpoint, encoding: encodingLabel(ctx.get('content-encoding')) });
-    const carriers: AuthCarriers = {
-      xSentryAuth: ctx.get('x-sentry-auth') || undefined,
-      authorization: ctx.get('authorization') || undefined,
-      query: new URLSearchParams(ctx.querystring),
-    };
-    // A key in the request itself is checked before the body is read: cheap refusals first.
-    // Without one, only the envelope header is inflated until the key it names is checked.
-    const requestKey = publicKeyFromRequest(carriers);
-    const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
-    const clientIp = ctx.req.socket.remoteAddress;
-    const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
-    if (!isEnvelope && !requestKeyInfo) throw missingStoreKey();
-    let headerKeyInfo: KeyInfo | undefined;
-    const firstLine: FirstLineCheck | undefined = requestKeyInfo
-      ? undefined
-      : {
-          maxBytes: MAX_UNAUTHENTICATED_HEADER_BYTES,
-          check: async (line) => {
-            headerKeyInfo = await authorizeKey(deps.keys, resolvePublicKey(undefined, parseEnvelope(line).headers.dsn));
-          },
-        };
-    const lease = deps.bodyBudget.lease();
+    // The one place ingest records what a request drops: what was not stored of an accepted
+    // request, or what its refusal carries.
     let result: AcceptResult;
     try {
-      // Whole requests refused for their body are outcomes too (the items inside are unknown).
-      const body = await readBody(ctx.req, deps.bodyLimits, lease, firstLine).catch((error: unknown) => {
-        if (error instanceof PayloadTooLargeError) deps.outcomes.record('too_large', 'unknown');
-        if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
-        throw error;
-      });
-      const accepting = isEnvelope
-        ? acceptEnvelope(deps, body, requestKey, requestKeyInfo ?? headerKeyInfo, clientIp, lease)
-        : acceptStoreEvent(deps, body, requestKeyInfo!, clientIp, lease);
-      result = await accepting.catch((error: unknown) => {
-        if (error instanceof EnvelopeFramingError) deps.outcomes.record('invalid_envelope', 'unknown');
-        if (error instanceof TooManyItemsError) deps.outcomes.record('too_large', 'unknown');
-        throw error;
-      });
-    } finally {
-      lease.release();
+      result = await receive(deps, ctx, endpoint);
+    } catch (error) {
+      for (const dropped of refusalOutcomes(error, endpoint)) record(deps, dropped);
+      throw error;
     }
+    for (const dropped of result.outcomes) record(deps, dropped);
     if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
     ctx.body = result.eventId ? { id: result.eventId } : {};
   };
+}
+
+type SdkDeps = IngestDeps & { bodyLimits: BodyLimits; bodyBudget: BodyBudget };
+
+async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'envelope'): Promise<AcceptResult> {
+  const carriers: AuthCarriers = {
+    xSentryAuth: ctx.get('x-sentry-auth') || undefined,
+    authorization: ctx.get('authorization') || undefined,
+    query: new URLSearchParams(ctx.querystring),
+  };
+  // A key in the request itself is checked before the body is read: cheap refusals first.
+  // Without one, only the envelope header is inflated until the key it names is checked.
+  const requestKey = publicKeyFromRequest(carriers);
+  const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
+  const clientIp = ctx.req.socket.remoteAddress;
+  const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
+  if (!isEnvelope && !requestKeyInfo) throw missingStoreKey();
+  let headerKeyInfo: KeyInfo | undefined;
+  const firstLine: FirstLineCheck | undefined = requestKeyInfo
+    ? undefined
+    : {
+        maxBytes: MAX_UNAUTHENTICATED_HEADER_BYTES,
+        check: async (line) => {
+          headerKeyInfo = await authorizeKey(deps.keys, resolvePublicKey(undefined, parseEnvelope(line).headers.dsn));
+        },
+      };
+  const lease = deps.bodyBudget.lease();
+  try {
+    const body = await readBody(ctx.req, deps.bodyLimits, lease, firstLine);
+    return await (isEnvelope
+      ? acceptEnvelope(deps, body, requestKey, requestKeyInfo ?? headerKeyInfo, clientIp, lease)
+      : acceptStoreEvent(deps, body, requestKeyInfo!, clientIp, lease));
+  } finally {
+    lease.release();
+  }
+}
+
+/**
+ * What a refusal drops: what its error carries; for a refusal of the data that carries
+ * nothing, the request as a whole (its items unknown). Refusals before the project is known
+ * (401, 403) and 503s (retried) drop nothing countable.
+ */
+function refusalOutcomes(error: unknown, endpoint: 'store' | 'envelope'): readonly Outcome[] {
+  if (!(error instanceof ErrataError)) return [];
+  if (error.outcomes.length > 0) return error.outcomes;
+  if (error.code === 'payload_too_large') return [outcome('too_large')];
+  if (error.code === 'invalid_input')
+    return [endpoint === 'store' ? outcome('invalid_json', 'error') : outcome('invalid_envelope')];
+  return [];
+}
+
+function record(deps: IngestDeps, dropped: Outcome): void {
+  deps.outcomes.record(dropped.reason, dropped.category, dropped.quantity);
 }
 
 async function acceptEnvelope(
@@ -130,18 +153,15 @@ async function acceptStoreEvent(
 ): Promise<AcceptResult> {
   const json = decodeStoreBody(body, deps.limits.maxEventBytes);
   // Refused before parsing: a body of many megabytes would otherwise be parsed for nothing.
-  if (json.length > deps.limits.maxEventBytes) {
-    deps.outcomes.record('too_large', 'error');
-    throw eventTooLarge(json.length, deps.limits.maxEventBytes);
-  }
+  if (json.length > deps.limits.maxEventBytes) throw eventTooLarge(json.length, deps.limits.maxEventBytes);
   let event: unknown;
   try {
     event = JSON.parse(json.toString('utf8'));
   } catch {
-    throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
+    throw notOneEvent('invalid JSON data: the store endpoint takes one JSON event object');
   }
   if (event === null || typeof event !== 'object' || Array.isArray(event)) {
-    throw new UserInputError('invalid JSON data: the store endpoint takes one JSON event object');
+    throw notOneEvent('invalid JSON data: the store endpoint takes one JSON event object');
   }
   const record = event as Record<string, unknown>;
   return acceptItems(
@@ -161,10 +181,18 @@ function missingStoreKey(): UnauthorizedError {
 }
 
 function eventTooLarge(size: number, limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
-    `event of ${formatBytes(size)} exceeds ${formatBytes(limit)} (ERRATA_MAX_EVENT_BYTES): trim extra data or breadcrumbs`,
-    limit,
+  return dropping(
+    new PayloadTooLargeError(
+      `event of ${formatBytes(size)} exceeds ${formatBytes(limit)} (ERRATA_MAX_EVENT_BYTES): trim extra data or breadcrumbs`,
+      limit,
+    ),
+    outcome('too_large', 'error'),
   );
+}
+
+/** A /store/ body that is no event: its one event counted as invalid JSON. */
+function notOneEvent(message: string): UserInputError {
+  return dropping(new UserInputError(message), outcome('invalid_json', 'error'));
 }
 
 /** Legacy store bodies: plain JSON, or base64 of JSON, or base64 of zlib-compressed JSON. */
@@ -177,7 +205,7 @@ function decodeStoreBody(body: Buffer, maxEventBytes: number): Buffer {
     return inflateSync(decoded, { maxOutputLength: maxEventBytes });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw eventTooLarge(maxEventBytes + 1, maxEventBytes);
-    throw new UserInputError('invalid JSON data: the body is neither JSON nor base64-encoded (zlib) JSON');
+    throw notOneEvent('invalid JSON data: the body is neither JSON nor base64-encoded (zlib) JSON');
   }
 }
 

@@ -7,6 +7,7 @@
 // With a `length` header the payload is exactly that many bytes and must be followed by "\n"
 // or the end; without it the payload runs to the next "\n" or the end.
 import { PayloadTooLargeError, UserInputError } from '../errors.ts';
+import { outcome } from '../outcomes.ts';
 
 export interface ItemHeaders {
   type: string;
@@ -27,7 +28,9 @@ export interface Envelope {
 const NEWLINE = 0x0a;
 
 /** Framing problems: the message names the item and what is wrong with it. */
-export class EnvelopeFramingError extends UserInputError {}
+export class EnvelopeFramingError extends UserInputError {
+  override outcomes = [outcome('invalid_envelope')];
+}
 
 export interface EnvelopeLimits {
   /** Items of every type in one envelope (ERRATA_MAX_ENVELOPE_ITEMS); parsing stops beyond it. */
@@ -38,7 +41,9 @@ export interface EnvelopeLimits {
  * More items than the limit: refused as a whole before the rest is even framed, so a small
  * compressed body of many thousand empty items costs no more than the limit's worth.
  */
-export class TooManyItemsError extends PayloadTooLargeError {}
+export class TooManyItemsError extends PayloadTooLargeError {
+  override outcomes = [outcome('too_large')];
+}
 
 export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems: Infinity }): Envelope {
   if (body.length === 0) {

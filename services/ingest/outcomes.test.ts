@@ -1,0 +1,215 @@
+// Every way ingest refuses or drops SDK data, each walked once through the real SDK endpoints
+// (real stores, a real write-ahead queue), with the outcomes it records checked exactly: the
+// right reason and category, counted once, and nothing for refusals of no project's data.
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { LocalQueue } from '../adapters/local-queue/local-queue.ts';
+import { RateLimiter } from '../core/ingest/rate-limit.ts';
+import { createHttpApp } from '../runtime/http.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { createMetrics, outcomeRecorder, type Metrics } from '../runtime/metrics.ts';
+import { KeyCache } from './key-cache.ts';
+import { BodyBudget } from './read-body.ts';
+import { sdkEndpoints } from './sdk-endpoints.ts';
+
+const KEY = 'k'.repeat(32);
+let stores: EmbeddedStores;
+let dir: string;
+let projectId: number;
+const servers: Server[] = [];
+
+interface Ingest {
+  url: string;
+  metrics: Metrics;
+}
+
+/** An ingest endpoint on a port of its own: generous limits, or a tight rate limit. */
+async function startIngest(rate: { eventsPerMinute: number; logsPerMinute: number }, memoryBytes = 64 * 1024 * 1024) {
+  const metrics = createMetrics({ processMetrics: false });
+  const app = createHttpApp({ logger: createLogger('silent'), metrics, health: [] });
+  app.use(
+    sdkEndpoints({
+      queue: new LocalQueue(await mkdtemp(join(dir, 'queue-'))),
+      keys: new KeyCache(stores.metadata),
+      limiter: new RateLimiter(),
+      outcomes: outcomeRecorder(metrics),
+      metrics,
+      limits: { maxEventBytes: 4096, maxLogItemBytes: 8192, maxEnvelopeItems: 10 },
+      rateLimits: rate,
+      now: () => Date.now(),
+      bodyLimits: { maxRequestBytes: 64 * 1024, maxDecompressedBytes: 1024 * 1024, maxCompressionRatio: 10 },
+      bodyBudget: new BodyBudget(memoryBytes),
+    }),
+  );
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, metrics };
+}
+
+let open: Ingest;
+let tight: Ingest;
+let starved: Ingest;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'errata-outcomes-'));
+  stores = await openEmbeddedStores();
+  const org = await stores.metadata.ensureOrganization('default', 'Default');
+  ({
+    project: { id: projectId },
+  } = await stores.metadata.createProject(
+    { organizationId: org.id, slug: 'shop', name: 'Shop' },
+    { publicKey: KEY, label: 'Default' },
+  ));
+  open = await startIngest({ eventsPerMinute: 1_000_000, logsPerMinute: 1_000_000 });
+  tight = await startIngest({ eventsPerMinute: 0, logsPerMinute: 0 });
+  starved = await startIngest({ eventsPerMinute: 1_000_000, logsPerMinute: 1_000_000 }, 32 * 1024);
+});
+afterAll(async () => {
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  await stores.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function outcomes(metrics: Metrics): Promise<Record<string, number>> {
+  const metric = await metrics.outcomes.get();
+  return Object.fromEntries(metric.values.map((v) => [`${v.labels.reason}/${v.labels.category}`, v.value]));
+}
+
+interface Case {
+  ingest?: () => Ingest;
+  endpoint?: 'envelope' | 'store';
+  query?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** Sends one request; returns its status and the outcomes it recorded (only those that changed). */
+async function walk(c: Case): Promise<{ status: number; recorded: Record<string, number> }> {
+  const ingest = (c.ingest ?? (() => open))();
+  const before = await outcomes(ingest.metrics);
+  const query = c.query ?? `?sentry_key=${KEY}`;
+  const response = await fetch(`${ingest.url}/api/${projectId}/${c.endpoint ?? 'envelope'}/${query}`, {
+    method: c.method ?? 'POST',
+    headers: c.headers ?? {},
+    ...(c.method === 'GET' ? {} : { body: c.body }),
+  });
+  await response.arrayBuffer();
+  const after = await outcomes(ingest.metrics);
+  const recorded = Object.fromEntries(
+    Object.entries(after)
+      .map(([key, value]) => [key, value - (before[key] ?? 0)] as const)
+      .filter(([, delta]) => delta !== 0),
+  );
+  return { status: response.status, recorded };
+}
+
+const envelope = (...items: string[]) => `{}\n${items.join('')}`;
+const event = (text = 'x') => `{"type":"event"}\n{"message":"${text}"}\n`;
+const log = (records = 1) =>
+  `{"type":"log","item_count":${records}}\n{"items":[${Array.from({ length: records }, () => '{"body":"b"}').join(',')}]}\n`;
+
+describe('every refusal records its outcome once, where the request ends', () => {
+  it.each<[string, Case, number, Record<string, number>]>([
+    ['a body over the request limit', { body: Buffer.alloc(65 * 1024, 0x20) }, 413, { 'too_large/unknown': 1 }],
+    [
+      'a body over the decompressed limit',
+      { body: gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20)), headers: { 'content-encoding': 'gzip' } },
+      413,
+      { 'too_large/unknown': 1 },
+    ],
+    [
+      'an envelope header over 64 KiB with no key in the request',
+      { query: '', body: `{"sdk":"${'x'.repeat(70 * 1024)}"}\n` },
+      413,
+      { 'too_large/unknown': 1 },
+    ],
+    [
+      'an unsupported Content-Encoding',
+      { body: envelope(event()), headers: { 'content-encoding': 'zstd' } },
+      400,
+      { 'invalid_payload/unknown': 1 },
+    ],
+    [
+      'a body that is not what its encoding says',
+      { body: envelope(event()), headers: { 'content-encoding': 'gzip' } },
+      400,
+      { 'invalid_payload/unknown': 1 },
+    ],
+    ['a header that is not JSON', { body: 'nope\n' }, 400, { 'invalid_envelope/unknown': 1 }],
+    [
+      'a header nested too deep',
+      { body: `{"sdk":${'['.repeat(200)}${']'.repeat(200)}}\n` },
+      400,
+      { 'invalid_envelope/unknown': 1 },
+    ],
+    ['two events in one envelope', { body: envelope(event(), event()) }, 400, { 'invalid_envelope/unknown': 1 }],
+    [
+      'a key that disagrees with the envelope dsn',
+      { body: `{"dsn":"http://${'d'.repeat(32)}@localhost/1"}\n${event()}` },
+      400,
+      { 'invalid_envelope/unknown': 1 },
+    ],
+    [
+      'more items than the envelope may hold',
+      { body: envelope(...Array.from({ length: 11 }, () => log())) },
+      413,
+      { 'too_large/unknown': 1 },
+    ],
+    [
+      'an event item over its limit, with a log beside it',
+      { body: envelope(event('e'.repeat(5000)), log()) },
+      413,
+      { 'too_large/error': 1, 'too_large/log_item': 1 },
+    ],
+    ['a log item over its limit', { body: envelope(log(1000)) }, 413, { 'too_large/log_item': 1 }],
+    [
+      'everything rate-limited, an item of a type not stored beside it',
+      { ingest: () => tight, body: envelope(event(), '{"type":"transaction"}\n{}\n') },
+      429,
+      { 'rate_limited/error': 1, 'item_not_stored/transaction': 1 },
+    ],
+    [
+      'items Errata does not store, beside an event it does',
+      {
+        body: envelope(event(), '{"type":"client_report"}\n{}\n', '{"type":"who_knows"}\n{}\n', '{"type":"integration"}\n{}\n'),
+      },
+      200,
+      { 'item_not_stored/internal': 1, 'unknown_item_type/unknown': 1, 'internal_item_type/internal': 1 },
+    ],
+    [
+      'a /store/ body that is not JSON (it counted nothing)',
+      { endpoint: 'store', body: '{not json' },
+      400,
+      { 'invalid_json/error': 1 },
+    ],
+    ['a /store/ body that is no object', { endpoint: 'store', body: '[1, 2]' }, 400, { 'invalid_json/error': 1 }],
+    ['a /store/ body that is neither JSON nor base64 JSON', { endpoint: 'store', body: '%%%' }, 400, { 'invalid_json/error': 1 }],
+    [
+      'a /store/ event over its limit',
+      { endpoint: 'store', body: `{"message":"${'s'.repeat(5000)}"}` },
+      413,
+      { 'too_large/error': 1 },
+    ],
+    ['no key at all', { query: '', endpoint: 'store', body: '{}' }, 401, {}],
+    ['an unknown key', { query: `?sentry_key=${'u'.repeat(32)}`, body: envelope(event()) }, 403, {}],
+    ['a GET', { method: 'GET', body: '' }, 405, {}],
+    ['ingest out of memory (retried by the SDK)', { ingest: () => starved, body: Buffer.alloc(60 * 1024, 0x20) }, 503, {}],
+  ])('%s', async (_name, c, status, recorded) => {
+    expect(await walk(c)).toEqual({ status, recorded });
+  });
+
+  it('counts what a request accepted in part: records over the rate limit beside an accepted event', async () => {
+    const partial = await startIngest({ eventsPerMinute: 10, logsPerMinute: 0 });
+    expect(await walk({ ingest: () => partial, body: envelope(event(), log(3)) })).toEqual({
+      status: 200,
+      recorded: { 'rate_limited/log_item': 3 },
+    });
+  });
+});
