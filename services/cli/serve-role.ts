@@ -79,7 +79,6 @@ async function buildRole(
   logger: Logger,
   metrics: Metrics,
 ): Promise<RoleParts> {
-  const outcomes = outcomeRecorder(metrics);
   switch (role) {
     case 'ingest': {
       const app = buildIngestApp({
@@ -89,7 +88,7 @@ async function buildRole(
         baseUrl: config.baseUrl,
         keys: new KeyCache(ports.metadata),
         limiter: new RateLimiter(),
-        outcomes,
+        outcomes: outcomeRecorder(metrics, 'ingest'),
         metrics,
         logger,
         health: ports.health,
@@ -137,7 +136,7 @@ async function buildRole(
         queue: ports.queue!,
         ...stores,
         blobs: ports.blobs!,
-        outcomes,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
         metrics,
         logger,
         alerting: { ...alertingSettings(config), alerts: ports.alerts, secrets: ports.secrets },

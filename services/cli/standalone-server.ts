@@ -57,7 +57,6 @@ export async function startStandaloneServer(
     throw error;
   }
   const { organization, created } = await ensureFirstOrganization(ports.metadata, config.organization);
-  const outcomes = outcomeRecorder(metrics);
   registerQueueLag(metrics, ports.queue);
   const keys = new KeyCache(ports.metadata);
   const health: HealthCheck[] = [
@@ -72,7 +71,7 @@ export async function startStandaloneServer(
     baseUrl: config.baseUrl,
     keys,
     limiter: new RateLimiter(),
-    outcomes,
+    outcomes: outcomeRecorder(metrics, 'ingest'),
     metrics,
     logger,
     health,

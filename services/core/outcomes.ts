@@ -1,5 +1,6 @@
 // Why an item was not stored. Every item ingest or the dispatcher does not keep is counted
-// under one of these reasons (errata_outcomes_total{reason, category}); nothing drops silently.
+// under one of these reasons (errata_outcomes_total{reason, category, stage}); nothing drops
+// silently.
 // Ingest attaches the outcomes of a refusal to the error it throws (ErrataError.outcomes) and
 // records them once, where the request ends (ingest/sdk-endpoints.ts); the dispatcher records a
 // batch's once its writes went through (OutcomeTally). Not counted: requests refused before
@@ -24,6 +25,13 @@ export const OUTCOME_REASONS = {
   undeclared_record: 'dispatcher: log records beyond the count their container declared, which ingest never accepted',
 } as const;
 export type OutcomeReason = keyof typeof OUTCOME_REASONS;
+
+/**
+ * Where an item was not stored: ingest refused it (or acknowledged it without queueing it), or
+ * the dispatcher dropped it after ingest accepted it. invalid_json and invalid_envelope happen
+ * at both, so only the stage tells what was lost after an SDK heard 200.
+ */
+export type OutcomeStage = 'ingest' | 'dispatcher';
 
 /** Data categories as SDKs and X-Sentry-Rate-Limits name them. */
 export type DataCategory =

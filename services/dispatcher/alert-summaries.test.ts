@@ -66,7 +66,7 @@ async function ingest(projectId: number, events: Array<{ group: string; message:
       baseUrl: BASE_URL,
       channelLimitPerHour: limitPerHour,
     }),
-    outcomes: outcomeRecorder(metrics),
+    outcomes: outcomeRecorder(metrics, 'dispatcher'),
     metrics,
     logger: createLogger('silent'),
   });

@@ -16,7 +16,7 @@ function setup(storesUp: () => boolean) {
     storesAnswer: async () => {
       if (!storesUp()) throw new Error('store down');
     },
-    outcomes: outcomeRecorder(metrics),
+    outcomes: outcomeRecorder(metrics, 'dispatcher'),
     logger: createLogger('silent'),
     backoffMs: 1,
   };

@@ -72,7 +72,7 @@ describe('event pipeline', () => {
     events = eventPipeline({
       metadata: stores.metadata,
       events: stores.events,
-      outcomes: outcomeRecorder(metrics),
+      outcomes: outcomeRecorder(metrics, 'dispatcher'),
       metrics,
       logger,
     });
@@ -161,7 +161,7 @@ describe('event pipeline', () => {
 describe('log pipeline', () => {
   let logs: BatchHandler;
   beforeAll(() => {
-    logs = logPipeline({ logs: stores.logs, outcomes: outcomeRecorder(metrics), metrics, logger });
+    logs = logPipeline({ logs: stores.logs, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger });
   });
 
   it('stores the logs of every SDK with levels, severities, traces and typed attributes', async () => {
@@ -257,10 +257,10 @@ describe('log pipeline', () => {
       deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
       ping: () => stores.logs.ping(),
     };
-    const isolated = isolateFailures(logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics), metrics, logger }), {
+    const isolated = isolateFailures(logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }), {
       category: 'log_item',
       storesAnswer: async () => {},
-      outcomes: outcomeRecorder(metrics),
+      outcomes: outcomeRecorder(metrics, 'dispatcher'),
       logger,
       backoffMs: 1,
     });

@@ -37,7 +37,7 @@ async function startIngest(rate: { eventsPerMinute: number; logsPerMinute: numbe
       queue: new LocalQueue(await mkdtemp(join(dir, 'queue-'))),
       keys: new KeyCache(stores.metadata),
       limiter: new RateLimiter(),
-      outcomes: outcomeRecorder(metrics),
+      outcomes: outcomeRecorder(metrics, 'ingest'),
       metrics,
       limits: { maxEventBytes: 4096, maxLogItemBytes: 8192, maxEnvelopeItems: 10 },
       rateLimits: rate,
@@ -78,6 +78,8 @@ afterAll(async () => {
 
 async function outcomes(metrics: Metrics): Promise<Record<string, number>> {
   const metric = await metrics.outcomes.get();
+  // Whatever ingest counts, it refused: none of it is a loss after acceptance.
+  for (const v of metric.values) expect(v.labels.stage).toBe('ingest');
   return Object.fromEntries(metric.values.map((v) => [`${v.labels.reason}/${v.labels.category}`, v.value]));
 }
 

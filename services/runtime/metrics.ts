@@ -11,7 +11,7 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
-import type { DataCategory, OutcomeReason, OutcomeRecorder } from '../core/outcomes.ts';
+import type { DataCategory, OutcomeReason, OutcomeRecorder, OutcomeStage } from '../core/outcomes.ts';
 import type { Queue } from '../core/ports/queue.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -79,8 +79,10 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     }),
     outcomes: new Counter({
       name: 'errata_outcomes_total',
-      help: 'Items not stored, by reason and data category.',
-      labelNames: ['reason', 'category'] as const,
+      help:
+        'Items not stored, by reason, data category and stage: ingest refused them (the client was told), ' +
+        'or the dispatcher dropped them after ingest accepted them.',
+      labelNames: ['reason', 'category', 'stage'] as const,
       registers,
     }),
     queueProduceDuration: new Histogram({
@@ -149,11 +151,15 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
   };
 }
 
-/** Outcomes go to errata_outcomes_total; the domain sees only this small interface. */
-export function outcomeRecorder(metrics: Metrics): OutcomeRecorder {
+/**
+ * Outcomes go to errata_outcomes_total; the domain sees only this small interface. The stage
+ * tells a refusal (ingest) from a loss after acceptance (dispatcher), which some reasons share:
+ * accepted = stored + the dispatcher's outcomes, while ingest's never reached the queue.
+ */
+export function outcomeRecorder(metrics: Metrics, stage: OutcomeStage): OutcomeRecorder {
   return {
     record(reason: OutcomeReason, category: DataCategory, quantity = 1) {
-      if (quantity > 0) metrics.outcomes.inc({ reason, category }, quantity);
+      if (quantity > 0) metrics.outcomes.inc({ reason, category, stage }, quantity);
     },
   };
 }

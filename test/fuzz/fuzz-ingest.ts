@@ -5,8 +5,8 @@
 //   - /healthz of every process answers 200 within 1 s throughout;
 //   - a request writes to the queue at most its decompressed size, plus 256 bytes per item,
 //     plus 4 KiB, and a refused request writes nothing;
-//   - every event or log record accepted is stored or counted with a reason
-//     (errata_outcomes_total), once the dispatchers have caught up;
+//   - every event or log record accepted is stored or counted with a reason by the dispatcher
+//     (errata_outcomes_total{stage="dispatcher"}), once the dispatchers have caught up;
 //   - memory stays within the ingest memory budget's reach.
 // It prints what it saw: cases, replies by status, worst latency, peak RSS.
 import { readFile } from 'node:fs/promises';
@@ -53,7 +53,7 @@ export interface FuzzReport {
 
 /** Statuses docs/ingest-limits.md lists; 408 and 431 are the listener's own. */
 const DOCUMENTED = new Set([200, 400, 401, 403, 404, 405, 408, 413, 429, 431, 503]);
-/** Reasons the dispatchers count for items that ingest accepted. */
+/** Reasons the dispatchers count (stage="dispatcher") for items that ingest accepted. */
 const DISPATCHER_REASONS = [
   'invalid_json',
   'invalid_envelope',
@@ -216,7 +216,7 @@ async function settleLedger(target: FuzzTarget, report: FuzzReport, timeoutMs: n
       const accepted = sum(texts, 'errata_ingest_accepted_total', { category });
       const stored = sum(texts, 'errata_pipeline_processed_total', { category });
       const counted = DISPATCHER_REASONS.reduce(
-        (total, reason) => total + sum(texts, 'errata_outcomes_total', { reason, category }),
+        (total, reason) => total + sum(texts, 'errata_outcomes_total', { reason, category, stage: 'dispatcher' }),
         0,
       );
       report.ledger[category] = { accepted, stored, counted };

@@ -40,7 +40,7 @@ describe('rate limits', () => {
       error: { code: 'rate_limited', message: expect.stringMatching(/rate limit of this project reached/) },
     });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    expect(metrics).toMatch(/errata_outcomes_total\{reason="rate_limited",category="error"\} 1/);
+    expect(metrics).toMatch(/errata_outcomes_total\{reason="rate_limited",category="error",stage="ingest"\} 1/);
   });
 
   it('takes a per-project limit set with the CLI, at once', async () => {

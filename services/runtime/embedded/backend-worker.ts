@@ -63,7 +63,7 @@ const dispatcher = startDispatcherWorkers({
     alerts,
     secrets: openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined),
   },
-  outcomes: outcomeRecorder(metrics),
+  outcomes: outcomeRecorder(metrics, 'dispatcher'),
   metrics,
   logger,
 });
