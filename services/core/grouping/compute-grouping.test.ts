@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { capturedItems } from '../../../test/fixtures/sdk-fixtures.ts';
 import type { NormalizedEvent } from '../event/event.ts';
-import { processEvent } from '../pipeline/process-event.ts';
+import { groupEvent, prepareEvent } from '../pipeline/process-event.ts';
 import { computeGrouping, md5 } from './compute-grouping.ts';
 import { summarizeEvent } from './event-summary.ts';
 
 function prepare(raw: unknown): NormalizedEvent {
-  return processEvent(raw, { eventId: 'a'.repeat(32), receivedAt: Date.UTC(2026, 10, 21, 22) / 1000 }).event;
+  return groupEvent(prepareEvent(raw, { eventId: 'a'.repeat(32), receivedAt: Date.UTC(2026, 10, 21, 22) / 1000 })).event;
 }
 const fixture = (name: string) => prepare(capturedItems('event').find((e) => e.request === name)!.payload);
 const group = (raw: unknown) => computeGrouping(prepare(raw));

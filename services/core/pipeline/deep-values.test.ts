@@ -3,7 +3,7 @@
 // (deeper than JSON.stringify can go), and the processed event must serialize.
 import { describe, expect, it } from 'vitest';
 import { capturedItems } from '../../../test/fixtures/sdk-fixtures.ts';
-import { processEvent } from './process-event.ts';
+import { groupEvent, prepareEvent } from './process-event.ts';
 
 const DEPTH = 50_000;
 let deepObject: unknown = 'bottom';
@@ -48,7 +48,7 @@ describe('deeply nested values anywhere in an event', () => {
         for (const deep of [deepObject, deepList]) {
           const raw = withValueAt(payload, path, deep);
           let serialized = '';
-          expect(() => (serialized = JSON.stringify(processEvent(raw, context).event)), path.join('.')).not.toThrow();
+          expect(() => (serialized = JSON.stringify(groupEvent(prepareEvent(raw, context)).event)), path.join('.')).not.toThrow();
           expect(serialized.length).toBeLessThan(4 * 1024 * 1024);
           tried += 1;
         }
@@ -58,7 +58,7 @@ describe('deeply nested values anywhere in an event', () => {
   );
 
   it('keeps a message whose params nest 50,000 levels deep, formatted and storable', () => {
-    const { event } = processEvent({ logentry: { message: 'order %s failed', params: [deepObject] } }, context);
+    const { event } = groupEvent(prepareEvent({ logentry: { message: 'order %s failed', params: [deepObject] } }, context));
     expect(event.logentry?.formatted).toMatch(/^order \{"next":/);
     expect(() => JSON.stringify(event)).not.toThrow();
   });

@@ -25,8 +25,3 @@ export function groupEvent(event: NormalizedEvent): ProcessedEvent {
   addJavaScriptModules(event);
   return { event, grouping: computeGrouping(event), summary: summarizeEvent(event) };
 }
-
-/** Without source maps: every step at once. */
-export function processEvent(raw: unknown, context: NormalizeContext): ProcessedEvent {
-  return groupEvent(prepareEvent(raw, context));
-}
