@@ -10,8 +10,8 @@ import { roleAtLeast } from '../core/auth/roles.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { VERSION } from '../runtime/version.ts';
 import { errorResult, toolError } from './tool-errors.ts';
-import { AGENT_TOOLS } from './tools/registry.ts';
-import { describeTool, toolInput, type AgentTool, type ToolContext } from './tools/tool.ts';
+import { AGENT_TOOLS } from './tool-registry.ts';
+import { describeTool, toolInput, type AgentTool, type ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
 import { agentWrittenText, untrustedText } from './untrusted-data.ts';
 

@@ -2,7 +2,7 @@
 // (services/mcp/tool-list.ts), exactly what /mcp answers, plus each tool's least role.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolList } from '../tool-list.ts';
-import { AGENT_TOOLS } from '../tools/registry.ts';
+import { AGENT_TOOLS } from '../tool-registry.ts';
 
 export interface CatalogEntry {
   name: string;

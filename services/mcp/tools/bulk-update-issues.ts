@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
 import type { Issue } from '../../core/ports/metadata-store.ts';
-import { issueFilter, issueFilterInput, projectSlugInput } from './issue-views.ts';
-import { projectBySlug } from './scope.ts';
-import { defineTool } from './tool.ts';
-import { actionInput, checkActionAllowed, snoozeMinutesInput } from './issue-actions.ts';
+import { issueFilter, issueFilterInput, projectSlugInput } from '../tool-kit/issue-views.ts';
+import { projectBySlug } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
+import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
 
 /** Issues per store call: bounded work per statement, however many match. */
 const PAGE = 200;

@@ -2,10 +2,10 @@
 // it, by the same rule the dispatcher regresses issues with (core/issues/lifecycle.ts).
 import { z } from 'zod';
 import { resolutionCheck } from '../../core/issues/lifecycle.ts';
-import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from './issue-activity-view.ts';
-import { shortIdInput } from './issue-views.ts';
-import { issueByShortId } from './scope.ts';
-import { defineTool } from './tool.ts';
+import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
+import { shortIdInput } from '../tool-kit/issue-views.ts';
+import { issueByShortId } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const checkResolution = defineTool({
   name: 'check_resolution',

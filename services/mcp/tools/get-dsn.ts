@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { DSN_READER_ROLE } from '../../core/auth/roles.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
-import { projectSlugInput } from './issue-views.ts';
-import { projectBySlug } from './scope.ts';
-import { defineTool } from './tool.ts';
+import { projectSlugInput } from '../tool-kit/issue-views.ts';
+import { projectBySlug } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const getDsn = defineTool({
   name: 'get_dsn',

@@ -16,10 +16,10 @@ import {
   resolutionView,
   resolutionWritten,
   writtenSchema,
-} from './issue-activity-view.ts';
-import { issueFacts, issueFactsSchema, shortIdInput } from './issue-views.ts';
-import { issueByShortId } from './scope.ts';
-import { defineTool } from './tool.ts';
+} from '../tool-kit/issue-activity-view.ts';
+import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
+import { issueByShortId } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 const DAYS = 14;
 

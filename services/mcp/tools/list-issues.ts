@@ -8,9 +8,9 @@ import {
   issueText,
   issueTextSchema,
   projectSlugInput,
-} from './issue-views.ts';
-import { projectBySlug } from './scope.ts';
-import { defineTool } from './tool.ts';
+} from '../tool-kit/issue-views.ts';
+import { projectBySlug } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const listIssues = defineTool({
   name: 'list_issues',

@@ -1,7 +1,7 @@
 // list_projects: every project the token can see (one, for a project-scoped token).
 import { z } from 'zod';
-import { visibleProjects } from './scope.ts';
-import { defineTool } from './tool.ts';
+import { visibleProjects } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const listProjects = defineTool({
   name: 'list_projects',

@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { LOG_LEVELS } from '../../core/logs/log-record.ts';
 import { bounded } from '../bounded.ts';
-import { projectSlugInput } from './issue-views.ts';
-import { projectBySlug } from './scope.ts';
-import { defineTool } from './tool.ts';
+import { projectSlugInput } from '../tool-kit/issue-views.ts';
+import { projectBySlug } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const searchLogs = defineTool({
   name: 'search_logs',

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { UserInputError } from '../../core/errors.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
-import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from './issue-activity-view.ts';
-import { shortIdInput } from './issue-views.ts';
-import { issueByShortId } from './scope.ts';
-import { actionInput, checkActionAllowed, snoozeMinutesInput } from './issue-actions.ts';
-import { defineTool } from './tool.ts';
+import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
+import { shortIdInput } from '../tool-kit/issue-views.ts';
+import { issueByShortId } from '../tool-kit/scope.ts';
+import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const updateIssue = defineTool({
   name: 'update_issue',

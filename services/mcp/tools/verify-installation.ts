@@ -2,9 +2,9 @@
 // whether the latest event was the install guides' synthetic test event or a real one.
 import { z } from 'zod';
 import { isTestEvent } from '../../core/agent/test-event.ts';
-import { projectSlugInput } from './issue-views.ts';
-import { projectBySlug } from './scope.ts';
-import { defineTool } from './tool.ts';
+import { projectSlugInput } from '../tool-kit/issue-views.ts';
+import { projectBySlug } from '../tool-kit/scope.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 type EventKind = 'test_event' | 'error' | 'message';
 

@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { BASELINE_WINDOWS, findSpikes } from '../../core/issues/spiking.ts';
 import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
-import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from './issue-views.ts';
-import { projectBySlug, visibleProjects } from './scope.ts';
-import { defineTool, type ToolContext } from './tool.ts';
+import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from '../tool-kit/issue-views.ts';
+import { projectBySlug, visibleProjects } from '../tool-kit/scope.ts';
+import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 
 const MAX_PER_LIST = 25;
 

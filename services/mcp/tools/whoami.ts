@@ -2,7 +2,7 @@
 // provoking a refusal.
 import { z } from 'zod';
 import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
-import { defineTool } from './tool.ts';
+import { defineTool } from '../tool-kit/tool.ts';
 
 export const whoami = defineTool({
   name: 'whoami',
