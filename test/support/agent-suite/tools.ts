@@ -1,0 +1,193 @@
+// Each tool once, with the admin token, on what the suite sent with the real @sentry/node; the
+// install guides run as a user would paste them for verify_installation.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listIssues } from '../issues.ts';
+import { sendScenario, type Agent } from '../mcp-client.ts';
+import { eventually, type Provisioned } from '../standalone-server.ts';
+import { fetchGuide, runGuide } from './install-guides.ts';
+import { marker, type AgentSuite, type AgentTarget } from './suite.ts';
+
+export function describeTools(suite: AgentSuite): void {
+  describe('tools', () => {
+    const { tokens, webMarker, agent, issueOf } = suite;
+    let target: AgentTarget;
+    let web: Provisioned;
+    beforeAll(() => {
+      ({ target, web } = suite);
+    });
+    let admin: Agent;
+    beforeAll(async () => {
+      admin = await agent(tokens.admin!);
+    });
+
+    it('whoami names the token, role, scope, organization and rate limit', async () => {
+      const scoped = await (await agent(tokens['triage:web']!)).call('whoami');
+      expect(scoped.structured).toMatchObject({
+        role: 'triage',
+        scope: { type: 'project', project: 'web' },
+        organization: 'default',
+      });
+      const wide = await admin.call('whoami');
+      expect(wide.structured).toMatchObject({
+        tokenName: 'suite-admin',
+        role: 'admin',
+        scope: { type: 'organization', project: null },
+      });
+      expect(wide.text).toContain('suite-admin');
+    });
+
+    it('list_projects shows what the token may see', async () => {
+      expect((await admin.call('list_projects')).structured.projects.map((p: { slug: string }) => p.slug)).toEqual([
+        'shop',
+        'web',
+      ]);
+      const scoped = await (await agent(tokens['read:web']!)).call('list_projects');
+      expect(scoped.structured.projects.map((p: { slug: string }) => p.slug)).toEqual(['web']);
+    });
+
+    it('list_issues lists with filters and pages, titles inside the envelope', async () => {
+      const all = await admin.call('list_issues', { project: 'web', status: 'all', query: webMarker });
+      expect(all.isError).toBe(false);
+      const facts = all.structured.issues as Array<Record<string, unknown>>;
+      const texts = all.structured.untrustedData.issues as Array<Record<string, unknown>>;
+      const checkout = texts.find((t) => String(t.title).includes(`Checkout ${webMarker} failed`))!;
+      expect(checkout).toMatchObject({ environments: ['agents'], lastRelease: 'web@1.0' });
+      expect(String(checkout.culprit)).toContain('checkout');
+      const fact = facts.find((f) => f.shortId === checkout.shortId)!;
+      expect(fact).toMatchObject({ level: 'error', status: 'unresolved', count: 12, userCount: 1, project: 'web' });
+      expect(JSON.stringify(facts)).not.toContain(webMarker);
+
+      const page1 = await admin.call('list_issues', { project: 'web', status: 'all', limit: 1 });
+      expect(page1.structured.issues).toHaveLength(1);
+      const page2 = await admin.call('list_issues', {
+        project: 'web',
+        status: 'all',
+        limit: 1,
+        cursor: page1.structured.nextCursor,
+      });
+      expect(page2.structured.issues[0].shortId).not.toBe(page1.structured.issues[0].shortId);
+      const warnings = await admin.call('list_issues', { project: 'web', status: 'all', level: 'warning' });
+      expect(warnings.structured.issues).toEqual([]);
+      const bad = await admin.call('list_issues', { project: 'web', status: 'open' });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toMatch(/status/);
+    });
+
+    it('get_issue_context bundles the stack trace, breadcrumbs, trace logs, release, trend, users and raw event', async () => {
+      const issue = await issueOf(web, `Checkout ${webMarker} failed`);
+      const context = await admin.call('get_issue_context', { shortId: issue.shortId });
+      expect(context.isError).toBe(false);
+      const s = context.structured;
+      expect(s.issue).toMatchObject({ shortId: issue.shortId, count: 12 });
+      expect(s.dailyCounts).toHaveLength(14);
+      // Today last; the 12 events may straddle midnight UTC, so their days are summed.
+      expect(s.dailyCounts[13].day).toBe(new Date().toISOString().slice(0, 10));
+      expect(s.dailyCounts.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(12);
+      expect(s.affectedUsers).toEqual({ count: 1, samples: 1 });
+      expect(s.latestEvent.traceId).toMatch(/^[0-9a-f]{32}$/);
+      const u = s.untrustedData;
+      const frames = u.exceptions[0].frames as Array<{ function?: string; filename?: string }>;
+      expect(frames.some((f) => f.function === 'checkout' && String(f.filename).includes('agent-scenarios.cjs'))).toBe(true);
+      expect(u.exceptions[0].type).toBe('TypeError');
+      expect(JSON.stringify(u.breadcrumbs)).toContain(`opened cart ${webMarker}`);
+      expect(u.logs.some((l: { body: string }) => l.body === `loading cart ${webMarker}`)).toBe(true);
+      expect(s.correlatedLogs).toBe(u.logs.length);
+      expect(u.release).toMatchObject({ version: 'web@1.0' });
+      expect(u.sampleUsers[0]).toMatchObject({ email: `${webMarker}@example.test` });
+      expect(u.rawEvent.event_id).toBe(s.latestEvent.eventId);
+      expect(context.text).toContain('<untrusted-data>');
+    });
+
+    it('get_issue_context names similar issues', async () => {
+      const m = marker();
+      await sendScenario(web.dsn, 'checkout-error', m, 'web@1.0');
+      await sendScenario(web.dsn, 'checkout-error-elsewhere', m, 'web@1.0');
+      await eventually(async () => {
+        const issues = (await listIssues(target, web, `status=all&query=${m}`)).filter((i) => i.title.includes(m));
+        return issues.length === 2 ? issues : undefined;
+      }, 'two issues with the same title');
+      const issue = await issueOf(web, `Checkout ${m} failed`);
+      const context = await admin.call('get_issue_context', { shortId: issue.shortId });
+      expect(context.structured.similarIssues).toEqual(
+        expect.arrayContaining([expect.objectContaining({ reason: 'similar_title' })]),
+      );
+    });
+
+    it('whats_new reports new and spiking issues, for every visible project or one', async () => {
+      const news = await admin.call('whats_new', {});
+      expect(news.structured.projects).toEqual(['shop', 'web']);
+      const titles = (news.structured.untrustedData.issues as Array<{ shortId: string; title: string }>).map((i) => i.title);
+      expect(titles.some((t) => t.includes(`Checkout ${webMarker}`))).toBe(true);
+      expect(titles.some((t) => t.includes(`Plain message ${webMarker}`))).toBe(true);
+      const checkout = await issueOf(web, `Checkout ${webMarker} failed`);
+      expect(news.structured.newIssues.map((i: { shortId: string }) => i.shortId)).toContain(checkout.shortId);
+      const spike = news.structured.spiking.find((i: { shortId: string }) => i.shortId === checkout.shortId);
+      expect(spike).toMatchObject({ eventsInWindow: 12, baselinePerWindow: 0 });
+      const shopOnly = await admin.call('whats_new', { project: 'shop' });
+      expect(shopOnly.structured.projects).toEqual(['shop']);
+      expect(shopOnly.structured.newIssues.every((i: { project: string }) => i.project === 'shop')).toBe(true);
+      const byRelease = await admin.call('whats_new', { release: 'shop@1.0' });
+      expect(byRelease.structured.newIssues.map((i: { project: string }) => i.project)).toEqual(['shop']);
+    });
+
+    it('search_logs finds logs by text, trace id, attributes and level', async () => {
+      const byText = await admin.call('search_logs', { project: 'web', query: `loading cart ${webMarker}` });
+      expect(byText.structured.count).toBe(12);
+      const log = byText.structured.untrustedData.logs[0];
+      expect(log).toMatchObject({ level: 'info', body: `loading cart ${webMarker}`, release: 'web@1.0' });
+      const byTrace = await admin.call('search_logs', { project: 'web', traceId: log.traceId });
+      expect(byTrace.structured.count).toBeGreaterThan(0);
+      const byAttribute = await admin.call('search_logs', { project: 'web', attributes: { marker: webMarker, cartId: 7 } });
+      expect(byAttribute.structured.count).toBe(12);
+      const warnings = await admin.call('search_logs', { project: 'web', level: 'warn', query: webMarker });
+      expect(warnings.structured.count).toBe(1);
+      const bad = await admin.call('search_logs', { project: 'web', traceId: 'xyz' });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toContain('32 hex');
+    });
+
+    it('create_project makes a project with a working DSN; get_dsn returns it', async () => {
+      const created = await admin.call('create_project', { name: `Agent made ${marker()}`, platform: 'node' });
+      expect(created.isError).toBe(false);
+      const slug = created.structured.project.slug as string;
+      expect(new URL(created.structured.dsn).host).toBe(new URL(target.baseUrl).host);
+      expect(created.structured.installGuide).toBe(
+        `${target.baseUrl}/api/v1/organizations/default/projects/${slug}/install/node.md`,
+      );
+      const dsn = await admin.call('get_dsn', { project: slug });
+      expect(dsn.structured.dsn).toBe(created.structured.dsn);
+      const duplicate = await admin.call('create_project', { name: 'again', slug });
+      expect(duplicate.isError).toBe(true);
+      expect(duplicate.text).toContain('already exists');
+    });
+
+    it('verify_installation follows the install guides: no event, the guide test event (Node and Python), then a real error', async () => {
+      for (const platform of ['node', 'python'] as const) {
+        const created = await admin.call('create_project', { name: `Verify ${platform} ${marker()}` });
+        const slug = created.structured.project.slug as string;
+        const before = await admin.call('verify_installation', { project: slug });
+        expect(before.structured).toMatchObject({
+          dsnKeyExists: true,
+          eventReceived: false,
+          verdict: 'waiting_for_first_event',
+        });
+        const guide = await fetchGuide(target, tokens.admin!, slug, platform);
+        expect(guide).toContain(created.structured.dsn);
+        await runGuide(platform, guide);
+        const after = await eventually(async () => {
+          const result = await admin.call('verify_installation', { project: slug });
+          return result.structured.eventReceived ? result : undefined;
+        }, `the ${platform} guide's test event`);
+        expect(after.structured).toMatchObject({ verdict: 'test_event_received', latestEvent: { kind: 'test_event' } });
+        if (platform === 'node') {
+          await sendScenario(created.structured.dsn, 'checkout-error', marker(), 'x@1');
+          const real = await eventually(async () => {
+            const result = await admin.call('verify_installation', { project: slug });
+            return result.structured.verdict === 'real_event_received' ? result : undefined;
+          }, 'a real error');
+          expect(real.structured.latestEvent.kind).toBe('error');
+        }
+      }
+    });
+  });
+}
