@@ -15,6 +15,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { requireAgentToken } from './agent-auth.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { jsonRpcError, meterMessages } from './message-budget.ts';
+import type { ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
 
 export interface McpRouteDeps {
@@ -57,19 +58,7 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
         ctx.body = verdict.body;
         return;
       }
-      const organization = (await deps.metadata.listOrganizations()).find((o) => o.id === token.organizationId);
-      if (!organization) throw new UnavailableError("the token's organization could not be read");
-      const context = {
-        metadata: deps.metadata,
-        events: deps.events,
-        logs: deps.logs,
-        token,
-        organization,
-        baseUrl: deps.baseUrl,
-        limiter,
-        maxWindowMinutes: deps.maxWindowMinutes,
-        now: () => new Date(now()),
-      };
+      const context = await toolContext(deps, token, limiter, now);
       const server = createMcpServer(() => context, (ctx.state.log as Logger | undefined) ?? deps.logger, deps.toolList);
       // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
       // JSON body; event-stream first gets SSE.
@@ -84,6 +73,28 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
       await transport.handleRequest(ctx.req, ctx.res, body);
       ctx.status = ctx.res.statusCode;
     });
+  };
+}
+
+/** What every tool call of a request runs with: the stores, the token, its organization, the instance's settings. */
+export async function toolContext(
+  deps: Pick<McpRouteDeps, 'metadata' | 'events' | 'logs' | 'baseUrl' | 'maxWindowMinutes'>,
+  token: AgentToken,
+  limiter: AgentCallLimiter,
+  now: () => number,
+): Promise<ToolContext> {
+  const organization = (await deps.metadata.listOrganizations()).find((o) => o.id === token.organizationId);
+  if (!organization) throw new UnavailableError("the token's organization could not be read");
+  return {
+    metadata: deps.metadata,
+    events: deps.events,
+    logs: deps.logs,
+    token,
+    organization,
+    baseUrl: deps.baseUrl,
+    limiter,
+    maxWindowMinutes: deps.maxWindowMinutes,
+    now: () => new Date(now()),
   };
 }
 
