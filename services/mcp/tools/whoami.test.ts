@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS_PER_MINUTE, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
+import { CALLS_PER_MINUTE, OPEN_TIMEOUT_MS, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
 
 let h: ToolHarness;
 beforeAll(async () => {
   h = await openToolHarness();
-}, 60_000);
+}, OPEN_TIMEOUT_MS);
 afterAll(() => h.close());
 
 describe('whoami', () => {
