@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.ts';
+import { errorEvent, OPEN_TIMEOUT_MS, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
+
+let h: ToolHarness;
+beforeAll(async () => {
+  h = await openToolHarness();
+}, OPEN_TIMEOUT_MS);
+afterAll(() => h.close());
+
+const verify = async (args: Record<string, unknown> = { project: 'web' }, token: Parameters<ToolHarness['call']>[0] = 'read') => {
+  const result = await h.call(token, 'verify_installation', args);
+  expect(result.isError, result.text).toBe(false);
+  return result.structured;
+};
+
+describe('verify_installation', () => {
+  it('waits for the first event of a project with a key, for every role', async () => {
+    for (const name of ['read', 'triage', 'admin', 'readWeb', 'triageWeb', 'adminWeb'] as const) {
+      expect(await verify({ project: 'web' }, name)).toEqual({
+        project: 'web',
+        dsnKeyExists: true,
+        eventReceived: false,
+        latestEvent: null,
+        verdict: 'waiting_for_first_event',
+        nextStep:
+          'send the test event from the install guide (events take a few seconds to be processed), then call verify_installation again',
+      });
+    }
+  });
+
+  it("tells the install guide's test event from the application's own events, by the latest one", async () => {
+    const test = await h.sendEvent(h.projects.web, {
+      event_id: '1'.repeat(32),
+      message: TEST_EVENT_MESSAGE,
+      level: 'info',
+      tags: { [TEST_EVENT_TAG]: 'true' },
+    });
+    expect(await verify()).toMatchObject({
+      eventReceived: true,
+      latestEvent: { eventId: '1'.repeat(32), receivedAt: new Date(h.now).toISOString(), kind: 'test_event', shortId: test.shortId },
+      verdict: 'test_event_received',
+      nextStep: 'the SDK reaches Errata; mint a per-repository triage token for day-to-day work',
+    });
+    h.now += 1000;
+    await h.sendEvent(h.projects.web, { message: 'a message of the app', level: 'info' });
+    expect(await verify()).toMatchObject({ latestEvent: { kind: 'message' }, verdict: 'real_event_received' });
+    h.now += 1000;
+    const error = await h.sendEvent(h.projects.web, errorEvent('TypeError', 'checkout failed', { event_id: '2'.repeat(32) }));
+    expect(await verify()).toMatchObject({
+      latestEvent: { eventId: '2'.repeat(32), kind: 'error', shortId: error.shortId },
+      verdict: 'real_event_received',
+      nextStep: 'events are flowing; use whats_new and get_issue_context to work on them',
+    });
+  });
+
+  it('says no_dsn_key when no key of the project is active', async () => {
+    const [key] = await h.stores.metadata.listProjectKeys(h.projects.shop.id);
+    await h.stores.metadata.setProjectKeyActive(key!.publicKey, false);
+    const result = await h.call('read', 'verify_installation', { project: 'shop' });
+    expect(result.structured).toMatchObject({ dsnKeyExists: false, verdict: 'no_dsn_key' });
+    expect(result.text).toBe('shop: no dsn key. Next: an admin creates or enables a key (get_dsn shows the keys).');
+  });
+
+  it('answers for a project out of scope exactly as for one that does not exist', async () => {
+    const hidden = await h.call('readWeb', 'verify_installation', { project: 'shop' });
+    const absent = await h.call('readWeb', 'verify_installation', { project: 'nope' });
+    expect(hidden.text).toBe('not_found: no project "shop" is visible to this token: list_projects shows the ones that are');
+    expect(hidden.text.replace('shop', 'X')).toBe(absent.text.replace('nope', 'X'));
+  });
+
+  it("verifies another organization's own project of the same slug, never ours", async () => {
+    expect(await verify({ project: 'web' }, 'other')).toMatchObject({ eventReceived: false, verdict: 'waiting_for_first_event' });
+  });
+
+  it('says which argument was wrong, and carries no captured text', async () => {
+    for (const [args, message] of [
+      [{}, 'expected string, received undefined at project'],
+      [{ project: 'web', sdk: 'node' }, 'unknown key "sdk"'],
+    ] as const) {
+      const refused = await h.call('read', 'verify_installation', args);
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(refused.text).toContain(message);
+    }
+    const { text } = await h.call('read', 'verify_installation', { project: 'web' });
+    expect(text).not.toContain('checkout failed');
+    expect(text).not.toContain('<untrusted-data>');
+  });
+});
