@@ -24,12 +24,22 @@ const statuses = async (...issues: Issue[]) =>
 
 describe('bulk_update_issues', () => {
   it('applies one action to every issue matching the filter, and counts what matched and what changed', async () => {
-    const result = await h.call('triage', 'bulk_update_issues', { project: 'web', level: 'error', query: 'TypeError', action: 'ignore' });
+    const result = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      level: 'error',
+      query: 'TypeError',
+      action: 'ignore',
+    });
     expect(result.isError, result.text).toBe(false);
     expect(result.structured).toEqual({ project: 'web', action: 'ignore', matched: 2, changed: 2 });
     expect(result.text).toBe('ignore: 2 issues matched in web, 2 changed.');
     expect(await statuses(typeA, typeB, warning, shop)).toEqual(['ignored', 'ignored', 'unresolved', 'unresolved']);
-    const again = await h.call('triage', 'bulk_update_issues', { project: 'web', status: 'all', level: 'error', action: 'ignore' });
+    const again = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      status: 'all',
+      level: 'error',
+      action: 'ignore',
+    });
     expect(again.structured).toMatchObject({ matched: 2, changed: 0 });
     const snoozed = await h.call('triageWeb', 'bulk_update_issues', {
       project: 'web',
@@ -38,13 +48,17 @@ describe('bulk_update_issues', () => {
       snoozeMinutes: 60,
     });
     expect(snoozed.structured).toMatchObject({ matched: 2, changed: 2 });
-    expect((await h.stores.metadata.getIssue(typeA.id))?.snoozeUntil?.toISOString()).toBe(new Date(h.now + 3_600_000).toISOString());
+    expect((await h.stores.metadata.getIssue(typeA.id))?.snoozeUntil?.toISOString()).toBe(
+      new Date(h.now + 3_600_000).toISOString(),
+    );
   });
 
   it('is refused to read tokens, and delete to triage tokens, before the project is looked up', async () => {
     for (const name of ['read', 'readWeb'] as const) {
       const refused = await h.call(name, 'bulk_update_issues', { project: 'web', action: 'resolve' });
-      expect(refused.text).toBe('forbidden: bulk_update_issues needs a token with role triage or higher; this token has role read');
+      expect(refused.text).toBe(
+        'forbidden: bulk_update_issues needs a token with role triage or higher; this token has role read',
+      );
     }
     for (const project of ['web', 'no-such-project']) {
       const refused = await h.call('triage', 'bulk_update_issues', { project, action: 'delete', confirmBulk: true });
@@ -58,7 +72,12 @@ describe('bulk_update_issues', () => {
     expect(unconfirmed.text).toBe(
       'invalid_input: delete removes issues and their events for good: pass confirmBulk: true to confirm; nothing was deleted',
     );
-    const deleted = await h.call('admin', 'bulk_update_issues', { project: 'web', status: 'snoozed', action: 'delete', confirmBulk: true });
+    const deleted = await h.call('admin', 'bulk_update_issues', {
+      project: 'web',
+      status: 'snoozed',
+      action: 'delete',
+      confirmBulk: true,
+    });
     expect(deleted.structured).toEqual({ project: 'web', action: 'delete', matched: 2, changed: 2 });
     expect(await statuses(typeA, typeB, warning)).toEqual(['deleted', 'deleted', 'unresolved']);
     expect(await h.stores.events.countEventsForIssue(h.projects.web.id, typeA.id)).toBe(0);
@@ -82,7 +101,10 @@ describe('bulk_update_issues', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ action: 'snooze' }, 'invalid_input: snooze needs snoozeMinutes (1 to 525600); nothing was changed'],
       [{ action: 'resolve', environment: 'staging' }, 'unknown key "environment"'],
-      [{ action: 'resolve', shortIds: [warning.shortId] }, 'accepted keys are project, status, level, query, action, snoozeMinutes, confirmBulk'],
+      [
+        { action: 'resolve', shortIds: [warning.shortId] },
+        'accepted keys are project, status, level, query, action, snoozeMinutes, confirmBulk',
+      ],
       [{ action: 'resolve', level: 'critical' }, 'at level'],
       [{ action: 'resolve', query: 'x'.repeat(201) }, 'Too big: expected string to have <=200 characters at query'],
       [{}, 'at action'],
@@ -96,7 +118,11 @@ describe('bulk_update_issues', () => {
   });
 
   it('returns counts only: no captured text, so no envelope', async () => {
-    const result = await h.call('triage', 'bulk_update_issues', { project: 'web', query: 'nothing has this title', action: 'resolve' });
+    const result = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      query: 'nothing has this title',
+      action: 'resolve',
+    });
     expect(result.structured).toMatchObject({ matched: 0, changed: 0 });
     expect(result.text).not.toContain('<untrusted-data>');
   });

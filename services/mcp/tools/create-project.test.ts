@@ -58,7 +58,10 @@ describe('create_project', () => {
       [{ name: '!!!' }, 'invalid slug derived from the name (pass --slug) "": use 1-50 lowercase letters'],
       [{ name: 'Web', slug: 'web' }, 'conflict: a project with slug "web" already exists'],
       [{ name: '' }, 'Invalid arguments for tool create_project: Too small: expected string to have >=1 characters at name'],
-      [{ name: 'Ok', platform: 'cobol' }, 'Invalid option: expected one of "javascript-browser"|"node"|"python"|"go"|"php"|"ruby"|"other" at platform'],
+      [
+        { name: 'Ok', platform: 'cobol' },
+        'Invalid option: expected one of "javascript-browser"|"node"|"python"|"go"|"php"|"ruby"|"other" at platform',
+      ],
     ];
     for (const [args, message] of cases) {
       const refused = await h.call('admin', 'create_project', args);

@@ -28,7 +28,9 @@ describe('get_dsn', () => {
       for (const project of ['web', 'no-such-project']) {
         const refused = await h.call(name, 'get_dsn', { project });
         expect(refused.isError).toBe(true);
-        expect(refused.text).toBe(`forbidden: get_dsn needs a token with role admin or higher; this token has role ${h.tokens[name].role}`);
+        expect(refused.text).toBe(
+          `forbidden: get_dsn needs a token with role admin or higher; this token has role ${h.tokens[name].role}`,
+        );
       }
     }
   });

@@ -61,7 +61,8 @@ describe('list_issues', () => {
   });
 
   it('filters by status, level and text, and pages with nextCursor', async () => {
-    const call = async (args: Record<string, unknown>) => (await h.call('read', 'list_issues', { project: 'web', ...args })).structured;
+    const call = async (args: Record<string, unknown>) =>
+      (await h.call('read', 'list_issues', { project: 'web', ...args })).structured;
     expect(shortIds(await call({ status: 'ignored' }))).toEqual([warning.shortId]);
     expect(shortIds(await call({ status: 'all', level: 'warning' }))).toEqual([warning.shortId]);
     expect(shortIds(await call({ query: 'checkout failed' }))).toEqual([checkout.shortId]);
@@ -88,7 +89,9 @@ describe('list_issues', () => {
   it("shows another organization its own web project's issues, never ours of the same short id", async () => {
     expect(otherOrg.shortId).toBe(checkout.shortId);
     const { structured } = await h.call('other', 'list_issues', { project: 'web', status: 'all' });
-    expect(structured.untrustedData.issues.map((i: { title: string }) => i.title)).toEqual(['RangeError: other organization only']);
+    expect(structured.untrustedData.issues.map((i: { title: string }) => i.title)).toEqual([
+      'RangeError: other organization only',
+    ]);
     const shopOfOther = await h.call('other', 'list_issues', { project: 'shop' });
     expect(shopOfOther.isError).toBe(true);
     expect(shopOfOther.text).toContain('no project "shop" is visible');
@@ -108,10 +111,16 @@ describe('list_issues', () => {
   it('says which argument was wrong', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ project: 'web', limit: 0 }, 'Too small: expected number to be >=1 at limit'],
-      [{ project: 'web', status: 'open' }, 'Invalid option: expected one of "unresolved"|"resolved"|"ignored"|"snoozed"|"all" at status'],
+      [
+        { project: 'web', status: 'open' },
+        'Invalid option: expected one of "unresolved"|"resolved"|"ignored"|"snoozed"|"all" at status',
+      ],
       [{ project: 'web', level: 'critical' }, 'at level'],
       [{ project: 'web', sort: 'freq' }, 'unknown key "sort"'],
-      [{ project: 'web', cursor: 'garbage' }, 'invalid_input: invalid cursor: pass back the nextCursor value of the previous page unchanged'],
+      [
+        { project: 'web', cursor: 'garbage' },
+        'invalid_input: invalid cursor: pass back the nextCursor value of the previous page unchanged',
+      ],
     ];
     for (const [args, message] of cases) {
       const refused = await h.call('read', 'list_issues', args);

@@ -22,7 +22,13 @@ beforeAll(async () => {
         region: string('eu'),
       },
     },
-    { timestamp: at(2), level: 'info', body: 'paying', trace_id: TRACE, attributes: { order: { type: 'integer', value: 1001 }, region: string('us') } },
+    {
+      timestamp: at(2),
+      level: 'info',
+      body: 'paying',
+      trace_id: TRACE,
+      attributes: { order: { type: 'integer', value: 1001 }, region: string('us') },
+    },
     { timestamp: at(3), level: 'warn', body: ATTACK, trace_id: 'cd'.repeat(16) },
     { timestamp: at(120), level: 'info', body: 'two hours ago' },
   ]);
@@ -58,7 +64,8 @@ describe('search_logs', () => {
   });
 
   it('filters by level, text, trace id (in any case) and attributes, and widens the window on request', async () => {
-    const search = async (args: Record<string, unknown>) => bodies((await h.call('read', 'search_logs', { project: 'web', ...args })).structured);
+    const search = async (args: Record<string, unknown>) =>
+      bodies((await h.call('read', 'search_logs', { project: 'web', ...args })).structured);
     expect(await search({ level: 'error' })).toEqual(['payment declined']);
     expect(await search({ query: 'pay' })).toEqual(['payment declined', 'paying']);
     expect(await search({ traceId: TRACE.toUpperCase() })).toEqual(['payment declined', 'paying']);
@@ -120,7 +127,10 @@ describe('search_logs', () => {
   it('searches no further back than retention keeps logs, whatever sinceMinutes asks', async () => {
     h.now += (MAX_WINDOW_MINUTES + 60) * 60_000;
     const { structured } = await h.call('read', 'search_logs', { project: 'web', sinceMinutes: 525_600 });
-    expect(structured.window).toEqual({ since: new Date(h.now - MAX_WINDOW_MINUTES * 60_000).toISOString(), minutes: MAX_WINDOW_MINUTES });
+    expect(structured.window).toEqual({
+      since: new Date(h.now - MAX_WINDOW_MINUTES * 60_000).toISOString(),
+      minutes: MAX_WINDOW_MINUTES,
+    });
     expect(structured.count).toBe(0);
   });
 });

@@ -38,7 +38,12 @@ describe('verify_installation', () => {
     });
     expect(await verify()).toMatchObject({
       eventReceived: true,
-      latestEvent: { eventId: '1'.repeat(32), receivedAt: new Date(h.now).toISOString(), kind: 'test_event', shortId: test.shortId },
+      latestEvent: {
+        eventId: '1'.repeat(32),
+        receivedAt: new Date(h.now).toISOString(),
+        kind: 'test_event',
+        shortId: test.shortId,
+      },
       verdict: 'test_event_received',
       nextStep: 'the SDK reaches Errata; mint a per-repository triage token for day-to-day work',
     });

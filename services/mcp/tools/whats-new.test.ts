@@ -55,7 +55,11 @@ describe('whats_new', () => {
   it('lists new, regressed and spiking issues of every visible project in the window; ignored ones are left out', async () => {
     const { isError, structured, text } = await h.call('read', 'whats_new', { sinceMinutes: 60 });
     expect(isError, text).toBe(false);
-    expect(structured.window).toEqual({ since: new Date(T - 60 * MINUTE).toISOString(), until: new Date(T).toISOString(), minutes: 60 });
+    expect(structured.window).toEqual({
+      since: new Date(T - 60 * MINUTE).toISOString(),
+      until: new Date(T).toISOString(),
+      minutes: 60,
+    });
     expect(structured.projects).toEqual(['shop', 'web']);
     expect(ids(structured.newIssues)).toEqual([fresh.shortId, shopFresh.shortId]);
     expect(ids(structured.regressions)).toEqual([regressed.shortId]);
@@ -111,7 +115,7 @@ describe('whats_new', () => {
     expect(hidden.text.replace('shop', 'X')).toBe(absent.text.replace('nope', 'X'));
   });
 
-  it("shows another organization only its own issues", async () => {
+  it('shows another organization only its own issues', async () => {
     const { structured } = await h.call('other', 'whats_new', { sinceMinutes: 60 });
     expect(structured.projects).toEqual(['web']);
     expect(structured.untrustedData.issues.map((i: { title: string }) => i.title)).toEqual(['Error: other organization only']);
@@ -130,5 +134,15 @@ describe('whats_new', () => {
       expect(refused.isError, JSON.stringify(args)).toBe(true);
       expect(refused.text, JSON.stringify(args)).toContain(message);
     }
+  });
+
+  it('shows at most 25 issues a list, and says when it cut one', async () => {
+    for (let i = 0; i < 26; i++) {
+      await h.sendEvent(h.projects.otherWeb, errorEvent('Error', `burst ${i}`, { fingerprint: [`burst ${i}`] }));
+    }
+    const { structured } = await h.call('other', 'whats_new', { sinceMinutes: 60 });
+    expect(structured.newIssues).toHaveLength(25);
+    expect(structured.truncated).toBe(true);
+    expect(structured.untrustedData.issues).toHaveLength(25);
   });
 });
