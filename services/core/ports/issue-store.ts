@@ -1,0 +1,109 @@
+// IssueStore port, a slice of the MetadataStore: issues and the occurrences that make and
+// update them (grouping by hash, counts, regressions), their activity log, snoozes, the
+// releases events came with, and the event ids already counted. The dispatcher records
+// occurrences, wakes snoozes and prunes counted ids; the mcp role lists, reads and triages
+// issues. One SQL implementation (adapters/postgres/pg-issue-store.ts).
+import type { Level } from '../event/level.ts';
+import type { ActivityKind, IssueState, ResolutionMarker } from '../issues/lifecycle.ts';
+import type { OccurrenceBatch, OccurrenceResult } from '../issues/occurrence.ts';
+import type { Page } from './page.ts';
+
+export const ISSUE_STATUSES = ['unresolved', 'resolved', 'ignored', 'snoozed'] as const;
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+export interface IssueMetadata {
+  type?: string;
+  value?: string;
+  filename?: string;
+  function?: string;
+}
+
+export interface Issue {
+  id: number;
+  projectId: number;
+  projectSlug: string;
+  shortId: string;
+  title: string;
+  culprit: string;
+  level: Level;
+  status: IssueStatus;
+  type: 'error' | 'default';
+  metadata: IssueMetadata;
+  firstSeen: Date;
+  lastSeen: Date;
+  count: number;
+  userCount: number;
+  environments: string[];
+  firstRelease: string | null;
+  lastRelease: string | null;
+  /** Stamped by the last resolve; kept through a regression, cleared by any other action. */
+  resolution: ResolutionMarker | null;
+  snoozeUntil: Date | null;
+  /** The last time an event regressed the issue, and that event's release. */
+  regressedAt: Date | null;
+  regressionRelease: string | null;
+}
+
+export interface IssueActivity {
+  id: number;
+  issueId: number;
+  at: Date;
+  actor: string;
+  kind: ActivityKind;
+  details: Record<string, unknown>;
+}
+
+/** A triage action to apply to some issues, with the activity entry it leaves. */
+export interface IssueChange {
+  state: IssueState;
+  at: Date;
+  actor: string;
+  kind: ActivityKind;
+  details: Record<string, unknown>;
+}
+
+export interface IssueQuery {
+  projectId: number;
+  status?: IssueStatus | 'all';
+  level?: Level;
+  /** Case-insensitive text searched in the title and culprit. */
+  text?: string;
+  /** Issues first seen at or after this moment (whats_new). */
+  firstSeenSince?: Date;
+  /** Issues that regressed at or after this moment (whats_new). */
+  regressedSince?: Date;
+  /** Issues whose first event came with this release. */
+  firstRelease?: string;
+  /** Issues whose last regression came with this release. */
+  regressionRelease?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface Release {
+  projectId: number;
+  version: string;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+export interface IssueStore {
+  /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
+  recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;
+  listIssues(query: IssueQuery): Promise<Page<Issue>>;
+  findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
+  getIssue(id: number): Promise<Issue | undefined>;
+  /** Applies a triage action to the issues of one project; returns the ids whose status changed. */
+  changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]>;
+  /** Removes issues with their hashes, users and activity; a later event with their fingerprint starts a new issue. */
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number>;
+  /** Newest first. */
+  listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]>;
+  /** Snoozed issues whose snooze ended by `now` go back to unresolved; returns how many. */
+  expireSnoozes(now: Date): Promise<number>;
+  listReleases(projectId: number): Promise<Release[]>;
+  findRelease(projectId: number, version: string): Promise<Release | undefined>;
+
+  /** Forgets which event ids were counted before the cutoff (float seconds): retention. */
+  forgetProcessedEventsBefore(cutoff: number): Promise<number>;
+}

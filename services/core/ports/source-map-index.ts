@@ -1,0 +1,51 @@
+// SourceMapIndex port, a slice of the MetadataStore: which uploaded artifact bundles were
+// assembled (or are being), and where each of their files lies in the BlobStore, by project,
+// Debug ID and type. Ingest's upload protocol claims assemblies and indexes the files; the
+// dispatcher finds maps to symbolicate with and prunes unused ones; the management API and CLI
+// list and delete them. One SQL implementation (adapters/postgres/pg-source-map-index.ts).
+
+export type AssemblyState = 'assembling' | 'ok' | 'error';
+
+export interface BundleAssembly {
+  state: AssemblyState;
+  detail: string | null;
+  updatedAt: Date;
+}
+
+/** One stored file of an uploaded artifact bundle, found by Debug ID and type. */
+export interface SourceMapArtifact {
+  projectId: number;
+  debugId: string;
+  type: 'minified_source' | 'source_map';
+  url: string;
+  blobKey: string;
+  sizeBytes: number;
+  bundleChecksum: string;
+  uploadedAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export interface SourceMapIndex {
+  /**
+   * Claims the assembly of a bundle: true when this caller should assemble it (no state yet, or
+   * an assembly that stopped updating before `staleBefore`, its process presumably gone).
+   */
+  claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean>;
+  finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void>;
+  getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined>;
+  /** Forgets assemblies, so that uploading those bundles again stores them again. */
+  forgetAssemblies(projectId: number, checksums: string[]): Promise<void>;
+  /** Inserts or replaces the index entries (by project, debug id and type). */
+  saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
+  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]>;
+  findSourceMapArtifact(
+    projectId: number,
+    debugId: string,
+    type: SourceMapArtifact['type'],
+  ): Promise<SourceMapArtifact | undefined>;
+  /** Artifacts whose last use (or upload, if never used) is before the cutoff, oldest first. */
+  listSourceMapArtifactsUnusedSince(cutoff: Date, limit: number): Promise<SourceMapArtifact[]>;
+  deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void>;
+  /** Records that these maps symbolicated an event at `at` (retention keeps maps in use). */
+  touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void>;
+}

@@ -1,0 +1,50 @@
+// TenancyStore port, a slice of the MetadataStore: organizations, their projects and each
+// project's DSN keys. Ingest finds the project of a DSN key; the mcp role resolves the
+// organization and project a request names; the dispatcher reads projects for alerts; the CLI
+// creates them. One SQL implementation (adapters/postgres/pg-tenancy-store.ts).
+
+export interface Organization {
+  id: number;
+  slug: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface Project {
+  id: number;
+  organizationId: number;
+  slug: string;
+  name: string;
+  /** Events per minute accepted by ingest; null means the instance default. */
+  rateLimitPerMinute: number | null;
+  createdAt: Date;
+}
+
+export interface ProjectKey {
+  id: number;
+  projectId: number;
+  publicKey: string;
+  label: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface TenancyStore {
+  ensureOrganization(slug: string, name: string): Promise<Organization>;
+  findOrganization(slug: string): Promise<Organization | undefined>;
+  listOrganizations(): Promise<Organization[]>;
+
+  /** Creates the project and its first DSN key together; ConflictError when the slug is taken. */
+  createProject(
+    project: { organizationId: number; slug: string; name: string },
+    key: { publicKey: string; label: string },
+  ): Promise<{ project: Project; key: ProjectKey }>;
+  findProject(organizationId: number, slug: string): Promise<Project | undefined>;
+  getProject(id: number): Promise<Project | undefined>;
+  listProjects(organizationId: number): Promise<Project[]>;
+  setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void>;
+  listProjectKeys(projectId: number): Promise<ProjectKey[]>;
+  /** Enables or disables a DSN key; the updated key, or undefined when there is none. */
+  setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined>;
+  findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined>;
+}

@@ -1,0 +1,51 @@
+// TokenStore port, a slice of the MetadataStore: agent tokens (`errata_agent_...`, for /mcp and
+// /api/v1) and source map upload tokens (`errata_...`), each stored by the hash of its secret.
+// The mcp role authenticates agents with it, ingest's upload protocol the upload tools; the CLI
+// and the management API create, list and revoke them. One SQL implementation
+// (adapters/postgres/pg-token-store.ts).
+import type { Role } from '../auth/roles.ts';
+
+export interface AgentToken {
+  id: number;
+  organizationId: number;
+  /** Null for an organization-wide token. */
+  projectId: number | null;
+  projectSlug: string | null;
+  name: string;
+  role: Role;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** A project-scoped token for the source map upload tools (`errata_...`). */
+export interface UploadToken {
+  id: number;
+  organizationId: number;
+  projectId: number;
+  projectSlug: string;
+  name: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface TokenStore {
+  /** ConflictError when a live token of that name exists in the organization. */
+  createAgentToken(token: {
+    organizationId: number;
+    projectId: number | null;
+    name: string;
+    role: Role;
+    tokenHash: string;
+  }): Promise<AgentToken>;
+  /** The live (unrevoked) token with this hash. */
+  findAgentToken(tokenHash: string): Promise<AgentToken | undefined>;
+  revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined>;
+  listAgentTokens(organizationId: number): Promise<AgentToken[]>;
+
+  /** ConflictError when a live upload token of that name exists in the organization. */
+  createUploadToken(token: { organizationId: number; projectId: number; name: string; tokenHash: string }): Promise<UploadToken>;
+  /** The live (unrevoked) upload token with this hash. */
+  findUploadToken(tokenHash: string): Promise<UploadToken | undefined>;
+  revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined>;
+  listUploadTokens(organizationId: number): Promise<UploadToken[]>;
+}
