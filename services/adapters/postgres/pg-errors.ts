@@ -2,7 +2,8 @@
 // connections lost or refused, failover to a read-only standby, deadlocks and serialization
 // failures, resource exhaustion, shutdowns, a full pool. They become UnavailableError, which
 // the dispatcher retries for as long as it takes (never passing a record over) and HTTP
-// answers with 503; anything else stays as it is.
+// answers with 503; anything else stays as it is. Also which failure is a unique violation,
+// which the stores turn into a ConflictError naming what is taken.
 import { UnavailableError } from '../../core/errors.ts';
 
 // SQLSTATE classes: 08 connection exception, 40 transaction rollback (deadlock, serialization),
@@ -27,4 +28,11 @@ export function classifyPgError(error: unknown): unknown {
   return isTransientPgError(error)
     ? new UnavailableError('the metadata store (Postgres) is unavailable: retry later', { cause: error })
     : error;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** A unique constraint refused the statement: a name or slug that is taken (ConflictError for the caller). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 }

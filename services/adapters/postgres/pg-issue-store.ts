@@ -1,0 +1,199 @@
+// IssueStore over SQL (PGlite standalone, Postgres distributed): issues and their occurrences
+// (record-occurrences.ts), activity, snoozes, releases and the counted event ids. A slice of
+// PgMetadataStore; it does not own the SqlClient.
+import type { ActivityKind } from '../../core/issues/lifecycle.ts';
+import type { Occurrence, OccurrenceResult } from '../../core/issues/occurrence.ts';
+import type { Issue, IssueActivity, IssueChange, IssueQuery, IssueStore, Release } from '../../core/ports/issue-store.ts';
+import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
+import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
+import { ISSUE_COLUMNS, toIssue, type IssueRow } from './rows.ts';
+import { containsPattern, jsonParam, type SqlClient } from './sql-client.ts';
+
+export class PgIssueStore implements IssueStore {
+  constructor(private readonly db: SqlClient) {}
+
+  recordOccurrences(batch: Occurrence[]): Promise<OccurrenceResult[]> {
+    if (batch.length === 0) return Promise.resolve([]);
+    return this.db.transaction((tx) => recordOccurrences(tx, batch));
+  }
+
+  async listIssues(query: IssueQuery): Promise<Page<Issue>> {
+    const conditions = ['i.project_id = $1'];
+    const params: unknown[] = [query.projectId];
+    const add = (condition: (n: number) => string, value: unknown) => {
+      params.push(value);
+      conditions.push(condition(params.length));
+    };
+    const status = query.status ?? 'unresolved';
+    if (status !== 'all') add((n) => `i.status = $${n}`, status);
+    if (query.level) add((n) => `i.level = $${n}`, query.level);
+    if (query.text) add((n) => `(i.title ILIKE $${n} OR i.culprit ILIKE $${n})`, containsPattern(query.text));
+    if (query.firstSeenSince) add((n) => `i.first_seen >= $${n}`, query.firstSeenSince);
+    if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
+    if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
+    if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
+    if (query.cursor) {
+      const [lastSeen, id] = decodeCursor(query.cursor, ['string', 'number']);
+      params.push(lastSeen, id);
+      conditions.push(`(i.last_seen, i.id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(query.limit + 1);
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id
+       WHERE ${conditions.join(' AND ')} ORDER BY i.last_seen DESC, i.id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const rows = result.rows.slice(0, query.limit);
+    const last = rows[rows.length - 1];
+    return {
+      items: rows.map(toIssue),
+      nextCursor: result.rows.length > query.limit && last ? encodeCursor([last.last_seen_cursor, last.id]) : undefined,
+    };
+  }
+
+  async findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined> {
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id
+       WHERE i.project_id = $1 AND i.short_number = $2`,
+      [projectId, shortNumber],
+    );
+    return result.rows[0] && toIssue(result.rows[0]);
+  }
+
+  async getIssue(id: number): Promise<Issue | undefined> {
+    const result = await this.db.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id WHERE i.id = $1`,
+      [id],
+    );
+    return result.rows[0] && toIssue(result.rows[0]);
+  }
+
+  changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]> {
+    if (issueIds.length === 0) return Promise.resolve([]);
+    return this.db.transaction(async (tx) => {
+      // The old status comes from a locking read in id order, so "changed" is exact under
+      // concurrency. NO KEY UPDATE: keys do not change, and a plain FOR UPDATE would also block
+      // (and deadlock with) the event pipeline inserting users and hashes of these issues.
+      const changed = await tx.query<{ id: number; changed: boolean }>(
+        `WITH old AS (
+           SELECT id, status FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR NO KEY UPDATE
+         )
+         UPDATE issues i SET status = $3, resolution = $4::jsonb, snooze_until = $5
+         FROM old WHERE i.id = old.id
+         RETURNING i.id, old.status <> $3 AS changed`,
+        [
+          projectId,
+          issueIds,
+          change.state.status,
+          change.state.resolution && jsonParam(change.state.resolution),
+          change.state.snoozeUntil,
+        ],
+      );
+      const ids = changed.rows.map((r) => r.id);
+      await insertActivity(
+        tx,
+        ids.map((id) => ({ issueId: id, at: change.at, actor: change.actor, kind: change.kind, details: change.details })),
+      );
+      return changed.rows.filter((r) => r.changed).map((r) => r.id);
+    });
+  }
+
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number> {
+    if (issueIds.length === 0) return Promise.resolve(0);
+    return this.db.transaction(async (tx) => {
+      // The event pipeline's lock on each of the issues' hashes (record-occurrences.ts, same keys,
+      // same order): a batch that found one of these issues finishes first, and the next one
+      // finds no issue and starts a new one, instead of updating a row that is gone.
+      const hashes = await tx.query<{ key: string }>(
+        `SELECT project_id || ':' || hash AS key FROM issue_hashes WHERE project_id = $1 AND issue_id = ANY($2::int[])`,
+        [projectId, issueIds],
+      );
+      await lockHashKeys(
+        tx,
+        hashes.rows.map((r) => r.key),
+      );
+      // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
+      await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+      const deleted = await tx.query('DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[])', [projectId, issueIds]);
+      return deleted.affectedRows;
+    });
+  }
+
+  async listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]> {
+    const result = await this.db.query<{
+      id: number;
+      issue_id: number;
+      at: Date;
+      actor: string;
+      kind: ActivityKind;
+      details: Record<string, unknown>;
+    }>('SELECT * FROM issue_activity WHERE issue_id = $1 ORDER BY id DESC LIMIT $2', [issueId, limit]);
+    return result.rows.map((r) => ({
+      id: r.id,
+      issueId: r.issue_id,
+      at: r.at,
+      actor: r.actor,
+      kind: r.kind,
+      details: r.details,
+    }));
+  }
+
+  expireSnoozes(now: Date): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const expired = await tx.query<{ id: number; snooze_until: Date }>(
+        `WITH due AS (
+           SELECT id, snooze_until FROM issues WHERE status = 'snoozed' AND snooze_until <= $1 ORDER BY id FOR NO KEY UPDATE
+         )
+         UPDATE issues i SET status = 'unresolved', snooze_until = NULL FROM due WHERE i.id = due.id
+         RETURNING i.id, due.snooze_until`,
+        [now],
+      );
+      await insertActivity(
+        tx,
+        expired.rows.map((r) => ({
+          issueId: r.id,
+          at: now,
+          actor: SYSTEM_ACTOR,
+          kind: 'snooze_expired' as const,
+          details: { snoozeUntil: r.snooze_until.toISOString() },
+        })),
+      );
+      return expired.rows.length;
+    });
+  }
+
+  async listReleases(projectId: number): Promise<Release[]> {
+    const result = await this.db.query<ReleaseRow>('SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC', [
+      projectId,
+    ]);
+    return result.rows.map(toRelease);
+  }
+
+  async findRelease(projectId: number, version: string): Promise<Release | undefined> {
+    const result = await this.db.query<ReleaseRow>('SELECT * FROM releases WHERE project_id = $1 AND version = $2', [
+      projectId,
+      version,
+    ]);
+    return result.rows[0] && toRelease(result.rows[0]);
+  }
+
+  async forgetProcessedEventsBefore(cutoff: number): Promise<number> {
+    const result = await this.db.query('DELETE FROM processed_events WHERE received_at < to_timestamp($1::float8)', [cutoff]);
+    return result.affectedRows;
+  }
+}
+
+interface ReleaseRow {
+  project_id: number;
+  version: string;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+const toRelease = (r: ReleaseRow): Release => ({
+  projectId: r.project_id,
+  version: r.version,
+  firstSeen: r.first_seen,
+  lastSeen: r.last_seen,
+});

@@ -1,0 +1,127 @@
+// SourceMapIndex over SQL (PGlite standalone, Postgres distributed): bundle assemblies and the
+// index of uploaded source map files by Debug ID; the files themselves are in the BlobStore.
+// A slice of PgMetadataStore; it does not own the SqlClient.
+import type { AssemblyState, BundleAssembly, SourceMapArtifact, SourceMapIndex } from '../../core/ports/source-map-index.ts';
+import { chunk, valuesList, type SqlClient } from './sql-client.ts';
+
+export class PgSourceMapIndex implements SourceMapIndex {
+  constructor(private readonly db: SqlClient) {}
+
+  async claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean> {
+    const claimed = await this.db.query(
+      `INSERT INTO bundle_assemblies AS a (project_id, checksum, state) VALUES ($1, $2, 'assembling')
+       ON CONFLICT (project_id, checksum) DO UPDATE SET state = 'assembling', detail = NULL, updated_at = now()
+         WHERE a.state = 'assembling' AND a.updated_at < $3
+       RETURNING 1`,
+      [projectId, checksum, staleBefore],
+    );
+    return claimed.rows.length === 1;
+  }
+
+  async finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void> {
+    await this.db.query(
+      'UPDATE bundle_assemblies SET state = $3, detail = $4, updated_at = now() WHERE project_id = $1 AND checksum = $2',
+      [projectId, checksum, state, detail],
+    );
+  }
+
+  async getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined> {
+    const result = await this.db.query<{ state: AssemblyState; detail: string | null; updated_at: Date }>(
+      'SELECT state, detail, updated_at FROM bundle_assemblies WHERE project_id = $1 AND checksum = $2',
+      [projectId, checksum],
+    );
+    const row = result.rows[0];
+    return row && { state: row.state, detail: row.detail, updatedAt: row.updated_at };
+  }
+
+  async forgetAssemblies(projectId: number, checksums: string[]): Promise<void> {
+    if (checksums.length === 0) return;
+    await this.db.query('DELETE FROM bundle_assemblies WHERE project_id = $1 AND checksum = ANY($2::text[])', [
+      projectId,
+      checksums,
+    ]);
+  }
+
+  async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void> {
+    for (const part of chunk(artifacts, 500)) {
+      const values = valuesList(
+        part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
+        ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
+      );
+      await this.db.query(
+        `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
+         VALUES ${values.sql}
+         ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
+           size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now()`,
+        values.params,
+      );
+    }
+  }
+
+  async findSourceMapArtifact(
+    projectId: number,
+    debugId: string,
+    type: SourceMapArtifact['type'],
+  ): Promise<SourceMapArtifact | undefined> {
+    return (await this.artifactsWhere('project_id = $1 AND debug_id = $2 AND type = $3', [projectId, debugId, type]))[0];
+  }
+
+  async touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void> {
+    if (debugIds.length === 0) return;
+    await this.db.query(
+      `UPDATE source_map_artifacts SET last_used_at = $3
+       WHERE project_id = $1 AND debug_id = ANY($2::text[]) AND (last_used_at IS NULL OR last_used_at < $3)`,
+      [projectId, debugIds, at],
+    );
+  }
+
+  listSourceMapArtifactsUnusedSince(cutoff: Date, limit: number): Promise<SourceMapArtifact[]> {
+    return this.artifactsWhere('COALESCE(last_used_at, uploaded_at) < $1 ORDER BY COALESCE(last_used_at, uploaded_at) LIMIT $2', [
+      cutoff,
+      limit,
+    ]);
+  }
+
+  async deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void> {
+    for (const part of chunk(artifacts, 500)) {
+      const values = valuesList(
+        part.map((a) => [a.projectId, a.debugId, a.type]),
+        ['integer', 'text', 'text'],
+      );
+      await this.db.query(
+        `DELETE FROM source_map_artifacts a USING (VALUES ${values.sql}) AS v (project_id, debug_id, type)
+         WHERE a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type`,
+        values.params,
+      );
+    }
+  }
+
+  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
+    return this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
+  }
+
+  private async artifactsWhere(where: string, params: unknown[]): Promise<SourceMapArtifact[]> {
+    const result = await this.db.query<{
+      project_id: number;
+      debug_id: string;
+      type: SourceMapArtifact['type'];
+      url: string;
+      blob_key: string;
+      size_bytes: string | number;
+      bundle_checksum: string;
+      uploaded_at: Date;
+      last_used_at: Date | null;
+    }>(`SELECT * FROM source_map_artifacts WHERE ${where}`, params);
+    return result.rows.map((r) => ({
+      projectId: r.project_id,
+      debugId: r.debug_id,
+      type: r.type,
+      url: r.url,
+      blobKey: r.blob_key,
+      sizeBytes: Number(r.size_bytes),
+      bundleChecksum: r.bundle_checksum,
+      uploadedAt: r.uploaded_at,
+      lastUsedAt: r.last_used_at,
+    }));
+  }
+}

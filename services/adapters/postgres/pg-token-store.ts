@@ -1,0 +1,115 @@
+// TokenStore over SQL (PGlite standalone, Postgres distributed): agent and upload tokens, by the
+// hash of their secret. A slice of PgMetadataStore; it does not own the SqlClient.
+import type { Role } from '../../core/auth/roles.ts';
+import { ConflictError } from '../../core/errors.ts';
+import type { AgentToken, TokenStore, UploadToken } from '../../core/ports/token-store.ts';
+import { isUniqueViolation } from './pg-errors.ts';
+import {
+  TOKEN_COLUMNS,
+  UPLOAD_TOKEN_COLUMNS,
+  toAgentToken,
+  toUploadToken,
+  type AgentTokenRow,
+  type UploadTokenRow,
+} from './rows.ts';
+import type { SqlClient } from './sql-client.ts';
+
+export class PgTokenStore implements TokenStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async createAgentToken(token: {
+    organizationId: number;
+    projectId: number | null;
+    name: string;
+    role: Role;
+    tokenHash: string;
+  }): Promise<AgentToken> {
+    try {
+      const inserted = await this.db.query<{ id: number }>(
+        `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash)
+         VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [token.organizationId, token.projectId, token.name, token.role, token.tokenHash],
+      );
+      return (await this.tokenWhere('t.id = $1', [inserted.rows[0]!.id]))[0]!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a token named "${token.name}" already exists: pick another --name or revoke the old one`);
+      }
+      throw error;
+    }
+  }
+
+  async findAgentToken(tokenHash: string): Promise<AgentToken | undefined> {
+    return (await this.tokenWhere('t.token_hash = $1 AND t.revoked_at IS NULL', [tokenHash]))[0];
+  }
+
+  async revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined> {
+    const updated = await this.db.query<{ id: number }>(
+      `UPDATE agent_tokens SET revoked_at = now()
+       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL RETURNING id`,
+      [organizationId, name],
+    );
+    const id = updated.rows[0]?.id;
+    return id === undefined ? undefined : (await this.tokenWhere('t.id = $1', [id]))[0];
+  }
+
+  async listAgentTokens(organizationId: number): Promise<AgentToken[]> {
+    return this.tokenWhere('t.organization_id = $1 ORDER BY t.created_at, t.id', [organizationId]);
+  }
+
+  private async tokenWhere(where: string, params: unknown[]): Promise<AgentToken[]> {
+    const result = await this.db.query<AgentTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM agent_tokens t LEFT JOIN projects p ON p.id = t.project_id WHERE ${where}`,
+      params,
+    );
+    return result.rows.map(toAgentToken);
+  }
+
+  async createUploadToken(token: {
+    organizationId: number;
+    projectId: number;
+    name: string;
+    tokenHash: string;
+  }): Promise<UploadToken> {
+    try {
+      const inserted = await this.db.query<{ id: number }>(
+        'INSERT INTO upload_tokens (organization_id, project_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+        [token.organizationId, token.projectId, token.name, token.tokenHash],
+      );
+      return (await this.uploadTokenWhere('u.id = $1', [inserted.rows[0]!.id]))[0]!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(
+          `an upload token named "${token.name}" already exists: pick another --name or revoke the old one`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async findUploadToken(tokenHash: string): Promise<UploadToken | undefined> {
+    return (await this.uploadTokenWhere('u.token_hash = $1 AND u.revoked_at IS NULL', [tokenHash]))[0];
+  }
+
+  async revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined> {
+    const updated = await this.db.query<{ id: number }>(
+      `UPDATE upload_tokens SET revoked_at = now()
+       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL RETURNING id`,
+      [organizationId, name],
+    );
+    const id = updated.rows[0]?.id;
+    return id === undefined ? undefined : (await this.uploadTokenWhere('u.id = $1', [id]))[0];
+  }
+
+  async listUploadTokens(organizationId: number): Promise<UploadToken[]> {
+    return this.uploadTokenWhere('u.organization_id = $1 ORDER BY u.created_at, u.id', [organizationId]);
+  }
+
+  private async uploadTokenWhere(where: string, params: unknown[]): Promise<UploadToken[]> {
+    const result = await this.db.query<UploadTokenRow>(
+      `SELECT ${UPLOAD_TOKEN_COLUMNS} FROM upload_tokens u JOIN projects p ON p.id = u.project_id WHERE ${where}`,
+      params,
+    );
+    return result.rows.map(toUploadToken);
+  }
+}
