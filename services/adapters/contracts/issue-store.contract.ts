@@ -1,0 +1,468 @@
+// The IssueStore contract (issues, occurrences, lifecycle, activity, releases; a slice of the
+// MetadataStore): every adapter must pass these tests, run against the real database, with a
+// TenancyStore over the same database for the projects the issues belong to.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { UserInputError } from '../../core/errors.ts';
+import type { Occurrence } from '../../core/issues/occurrence.ts';
+import type { IssueStore } from '../../core/ports/issue-store.ts';
+import type { Project, TenancyStore } from '../../core/ports/tenancy-store.ts';
+import * as fixtures from './metadata-fixtures.ts';
+import { at, change, T } from './metadata-fixtures.ts';
+
+export function describeIssueStoreContract(
+  name: string,
+  open: () => Promise<{ issues: IssueStore; tenancy: TenancyStore }>,
+): void {
+  describe(`IssueStore contract: ${name}`, () => {
+    let store: IssueStore;
+    let tenancy: TenancyStore;
+    beforeAll(async () => {
+      ({ issues: store, tenancy } = await open());
+    });
+    const orgWithProject = (slug?: string) => fixtures.orgWithProject(tenancy, slug);
+    const occurrence = fixtures.occurrenceMaker();
+
+    it('creates an issue per primary hash with per-project short ids', async () => {
+      const { project } = await orgWithProject('shop');
+      const results = await store.recordOccurrences([
+        occurrence(project, { hashes: ['a'] }),
+        occurrence(project, { hashes: ['b'] }),
+        occurrence(project, { hashes: ['a'] }),
+      ]);
+      expect(results.map((r) => r.shortId)).toEqual(['SHOP-1', 'SHOP-2', 'SHOP-1']);
+      expect(results.map((r) => r.isNewIssue)).toEqual([true, true, false]);
+      const { project: other } = await orgWithProject('shop');
+      const [elsewhere] = await store.recordOccurrences([occurrence(other, { hashes: ['a'] })]);
+      expect(elsewhere?.shortId).toBe('SHOP-1');
+      expect(elsewhere?.issueId).not.toBe(results[0]?.issueId);
+      const issue = await store.findIssue(project.id, 1);
+      expect(issue).toMatchObject({ shortId: 'SHOP-1', count: 2, status: 'unresolved', level: 'error', projectSlug: 'shop' });
+    });
+
+    it('counts a redelivered event once and reports it as a duplicate', async () => {
+      const { project } = await orgWithProject();
+      const first = occurrence(project);
+      const [recorded] = await store.recordOccurrences([first, { ...first }]);
+      const [again] = await store.recordOccurrences([first]);
+      // The facts of the first delivery come back, so alerts evaluated again come out the same.
+      expect(recorded).toMatchObject({ isDuplicate: false, isNewIssue: true, countBefore: 0, countAfter: 1 });
+      expect(again).toMatchObject({
+        isDuplicate: true,
+        issueId: recorded!.issueId,
+        shortId: 'WEB-1',
+        isNewIssue: true,
+        isRegression: false,
+        countBefore: 0,
+        countAfter: 1,
+      });
+      expect((await store.getIssue(recorded!.issueId))?.count).toBe(1);
+    });
+
+    it('reports the issue counts around each batch and which event brought a release first', async () => {
+      const { project } = await orgWithProject();
+      const batch = [
+        occurrence(project, { release: 'web@2', timestamp: 1_700_000_500 }),
+        occurrence(project, { release: 'web@2', timestamp: 1_700_000_400 }),
+        occurrence(project, { release: 'web@1' }),
+      ];
+      const results = await store.recordOccurrences(batch);
+      expect(results.map((r) => [r.isNewRelease, r.countBefore, r.countAfter])).toEqual([
+        [false, 0, 3],
+        [true, 0, 3],
+        [true, 0, 3],
+      ]);
+      const later = await store.recordOccurrences([occurrence(project, { release: 'web@2' }), occurrence(project)]);
+      expect(later.map((r) => [r.isNewRelease, r.countBefore, r.countAfter])).toEqual([
+        [false, 3, 5],
+        [false, 3, 5],
+      ]);
+      const [replayed] = await store.recordOccurrences([batch[1]!]);
+      expect(replayed).toMatchObject({ isDuplicate: true, isNewRelease: true, countBefore: 0, countAfter: 3 });
+    });
+
+    it('finds an issue by any of its hashes and links new ones', async () => {
+      const { project } = await orgWithProject();
+      const [first] = await store.recordOccurrences([occurrence(project, { hashes: ['app-1', 'system-1'] })]);
+      const [bySecondary] = await store.recordOccurrences([occurrence(project, { hashes: ['system-1'] })]);
+      const [byNew] = await store.recordOccurrences([occurrence(project, { hashes: ['app-2', 'system-1'] })]);
+      const [byLinked] = await store.recordOccurrences([occurrence(project, { hashes: ['app-2'] })]);
+      expect(new Set([first, bySecondary, byNew, byLinked].map((r) => r!.issueId)).size).toBe(1);
+      expect((await store.getIssue(first!.issueId))?.count).toBe(4);
+    });
+
+    it('makes one issue of groups in one batch that share a hash, in either order', async () => {
+      const { project } = await orgWithProject();
+      const one = await store.recordOccurrences([
+        occurrence(project, { hashes: ['app-x', 'system-x'] }),
+        occurrence(project, { hashes: ['system-x'] }),
+      ]);
+      const two = await store.recordOccurrences([
+        occurrence(project, { hashes: ['system-y'] }),
+        occurrence(project, { hashes: ['app-y', 'system-y'] }),
+      ]);
+      expect(new Set(one.map((r) => r.issueId)).size).toBe(1);
+      expect(new Set(two.map((r) => r.issueId)).size).toBe(1);
+      expect((await store.getIssue(one[0]!.issueId))?.count).toBe(2);
+      expect((await store.getIssue(two[0]!.issueId))?.count).toBe(2);
+      expect(one[0]!.issueId).not.toBe(two[0]!.issueId);
+    });
+
+    it('folds groups of one batch that reach the same existing issue into one update', async () => {
+      const { project } = await orgWithProject();
+      const [first] = await store.recordOccurrences([
+        occurrence(project, { hashes: ['p1', 'shared'], timestamp: 1_950_000_000 }),
+      ]);
+      const results = await store.recordOccurrences([
+        occurrence(project, { hashes: ['p2', 'shared'], timestamp: 1_950_000_010, title: 'Second', userKey: 'id:a' }),
+        occurrence(project, {
+          hashes: ['p3', 'shared'],
+          timestamp: 1_950_000_020,
+          title: 'Third',
+          userKey: 'id:b',
+          environment: 'prod',
+        }),
+      ]);
+      expect(results.map((r) => r.issueId)).toEqual([first!.issueId, first!.issueId]);
+      expect(await store.getIssue(first!.issueId)).toMatchObject({
+        count: 3,
+        title: 'Third',
+        userCount: 2,
+        environments: ['prod'],
+      });
+      const [viaNewHash] = await store.recordOccurrences([occurrence(project, { hashes: ['p3'] })]);
+      expect(viaNewHash!.issueId).toBe(first!.issueId);
+    });
+
+    it('keeps counts, first and last seen, newest facts, environments, releases and distinct users', async () => {
+      const { project } = await orgWithProject();
+      const t = 1_800_000_000;
+      await store.recordOccurrences([
+        occurrence(project, {
+          timestamp: t + 10,
+          title: 'Newest',
+          level: 'fatal',
+          environment: 'production',
+          release: '1.1',
+          userKey: 'id:1',
+        }),
+        occurrence(project, { timestamp: t, title: 'Oldest', environment: 'staging', release: '1.0', userKey: 'id:1' }),
+      ]);
+      await store.recordOccurrences([
+        occurrence(project, { timestamp: t + 5, title: 'Older than newest', userKey: 'id:2', environment: 'production' }),
+      ]);
+      const issue = (await store.findIssue(project.id, 1))!;
+      expect(issue).toMatchObject({
+        title: 'Newest',
+        level: 'fatal',
+        count: 3,
+        userCount: 2,
+        firstRelease: '1.0',
+        lastRelease: '1.1',
+      });
+      expect(issue.firstSeen.getTime()).toBe(t * 1000);
+      expect(issue.lastSeen.getTime()).toBe((t + 10) * 1000);
+      expect([...issue.environments].sort()).toEqual(['production', 'staging']);
+      const releases = await store.listReleases(project.id);
+      expect(releases.map((r) => r.version).sort()).toEqual(['1.0', '1.1']);
+    });
+
+    it('lists issues newest first with filters and a cursor, never from another project', async () => {
+      const { project } = await orgWithProject();
+      const { project: other } = await orgWithProject();
+      const base = 1_900_000_000;
+      const batch = Array.from({ length: 5 }, (_, i) =>
+        occurrence(project, {
+          hashes: [`h${i}`],
+          timestamp: base + i,
+          title: i % 2 ? `Warning ${i}` : `Crash ${i}`,
+          level: i % 2 ? 'warning' : 'error',
+        }),
+      );
+      await store.recordOccurrences(batch);
+      await store.recordOccurrences([occurrence(other, { hashes: ['h0'], timestamp: base + 100 })]);
+      const page1 = await store.listIssues({ projectId: project.id, limit: 2 });
+      expect(page1.items.map((i) => i.title)).toEqual(['Crash 4', 'Warning 3']);
+      const page2 = await store.listIssues({ projectId: project.id, limit: 2, cursor: page1.nextCursor });
+      expect(page2.items.map((i) => i.title)).toEqual(['Crash 2', 'Warning 1']);
+      const page3 = await store.listIssues({ projectId: project.id, limit: 2, cursor: page2.nextCursor });
+      expect(page3.items.map((i) => i.title)).toEqual(['Crash 0']);
+      expect(page3.nextCursor).toBeUndefined();
+      expect((await store.listIssues({ projectId: project.id, limit: 10, level: 'warning' })).items).toHaveLength(2);
+      expect((await store.listIssues({ projectId: project.id, limit: 10, text: 'crash 4' })).items.map((i) => i.title)).toEqual([
+        'Crash 4',
+      ]);
+      expect((await store.listIssues({ projectId: project.id, limit: 10, text: '100%_' })).items).toEqual([]);
+      expect((await store.listIssues({ projectId: project.id, limit: 10, status: 'resolved' })).items).toEqual([]);
+      expect((await store.listIssues({ projectId: project.id, limit: 10, status: 'all' })).items).toHaveLength(5);
+      await expect(store.listIssues({ projectId: project.id, limit: 2, cursor: 'garbage' })).rejects.toBeInstanceOf(
+        UserInputError,
+      );
+    });
+
+    describe('issue lifecycle', () => {
+      const record = (project: Project, overrides: Partial<Occurrence>) =>
+        fixtures.recordOne(store, occurrence(project, overrides));
+
+      it('changeIssues resolves with a marker and returns only the ids whose status changed', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        const b = await record(project, { hashes: ['b'], timestamp: T });
+        const resolve = change({ action: 'resolve', release: '2.0', note: 'fixed' }, at(T + 10), { release: '2.0' });
+        const changed = await store.changeIssues(project.id, [a.issueId, b.issueId], resolve);
+        expect([...changed].sort((x, y) => x - y)).toEqual([a.issueId, b.issueId].sort((x, y) => x - y));
+        expect(await store.getIssue(a.issueId)).toMatchObject({
+          status: 'resolved',
+          resolution: { resolvedAt: at(T + 10).toISOString(), by: 'alice', release: '2.0', note: 'fixed' },
+          snoozeUntil: null,
+        });
+        expect(await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)))).toEqual([]);
+        // Resolving again still stamps a fresh marker.
+        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice' });
+        expect(await store.changeIssues(project.id, [], resolve)).toEqual([]);
+      });
+
+      it('changeIssues writes one activity entry per issue and call, newest first', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        const b = await record(project, { hashes: ['b'], timestamp: T });
+        await store.changeIssues(project.id, [a.issueId, b.issueId], change({ action: 'resolve' }, at(T + 10), { note: 'n' }));
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)));
+        await store.changeIssues(
+          project.id,
+          [a.issueId],
+          change({ action: 'snooze', snoozeMinutes: 5 }, at(T + 30), { snoozeMinutes: 5 }),
+        );
+        const activity = await store.listIssueActivity(a.issueId, 10);
+        expect(activity.map((e) => [e.kind, e.actor, e.details])).toEqual([
+          ['snooze', 'alice', { snoozeMinutes: 5 }],
+          ['resolve', 'alice', {}],
+          ['resolve', 'alice', { note: 'n' }],
+        ]);
+        expect(activity.every((e) => e.issueId === a.issueId)).toBe(true);
+        // Stamped with the caller's clock, not the database's.
+        expect(activity.map((e) => e.at)).toEqual([at(T + 30), at(T + 20), at(T + 10)]);
+        expect((await store.listIssueActivity(a.issueId, 1)).map((e) => e.kind)).toEqual(['snooze']);
+        expect((await store.listIssueActivity(b.issueId, 10)).map((e) => e.kind)).toEqual(['resolve']);
+      });
+
+      it('changeIssues leaves an issue of another project alone', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const mine = await record(project, { hashes: ['a'], timestamp: T });
+        const theirs = await record(other, { hashes: ['a'], timestamp: T });
+        const changed = await store.changeIssues(
+          project.id,
+          [mine.issueId, theirs.issueId],
+          change({ action: 'ignore' }, at(T + 10)),
+        );
+        expect(changed).toEqual([mine.issueId]);
+        expect(await store.getIssue(theirs.issueId)).toMatchObject({ status: 'unresolved', resolution: null });
+        expect(await store.listIssueActivity(theirs.issueId, 10)).toEqual([]);
+      });
+
+      it('any other action clears the resolution marker', async () => {
+        const { project } = await orgWithProject();
+        const a = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve', commit: 'abc' }, at(T + 10)));
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'snooze', snoozeMinutes: 60 }, at(T + 20)));
+        expect(await store.getIssue(a.issueId)).toMatchObject({
+          status: 'snoozed',
+          resolution: null,
+          snoozeUntil: at(T + 20 + 3600),
+        });
+        await store.changeIssues(project.id, [a.issueId], change({ action: 'unresolve' }, at(T + 30)));
+        expect(await store.getIssue(a.issueId)).toMatchObject({ status: 'unresolved', resolution: null, snoozeUntil: null });
+      });
+
+      it('an event newer than the resolve regresses the issue, keeping the marker', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve' }, at(T + 100)));
+        const batch = [
+          occurrence(project, { hashes: ['a'], timestamp: T + 50, release: '1.0' }),
+          occurrence(project, { hashes: ['a'], timestamp: T + 300, release: '1.2' }),
+          occurrence(project, { hashes: ['a'], timestamp: T + 200, release: '1.1' }),
+        ];
+        const results = await store.recordOccurrences(batch);
+        // The earliest event after the resolve is the one that regressed it.
+        expect(results.map((r) => r.isRegression)).toEqual([false, false, true]);
+        const issue = await store.getIssue(first.issueId);
+        expect(issue).toMatchObject({
+          status: 'unresolved',
+          resolution: { resolvedAt: at(T + 100).toISOString(), by: 'alice' },
+          regressedAt: at(T + 200),
+          regressionRelease: '1.1',
+          count: 4,
+        });
+        const [latest] = await store.listIssueActivity(first.issueId, 10);
+        expect(latest).toMatchObject({ kind: 'regression', actor: 'errata', details: { eventId: batch[2]!.eventId } });
+        // Unresolved now: later events count, but regress nothing.
+        expect((await record(project, { hashes: ['a'], timestamp: T + 400 })).isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.regressedAt).toEqual(at(T + 200));
+      });
+
+      it('an event older than the resolve does not regress the issue', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve' }, at(T + 100)));
+        const late = await record(project, { hashes: ['a'], timestamp: T + 99 });
+        const onTheDot = await record(project, { hashes: ['a'], timestamp: T + 100 });
+        expect([late.isRegression, onTheDot.isRegression]).toEqual([false, false]);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'resolved', count: 3, regressedAt: null });
+        expect((await store.listIssueActivity(first.issueId, 10)).map((e) => e.kind)).toEqual(['resolve']);
+      });
+
+      it('a resolve in a release is not regressed by events of an older release, only by that release or newer', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '1.0' });
+        await record(project, { hashes: ['a'], timestamp: T + 1000, release: '2.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '2.0' }, at(T + 2000)));
+        const old = await record(project, { hashes: ['a'], timestamp: T + 3000, release: '1.0' });
+        expect(old.isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.status).toBe('resolved');
+        const current = await record(project, { hashes: ['a'], timestamp: T + 3001, release: '2.0' });
+        expect(current.isRegression).toBe(true);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'unresolved', regressionRelease: '2.0' });
+      });
+
+      it('a release first seen after the marker release regresses the issue', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '2.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '2.0' }, at(T + 10)));
+        // 3.0 is new in this very batch: first seen at the event's own time, after 2.0.
+        expect((await record(project, { hashes: ['a'], timestamp: T + 20, release: '3.0' })).isRegression).toBe(true);
+        expect((await store.getIssue(first.issueId))?.regressionRelease).toBe('3.0');
+      });
+
+      it('a resolve in a release never seen is regressed only by that release or an event without one', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T, release: '1.0' });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'resolve', release: '9.0' }, at(T + 10)));
+        expect((await record(project, { hashes: ['a'], timestamp: T + 20, release: '1.0' })).isRegression).toBe(false);
+        expect((await record(project, { hashes: ['a'], timestamp: T + 30, release: '1.5' })).isRegression).toBe(false);
+        expect((await store.getIssue(first.issueId))?.status).toBe('resolved');
+        expect((await record(project, { hashes: ['a'], timestamp: T + 40, release: null })).isRegression).toBe(true);
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'unresolved', regressionRelease: null });
+      });
+
+      it('a snoozed issue stays snoozed on earlier events and wakes on one at or after its end', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['a'], timestamp: T });
+        await store.changeIssues(project.id, [first.issueId], change({ action: 'snooze', snoozeMinutes: 10 }, at(T)));
+        const until = at(T + 600);
+        expect((await store.getIssue(first.issueId))?.snoozeUntil).toEqual(until);
+        const early = await record(project, { hashes: ['a'], timestamp: T + 599.5 });
+        expect(await store.getIssue(first.issueId)).toMatchObject({ status: 'snoozed', snoozeUntil: until });
+        const waking = await record(project, { hashes: ['a'], timestamp: T + 600 });
+        expect([early.isRegression, waking.isRegression]).toEqual([false, false]);
+        expect(await store.getIssue(first.issueId)).toMatchObject({
+          status: 'unresolved',
+          snoozeUntil: null,
+          resolution: null,
+          regressedAt: null,
+        });
+        const [latest] = await store.listIssueActivity(first.issueId, 10);
+        expect(latest).toMatchObject({ kind: 'snooze_expired', actor: 'errata', details: { eventId: waking.eventId } });
+      });
+
+      it('expireSnoozes wakes the snoozes that ended by now, once', async () => {
+        // expireSnoozes spans every project: a clock in the 1990s keeps other tests' snoozes out.
+        const now = new Date('1996-01-01T00:00:00.000Z');
+        const minutesBefore = (date: Date, minutes: number) => new Date(date.getTime() - minutes * 60_000);
+        const { project } = await orgWithProject();
+        const ended = await record(project, { hashes: ['ended'], timestamp: T });
+        const endsNow = await record(project, { hashes: ['ends-now'], timestamp: T });
+        const later = await record(project, { hashes: ['later'], timestamp: T });
+        const ignored = await record(project, { hashes: ['ignored'], timestamp: T });
+        await store.changeIssues(
+          project.id,
+          [ended.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 60)),
+        );
+        await store.changeIssues(
+          project.id,
+          [endsNow.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 30)),
+        );
+        await store.changeIssues(
+          project.id,
+          [later.issueId],
+          change({ action: 'snooze', snoozeMinutes: 30 }, minutesBefore(now, 29)),
+        );
+        await store.changeIssues(project.id, [ignored.issueId], change({ action: 'ignore' }, minutesBefore(now, 60)));
+
+        expect(await store.expireSnoozes(now)).toBe(2);
+        expect(await store.getIssue(ended.issueId)).toMatchObject({ status: 'unresolved', snoozeUntil: null });
+        expect(await store.getIssue(endsNow.issueId)).toMatchObject({ status: 'unresolved', snoozeUntil: null });
+        expect(await store.getIssue(later.issueId)).toMatchObject({ status: 'snoozed', snoozeUntil: minutesBefore(now, -1) });
+        expect((await store.getIssue(ignored.issueId))?.status).toBe('ignored');
+        const [latest] = await store.listIssueActivity(ended.issueId, 10);
+        expect(latest).toMatchObject({
+          kind: 'snooze_expired',
+          actor: 'errata',
+          details: { snoozeUntil: minutesBefore(now, 30).toISOString() },
+        });
+        expect(await store.expireSnoozes(now)).toBe(0);
+      });
+
+      it('deleteIssues removes the issue and its activity; its fingerprint then starts a new issue', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const gone = await record(project, { hashes: ['gone', 'gone-secondary'], timestamp: T });
+        const kept = await record(project, { hashes: ['kept'], timestamp: T });
+        const theirs = await record(other, { hashes: ['gone'], timestamp: T });
+        await store.changeIssues(project.id, [gone.issueId], change({ action: 'resolve' }, at(T + 10)));
+
+        expect(await store.deleteIssues(project.id, [gone.issueId, theirs.issueId])).toBe(1);
+        expect(await store.findIssue(project.id, 1)).toBeUndefined();
+        expect(await store.getIssue(gone.issueId)).toBeUndefined();
+        expect(await store.listIssueActivity(gone.issueId, 10)).toEqual([]);
+        expect(await store.getIssue(kept.issueId)).toBeDefined();
+        expect(await store.getIssue(theirs.issueId)).toBeDefined();
+        expect(await store.deleteIssues(project.id, [gone.issueId])).toBe(0);
+        expect(await store.deleteIssues(project.id, [])).toBe(0);
+
+        const reborn = await record(project, { hashes: ['gone-secondary'], timestamp: T + 20 });
+        expect(reborn).toMatchObject({ isNewIssue: true, isRegression: false, shortId: 'WEB-3' });
+        expect(reborn.issueId).not.toBe(gone.issueId);
+        expect(await store.getIssue(reborn.issueId)).toMatchObject({ status: 'unresolved', count: 1, resolution: null });
+      });
+
+      it('deleteIssues forgets the counted event ids, so a redelivery counts once for the new issue', async () => {
+        const { project } = await orgWithProject();
+        const original = occurrence(project, { hashes: ['a'], timestamp: T });
+        const [gone] = await store.recordOccurrences([original]);
+        await store.deleteIssues(project.id, [gone!.issueId]);
+        const [again] = await store.recordOccurrences([original]);
+        expect(again).toMatchObject({ isNewIssue: true, isDuplicate: false });
+        const [thrice] = await store.recordOccurrences([original]);
+        expect(thrice).toMatchObject({ isDuplicate: true, issueId: again!.issueId });
+        expect((await store.getIssue(again!.issueId))?.count).toBe(1);
+      });
+
+      it('lists issues by first seen, regression time, first release and regression release', async () => {
+        const { project } = await orgWithProject();
+        const { project: other } = await orgWithProject();
+        const old = await record(project, { hashes: ['old'], timestamp: T, release: '1.0' });
+        const newer = await record(project, { hashes: ['newer'], timestamp: T + 100, release: '2.0' });
+        const newest = await record(project, { hashes: ['newest'], timestamp: T + 200, release: '2.0' });
+        await record(other, { hashes: ['newer'], timestamp: T + 100, release: '2.0' });
+        await store.changeIssues(project.id, [old.issueId, newer.issueId], change({ action: 'resolve' }, at(T + 300)));
+        await record(project, { hashes: ['newer'], timestamp: T + 400, release: '2.1' });
+
+        const ids = async (query: Partial<Parameters<IssueStore['listIssues']>[0]>) =>
+          (await store.listIssues({ projectId: project.id, limit: 10, status: 'all', ...query })).items.map((i) => i.id);
+        expect(await ids({ firstSeenSince: at(T + 100) })).toEqual([newer.issueId, newest.issueId]);
+        expect(await ids({ firstSeenSince: at(T + 201) })).toEqual([]);
+        expect(await ids({ regressedSince: at(T + 400) })).toEqual([newer.issueId]);
+        expect(await ids({ regressedSince: at(T + 401) })).toEqual([]);
+        expect(await ids({ firstRelease: '2.0' })).toEqual([newer.issueId, newest.issueId]);
+        expect(await ids({ firstRelease: '1.0' })).toEqual([old.issueId]);
+        expect(await ids({ firstRelease: '1.0', status: 'unresolved' })).toEqual([]);
+        expect(await ids({ regressionRelease: '2.1' })).toEqual([newer.issueId]);
+        expect(await ids({ regressionRelease: '2.0' })).toEqual([]);
+        expect(await ids({ firstRelease: '2.0', regressedSince: at(T) })).toEqual([newer.issueId]);
+      });
+    });
+  });
+}

@@ -1,0 +1,67 @@
+// The SourceMapIndex contract (bundle assemblies and the source map index; a slice of the
+// MetadataStore): every adapter must pass these tests, run against the real database, with a
+// TenancyStore over the same database for the projects the bundles belong to.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SourceMapIndex } from '../../core/ports/source-map-index.ts';
+import type { TenancyStore } from '../../core/ports/tenancy-store.ts';
+import * as fixtures from './metadata-fixtures.ts';
+
+export function describeSourceMapIndexContract(
+  name: string,
+  open: () => Promise<{ sourceMaps: SourceMapIndex; tenancy: TenancyStore }>,
+): void {
+  describe(`SourceMapIndex contract: ${name}`, () => {
+    let store: SourceMapIndex;
+    let tenancy: TenancyStore;
+    beforeAll(async () => {
+      ({ sourceMaps: store, tenancy } = await open());
+    });
+    const orgWithProject = (slug?: string) => fixtures.orgWithProject(tenancy, slug);
+
+    it('claims an assembly once, until it finishes or goes stale, and indexes artifacts by Debug ID', async () => {
+      const { project } = await orgWithProject();
+      const checksum = 'a'.repeat(40);
+      const longAgo = new Date(Date.now() - 3_600_000);
+      expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
+      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(true);
+      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(false);
+      expect((await store.getAssembly(project.id, checksum))?.state).toBe('assembling');
+      // An assembly that stopped updating before the cutoff may be taken over.
+      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(true);
+      await store.finishAssembly(project.id, checksum, 'error', 'bad zip');
+      expect(await store.getAssembly(project.id, checksum)).toMatchObject({ state: 'error', detail: 'bad zip' });
+      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(false);
+
+      const artifact = {
+        projectId: project.id,
+        debugId: '154733b7-3a40-544e-9fd4-e3454f09847d',
+        type: 'source_map' as const,
+        url: '~/app.js.map',
+        blobKey: 'projects/1/maps/x/source_map.gz',
+        sizeBytes: 5_000_000_000,
+        bundleChecksum: checksum,
+      };
+      await store.saveSourceMapArtifacts([artifact, { ...artifact, type: 'minified_source', url: '~/app.js' }]);
+      await store.saveSourceMapArtifacts([{ ...artifact, url: '~/v2/app.js.map' }]);
+      const listed = await store.listSourceMapArtifacts(project.id);
+      expect(listed.map((a) => [a.type, a.url, a.sizeBytes])).toEqual(
+        expect.arrayContaining([
+          ['source_map', '~/v2/app.js.map', 5_000_000_000],
+          ['minified_source', '~/app.js', 5_000_000_000],
+        ]),
+      );
+      expect(listed).toHaveLength(2);
+      expect(await store.listSourceMapArtifacts(project.id + 1000)).toEqual([]);
+      expect((await store.findSourceMapArtifact(project.id, artifact.debugId, 'source_map'))?.url).toBe('~/v2/app.js.map');
+      expect(await store.findSourceMapArtifact(project.id, artifact.debugId.replace('1', '2'), 'source_map')).toBeUndefined();
+      await store.touchSourceMapArtifacts(project.id, [artifact.debugId], new Date(Date.now() + 3_600_000));
+      const soon = new Date(Date.now() + 60_000);
+      const unused = (await store.listSourceMapArtifactsUnusedSince(soon, 100)).filter((a) => a.projectId === project.id);
+      expect(unused).toEqual([]);
+      await store.deleteSourceMapArtifacts([{ projectId: project.id, debugId: artifact.debugId, type: 'minified_source' }]);
+      expect((await store.listSourceMapArtifacts(project.id)).map((a) => a.type)).toEqual(['source_map']);
+      await store.forgetAssemblies(project.id, [checksum]);
+      expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
+    });
+  });
+}

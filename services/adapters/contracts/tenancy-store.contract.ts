@@ -1,0 +1,53 @@
+// The TenancyStore contract (organizations, projects, DSN keys; a slice of the MetadataStore):
+// every adapter must pass these tests, run against the real database. Each test works in an
+// organization of its own, so suites can share one database without cleaning up.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError } from '../../core/errors.ts';
+import type { TenancyStore } from '../../core/ports/tenancy-store.ts';
+import { unique } from './metadata-fixtures.ts';
+
+export function describeTenancyStoreContract(name: string, open: () => Promise<TenancyStore>): void {
+  describe(`TenancyStore contract: ${name}`, () => {
+    let store: TenancyStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+
+    it('creates the organization once, however often it is ensured', async () => {
+      const slug = `org-${unique()}`;
+      const first = await store.ensureOrganization(slug, 'First');
+      const second = await store.ensureOrganization(slug, 'Second');
+      expect(second.id).toBe(first.id);
+      expect((await store.findOrganization(slug))?.name).toBe('First');
+      expect((await store.listOrganizations()).some((o) => o.slug === slug)).toBe(true);
+    });
+
+    it('creates a project with its DSN key, finds it by key, and refuses a taken slug', async () => {
+      const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
+      const publicKey = unique() + unique();
+      const { project, key } = await store.createProject(
+        { organizationId: org.id, slug: 'api', name: 'API' },
+        { publicKey, label: 'Default' },
+      );
+      expect(project).toMatchObject({ organizationId: org.id, slug: 'api', name: 'API', rateLimitPerMinute: null });
+      expect(key).toMatchObject({ projectId: project.id, publicKey, active: true });
+      const found = await store.findProjectKey(publicKey);
+      expect(found?.project.id).toBe(project.id);
+      expect(found?.project.slug).toBe('api');
+      expect(await store.findProjectKey('no-such-key')).toBeUndefined();
+      await expect(
+        store.createProject(
+          { organizationId: org.id, slug: 'api', name: 'Again' },
+          { publicKey: unique() + unique(), label: 'Default' },
+        ),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect((await store.listProjects(org.id)).map((p) => p.slug)).toEqual(['api']);
+      expect(await store.listProjectKeys(project.id)).toHaveLength(1);
+      expect((await store.setProjectKeyActive(publicKey, false))?.active).toBe(false);
+      expect((await store.findProjectKey(publicKey))?.key.active).toBe(false);
+      expect(await store.setProjectKeyActive('no-such-key', false)).toBeUndefined();
+      await store.setProjectRateLimit(project.id, 120);
+      expect((await store.getProject(project.id))?.rateLimitPerMinute).toBe(120);
+    });
+  });
+}
