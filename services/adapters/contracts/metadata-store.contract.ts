@@ -1,8 +1,8 @@
 // The MetadataStore contract: every adapter (PGlite, Postgres) must pass these tests, run
 // against the real database. It is the contracts of the port's four slices, each run against
-// the whole store (so a method the store does not answer fails its slice's tests), and the
-// tests of what holds across the slices. A narrow implementation of one slice is held to that
-// slice's contract alone.
+// the whole store, then what holds across the slices: the store answers every method of the
+// port, and text is stored the same way in all of them. A narrow implementation of one slice
+// is held to that slice's contract alone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
 import type { MetadataStore, Project } from '../../core/ports/metadata-store.ts';
@@ -12,6 +12,52 @@ import { at, change, T, unique } from './metadata-fixtures.ts';
 import { describeSourceMapIndexContract } from './source-map-index.contract.ts';
 import { describeTenancyStoreContract } from './tenancy-store.contract.ts';
 import { describeTokenStoreContract } from './token-store.contract.ts';
+
+// Every method of the port, kept complete by the compiler (a Record of all its keys): the
+// composed store must answer each, from whichever slice holds it.
+const METHODS: Record<keyof MetadataStore, true> = {
+  ensureOrganization: true,
+  findOrganization: true,
+  listOrganizations: true,
+  createProject: true,
+  findProject: true,
+  getProject: true,
+  listProjects: true,
+  setProjectRateLimit: true,
+  listProjectKeys: true,
+  setProjectKeyActive: true,
+  findProjectKey: true,
+  createAgentToken: true,
+  findAgentToken: true,
+  revokeAgentToken: true,
+  listAgentTokens: true,
+  createUploadToken: true,
+  findUploadToken: true,
+  revokeUploadToken: true,
+  listUploadTokens: true,
+  claimAssembly: true,
+  finishAssembly: true,
+  getAssembly: true,
+  forgetAssemblies: true,
+  saveSourceMapArtifacts: true,
+  listSourceMapArtifacts: true,
+  findSourceMapArtifact: true,
+  listSourceMapArtifactsUnusedSince: true,
+  deleteSourceMapArtifacts: true,
+  touchSourceMapArtifacts: true,
+  recordOccurrences: true,
+  listIssues: true,
+  findIssue: true,
+  getIssue: true,
+  changeIssues: true,
+  deleteIssues: true,
+  listIssueActivity: true,
+  expireSnoozes: true,
+  listReleases: true,
+  findRelease: true,
+  forgetProcessedEventsBefore: true,
+  ping: true,
+};
 
 export function describeMetadataStoreContract(name: string, open: () => Promise<MetadataStore>): void {
   describeTenancyStoreContract(name, open);
@@ -37,6 +83,11 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
     const occurrence = fixtures.occurrenceMaker();
     const record = (project: Project, overrides: Partial<Occurrence>) =>
       fixtures.recordOne(store, occurrence(project, overrides));
+
+    it('answers every method of the port', () => {
+      const missing = Object.keys(METHODS).filter((method) => typeof store[method as keyof MetadataStore] !== 'function');
+      expect(missing).toEqual([]);
+    });
 
     it('takes a NUL or a lone surrogate in any text or JSON value: stored as U+FFFD, looked up and searched', async () => {
       // Postgres refuses both (NUL in text; their escapes in jsonb): a user's note, name or
