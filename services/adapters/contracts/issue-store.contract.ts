@@ -464,5 +464,33 @@ export function describeIssueStoreContract(
         expect(await ids({ firstRelease: '2.0', regressedSince: at(T) })).toEqual([newer.issueId]);
       });
     });
+
+    it('finds a release of its project by version, with when it was first and last seen', async () => {
+      const { project } = await orgWithProject();
+      const { project: other } = await orgWithProject();
+      await store.recordOccurrences([
+        occurrence(project, { release: 'web@3', timestamp: T + 20 }),
+        occurrence(project, { release: 'web@3', timestamp: T + 10 }),
+      ]);
+      const release = await store.findRelease(project.id, 'web@3');
+      expect(release).toMatchObject({ projectId: project.id, version: 'web@3' });
+      expect(release!.lastSeen.getTime()).toBeGreaterThanOrEqual(release!.firstSeen.getTime());
+      expect(await store.findRelease(project.id, 'web@4')).toBeUndefined();
+      expect(await store.findRelease(other.id, 'web@3')).toBeUndefined();
+    });
+
+    // Last: it forgets every counted event id in the database, as retention does.
+    it('forgets counted event ids received before the cutoff, so only those count again', async () => {
+      const { project } = await orgWithProject();
+      const first = occurrence(project, { hashes: ['retained'] });
+      const [recorded] = await store.recordOccurrences([first]);
+      const received = Date.now() / 1000;
+      expect(await store.forgetProcessedEventsBefore(received - 3600)).toBe(0);
+      expect((await store.recordOccurrences([first]))[0]).toMatchObject({ isDuplicate: true });
+
+      expect(await store.forgetProcessedEventsBefore(received + 3600)).toBeGreaterThanOrEqual(1);
+      const [again] = await store.recordOccurrences([first]);
+      expect(again).toMatchObject({ isDuplicate: false, issueId: recorded!.issueId, countBefore: 1, countAfter: 2 });
+    });
   });
 }
