@@ -5,8 +5,7 @@
 // embedded database.
 import { callAdminSocket } from '../runtime/admin/socket.ts';
 import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
-import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
-import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { createSqlStores } from '../adapters/postgres/sql-stores.ts';
 import { openSecretBox, secretsKeyOf } from '../runtime/open-secret-box.ts';
 import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
@@ -26,9 +25,9 @@ export async function runAdminCommand(
   if (config.postgres) {
     const client = openPostgres(config);
     try {
-      const metadata = new PgMetadataStore(client);
+      const { metadata, alerts } = createSqlStores(client);
       await ensureFirstOrganization(metadata, config.organization);
-      const alerting = { alerts: new PgAlertStore(client), secrets: openSecretBox(secretsKeyOf(config, false)) };
+      const alerting = { alerts, secrets: openSecretBox(secretsKeyOf(config, false)) };
       // Ingest processes notice key changes through their key cache's refresh (30 s).
       return await runAdminOperation(
         { metadata, ...alerting, baseUrl: config.baseUrl, webhookAllowHosts: config.webhooks.allowHosts, blobs: blobs.open },

@@ -6,7 +6,6 @@
 // Postgres, ClickHouse and Kafka, chosen from their ERRATA_* variables, behind the same ports;
 // no domain or role code changes. Blobs (uploaded source maps): S3 when ERRATA_S3_BUCKET is
 // set, otherwise a directory, <data dir>/blobs.
-import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
 import type { SecretBox } from '../core/alerts/secret-box.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import { alertingSettings, openSecretBox, secretsKeyOf } from './open-secret-box.ts';
@@ -16,9 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
 import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
-import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
-import { PgLogStore } from '../adapters/postgres/pg-log-store.ts';
-import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
+import { createSqlStores } from '../adapters/postgres/sql-stores.ts';
 import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
@@ -63,13 +60,7 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
     await client.close();
     throw error;
   }
-  return {
-    metadata: new PgMetadataStore(client),
-    alerts: new PgAlertStore(client),
-    events: new PgEventStore(client),
-    logs: new PgLogStore(client),
-    close: () => client.close(),
-  };
+  return { ...createSqlStores(client), close: () => client.close() };
 }
 
 /**
@@ -195,11 +186,11 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
         `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
       );
     }
-    const metadata = new PgMetadataStore(postgres);
+    const { metadata, alerts } = createSqlStores(postgres);
     health.push({ name: 'postgres', check: () => metadata.ping() });
     const ports: RolePorts = {
       metadata,
-      alerts: new PgAlertStore(postgres),
+      alerts,
       secrets: openSecretBox(secretsKeyOf(config, false)),
       health,
       close: async () => {},

@@ -1,13 +1,13 @@
 // Test set-up that the product deliberately has no command for: a second organization on a
 // (stopped) standalone instance, written through the real MetadataStore.
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
-import { PgMetadataStore } from '../../services/adapters/postgres/pg-metadata-store.ts';
+import { createSqlStores } from '../../services/adapters/postgres/sql-stores.ts';
 import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
 
 export async function addOrganization(dataDir: string, slug: string): Promise<void> {
   const db = await PGliteClient.open(embeddedDatabaseDir(dataDir));
   try {
-    await new PgMetadataStore(db).ensureOrganization(slug, slug);
+    await createSqlStores(db).metadata.ensureOrganization(slug, slug);
   } finally {
     await db.close();
   }

@@ -3,15 +3,12 @@
 // heap limit, while the main thread answers HTTP and appends to the queue. The main thread
 // reaches the database through thread-rpc (RemoteSqlClient); the two sides of the queue
 // announce synced and committed offsets to each other. Built as dist/backend-worker.mjs.
-import { PgAlertStore } from '../../adapters/postgres/pg-alert-store.ts';
 import { openSecretBox, type AlertingSettings } from '../open-secret-box.ts';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
-import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
-import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
-import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
+import { createSqlStores } from '../../adapters/postgres/sql-stores.ts';
 import { startPeriodicJobs } from '../../dispatcher/periodic-jobs.ts';
 import { startDispatcherWorkers } from '../../dispatcher/workers.ts';
 import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
@@ -48,8 +45,7 @@ const queue = new LocalQueue(options.queueDir, {
     logger.error({ err: error, topic }, 'batch failed; retrying');
   },
 });
-const stores = { metadata: new PgMetadataStore(client), events: new PgEventStore(client), logs: new PgLogStore(client) };
-const alerts = new PgAlertStore(client);
+const { alerts, ...stores } = createSqlStores(client);
 // The backend thread's heap is capped (backend.ts): parsed source maps get up to 96 MiB of it,
 // two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every batch, 79x
 // slower over a burst: npm run bench:symbolicate).

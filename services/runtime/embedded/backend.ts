@@ -6,10 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PgAlertStore } from '../../adapters/postgres/pg-alert-store.ts';
-import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
-import { PgLogStore } from '../../adapters/postgres/pg-log-store.ts';
-import { PgMetadataStore } from '../../adapters/postgres/pg-metadata-store.ts';
+import { createSqlStores, type SqlStores } from '../../adapters/postgres/sql-stores.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics, MetricsJson } from '../metrics.ts';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
@@ -27,11 +24,7 @@ const WORKER = new URL('./backend-worker.mjs', import.meta.url);
  */
 const BACKEND_HEAP_MB = 256;
 
-export interface EmbeddedBackend {
-  metadata: PgMetadataStore;
-  alerts: PgAlertStore;
-  events: PgEventStore;
-  logs: PgLogStore;
+export interface EmbeddedBackend extends SqlStores {
   queue: LocalQueue;
   stop(drainTimeoutMs: number): Promise<void>;
 }
@@ -74,12 +67,8 @@ export async function startEmbeddedBackend(
   });
   await Promise.race([rpc.call('backend.ping'), died]);
   metrics.sources.push(() => rpc.call<MetricsJson>('metrics.get'));
-  const sql = new RemoteSqlClient(rpc);
   return {
-    metadata: new PgMetadataStore(sql),
-    alerts: new PgAlertStore(sql),
-    events: new PgEventStore(sql),
-    logs: new PgLogStore(sql),
+    ...createSqlStores(new RemoteSqlClient(rpc)),
     queue,
     async stop(drainTimeoutMs) {
       stopping = true;

@@ -1,0 +1,26 @@
+// The four stores that live in one SQL database (PGlite standalone, Postgres distributed):
+// metadata, alerts, events and logs, made over one SqlClient. Every place that has a client
+// (the composition root, the standalone backend thread and its main thread, the admin
+// commands, the tests) makes its stores here. The stores do not own the client: whoever opened
+// it closes it.
+import { PgAlertStore } from './pg-alert-store.ts';
+import { PgEventStore } from './pg-event-store.ts';
+import { PgLogStore } from './pg-log-store.ts';
+import { PgMetadataStore } from './pg-metadata-store.ts';
+import type { SqlClient } from './sql-client.ts';
+
+export interface SqlStores {
+  metadata: PgMetadataStore;
+  alerts: PgAlertStore;
+  events: PgEventStore;
+  logs: PgLogStore;
+}
+
+export function createSqlStores(client: SqlClient): SqlStores {
+  return {
+    metadata: new PgMetadataStore(client),
+    alerts: new PgAlertStore(client),
+    events: new PgEventStore(client),
+    logs: new PgLogStore(client),
+  };
+}
