@@ -23,7 +23,7 @@ export async function runAdminCommand(
 ): Promise<unknown> {
   const blobs = lazyBlobStore(config);
   if (config.postgres) {
-    const client = openPostgres(config);
+    const client = openPostgres(config.postgres);
     try {
       const { metadata, alerts } = createSqlStores(client);
       await ensureFirstOrganization(metadata, config.organization);

@@ -87,7 +87,7 @@ program
   .action(async () => {
     const c = cfg();
     if (c.postgres) {
-      const report = await migrateDistributed(c);
+      const report = await migrateDistributed(c.postgres, c.clickhouse);
       return out(
         json()
           ? JSON.stringify({ migrated: true, ...report })

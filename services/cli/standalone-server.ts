@@ -1,26 +1,25 @@
-// `errata start`: every role in one process on one listener. Ingest paths go to the ingest
-// app, everything else to the mcp app, on the main thread; the dispatcher consumes the local
-// queue in the backend thread, next to the database; the admin socket lets the CLI work while
-// the server owns the data directory.
+// `errata start`: every role in one process on one listener, each built by the same builder
+// as under `errata serve <role>` (ingest/ingest-role.ts, mcp/mcp-role.ts,
+// dispatcher/dispatcher-role.ts). Ingest paths go to the ingest app, everything else to the mcp
+// app, on the main thread; the dispatcher consumes the local queue in the backend thread, next
+// to the database (cli/backend-worker.ts); the admin socket lets the CLI work while the server
+// owns the data directory.
 // SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
 import type { Server } from 'node:http';
-import { RateLimiter } from '../core/ingest/rate-limit.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
-import { buildIngestApp, isIngestPath } from '../ingest/app.ts';
-import { KeyCache } from '../ingest/key-cache.ts';
-import { startChunkGcJob } from '../ingest/upload/chunk-gc.ts';
-import { BodyBudget } from '../ingest/read-body.ts';
-import { buildMcpApp } from '../mcp/app.ts';
+import { dispatcherSettings } from '../dispatcher/dispatcher-role.ts';
+import { isIngestPath } from '../ingest/app.ts';
+import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
+import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';
 import { adminSocketPlace, removeFallbackDirectory, startAdminSocket } from '../runtime/admin/socket.ts';
 import { composeStandalone } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { openPrivateDataDir } from '../runtime/data-dir.ts';
-import type { HealthCheck } from '../runtime/http.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
 import { acquireInstanceLock, recordedHolder } from '../runtime/instance-lock.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { createMetrics, outcomeRecorder, registerQueueLag } from '../runtime/metrics.ts';
+import { createMetrics, registerQueueLag } from '../runtime/metrics.ts';
 import { VERSION } from '../runtime/version.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
 
@@ -50,7 +49,8 @@ export async function startStandaloneServer(
   const metrics = createMetrics();
   let ports;
   try {
-    ports = await composeStandalone(config, logger, metrics);
+    // The backend thread runs the dispatcher (cli/backend-worker.ts) with these settings.
+    ports = await composeStandalone(config, logger, metrics, dispatcherSettings(config));
   } catch (error) {
     await socket.remove();
     await lock.release();
@@ -58,54 +58,10 @@ export async function startStandaloneServer(
   }
   const { organization, created } = await ensureFirstOrganization(ports.metadata, config.organization);
   registerQueueLag(metrics, ports.queue);
-  const keys = new KeyCache(ports.metadata);
-  const health: HealthCheck[] = [
-    { name: 'metadata', check: () => ports.metadata.ping() },
-    { name: 'queue', check: () => ports.queue.ping() },
-  ];
-
-  const ingest = buildIngestApp({
-    queue: ports.queue,
-    blobs: ports.blobs,
-    metadata: ports.metadata,
-    baseUrl: config.baseUrl,
-    keys,
-    limiter: new RateLimiter(),
-    outcomes: outcomeRecorder(metrics, 'ingest'),
-    metrics,
-    logger,
-    health,
-    limits: {
-      maxEventBytes: config.limits.maxEventBytes,
-      maxLogItemBytes: config.limits.maxLogItemBytes,
-      maxEnvelopeItems: config.limits.maxEnvelopeItems,
-    },
-    rateLimits: config.rateLimits,
-    bodyLimits: {
-      maxRequestBytes: config.limits.maxRequestBytes,
-      maxDecompressedBytes: config.limits.maxEnvelopeBytes,
-      maxCompressionRatio: config.limits.maxCompressionRatio,
-    },
-    bodyBudget: new BodyBudget(config.limits.ingestMemoryBytes),
-    uploadLimits: config.uploads,
-    now: Date.now,
-  }).callback();
-  const mcp = buildMcpApp({
-    metadata: ports.metadata,
-    events: ports.events,
-    logs: ports.logs,
-    baseUrl: config.baseUrl,
-    maxLogWindowMinutes: config.eventRetentionDays * 1440,
-    agentCallsPerMinute: config.agentCallsPerMinute,
-    blobs: ports.blobs,
-    alerts: ports.alerts,
-    secrets: ports.secrets,
-    webhookAllowHosts: config.webhooks.allowHosts,
-    logger,
-    metrics,
-    health,
-  }).callback();
-  const chunkGc = startChunkGcJob({ blobs: ports.blobs, logger });
+  const runtime = { logger, metrics, health: ports.health };
+  const ingestRole = buildIngestRole(ports, ingestSettings(config), runtime);
+  const ingest = ingestRole.app.callback();
+  const mcp = buildMcpRole(ports, mcpSettings(config), runtime).callback();
   const server = createHttpServer(
     (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
@@ -124,7 +80,7 @@ export async function startStandaloneServer(
       baseUrl: config.baseUrl,
       webhookAllowHosts: config.webhooks.allowHosts,
       blobs: () => Promise.resolve(ports.blobs),
-      keysChanged: (key) => keys.invalidate(key),
+      keysChanged: (key) => ingestRole.keys.invalidate(key),
     },
     logger,
   );
@@ -132,7 +88,7 @@ export async function startStandaloneServer(
   try {
     address = await listen(server, config.host, config.port);
   } catch (error) {
-    chunkGc.stop();
+    ingestRole.stop();
     await admin.close();
     await socket.remove();
     await ports.close();
@@ -157,7 +113,7 @@ export async function startStandaloneServer(
       stopped ??= (async () => {
         logger.info('shutting down: no new requests, draining the queue');
         await closeServer(server, 5_000);
-        chunkGc.stop();
+        ingestRole.stop();
         await admin.close();
         await socket.remove();
         await ports.stop(config.shutdownTimeoutSeconds * 1000);

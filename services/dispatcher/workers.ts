@@ -12,7 +12,6 @@ import type { Metrics } from '../runtime/metrics.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { SecretBox } from '../core/alerts/secret-box.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
-import type { AlertingSettings } from '../runtime/open-secret-box.ts';
 import { VERSION } from '../runtime/version.ts';
 import { AlertEvaluator } from './alert-evaluator.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
@@ -22,6 +21,20 @@ import { isolateFailures } from './isolate-failures.ts';
 import { declaredRecords, logPipeline } from './log-pipeline.ts';
 
 export const CONSUMER_GROUP = 'errata-dispatcher';
+
+/** What alert delivery needs from the configuration (dispatcher-role.ts reads it). */
+export interface AlertingSettings {
+  /** The dashboard base, for the links in alerts and summaries. */
+  baseUrl: string;
+  /** Receiver hosts allowed to be private, loopback or link-local addresses. */
+  allowHosts: string[];
+  /** PEM certificates receivers may use besides the system's CAs (self-signed test receivers). */
+  extraCa?: string;
+  /** First retry delay of a delivery. */
+  retryBaseMs: number;
+  /** Alerts per channel per hour; the rest are held back for an overflow summary. */
+  channelLimitPerHour: number;
+}
 
 export interface DispatcherDeps {
   queue: Queue;

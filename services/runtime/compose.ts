@@ -1,48 +1,48 @@
-// The ONLY place that picks adapters (with embedded/backend-worker.ts, the standalone backend
-// thread it starts, which must build its own). Standalone: PGlite for metadata, events and
-// logs (one database in <data dir>/db, owned by the backend thread) and the local write-ahead
-// queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend thread); the
-// CLI without a server opens the database itself (openStores). Distributed (`errata serve`):
-// Postgres, ClickHouse and Kafka, chosen from their ERRATA_* variables, behind the same ports;
-// no domain or role code changes. Blobs (uploaded source maps): S3 when ERRATA_S3_BUCKET is
-// set, otherwise a directory, <data dir>/blobs.
-import type { SecretBox } from '../core/alerts/secret-box.ts';
-import type { AlertStore } from '../core/ports/alert-store.ts';
-import { alertingSettings, openSecretBox, secretsKeyOf } from './open-secret-box.ts';
+// The ONLY place that picks adapters (with embedded/backend-thread.ts, the standalone backend
+// thread it starts, which must build its own), and the one that opens each role's ports
+// (role-ports.ts), which the role's builder then takes. Standalone: PGlite for metadata, events
+// and logs (one database in <data dir>/db, owned by the backend thread) and the local
+// write-ahead queue (<data dir>/queue: appended to by the HTTP thread, consumed by the backend
+// thread); the CLI without a server opens the database itself (openStores). Distributed
+// (`errata serve <role>`): Postgres, ClickHouse and Kafka, chosen from their ERRATA_*
+// variables, behind the same ports; no domain or role code changes. Blobs (uploaded source
+// maps): S3 when ERRATA_S3_BUCKET is set, otherwise a directory, <data dir>/blobs.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
-import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
-import { createSqlStores } from '../adapters/postgres/sql-stores.ts';
-import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
 import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
-import type { BlobStore } from '../core/ports/blob-store.ts';
+import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
+import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
+import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
+import { createSqlStores, type SqlStores } from '../adapters/postgres/sql-stores.ts';
+import type { SecretBox } from '../core/alerts/secret-box.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
-import { ConfigError } from './config.ts';
+import type { AlertStore } from '../core/ports/alert-store.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Queue } from '../core/ports/queue.ts';
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
+import { ConfigError, type Config } from './config.ts';
 import { startEmbeddedBackend } from './embedded/backend.ts';
+import type { HealthCheck } from './http.ts';
+import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import { openBlobStore } from './open-blob-store.ts';
+import { openSecretBox, secretsKeyOf } from './open-secret-box.ts';
+import type { DispatcherPorts, IngestPorts, McpPorts, Opened } from './role-ports.ts';
 
-export interface Stores {
-  metadata: MetadataStore;
-  alerts: AlertStore;
-  events: EventStore;
-  logs: LogStore;
+/** The SQL stores of a data directory, opened by the CLI when no server holds it. */
+export interface Stores extends SqlStores {
   close(): Promise<void>;
 }
 
-export interface Ports extends Stores {
-  queue: Queue;
-  secrets: SecretBox;
+/** The standalone main thread's ports: ingest and mcp on one listener. */
+export interface StandalonePorts extends IngestPorts, McpPorts, Opened {
+  /** Drains the queue (the dispatcher in the backend thread) for at most this long, then closes. */
+  stop(drainTimeoutMs: number): Promise<void>;
 }
 
 export function embeddedDatabaseDir(dataDir: string): string {
@@ -65,13 +65,16 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
 
 /**
  * Everything the standalone server runs on: the database, the queue and the dispatcher live in
- * a backend thread (embedded/backend-worker.ts); the main thread gets ports that reach them.
+ * a backend thread (embedded/backend.ts); the main thread gets ports that reach them.
+ * `backendWork` is the settings of the work that thread runs (the dispatcher's, from
+ * cli/standalone-server.ts), read here on the main thread and cloned into the thread.
  */
 export async function composeStandalone(
   config: Config,
   logger: Logger,
   metrics: Metrics,
-): Promise<Ports & { blobs: BlobStore; stop(drainTimeoutMs: number): Promise<void> }> {
+  backendWork: unknown,
+): Promise<StandalonePorts> {
   await initializeEmbeddedDatabase(config.dataDir);
   const secretsKey = secretsKeyOf(config, true);
   const blobs = await openBlobStore(config);
@@ -81,10 +84,9 @@ export async function composeStandalone(
       queueDir: join(config.dataDir, 'queue'),
       queueMaxBacklogBytes: config.queueMaxBacklogBytes,
       logLevel: config.logLevel,
-      retentionDays: config.eventRetentionDays,
       blobs: { dataDir: config.dataDir, ...(config.s3 ? { s3: config.s3 } : {}) },
-      alerting: alertingSettings(config),
       secretsKeyHex: secretsKey?.toString('hex'),
+      work: backendWork,
     },
     logger,
     metrics,
@@ -97,6 +99,10 @@ export async function composeStandalone(
     logs: backend.logs,
     queue: backend.queue,
     blobs,
+    health: [
+      { name: 'metadata', check: () => backend.metadata.ping() },
+      { name: 'queue', check: () => backend.queue.ping() },
+    ],
     stop: async (drainTimeoutMs) => {
       await backend.stop(drainTimeoutMs);
       await blobs.close();
@@ -141,63 +147,106 @@ export async function createEmbeddedDatabase(dir: string): Promise<void> {
 export const SERVER_ROLES = ['ingest', 'mcp', 'dispatcher'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
+type Server = 'postgres' | 'clickhouse' | 'kafka';
+
 /** What each role reads and writes; only these are opened, and /healthz checks exactly these. */
-const ROLE_NEEDS: Record<ServerRole, Array<'postgres' | 'clickhouse' | 'kafka'>> = {
+const ROLE_NEEDS = {
   ingest: ['postgres', 'kafka'],
   mcp: ['postgres', 'clickhouse'],
   dispatcher: ['postgres', 'clickhouse', 'kafka'],
-};
+} as const satisfies Record<ServerRole, readonly Server[]>;
 
-const SETTING: Record<'postgres' | 'clickhouse' | 'kafka', string> = {
+const SETTING: Record<Server, string> = {
   postgres: 'ERRATA_POSTGRES_URL',
   clickhouse: 'ERRATA_CLICKHOUSE_URL',
   kafka: 'ERRATA_KAFKA_BROKERS',
 };
 
-export interface RolePorts {
-  metadata: MetadataStore;
-  alerts: AlertStore;
-  secrets: SecretBox;
-  blobs?: BlobStore;
-  events?: EventStore;
-  logs?: LogStore;
-  queue?: Queue;
-  /** The dependencies /healthz asks, by name. */
-  health: Array<{ name: string; check(): Promise<void> }>;
-  close(): Promise<void>;
-}
+/** The configuration once the servers a role needs are known to be set. */
+type ConfigWith<S extends Server> = Config & { [K in S]-?: NonNullable<Config[K]> };
 
-/** Opens the distributed adapters a role needs; a ConfigError names any missing variable. */
-export async function composeRole(role: ServerRole, config: Config, logger: Logger, metrics: Metrics): Promise<RolePorts> {
+/** A ConfigError names every variable the role needs and is missing. */
+function requireServers<R extends ServerRole>(role: R, config: Config): asserts config is ConfigWith<(typeof ROLE_NEEDS)[R][number]> {
   const missing = ROLE_NEEDS[role].filter((need) => !config[need]).map((need) => SETTING[need]);
   if (missing.length > 0) {
     throw new ConfigError(
       `errata serve ${role} runs on the distributed stores: set ${missing.join(', ')} (the README lists every setting)`,
     );
   }
-  const closers: Array<() => Promise<void>> = [];
-  const health: RolePorts['health'] = [];
-  try {
-    const postgres = openPostgres(config, logger);
-    closers.push(() => postgres.close());
-    const pending = await pendingMigrations(postgres);
-    if (pending.length > 0) {
-      throw new ConfigError(
-        `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
-      );
-    }
-    const { metadata, alerts } = createSqlStores(postgres);
-    health.push({ name: 'postgres', check: () => metadata.ping() });
-    const ports: RolePorts = {
-      metadata,
-      alerts,
-      secrets: openSecretBox(secretsKeyOf(config, false)),
-      health,
-      close: async () => {},
-    };
+}
 
-    if (ROLE_NEEDS[role].includes('clickhouse')) {
-      const ch = config.clickhouse!;
+/** `errata serve ingest`: Postgres (keys, tokens), Kafka (what it accepts), blobs (uploads). */
+export async function composeIngest(config: Config, logger: Logger, metrics: Metrics): Promise<IngestPorts & Opened> {
+  requireServers('ingest', config);
+  return opening(config, logger, metrics, async (open) => {
+    const { metadata } = await open.postgres(config.postgres);
+    const blobs = await open.blobs();
+    const queue = await open.kafka(config.kafka, 'ingest');
+    return { metadata, blobs, queue };
+  });
+}
+
+/** `errata serve mcp`: Postgres, ClickHouse (events, logs), blobs (maps to list and delete). */
+export async function composeMcp(config: Config, logger: Logger, metrics: Metrics): Promise<McpPorts & Opened> {
+  requireServers('mcp', config);
+  return opening(config, logger, metrics, async (open) => {
+    const sql = await open.postgres(config.postgres);
+    const { events, logs } = await open.clickhouse(config.clickhouse);
+    const blobs = await open.blobs();
+    return { ...sql, events, logs, blobs };
+  });
+}
+
+/** `errata serve dispatcher`: all of them; it reads maps from the blobs to symbolicate. */
+export async function composeDispatcher(config: Config, logger: Logger, metrics: Metrics): Promise<DispatcherPorts & Opened> {
+  requireServers('dispatcher', config);
+  return opening(config, logger, metrics, async (open) => {
+    const sql = await open.postgres(config.postgres);
+    const { events, logs } = await open.clickhouse(config.clickhouse);
+    const blobs = await open.blobs();
+    const queue = await open.kafka(config.kafka, 'dispatcher');
+    return { ...sql, events, logs, blobs, queue };
+  });
+}
+
+/** Opens each distributed adapter, adds its health check and remembers how to close it. */
+interface Openers {
+  postgres(settings: PostgresSettings): Promise<{ metadata: MetadataStore; alerts: AlertStore; secrets: SecretBox }>;
+  clickhouse(settings: NonNullable<Config['clickhouse']>): Promise<{ events: EventStore; logs: LogStore }>;
+  blobs(): Promise<BlobStore>;
+  kafka(settings: NonNullable<Config['kafka']>, role: ServerRole): Promise<Queue>;
+}
+
+/**
+ * Runs `open` with the openers; if it fails, whatever it opened is closed again. The ports'
+ * close() closes in reverse: consumers and producers before the stores their work lands in.
+ */
+async function opening<P>(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  open: (openers: Openers) => Promise<P>,
+): Promise<P & Opened> {
+  const closers: Array<() => Promise<void>> = [];
+  const health: HealthCheck[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  const openers: Openers = {
+    async postgres(settings) {
+      const postgres = openPostgres(settings, logger);
+      closers.push(() => postgres.close());
+      const pending = await pendingMigrations(postgres);
+      if (pending.length > 0) {
+        throw new ConfigError(
+          `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
+        );
+      }
+      const { metadata, alerts } = createSqlStores(postgres);
+      health.push({ name: 'postgres', check: () => metadata.ping() });
+      return { metadata, alerts, secrets: openSecretBox(secretsKeyOf(config, false)) };
+    },
+    async clickhouse(ch) {
       const stores = await openClickHouseStores({
         url: ch.url,
         database: ch.database,
@@ -211,18 +260,16 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
       });
       closers.push(() => stores.close());
       health.push({ name: 'clickhouse', check: () => stores.ping() });
-      ports.events = stores.events;
-      ports.logs = stores.logs;
-    }
-    {
+      return { events: stores.events, logs: stores.logs };
+    },
+    async blobs() {
       // Every role: ingest stores uploads, the dispatcher reads maps, mcp lists and deletes them.
       const blobs = await openBlobStore(config);
       closers.push(() => blobs.close());
       health.push({ name: 'blobs', check: () => blobs.ping() });
-      ports.blobs = blobs;
-    }
-    if (ROLE_NEEDS[role].includes('kafka')) {
-      const k = config.kafka!;
+      return blobs;
+    },
+    async kafka(k, role) {
       const queue = await openKafkaQueue({
         brokers: k.brokers,
         clientId: `${k.clientId}-${role}`,
@@ -235,35 +282,38 @@ export async function composeRole(role: ServerRole, config: Config, logger: Logg
       });
       closers.push(() => queue.close());
       health.push({ name: 'kafka', check: () => queue.ping() });
-      ports.queue = queue;
-    }
-    // Closed in reverse: consumers and producers before the stores their work lands in.
-    ports.close = async () => {
-      for (const close of closers.reverse()) await close();
-    };
-    return ports;
+      return queue;
+    },
+  };
+  try {
+    return { ...(await open(openers)), health, close: closeAll };
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => {});
     throw error;
   }
 }
 
-/** The metadata store of the distributed mode, for `errata migrate` and the admin commands. */
-export function openPostgres(config: Config, logger?: Logger): PgPoolClient {
+type PostgresSettings = NonNullable<Config['postgres']>;
+
+/** The metadata store of the distributed mode, for the roles, `errata migrate` and the admin commands. */
+export function openPostgres(settings: PostgresSettings, logger?: Logger): PgPoolClient {
   return PgPoolClient.open({
-    url: config.postgres!.url,
-    maxConnections: config.postgres!.poolSize,
+    url: settings.url,
+    maxConnections: settings.poolSize,
     onError: (error) => logger?.warn({ err: error }, 'idle Postgres connection failed; the pool replaces it'),
   });
 }
 
 /** `errata migrate` in the distributed mode: Postgres migrations, then the ClickHouse tables. */
-export async function migrateDistributed(config: Config): Promise<{ postgres: string[]; clickhouse: boolean }> {
-  const client = openPostgres(config);
+export async function migrateDistributed(
+  postgres: PostgresSettings,
+  clickhouse: Config['clickhouse'],
+): Promise<{ postgres: string[]; clickhouse: boolean }> {
+  const client = openPostgres(postgres);
   try {
     const report = await migrate(client);
-    if (config.clickhouse) await migrateClickHouse(config.clickhouse);
-    return { postgres: report.applied, clickhouse: Boolean(config.clickhouse) };
+    if (clickhouse) await migrateClickHouse(clickhouse);
+    return { postgres: report.applied, clickhouse: Boolean(clickhouse) };
   } finally {
     await client.close();
   }

@@ -22,16 +22,3 @@ export function secretsKeyOf(config: Pick<Config, 'secretsKey' | 'dataDir'>, sta
 export function openSecretBox(key: Buffer | undefined): SecretBox {
   return key ? secretBox(key) : missingSecretBox();
 }
-
-/** What the dispatcher's alerting needs from the configuration, besides its stores and secret box. */
-export function alertingSettings(config: Config) {
-  return {
-    baseUrl: config.baseUrl,
-    allowHosts: config.webhooks.allowHosts,
-    // PEM certificates receivers may use besides the system's CAs (self-signed test receivers).
-    extraCa: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined,
-    retryBaseMs: config.webhooks.retryBaseMs,
-    channelLimitPerHour: config.webhooks.channelLimitPerHour,
-  };
-}
-export type AlertingSettings = ReturnType<typeof alertingSettings>;

@@ -1,8 +1,9 @@
-// Starts the standalone server's backend thread (backend-worker.ts) and hands the main thread
-// what it needs: SQL stores over RemoteSqlClient, and the writing side of the queue, linked to
-// the reading side in the backend. The thread's
-// heap is capped so a busy dispatcher cannot grow the process without bound; if the thread
-// dies, the process stops (nothing acknowledged is lost: it is in the queue on disk).
+// Starts the standalone server's backend thread (dist/backend-worker.mjs, built from
+// cli/backend-worker.ts over backend-thread.ts) and hands the main thread what it needs: SQL
+// stores over RemoteSqlClient, and the writing side of the queue, linked to the reading side in
+// the backend. The thread's heap is capped so a busy dispatcher cannot grow the process
+// without bound; if the thread dies, the process stops (nothing acknowledged is lost: it is in
+// the queue on disk).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -11,7 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { Metrics, MetricsJson } from '../metrics.ts';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
 import { TOPICS } from '../../core/pipeline/queued-item.ts';
-import type { BackendOptions } from './backend-worker.ts';
+import type { BackendOptions } from './backend-thread.ts';
 import { RemoteSqlClient } from './remote-sql-client.ts';
 import { notifications, RpcClient } from './thread-rpc.ts';
 
@@ -20,7 +21,7 @@ const WORKER = new URL('./backend-worker.mjs', import.meta.url);
 
 /**
  * Heap cap of the backend thread; its WebAssembly database memory is outside of it. Room for the
- * dispatcher's work plus its source map cache (96 MiB, backend-worker.ts).
+ * dispatcher's work plus its source map cache (BACKEND_SOURCE_MAP_CACHE_BYTES, backend-thread.ts).
  */
 const BACKEND_HEAP_MB = 256;
 

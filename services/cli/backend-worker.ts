@@ -1,0 +1,11 @@
+// Entry point of the standalone server's backend thread, built as dist/backend-worker.mjs
+// (runtime/embedded/backend.ts starts it next to dist/errata.mjs): the runtime opens the
+// database, the reading side of the queue and the blobs (runtime/embedded/backend-thread.ts),
+// and the dispatcher role runs on them, exactly as under `errata serve dispatcher`, with the
+// settings the main thread read from the configuration.
+import { startDispatcherRole, type DispatcherSettings } from '../dispatcher/dispatcher-role.ts';
+import { BACKEND_SOURCE_MAP_CACHE_BYTES, runEmbeddedBackend } from '../runtime/embedded/backend-thread.ts';
+
+await runEmbeddedBackend<DispatcherSettings>((ports, settings, runtime) =>
+  startDispatcherRole(ports, { ...settings, sourceMapCacheBytes: BACKEND_SOURCE_MAP_CACHE_BYTES }, runtime),
+);

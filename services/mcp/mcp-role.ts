@@ -1,0 +1,41 @@
+// The mcp role, assembled here once for `errata serve mcp` and `errata start` alike: its
+// settings from the configuration, and its Koa app (/mcp, /api/v1, the bootstrap documents)
+// over the role's ports. The dashboard will join the app here, in both modes at once.
+import type Koa from 'koa';
+import type { Config } from '../runtime/config.ts';
+import type { HttpDeps } from '../runtime/http.ts';
+import type { McpPorts } from '../runtime/role-ports.ts';
+import { buildMcpApp } from './app.ts';
+
+export interface McpSettings {
+  /** ERRATA_BASE_URL: links and DSNs in answers. */
+  baseUrl: string;
+  /** The widest log search window: ERRATA_EVENT_RETENTION_DAYS, in minutes. */
+  maxLogWindowMinutes: number;
+  /** ERRATA_AGENT_RATE_LIMIT_PER_MINUTE. */
+  agentCallsPerMinute: number;
+  /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a new channel's URL is checked against. */
+  webhookAllowHosts: readonly string[];
+}
+
+export function mcpSettings(config: Config): McpSettings {
+  return {
+    baseUrl: config.baseUrl,
+    maxLogWindowMinutes: config.eventRetentionDays * 1440,
+    agentCallsPerMinute: config.agentCallsPerMinute,
+    webhookAllowHosts: config.webhooks.allowHosts,
+  };
+}
+
+export function buildMcpRole(ports: McpPorts, settings: McpSettings, runtime: HttpDeps): Koa {
+  return buildMcpApp({
+    metadata: ports.metadata,
+    events: ports.events,
+    logs: ports.logs,
+    blobs: ports.blobs,
+    alerts: ports.alerts,
+    secrets: ports.secrets,
+    ...settings,
+    ...runtime,
+  });
+}

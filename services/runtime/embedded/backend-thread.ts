@@ -1,0 +1,85 @@
+// The inside of the standalone server's backend thread: it owns the PGlite database and the
+// reading side of the write-ahead queue, and runs the work it is given (the dispatcher: the
+// thread's entry point, cli/backend-worker.ts, passes it in, so runtime never reaches up into
+// a role) on the machine's second core and within its own heap limit, while the main thread
+// answers HTTP and appends to the queue. The main thread reaches the database through
+// thread-rpc (RemoteSqlClient); the two sides of the queue announce synced and committed
+// offsets to each other.
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
+import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
+import { migrate } from '../../adapters/postgres/migrate.ts';
+import { createSqlStores } from '../../adapters/postgres/sql-stores.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { createMetrics, type Metrics } from '../metrics.ts';
+import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
+import { openSecretBox } from '../open-secret-box.ts';
+import type { DispatcherPorts } from '../role-ports.ts';
+import { sqlHandlers } from './remote-sql-client.ts';
+import { notifications, serveRpc } from './thread-rpc.ts';
+
+/**
+ * Heap the backend thread's cache of parsed source maps may hold, within its heap cap
+ * (backend.ts): two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every
+ * batch, 79x slower over a burst: npm run bench:symbolicate).
+ */
+export const BACKEND_SOURCE_MAP_CACHE_BYTES = 96 * 1024 * 1024;
+
+/** What the main thread (backend.ts) tells the thread; it crosses as structured-clone data. */
+export interface BackendOptions<Settings = unknown> {
+  databaseDir: string;
+  queueDir: string;
+  logLevel: string;
+  /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
+  blobs: BlobStoreConfig;
+  /** The secrets key as hex (the main thread reads or makes it once); absent: channels unusable. */
+  secretsKeyHex?: string;
+  /** The work's own settings, read from the configuration on the main thread. */
+  work: Settings;
+}
+
+/** The work the thread runs; stopped with a drain when the server stops. */
+export interface BackendWork {
+  stop(options: { drain: boolean; timeoutMs: number }): Promise<void>;
+}
+
+/**
+ * Opens the thread's ports, starts `startWork` on them and answers the main thread. `startWork`
+ * must not wait: see below.
+ */
+export async function runEmbeddedBackend<Settings>(
+  startWork: (ports: DispatcherPorts, settings: Settings, runtime: { logger: Logger; metrics: Metrics }) => BackendWork,
+): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('the backend runs only as the standalone server worker thread that backend.ts starts');
+  const options = workerData as BackendOptions<Settings>;
+  const logger = createLogger(options.logLevel).child({ thread: 'backend' });
+  const metrics = createMetrics({ processMetrics: false });
+  const client = await PGliteClient.open(options.databaseDir);
+  await migrate(client);
+  // Every await comes before the first port listener (the queue's, below): messages that
+  // arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
+  const blobs = await openBlobStore(options.blobs);
+  const queue = new LocalQueue(options.queueDir, {
+    mode: 'reader',
+    peer: notifications<QueuePeerMessage>(port, 'queue'),
+    onHandlerError(error, topic) {
+      metrics.pipelineBatchErrors.inc({ topic });
+      logger.error({ err: error, topic }, 'batch failed; retrying');
+    },
+  });
+  const secrets = openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined);
+  const work = startWork({ queue, ...createSqlStores(client), blobs, secrets }, options.work, { logger, metrics });
+
+  serveRpc(port, {
+    ...sqlHandlers(client),
+    'backend.ping': async () => 'ok',
+    'metrics.get': () => metrics.registry.getMetricsAsJSON(),
+    'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
+      await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
+      await queue.close();
+      await client.close();
+      await blobs.close();
+    },
+  });
+}
