@@ -5,34 +5,30 @@ import { createHmac } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-errata-webhook.ts';
-import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
-import { migrate } from '../adapters/postgres/migrate.ts';
-import { PgAlertStore } from '../adapters/postgres/pg-alert-store.ts';
-import { PgMetadataStore } from '../adapters/postgres/pg-metadata-store.ts';
 import { secretBox } from '../core/alerts/secret-box.ts';
 import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { startConnectionCounter } from '../../test/support/connection-counter.ts';
+import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
 import { nameRefused, RECEIVER_REFUSED } from '../../test/support/private-receivers.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
 
-let db: PGliteClient;
-let alerts: PgAlertStore;
+let stores: EmbeddedStores;
+let alerts: EmbeddedStores['alerts'];
 let receiver: HttpsReceiver;
 const box = secretBox(randomBytes(32));
 let organizationId: number;
 
 beforeAll(async () => {
-  db = await PGliteClient.open(undefined);
-  await migrate(db);
-  alerts = new PgAlertStore(db);
-  organizationId = (await new PgMetadataStore(db).ensureOrganization('acme', 'Acme')).id;
+  stores = await openEmbeddedStores();
+  alerts = stores.alerts;
+  organizationId = (await stores.metadata.ensureOrganization('acme', 'Acme')).id;
   receiver = await startHttpsReceiver();
 });
 afterAll(async () => {
   await receiver.close();
-  await db.close();
+  await stores.close();
 });
 
 async function until<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
