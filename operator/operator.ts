@@ -28,7 +28,7 @@ import { startLeaderElection } from './reconcile/leader-election.ts';
 import { Reconciler } from './reconcile/reconciler.ts';
 import { WorkQueue } from './reconcile/work-queue.ts';
 
-export interface OperatorOptions {
+interface OperatorOptions {
   kubeConfig: KubeConfig;
   logger: Logger;
   /** Where the leader lease lives (the operator's own namespace). */

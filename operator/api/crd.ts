@@ -13,7 +13,7 @@ type JsonSchema = { [key: string]: unknown };
 const NOISE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
 /** zod's JSON Schema, narrowed to a Kubernetes structural schema. */
-export function structural(schema: JsonSchema): JsonSchema {
+function structural(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema' || key === 'propertyNames') continue;

@@ -55,7 +55,6 @@ const roleSpec = z
     env: z.array(envVar).max(100).optional().describe('extra environment, e.g. ERRATA_LOG_LEVEL'),
   })
   .strict();
-export type RoleSpec = z.infer<typeof roleSpec>;
 
 export const errataSpec = z
   .object({

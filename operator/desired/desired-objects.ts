@@ -7,7 +7,7 @@ import { autoscaler, disruptionBudget, perRole, serviceMonitor } from './availab
 import { ingress, roleService } from './networking.ts';
 import { configMap, roleDeployments } from './workloads.ts';
 
-export interface Observed {
+interface Observed {
   /** The version the Deployments run: the spec's once its migrations completed, until then the one before. */
   rolloutVersion: string;
   serviceMonitorCrdInstalled: boolean;

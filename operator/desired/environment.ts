@@ -4,7 +4,7 @@
 import type { ErrataSpec, Role, SecretKeyRef } from '../api/errata-resource.ts';
 import { HTTP_PORT } from './metadata.ts';
 
-export interface EnvVar {
+interface EnvVar {
   name: string;
   value?: string;
   valueFrom?: { secretKeyRef: SecretKeyRef };

@@ -7,7 +7,7 @@ import { API_VERSION, KIND, type ErrataResource, type Role } from '../api/errata
 export const FIELD_MANAGER = 'errata-operator';
 export const SPEC_HASH_ANNOTATION = 'errata.dev/spec-hash';
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
-export const COMPONENT_LABEL = 'app.kubernetes.io/component';
+const COMPONENT_LABEL = 'app.kubernetes.io/component';
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 
 export const HTTP_PORT = 8000;
@@ -21,14 +21,14 @@ export function selectorLabels(resource: ErrataResource, component: string): Rec
   return { 'app.kubernetes.io/name': 'errata', [INSTANCE_LABEL]: resource.metadata.name, [COMPONENT_LABEL]: component };
 }
 
-export function labels(resource: ErrataResource, component: string): Record<string, string> {
+function labels(resource: ErrataResource, component: string): Record<string, string> {
   return {
     ...selectorLabels(resource, component),
     [MANAGED_BY_LABEL]: FIELD_MANAGER,
   };
 }
 
-export function ownerReference(resource: ErrataResource) {
+function ownerReference(resource: ErrataResource) {
   return {
     apiVersion: API_VERSION,
     kind: KIND,

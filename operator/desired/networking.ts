@@ -20,7 +20,7 @@ export function roleService(resource: ErrataResource, role: Role) {
   };
 }
 
-export const INGRESS_ROUTES: ReadonlyArray<{ path: string; pathType: 'Prefix' | 'Exact'; role: Role }> = [
+const INGRESS_ROUTES: ReadonlyArray<{ path: string; pathType: 'Prefix' | 'Exact'; role: Role }> = [
   { path: '/api', pathType: 'Prefix', role: 'ingest' },
   { path: '/api/v1', pathType: 'Prefix', role: 'mcp' },
   { path: '/mcp', pathType: 'Prefix', role: 'mcp' },

@@ -47,7 +47,7 @@ const podSecurity = {
   seccompProfile: { type: 'RuntimeDefault' },
 };
 
-export function roleDeployment(resource: ErrataResource, role: Role, version: string) {
+function roleDeployment(resource: ErrataResource, role: Role, version: string) {
   const roleSpec = resource.spec[role];
   const selector = selectorLabels(resource, role);
   const timing = { periodSeconds: 10, timeoutSeconds: 3 };
@@ -89,8 +89,8 @@ export function roleDeployment(resource: ErrataResource, role: Role, version: st
 }
 
 /** Stops a migration that cannot start (an image that does not pull, a missing Secret), so that it fails visibly. */
-export const MIGRATION_DEADLINE_SECONDS = 30 * 60;
-export const MIGRATION_VERSION_LABEL = 'errata.dev/migrates-to';
+const MIGRATION_DEADLINE_SECONDS = 30 * 60;
+const MIGRATION_VERSION_LABEL = 'errata.dev/migrates-to';
 
 /**
  * A Job's pod template cannot change, so its name is the hash of its body: a new target version

@@ -20,7 +20,7 @@ export interface LiveObject extends KubernetesObject {
 }
 
 /** The API versions of the kinds the operator owns or watches. */
-export const API_VERSIONS: Record<string, string> = {
+const API_VERSIONS: Record<string, string> = {
   ConfigMap: 'v1',
   Service: 'v1',
   Deployment: 'apps/v1',

@@ -6,7 +6,7 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import { isNotFound } from './kube.ts';
 
-export interface LeaderElectionOptions {
+interface LeaderElectionOptions {
   namespace: string;
   name: string;
   identity: string;

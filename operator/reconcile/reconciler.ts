@@ -22,7 +22,7 @@ import { observedStatus, type MigrationObservation, type RoleObservation } from 
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
 const REPLICAS_HANDOVER_MANAGER = 'errata-operator-handover';
 
-export interface PassResult {
+interface PassResult {
   /** Come back after this long: something is still moving (a migration, a rollout). */
   requeueAfterMs?: number;
 }

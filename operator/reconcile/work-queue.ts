@@ -4,7 +4,7 @@
 // by a success). Level-triggered: the handler reconciles the key's current state, so merging
 // several adds into one run loses nothing.
 
-export interface WorkQueueOptions {
+interface WorkQueueOptions {
   concurrency?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;

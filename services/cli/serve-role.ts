@@ -20,7 +20,7 @@ import type { Opened } from '../runtime/role-ports.ts';
 import { VERSION } from '../runtime/version.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
 
-export interface RunningRole {
+interface RunningRole {
   url: string;
   stop(): Promise<void>;
 }

@@ -23,7 +23,7 @@ import { createMetrics, registerQueueLag } from '../runtime/metrics.ts';
 import { VERSION } from '../runtime/version.ts';
 import { ensureFirstOrganization } from './first-organization.ts';
 
-export interface RunningServer {
+interface RunningServer {
   server: Server;
   url: string;
   stop(): Promise<void>;

@@ -12,7 +12,7 @@ export function strictObject<S extends z.ZodRawShape>(shape: S, noun = 'key') {
   });
 }
 
-export function unknownKeysMessage(unknown: readonly string[], accepted: readonly string[], noun = 'key'): string {
+function unknownKeysMessage(unknown: readonly string[], accepted: readonly string[], noun = 'key'): string {
   const named = unknown
     .slice(0, 5)
     .map((key) => JSON.stringify(key.slice(0, 60)))

@@ -17,7 +17,7 @@ import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { MetadataStore, Project } from '../core/ports/metadata-store.ts';
 
-export interface AlertEvaluatorDeps {
+interface AlertEvaluatorDeps {
   alerts: AlertStore;
   metadata: MetadataStore;
   events: EventStore;

@@ -6,7 +6,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { sendDueDigests, type DigestDeps } from './alert-digest.ts';
 import { summarizeOverflow } from './overflow-summary.ts';
 
-export interface AlertJobDeps extends DigestDeps {
+interface AlertJobDeps extends DigestDeps {
   logger: Logger;
   now?: () => number;
   intervalMs?: number;

@@ -15,7 +15,7 @@ const BATCH = 20;
 /** Longer than a send can take, so a live sender never loses its claim. */
 const CLAIM_MS = DELIVERY_DEADLINE_MS + 20_000;
 
-export interface DeliveryWorkerDeps {
+interface DeliveryWorkerDeps {
   alerts: AlertStore;
   secrets: SecretBox;
   sender: Omit<SenderOptions, 'timeoutMs'>;

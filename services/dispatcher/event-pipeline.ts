@@ -13,7 +13,7 @@ import { prepareEvents, type PreparedBatch } from './prepare-events.ts';
 import type { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import type { AlertEvaluator } from './alert-evaluator.ts';
 
-export interface EventPipelineDeps {
+interface EventPipelineDeps {
   metadata: MetadataStore;
   /** Absent where no blob store is open: frames stay as they came. */
   symbolicator?: SourceMapSymbolicator;

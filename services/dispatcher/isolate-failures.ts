@@ -11,7 +11,7 @@ import type { DataCategory, OutcomeRecorder } from '../core/outcomes.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-export interface IsolationDeps {
+interface IsolationDeps {
   category: DataCategory;
   /** Items one record stands for (a log container's declared records); 1 when absent. */
   quantityOf?(record: DeliveredRecord): number;

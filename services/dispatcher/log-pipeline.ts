@@ -10,7 +10,7 @@ import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { readQueuedJson } from './queued-json.ts';
 
-export interface LogPipelineDeps {
+interface LogPipelineDeps {
   logs: LogStore;
   outcomes: OutcomeRecorder;
   metrics: Metrics;

@@ -11,9 +11,9 @@ import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export const OVERFLOW_GATHER_MS = 5 * 60_000;
-export const OVERFLOW_SUMMARY_INTERVAL_MS = 60 * 60_000;
+const OVERFLOW_SUMMARY_INTERVAL_MS = 60 * 60_000;
 
-export interface OverflowDeps {
+interface OverflowDeps {
   alerts: AlertStore;
   metadata: MetadataStore;
   baseUrl: string;

@@ -6,7 +6,7 @@ import { startAlertJobs } from './alert-jobs.ts';
 import { startRetentionJob, type RetentionDeps } from './retention.ts';
 import { startSnoozeExpiryJob } from './snooze-expiry.ts';
 
-export interface PeriodicJobDeps extends RetentionDeps {
+interface PeriodicJobDeps extends RetentionDeps {
   alerts: AlertStore;
   /** The dashboard base, for the links in summaries. */
   baseUrl: string;

@@ -257,13 +257,16 @@ describe('log pipeline', () => {
       deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
       ping: () => stores.logs.ping(),
     };
-    const isolated = isolateFailures(logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }), {
-      category: 'log_item',
-      storesAnswer: async () => {},
-      outcomes: outcomeRecorder(metrics, 'dispatcher'),
-      logger,
-      backoffMs: 1,
-    });
+    const isolated = isolateFailures(
+      logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
+      {
+        category: 'log_item',
+        storesAnswer: async () => {},
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        logger,
+        backoffMs: 1,
+      },
+    );
     const [stored, invalid] = [await processed('log_item'), await outcome('invalid_log', 'log_item')];
     await isolated([
       record('log', 'retried-a', '{"items":[{"body":"retried a"},{"level":"info"},{"level":"info"}]}', 3),

@@ -23,14 +23,14 @@ export interface PreparedBatch {
   dropped: OutcomeReason[];
 }
 
-export interface RecordToPrepare {
+interface RecordToPrepare {
   topic: string;
   offset: string;
   value: Buffer;
 }
 
 /** Rewrites an event's frames from uploaded source maps (source-map-symbolicator.ts). */
-export type Symbolicate = (projectId: number, event: NormalizedEvent) => Promise<void>;
+type Symbolicate = (projectId: number, event: NormalizedEvent) => Promise<void>;
 
 export async function prepareEvents(
   records: RecordToPrepare[],

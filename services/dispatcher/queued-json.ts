@@ -5,7 +5,7 @@ import type { OutcomeReason } from '../core/outcomes.ts';
 import { decodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-export type QueuedJson = { header: QueuedItemHeader; json: unknown } | { dropped: OutcomeReason; header?: QueuedItemHeader };
+type QueuedJson = { header: QueuedItemHeader; json: unknown } | { dropped: OutcomeReason; header?: QueuedItemHeader };
 
 export function readQueuedJson(value: Buffer, where: { topic: string; offset: string }, logger: Logger): QueuedJson {
   let item;

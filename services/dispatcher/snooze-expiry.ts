@@ -5,7 +5,7 @@ import { repeatEvery } from '../runtime/repeat.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-export interface SnoozeExpiryDeps {
+interface SnoozeExpiryDeps {
   metadata: MetadataStore;
   logger: Logger;
   now?: () => number;

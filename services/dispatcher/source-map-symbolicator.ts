@@ -24,7 +24,7 @@ export const PARSED_HEAP_PER_JSON_BYTE = 8;
 const ABSENT_TTL_MS = 10_000;
 const TOUCH_EVERY_MS = 3_600_000;
 
-export interface SymbolicatorDeps {
+interface SymbolicatorDeps {
   metadata: MetadataStore;
   blobs: BlobStore;
   logger: Logger;

@@ -26,7 +26,7 @@ export interface SenderOptions {
   userAgent: string;
 }
 
-export interface SendResult {
+interface SendResult {
   status?: number;
   error?: string;
   latencyMs: number;

@@ -20,7 +20,7 @@ import { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import { isolateFailures } from './isolate-failures.ts';
 import { declaredRecords, logPipeline } from './log-pipeline.ts';
 
-export const CONSUMER_GROUP = 'errata-dispatcher';
+const CONSUMER_GROUP = 'errata-dispatcher';
 
 /** What alert delivery needs from the configuration (dispatcher-role.ts reads it). */
 export interface AlertingSettings {
@@ -36,7 +36,7 @@ export interface AlertingSettings {
   channelLimitPerHour: number;
 }
 
-export interface DispatcherDeps {
+interface DispatcherDeps {
   queue: Queue;
   metadata: MetadataStore;
   events: EventStore;

@@ -24,14 +24,14 @@ export interface IngestDeps {
   now: () => number;
 }
 
-export interface IncomingItem {
+interface IncomingItem {
   type: string;
   payload: Buffer;
   /** Records in a container item (log items carry `item_count`). */
   itemCount: number;
 }
 
-export interface Submission {
+interface Submission {
   /** The event id to answer with when the submission holds an event. */
   eventId: string;
   items: IncomingItem[];

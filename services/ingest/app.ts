@@ -11,7 +11,7 @@ import type { BodyBudget, BodyLimits } from './read-body.ts';
 import { sdkEndpointOf, sdkEndpoints } from './sdk-endpoints.ts';
 import { uploadRoutes, type UploadLimits } from './upload/upload-routes.ts';
 
-export interface IngestAppDeps extends IngestDeps {
+interface IngestAppDeps extends IngestDeps {
   logger: Logger;
   blobs: BlobStore;
   metadata: MetadataStore;

@@ -17,7 +17,7 @@ import { BodyBudget, type BodyLimits } from './read-body.ts';
 import { startChunkGcJob } from './upload/chunk-gc.ts';
 import type { UploadLimits } from './upload/upload-routes.ts';
 
-export interface IngestSettings {
+interface IngestSettings {
   /** ERRATA_BASE_URL: the upload protocol tells clients where to send chunks. */
   baseUrl: string;
   limits: IngestDeps['limits'];
@@ -50,7 +50,7 @@ export function ingestSettings(config: Config): IngestSettings {
   };
 }
 
-export interface IngestRole {
+interface IngestRole {
   app: Koa;
   /** The cache of DSN keys; standalone's admin commands drop a changed key from it at once. */
   keys: KeyCache;

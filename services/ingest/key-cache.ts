@@ -18,7 +18,7 @@ interface Entry {
   refreshing?: boolean;
 }
 
-export interface KeyCacheOptions {
+interface KeyCacheOptions {
   ttlMs?: number;
   unknownTtlMs?: number;
   maxEntries?: number;

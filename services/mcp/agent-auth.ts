@@ -39,7 +39,7 @@ export function requireRoleOf(minimum: Role): Koa.Middleware {
   };
 }
 
-export function requireRole(token: AgentToken, minimum: Role): void {
+function requireRole(token: AgentToken, minimum: Role): void {
   if (!roleAtLeast(token.role, minimum)) {
     throw new ForbiddenError(`this needs a token with role ${minimum} or higher; this token has role ${token.role}`);
   }
@@ -55,7 +55,7 @@ export async function visibleOrganization(metadata: MetadataStore, token: AgentT
 }
 
 /** The project of that organization, if the token may see it. */
-export async function visibleProject(
+async function visibleProject(
   metadata: MetadataStore,
   token: AgentToken,
   organization: Organization,

@@ -16,7 +16,7 @@ import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
 import { renderToolList, ToolList } from './tool-list.ts';
 
-export interface McpAppDeps extends ReadApiDeps {
+interface McpAppDeps extends ReadApiDeps {
   logger: Logger;
   metrics: Metrics;
   health: HealthCheck[];

@@ -1,7 +1,7 @@
 // Keeps tool results a size an agent's context can hold: long strings and long lists are cut,
 // and each cut says how much was left out, so nothing disappears without a trace.
 
-export interface Bounds {
+interface Bounds {
   maxString: number;
   maxList: number;
   maxDepth: number;

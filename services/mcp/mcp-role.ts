@@ -7,7 +7,7 @@ import type { HttpDeps } from '../runtime/http.ts';
 import type { McpPorts } from '../runtime/role-ports.ts';
 import { buildMcpApp } from './app.ts';
 
-export interface McpSettings {
+interface McpSettings {
   /** ERRATA_BASE_URL: links and DSNs in answers. */
   baseUrl: string;
   /** The widest log search window: ERRATA_EVENT_RETENTION_DAYS, in minutes. */

@@ -18,7 +18,7 @@ import { jsonRpcError, meterMessages } from './message-budget.ts';
 import type { ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
 
-export interface McpRouteDeps {
+interface McpRouteDeps {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;

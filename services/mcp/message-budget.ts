@@ -7,9 +7,9 @@
 // a token over its limit still had a server built for it and 202 back.
 import type { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 
-export const MAX_BATCH_MESSAGES = 20;
+const MAX_BATCH_MESSAGES = 20;
 
-export type Verdict = { allowed: true } | { allowed: false; status: number; body: unknown; retryAfterSeconds?: number };
+type Verdict = { allowed: true } | { allowed: false; status: number; body: unknown; retryAfterSeconds?: number };
 
 export function meterMessages(body: unknown, limiter: AgentCallLimiter, tokenId: number, now: number): Verdict {
   const messages = Array.isArray(body) ? body : [body];

@@ -7,7 +7,7 @@ import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../runtime/logger.ts';
 import { createMcpServer } from './mcp-server.ts';
 
-export type ToolListRenderer = () => Promise<Tool[]>;
+type ToolListRenderer = () => Promise<Tool[]>;
 
 export class ToolList {
   private rendered: Promise<Tool[]> | undefined;

@@ -35,12 +35,12 @@ import { openSecretBox, secretsKeyOf } from './open-secret-box.ts';
 import type { DispatcherPorts, IngestPorts, McpPorts, Opened } from './role-ports.ts';
 
 /** The SQL stores of a data directory, opened by the CLI when no server holds it. */
-export interface Stores extends SqlStores {
+interface Stores extends SqlStores {
   close(): Promise<void>;
 }
 
 /** The standalone main thread's ports: ingest and mcp on one listener. */
-export interface StandalonePorts extends IngestPorts, McpPorts, Opened {
+interface StandalonePorts extends IngestPorts, McpPorts, Opened {
   /** Drains the queue (the dispatcher in the backend thread) for at most this long, then closes. */
   stop(drainTimeoutMs: number): Promise<void>;
 }
@@ -166,7 +166,10 @@ const SETTING: Record<Server, string> = {
 type ConfigWith<S extends Server> = Config & { [K in S]-?: NonNullable<Config[K]> };
 
 /** A ConfigError names every variable the role needs and is missing. */
-function requireServers<R extends ServerRole>(role: R, config: Config): asserts config is ConfigWith<(typeof ROLE_NEEDS)[R][number]> {
+function requireServers<R extends ServerRole>(
+  role: R,
+  config: Config,
+): asserts config is ConfigWith<(typeof ROLE_NEEDS)[R][number]> {
   const missing = ROLE_NEEDS[role].filter((need) => !config[need]).map((need) => SETTING[need]);
   if (missing.length > 0) {
     throw new ConfigError(

@@ -8,7 +8,7 @@ import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   /** The holder's start time as the kernel reports it (/proc/<pid>/stat), when known. */
   processStart?: string;
@@ -18,7 +18,7 @@ export interface LockHolder {
   startedAt: string;
 }
 
-export interface InstanceLock {
+interface InstanceLock {
   release(): Promise<void>;
 }
 
@@ -137,7 +137,7 @@ async function takeOver(path: string, stale: StaleLock): Promise<void> {
   }
 }
 
-export type LockState = { state: 'held'; holder: LockHolder } | { state: 'unreadable' } | { state: 'absent' };
+type LockState = { state: 'held'; holder: LockHolder } | { state: 'unreadable' } | { state: 'absent' };
 type StaleLock = Exclude<LockState, { state: 'absent' }>;
 
 async function readLock(path: string): Promise<LockState> {

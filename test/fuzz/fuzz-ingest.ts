@@ -26,7 +26,7 @@ export interface FuzzTarget {
   context: FuzzContext;
 }
 
-export interface FuzzOptions {
+interface FuzzOptions {
   cases: number;
   seed: number;
   /** ERRATA_INGEST_MEMORY_BYTES of the target: a process may grow by twice this, plus slack. */
@@ -267,7 +267,7 @@ async function memoryOf(pid: number): Promise<{ rss: number; hwm: number }> {
 
 const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
-export function formatReport(report: FuzzReport): string {
+function formatReport(report: FuzzReport): string {
   const lines = [
     `fuzz: ${report.cases} cases in ${report.seconds} s (seed ${report.seed})`,
     `  replies by status: ${Object.entries(report.byStatus)

@@ -105,25 +105,6 @@ async function received(from: number, count: number): Promise<ReceivedRequest[]>
   );
 }
 
-async function sendEvents(release: string, environment: string, events: Array<Record<string, string>>): Promise<void> {
-  const result = await runProcess(process.execPath, ['alert-events.cjs', p.dsn, release, environment, JSON.stringify(events)], {
-    cwd: CLIENT_DIR,
-  });
-  expect(result.code, result.stderr).toBe(0);
-}
-
-/** Waits until the server has processed `count` events of the issue with this text. */
-async function waitForCount(text: string, count: number): Promise<void> {
-  await eventually(async () => {
-    const response = await call(
-      'GET',
-      `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?status=all&query=${encodeURIComponent(text)}`,
-    );
-    const issue = (response.body.issues as Array<{ count: number }> | undefined)?.[0];
-    return issue && issue.count >= count ? true : undefined;
-  }, `${count} events of "${text}"`);
-}
-
 describe('alert channels and rules through the management API', () => {
   it('refuses a URL that is not https://, and names what is wrong', async () => {
     for (const [url, message] of [

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
-  api,
   provision,
   REPO_ROOT,
   runProcess,

@@ -15,7 +15,7 @@ import { describeTools } from './agent-suite/tools.ts';
 import { describeTransportAndAuthentication } from './agent-suite/transport-and-authentication.ts';
 import { describeUntrustedData } from './agent-suite/untrusted-data.ts';
 
-export { OTHER_ORG, SUITE_CALLS_PER_MINUTE, type AgentTarget } from './agent-suite/suite.ts';
+export { OTHER_ORG, SUITE_CALLS_PER_MINUTE } from './agent-suite/suite.ts';
 
 export function describeAgentSuite(name: string, start: () => Promise<AgentTarget>): void {
   describe(`agent interface (${name})`, () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { minified } from './bundle-fixtures.ts';
 import { sysb, writeZip, type ZipItem } from './zip-writer.ts';
 
-export interface CyclingBundleOptions {
+interface CyclingBundleOptions {
   chunkSize: number;
   regions: number;
   filesPerRegion: number;

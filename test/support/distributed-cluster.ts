@@ -27,7 +27,7 @@ export interface Cluster {
   destroy(): Promise<{ exitCodes: Array<number | null> }>;
 }
 
-export interface ClusterOptions {
+interface ClusterOptions {
   /** The servers' settings (.errata-infra.env). */
   infra: Record<string, string>;
   env?: Record<string, string>;

@@ -24,7 +24,7 @@ export interface HttpsReceiver {
   close(): Promise<void>;
 }
 
-export function selfSignedLocalhost(): { key: string; cert: string } {
+function selfSignedLocalhost(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'errata-tls-'));
   try {
     execFileSync(

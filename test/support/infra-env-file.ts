@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from './standalone-server.ts';
 
-export const INFRA_ENV_FILE = join(REPO_ROOT, '.errata-infra.env');
+const INFRA_ENV_FILE = join(REPO_ROOT, '.errata-infra.env');
 export const INFRA_UP = join(REPO_ROOT, 'test', 'infra', 'up.sh');
 
 export async function readInfraEnv(): Promise<Record<string, string>> {

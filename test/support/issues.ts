@@ -15,7 +15,7 @@ export interface IssueJson {
   lastRelease: string | null;
 }
 
-export interface LogJson {
+interface LogJson {
   body: string;
   level: string;
   severityNumber: number;

@@ -19,7 +19,7 @@ export async function kubeUp(): Promise<KubeTarget> {
   return { url: env.ERRATA_KUBE_URL!, token: env.ERRATA_KUBE_TOKEN!, helm: env.ERRATA_HELM! };
 }
 
-export async function writeKubeconfig(path: string, target: { url: string; token: string }): Promise<void> {
+async function writeKubeconfig(path: string, target: { url: string; token: string }): Promise<void> {
   await writeFile(
     path,
     JSON.stringify({

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { sentryCli } from './source-map-app.ts';
 import { runCliJson, type StandaloneServer } from './standalone-server.ts';
 
-export const LARGE_BUNDLE_URL = 'https://app.test/dist/main.js';
+const LARGE_BUNDLE_URL = 'https://app.test/dist/main.js';
 
 export interface LargeBundle {
   js: string;

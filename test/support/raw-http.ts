@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;

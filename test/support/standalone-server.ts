@@ -62,7 +62,7 @@ export async function stopAndRemove(server: StandaloneServer): Promise<void> {
   await removeDir(server.dataDir);
 }
 
-export interface StartOptions {
+interface StartOptions {
   dataDir?: string;
   port?: number;
   env?: Record<string, string>;

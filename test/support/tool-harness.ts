@@ -182,7 +182,7 @@ export async function openToolHarness(): Promise<ToolHarness> {
  * The tool's declared output schema describes exactly what it returned: it parses, and parsing
  * drops nothing (zod strips keys a schema does not declare), so no field goes undocumented.
  */
-export function expectDeclaredOutput(tool: string, structured: Record<string, unknown>): void {
+function expectDeclaredOutput(tool: string, structured: Record<string, unknown>): void {
   const definition = AGENT_TOOLS.find((t) => t.name === tool);
   if (!definition) throw new Error(`no tool ${tool}`);
   expect(z.object(definition.outputSchema).parse(structured), `${tool}: its output schema`).toEqual(structured);

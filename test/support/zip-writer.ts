@@ -34,7 +34,7 @@ export interface ZipOptions {
   directoryOrder?: number[];
 }
 
-export function fields(...values: [2 | 4 | 8, number][]): Uint8Array {
+function fields(...values: [2 | 4 | 8, number][]): Uint8Array {
   const out = new Uint8Array(values.reduce((sum, [width]) => sum + width, 0));
   const view = new DataView(out.buffer);
   let at = 0;

@@ -16,7 +16,7 @@ import {
 } from './open-clickhouse.ts';
 
 /** Strings that have broken hand-written escaping somewhere. */
-export const NASTY_STRINGS: readonly string[] = [
+const NASTY_STRINGS: readonly string[] = [
   '',
   "'",
   "''",

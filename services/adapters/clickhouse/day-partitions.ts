@@ -33,7 +33,7 @@ export async function dropDaysBefore(
 }
 
 /** Unix seconds of the start of a `toYYYYMMDD` partition's day; undefined for anything else. */
-export function partitionDayStart(partition: string): number | undefined {
+function partitionDayStart(partition: string): number | undefined {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(partition);
   if (!match) return undefined;
   return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / 1000;

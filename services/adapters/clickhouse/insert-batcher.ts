@@ -38,7 +38,7 @@ export interface BatchedWriteOptions {
   report?: (report: BatchReport) => void;
 }
 
-export const DEFAULT_BATCH_LIMITS = { maxRows: 5000, maxWaitMs: 200 } as const;
+const DEFAULT_BATCH_LIMITS = { maxRows: 5000, maxWaitMs: 200 } as const;
 
 export class InsertBatcher<Row> {
   private readonly maxRows: number;

@@ -26,7 +26,7 @@ export interface ClickHouseStoreSettings {
   ensureSchema?: boolean;
 }
 
-export interface ClickHouseServerSettings {
+interface ClickHouseServerSettings {
   url: string;
   username?: string;
   password?: string;
@@ -34,7 +34,7 @@ export interface ClickHouseServerSettings {
   requestTimeoutMs?: number;
 }
 
-export interface ClickHouseConnectionSettings extends ClickHouseServerSettings, ClickHouseStoreSettings {}
+interface ClickHouseConnectionSettings extends ClickHouseServerSettings, ClickHouseStoreSettings {}
 
 export interface ClickHouseStores {
   events: ClickHouseEventStore;

@@ -7,19 +7,19 @@
 // encodes records with a third of kafkajs's CPU, and encoding was 40% of ingest's CPU.
 import { Producer } from '@platformatic/kafka';
 
-export interface Message {
+interface Message {
   key: string;
   value: Buffer;
 }
 
-export interface ProducerSettings {
+interface ProducerSettings {
   clientId: string;
   brokers: string[];
   /** Connection and request timeout of the client. */
   timeoutMs: number;
 }
 
-export interface BatchingProducerOptions {
+interface BatchingProducerOptions {
   /** Broker-side wait for the in-sync replicas' acknowledgement. */
   ackTimeoutMs: number;
   /** Publishes are combined into one request up to this many value bytes (one is always sent alone if larger). */

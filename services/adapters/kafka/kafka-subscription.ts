@@ -21,7 +21,7 @@ export interface ConsumerSettings {
   partitionsConsumedConcurrently: number;
 }
 
-export interface KafkaSubscriptionContext {
+interface KafkaSubscriptionContext {
   /** A client of its own: kafkajs shares committed-offset state among consumers of one client. */
   kafka: Kafka;
   admin: Admin;

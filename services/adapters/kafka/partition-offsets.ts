@@ -3,7 +3,7 @@
 // committed. A partition the group never committed counts from its earliest retained offset.
 import type { Admin } from 'kafkajs';
 
-export interface PartitionRange {
+interface PartitionRange {
   partition: number;
   /** Earliest offset still in the log. */
   low: bigint;

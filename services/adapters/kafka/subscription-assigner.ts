@@ -4,9 +4,9 @@
 // would leave partitions unread. This one gives each topic's partitions only to its subscribers.
 import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
 
-export const ASSIGNER_NAME = 'ErrataSubscribedRoundRobin';
+const ASSIGNER_NAME = 'ErrataSubscribedRoundRobin';
 
-export interface GroupMemberTopics {
+interface GroupMemberTopics {
   memberId: string;
   topics: string[];
 }

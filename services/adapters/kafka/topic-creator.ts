@@ -3,7 +3,7 @@
 // publish or subscription to any other. Each topic is settled once per process, however many ask.
 import type { Admin } from 'kafkajs';
 
-export interface TopicSettings {
+interface TopicSettings {
   partitions: number;
   /** -1: the broker's default.replication.factor. */
   replicationFactor: number;

@@ -2,7 +2,7 @@
 // kafkajs retries on its own schedule, and a request path must not wait on that schedule.
 // The work itself is not cancelled; its late outcome is ignored.
 
-export class TimeoutError extends Error {
+class TimeoutError extends Error {
   constructor(what: string, ms: number) {
     super(`${what} did not finish within ${ms} ms`);
     this.name = 'TimeoutError';

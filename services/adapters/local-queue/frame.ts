@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 
 export const FRAME_HEADER = 8;
 const FIXED = 8 + 2;
-export const MAX_KEY_BYTES = 0xffff;
+const MAX_KEY_BYTES = 0xffff;
 
 export function encodeFrame(sequence: number, key: string, value: Buffer): Buffer {
   const keyBytes = Buffer.from(key, 'utf8');
@@ -22,7 +22,7 @@ export function encodeFrame(sequence: number, key: string, value: Buffer): Buffe
   return frame;
 }
 
-export type DecodedFrame =
+type DecodedFrame =
   | { kind: 'record'; sequence: number; key: string; value: Buffer; size: number }
   /** Not enough bytes yet: the frame continues beyond the buffer. */
   | { kind: 'partial' }

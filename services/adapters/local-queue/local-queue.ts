@@ -29,7 +29,7 @@ export interface QueuePeer {
   onMessage(handler: (message: QueuePeerMessage) => void): void;
 }
 
-export interface LocalQueueOptions {
+interface LocalQueueOptions {
   /** Bytes per segment file before a new one starts. */
   segmentBytes?: number;
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */

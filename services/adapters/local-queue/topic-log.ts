@@ -23,7 +23,7 @@ export class DamagedSegmentError extends Error {
   }
 }
 
-export interface LogRecord {
+interface LogRecord {
   offset: number;
   next: number;
   key: string;
@@ -41,7 +41,7 @@ interface PendingAppend {
   reject: (error: Error) => void;
 }
 
-export interface TopicLogOptions {
+interface TopicLogOptions {
   segmentBytes: number;
   readOnly?: boolean;
   /** Called after every sync with the new durable end and the sequence of its last record. */

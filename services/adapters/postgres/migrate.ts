@@ -7,7 +7,7 @@ import type { SqlClient } from './sql-client.ts';
 
 const LOCK_KEY = 727_001;
 
-export interface MigrationReport {
+interface MigrationReport {
   applied: string[];
   alreadyApplied: string[];
 }
@@ -49,7 +49,7 @@ export async function pendingMigrations(db: SqlClient): Promise<string[]> {
 }
 
 /** Our migration files hold plain DDL: statements end with ";" at the end of a line. */
-export function splitStatements(sql: string): string[] {
+function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*$/m)
     .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())

@@ -13,7 +13,7 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-export interface PgPoolOptions {
+interface PgPoolOptions {
   url: string;
   maxConnections?: number;
   /** Each statement is cancelled by the server after this long, so a stuck query cannot pin a connection. */

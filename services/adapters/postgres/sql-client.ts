@@ -20,7 +20,7 @@ export interface SqlExecutor {
  * JSON.stringify text: the client cannot tell JSON text from other text, and jsonb refuses the
  * escapes JSON.stringify writes for NUL and lone surrogates, which the client rewrites here.
  */
-export class JsonParam {
+class JsonParam {
   constructor(readonly value: unknown) {}
 }
 

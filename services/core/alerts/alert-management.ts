@@ -56,7 +56,7 @@ const attemptJson = (attempt: DeliveryAttempt) => ({
   error: attempt.error,
 });
 
-export const deliveryJson = (delivery: Delivery & { attemptLog?: DeliveryAttempt[] }) => ({
+const deliveryJson = (delivery: Delivery & { attemptLog?: DeliveryAttempt[] }) => ({
   id: delivery.id,
   kind: delivery.kind,
   status: delivery.status,

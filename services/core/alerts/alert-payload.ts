@@ -45,7 +45,7 @@ export const dashboardUrls = {
 /** At most this many `topIssues` per digest section (SPEC §8). */
 export const MAX_TOP_ISSUES = 5;
 
-export interface IssueAlertInput {
+interface IssueAlertInput {
   kind: Trigger;
   ruleName: string;
   projectName: string;

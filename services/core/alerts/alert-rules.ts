@@ -55,7 +55,7 @@ export interface AlertChannel {
 
 const name = z.string().trim().min(1, 'name must not be empty').max(100, 'name is at most 100 characters');
 
-export const webhookUrl = z
+const webhookUrl = z
   .string()
   .max(2000, 'url is at most 2000 characters')
   .superRefine((value, ctx) => {
@@ -79,7 +79,7 @@ const timeZone = z.string().refine((zone) => {
   }
 }, 'timeZone must be an IANA time zone such as "UTC" or "Europe/Berlin"');
 
-export const digestSchedule = strictObject({ hour: z.number().int().min(0).max(23), timeZone });
+const digestSchedule = strictObject({ hour: z.number().int().min(0).max(23), timeZone });
 
 export const channelInput = strictObject({ name, type: z.literal('webhook').default('webhook'), url: webhookUrl });
 export const channelPatch = strictObject({ name, url: webhookUrl, digest: digestSchedule.nullable() }).partial();
@@ -95,12 +95,12 @@ const ruleFields = strictObject({
   milestones: z.array(z.number().int().min(1)).min(1).max(50).nullable().optional(),
 });
 
-export type RuleInput = z.infer<typeof ruleFields>;
+type RuleInput = z.infer<typeof ruleFields>;
 export const ruleInput = ruleFields.superRefine(checkTriggerSettings);
 export const rulePatch = ruleFields.partial();
 
 /** The settings each trigger needs, and those it does not take. */
-export function checkTriggerSettings(rule: Partial<RuleInput>, ctx: z.RefinementCtx): void {
+function checkTriggerSettings(rule: Partial<RuleInput>, ctx: z.RefinementCtx): void {
   const { trigger } = rule;
   const needs = (field: 'threshold' | 'windowMinutes', why: string) => {
     if (rule[field] == null) ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} needs ${field} (${why})` });

@@ -38,7 +38,7 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /** A host as ERRATA_WEBHOOK_ALLOW_HOSTS names it: lowercase, IPv6 without its brackets. */
-export function hostKey(host: string): string {
+function hostKey(host: string): string {
   return host.toLowerCase().replace(/^\[|\]$/g, '');
 }
 

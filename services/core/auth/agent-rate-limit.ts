@@ -3,14 +3,14 @@
 // plainly (limit, remaining, reset). Held in the memory of each mcp process. Agents are never
 // metered or gated; this only stops a runaway loop (or a batch) from starving the others.
 
-export interface RateLimitState {
+interface RateLimitState {
   limit: number;
   remaining: number;
   /** When the window resets, ms since the epoch. */
   resetAt: number;
 }
 
-export interface CallDecision extends RateLimitState {
+interface CallDecision extends RateLimitState {
   allowed: boolean;
 }
 

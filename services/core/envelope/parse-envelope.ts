@@ -32,7 +32,7 @@ export class EnvelopeFramingError extends UserInputError {
   override outcomes = [outcome('invalid_envelope')];
 }
 
-export interface EnvelopeLimits {
+interface EnvelopeLimits {
   /** Items of every type in one envelope (ERRATA_MAX_ENVELOPE_ITEMS); parsing stops beyond it. */
   maxItems: number;
 }
@@ -115,7 +115,7 @@ function parseItemHeaders(line: Buffer, itemNumber: number): ItemHeaders {
 }
 
 /** Header lines nest no deeper than this (serde_json's limit, which Relay parses them with). */
-export const MAX_HEADER_DEPTH = 128;
+const MAX_HEADER_DEPTH = 128;
 
 function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
   // Checked before parsing: JSON.parse of a line nested millions deep holds the thread for

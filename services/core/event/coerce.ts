@@ -17,10 +17,6 @@ export function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-export function asRecord(value: unknown): JsonRecord | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
 // Ingest's normalizers take it from here with the other readers.
 export { storableText };
 

@@ -4,7 +4,7 @@
 // file name, so cache-busting hashes and CDN prefixes do not split issues.
 import type { NormalizedEvent, Stacktrace } from './event.ts';
 
-export const UNKNOWN_MODULE = '<unknown module>';
+const UNKNOWN_MODULE = '<unknown module>';
 
 const CLEAN_MODULE =
   /^(?:\/|(?:(?:java)?scripts?|js|build|static|node_modules|bower_components|[_.~].*?|v?(?:\d+\.)*\d+|[a-f0-9]{7,8}|[a-f0-9]{32}|[a-f0-9]{40})\/)+|(?:[-.][a-f0-9]{7,}$)/gi;

@@ -37,7 +37,7 @@ function cap(text: string): string {
 }
 
 /** printf-style `%s`/`%d` with a list, or `{name}` with a dict, as Python and PHP SDKs send. */
-export function formatParams(message: string, params: unknown): string {
+function formatParams(message: string, params: unknown): string {
   if (Array.isArray(params)) {
     let index = 0;
     return message.replace(/%(%|s|d|i|f|r)/g, (match, spec: string) => {

@@ -96,7 +96,7 @@ function firstLine(text: string): string {
 }
 
 /** Sentry's truncatechars: at most n code points, the last three being "..." when cut. */
-export function truncateChars(text: string, n: number): string {
+function truncateChars(text: string, n: number): string {
   const chars = Array.from(text);
   return chars.length > n ? `${chars.slice(0, Math.max(0, n - 3)).join('')}...` : text;
 }

@@ -7,7 +7,7 @@ import { crashFrame } from './crash-frame.ts';
 
 const VARIABLE = /^\{\{\s*(\S+)\s*\}\}$/;
 
-export type FingerprintKind = 'default' | 'hybrid' | 'custom';
+type FingerprintKind = 'default' | 'hybrid' | 'custom';
 
 export function isDefaultEntry(entry: string): boolean {
   return VARIABLE.exec(entry)?.[1] === 'default';

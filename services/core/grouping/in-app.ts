@@ -31,7 +31,7 @@ export function applyInAppRules(event: NormalizedEvent): void {
   }
 }
 
-export function stacktracesOf(event: NormalizedEvent): Stacktrace[] {
+function stacktracesOf(event: NormalizedEvent): Stacktrace[] {
   const out: Stacktrace[] = [];
   for (const exception of event.exception?.values ?? []) if (exception.stacktrace) out.push(exception.stacktrace);
   if (event.stacktrace) out.push(event.stacktrace);

@@ -3,7 +3,7 @@
 // outcome saying why it was not stored. `integration` is Relay-internal and refused as such.
 import type { DataCategory, OutcomeReason } from '../outcomes.ts';
 
-export type ItemRoute =
+type ItemRoute =
   | { kind: 'event'; category: DataCategory }
   | { kind: 'log'; category: DataCategory }
   | { kind: 'not_stored'; category: DataCategory; reason: OutcomeReason };

@@ -2,7 +2,7 @@
 // continuously at `perMinute / 60` per second, holding at most one minute's worth. Kept in
 // memory of each ingest process; a limited request is answered 429 with the headers SDKs obey.
 
-export interface RateLimitDecision {
+interface RateLimitDecision {
   allowed: boolean;
   /** Whole seconds until one more item would be allowed (0 when allowed). */
   retryAfterSeconds: number;

@@ -30,7 +30,7 @@ export function publicKeyFromRequest(carriers: AuthCarriers): string | undefined
 }
 
 /** The public key from an envelope header `dsn` (`https://<key>@host/<project>`). */
-export function publicKeyFromDsn(dsn: unknown): string {
+function publicKeyFromDsn(dsn: unknown): string {
   if (typeof dsn !== 'string') throw badEnvelopeAuth();
   let url: URL;
   try {

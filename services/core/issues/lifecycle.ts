@@ -104,7 +104,7 @@ export function regresses(marker: ResolutionMarker, event: SeenEvent, firstSeen:
 }
 
 /** What new events do to an issue's state, if anything. */
-export interface EventTransition<E extends SeenEvent> {
+interface EventTransition<E extends SeenEvent> {
   state: IssueState;
   activity: ActivityKind;
   /** The event that caused it. */
@@ -137,7 +137,7 @@ export function transitionOnEvents<E extends SeenEvent>(
   return undefined;
 }
 
-export type ResolutionCheck = 'held' | 'regressed' | 'no_resolution';
+type ResolutionCheck = 'held' | 'regressed' | 'no_resolution';
 
 /**
  * check_resolution's verdict: no marker, or the marker with the issue back to unresolved (a

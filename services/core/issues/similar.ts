@@ -3,9 +3,9 @@
 // quoted values are masked, as grouping does with messages).
 import type { Issue } from '../ports/metadata-store.ts';
 
-export type SimilarReason = 'same_exception_and_frame' | 'similar_title';
+type SimilarReason = 'same_exception_and_frame' | 'similar_title';
 
-export interface SimilarIssue {
+interface SimilarIssue {
   issue: Issue;
   reason: SimilarReason;
 }

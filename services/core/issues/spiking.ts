@@ -1,10 +1,10 @@
 // Which issues are spiking: events in the window at least 3 times the issue's average over
 // the 24 windows before it, and at least 10 events (so 1 -> 3 is not a spike).
-export const SPIKE_FACTOR = 3;
-export const SPIKE_MIN_EVENTS = 10;
+const SPIKE_FACTOR = 3;
+const SPIKE_MIN_EVENTS = 10;
 export const BASELINE_WINDOWS = 24;
 
-export interface Spike {
+interface Spike {
   issueId: number;
   count: number;
   /** Average events per window over the baseline. */

@@ -4,16 +4,16 @@ import type { EventStore } from '../ports/event-store.ts';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
 import { stateAfterAction, type ActionRequest, type IssueAction } from './lifecycle.ts';
 
-export interface TriagePorts {
+interface TriagePorts {
   metadata: MetadataStore;
   events: EventStore;
 }
 
-export interface TriageRequest extends Omit<ActionRequest, 'action'> {
+interface TriageRequest extends Omit<ActionRequest, 'action'> {
   action: IssueAction;
 }
 
-export interface TriageResult {
+interface TriageResult {
   /** Issues the action was applied to. */
   matched: number;
   /** Of those, how many changed status (or were deleted). */

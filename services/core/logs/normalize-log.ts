@@ -10,7 +10,7 @@ const MAX_BODY = 65_536;
 const MAX_ATTRIBUTES = 200;
 const MAX_ATTRIBUTE_TEXT = 8192;
 
-export interface LogContainerContext {
+interface LogContainerContext {
   containerId: string;
   projectId: number;
   receivedAt: number;
@@ -18,7 +18,7 @@ export interface LogContainerContext {
   maxRecords?: number;
 }
 
-export interface NormalizedLogs {
+interface NormalizedLogs {
   records: LogRecord[];
   /**
    * Declared records that were not stored: unreadable ones, and any the container declared but
@@ -144,9 +144,4 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
 
 function textAttribute(attribute: LogAttribute | undefined): string | null {
   return attribute && typeof attribute.value === 'string' && attribute.value !== '' ? attribute.value.slice(0, 200) : null;
-}
-
-/** The text form used when a search compares an attribute to a value. */
-export function attributeText(attribute: LogAttribute): string {
-  return typeof attribute.value === 'string' ? attribute.value : JSON.stringify(attribute.value);
 }

@@ -10,7 +10,7 @@ import { computeGrouping, type Grouping } from '../grouping/compute-grouping.ts'
 import { summarizeEvent, type EventSummary } from '../grouping/event-summary.ts';
 import { applyInAppRules } from '../grouping/in-app.ts';
 
-export interface ProcessedEvent {
+interface ProcessedEvent {
   event: NormalizedEvent;
   grouping: Grouping;
   summary: EventSummary;

@@ -7,7 +7,6 @@ export const TOPICS = {
   events: 'events.received',
   logs: 'logs.received',
 } as const;
-export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 export interface QueuedItemHeader {
   v: 1;
@@ -25,7 +24,7 @@ export interface QueuedItemHeader {
   itemCount?: number;
 }
 
-export interface QueuedItem {
+interface QueuedItem {
   header: QueuedItemHeader;
   payload: Buffer;
 }

@@ -50,7 +50,7 @@ export interface BlobStore {
   close(): Promise<void>;
 }
 
-export const BLOB_KEY_MAX_LENGTH = 512;
+const BLOB_KEY_MAX_LENGTH = 512;
 /** Also S3's upper bound for one ListObjectsV2 or DeleteObjects request. */
 export const BLOB_LIST_MAX_LIMIT = 1000;
 
@@ -73,7 +73,7 @@ export function assertBlobKey(key: string): void {
 }
 
 /** A list prefix is empty, or a valid key, optionally followed by one `/`. */
-export function assertBlobPrefix(prefix: string): void {
+function assertBlobPrefix(prefix: string): void {
   if (prefix === '') return;
   const body = typeof prefix === 'string' && prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
   if (!isBlobKey(body)) {

@@ -4,7 +4,7 @@ import type { NormalizedEvent } from '../event/event.ts';
 import type { Level } from '../event/level.ts';
 
 /** The columns every store keeps beside an event's payload, for lists and lookups. */
-export interface EventRecord {
+interface EventRecord {
   projectId: number;
   eventId: string;
   issueId: number;

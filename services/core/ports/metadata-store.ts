@@ -12,16 +12,13 @@ export {
   ISSUE_STATUSES,
   type Issue,
   type IssueActivity,
-  type IssueChange,
   type IssueMetadata,
   type IssueQuery,
   type IssueStatus,
-  type IssueStore,
-  type Release,
 } from './issue-store.ts';
-export type { AssemblyState, BundleAssembly, SourceMapArtifact, SourceMapIndex } from './source-map-index.ts';
-export type { Organization, Project, ProjectKey, TenancyStore } from './tenancy-store.ts';
-export type { AgentToken, TokenStore, UploadToken } from './token-store.ts';
+export type { SourceMapArtifact } from './source-map-index.ts';
+export type { Organization, Project, ProjectKey } from './tenancy-store.ts';
+export type { AgentToken, UploadToken } from './token-store.ts';
 
 export interface MetadataStore extends TenancyStore, TokenStore, SourceMapIndex, IssueStore {
   /** Resolves when the store answers; used by /healthz. */

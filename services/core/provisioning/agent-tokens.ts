@@ -7,14 +7,14 @@ import type { AgentToken, MetadataStore } from '../ports/metadata-store.ts';
 import { findProjectIn, resolveOrganization } from './organizations.ts';
 import { checkTokenName } from './token-name.ts';
 
-export interface CreateAgentTokenInput {
+interface CreateAgentTokenInput {
   role?: string;
   project?: string;
   name?: string;
   organization?: string;
 }
 
-export interface CreatedAgentToken {
+interface CreatedAgentToken {
   token: AgentToken;
   organizationSlug: string;
   /** The only time the plaintext is available. */

@@ -5,13 +5,13 @@ import { assertSlug, formatDsn, slugify } from '../projects/slug.ts';
 import { resolveOrganization } from './organizations.ts';
 import { UserInputError } from '../errors.ts';
 
-export interface CreateProjectInput {
+interface CreateProjectInput {
   name: string;
   slug?: string;
   organization?: string;
 }
 
-export interface CreatedProject {
+interface CreatedProject {
   project: Project;
   organizationSlug: string;
   publicKey: string;

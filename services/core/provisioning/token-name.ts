@@ -3,7 +3,7 @@
 // character or a lone surrogate in one is refused with a reason rather than stored altered.
 import { UserInputError } from '../errors.ts';
 
-export const MAX_TOKEN_NAME_LENGTH = 100;
+const MAX_TOKEN_NAME_LENGTH = 100;
 
 export function checkTokenName(name: string): string {
   if (name.length > MAX_TOKEN_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name) || !name.isWellFormed()) {

@@ -1,12 +1,12 @@
 // Minting and revoking source map upload tokens (`errata_...`), one project each. As with
 // agent tokens, the plaintext exists only in the return value of createUploadToken.
 import { hashSecret, mintUploadToken, randomBase62, type RandomSource } from '../auth/secrets.ts';
-import { NotFoundError, UserInputError } from '../errors.ts';
+import { NotFoundError } from '../errors.ts';
 import type { MetadataStore, UploadToken } from '../ports/metadata-store.ts';
 import { findProjectIn, resolveOrganization } from './organizations.ts';
 import { checkTokenName } from './token-name.ts';
 
-export interface CreatedUploadToken {
+interface CreatedUploadToken {
   token: UploadToken;
   organizationSlug: string;
   /** The only time the plaintext is available. */

@@ -25,9 +25,7 @@ import {
   type ParsedArtifactBundle,
 } from '../../core/sourcemaps/artifact-manifest.ts';
 
-export type { ParsedArtifactBundle };
-
-export interface BundleLimits {
+interface BundleLimits {
   /** Most files: ZIP entries other than manifest.json. */
   maxFiles: number;
   /** Most uncompressed bytes of any one entry, manifest.json included. */
@@ -49,7 +47,7 @@ export const DEFAULT_BUNDLE_LIMITS: Readonly<BundleLimits> = Object.freeze({
  * Entries up to this many uncompressed bytes are exempt from the ratio check: small files
  * legitimately compress very well, and the per-file and total limits bound them anyway.
  */
-export const RATIO_EXEMPT_BYTES = 1024 * 1024;
+const RATIO_EXEMPT_BYTES = 1024 * 1024;
 
 const SYSB_MAGIC = 'SYSB';
 const SYSB_VERSION = 2;

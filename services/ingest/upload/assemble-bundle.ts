@@ -20,13 +20,13 @@ import { readCheckedChunk, readChunk } from './chunk-store.ts';
 
 const gzipAsync = promisify(gzip);
 
-export interface AssemblePorts {
+interface AssemblePorts {
   metadata: MetadataStore;
   blobs: BlobStore;
   logger: Logger;
 }
 
-export interface AssembleLimits {
+interface AssembleLimits {
   /** The largest bundle accepted: the sum of its chunks as listed, repeats included. */
   maxBytes: number;
 }

@@ -17,7 +17,7 @@ interface Job {
 }
 
 /** A place in the queue, taken before the assembly is claimed: start it, or give it back. */
-export interface QueuePlace {
+interface QueuePlace {
   start(run: () => Promise<void>): void;
   release(): void;
 }

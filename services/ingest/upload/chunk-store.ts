@@ -15,7 +15,7 @@ import { chunkKey, gzipChunkKey } from './blob-keys.ts';
 const gunzipAsync = promisify(gunzip);
 const INFLATE_PIECE = 1024 * 1024;
 
-export type ChunkForm = 'raw' | 'gzip';
+type ChunkForm = 'raw' | 'gzip';
 
 export function sha1Of(data: Uint8Array): string {
   return createHash('sha1').update(data).digest('hex');

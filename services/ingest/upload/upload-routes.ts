@@ -38,7 +38,7 @@ export interface UploadLimits {
   chunkBytesPerProject: number;
 }
 
-export interface UploadDeps {
+interface UploadDeps {
   metadata: MetadataStore;
   blobs: BlobStore;
   logger: Logger;

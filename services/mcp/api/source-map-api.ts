@@ -8,7 +8,7 @@ import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-ma
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
-export interface SourceMapApiDeps {
+interface SourceMapApiDeps {
   metadata: MetadataStore;
   blobs: BlobStore;
 }

@@ -12,7 +12,7 @@ import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
-export interface UploadTokenApiDeps {
+interface UploadTokenApiDeps {
   metadata: MetadataStore;
   baseUrl: string;
 }

@@ -18,7 +18,7 @@ import { llmsTxt } from './llms-txt.ts';
 import { renderSkill, SKILL_NAMES, type SkillName } from './skills.ts';
 import { toolCatalog } from './tool-catalog.ts';
 
-export interface BootstrapDeps {
+interface BootstrapDeps {
   metadata: MetadataStore;
   baseUrl: string;
   /** What /mcp answers to tools/list; the manifest's catalog is made from it. */

@@ -6,7 +6,7 @@ import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.
 import { DSN_READER_ROLE, type Role } from '../../core/auth/roles.ts';
 
 /** Where the DSN goes, in a guide fetched by a token that may not read it. */
-export const DSN_PLACEHOLDER = `<DSN of this project: needs an ${DSN_READER_ROLE} token>`;
+const DSN_PLACEHOLDER = `<DSN of this project: needs an ${DSN_READER_ROLE} token>`;
 
 export const GUIDE_PLATFORMS = [
   { name: 'node', projectPlatform: 'node', title: 'Node.js' },
@@ -14,7 +14,7 @@ export const GUIDE_PLATFORMS = [
   { name: 'browser', projectPlatform: 'javascript-browser', title: 'Browser JavaScript' },
 ] as const;
 
-export type GuidePlatform = (typeof GUIDE_PLATFORMS)[number]['name'];
+type GuidePlatform = (typeof GUIDE_PLATFORMS)[number]['name'];
 
 export function isGuidePlatform(name: string): name is GuidePlatform {
   return GUIDE_PLATFORMS.some((g) => g.name === name);
@@ -24,7 +24,7 @@ export function installGuideUrl(baseUrl: string, organization: string, project: 
   return `${baseUrl}/api/v1/organizations/${encodeURIComponent(organization)}/projects/${encodeURIComponent(project)}/install/${platform}.md`;
 }
 
-export interface GuideRequest {
+interface GuideRequest {
   baseUrl: string;
   organization: string;
   project: string;

@@ -4,7 +4,7 @@ import { createProject as create } from '../../core/provisioning/projects.ts';
 import { GUIDE_PLATFORMS, installGuideUrl } from '../bootstrap/install-guide.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
-export const PROJECT_PLATFORMS = ['javascript-browser', 'node', 'python', 'go', 'php', 'ruby', 'other'] as const;
+const PROJECT_PLATFORMS = ['javascript-browser', 'node', 'python', 'go', 'php', 'ruby', 'other'] as const;
 
 export const createProject = defineTool({
   name: 'create_project',

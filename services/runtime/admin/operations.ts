@@ -153,7 +153,7 @@ export const ADMIN_OPERATIONS = {
 
 export type AdminOperation = keyof typeof ADMIN_OPERATIONS;
 
-export function isAdminOperation(name: string): name is AdminOperation {
+function isAdminOperation(name: string): name is AdminOperation {
   return Object.hasOwn(ADMIN_OPERATIONS, name);
 }
 

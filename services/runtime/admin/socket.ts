@@ -19,7 +19,7 @@ const MAX_SOCKET_PATH = 100;
 const FALLBACK_PREFIX = 'errata-';
 const FALLBACK_NAME = /^errata-[A-Za-z0-9]{6}$/;
 
-export interface AdminSocketPlace {
+interface AdminSocketPlace {
   path: string;
   /** Removes the fallback directory (the socket itself goes when the server closes it). */
   remove(): Promise<void>;
@@ -140,7 +140,7 @@ export function callAdminSocket(path: string, operation: string, input: unknown)
 }
 
 /** An error the server reported; carries its message through to the CLI unchanged. */
-export class RemoteAdminError extends ErrataError {
+class RemoteAdminError extends ErrataError {
   constructor(code: string, message: string) {
     super((code as ErrataError['code']) ?? 'invalid_input', message);
   }

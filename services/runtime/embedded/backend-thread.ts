@@ -39,7 +39,7 @@ export interface BackendOptions<Settings = unknown> {
 }
 
 /** The work the thread runs; stopped with a drain when the server stops. */
-export interface BackendWork {
+interface BackendWork {
   stop(options: { drain: boolean; timeoutMs: number }): Promise<void>;
 }
 

@@ -25,7 +25,7 @@ const WORKER = new URL('./backend-worker.mjs', import.meta.url);
  */
 const BACKEND_HEAP_MB = 256;
 
-export interface EmbeddedBackend extends SqlStores {
+interface EmbeddedBackend extends SqlStores {
   queue: LocalQueue;
   stop(drainTimeoutMs: number): Promise<void>;
 }

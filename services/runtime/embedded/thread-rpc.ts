@@ -16,10 +16,10 @@ interface Response {
   error?: { message: string; code?: string; errata?: boolean };
 }
 
-export type Handlers = Record<string, (args: never) => Promise<unknown>>;
+type Handlers = Record<string, (args: never) => Promise<unknown>>;
 
 /** A Worker, or the parentPort inside one. */
-export interface Channel {
+interface Channel {
   postMessage(value: unknown, transfer?: readonly TransferListItem[]): void;
   on(event: string, listener: (value: any) => void): unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
