@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually, REPO_ROOT, runProcess } from '../support/standalone-server.ts';
-import { clients, freshNamespace } from '../support/kube-cluster.ts';
+import { applyCrd, clients, freshNamespace } from '../support/kube-cluster.ts';
 import { spawnOperator } from '../support/kube-env.ts';
 
 let image: string;
@@ -40,6 +40,8 @@ describe('the image contents', () => {
 
   it('run the operator, which takes the lease and answers /healthz', async () => {
     const kube = clients();
+    // The operator watches Errata resources; their CRD must exist whichever test file ran first.
+    await applyCrd(kube);
     const namespace = await freshNamespace(kube);
     const operator = await spawnOperator({ target: inject('kube'), namespace, dir: image, bin: join(image, 'bin', 'errata.js') });
     try {
