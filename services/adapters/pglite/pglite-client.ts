@@ -12,12 +12,23 @@ const POSTGRES_CONF = ['shared_buffers=2MB', 'wal_buffers=256kB', 'work_mem=1MB'
 export class PGliteClient implements SqlClient {
   private constructor(private readonly db: PGlite) {}
 
-  /** Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory. */
-  static async open(dataDir: string | undefined): Promise<PGliteClient> {
+  /**
+   * Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory,
+   * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
+   */
+  static async open(dataDir: string | undefined, from?: Blob): Promise<PGliteClient> {
     const options = { postgresqlconf: POSTGRES_CONF };
-    const db = dataDir === undefined ? new PGlite(options) : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir) });
+    const db =
+      dataDir === undefined
+        ? new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) })
+        : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir) });
     await db.waitReady;
     return new PGliteClient(db);
+  }
+
+  /** The whole database as an uncompressed tarball, for `open(undefined, dump)`. */
+  async dump(): Promise<Blob> {
+    return this.db.dumpDataDir('none');
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
