@@ -199,6 +199,43 @@ export function describeIssueStoreContract(
       );
     });
 
+    it('lists issues by environment, and leaves out excluded statuses, levels, environments and first releases', async () => {
+      const { project } = await orgWithProject();
+      const base = 1_950_000_000;
+      const [prod, staging, both, none] = await store.recordOccurrences([
+        occurrence(project, { hashes: ['prod'], timestamp: base + 3, environment: 'production', release: '1.0' }),
+        occurrence(project, {
+          hashes: ['staging'],
+          timestamp: base + 2,
+          environment: 'staging',
+          level: 'warning',
+          release: '2.0',
+        }),
+        occurrence(project, { hashes: ['both'], timestamp: base + 1, environment: 'production', level: 'fatal' }),
+        occurrence(project, { hashes: ['none'], timestamp: base }),
+      ]);
+      await store.recordOccurrences([
+        occurrence(project, { hashes: ['both'], timestamp: base + 1, environment: 'staging', level: 'fatal' }),
+      ]);
+      await store.changeIssues(project.id, [staging!.issueId], change({ action: 'ignore' }, at(base + 10)));
+      const ids = async (query: Partial<Parameters<IssueStore['listIssues']>[0]>) =>
+        (await store.listIssues({ projectId: project.id, limit: 10, status: 'all', ...query })).items.map((i) => i.id);
+      expect(await ids({ environment: 'production' })).toEqual([prod!.issueId, both!.issueId]);
+      expect(await ids({ environment: 'staging' })).toEqual([staging!.issueId, both!.issueId]);
+      expect(await ids({ environment: 'prod' })).toEqual([]);
+      expect(await ids({ exclude: { environments: ['staging'] } })).toEqual([prod!.issueId, none!.issueId]);
+      expect(await ids({ exclude: { environments: ['staging', 'production'] } })).toEqual([none!.issueId]);
+      expect(await ids({ exclude: { statuses: ['ignored'] } })).toEqual([prod!.issueId, both!.issueId, none!.issueId]);
+      expect(await ids({ exclude: { statuses: ['ignored', 'unresolved'] } })).toEqual([]);
+      expect(await ids({ exclude: { levels: ['error'] } })).toEqual([staging!.issueId, both!.issueId]);
+      expect(await ids({ exclude: { levels: ['warning', 'fatal'] } })).toEqual([prod!.issueId, none!.issueId]);
+      // An issue without a first release is not "first seen in 1.0", so it stays.
+      expect(await ids({ exclude: { firstReleases: ['1.0'] } })).toEqual([staging!.issueId, both!.issueId, none!.issueId]);
+      expect(await ids({ environment: 'production', exclude: { levels: ['fatal'], firstReleases: ['2.0'] } })).toEqual([
+        prod!.issueId,
+      ]);
+    });
+
     describe('issue lifecycle', () => {
       const record = (project: Project, overrides: Partial<Occurrence>) =>
         fixtures.recordOne(store, occurrence(project, overrides));

@@ -33,6 +33,14 @@ export class PgIssueStore implements IssueStore {
     if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
     if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
     if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
+    if (query.environment) add((n) => `$${n}::text = ANY(i.environments)`, query.environment);
+    const exclude = query.exclude ?? {};
+    if (exclude.statuses?.length) add((n) => `NOT (i.status = ANY($${n}::text[]))`, exclude.statuses);
+    if (exclude.levels?.length) add((n) => `NOT (i.level = ANY($${n}::text[]))`, exclude.levels);
+    if (exclude.environments?.length) add((n) => `NOT (i.environments && $${n}::text[])`, exclude.environments);
+    if (exclude.firstReleases?.length) {
+      add((n) => `(i.first_release IS NULL OR NOT (i.first_release = ANY($${n}::text[])))`, exclude.firstReleases);
+    }
     if (query.cursor) {
       const [lastSeen, id] = decodeCursor(query.cursor, ['string', 'number']);
       params.push(lastSeen, id);

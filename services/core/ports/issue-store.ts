@@ -74,6 +74,16 @@ export interface IssueQuery {
   regressedSince?: Date;
   /** Issues whose first event came with this release. */
   firstRelease?: string;
+  /** Issues seen in this environment. */
+  environment?: string;
+  /** Issues to leave out (a search's `!key:value` terms): any of these statuses, levels, first
+   *  releases, or seen in any of these environments. An issue without a first release stays in. */
+  exclude?: {
+    statuses?: IssueStatus[];
+    levels?: Level[];
+    environments?: string[];
+    firstReleases?: string[];
+  };
   /** Issues whose last regression came with this release. */
   regressionRelease?: string;
   limit: number;
