@@ -2,8 +2,9 @@
 // trusted part, and the text captured from events (title, culprit, environments, releases)
 // apart, for the untrusted-data envelope. Shared by every tool that lists issues.
 import { z } from 'zod';
-import { LEVELS } from '../../core/event/level.ts';
-import { ISSUE_STATUSES, type Issue, type IssueQuery } from '../../core/ports/metadata-store.ts';
+import { LEVELS, type Level } from '../../core/event/level.ts';
+import { issueFilter as issueSearchFilter } from '../../core/search/issue-search.ts';
+import { ISSUE_STATUSES, type Issue, type IssueStatus } from '../../core/ports/metadata-store.ts';
 
 export const issueFactsSchema = z.object({
   shortId: z.string(),
@@ -53,22 +54,30 @@ export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {
   };
 }
 
+/** How the search syntax reads, for the query input of every tool that takes one. */
+const SEARCH_SYNTAX =
+  'Search: free text (found in the title or culprit) and key:value terms, all of which must match: ' +
+  'is:unresolved|resolved|ignored|snoozed|all, level:debug|info|warning|error|fatal, environment:<name>, ' +
+  'firstRelease:<version>; !key:value excludes; quote values or text with spaces or colons ' +
+  '(environment:"eu west", "TypeError: x"). E.g. is:unresolved level:error !environment:staging checkout';
+
 /** The filter list_issues and bulk_update_issues share. */
 export const issueFilterInput = {
   status: z
     .enum([...ISSUE_STATUSES, 'all'])
-    .default('unresolved')
-    .describe('default unresolved'),
-  level: z.enum(LEVELS).optional(),
-  query: z.string().max(200).optional().describe('text to find in the title or culprit'),
+    .optional()
+    .describe('default unresolved; the same as is:<status> in query (give it in one place or make them agree)'),
+  level: z.enum(LEVELS).optional().describe('the same as level:<level> in query'),
+  query: z.string().max(200).optional().describe(SEARCH_SYNTAX),
 };
 
+/** The IssueQuery filter for a tool's status, level and query inputs (core/search/issue-search.ts). */
 export function issueFilter(input: {
-  status: IssueQuery['status'];
-  level?: IssueQuery['level'] | undefined;
+  status?: IssueStatus | 'all' | undefined;
+  level?: Level | undefined;
   query?: string | undefined;
-}): Pick<IssueQuery, 'status' | 'level' | 'text'> {
-  return { status: input.status, ...(input.level ? { level: input.level } : {}), ...(input.query ? { text: input.query } : {}) };
+}) {
+  return issueSearchFilter(input.query, { status: input.status, level: input.level });
 }
 
 export const projectSlugInput = z.string().min(1).max(100).describe('Project slug, as list_projects shows it');

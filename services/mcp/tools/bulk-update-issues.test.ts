@@ -117,6 +117,48 @@ describe('bulk_update_issues', () => {
     expect(await statuses(warning)).toEqual(['unresolved']);
   });
 
+  it('takes the search syntax in query, and applies the action to exactly what it matches', async () => {
+    const send = (value: string, extra: Record<string, unknown>) =>
+      h.sendEvent(h.projects.web, errorEvent('SyntaxError', value, { fingerprint: [value], ...extra }));
+    const staging = await send('bulk one', { environment: 'staging' });
+    const production = await send('bulk two', {});
+    const fatal = await send('bulk three', { environment: 'staging', level: 'fatal' });
+    const resolved = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      query: '"SyntaxError: bulk" environment:staging !level:fatal',
+      action: 'resolve',
+    });
+    expect(resolved.structured, resolved.text).toEqual({ project: 'web', action: 'resolve', matched: 1, changed: 1 });
+    expect(await statuses(staging, production, fatal)).toEqual(['resolved', 'unresolved', 'unresolved']);
+    const undone = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      query: 'is:resolved SyntaxError',
+      action: 'unresolve',
+    });
+    expect(undone.structured).toMatchObject({ matched: 1, changed: 1 });
+    expect(await statuses(staging, production, fatal)).toEqual(['unresolved', 'unresolved', 'unresolved']);
+  });
+
+  it('refuses a bad query, or one a filter contradicts, naming the token, and changes nothing', async () => {
+    const before = await statuses(warning);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { query: 'level:loud' },
+        'invalid_input: invalid search at "level:loud": level: takes one of debug, info, warning, error, fatal',
+      ],
+      [{ query: 'release:web@1.0.0' }, 'invalid search at "release:web@1.0.0": Errata keeps the first and last release'],
+      [{ query: '"slow TypeError' }, 'invalid search at "\\"slow TypeError": unterminated quote'],
+      [{ query: '!is:all' }, 'invalid search at "!is:all"'],
+      [{ status: 'unresolved', query: 'is:resolved' }, 'status "unresolved" and the query\'s "is:resolved" disagree'],
+    ];
+    for (const [args, message] of cases) {
+      const refused = await h.call('triage', 'bulk_update_issues', { project: 'web', action: 'resolve', ...args });
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(refused.text, JSON.stringify(args)).toContain(message);
+    }
+    expect(await statuses(warning)).toEqual(before);
+  });
+
   it('returns counts only: no captured text, so no envelope', async () => {
     const result = await h.call('triage', 'bulk_update_issues', {
       project: 'web',

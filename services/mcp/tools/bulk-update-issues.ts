@@ -17,7 +17,8 @@ export const bulkUpdateIssues = defineTool({
   title: 'Bulk update issues',
   description:
     'Apply one action (resolve, unresolve, ignore, snooze, delete) to every issue of a project matching the filter ' +
-    '(status, default unresolved; level; query in title or culprit). Returns how many matched and how many changed. ' +
+    '(status, default unresolved; level; query in the search syntax list_issues takes, e.g. level:error !environment:staging TypeError). ' +
+    'Returns how many matched and how many changed. ' +
     'delete (admin) needs confirmBulk: true. Check the filter with list_issues first.',
   minimumRole: 'triage',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -36,6 +37,7 @@ export const bulkUpdateIssues = defineTool({
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmBulk, 'confirmBulk');
+    const filter = issueFilter(input);
     const project = await projectBySlug(context, input.project);
     // Every match first, then the action: the action changes statuses, which would shift pages.
     const matches: Issue[] = [];
@@ -43,7 +45,7 @@ export const bulkUpdateIssues = defineTool({
     do {
       const page = await context.metadata.listIssues({
         projectId: project.id,
-        ...issueFilter(input),
+        ...filter,
         limit: PAGE,
         ...(cursor ? { cursor } : {}),
       });

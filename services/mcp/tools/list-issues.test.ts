@@ -73,6 +73,52 @@ describe('list_issues', () => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it('takes the search syntax in query: is:, level:, environment:, firstRelease:, negations and quoted text', async () => {
+    const call = async (args: Record<string, unknown>) =>
+      (await h.call('read', 'list_issues', { project: 'web', ...args })).structured;
+    expect(shortIds(await call({ query: 'is:ignored' }))).toEqual([warning.shortId]);
+    expect(shortIds(await call({ query: '!is:unresolved' }))).toEqual([warning.shortId]);
+    expect(shortIds(await call({ query: 'is:all level:warning' }))).toEqual([warning.shortId]);
+    expect(shortIds(await call({ query: 'is:all !environment:production' }))).toEqual([warning.shortId]);
+    expect(shortIds(await call({ query: 'environment:production "TypeError: checkout"' }))).toEqual([checkout.shortId]);
+    expect(shortIds(await call({ query: 'firstRelease:web@1.0.0 !level:warning' }))).toEqual([
+      injected.shortId,
+      checkout.shortId,
+    ]);
+    expect(shortIds(await call({ status: 'all', query: 'first-release:web@2.0.0' }))).toEqual([]);
+    // A filter and the query together: both must hold; is:all does not widen a given status.
+    expect(shortIds(await call({ status: 'ignored', query: 'is:all' }))).toEqual([warning.shortId]);
+    expect(shortIds(await call({ status: 'all', level: 'error', query: 'failed' }))).toEqual([checkout.shortId]);
+    const summary = await h.call('read', 'list_issues', { project: 'web', query: 'is:ignored' });
+    expect(summary.text.split('\n')[0]).toBe('1 ignored issue in web.');
+  });
+
+  it('refuses a bad query naming the offending token, and a status or level that contradicts the query', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { query: 'is:bogus' },
+        'invalid_input: invalid search at "is:bogus": is: takes one of unresolved, resolved, ignored, snoozed, all',
+      ],
+      [{ query: 'level:loud' }, 'invalid search at "level:loud": level: takes one of debug, info, warning, error, fatal'],
+      [
+        { query: 'checkout assignee:me' },
+        'invalid search at "assignee:me": unknown key "assignee"; keys: is, level, environment, firstRelease',
+      ],
+      [{ query: 'environment:"prod' }, 'invalid search at "environment:\\"prod": unterminated quote'],
+      [{ query: 'level:' }, 'invalid search at "level:": level: needs a value'],
+      [
+        { status: 'resolved', query: 'is:unresolved' },
+        'invalid_input: status "resolved" and the query\'s "is:unresolved" disagree',
+      ],
+      [{ level: 'error', query: 'level:warning' }, 'level "error" and the query\'s "level:warning" disagree'],
+    ];
+    for (const [args, message] of cases) {
+      const refused = await h.call('read', 'list_issues', { project: 'web', ...args });
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(refused.text, JSON.stringify(args)).toContain(message);
+    }
+  });
+
   it('shows every role its projects; a project-scoped token sees another project exactly as one that does not exist', async () => {
     for (const name of ['read', 'triage', 'admin', 'readWeb', 'triageWeb', 'adminWeb'] as const) {
       expect((await h.call(name, 'list_issues', { project: 'web' })).isError, name).toBe(false);

@@ -1,4 +1,5 @@
-// list_issues: a project's issues, newest activity first, filtered by status, level and title.
+// list_issues: a project's issues, newest activity first, filtered by status, level and a search
+// in the one search syntax (core/search).
 import { z } from 'zod';
 import {
   issueFacts,
@@ -15,7 +16,10 @@ import { defineTool } from '../tool-kit/tool.ts';
 export const listIssues = defineTool({
   name: 'list_issues',
   title: 'List issues',
-  description: 'Issues of one project, most recently seen first. Pass nextCursor back as cursor for the next page.',
+  description:
+    'Issues of one project, most recently seen first; unresolved ones unless status or an is: term says otherwise. ' +
+    'query takes the search syntax: e.g. is:resolved level:error environment:production !firstRelease:1.2 "TypeError: x". ' +
+    'Pass nextCursor back as cursor for the next page.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
@@ -31,16 +35,17 @@ export const listIssues = defineTool({
     untrustedData: z.object({ issues: z.array(issueTextSchema) }),
   },
   async run(input, context) {
+    const filter = issueFilter(input);
     const project = await projectBySlug(context, input.project);
     const page = await context.metadata.listIssues({
       projectId: project.id,
-      ...issueFilter(input),
+      ...filter,
       limit: input.limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),
     });
     const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
     return {
-      summary: `${page.items.length} ${input.status === 'all' ? '' : `${input.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${more}.`,
+      summary: `${page.items.length} ${filter.status === 'all' ? '' : `${filter.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${more}.`,
       result: {
         project: project.slug,
         issues: page.items.map(issueFacts),
