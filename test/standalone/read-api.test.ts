@@ -199,6 +199,40 @@ describe('issues', () => {
     expect(seen.sort()).toEqual(['WEB-1', 'WEB-2', 'WEB-3', 'WEB-4', 'WEB-5']);
   });
 
+  it('takes the search syntax in query=, free text staying free text, and names the token of a bad one', async () => {
+    const issues = (params: string) =>
+      api<{ issues: Array<{ title: string }>; error?: { code: string; message: string } }>(
+        server,
+        `/api/v1/organizations/default/projects/web/issues?${params}`,
+        readWebToken,
+      );
+    const titles = async (query: string, more = '') =>
+      (await issues(`query=${encodeURIComponent(query)}${more}`)).body.issues.map((i) => i.title).sort();
+    expect(await titles('level:warning problem')).toEqual(['Web problem alpha']);
+    expect(await titles('!level:error "problem alpha"')).toEqual(['Web problem alpha']);
+    expect(await titles('web !level:warning problem')).toEqual([
+      'Web problem bravo',
+      'Web problem charlie',
+      'Web problem delta',
+      'Web problem echo',
+    ]);
+    expect(await titles('is:resolved')).toEqual([]);
+    expect(await titles('!is:resolved level:warning')).toEqual(['Web problem alpha']);
+    expect(await titles('environment:production')).toEqual([]);
+    expect(await titles('level:warning', '&status=all')).toEqual(['Web problem alpha']);
+    const bad = await issues('query=is%3Abogus');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toEqual({
+      code: 'invalid_input',
+      message: 'invalid search at "is:bogus": is: takes one of unresolved, resolved, ignored, snoozed, all',
+    });
+    const disagree = await issues('status=resolved&query=is%3Aunresolved');
+    expect(disagree.status).toBe(400);
+    expect(disagree.body.error?.message).toBe(
+      'status "resolved" and the query\'s "is:unresolved" disagree: give the status in one place',
+    );
+  });
+
   it('refuses bad query parameters with 400 and the reason', async () => {
     const status = await api<{ error: { code: string; message: string } }>(
       server,

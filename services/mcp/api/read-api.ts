@@ -14,6 +14,7 @@ import type { LogStore } from '../../core/ports/log-store.ts';
 import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
+import { issueFilter } from '../../core/search/issue-search.ts';
 import { canSeeProject, pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
 import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
@@ -31,9 +32,11 @@ export interface ReadApiDeps {
 const limit = z.coerce.number().int().min(1).max(100).default(25);
 const cursor = z.string().max(500).optional();
 
+// status defaults to unresolved in issueFilter, not here: given beside a query's is:, it must agree.
 const issueQuery = queryShape({
-  status: z.enum([...ISSUE_STATUSES, 'all']).default('unresolved'),
+  status: z.enum([...ISSUE_STATUSES, 'all']).optional(),
   level: z.enum(LEVELS).optional(),
+  /** The search syntax (core/search): free text, is:, level:, environment:, firstRelease:, !key:value. */
   query: z.string().max(200).optional(),
   limit,
   cursor,
@@ -104,12 +107,11 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
 
   router.get('/projects/:project/issues', async (ctx) => {
     const query = queryParams(ctx, issueQuery);
+    const filter = issueFilter(query.query, { status: query.status, level: query.level });
     const { project } = await pathProject(deps.metadata, ctx);
     const page = await deps.metadata.listIssues({
       projectId: project.id,
-      status: query.status,
-      ...(query.level ? { level: query.level } : {}),
-      ...(query.query ? { text: query.query } : {}),
+      ...filter,
       limit: query.limit,
       ...(query.cursor ? { cursor: query.cursor } : {}),
     });
