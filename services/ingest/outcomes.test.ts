@@ -100,7 +100,7 @@ async function walk(c: Case): Promise<{ status: number; recorded: Record<string,
   const response = await fetch(`${ingest.url}/api/${projectId}/${c.endpoint ?? 'envelope'}/${query}`, {
     method: c.method ?? 'POST',
     headers: c.headers ?? {},
-    ...(c.method === 'GET' ? {} : { body: c.body }),
+    ...(c.method === 'GET' ? {} : { body: c.body === undefined || typeof c.body === 'string' ? c.body : new Uint8Array(c.body) }),
   });
   await response.arrayBuffer();
   const after = await outcomes(ingest.metrics);

@@ -195,7 +195,7 @@ async function withReader(
 const brotli = (data: Buffer) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
 
 const send = async (url: string, body: Buffer, headers: Record<string, string> = {}) => {
-  const response = await fetch(url, { method: 'POST', body, headers });
+  const response = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 };
 

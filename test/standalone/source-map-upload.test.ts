@@ -268,7 +268,7 @@ describe('the upload protocol, spoken by hand', () => {
 
   async function postChunks(parts: Array<{ field: string; name: string; body: Buffer }>) {
     const form = new FormData();
-    for (const part of parts) form.append(part.field, new Blob([part.body]), part.name);
+    for (const part of parts) form.append(part.field, new Blob([new Uint8Array(part.body)]), part.name);
     const response = await fetch(`${server.url}${org}/chunk-upload/`, { method: 'POST', headers: auth(), body: form });
     return { status: response.status, text: await response.text() };
   }
@@ -414,7 +414,7 @@ describe("a project's stored upload chunks are capped (ERRATA_UPLOAD_CHUNK_BYTES
       }
       const post = async (project: string, chunk: Buffer) => {
         const form = new FormData();
-        form.append('file', new Blob([chunk]), createHash('sha1').update(chunk).digest('hex'));
+        form.append('file', new Blob([new Uint8Array(chunk)]), createHash('sha1').update(chunk).digest('hex'));
         const response = await fetch(`${capped.url}/api/0/organizations/any/chunk-upload/`, {
           method: 'POST',
           headers: { authorization: `Bearer ${tokens[project]}` },
