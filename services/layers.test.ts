@@ -1,6 +1,6 @@
 // The layers of services/ point one way (README.md, Layout): core imports nothing outside itself,
 // adapters only core, runtime core and adapters, each role (ingest, mcp, dispatcher) core and
-// runtime and no other role, and only cli (the composition's entry points) imports the roles.
+// runtime and no other role (but mcp mounts the dashboard, which imports core and runtime), and only cli (the composition's entry points) imports the roles.
 // A role reaching an adapter directly, or runtime reaching up into a role, fails here with the
 // file and the import. Tests are exempt: they may set up whatever they test against.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,9 +15,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   adapters: ['core'],
   runtime: ['core', 'adapters'],
   ingest: ['core', 'runtime'],
-  mcp: ['core', 'runtime'],
+  mcp: ['core', 'runtime', 'dashboard'],
+  dashboard: ['core', 'runtime'],
   dispatcher: ['core', 'runtime'],
-  cli: ['core', 'adapters', 'runtime', 'ingest', 'mcp', 'dispatcher'],
+  cli: ['core', 'adapters', 'runtime', 'ingest', 'mcp', 'dispatcher', 'dashboard'],
 };
 
 /** Relative specifiers of static imports, re-exports and dynamic imports, type-only ones included. */
@@ -27,7 +28,7 @@ function relativeImports(source: string): string[] {
 
 function sourceFiles(layer: string): string[] {
   return readdirSync(join(SERVICES, layer), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
     .map((file) => join(SERVICES, layer, file));
 }
 

@@ -1,6 +1,6 @@
 // The mcp role's Koa app: the agent-facing HTTP surfaces. /mcp (MCP over Streamable HTTP),
 // the bootstrap documents (/api/v1/agents, skills, install guides, /llms.txt) and the read and
-// management APIs under /api/v1. The dashboard will join them here.
+// management APIs under /api/v1, and the dashboard's pages for people.
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -12,6 +12,7 @@ import type { AlertStore } from '../core/ports/alert-store.ts';
 import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
+import { dashboardRoutes } from '../dashboard/dashboard-routes.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
 import { renderToolList, ToolList } from './tool-list.ts';
@@ -46,6 +47,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   app.use(sourceMapApiRoutes(deps));
   app.use(alertApiRoutes(deps));
   app.use(readApiRoutes(deps));
+  app.use(dashboardRoutes(deps));
   app.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = { error: { code: 'not_found', message: `no such endpoint: ${ctx.method} ${ctx.path.slice(0, 200)}` } };

@@ -1,0 +1,4 @@
+// The dashboard's one script, bundled with everything it imports into the hashed app.<hash>.js.
+// htmx reads its configuration from the page's htmx-config meta tag when it loads (the layout
+// turns its injected indicator stylesheet off; style.css carries those rules instead).
+import 'htmx.org';
