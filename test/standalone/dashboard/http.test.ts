@@ -1,0 +1,127 @@
+// The dashboard at the HTTP level: the exact security headers on every kind of dashboard
+// response (and none on the agent surfaces), the assets' caching and compression, and how many
+// bytes a first visit to /login costs.
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+
+let server: StandaloneServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  if (server) await stopAndRemove(server);
+});
+
+interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as sent: still gzipped when Content-Encoding says so. */
+  bytes: Buffer;
+}
+
+/** node:http, not fetch: fetch decompresses, and the bytes on the wire are what is measured. */
+function exchange(path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const text = (response: Exchange) =>
+  (response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.bytes) : response.bytes).toString('utf8');
+
+async function assetUrls(): Promise<{ script: string; style: string }> {
+  const page = text(await exchange('/login'));
+  return {
+    script: /<script src="(\/assets\/app\.[0-9a-f]{12}\.js)"/.exec(page)![1]!,
+    style: /<link rel="stylesheet" href="(\/assets\/app\.[0-9a-f]{12}\.css)"/.exec(page)![1]!,
+  };
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+describe('the security headers', () => {
+  it('are on every dashboard response, exactly', async () => {
+    const { script, style } = await assetUrls();
+    const responses = {
+      'GET /': await exchange('/'),
+      'GET /login': await exchange('/login'),
+      'POST /login': await exchange('/login', { method: 'POST' }),
+      'GET an unknown organization page': await exchange('/organizations/default/issues/NOPE-1'),
+      'GET the script': await exchange(script),
+      'GET the stylesheet': await exchange(style),
+      'GET an unknown asset': await exchange('/assets/app.000000000000.js'),
+    };
+    for (const [what, response] of Object.entries(responses)) {
+      const headers = Object.fromEntries(Object.keys(SECURITY_HEADERS).map((name) => [name, response.headers[name]]));
+      expect(headers, what).toEqual(SECURITY_HEADERS);
+    }
+    expect(responses['GET /'].status).toBe(302);
+    expect(responses['GET /'].headers.location).toBe('/login');
+    expect(responses['POST /login'].status).toBe(501);
+    expect(responses['GET an unknown organization page'].status).toBe(404);
+    expect(responses['GET an unknown asset'].status).toBe(404);
+  });
+
+  it('leave /api/v1 and /mcp as they were', async () => {
+    for (const path of ['/api/v1/agents', '/api/v1/organizations/default/projects', '/mcp']) {
+      const response = await exchange(path);
+      expect(response.headers['content-security-policy'], path).toBeUndefined();
+      expect(response.headers['content-type'], path).toMatch(/json|markdown|text\/plain/);
+    }
+  });
+});
+
+describe('the assets', () => {
+  it('are cached for a year as immutable, and gzipped when the browser accepts it', async () => {
+    const { script, style } = await assetUrls();
+    for (const [path, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [style, 'text/css; charset=utf-8'],
+    ] as const) {
+      const plain = await exchange(path);
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-type']).toBe(type);
+      expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+
+      const gzipped = await exchange(path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(gzipped.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(gunzipSync(gzipped.bytes)).toEqual(plain.bytes);
+      expect(gzipped.bytes.length).toBeLessThan(plain.bytes.length);
+
+      const again = await exchange(path, { headers: { 'if-none-match': String(plain.headers.etag) } });
+      expect(again.status).toBe(304);
+    }
+  });
+});
+
+describe('the first load of /login', () => {
+  it('is under 60 KB gzipped, HTML, CSS and JS together', async () => {
+    const gzip = { headers: { 'accept-encoding': 'gzip' } };
+    const page = await exchange('/login', gzip);
+    const { script, style } = await assetUrls();
+    const sizes = {
+      html: page.bytes.length,
+      css: (await exchange(style, gzip)).bytes.length,
+      js: (await exchange(script, gzip)).bytes.length,
+    };
+    const total = sizes.html + sizes.css + sizes.js;
+    console.log(`first load of /login, gzipped: ${JSON.stringify(sizes)}, total ${total} bytes`);
+    expect(total).toBeLessThan(60 * 1024);
+  });
+});

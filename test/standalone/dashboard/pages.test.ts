@@ -1,0 +1,87 @@
+// The dashboard's pages in a real browser: each passes the bar of test/support/browser.ts (no
+// console error, no CSP violation, no serious accessibility violation) in light and dark.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+
+let server: StandaloneServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchChromium(inject('chromium'));
+});
+afterAll(async () => {
+  await browser?.close();
+  if (server) await stopAndRemove(server);
+});
+
+describe('the sign-in page', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`renders cleanly in the ${colorScheme} scheme`, async () => {
+      const checked = await openCheckedPage(browser, `${server.url}/login`, { colorScheme, screenshot: `login-${colorScheme}` });
+      try {
+        const { page } = checked;
+        expect(checked.response.status()).toBe(200);
+        expect(await page.title()).toBe('Sign in · Errata');
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
+        expect(await page.getByLabel('Email').getAttribute('type')).toBe('email');
+        expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
+        expect(await page.getByRole('main').count()).toBe(1);
+      } finally {
+        await checked.close();
+      }
+    });
+  }
+
+  it('is where / leads', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}/`, { screenshot: 'root' });
+    try {
+      expect(new URL(checked.page.url()).pathname).toBe('/login');
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('answers a sign-in with the form again and a notice that accounts are not here yet', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'login' });
+    try {
+      const { page } = checked;
+      await page.getByLabel('Email').fill('someone@example.com');
+      await page.getByLabel('Password').fill('correct horse battery staple');
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
+      expect(response.status()).toBe(501);
+      await page.waitForLoadState('load');
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('Sign-in arrives with user accounts');
+      await checked.recheck('login-not-yet');
+    } finally {
+      await checked.close();
+    }
+  });
+});
+
+describe('an unknown dashboard address', () => {
+  it('gets a 404 page saying which address has no page', async () => {
+    const path = '/organizations/default/issues/NOPE-404';
+    const checked = await openCheckedPage(browser, `${server.url}${path}`, { screenshot: 'not-found' });
+    try {
+      const { page } = checked;
+      expect(checked.response.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Page not found');
+      await expect(page.getByRole('main').textContent()).resolves.toContain(path);
+      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
+        'Issues',
+        'Projects',
+        'Logs',
+        'Releases',
+        'Settings',
+      ]);
+    } finally {
+      await checked.close();
+    }
+  });
+});
