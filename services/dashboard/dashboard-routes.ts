@@ -19,17 +19,24 @@ const SIGN_IN_NOT_YET =
   'Sign-in arrives with user accounts, which this version of Errata does not have yet. Meanwhile, agents and scripts use the API with a token that errata createtoken prints.';
 
 export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
-  // Loaded once, from the start, so the first page does not wait for it; a failure is logged
-  // now and answered as a 500 on each dashboard request.
-  const assets = loadAssets();
-  assets.catch((error: unknown) => deps.logger.error({ err: error }, 'the dashboard cannot load its assets'));
+  // Loaded by the first dashboard request, not at construction: from source (every unit test
+  // that builds the mcp app) loading means an esbuild run. A failure is logged and retried.
+  let assets: Promise<AssetSet> | undefined;
+  const loaded = () => {
+    assets ??= loadAssets().catch((error: unknown) => {
+      deps.logger.error({ err: error }, 'the dashboard cannot load its assets');
+      assets = undefined;
+      throw error;
+    });
+    return assets;
+  };
 
   return async (ctx, next) => {
     const route = dashboardRoute(ctx.path);
     if (!route) return next();
     setSecurityHeaders(ctx);
     ctx.state.route = route;
-    await handle(ctx, route, await assets);
+    await handle(ctx, route, await loaded());
   };
 }
 

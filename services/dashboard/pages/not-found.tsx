@@ -16,7 +16,7 @@ export function NotFoundPage({ assets, organization, path }: NotFoundPageProps) 
         <p class="empty-state-code">404</p>
         <h1>Page not found</h1>
         <p>
-          There is no page at <code class="path">{path}</code> in organization <strong>{organization}</strong>.
+          There is no page at <code class="path">{path}</code>.
         </p>
         <p class="muted">The address may be mistyped, or what it named may have been deleted.</p>
         <a class="button" href={`/organizations/${encodeURIComponent(organization)}/issues`}>

@@ -65,9 +65,12 @@ describe('the sign-in page', () => {
 });
 
 describe('an unknown dashboard address', () => {
-  it('gets a 404 page saying which address has no page', async () => {
+  it.each(['light', 'dark'] as const)('gets a 404 page saying which address has no page (%s)', async (colorScheme) => {
     const path = '/organizations/default/issues/NOPE-404';
-    const checked = await openCheckedPage(browser, `${server.url}${path}`, { screenshot: 'not-found' });
+    const checked = await openCheckedPage(browser, `${server.url}${path}`, {
+      colorScheme,
+      screenshot: `not-found-${colorScheme}`,
+    });
     try {
       const { page } = checked;
       expect(checked.response.status()).toBe(404);
