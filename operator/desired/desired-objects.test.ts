@@ -131,6 +131,9 @@ describe('desired objects', () => {
       'Prefix /mcp -> prod-mcp',
       'Exact /llms.txt -> prod-mcp',
       'Prefix /organizations -> prod-mcp',
+      'Exact / -> prod-mcp',
+      'Exact /login -> prod-mcp',
+      'Prefix /assets -> prod-mcp',
     ]);
   });
 
