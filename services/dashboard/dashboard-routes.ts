@@ -45,7 +45,7 @@ type Route = '/' | '/login' | typeof ASSET_PREFIX | '/organizations/:rest';
 function dashboardRoute(path: string): Route | undefined {
   if (path === '/' || path === '/login') return path;
   if (path.startsWith(ASSET_PREFIX)) return ASSET_PREFIX;
-  if (path.startsWith('/organizations/')) return '/organizations/:rest';
+  if (path === '/organizations' || path.startsWith('/organizations/')) return '/organizations/:rest';
   return undefined;
 }
 
@@ -62,7 +62,7 @@ async function handle(ctx: Koa.Context, route: Route, assets: AssetSet): Promise
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return methodNotAllowed(ctx, 'GET, POST');
       return sendPage(ctx, 200, h(LoginPage, { assets }));
     case '/organizations/:rest': {
-      const organization = decodeSegment(ctx.path.split('/')[2] ?? '');
+      const organization = decodeSegment(ctx.path.split('/')[2] ?? '') || undefined;
       return sendPage(ctx, 404, h(NotFoundPage, { assets, organization, path: ctx.path.slice(0, 200) }));
     }
   }

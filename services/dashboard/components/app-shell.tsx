@@ -18,14 +18,14 @@ const SECTIONS: readonly { section: Section; label: string }[] = [
 interface AppShellProps {
   title: string;
   assets: AssetSet;
-  organization: string;
+  /** Absent when the address names none (/organizations): then there is nothing to navigate. */
+  organization?: string | undefined;
   /** The section the page belongs to, if any. */
   current?: Section;
   children: ComponentChildren;
 }
 
 export function AppShell({ title, assets, organization, current, children }: AppShellProps) {
-  const base = `/organizations/${encodeURIComponent(organization)}`;
   return (
     <Document title={title} assets={assets}>
       <div class="app">
@@ -34,20 +34,27 @@ export function AppShell({ title, assets, organization, current, children }: App
             <Logo />
             <span>Errata</span>
           </a>
-          <span class="topbar-organization" title="Organization">
-            {organization}
-          </span>
+          {organization && (
+            <span class="topbar-organization" title="Organization">
+              {organization}
+            </span>
+          )}
         </header>
         <nav class="sidebar" aria-label="Main">
-          <ul>
-            {SECTIONS.map(({ section, label }) => (
-              <li key={section}>
-                <a href={`${base}/${section}`} aria-current={section === current ? 'page' : undefined}>
-                  {label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          {organization && (
+            <ul>
+              {SECTIONS.map(({ section, label }) => (
+                <li key={section}>
+                  <a
+                    href={`/organizations/${encodeURIComponent(organization)}/${section}`}
+                    aria-current={section === current ? 'page' : undefined}
+                  >
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </nav>
         <main id="main" class="content" tabIndex={-1}>
           {children}

@@ -5,7 +5,7 @@ import { AppShell } from '../components/app-shell.tsx';
 
 interface NotFoundPageProps {
   assets: AssetSet;
-  organization: string;
+  organization: string | undefined;
   path: string;
 }
 
@@ -19,9 +19,15 @@ export function NotFoundPage({ assets, organization, path }: NotFoundPageProps) 
           There is no page at <code class="path">{path}</code>.
         </p>
         <p class="muted">The address may be mistyped, or what it named may have been deleted.</p>
-        <a class="button" href={`/organizations/${encodeURIComponent(organization)}/issues`}>
-          Go to Issues
-        </a>
+        {organization ? (
+          <a class="button" href={`/organizations/${encodeURIComponent(organization)}/issues`}>
+            Go to Issues
+          </a>
+        ) : (
+          <a class="button" href="/">
+            Go to the start page
+          </a>
+        )}
       </div>
     </AppShell>
   );

@@ -61,6 +61,7 @@ describe('the security headers', () => {
       'GET /login': await exchange('/login'),
       'POST /login': await exchange('/login', { method: 'POST' }),
       'GET an unknown organization page': await exchange('/organizations/default/issues/NOPE-1'),
+      'GET /organizations': await exchange('/organizations'),
       'GET the script': await exchange(script),
       'GET the stylesheet': await exchange(style),
       'GET an unknown asset': await exchange('/assets/app.000000000000.js'),
@@ -73,6 +74,8 @@ describe('the security headers', () => {
     expect(responses['GET /'].headers.location).toBe('/login');
     expect(responses['POST /login'].status).toBe(501);
     expect(responses['GET an unknown organization page'].status).toBe(404);
+    expect(responses['GET /organizations'].status).toBe(404);
+    expect(text(responses['GET /organizations'])).toContain('There is no page at');
     expect(responses['GET an unknown asset'].status).toBe(404);
   });
 

@@ -88,3 +88,16 @@ describe('an unknown dashboard address', () => {
     }
   });
 });
+
+describe('/organizations itself', () => {
+  it('gets the 404 page, without an organization to navigate', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}/organizations`, { screenshot: 'not-found-no-organization' });
+    try {
+      expect(checked.response.status()).toBe(404);
+      await expect(checked.page.getByRole('main').textContent()).resolves.toContain('There is no page at /organizations.');
+      expect(await checked.page.getByRole('link', { name: 'Go to the start page' }).getAttribute('href')).toBe('/');
+    } finally {
+      await checked.close();
+    }
+  });
+});
