@@ -88,6 +88,17 @@ describe('the security headers', () => {
   });
 });
 
+describe('the 404 page', () => {
+  it('shows the address it was asked for as text, never as markup', async () => {
+    const response = await exchange('/organizations/%3Cb%3Eorg%3C%2Fb%3E/issues/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    const page = text(response);
+    expect(response.status).toBe(404);
+    expect(page).toContain('&lt;b>org&lt;/b>');
+    expect(page).not.toContain('<b>org</b>');
+    expect(page).not.toContain('<script>alert(1)');
+  });
+});
+
 describe('the assets', () => {
   it('are cached for a year as immutable, and gzipped when the browser accepts it', async () => {
     const { script, style } = await assetUrls();
@@ -117,6 +128,7 @@ describe('the first load of /login', () => {
   it('is under 60 KB gzipped, HTML, CSS and JS together', async () => {
     const gzip = { headers: { 'accept-encoding': 'gzip' } };
     const page = await exchange('/login', gzip);
+    expect(page.headers['content-encoding']).toBe('gzip');
     const { script, style } = await assetUrls();
     const sizes = {
       html: page.bytes.length,
