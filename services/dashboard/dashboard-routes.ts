@@ -1,6 +1,9 @@
 // The dashboard's routes, mounted by the mcp app: its pages (/, /login, /organizations/...)
 // and their assets (/assets/...), every response with the security headers. Other paths
 // (/mcp, /api/v1, ...) pass through untouched: those stay bearer-only and never read cookies.
+// A page is a component in pages/ (inside components/app-shell.tsx's frame, or document.tsx's
+// for pages outside an organization) sent with sendPage; it uses class names from
+// assets/style.css and never a style attribute or inline script, which the policy refuses.
 import type Koa from 'koa';
 import { h } from 'preact';
 import type { Logger } from '../runtime/logger.ts';

@@ -35,6 +35,19 @@ describe('the sign-in page', () => {
     });
   }
 
+  it('offers a skip link as the first Tab stop, leading to the main landmark', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'login-skip-link' });
+    try {
+      const { page } = checked;
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    } finally {
+      await checked.close();
+    }
+  });
+
   it('is where / leads', async () => {
     const checked = await openCheckedPage(browser, `${server.url}/`, { screenshot: 'root' });
     try {
