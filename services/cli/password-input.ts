@@ -26,8 +26,9 @@ async function readAllStdin(): Promise<string> {
 /** Reads a line with echo off; the prompt goes to stderr, as stdout is the command's output. */
 function promptHidden(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows, so nothing typed after it is ever echoed.
   stdin.setRawMode(true);
+  process.stderr.write(prompt);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {

@@ -42,6 +42,21 @@ describe('password hashing', () => {
     expect(await fast.verify('x'.repeat(MAX_PASSWORD_LENGTH + 1), encoded)).toBe(false);
   });
 
+  it('does the same work for an unknown account as for a wrong password: a hash, in a slot', async () => {
+    let calls = 0;
+    const counting = createPasswordHasher({
+      params: { ln: 10, r: 8, p: 1 },
+      random: (bytes) => {
+        calls++;
+        return Buffer.alloc(bytes, 7);
+      },
+    });
+    expect(await counting.verify('guess', null)).toBe(false);
+    // The stand-in hash is made once (one salt drawn), then each unknown account derives a key against it.
+    expect(await counting.verify('guess again', undefined)).toBe(false);
+    expect(calls).toBe(1);
+  });
+
   it('treats canonically equivalent Unicode passwords alike', async () => {
     const encoded = await fast.hash('caf\u00e9-secret');
     expect(await fast.verify('cafe\u0301-secret', encoded)).toBe(true);
