@@ -25,12 +25,19 @@ export async function runAdminCommand(
   if (config.postgres) {
     const client = openPostgres(config.postgres);
     try {
-      const { metadata, alerts } = createSqlStores(client);
+      const { metadata, alerts, users } = createSqlStores(client);
       await ensureFirstOrganization(metadata, config.organization);
       const alerting = { alerts, secrets: openSecretBox(secretsKeyOf(config, false)) };
       // Ingest processes notice key changes through their key cache's refresh (30 s).
       return await runAdminOperation(
-        { metadata, ...alerting, baseUrl: config.baseUrl, webhookAllowHosts: config.webhooks.allowHosts, blobs: blobs.open },
+        {
+          metadata,
+          users,
+          ...alerting,
+          baseUrl: config.baseUrl,
+          webhookAllowHosts: config.webhooks.allowHosts,
+          blobs: blobs.open,
+        },
         operation,
         input,
       );
@@ -51,6 +58,7 @@ export async function runAdminCommand(
       await ensureFirstOrganization(stores.metadata, config.organization);
       const context = {
         metadata: stores.metadata,
+        users: stores.users,
         alerts: stores.alerts,
         secrets: openSecretBox(secretsKeyOf(config, true)),
         baseUrl: config.baseUrl,

@@ -3,9 +3,10 @@
 // dispatcher/dispatcher-role.ts). Ingest paths go to the ingest app, everything else to the mcp
 // app, on the main thread; the dispatcher consumes the local queue in the backend thread, next
 // to the database (cli/backend-worker.ts); the admin socket lets the CLI work while the server
-// owns the data directory.
+// owns the data directory. While nobody can sign in, it prints a one-time setup link.
 // SIGTERM: stop accepting, finish requests in flight, drain the queue, close, exit 0.
 import type { Server } from 'node:http';
+import { codeLink, issueSetupCode } from '../core/people/one-time-codes.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
 import { dispatcherSettings } from '../dispatcher/dispatcher-role.ts';
 import { isIngestPath } from '../ingest/app.ts';
@@ -57,6 +58,8 @@ export async function startStandaloneServer(
     throw error;
   }
   const { organization, created } = await ensureFirstOrganization(ports.metadata, config.organization);
+  // A new code at every start while nobody exists: the link printed last is the one that works.
+  const setupCode = (await ports.users.countUsers()) === 0 ? await issueSetupCode(ports.users, new Date()) : undefined;
   registerQueueLag(metrics, ports.queue);
   const runtime = { logger, metrics, health: ports.health };
   const ingestRole = buildIngestRole(ports, ingestSettings(config), runtime);
@@ -75,6 +78,7 @@ export async function startStandaloneServer(
     socket.path,
     {
       metadata: ports.metadata,
+      users: ports.users,
       alerts: ports.alerts,
       secrets: ports.secrets,
       baseUrl: config.baseUrl,
@@ -104,6 +108,7 @@ export async function startStandaloneServer(
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
   logger.info({ listen: url, baseUrl: config.baseUrl, dataDir: config.dataDir, version: VERSION }, 'errata started');
   printBanner(print, config, organization, created, (await ports.metadata.listProjects(organization.id)).length === 0);
+  if (setupCode) printSetupLink(print, codeLink(config.baseUrl, 'setup', setupCode));
 
   let stopped: Promise<void> | undefined;
   return {
@@ -142,4 +147,12 @@ function printBanner(
   print('  3. Create a token for agents and the API:');
   print('                                         errata createtoken --role triage --project <slug>');
   print(`  Agents use it on the MCP server ${config.baseUrl}/mcp; start from ${config.baseUrl}/api/v1/agents`);
+}
+
+/** On stdout only, never in the log: the link is a credential until it is used. */
+function printSetupLink(print: (line: string) => void, link: string) {
+  print('');
+  print('Nobody can sign in to the dashboard yet. Open this one-time link to create the first owner:');
+  print(`  ${link}`);
+  print('  (it works once, until used; or run: errata createuser --email you@example.com --owner)');
 }

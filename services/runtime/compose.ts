@@ -25,6 +25,7 @@ import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Queue } from '../core/ports/queue.ts';
+import type { UserStore } from '../core/ports/user-store.ts';
 import { ConfigError, type Config } from './config.ts';
 import { startEmbeddedBackend } from './embedded/backend.ts';
 import type { HealthCheck } from './http.ts';
@@ -93,6 +94,7 @@ export async function composeStandalone(
   );
   return {
     metadata: backend.metadata,
+    users: backend.users,
     alerts: backend.alerts,
     secrets: openSecretBox(secretsKey),
     events: backend.events,
@@ -214,7 +216,9 @@ export async function composeDispatcher(config: Config, logger: Logger, metrics:
 
 /** Opens each distributed adapter, adds its health check and remembers how to close it. */
 interface Openers {
-  postgres(settings: PostgresSettings): Promise<{ metadata: MetadataStore; alerts: AlertStore; secrets: SecretBox }>;
+  postgres(
+    settings: PostgresSettings,
+  ): Promise<{ metadata: MetadataStore; alerts: AlertStore; users: UserStore; secrets: SecretBox }>;
   clickhouse(settings: NonNullable<Config['clickhouse']>): Promise<{ events: EventStore; logs: LogStore }>;
   blobs(): Promise<BlobStore>;
   kafka(settings: NonNullable<Config['kafka']>, role: ServerRole): Promise<Queue>;
@@ -245,9 +249,9 @@ async function opening<P>(
           `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
         );
       }
-      const { metadata, alerts } = createSqlStores(postgres);
+      const { metadata, alerts, users } = createSqlStores(postgres);
       health.push({ name: 'postgres', check: () => metadata.ping() });
-      return { metadata, alerts, secrets: openSecretBox(secretsKeyOf(config, false)) };
+      return { metadata, alerts, users, secrets: openSecretBox(secretsKeyOf(config, false)) };
     },
     async clickhouse(ch) {
       const stores = await openClickHouseStores({

@@ -10,6 +10,7 @@ import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { Queue } from '../core/ports/queue.ts';
+import type { UserStore } from '../core/ports/user-store.ts';
 import type { HealthCheck } from './http.ts';
 
 /** Authenticates DSN keys and upload tokens, publishes to the queue, keeps uploads. */
@@ -19,9 +20,13 @@ export interface IngestPorts {
   blobs: BlobStore;
 }
 
-/** Reads every store; manages alert channels (their secrets sealed) and uploaded maps. */
+/**
+ * Reads every store; manages alert channels (their secrets sealed) and uploaded maps; signs
+ * people in to the dashboard it serves (users).
+ */
 export interface McpPorts {
   metadata: MetadataStore;
+  users: UserStore;
   events: EventStore;
   logs: LogStore;
   alerts: AlertStore;

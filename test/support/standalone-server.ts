@@ -124,9 +124,9 @@ export async function spawnUntilHealthy(args: string[], env: NodeJS.ProcessEnv, 
   }
 }
 
-/** Runs `errata <args>` with the given environment. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  return runProcess(process.execPath, [BIN, ...args], { env });
+/** Runs `errata <args>` with the given environment, and `input` on its standard input when given. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CommandResult> {
+  return runProcess(process.execPath, [BIN, ...args], { env, input });
 }
 
 export async function runCliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
@@ -138,10 +138,15 @@ export async function runCliJson<T>(args: string[], env: NodeJS.ProcessEnv): Pro
 export function runProcess(
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

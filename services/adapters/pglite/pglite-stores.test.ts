@@ -5,11 +5,13 @@ import { describeEventStoreContract } from '../contracts/event-store.contract.ts
 import { describeLogStoreContract } from '../contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../contracts/metadata-store.contract.ts';
 import { describeSqlClientContract } from '../contracts/sql-client.contract.ts';
+import { describeUserStoreContract } from '../contracts/user-store.contract.ts';
 import { migrate } from '../postgres/migrate.ts';
 import { PgAlertStore } from '../postgres/pg-alert-store.ts';
 import { PgEventStore } from '../postgres/pg-event-store.ts';
 import { PgLogStore } from '../postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../postgres/pg-metadata-store.ts';
+import { PgUserStore } from '../postgres/pg-user-store.ts';
 import { PGliteClient } from './pglite-client.ts';
 
 let client: Promise<PGliteClient> | undefined;
@@ -33,3 +35,4 @@ describeAlertStoreContract('PGlite', async () => {
   const db = await database();
   return { alerts: new PgAlertStore(db), metadata: new PgMetadataStore(db) };
 });
+describeUserStoreContract('PGlite', async () => new PgUserStore(await database()));

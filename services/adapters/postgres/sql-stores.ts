@@ -1,5 +1,5 @@
-// The four stores that live in one SQL database (PGlite standalone, Postgres distributed):
-// metadata, alerts, events and logs, made over one SqlClient. Every place that has a client
+// The stores that live in one SQL database (PGlite standalone, Postgres distributed):
+// metadata, alerts, events, logs and users, made over one SqlClient. Every place that has a client
 // (the composition root, the standalone backend thread and its main thread, the admin
 // commands, the tests) makes its stores here. The stores do not own the client: whoever opened
 // it closes it.
@@ -7,6 +7,7 @@ import { PgAlertStore } from './pg-alert-store.ts';
 import { PgEventStore } from './pg-event-store.ts';
 import { PgLogStore } from './pg-log-store.ts';
 import { PgMetadataStore } from './pg-metadata-store.ts';
+import { PgUserStore } from './pg-user-store.ts';
 import type { SqlClient } from './sql-client.ts';
 
 export interface SqlStores {
@@ -14,6 +15,7 @@ export interface SqlStores {
   alerts: PgAlertStore;
   events: PgEventStore;
   logs: PgLogStore;
+  users: PgUserStore;
 }
 
 export function createSqlStores(client: SqlClient): SqlStores {
@@ -22,5 +24,6 @@ export function createSqlStores(client: SqlClient): SqlStores {
     alerts: new PgAlertStore(client),
     events: new PgEventStore(client),
     logs: new PgLogStore(client),
+    users: new PgUserStore(client),
   };
 }

@@ -3,6 +3,7 @@
 // or sends them over the server's admin socket when one does; either way the same code runs.
 import { z } from 'zod';
 import { ALERT_OPERATIONS } from './alert-operations.ts';
+import { USER_OPERATIONS } from './user-operations.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
 import {
@@ -16,11 +17,14 @@ import { findProjectIn, resolveOrganization } from '../../core/provisioning/orga
 import type { SecretBox } from '../../core/alerts/secret-box.ts';
 import type { AlertStore } from '../../core/ports/alert-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
+import type { UserStore } from '../../core/ports/user-store.ts';
 import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 
 export interface AdminContext {
   metadata: MetadataStore;
+  /** The people who sign in to the dashboard. */
+  users: UserStore;
   /** Alert channels and rules, and the box their signing secrets are sealed in. */
   alerts: AlertStore;
   secrets: SecretBox;
@@ -149,6 +153,7 @@ export const ADMIN_OPERATIONS = {
     },
   },
   ...ALERT_OPERATIONS,
+  ...USER_OPERATIONS,
 } as const;
 
 export type AdminOperation = keyof typeof ADMIN_OPERATIONS;

@@ -28,6 +28,7 @@ describe('admin socket', () => {
         path,
         {
           metadata: stores.metadata,
+          users: stores.users,
           alerts: stores.alerts,
           secrets: missingSecretBox(),
           baseUrl: 'http://localhost:8000',

@@ -10,6 +10,7 @@ import { describeEventStoreContract } from '../../../services/adapters/contracts
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { describeMetadataStoreContract } from '../../../services/adapters/contracts/metadata-store.contract.ts';
 import { describeSqlClientContract } from '../../../services/adapters/contracts/sql-client.contract.ts';
+import { describeUserStoreContract } from '../../../services/adapters/contracts/user-store.contract.ts';
 import { migrate } from '../../../services/adapters/postgres/migrate.ts';
 import { MIGRATIONS } from '../../../services/adapters/postgres/migrations/index.ts';
 import { PgAlertStore } from '../../../services/adapters/postgres/pg-alert-store.ts';
@@ -17,6 +18,7 @@ import { PgEventStore } from '../../../services/adapters/postgres/pg-event-store
 import { PgLogStore } from '../../../services/adapters/postgres/pg-log-store.ts';
 import { PgMetadataStore } from '../../../services/adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
+import { PgUserStore } from '../../../services/adapters/postgres/pg-user-store.ts';
 import { infraSetting } from '../../support/infra-env.ts';
 import { withDatabase } from '../../support/postgres-database.ts';
 
@@ -36,6 +38,7 @@ describeMetadataStoreContract('Postgres', async () => new PgMetadataStore(client
 describeEventStoreContract('Postgres', async () => new PgEventStore(client));
 describeLogStoreContract('Postgres', async () => new PgLogStore(client));
 describeAlertStoreContract('Postgres', async () => ({ alerts: new PgAlertStore(client), metadata: new PgMetadataStore(client) }));
+describeUserStoreContract('Postgres', async () => new PgUserStore(client));
 
 describe('migrations on Postgres', () => {
   it('a second run applies nothing', async () => {

@@ -5,6 +5,7 @@ import uploadTokens from './0003-upload-tokens.ts';
 import sourceMapArtifacts from './0004-source-map-artifacts.ts';
 import alerts from './0005-alerts.ts';
 import heldDeliveries from './0006-held-deliveries.ts';
+import users from './0007-users.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -13,4 +14,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0004-source-map-artifacts', sql: sourceMapArtifacts },
   { version: '0005-alerts', sql: alerts },
   { version: '0006-held-deliveries', sql: heldDeliveries },
+  { version: '0007-users', sql: users },
 ];

@@ -1,0 +1,206 @@
+// UserStore over SQL (PGlite standalone, Postgres distributed): people, their sessions and their
+// one-time codes. It does not own the SqlClient.
+import type { HumanRole } from '../../core/auth/capabilities.ts';
+import { ConflictError } from '../../core/errors.ts';
+import type { CodePurpose, OneTimeCode, Session, Theme, User, UserCredentials, UserStore } from '../../core/ports/user-store.ts';
+import { isUniqueViolation } from './pg-errors.ts';
+import type { SqlClient } from './sql-client.ts';
+
+interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  role: HumanRole;
+  password_hash: string | null;
+  time_zone: string | null;
+  theme: Theme;
+  created_at: Date;
+}
+const USER_COLUMNS = 'id, email, name, role, password_hash, time_zone, theme, created_at';
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  role: r.role,
+  timeZone: r.time_zone,
+  theme: r.theme,
+  createdAt: r.created_at,
+});
+
+interface SessionRow {
+  id: number;
+  user_id: number;
+  created_at: Date;
+  last_seen_at: Date;
+  user_agent: string | null;
+  address: string | null;
+}
+const SESSION_COLUMNS = 'id, user_id, created_at, last_seen_at, user_agent, address';
+const toSession = (r: SessionRow): Session => ({
+  id: r.id,
+  userId: r.user_id,
+  createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at,
+  userAgent: r.user_agent,
+  address: r.address,
+});
+
+interface CodeRow {
+  purpose: CodePurpose;
+  user_id: number | null;
+  created_at: Date;
+  expires_at: Date | null;
+}
+const CODE_COLUMNS = 'purpose, user_id, created_at, expires_at';
+const LIVE_CODE = 'purpose = $1 AND code_hash = $2 AND (expires_at IS NULL OR expires_at > $3)';
+const toCode = (r: CodeRow): OneTimeCode => ({
+  purpose: r.purpose,
+  userId: r.user_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+export class PgUserStore implements UserStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async createUser(user: { email: string; name: string; role: HumanRole; passwordHash: string | null }): Promise<User> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const inserted = await tx.query<UserRow>(
+          `INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
+          [user.email, user.name, user.role, user.passwordHash],
+        );
+        await tx.query("DELETE FROM one_time_codes WHERE purpose = 'setup'");
+        return toUser(inserted.rows[0]!);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a user with the email "${user.email}" already exists: errata listusers shows them`);
+      }
+      throw error;
+    }
+  }
+
+  async findUser(id: number): Promise<User | undefined> {
+    const result = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+    return result.rows[0] && toUser(result.rows[0]);
+  }
+
+  async findUserByEmail(email: string): Promise<UserCredentials | undefined> {
+    const result = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+    const row = result.rows[0];
+    return row && { ...toUser(row), passwordHash: row.password_hash };
+  }
+
+  async listUsers(): Promise<User[]> {
+    return (await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY created_at, id`)).rows.map(toUser);
+  }
+
+  async countUsers(): Promise<number> {
+    const result = await this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
+    return result.rows[0]!.count;
+  }
+
+  async deleteUser(id: number): Promise<boolean> {
+    return (await this.db.query('DELETE FROM users WHERE id = $1', [id])).affectedRows > 0;
+  }
+
+  async updateUser(id: number, change: Partial<Pick<User, 'name' | 'role' | 'timeZone' | 'theme'>>): Promise<User | undefined> {
+    const columns = { name: 'name', role: 'role', timeZone: 'time_zone', theme: 'theme' } as const;
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    for (const [key, column] of Object.entries(columns) as Array<[keyof typeof columns, string]>) {
+      if (change[key] === undefined) continue;
+      params.push(change[key]);
+      sets.push(`${column} = $${params.length}`);
+    }
+    if (sets.length === 0) return this.findUser(id);
+    const result = await this.db.query<UserRow>(
+      `UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+      params,
+    );
+    return result.rows[0] && toUser(result.rows[0]);
+  }
+
+  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+  }
+
+  async createSession(session: {
+    userId: number;
+    tokenHash: string;
+    createdAt: Date;
+    userAgent: string | null;
+    address: string | null;
+  }): Promise<Session> {
+    const result = await this.db.query<SessionRow>(
+      `INSERT INTO user_sessions (user_id, token_hash, created_at, last_seen_at, user_agent, address)
+       VALUES ($1, $2, $3, $3, $4, $5) RETURNING ${SESSION_COLUMNS}`,
+      [session.userId, session.tokenHash, session.createdAt, session.userAgent, session.address],
+    );
+    return toSession(result.rows[0]!);
+  }
+
+  async findSession(tokenHash: string): Promise<Session | undefined> {
+    const result = await this.db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM user_sessions WHERE token_hash = $1`, [
+      tokenHash,
+    ]);
+    return result.rows[0] && toSession(result.rows[0]);
+  }
+
+  async touchSession(id: number, at: Date): Promise<void> {
+    // Never moves backwards: two requests racing leave the later time.
+    await this.db.query('UPDATE user_sessions SET last_seen_at = greatest(last_seen_at, $2) WHERE id = $1', [id, at]);
+  }
+
+  async listSessions(userId: number): Promise<Session[]> {
+    const result = await this.db.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM user_sessions WHERE user_id = $1 ORDER BY created_at, id`,
+      [userId],
+    );
+    return result.rows.map(toSession);
+  }
+
+  async deleteSession(userId: number, id: number): Promise<boolean> {
+    return (await this.db.query('DELETE FROM user_sessions WHERE user_id = $1 AND id = $2', [userId, id])).affectedRows > 0;
+  }
+
+  async deleteSessions(userId: number, exceptId?: number): Promise<number> {
+    const result = await this.db.query('DELETE FROM user_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [
+      userId,
+      exceptId ?? null,
+    ]);
+    return result.affectedRows;
+  }
+
+  async replaceCode(code: OneTimeCode & { codeHash: string }): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM one_time_codes WHERE purpose = $1 AND user_id IS NOT DISTINCT FROM $2', [
+        code.purpose,
+        code.userId,
+      ]);
+      await tx.query(
+        'INSERT INTO one_time_codes (purpose, user_id, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [code.purpose, code.userId, code.codeHash, code.createdAt, code.expiresAt],
+      );
+    });
+  }
+
+  async findCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined> {
+    const result = await this.db.query<CodeRow>(`SELECT ${CODE_COLUMNS} FROM one_time_codes WHERE ${LIVE_CODE}`, [
+      purpose,
+      codeHash,
+      now,
+    ]);
+    return result.rows[0] && toCode(result.rows[0]);
+  }
+
+  async takeCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined> {
+    const result = await this.db.query<CodeRow>(`DELETE FROM one_time_codes WHERE ${LIVE_CODE} RETURNING ${CODE_COLUMNS}`, [
+      purpose,
+      codeHash,
+      now,
+    ]);
+    return result.rows[0] && toCode(result.rows[0]);
+  }
+}

@@ -1,0 +1,80 @@
+// Managing people: the rules `errata createuser | listusers | resetpassword | deleteuser` and the
+// dashboard's people pages share. Validation happens here, once; passwords arrive in plain text
+// and leave only as a hash (core/auth/password-hash.ts).
+import { isHumanRole, type HumanRole } from '../auth/capabilities.ts';
+import { MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/password-hash.ts';
+import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
+import type { User, UserStore } from '../ports/user-store.ts';
+import { endAllSessions } from './sessions.ts';
+
+/** NIST SP 800-63B: at least 8 characters, no composition rules. */
+export const MIN_PASSWORD_LENGTH = 8;
+const MAX_EMAIL_LENGTH = 254;
+const MAX_NAME_LENGTH = 100;
+
+interface PeopleDeps {
+  users: UserStore;
+  passwords: PasswordHasher;
+}
+
+/** One @, something on each side, no spaces: the rest is the mail server's business. */
+function checkEmail(email: string): string {
+  const trimmed = email.trim();
+  if (trimmed.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(trimmed)) {
+    throw new UserInputError(`"${email.slice(0, 100)}" is not an email address: give one like ada@example.com`);
+  }
+  return trimmed;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UserInputError(`the password is too short: use at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw new UserInputError(`the password is too long: use at most ${MAX_PASSWORD_LENGTH} characters`);
+  }
+}
+
+function checkRole(role: string): HumanRole {
+  if (!isHumanRole(role)) throw new UserInputError(`unknown role "${role}": use owner, admin or member`);
+  return role;
+}
+
+export async function createUser(
+  deps: PeopleDeps,
+  input: { email: string; name?: string; role: string; password: string },
+): Promise<User> {
+  const email = checkEmail(input.email);
+  const role = checkRole(input.role);
+  checkPassword(input.password);
+  const name = (input.name ?? '').trim() || email.split('@')[0]!;
+  if (name.length > MAX_NAME_LENGTH) throw new UserInputError(`the name is too long: use at most ${MAX_NAME_LENGTH} characters`);
+  if (await deps.users.findUserByEmail(email)) {
+    throw new ConflictError(`a user with the email "${email}" already exists: errata listusers shows them`);
+  }
+  return deps.users.createUser({ email, name, role, passwordHash: await deps.passwords.hash(input.password) });
+}
+
+export async function findUserByEmailOrThrow(users: UserStore, email: string): Promise<User> {
+  const user = await users.findUserByEmail(email.trim());
+  if (!user) throw new NotFoundError(`no user with the email "${email.slice(0, 100)}": errata listusers shows them`);
+  const { passwordHash: _hidden, ...rest } = user;
+  return rest;
+}
+
+/** Deletes a user and their sessions; the last owner stays, so someone can always manage people. */
+export async function deleteUser(users: UserStore, email: string): Promise<User> {
+  const user = await findUserByEmailOrThrow(users, email);
+  if (user.role === 'owner' && (await users.listUsers()).filter((u) => u.role === 'owner').length === 1) {
+    throw new ConflictError(`"${user.email}" is the only owner: make another user an owner first`);
+  }
+  await users.deleteUser(user.id);
+  return user;
+}
+
+/** Sets a new password and ends every other session, as a reset or change should. */
+export async function setPassword(deps: PeopleDeps, userId: number, password: string, keepSessionId?: number): Promise<void> {
+  checkPassword(password);
+  await deps.users.setPasswordHash(userId, await deps.passwords.hash(password));
+  await endAllSessions(deps.users, userId, keepSessionId);
+}

@@ -1,0 +1,84 @@
+// UserStore port: the people who sign in to the dashboard, their sessions and their one-time
+// codes (the setup link and password reset links). Sessions and codes are stored by the SHA-256
+// of their secret only. The mcp role (which serves the dashboard) and the admin commands use it.
+// One SQL implementation (adapters/postgres/pg-user-store.ts).
+import type { HumanRole } from '../auth/capabilities.ts';
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export interface User {
+  id: number;
+  /** As entered; unique without regard to case. */
+  email: string;
+  name: string;
+  role: HumanRole;
+  /** An IANA time zone, or null for the browser's. */
+  timeZone: string | null;
+  theme: Theme;
+  createdAt: Date;
+}
+
+/** A user with their password hash, only for sign-in; never leaves the server. */
+export interface UserCredentials extends User {
+  /** PHC string (core/auth/password-hash.ts); null until a password is set. */
+  passwordHash: string | null;
+}
+
+export interface Session {
+  id: number;
+  userId: number;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** What the browser said it was and where it came from, so a person recognises their sessions. */
+  userAgent: string | null;
+  address: string | null;
+}
+
+export type CodePurpose = 'setup' | 'reset';
+
+export interface OneTimeCode {
+  purpose: CodePurpose;
+  /** Null for the setup code, which creates the first user. */
+  userId: number | null;
+  createdAt: Date;
+  /** Null: valid until used (the setup code). */
+  expiresAt: Date | null;
+}
+
+export interface UserStore {
+  /** ConflictError when a user has this email in any case. Ends every setup code: the first user is made. */
+  createUser(user: { email: string; name: string; role: HumanRole; passwordHash: string | null }): Promise<User>;
+  findUser(id: number): Promise<User | undefined>;
+  /** Case-insensitive. */
+  findUserByEmail(email: string): Promise<UserCredentials | undefined>;
+  listUsers(): Promise<User[]>;
+  countUsers(): Promise<number>;
+  /** Also ends the user's sessions and codes. False when no such user. */
+  deleteUser(id: number): Promise<boolean>;
+  updateUser(id: number, change: Partial<Pick<User, 'name' | 'role' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
+  setPasswordHash(id: number, passwordHash: string): Promise<void>;
+
+  createSession(session: {
+    userId: number;
+    tokenHash: string;
+    createdAt: Date;
+    userAgent: string | null;
+    address: string | null;
+  }): Promise<Session>;
+  findSession(tokenHash: string): Promise<Session | undefined>;
+  touchSession(id: number, at: Date): Promise<void>;
+  /** Oldest first. */
+  listSessions(userId: number): Promise<Session[]>;
+  /** False when the user has no such session (another user's is never ended). */
+  deleteSession(userId: number, id: number): Promise<boolean>;
+  /** Every session of the user but `exceptId`; how many ended. */
+  deleteSessions(userId: number, exceptId?: number): Promise<number>;
+
+  /** Stores a code, replacing every other code of the same purpose and user. */
+  replaceCode(code: OneTimeCode & { codeHash: string }): Promise<void>;
+  /** The code if it is live at `now`, without using it up. */
+  findCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined>;
+  /** Uses the code up: of two concurrent takes, one gets it. Undefined when absent or expired. */
+  takeCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined>;
+}
