@@ -1,4 +1,5 @@
-// The dashboard's routes, mounted by the mcp app: its pages (/, /login, /organizations/...)
+// The dashboard's routes, mounted by the mcp app: its pages (/, /login, /logout, /account,
+// /setup, /reset, /organizations/...)
 // and their assets (/assets/...), every response with the security headers. Other paths
 // (/mcp, /api/v1, ...) pass through untouched: those stay bearer-only and never read cookies.
 // A page is a component in pages/ (inside components/app-shell.tsx's frame, or document.tsx's
@@ -9,17 +10,16 @@ import { h } from 'preact';
 import type { Logger } from '../runtime/logger.ts';
 import { serveAsset } from './assets/asset-routes.ts';
 import { ASSET_PREFIX, loadAssets, type AssetSet } from './assets/asset-store.ts';
-import { LoginPage } from './pages/login.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
+import { signInRoutes, type SignInDeps } from './sign-in-routes.ts';
 
-interface DashboardDeps {
+interface DashboardDeps extends SignInDeps {
   logger: Logger;
 }
 
-const SIGN_IN_NOT_YET =
-  'Sign-in arrives with user accounts, which this version of Errata does not have yet. Meanwhile, agents and scripts use the API with a token that errata createtoken prints.';
+type SignIn = ReturnType<typeof signInRoutes>;
 
 export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   // Loaded by the first dashboard request, not at construction: from source (every unit test
@@ -34,36 +34,60 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     return assets;
   };
 
+  const signIn = signInRoutes(deps);
+
   return async (ctx, next) => {
     const route = dashboardRoute(ctx.path);
     if (!route) return next();
     setSecurityHeaders(ctx);
     ctx.state.route = route;
-    await handle(ctx, route, await loaded());
+    await handle(ctx, route, await loaded(), signIn);
   };
 }
 
-type Route = '/' | '/login' | typeof ASSET_PREFIX | '/organizations/:rest';
+const PAGES = ['/', '/login', '/logout', '/account', '/account/sessions/end', '/setup', '/reset'] as const;
+type Route = (typeof PAGES)[number] | typeof ASSET_PREFIX | '/organizations/:rest';
+
+/** Which methods each page takes; anything else is a 405. */
+const METHODS: Record<(typeof PAGES)[number], string> = {
+  '/': 'GET, HEAD',
+  '/login': 'GET, HEAD, POST',
+  '/logout': 'POST',
+  '/account': 'GET, HEAD',
+  '/account/sessions/end': 'POST',
+  '/setup': 'GET, HEAD, POST',
+  '/reset': 'GET, HEAD, POST',
+};
 
 function dashboardRoute(path: string): Route | undefined {
-  if (path === '/' || path === '/login') return path;
+  if ((PAGES as readonly string[]).includes(path)) return path as Route;
   if (path.startsWith(ASSET_PREFIX)) return ASSET_PREFIX;
   if (path === '/organizations' || path.startsWith('/organizations/')) return '/organizations/:rest';
   return undefined;
 }
 
-async function handle(ctx: Koa.Context, route: Route, assets: AssetSet): Promise<void> {
+async function handle(ctx: Koa.Context, route: Route, assets: AssetSet, signIn: SignIn): Promise<void> {
+  if (route !== ASSET_PREFIX && route !== '/organizations/:rest' && !METHODS[route].split(', ').includes(ctx.method)) {
+    return methodNotAllowed(ctx, METHODS[route]);
+  }
   switch (route) {
     case ASSET_PREFIX:
       return serveAsset(ctx, assets);
     case '/':
-      // The Issues page will answer here once there are users; until then, signing in is all.
-      ctx.redirect('/login');
-      return;
+      // The Issues page will answer here for a signed-in person; until it exists, their account.
+      return signIn.home(ctx);
     case '/login':
-      if (ctx.method === 'POST') return sendPage(ctx, 501, h(LoginPage, { assets, notice: SIGN_IN_NOT_YET }));
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return methodNotAllowed(ctx, 'GET, POST');
-      return sendPage(ctx, 200, h(LoginPage, { assets }));
+      return signIn.login(ctx, assets);
+    case '/logout':
+      return signIn.logout(ctx, assets);
+    case '/account':
+      return signIn.account(ctx, assets);
+    case '/account/sessions/end':
+      return signIn.endSession(ctx, assets);
+    case '/setup':
+      return signIn.setup(ctx, assets);
+    case '/reset':
+      return signIn.reset(ctx, assets);
     case '/organizations/:rest': {
       const organization = decodeSegment(ctx.path.split('/')[2] ?? '') || undefined;
       return sendPage(ctx, 404, h(NotFoundPage, { assets, organization, path: ctx.path.slice(0, 200) }));

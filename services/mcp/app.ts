@@ -12,6 +12,8 @@ import type { AlertStore } from '../core/ports/alert-store.ts';
 import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
+import type { UserStore } from '../core/ports/user-store.ts';
+import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { dashboardRoutes } from '../dashboard/dashboard-routes.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
@@ -30,6 +32,9 @@ interface McpAppDeps extends ReadApiDeps {
   secrets: SecretBox;
   /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a channel's URL is checked against. */
   webhookAllowHosts: readonly string[];
+  /** The people who sign in to the dashboard, and the process's one password hasher. */
+  users: UserStore;
+  passwords: PasswordHasher;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {

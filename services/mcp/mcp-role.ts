@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import type { Config } from '../runtime/config.ts';
 import type { HttpDeps } from '../runtime/http.ts';
 import type { McpPorts } from '../runtime/role-ports.ts';
+import { passwordHasher } from '../runtime/passwords.ts';
 import { buildMcpApp } from './app.ts';
 
 interface McpSettings {
@@ -30,6 +31,8 @@ export function mcpSettings(config: Config): McpSettings {
 export function buildMcpRole(ports: McpPorts, settings: McpSettings, runtime: HttpDeps): Koa {
   return buildMcpApp({
     metadata: ports.metadata,
+    users: ports.users,
+    passwords: passwordHasher,
     events: ports.events,
     logs: ports.logs,
     blobs: ports.blobs,

@@ -1,9 +1,10 @@
-// Reading a small JSON request body (agent APIs), bounded in size. Errors are the typed ones,
+// Reading a small request body, bounded in size: JSON (agent APIs) or text (dashboard forms).
+// Errors are the typed ones,
 // so each surface maps them its own way (HTTP statuses, or JSON-RPC errors on /mcp).
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
 
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -11,9 +12,14 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     if (size > maxBytes) throw new PayloadTooLargeError(`request body over ${maxBytes} bytes`, maxBytes);
     chunks.push(chunk);
   }
-  if (size === 0) return undefined;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(req, maxBytes);
+  if (text.length === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new UserInputError('the request body is not valid JSON');
   }

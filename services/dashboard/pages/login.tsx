@@ -1,47 +1,42 @@
-// /login: the sign-in form. It works without JavaScript (a plain form post). Until user
-// accounts exist, a sign-in is answered with this form again and a notice saying so.
+// /login: the sign-in form. It works without JavaScript (a plain form post); a refused sign-in
+// answers with the form again, the email kept and the reason in an alert.
 import type { AssetSet } from '../assets/asset-store.ts';
-import { Document, Logo } from '../components/document.tsx';
+import { AuthCard, CsrfField } from '../components/auth-card.tsx';
 
 interface LoginPageProps {
   assets: AssetSet;
-  /** Shown above the form, announced to screen readers. */
-  notice?: string;
+  csrf: string;
+  /** Why the last attempt failed, or a notice (signed out, password set). */
+  alert?: string | undefined;
+  email?: string | undefined;
 }
 
-export function LoginPage({ assets, notice }: LoginPageProps) {
+export function LoginPage({ assets, csrf, alert, email }: LoginPageProps) {
   return (
-    <Document title="Sign in" assets={assets}>
-      <main id="main" class="auth" tabIndex={-1}>
-        <div class="auth-card">
-          <div class="brand brand-large">
-            <Logo />
-            <span>Errata</span>
-          </div>
-          <h1>Sign in</h1>
-          {notice && (
-            <p class="notice notice-warning" role="alert">
-              {notice}
-            </p>
-          )}
-          <form class="form" method="post" action="/login">
-            <div class="field">
-              <label for="email">Email</label>
-              <input id="email" name="email" type="email" autocomplete="username" required />
-            </div>
-            <div class="field">
-              <label for="password">Password</label>
-              <input id="password" name="password" type="password" autocomplete="current-password" required />
-            </div>
-            <button class="button button-primary" type="submit">
-              Sign in
-            </button>
-          </form>
-        </div>
-        <p class="auth-footer">
+    <AuthCard
+      title="Sign in"
+      assets={assets}
+      alert={alert}
+      footer={
+        <>
           Agents and scripts use a bearer token instead: <code>errata createtoken</code>
-        </p>
-      </main>
-    </Document>
+        </>
+      }
+    >
+      <form class="form" method="post" action="/login">
+        <CsrfField token={csrf} />
+        <div class="field">
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" autocomplete="username" required value={email} />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required />
+        </div>
+        <button class="button button-primary" type="submit">
+          Sign in
+        </button>
+      </form>
+    </AuthCard>
   );
 }

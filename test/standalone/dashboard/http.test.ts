@@ -60,6 +60,8 @@ describe('the security headers', () => {
       'GET /': await exchange('/'),
       'GET /login': await exchange('/login'),
       'POST /login': await exchange('/login', { method: 'POST' }),
+      'GET /account': await exchange('/account'),
+      'GET /setup with a wrong code': await exchange('/setup?code=wrong'),
       'GET an unknown organization page': await exchange('/organizations/default/issues/NOPE-1'),
       'GET /organizations': await exchange('/organizations'),
       'GET the script': await exchange(script),
@@ -72,7 +74,11 @@ describe('the security headers', () => {
     }
     expect(responses['GET /'].status).toBe(302);
     expect(responses['GET /'].headers.location).toBe('/login');
-    expect(responses['POST /login'].status).toBe(501);
+    // No Origin and no Sec-Fetch-Site: refused before the form is read.
+    expect(responses['POST /login'].status).toBe(403);
+    expect(responses['GET /account'].status).toBe(303);
+    expect(responses['GET /account'].headers.location).toBe('/login');
+    expect(responses['GET /setup with a wrong code'].status).toBe(410);
     expect(responses['GET an unknown organization page'].status).toBe(404);
     expect(responses['GET /organizations'].status).toBe(404);
     expect(text(responses['GET /organizations'])).toContain('There is no page at');

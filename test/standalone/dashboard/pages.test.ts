@@ -57,7 +57,7 @@ describe('the sign-in page', () => {
     }
   });
 
-  it('answers a sign-in with the form again and a notice that accounts are not here yet', async () => {
+  it('answers a sign-in by nobody with the form again, the email kept, and a message that names neither', async () => {
     const checked = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'login' });
     try {
       const { page } = checked;
@@ -67,10 +67,11 @@ describe('the sign-in page', () => {
         page.waitForResponse((r) => r.request().method() === 'POST'),
         page.getByRole('button', { name: 'Sign in' }).click(),
       ]);
-      expect(response.status()).toBe(501);
+      expect(response.status()).toBe(401);
       await page.waitForLoadState('load');
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('Sign-in arrives with user accounts');
-      await checked.recheck('login-not-yet');
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('The email or password is not right.');
+      expect(await page.getByLabel('Email').inputValue()).toBe('someone@example.com');
+      await checked.recheck('login-refused');
     } finally {
       await checked.close();
     }

@@ -1,0 +1,235 @@
+// Signing in and out, the account page, and the one-time links (/setup, /reset). Every POST is
+// checked for origin and CSRF token first (auth/csrf.ts); a session is rotated at sign-in (the
+// one a cookie names is ended) and its cookie is set as auth/cookies.ts says.
+import type Koa from 'koa';
+import { h, type JSX } from 'preact';
+import type { PasswordHasher } from '../core/auth/password-hash.ts';
+import { hashSecret } from '../core/auth/secrets.ts';
+import { ConflictError, UserInputError } from '../core/errors.ts';
+import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
+import { endSession, listOwnSessions, resumeSession, startSession } from '../core/people/sessions.ts';
+import { createUser, setPassword } from '../core/people/users.ts';
+import type { CodePurpose, OneTimeCode, Session, User, UserStore } from '../core/ports/user-store.ts';
+import type { AssetSet } from './assets/asset-store.ts';
+import {
+  cookieNames,
+  CSRF_COOKIE_MAX_AGE,
+  readCookie,
+  SESSION_COOKIE_MAX_AGE,
+  setCookie,
+  type CookieJar,
+} from './auth/cookies.ts';
+import { checkOrigin, mintCsrfCookie, sessionCsrfToken, TOKEN_REFUSAL, tokensMatch } from './auth/csrf.ts';
+import { readForm } from './auth/form-body.ts';
+import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
+import { AccountPage } from './pages/account.tsx';
+import { LoginPage } from './pages/login.tsx';
+import { LinkUsedPage, ResetPage, SetupPage } from './pages/one-time-link.tsx';
+import { RefusedPage } from './pages/refused.tsx';
+import { sendPage } from './render-page.ts';
+
+export interface SignInDeps {
+  users: UserStore;
+  passwords: PasswordHasher;
+  /** ERRATA_BASE_URL: the origin form posts must come from, and whether cookies are Secure. */
+  baseUrl: string;
+}
+
+interface Signed {
+  token: string;
+  session: Session;
+  user: User;
+}
+
+/** One message for an unknown email and a wrong password, so it tells nobody who has an account. */
+const WRONG = 'The email or password is not right.';
+const MISMATCH = 'The two passwords are not the same: type the same password twice.';
+
+export function signInRoutes(deps: SignInDeps) {
+  const jar: CookieJar = cookieNames(deps.baseUrl);
+  const throttle = new SignInThrottle();
+
+  const signedIn = async (ctx: Koa.Context): Promise<Signed | undefined> => {
+    const token = readCookie(ctx, jar.session);
+    if (!token) return undefined;
+    const resumed = await resumeSession(deps.users, token, new Date());
+    return resumed && { token, ...resumed };
+  };
+
+  /** The sign-in forms' CSRF cookie, set when the browser has none yet. */
+  const formToken = (ctx: Koa.Context): string => {
+    const existing = readCookie(ctx, jar.csrf);
+    if (existing) return existing;
+    const minted = mintCsrfCookie();
+    setCookie(ctx, jar, jar.csrf, minted, CSRF_COOKIE_MAX_AGE);
+    return minted;
+  };
+
+  /**
+   * The posted form when it came from our own pages; otherwise sends the 403 page and answers
+   * undefined. The origin is checked before the body is read.
+   */
+  const postedForm = async (ctx: Koa.Context, assets: AssetSet, expected: string | undefined) => {
+    let refusal = checkOrigin(ctx, deps.baseUrl);
+    const form = refusal ? undefined : await readForm(ctx);
+    if (form && !tokensMatch(form.get('csrf'), expected)) refusal = TOKEN_REFUSAL;
+    if (!refusal) return form;
+    sendPage(ctx, 403, h(RefusedPage, { assets, refusal }));
+    return undefined;
+  };
+
+  const seeOther = (ctx: Koa.Context, to: string) => {
+    ctx.redirect(to);
+    ctx.status = 303;
+  };
+
+  /** Ends the session the browser came with (rotation), starts a new one and sets its cookie. */
+  const signIn = async (ctx: Koa.Context, userId: number) => {
+    const previous = await signedIn(ctx);
+    if (previous) await endSession(deps.users, previous.user.id, previous.session.id);
+    const { token } = await startSession(deps.users, userId, new Date(), {
+      userAgent: ctx.get('User-Agent') || null,
+      address: ctx.ip || null,
+    });
+    setCookie(ctx, jar, jar.session, token, SESSION_COOKIE_MAX_AGE);
+    seeOther(ctx, '/');
+  };
+
+  const signOut = (ctx: Koa.Context) => setCookie(ctx, jar, jar.session, '', 0);
+
+  /** Puts a code back after a refused form (a typo must not use the link up). */
+  const restore = (purpose: CodePurpose, code: string, taken: OneTimeCode) =>
+    deps.users.replaceCode({ ...taken, purpose, codeHash: hashSecret(code) });
+
+  const page = (ctx: Koa.Context, status: number, element: JSX.Element) => sendPage(ctx, status, element);
+
+  return {
+    async home(ctx: Koa.Context) {
+      ctx.redirect((await signedIn(ctx)) ? '/account' : '/login');
+    },
+
+    async login(ctx: Koa.Context, assets: AssetSet) {
+      if (ctx.method !== 'POST') {
+        if (await signedIn(ctx)) return seeOther(ctx, '/account');
+        return page(ctx, 200, h(LoginPage, { assets, csrf: formToken(ctx) }));
+      }
+      const form = await postedForm(ctx, assets, readCookie(ctx, jar.csrf));
+      if (!form) return;
+      const email = (form.get('email') ?? '').trim();
+      const password = form.get('password') ?? '';
+      const again = (status: number, alert: string) => page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email }));
+      const throttled = throttle.check(email, ctx.ip);
+      if (throttled) {
+        ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
+        const whose = throttled.what === 'account' ? 'this email address' : 'your network address';
+        return again(429, `Too many failed sign-ins for ${whose}. Wait ${waitText(throttled.retryAfterMs)} and try again.`);
+      }
+      const user = email ? await deps.users.findUserByEmail(email) : undefined;
+      // verify hashes even without a user, so an unknown email takes as long as a wrong password.
+      if (!(await deps.passwords.verify(password, user?.passwordHash)) || !user) {
+        throttle.failed(email, ctx.ip);
+        return again(401, WRONG);
+      }
+      throttle.succeeded(email);
+      if (deps.passwords.needsRehash(user.passwordHash!)) {
+        await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
+      }
+      await signIn(ctx, user.id);
+    },
+
+    async logout(ctx: Koa.Context, assets: AssetSet) {
+      const current = await signedIn(ctx);
+      const form = await postedForm(ctx, assets, current && sessionCsrfToken(current.token));
+      if (!form) return;
+      if (current) await endSession(deps.users, current.user.id, current.session.id);
+      signOut(ctx);
+      seeOther(ctx, '/login');
+    },
+
+    async account(ctx: Koa.Context, assets: AssetSet) {
+      const current = await signedIn(ctx);
+      if (!current) return seeOther(ctx, '/login');
+      const sessions = await listOwnSessions(deps.users, current.user.id, new Date());
+      page(
+        ctx,
+        200,
+        h(AccountPage, {
+          assets,
+          csrf: sessionCsrfToken(current.token),
+          user: current.user,
+          sessions,
+          currentSessionId: current.session.id,
+        }),
+      );
+    },
+
+    async endSession(ctx: Koa.Context, assets: AssetSet) {
+      const current = await signedIn(ctx);
+      const form = await postedForm(ctx, assets, current && sessionCsrfToken(current.token));
+      if (!form) return;
+      if (!current) return seeOther(ctx, '/login');
+      const id = Number(form.get('session'));
+      if (!Number.isSafeInteger(id)) throw new UserInputError('the session to end is not a number: use the End button on /account');
+      await endSession(deps.users, current.user.id, id);
+      if (id === current.session.id) {
+        signOut(ctx);
+        return seeOther(ctx, '/login');
+      }
+      seeOther(ctx, '/account');
+    },
+
+    async setup(ctx: Koa.Context, assets: AssetSet) {
+      const now = new Date();
+      const post = ctx.method === 'POST';
+      const form = post ? await postedForm(ctx, assets, readCookie(ctx, jar.csrf)) : new URLSearchParams(ctx.querystring);
+      if (!form) return;
+      const code = form.get('code') ?? '';
+      const used = () => page(ctx, 410, h(LinkUsedPage, { assets, purpose: 'setup' }));
+      if ((await deps.users.countUsers()) > 0 || !(await checkCode(deps.users, 'setup', code, now))) return used();
+      if (!post) return page(ctx, 200, h(SetupPage, { assets, csrf: formToken(ctx), code }));
+      const name = form.get('name') ?? '';
+      const email = form.get('email') ?? '';
+      const password = form.get('password') ?? '';
+      const again = (alert: string) => page(ctx, 400, h(SetupPage, { assets, csrf: formToken(ctx), code, alert, name, email }));
+      if (password !== form.get('password2')) return again(MISMATCH);
+      const taken = await redeemCode(deps.users, 'setup', code, now);
+      if (!taken) return used();
+      let user: User;
+      try {
+        user = await createUser(deps, { email, name, role: 'owner', password });
+      } catch (error) {
+        if (!(error instanceof UserInputError || error instanceof ConflictError)) throw error;
+        await restore('setup', code, taken);
+        return again(capitalise(error.message));
+      }
+      await signIn(ctx, user.id);
+    },
+
+    async reset(ctx: Koa.Context, assets: AssetSet) {
+      const now = new Date();
+      const post = ctx.method === 'POST';
+      const form = post ? await postedForm(ctx, assets, readCookie(ctx, jar.csrf)) : new URLSearchParams(ctx.querystring);
+      if (!form) return;
+      const code = form.get('code') ?? '';
+      const used = () => page(ctx, 410, h(LinkUsedPage, { assets, purpose: 'reset' }));
+      if (!(await checkCode(deps.users, 'reset', code, now))) return used();
+      if (!post) return page(ctx, 200, h(ResetPage, { assets, csrf: formToken(ctx), code }));
+      const password = form.get('password') ?? '';
+      const again = (alert: string) => page(ctx, 400, h(ResetPage, { assets, csrf: formToken(ctx), code, alert }));
+      if (password !== form.get('password2')) return again(MISMATCH);
+      const taken = await redeemCode(deps.users, 'reset', code, now);
+      if (!taken?.userId) return used();
+      try {
+        // Ends every session of the user: whoever knew the old password is out.
+        await setPassword(deps, taken.userId, password);
+      } catch (error) {
+        if (!(error instanceof UserInputError)) throw error;
+        await restore('reset', code, taken);
+        return again(capitalise(error.message));
+      }
+      await signIn(ctx, taken.userId);
+    },
+  };
+}
+
+const capitalise = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;

@@ -1,0 +1,269 @@
+// People signing in to the dashboard of a real `errata start`: the first owner through the setup
+// link it printed, a wrong password and an unknown email (one message), sign-out, the sessions
+// list, an expired session, CSRF refusals naming what did not match, throttling, and /api/v1 and
+// /mcp staying bearer-only. Pages are held to test/support/browser.ts's bar.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts';
+import { createSqlStores } from '../../../services/adapters/postgres/sql-stores.ts';
+import { SESSION_IDLE_MS } from '../../../services/core/people/sessions.ts';
+import { embeddedDatabaseDir } from '../../../services/runtime/compose.ts';
+import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { FormClient } from '../../support/dashboard-forms.ts';
+import { eventually, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+
+let server: StandaloneServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchChromium(inject('chromium'));
+});
+afterAll(async () => {
+  await browser?.close();
+  if (server) await stopAndRemove(server);
+});
+
+const OWNER = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery staple' };
+const WRONG = 'The email or password is not right.';
+
+/** Clicks the form's button and answers the status of the page the post itself returned. */
+async function submitRefused(page: Page, button: string): Promise<number> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  await page.waitForLoadState('load');
+  return response.status();
+}
+
+async function signInWithForm(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the first owner', () => {
+  it('is created through the setup link errata start printed, and signed in; the link then no longer works', async () => {
+    const code = await eventually(async () => /\/setup\?code=([0-9A-Za-z]{43})\n/.exec(server.output())?.[1], 'the setup link');
+    const checked = await openCheckedPage(browser, `${server.url}/setup?code=${code}`, { screenshot: 'setup' });
+    try {
+      const { page } = checked;
+      expect(checked.response.status()).toBe(200);
+      await page.getByLabel('Name').fill(OWNER.name);
+      await page.getByLabel('Email').fill(OWNER.email);
+      await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+      await page.getByLabel('Password, again').fill('something else entirely');
+      expect(await submitRefused(page, 'Create owner and sign in')).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('The two passwords are not the same: type the same password twice.');
+      expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email);
+      await checked.recheck('setup-mismatch');
+
+      // The refused attempt did not use the link up.
+      await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+      await page.getByLabel('Password, again').fill(OWNER.password);
+      await page.getByRole('button', { name: 'Create owner and sign in' }).click();
+      await page.waitForURL(`${server.url}/account`);
+      await checked.recheck('account');
+      const facts = await page.locator('dl').textContent();
+      expect(facts).toContain(OWNER.name);
+      expect(facts).toContain(OWNER.email);
+      expect(facts).toContain('owner');
+      expect(await page.locator('tbody tr').count()).toBe(1);
+      await expect(page.locator('tbody tr').textContent()).resolves.toContain('This session');
+
+      const cookie = (await page.context().cookies()).find((c) => c.name === 'errata_session');
+      expect(cookie).toMatchObject({ name: 'errata_session', httpOnly: true, sameSite: 'Lax', path: '/', secure: false });
+    } finally {
+      await checked.close();
+    }
+
+    const again = await openCheckedPage(browser, `${server.url}/setup?code=${code}`, { screenshot: 'setup-used' });
+    try {
+      expect(again.response.status()).toBe(410);
+      await expect(again.page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link no longer works');
+      await expect(again.page.getByRole('main').textContent()).resolves.toContain('errata createuser --email you@example.com --owner');
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('signing in', () => {
+  it('refuses a wrong password and an unknown email with the same message', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'login-wrong-password' });
+    try {
+      const { page } = checked;
+      await page.getByLabel('Email').fill(OWNER.email);
+      await page.getByLabel('Password').fill('not the password');
+      expect(await submitRefused(page, 'Sign in')).toBe(401);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(WRONG);
+      await checked.recheck('login-wrong-password');
+
+      await page.getByLabel('Email').fill('nobody@example.com');
+      await page.getByLabel('Password').fill(OWNER.password);
+      expect(await submitRefused(page, 'Sign in')).toBe(401);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(WRONG);
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('leads to the account page, which lists the sessions, ends another one, and signs out', async () => {
+    const other = new FormClient(server.url);
+    expect((await other.signIn(OWNER.email, OWNER.password)).status).toBe(303);
+    expect((await other.get('/account')).status).toBe(200);
+
+    const checked = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'login-before' });
+    try {
+      const { page } = checked;
+      await signInWithForm(page, OWNER.email, OWNER.password);
+      await page.waitForURL(`${server.url}/account`);
+      await checked.recheck('account-sessions');
+      const rows = page.locator('tbody tr');
+      const before = await rows.count();
+      expect(before).toBeGreaterThanOrEqual(2);
+
+      // The FormClient's session is the newest but this one: end it from here.
+      const othersRow = rows.nth(before - 2);
+      expect(await othersRow.textContent()).not.toContain('This session');
+      await othersRow.getByRole('button').click();
+      await page.waitForURL(`${server.url}/account`);
+      await page.waitForLoadState('load');
+      expect(await rows.count()).toBe(before - 1);
+      expect((await other.get('/account')).location).toBe('/login');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${server.url}/login`);
+      await checked.recheck('signed-out');
+      await page.goto(`${server.url}/account`);
+      expect(new URL(page.url()).pathname).toBe('/login');
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('ends the session a browser came with when it signs in again (rotation)', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(OWNER.email, OWNER.password);
+    const first = client.jar.errata_session!;
+    // Sign in again with the first session's cookie still sent.
+    const again = await client.post('/login', { csrf: client.jar.errata_csrf!, email: OWNER.email, password: OWNER.password });
+    expect(again.status).toBe(303);
+    expect(again.cookies.errata_session).toBeDefined();
+    expect(again.cookies.errata_session).not.toBe(first);
+    const stale = new FormClient(server.url);
+    stale.jar.errata_session = first;
+    expect((await stale.get('/account')).location).toBe('/login');
+    expect((await client.get('/account')).status).toBe(200);
+  });
+
+  it('throttles an account after five failures, saying how long to wait', async () => {
+    const client = new FormClient(server.url);
+    const csrf = await client.token('/login');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await client.post('/login', { csrf, email: 'Target@example.com', password: `guess ${attempt}` })).status).toBe(401);
+    }
+    // Even the right password waits: the account is throttled, not the guess.
+    const throttled = await client.post('/login', { csrf, email: 'target@example.com', password: 'guess 5' });
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(throttled.html).toContain('Too many failed sign-ins for this email address. Wait 15 minutes and try again.');
+    // Another account from the same address is not throttled by it.
+    expect((await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password })).status).toBe(303);
+  });
+
+  it('gives a session cookie nothing on /api/v1 and /mcp, which stay bearer-only', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(OWNER.email, OWNER.password);
+    const cookie = `errata_session=${client.jar.errata_session}`;
+    const api = await fetch(`${server.url}/api/v1/organizations/default/projects`, { headers: { cookie } });
+    expect(api.status).toBe(401);
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    expect(mcp.status).toBe(401);
+  });
+});
+
+describe('cross-site request forgery', () => {
+  it('refuses a post from another origin with a page naming both origins and the setting', async () => {
+    const client = new FormClient(server.url);
+    const csrf = await client.token('/login');
+    const foreign = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { origin: 'https://a.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.html).toContain(`This request came from https://a.example but ERRATA_BASE_URL is ${server.url}.`);
+    expect(foreign.html).toContain('set ERRATA_BASE_URL to that address');
+    expect(foreign.cookies.errata_session).toBeUndefined();
+
+    const crossSite = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.html).toContain('Sec-Fetch-Site: cross-site');
+    // Without Origin, Sec-Fetch-Site: same-origin vouches for the request.
+    const sameSite = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { 'sec-fetch-site': 'same-origin' });
+    expect(sameSite.status).toBe(303);
+  });
+
+  it('refuses a post whose token does not match, before and after sign-in', async () => {
+    const client = new FormClient(server.url);
+    await client.token('/login');
+    const forged = await client.post('/login', { csrf: 'forged', email: OWNER.email, password: OWNER.password });
+    expect(forged.status).toBe(403);
+    expect(forged.html).toContain('security token did not match');
+
+    await client.signIn(OWNER.email, OWNER.password);
+    // The pre-session cookie's token is not the session's.
+    const logout = await client.post('/logout', { csrf: client.jar.errata_csrf! });
+    expect(logout.status).toBe(403);
+    expect((await client.get('/account')).status).toBe(200);
+    const ended = await client.post('/logout', { csrf: await client.token('/account') });
+    expect(ended.status).toBe(303);
+    expect(ended.cookies.errata_session).toBe('');
+    expect((await client.get('/account')).location).toBe('/login');
+  });
+
+  it('shows the refusal as a page that passes the browser checks, for a dashboard opened at another address than ERRATA_BASE_URL', async () => {
+    // localhost reaches the same listener, but ERRATA_BASE_URL says 127.0.0.1: the browser's
+    // Origin differs, as behind a proxy whose public address is not the configured one.
+    const opened = server.url.replace('127.0.0.1', 'localhost');
+    const checked = await openCheckedPage(browser, `${opened}/login`, { screenshot: 'csrf-login' });
+    try {
+      const { page } = checked;
+      await page.getByLabel('Email').fill(OWNER.email);
+      await page.getByLabel('Password').fill(OWNER.password);
+      expect(await submitRefused(page, 'Sign in')).toBe(403);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        `This request came from ${opened} but ERRATA_BASE_URL is ${server.url}.`,
+      );
+      await checked.recheck('csrf-refused');
+    } finally {
+      await checked.close();
+    }
+  });
+});
+
+describe('an expired session', () => {
+  it('leads back to sign-in once it has been idle too long', async () => {
+    const client = new FormClient(server.url);
+    await client.signIn(OWNER.email, OWNER.password);
+    expect((await client.get('/account')).status).toBe(200);
+
+    // Age every session in the database while the server is stopped (the store's touchSession
+    // never moves backwards), then start it again.
+    await server.stop();
+    const db = await PGliteClient.open(embeddedDatabaseDir(server.dataDir));
+    try {
+      const idleSince = new Date(Date.now() - SESSION_IDLE_MS - 60_000);
+      await db.query('UPDATE user_sessions SET last_seen_at = $1', [idleSince]);
+      const owner = (await createSqlStores(db).users.findUserByEmail(OWNER.email))!;
+      expect((await createSqlStores(db).users.listSessions(owner.id)).length).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
+    server = await startServer({ dataDir: server.dataDir, port: server.port });
+    expect((await client.get('/account')).location).toBe('/login');
+    expect((await client.get('/')).location).toBe('/login');
+  });
+});
