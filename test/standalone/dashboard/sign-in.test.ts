@@ -10,7 +10,7 @@ import { SESSION_IDLE_MS } from '../../../services/core/people/sessions.ts';
 import { embeddedDatabaseDir } from '../../../services/runtime/compose.ts';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
 import { FormClient } from '../../support/dashboard-forms.ts';
-import { eventually, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+import { eventually, runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
@@ -244,10 +244,56 @@ describe('cross-site request forgery', () => {
   });
 });
 
+const NEW_PASSWORD = 'a new and longer passphrase';
+
+describe('a password reset link', () => {
+  it('sets a new password, ends every other session and signs in; the link then no longer works', async () => {
+    const elsewhere = new FormClient(server.url);
+    await elsewhere.signIn(OWNER.email, OWNER.password);
+    const reset = await runCli(['resetpassword', '--email', OWNER.email], server.env);
+    const link = /(http:\/\/\S+\/reset\?code=[0-9A-Za-z]{43})\n/.exec(reset.stdout)?.[1];
+    expect(link, reset.stdout + reset.stderr).toBeDefined();
+
+    const checked = await openCheckedPage(browser, link!, { screenshot: 'reset' });
+    try {
+      const { page } = checked;
+      expect(checked.response.status()).toBe(200);
+      // The browser checks the shortest length itself; the server still checks the longest.
+      const tooLong = 'x'.repeat(1025);
+      await page.getByLabel('Password', { exact: true }).fill(tooLong);
+      await page.getByLabel('Password, again').fill(tooLong);
+      expect(await submitRefused(page, 'Set password and sign in')).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('The password is too long: use at most 1024 characters.');
+      await checked.recheck('reset-too-long');
+
+      // The refused attempt did not use the link up.
+      await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+      await page.getByLabel('Password, again').fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.waitForURL(`${server.url}/account`);
+      await checked.recheck('reset-done');
+      expect(await page.locator('tbody tr').count()).toBe(1);
+    } finally {
+      await checked.close();
+    }
+    expect((await elsewhere.get('/account')).location).toBe('/login');
+    expect((await new FormClient(server.url).signIn(OWNER.email, OWNER.password)).status).toBe(401);
+    expect((await new FormClient(server.url).signIn(OWNER.email, NEW_PASSWORD)).status).toBe(303);
+
+    const used = await openCheckedPage(browser, link!, { screenshot: 'reset-used' });
+    try {
+      expect(used.response.status()).toBe(410);
+      await expect(used.page.getByRole('main').textContent()).resolves.toContain('errata resetpassword --email');
+    } finally {
+      await used.close();
+    }
+  });
+});
+
 describe('an expired session', () => {
   it('leads back to sign-in once it has been idle too long', async () => {
     const client = new FormClient(server.url);
-    await client.signIn(OWNER.email, OWNER.password);
+    await client.signIn(OWNER.email, NEW_PASSWORD);
     expect((await client.get('/account')).status).toBe(200);
 
     // Age every session in the database while the server is stopped (the store's touchSession
