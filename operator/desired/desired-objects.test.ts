@@ -133,6 +133,10 @@ describe('desired objects', () => {
       'Prefix /organizations -> prod-mcp',
       'Exact / -> prod-mcp',
       'Exact /login -> prod-mcp',
+      'Exact /logout -> prod-mcp',
+      'Prefix /account -> prod-mcp',
+      'Exact /setup -> prod-mcp',
+      'Exact /reset -> prod-mcp',
       'Prefix /assets -> prod-mcp',
     ]);
   });

@@ -1,7 +1,8 @@
 // How traffic reaches the roles: a Service per role, and the Ingress. Ingress paths match the
 // longest prefix, so `/api` (SDK ingest: /api/<id>/store/, /api/<id>/envelope/, and the upload
 // protocol's /api/0/) goes to ingest while the longer `/api/v1` (agent and management API) goes
-// to mcp, with /mcp, /llms.txt and the dashboard (/, /login, /organizations/..., /assets/...).
+// to mcp, with /mcp, /llms.txt and the dashboard (/, /login, /logout, /account/..., /setup,
+// /reset, /organizations/..., /assets/...).
 // /metrics and /healthz stay inside the cluster.
 import type { ErrataResource, Role } from '../api/errata-resource.ts';
 import { HTTP_PORT, objectName, ownedMetadata, selectorLabels } from './metadata.ts';
@@ -25,11 +26,15 @@ const INGRESS_ROUTES: ReadonlyArray<{ path: string; pathType: 'Prefix' | 'Exact'
   { path: '/api/v1', pathType: 'Prefix', role: 'mcp' },
   { path: '/mcp', pathType: 'Prefix', role: 'mcp' },
   { path: '/llms.txt', pathType: 'Exact', role: 'mcp' },
-  // The dashboard: its pages (where alerts link), / and /login exactly, and its hashed assets.
+  // The dashboard: its pages (where alerts link), / and the sign-in pages, and its hashed assets.
   // Not `/` as a prefix: that would publish /metrics and /healthz.
   { path: '/organizations', pathType: 'Prefix', role: 'mcp' },
   { path: '/', pathType: 'Exact', role: 'mcp' },
   { path: '/login', pathType: 'Exact', role: 'mcp' },
+  { path: '/logout', pathType: 'Exact', role: 'mcp' },
+  { path: '/account', pathType: 'Prefix', role: 'mcp' },
+  { path: '/setup', pathType: 'Exact', role: 'mcp' },
+  { path: '/reset', pathType: 'Exact', role: 'mcp' },
   { path: '/assets', pathType: 'Prefix', role: 'mcp' },
 ];
 
