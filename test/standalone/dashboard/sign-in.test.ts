@@ -313,3 +313,26 @@ describe('an expired session', () => {
     expect((await client.get('/')).location).toBe('/login');
   });
 });
+
+describe('behind https', () => {
+  it('names the cookies __Host- and marks them Secure when ERRATA_BASE_URL is https', async () => {
+    const base = 'https://errata.example';
+    const secure = await startServer({ env: { ERRATA_BASE_URL: base } });
+    try {
+      await runCli(['createuser', '--email', OWNER.email, '--owner', '--password-stdin'], secure.env, OWNER.password);
+      // The server itself speaks plain HTTP, as behind a TLS-terminating proxy.
+      const client = new FormClient(secure.url);
+      const page = await client.get('/login');
+      expect(page.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-errata_csrf=[\w-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure$/)]);
+      const token = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
+      const signedIn = await client.post('/login', { csrf: token, email: OWNER.email, password: OWNER.password }, { origin: base });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.getSetCookie()).toEqual([
+        expect.stringMatching(/^__Host-errata_session=[\w-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax; Secure$/),
+      ]);
+      expect((await client.get('/account')).status).toBe(200);
+    } finally {
+      await stopAndRemove(secure);
+    }
+  });
+});
