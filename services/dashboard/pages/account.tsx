@@ -33,7 +33,7 @@ export function AccountPage({ assets, csrf, user, sessions, currentSessionId, no
         <dt>Role</dt>
         <dd>{user.role}</dd>
       </dl>
-      <form method="post" action="/logout">
+      <form class="sign-out" method="post" action="/logout">
         <CsrfField token={csrf} />
         <button class="button" type="submit">
           Sign out
