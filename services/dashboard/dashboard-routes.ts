@@ -10,6 +10,9 @@ import { h } from 'preact';
 import type { Logger } from '../runtime/logger.ts';
 import { serveAsset } from './assets/asset-routes.ts';
 import { ASSET_PREFIX, loadAssets, type AssetSet } from './assets/asset-store.ts';
+import { ERROR_STATUS } from '../runtime/http.ts';
+import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
+import { BadRequestPage } from './pages/bad-request.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
@@ -41,7 +44,14 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     if (!route) return next();
     setSecurityHeaders(ctx);
     ctx.state.route = route;
-    await handle(ctx, route, await loaded(), signIn);
+    const assets = await loaded();
+    try {
+      await handle(ctx, route, assets, signIn);
+    } catch (error) {
+      // A person's mistake gets a page; anything else is the app's 500, logged as usual.
+      if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError)) throw error;
+      sendPage(ctx, ERROR_STATUS[error.code], h(BadRequestPage, { assets, message: error.message }));
+    }
   };
 }
 

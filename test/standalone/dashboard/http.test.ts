@@ -94,6 +94,19 @@ describe('the security headers', () => {
   });
 });
 
+describe('a form post the dashboard cannot read', () => {
+  it('gets a page saying what was wrong, with the security headers', async () => {
+    const response = await exchange('/login', {
+      method: 'POST',
+      headers: { origin: server.url, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-security-policy']).toBe(SECURITY_HEADERS['content-security-policy']);
+    expect(text(response)).toContain('the dashboard takes form posts (application/x-www-form-urlencoded) only');
+  });
+});
+
 describe('the 404 page', () => {
   it('shows the address it was asked for as text, never as markup', async () => {
     const response = await exchange('/organizations/%3Cb%3Eorg%3C%2Fb%3E/issues/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
