@@ -13,12 +13,13 @@ import { ASSET_PREFIX, loadAssets, type AssetSet } from './assets/asset-store.ts
 import { ERROR_STATUS } from '../runtime/http.ts';
 import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
 import { BadRequestPage } from './pages/bad-request.tsx';
-import { NotFoundPage } from './pages/not-found.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
-import { signInRoutes, type SignInDeps } from './sign-in-routes.ts';
+import { signInRoutes } from './sign-in-routes.ts';
+import type { OrganizationDeps } from './organization-page.ts';
+import { organizationRoutes } from './organization-routes.ts';
 
-interface DashboardDeps extends SignInDeps {
+interface DashboardDeps extends OrganizationDeps {
   logger: Logger;
 }
 
@@ -38,6 +39,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 
   const signIn = signInRoutes(deps);
+  const organizations = organizationRoutes(deps);
 
   return async (ctx, next) => {
     const route = dashboardRoute(ctx.path);
@@ -46,7 +48,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     ctx.state.route = route;
     const assets = await loaded();
     try {
-      await handle(ctx, route, assets, signIn);
+      await handle(ctx, route, assets, signIn, organizations);
     } catch (error) {
       // A person's mistake gets a page; anything else is the app's 500, logged as usual.
       if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError)) throw error;
@@ -76,7 +78,13 @@ function dashboardRoute(path: string): Route | undefined {
   return undefined;
 }
 
-async function handle(ctx: Koa.Context, route: Route, assets: AssetSet, signIn: SignIn): Promise<void> {
+async function handle(
+  ctx: Koa.Context,
+  route: Route,
+  assets: AssetSet,
+  signIn: SignIn,
+  organizations: ReturnType<typeof organizationRoutes>,
+): Promise<void> {
   if (route !== ASSET_PREFIX && route !== '/organizations/:rest' && !METHODS[route].split(', ').includes(ctx.method)) {
     return methodNotAllowed(ctx, METHODS[route]);
   }
@@ -84,7 +92,6 @@ async function handle(ctx: Koa.Context, route: Route, assets: AssetSet, signIn: 
     case ASSET_PREFIX:
       return serveAsset(ctx, assets);
     case '/':
-      // The Issues page will answer here for a signed-in person; until it exists, their account.
       return signIn.home(ctx);
     case '/login':
       return signIn.login(ctx, assets);
@@ -98,10 +105,8 @@ async function handle(ctx: Koa.Context, route: Route, assets: AssetSet, signIn: 
       return signIn.setup(ctx, assets);
     case '/reset':
       return signIn.reset(ctx, assets);
-    case '/organizations/:rest': {
-      const organization = decodeSegment(ctx.path.split('/')[2] ?? '') || undefined;
-      return sendPage(ctx, 404, h(NotFoundPage, { assets, organization, path: ctx.path.slice(0, 200) }));
-    }
+    case '/organizations/:rest':
+      return organizations(ctx, assets);
   }
 }
 
@@ -110,12 +115,4 @@ function methodNotAllowed(ctx: Koa.Context, allow: string): void {
   ctx.set('Allow', allow);
   ctx.type = 'text/plain';
   ctx.body = `${ctx.method} is not allowed here; use ${allow}\n`;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

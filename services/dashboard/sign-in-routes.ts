@@ -7,9 +7,9 @@ import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
 import { ConflictError, UserInputError } from '../core/errors.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
-import { endSession, listOwnSessions, resumeSession, startSession } from '../core/people/sessions.ts';
+import { endSession, listOwnSessions, startSession } from '../core/people/sessions.ts';
 import { createUser, setPassword } from '../core/people/users.ts';
-import type { CodePurpose, OneTimeCode, Session, User, UserStore } from '../core/ports/user-store.ts';
+import type { CodePurpose, OneTimeCode, User, UserStore } from '../core/ports/user-store.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import {
   cookieNames,
@@ -19,6 +19,7 @@ import {
   setCookie,
   type CookieJar,
 } from './auth/cookies.ts';
+import { currentSession } from './auth/current-session.ts';
 import { checkOrigin, mintCsrfCookie, sessionCsrfToken, TOKEN_REFUSAL, tokensMatch } from './auth/csrf.ts';
 import { readForm } from './auth/form-body.ts';
 import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
@@ -35,12 +36,6 @@ export interface SignInDeps {
   baseUrl: string;
 }
 
-interface Signed {
-  token: string;
-  session: Session;
-  user: User;
-}
-
 /** One message for an unknown email and a wrong password, so it tells nobody who has an account. */
 const WRONG = 'The email or password is not right.';
 const MISMATCH = 'The two passwords are not the same: type the same password twice.';
@@ -49,12 +44,7 @@ export function signInRoutes(deps: SignInDeps) {
   const jar: CookieJar = cookieNames(deps.baseUrl);
   const throttle = new SignInThrottle();
 
-  const signedIn = async (ctx: Koa.Context): Promise<Signed | undefined> => {
-    const token = readCookie(ctx, jar.session);
-    if (!token) return undefined;
-    const resumed = await resumeSession(deps.users, token, new Date());
-    return resumed && { token, ...resumed };
-  };
+  const signedIn = (ctx: Koa.Context) => currentSession(deps.users, jar, ctx);
 
   /** The sign-in forms' CSRF cookie, set when the browser has none yet. */
   const formToken = (ctx: Koa.Context): string => {
@@ -84,7 +74,7 @@ export function signInRoutes(deps: SignInDeps) {
   };
 
   /** Ends the session the browser came with (rotation), starts a new one and sets its cookie. */
-  const signIn = async (ctx: Koa.Context, userId: number) => {
+  const signIn = async (ctx: Koa.Context, userId: number, next = '/organizations') => {
     const previous = await signedIn(ctx);
     if (previous) await endSession(deps.users, previous.user.id, previous.session.id);
     const { token } = await startSession(deps.users, userId, new Date(), {
@@ -92,7 +82,7 @@ export function signInRoutes(deps: SignInDeps) {
       address: ctx.ip || null,
     });
     setCookie(ctx, jar, jar.session, token, SESSION_COOKIE_MAX_AGE);
-    seeOther(ctx, '/');
+    seeOther(ctx, next);
   };
 
   const signOut = (ctx: Koa.Context) => setCookie(ctx, jar, jar.session, '', 0);
@@ -105,19 +95,22 @@ export function signInRoutes(deps: SignInDeps) {
 
   return {
     async home(ctx: Koa.Context) {
-      ctx.redirect((await signedIn(ctx)) ? '/account' : '/login');
+      ctx.redirect((await signedIn(ctx)) ? '/organizations' : '/login');
     },
 
     async login(ctx: Koa.Context, assets: AssetSet) {
       if (ctx.method !== 'POST') {
-        if (await signedIn(ctx)) return seeOther(ctx, '/account');
-        return page(ctx, 200, h(LoginPage, { assets, csrf: formToken(ctx) }));
+        const next = nextPath(ctx.query.next);
+        if (await signedIn(ctx)) return seeOther(ctx, next ?? '/organizations');
+        return page(ctx, 200, h(LoginPage, { assets, csrf: formToken(ctx), next }));
       }
       const form = await postedForm(ctx, assets, readCookie(ctx, jar.csrf));
       if (!form) return;
       const email = (form.get('email') ?? '').trim();
       const password = form.get('password') ?? '';
-      const again = (status: number, alert: string) => page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email }));
+      const next = nextPath(form.get('next'));
+      const again = (status: number, alert: string) =>
+        page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next }));
       const throttled = throttle.check(email, ctx.ip);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
@@ -134,7 +127,7 @@ export function signInRoutes(deps: SignInDeps) {
       if (deps.passwords.needsRehash(user.passwordHash!)) {
         await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
       }
-      await signIn(ctx, user.id);
+      await signIn(ctx, user.id, next);
     },
 
     async logout(ctx: Koa.Context, assets: AssetSet) {
@@ -233,3 +226,9 @@ export function signInRoutes(deps: SignInDeps) {
 }
 
 const capitalise = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+
+/** Where to go after signing in: a path of ours under /organizations (never another site's address). */
+function nextPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2000) return undefined;
+  return /^\/organizations(\/|$|\?)/.test(value) ? value : undefined;
+}

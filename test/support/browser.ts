@@ -29,6 +29,8 @@ interface PageOptions {
   colorScheme?: 'light' | 'dark';
   /** The screenshot's file name, without .png. */
   screenshot: string;
+  /** Cookies the browser starts with (a signed-in FormClient's jar: see dashboard-people.ts), for the page's origin. */
+  cookies?: Record<string, string>;
 }
 
 /** Recorded in the page before any of its own scripts run; CSP violations also reach the console, but not all of them. */
@@ -47,6 +49,14 @@ function failIfAny(what: string, findings: readonly string[]): void {
 
 export async function openCheckedPage(browser: Browser, url: string, options: PageOptions): Promise<CheckedPage> {
   const context: BrowserContext = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
+  if (options.cookies) {
+    const origin = new URL(url).origin;
+    await context.addCookies(
+      Object.entries(options.cookies)
+        .filter(([, value]) => value !== '')
+        .map(([name, value]) => ({ name, value, url: origin })),
+    );
+  }
   const page = await context.newPage();
   const errors: string[] = [];
   // Chromium logs a page's own error status (a 404 page, a refused form post) as a console

@@ -2,3 +2,8 @@
 // htmx reads its configuration from the page's htmx-config meta tag when it loads (the layout
 // turns its injected indicator stylesheet off; style.css carries those rules instead).
 import 'htmx.org';
+import { localTimes } from './local-time.ts';
+import { sendCsrfWithHtmx } from './csrf-header.ts';
+
+sendCsrfWithHtmx();
+localTimes();

@@ -1,33 +1,37 @@
-// The frame of every page inside an organization: the top bar, the left navigation (a labelled
-// landmark, its current page marked for screen readers) and the main landmark the skip link
-// jumps to.
+// The frame of every page for a signed-in person: the top bar (the organization, the person's
+// account), the left navigation (a labelled landmark, its current page marked for screen
+// readers) and the main landmark the skip link jumps to.
 import type { ComponentChildren } from 'preact';
+import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { Document, Logo } from './document.tsx';
 
-type Section = 'issues' | 'projects' | 'logs' | 'releases' | 'settings';
+// Logs, Releases and Settings join when their pages exist (Dashboard, part 2).
+type Section = 'issues' | 'projects';
 
 const SECTIONS: readonly { section: Section; label: string }[] = [
   { section: 'issues', label: 'Issues' },
   { section: 'projects', label: 'Projects' },
-  { section: 'logs', label: 'Logs' },
-  { section: 'releases', label: 'Releases' },
-  { section: 'settings', label: 'Settings' },
 ];
 
 interface AppShellProps {
   title: string;
   assets: AssetSet;
-  /** Absent when the address names none (/organizations): then there is nothing to navigate. */
+  /** Absent when the address names none (/organizations, /account): the navigation then leads to /organizations. */
   organization?: string | undefined;
   /** The section the page belongs to, if any. */
   current?: Section;
+  /** The signed-in person, named in the top bar with a link to their account. */
+  viewer?: Pick<User, 'name' | 'theme'> | undefined;
+  /** The session's CSRF token, for htmx's requests (assets/client.ts sends it as a header). */
+  csrf?: string | undefined;
   children: ComponentChildren;
 }
 
-export function AppShell({ title, assets, organization, current, children }: AppShellProps) {
+export function AppShell({ title, assets, organization, current, viewer, csrf, children }: AppShellProps) {
+  const base = organization && `/organizations/${encodeURIComponent(organization)}`;
   return (
-    <Document title={title} assets={assets}>
+    <Document title={title} assets={assets} csrf={csrf} theme={viewer?.theme}>
       <div class="app">
         <header class="topbar">
           <a class="brand" href="/">
@@ -39,22 +43,28 @@ export function AppShell({ title, assets, organization, current, children }: App
               {organization}
             </span>
           )}
+          {viewer && (
+            <a class="topbar-account" href="/account">
+              {viewer.name}
+            </a>
+          )}
         </header>
         <nav class="sidebar" aria-label="Main">
-          {organization && (
-            <ul>
-              {SECTIONS.map(({ section, label }) => (
+          <ul>
+            {base ? (
+              SECTIONS.map(({ section, label }) => (
                 <li key={section}>
-                  <a
-                    href={`/organizations/${encodeURIComponent(organization)}/${section}`}
-                    aria-current={section === current ? 'page' : undefined}
-                  >
+                  <a href={`${base}/${section}`} aria-current={section === current ? 'page' : undefined}>
                     {label}
                   </a>
                 </li>
-              ))}
-            </ul>
-          )}
+              ))
+            ) : (
+              <li>
+                <a href="/organizations">Issues</a>
+              </li>
+            )}
+          </ul>
         </nav>
         <main id="main" class="content" tabIndex={-1}>
           {children}

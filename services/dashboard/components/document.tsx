@@ -2,6 +2,7 @@
 // body it is given. The htmx-config meta tag turns off the indicator stylesheet htmx would
 // inject (style.css has those rules), so that nothing styles the page but our own file.
 import type { ComponentChildren } from 'preact';
+import type { Theme } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 
 // A data: URL, which img-src allows, so that browsers do not ask for /favicon.ico and log a 404.
@@ -14,16 +15,22 @@ const FAVICON =
 interface DocumentProps {
   title: string;
   assets: AssetSet;
+  /** The session's CSRF token, read by assets/client.ts for htmx's requests. */
+  csrf?: string | undefined;
+  /** The person's theme; `system` (or nobody signed in) follows the browser's preference. */
+  theme?: Theme | undefined;
   children: ComponentChildren;
 }
 
-export function Document({ title, assets, children }: DocumentProps) {
+export function Document({ title, assets, csrf, theme, children }: DocumentProps) {
+  const fixed = theme === 'light' || theme === 'dark' ? theme : undefined;
   return (
-    <html lang="en">
+    <html lang="en" data-theme={fixed}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
+        <meta name="color-scheme" content={fixed ?? 'light dark'} />
+        {csrf && <meta name="errata-csrf" content={csrf} />}
         <meta name="htmx-config" content='{"includeIndicatorCSS":false}' />
         <title>{`${title} · Errata`}</title>
         <link rel="icon" href={FAVICON} />

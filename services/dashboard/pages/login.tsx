@@ -9,9 +9,11 @@ interface LoginPageProps {
   /** Why the last attempt failed, or a notice (signed out, password set). */
   alert?: string | undefined;
   email?: string | undefined;
+  /** The page to return to after signing in (a link followed while signed out). */
+  next?: string | undefined;
 }
 
-export function LoginPage({ assets, csrf, alert, email }: LoginPageProps) {
+export function LoginPage({ assets, csrf, alert, email, next }: LoginPageProps) {
   return (
     <AuthCard
       title="Sign in"
@@ -25,6 +27,7 @@ export function LoginPage({ assets, csrf, alert, email }: LoginPageProps) {
     >
       <form class="form" method="post" action="/login">
         <CsrfField token={csrf} />
+        {next && <input type="hidden" name="next" value={next} />}
         <div class="field">
           <label for="email">Email</label>
           <input id="email" name="email" type="email" autocomplete="username" required value={email} />

@@ -4,12 +4,19 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInPerson } from '../../support/dashboard-people.ts';
 import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
 
 let server: StandaloneServer;
+/** A member's session cookie, for the pages behind sign-in. */
+let session: string;
 
 beforeAll(async () => {
   server = await startServer();
+  const member = await signedInPerson(server, 'member');
+  session = Object.entries(member.client.jar)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('; ');
 });
 afterAll(async () => {
   if (server) await stopAndRemove(server);
@@ -62,8 +69,9 @@ describe('the security headers', () => {
       'POST /login': await exchange('/login', { method: 'POST' }),
       'GET /account': await exchange('/account'),
       'GET /setup with a wrong code': await exchange('/setup?code=wrong'),
-      'GET an unknown organization page': await exchange('/organizations/default/issues/NOPE-1'),
-      'GET /organizations': await exchange('/organizations'),
+      'GET an organization page, signed out': await exchange('/organizations/default/issues/NOPE-1'),
+      'GET an unknown organization page': await exchange('/organizations/default/nothing-here', { headers: { cookie: session } }),
+      'GET /organizations': await exchange('/organizations', { headers: { cookie: session } }),
       'GET the script': await exchange(script),
       'GET the stylesheet': await exchange(style),
       'GET an unknown asset': await exchange('/assets/app.000000000000.js'),
@@ -79,9 +87,15 @@ describe('the security headers', () => {
     expect(responses['GET /account'].status).toBe(303);
     expect(responses['GET /account'].headers.location).toBe('/login');
     expect(responses['GET /setup with a wrong code'].status).toBe(410);
+    expect(responses['GET an organization page, signed out'].status).toBe(303);
+    expect(responses['GET an organization page, signed out'].headers.location).toBe(
+      `/login?next=${encodeURIComponent('/organizations/default/issues/NOPE-1')}`,
+    );
     expect(responses['GET an unknown organization page'].status).toBe(404);
-    expect(responses['GET /organizations'].status).toBe(404);
-    expect(text(responses['GET /organizations'])).toContain('There is no page at');
+    expect(text(responses['GET an unknown organization page'])).toContain('There is no page at');
+    // One organization: /organizations is its Issues page.
+    expect(responses['GET /organizations'].status).toBe(303);
+    expect(responses['GET /organizations'].headers.location).toBe('/organizations/default/issues');
     expect(responses['GET an unknown asset'].status).toBe(404);
   });
 
@@ -109,7 +123,9 @@ describe('a form post the dashboard cannot read', () => {
 
 describe('the 404 page', () => {
   it('shows the address it was asked for as text, never as markup', async () => {
-    const response = await exchange('/organizations/%3Cb%3Eorg%3C%2Fb%3E/issues/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    const response = await exchange('/organizations/%3Cb%3Eorg%3C%2Fb%3E/issues/%3Cscript%3Ealert(1)%3C%2Fscript%3E', {
+      headers: { cookie: session },
+    });
     const page = text(response);
     expect(response.status).toBe(404);
     expect(page).toContain('&lt;b>org&lt;/b>');

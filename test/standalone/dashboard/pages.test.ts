@@ -3,14 +3,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.ts';
 import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
+/** A signed-in member's cookies, for the pages behind sign-in. */
+let member: Record<string, string>;
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchChromium(inject('chromium'));
+  member = (await signedInPerson(server, 'member')).client.jar;
 });
 afterAll(async () => {
   await browser?.close();
@@ -80,9 +84,10 @@ describe('the sign-in page', () => {
 
 describe('an unknown dashboard address', () => {
   it.each(['light', 'dark'] as const)('gets a 404 page saying which address has no page (%s)', async (colorScheme) => {
-    const path = '/organizations/default/issues/NOPE-404';
+    const path = '/organizations/default/nothing-here';
     const checked = await openCheckedPage(browser, `${server.url}${path}`, {
       colorScheme,
+      cookies: member,
       screenshot: `not-found-${colorScheme}`,
     });
     try {
@@ -93,23 +98,27 @@ describe('an unknown dashboard address', () => {
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
         'Issues',
         'Projects',
-        'Logs',
-        'Releases',
-        'Settings',
       ]);
+      // The top bar names the signed-in person (their name defaults to the email's local part).
+      await expect(page.getByRole('banner').getByRole('link', { name: /^member-/ }).getAttribute('href')).resolves.toBe('/account');
     } finally {
       await checked.close();
     }
   });
 });
 
-describe('/organizations itself', () => {
-  it('gets the 404 page, without an organization to navigate', async () => {
-    const checked = await openCheckedPage(browser, `${server.url}/organizations`, { screenshot: 'not-found-no-organization' });
+describe('an organization page, signed out', () => {
+  it('leads to sign-in, and after it back to the page', async () => {
+    const path = '/organizations/default/nothing-here';
+    const checked = await openCheckedPage(browser, `${server.url}${path}`, { screenshot: 'login-next' });
     try {
-      expect(checked.response.status()).toBe(404);
-      await expect(checked.page.getByRole('main').textContent()).resolves.toContain('There is no page at /organizations.');
-      expect(await checked.page.getByRole('link', { name: 'Go to the start page' }).getAttribute('href')).toBe('/');
+      const { page } = checked;
+      expect(new URL(page.url()).pathname).toBe('/login');
+      const person = await signedInPerson(server, 'member');
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill(PERSON_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.url}${path}`);
     } finally {
       await checked.close();
     }

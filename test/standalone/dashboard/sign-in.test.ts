@@ -63,7 +63,8 @@ describe('the first owner', () => {
       await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
       await page.getByLabel('Password, again').fill(OWNER.password);
       await page.getByRole('button', { name: 'Create owner and sign in' }).click();
-      await page.waitForURL(`${server.url}/account`);
+      await page.waitForURL(`${server.url}/organizations/default/issues`);
+      await page.goto(`${server.url}/account`);
       await checked.recheck('account');
       const facts = await page.locator('dl').textContent();
       expect(facts).toContain(OWNER.name);
@@ -118,7 +119,8 @@ describe('signing in', () => {
     try {
       const { page } = checked;
       await signInWithForm(page, OWNER.email, OWNER.password);
-      await page.waitForURL(`${server.url}/account`);
+      await page.waitForURL(`${server.url}/organizations/default/issues`);
+      await page.goto(`${server.url}/account`);
       await checked.recheck('account-sessions');
       const rows = page.locator('tbody tr');
       const before = await rows.count();
@@ -270,7 +272,8 @@ describe('a password reset link', () => {
       await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
       await page.getByLabel('Password, again').fill(NEW_PASSWORD);
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
-      await page.waitForURL(`${server.url}/account`);
+      await page.waitForURL(`${server.url}/organizations/default/issues`);
+      await page.goto(`${server.url}/account`);
       await checked.recheck('reset-done');
       expect(await page.locator('tbody tr').count()).toBe(1);
     } finally {

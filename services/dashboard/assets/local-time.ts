@@ -1,0 +1,13 @@
+// Times the server rendered for a person without a time zone setting (components/time.tsx marks
+// them data-local) get their exact hover text in the browser's own zone.
+export function localTimes(): void {
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+  const update = (root: ParentNode) => {
+    root.querySelectorAll<HTMLTimeElement>('time[data-local]').forEach((element) => {
+      const date = new Date(element.dateTime);
+      if (!Number.isNaN(date.getTime())) element.title = format.format(date);
+    });
+  };
+  update(document);
+  document.addEventListener('htmx:afterSwap', (event) => update(event.target as ParentNode));
+}
