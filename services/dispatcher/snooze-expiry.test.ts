@@ -57,7 +57,7 @@ afterAll(() => stores.close());
 
 describe('snooze expiry job', () => {
   it('wakes a snoozed issue once the injected clock passes its end, not before', async () => {
-    await triageIssues(stores, issue.projectId, [issue], { action: 'snooze', snoozeMinutes: 10 }, 'tok', new Date(T0));
+    await triageIssues(stores, issue.projectId, [issue], { action: 'snooze', snoozeMinutes: 10 }, { kind: 'agent', name: 'tok' }, new Date(T0));
     let now = T0 + 9 * 60_000;
     const job = startSnoozeExpiryJob({
       metadata: stores.metadata,
@@ -79,14 +79,14 @@ describe('snooze expiry job', () => {
 
   it('triage delete removes the issue and its stored events', async () => {
     expect(await stores.events.countEventsForIssue(issue.projectId, issue.id)).toBe(1);
-    const result = await triageIssues(stores, issue.projectId, [issue], { action: 'delete' }, 'tok', new Date(T0));
+    const result = await triageIssues(stores, issue.projectId, [issue], { action: 'delete' }, { kind: 'agent', name: 'tok' }, new Date(T0));
     expect(result).toEqual({ matched: 1, changed: 1 });
     expect(await stores.metadata.getIssue(issue.id)).toBeUndefined();
     expect(await stores.events.countEventsForIssue(issue.projectId, issue.id)).toBe(0);
   });
 
   it('triage refuses issues of another project', async () => {
-    await expect(triageIssues(stores, issue.projectId + 1, [issue], { action: 'ignore' }, 'tok', new Date(T0))).rejects.toThrow(
+    await expect(triageIssues(stores, issue.projectId + 1, [issue], { action: 'ignore' }, { kind: 'agent', name: 'tok' }, new Date(T0))).rejects.toThrow(
       /another project/,
     );
   });

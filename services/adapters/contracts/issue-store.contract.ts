@@ -254,7 +254,7 @@ export function describeIssueStoreContract(
         });
         expect(await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)))).toEqual([]);
         // Resolving again still stamps a fresh marker.
-        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice' });
+        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice', byKind: 'agent' });
         expect(await store.changeIssues(project.id, [], resolve)).toEqual([]);
       });
 

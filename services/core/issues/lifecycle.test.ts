@@ -16,6 +16,8 @@ import {
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
+const ALICE = { kind: 'person', name: 'alice@example.com' } as const;
+const CI = { kind: 'agent', name: 'ci' } as const;
 
 const marker: ResolutionMarker = { resolvedAt: NOW.toISOString(), by: 'ci' };
 const resolved: IssueState = { status: 'resolved', resolution: marker, snoozeUntil: null };
@@ -42,23 +44,23 @@ describe('stateAfterAction', () => {
   for (const [name, from] of Object.entries(STARTING_STATES)) {
     describe(`from ${name} (${from.status})`, () => {
       it('resolve stamps a fresh marker with the time and the actor, and ends any snooze', () => {
-        expect(stateAfterAction({ action: 'resolve' }, 'alice', NOW)).toEqual({
+        expect(stateAfterAction({ action: 'resolve' }, ALICE, NOW)).toEqual({
           status: 'resolved',
-          resolution: { resolvedAt: '2030-01-01T12:00:00.000Z', by: 'alice' },
+          resolution: { resolvedAt: '2030-01-01T12:00:00.000Z', by: 'alice@example.com', byKind: 'person' },
           snoozeUntil: null,
         });
       });
 
       it('unresolve clears the marker and any snooze', () => {
-        expect(stateAfterAction({ action: 'unresolve' }, 'alice', NOW)).toEqual(unresolved);
+        expect(stateAfterAction({ action: 'unresolve' }, ALICE, NOW)).toEqual(unresolved);
       });
 
       it('ignore clears the marker and any snooze', () => {
-        expect(stateAfterAction({ action: 'ignore' }, 'alice', NOW)).toEqual(ignored);
+        expect(stateAfterAction({ action: 'ignore' }, ALICE, NOW)).toEqual(ignored);
       });
 
       it('snooze sets snoozeUntil to now plus the minutes and clears the marker', () => {
-        expect(stateAfterAction({ action: 'snooze', snoozeMinutes: 30 }, 'alice', NOW)).toEqual({
+        expect(stateAfterAction({ action: 'snooze', snoozeMinutes: 30 }, ALICE, NOW)).toEqual({
           status: 'snoozed',
           resolution: null,
           snoozeUntil: new Date('2030-01-01T12:30:00.000Z'),
@@ -68,10 +70,11 @@ describe('stateAfterAction', () => {
   }
 
   it('resolve keeps commit, release and note when given', () => {
-    const state = stateAfterAction({ action: 'resolve', commit: 'abc123', release: '2.0', note: 'fixed' }, 'alice', NOW);
+    const state = stateAfterAction({ action: 'resolve', commit: 'abc123', release: '2.0', note: 'fixed' }, ALICE, NOW);
     expect(state.resolution).toEqual({
       resolvedAt: NOW.toISOString(),
-      by: 'alice',
+      by: 'alice@example.com',
+      byKind: 'person',
       commit: 'abc123',
       release: '2.0',
       note: 'fixed',
@@ -79,28 +82,28 @@ describe('stateAfterAction', () => {
   });
 
   it('resolve stores only the optional fields that were given', () => {
-    const state = stateAfterAction({ action: 'resolve', release: '2.0' }, 'alice', NOW);
-    expect(state.resolution).toEqual({ resolvedAt: NOW.toISOString(), by: 'alice', release: '2.0' });
+    const state = stateAfterAction({ action: 'resolve', release: '2.0' }, ALICE, NOW);
+    expect(state.resolution).toEqual({ resolvedAt: NOW.toISOString(), by: 'alice@example.com', byKind: 'person', release: '2.0' });
     expect(Object.keys(state.resolution!)).not.toContain('commit');
     expect(Object.keys(state.resolution!)).not.toContain('note');
   });
 
   it('resolve ignores commit, release and note on other actions', () => {
-    expect(stateAfterAction({ action: 'ignore', commit: 'abc', release: '2.0', note: 'n' }, 'ci', NOW).resolution).toBeNull();
+    expect(stateAfterAction({ action: 'ignore', commit: 'abc', release: '2.0', note: 'n' }, CI, NOW).resolution).toBeNull();
   });
 
   it('snooze accepts 1 and MAX_SNOOZE_MINUTES', () => {
-    expect(stateAfterAction({ action: 'snooze', snoozeMinutes: 1 }, 'ci', NOW).snoozeUntil).toEqual(
+    expect(stateAfterAction({ action: 'snooze', snoozeMinutes: 1 }, CI, NOW).snoozeUntil).toEqual(
       new Date(NOW.getTime() + 60_000),
     );
-    expect(stateAfterAction({ action: 'snooze', snoozeMinutes: MAX_SNOOZE_MINUTES }, 'ci', NOW).snoozeUntil).toEqual(
+    expect(stateAfterAction({ action: 'snooze', snoozeMinutes: MAX_SNOOZE_MINUTES }, CI, NOW).snoozeUntil).toEqual(
       new Date(NOW.getTime() + MAX_SNOOZE_MINUTES * 60_000),
     );
   });
 
   for (const snoozeMinutes of [undefined, 0, -5, 1.5, MAX_SNOOZE_MINUTES + 1, Number.NaN, Number.POSITIVE_INFINITY]) {
     it(`snooze with snoozeMinutes ${snoozeMinutes} is a UserInputError`, () => {
-      expect(() => stateAfterAction({ action: 'snooze', snoozeMinutes }, 'ci', NOW)).toThrow(UserInputError);
+      expect(() => stateAfterAction({ action: 'snooze', snoozeMinutes }, CI, NOW)).toThrow(UserInputError);
     });
   }
 });
@@ -238,9 +241,9 @@ describe('resolutionCheck', () => {
 
   it('no_resolution after any action other than resolve', () => {
     for (const action of ['unresolve', 'ignore'] as const) {
-      expect(resolutionCheck(stateAfterAction({ action }, 'ci', NOW))).toBe('no_resolution');
+      expect(resolutionCheck(stateAfterAction({ action }, CI, NOW))).toBe('no_resolution');
     }
-    expect(resolutionCheck(stateAfterAction({ action: 'snooze', snoozeMinutes: 5 }, 'ci', NOW))).toBe('no_resolution');
-    expect(resolutionCheck(stateAfterAction({ action: 'resolve' }, 'ci', NOW))).toBe('held');
+    expect(resolutionCheck(stateAfterAction({ action: 'snooze', snoozeMinutes: 5 }, CI, NOW))).toBe('no_resolution');
+    expect(resolutionCheck(stateAfterAction({ action: 'resolve' }, CI, NOW))).toBe('held');
   });
 });

@@ -17,11 +17,20 @@ export type ActivityKind = IssueAction | 'regression' | 'snooze_expired';
 export interface ResolutionMarker {
   /** ISO 8601. */
   resolvedAt: string;
-  /** The token (or user) that resolved it. */
+  /** The agent token's name or the person's email that resolved it. */
   by: string;
+  /** Whether `by` is a person or an agent token; absent on markers from before people could resolve (an agent's). */
+  byKind?: ActorKind;
   commit?: string;
   release?: string;
   note?: string;
+}
+
+/** Who triages: a person signed in to the dashboard or an agent token, by email or token name. */
+export type ActorKind = 'person' | 'agent';
+export interface TriageActor {
+  kind: ActorKind;
+  name: string;
 }
 
 export interface IssueState {
@@ -47,14 +56,15 @@ export function minimumRoleFor(action: IssueAction): Role {
 }
 
 /** The state an action leads to, from any state. */
-export function stateAfterAction(request: ActionRequest, actor: string, now: Date): IssueState {
+export function stateAfterAction(request: ActionRequest, actor: TriageActor, now: Date): IssueState {
   switch (request.action) {
     case 'resolve':
       return {
         status: 'resolved',
         resolution: {
           resolvedAt: now.toISOString(),
-          by: actor,
+          by: actor.name,
+          byKind: actor.kind,
           ...(request.commit ? { commit: request.commit } : {}),
           ...(request.release ? { release: request.release } : {}),
           ...(request.note ? { note: request.note } : {}),

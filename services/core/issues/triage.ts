@@ -2,7 +2,7 @@
 // later the dashboard) call this; the lifecycle rules themselves are in lifecycle.ts.
 import type { EventStore } from '../ports/event-store.ts';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
-import { stateAfterAction, type ActionRequest, type IssueAction } from './lifecycle.ts';
+import { stateAfterAction, type ActionRequest, type IssueAction, type TriageActor } from './lifecycle.ts';
 
 interface TriagePorts {
   metadata: MetadataStore;
@@ -26,7 +26,7 @@ export async function triageIssues(
   projectId: number,
   issues: Issue[],
   request: TriageRequest,
-  actor: string,
+  actor: TriageActor,
   now: Date,
 ): Promise<TriageResult> {
   if (issues.some((issue) => issue.projectId !== projectId)) throw new Error('triageIssues: issues of another project');
@@ -40,7 +40,9 @@ export async function triageIssues(
     return { matched: ids.length, changed: deleted };
   }
   const state = stateAfterAction({ ...request, action: request.action }, actor, now);
+  // actorKind is recorded by Errata, so a token named like a person's email cannot pass as one.
   const details = {
+    actorKind: actor.kind,
     ...(request.action === 'snooze'
       ? { snoozeMinutes: request.snoozeMinutes, snoozeUntil: state.snoozeUntil?.toISOString() }
       : {}),
@@ -48,6 +50,6 @@ export async function triageIssues(
     ...(request.action === 'resolve' && request.release ? { release: request.release } : {}),
     ...(request.note ? { note: request.note } : {}),
   };
-  const changed = await ports.metadata.changeIssues(projectId, ids, { state, at: now, actor, kind: request.action, details });
+  const changed = await ports.metadata.changeIssues(projectId, ids, { state, at: now, actor: actor.name, kind: request.action, details });
   return { matched: ids.length, changed: changed.length };
 }

@@ -28,12 +28,12 @@ export function resolutionView(marker: ResolutionMarker | null): z.infer<typeof 
 
 export function resolutionWritten(marker: ResolutionMarker | null): z.infer<typeof writtenSchema> | null {
   if (!marker) return null;
-  const { resolvedAt: _at, by: _by, ...text } = marker;
+  const { resolvedAt: _at, by: _by, byKind: _kind, ...text } = marker;
   return text;
 }
 
 /** Details Errata itself records (core/issues/triage.ts, the dispatcher, the snooze clock); any other key is a token's text. */
-const RECORDED_DETAILS = new Set(['eventId', 'snoozeMinutes', 'snoozeUntil']);
+const RECORDED_DETAILS = new Set(['eventId', 'snoozeMinutes', 'snoozeUntil', 'actorKind']);
 
 export function activityView(entry: IssueActivity): z.infer<typeof activitySchema> {
   const details = Object.fromEntries(Object.entries(entry.details).filter(([key]) => RECORDED_DETAILS.has(key)));

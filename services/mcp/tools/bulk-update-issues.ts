@@ -56,7 +56,7 @@ export const bulkUpdateIssues = defineTool({
     const request = { action: input.action, ...(input.snoozeMinutes ? { snoozeMinutes: input.snoozeMinutes } : {}) };
     for (let i = 0; i < matches.length; i += PAGE) {
       const part = matches.slice(i, i + PAGE);
-      changed += (await triageIssues(context, project.id, part, request, context.token.name, context.now())).changed;
+      changed += (await triageIssues(context, project.id, part, request, { kind: 'agent', name: context.token.name }, context.now())).changed;
     }
     return {
       summary: `${input.action}: ${matches.length} issue${matches.length === 1 ? '' : 's'} matched in ${project.slug}, ${changed} changed.`,

@@ -50,6 +50,7 @@ describe('update_issue', () => {
     expect((await h.stores.metadata.getIssue(checkout.id))?.resolution).toEqual({
       resolvedAt: new Date(h.now).toISOString(),
       by: 'triage',
+      byKind: 'agent',
       ...written,
     });
   });

@@ -44,7 +44,7 @@ export const updateIssue = defineTool({
       throw new UserInputError('commit and release go with action resolve only');
     }
     const { project, issue } = await issueByShortId(context, input.shortId);
-    const outcome = await triageIssues(context, project.id, [issue], input, context.token.name, context.now());
+    const outcome = await triageIssues(context, project.id, [issue], input, { kind: 'agent', name: context.token.name }, context.now());
     if (input.action === 'delete') {
       return {
         summary: `${issue.shortId} deleted with its events; a new event with its fingerprint starts a new issue.`,
