@@ -8,7 +8,14 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
 import { UnavailableError } from '../../core/errors.ts';
-import type { DailyCount, EventStore, IssueEventStats, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import type {
+  DailyCount,
+  HourlyCount,
+  EventStore,
+  IssueEventStats,
+  NewEvent,
+  StoredEvent,
+} from '../../core/ports/event-store.ts';
 import { classifyClickHouseError } from './clickhouse-errors.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
@@ -145,6 +152,17 @@ export class ClickHouseEventStore implements EventStore {
       SELECT toString(toDate(timestamp)) AS day, toString(uniqExact(event_id)) AS count FROM ${this.table}
       WHERE project_id = ${projectId} AND issue_id = ${issueId} AND ${from(since)} GROUP BY day ORDER BY day`);
     return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+  }
+
+  async hourlyEventCounts(projectId: number, issueIds: number[], since: number): Promise<HourlyCount[]> {
+    if (issueIds.length === 0) return [];
+    const issues = issueIds.map((id) => sql`${id}`);
+    const rows = await this.select<{ issue_id: number; hour: string; count: string }>(sql`
+      SELECT issue_id, toString(toUnixTimestamp(toStartOfHour(timestamp))) AS hour, toString(uniqExact(event_id)) AS count
+      FROM ${this.table}
+      WHERE project_id = ${projectId} AND issue_id IN (${join(issues, ', ')}) AND ${from(since)}
+      GROUP BY issue_id, hour ORDER BY hour, issue_id`);
+    return rows.map((r) => ({ issueId: Number(r.issue_id), hour: Number(r.hour), count: Number(r.count) }));
   }
 
   async countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>> {

@@ -162,6 +162,27 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.dailyEventCounts(project, 30, day0)).toEqual([]);
     });
 
+    it('counts events of the given issues per UTC hour since a moment, each event once', async () => {
+      const project = projectId();
+      const hour0 = 1_700_000_000 - (1_700_000_000 % 3_600);
+      const at = (issueId: number, s: number) => event(project, { issueId, timestamp: hour0 + s });
+      const events = [at(41, -0.5), at(41, 0), at(41, 3_599.75), at(41, 3_600), at(42, 10), at(42, 7_300), at(43, 20)];
+      await store.insertEvents(events.map(toNew));
+      await store.insertEvents([toNew(events[1]!), toNew(event(projectId(), { issueId: 41, timestamp: hour0 + 5 }))]);
+      expect(await store.hourlyEventCounts(project, [41, 42], hour0)).toEqual([
+        { issueId: 41, hour: hour0, count: 2 },
+        { issueId: 42, hour: hour0, count: 1 },
+        { issueId: 41, hour: hour0 + 3_600, count: 1 },
+        { issueId: 42, hour: hour0 + 7_200, count: 1 },
+      ]);
+      expect(await store.hourlyEventCounts(project, [41], hour0 - 1)).toEqual([
+        { issueId: 41, hour: hour0 - 3_600, count: 1 },
+        { issueId: 41, hour: hour0, count: 2 },
+        { issueId: 41, hour: hour0 + 3_600, count: 1 },
+      ]);
+      expect(await store.hourlyEventCounts(project, [], hour0)).toEqual([]);
+    });
+
     it('counts events per issue within [since, until), for the given projects', async () => {
       const [a, b, other] = [projectId(), projectId(), projectId()];
       const since = 1_700_000_000.5;

@@ -4,7 +4,14 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import type { DailyCount, EventStore, IssueEventStats, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import type {
+  DailyCount,
+  HourlyCount,
+  EventStore,
+  IssueEventStats,
+  NewEvent,
+  StoredEvent,
+} from '../../core/ports/event-store.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -138,6 +145,17 @@ export class PgEventStore implements EventStore {
       `SELECT to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count FROM events
        WHERE project_id = $1 AND issue_id = $2 AND timestamp >= to_timestamp($3::float8) GROUP BY 1 ORDER BY 1`,
       [projectId, issueId, since],
+    );
+    return result.rows;
+  }
+
+  async hourlyEventCounts(projectId: number, issueIds: number[], since: number): Promise<HourlyCount[]> {
+    if (issueIds.length === 0) return [];
+    const result = await this.db.query<HourlyCount>(
+      `SELECT issue_id AS "issueId", (floor(extract(epoch FROM timestamp) / 3600) * 3600)::int8::float8 AS hour, count(*)::int AS count
+       FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) AND timestamp >= to_timestamp($3::float8)
+       GROUP BY 1, 2 ORDER BY 2, 1`,
+      [projectId, issueIds, since],
     );
     return result.rows;
   }

@@ -49,6 +49,13 @@ export interface DailyCount {
   count: number;
 }
 
+export interface HourlyCount {
+  issueId: number;
+  /** The hour's start, whole seconds since the epoch (UTC hours). */
+  hour: number;
+  count: number;
+}
+
 export interface EventStore {
   insertEvents(events: NewEvent[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
@@ -63,6 +70,8 @@ export interface EventStore {
   issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats>;
   /** The issue's events per UTC day with timestamp >= since; days without events left out, oldest first. */
   dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]>;
+  /** Events of these issues per UTC hour with timestamp >= since; hours without events left out, oldest first (sparklines, charts). */
+  hourlyEventCounts(projectId: number, issueIds: number[], since: number): Promise<HourlyCount[]>;
   /** Events per issue with since <= timestamp < until, for the given projects; issues without events left out. */
   countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>>;
   /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
