@@ -15,6 +15,7 @@ import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
 import { BadRequestPage } from './pages/bad-request.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
+import { accountRoutes } from './account-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import type { OrganizationDeps } from './organization-page.ts';
 import { organizationRoutes } from './organization-routes.ts';
@@ -23,7 +24,11 @@ interface DashboardDeps extends OrganizationDeps {
   logger: Logger;
 }
 
-type SignIn = ReturnType<typeof signInRoutes>;
+interface Handlers {
+  signIn: ReturnType<typeof signInRoutes>;
+  account: ReturnType<typeof accountRoutes>;
+  organizations: ReturnType<typeof organizationRoutes>;
+}
 
 export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   // Loaded by the first dashboard request, not at construction: from source (every unit test
@@ -39,6 +44,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 
   const signIn = signInRoutes(deps);
+  const account = accountRoutes(deps);
   const organizations = organizationRoutes(deps);
 
   return async (ctx, next) => {
@@ -48,7 +54,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     ctx.state.route = route;
     const assets = await loaded();
     try {
-      await handle(ctx, route, assets, signIn, organizations);
+      await handle(ctx, route, assets, { signIn, account, organizations });
     } catch (error) {
       // A person's mistake gets a page; anything else is the app's 500, logged as usual.
       if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError)) throw error;
@@ -57,7 +63,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 }
 
-const PAGES = ['/', '/login', '/logout', '/account', '/account/sessions/end', '/setup', '/reset'] as const;
+const PAGES = ['/', '/login', '/logout', '/account', '/account/password', '/account/sessions/end', '/setup', '/reset'] as const;
 type Route = (typeof PAGES)[number] | typeof ASSET_PREFIX | '/organizations/:rest';
 
 /** Which methods each page takes; anything else is a 405. */
@@ -65,7 +71,8 @@ const METHODS: Record<(typeof PAGES)[number], string> = {
   '/': 'GET, HEAD',
   '/login': 'GET, HEAD, POST',
   '/logout': 'POST',
-  '/account': 'GET, HEAD',
+  '/account': 'GET, HEAD, POST',
+  '/account/password': 'POST',
   '/account/sessions/end': 'POST',
   '/setup': 'GET, HEAD, POST',
   '/reset': 'GET, HEAD, POST',
@@ -82,8 +89,7 @@ async function handle(
   ctx: Koa.Context,
   route: Route,
   assets: AssetSet,
-  signIn: SignIn,
-  organizations: ReturnType<typeof organizationRoutes>,
+  { signIn, account, organizations }: Handlers,
 ): Promise<void> {
   if (route !== ASSET_PREFIX && route !== '/organizations/:rest' && !METHODS[route].split(', ').includes(ctx.method)) {
     return methodNotAllowed(ctx, METHODS[route]);
@@ -98,9 +104,11 @@ async function handle(
     case '/logout':
       return signIn.logout(ctx, assets);
     case '/account':
-      return signIn.account(ctx, assets);
+      return account.account(ctx, assets);
+    case '/account/password':
+      return account.password(ctx, assets);
     case '/account/sessions/end':
-      return signIn.endSession(ctx, assets);
+      return account.endSession(ctx, assets);
     case '/setup':
       return signIn.setup(ctx, assets);
     case '/reset':

@@ -8,23 +8,19 @@ import { can, type Capability } from '../core/auth/capabilities.ts';
 import { ForbiddenError, NotFoundError } from '../core/errors.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import { cookieNames } from './auth/cookies.ts';
-import { checkOrigin, sessionCsrfToken, TOKEN_REFUSAL, tokensMatch } from './auth/csrf.ts';
+import { checkedForm } from './auth/checked-form.ts';
+import { sessionCsrfToken } from './auth/csrf.ts';
 import { currentSession, type Signed } from './auth/current-session.ts';
-import { readForm } from './auth/form-body.ts';
 import { rolesWith, type OrganizationDeps, type OrganizationPage, type OrganizationRoute } from './organization-page.ts';
 import { ForbiddenPage } from './pages/forbidden.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OrganizationsPage } from './pages/organizations.tsx';
-import { RefusedPage } from './pages/refused.tsx';
 import { sendPage } from './render-page.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 
 const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes];
-
-/** The header htmx requests carry the session's CSRF token in (assets/client.ts sets it). */
-const CSRF_HEADER = 'X-Errata-CSRF';
 
 export function organizationRoutes(deps: OrganizationDeps) {
   const jar = cookieNames(deps.baseUrl);
@@ -79,14 +75,7 @@ export function organizationRoutes(deps: OrganizationDeps) {
           throw new ForbiddenError(`this needs the ${rolesWith(capability)} role; you are ${signed.user.role}`);
         }
       },
-      async form() {
-        let refusal = checkOrigin(ctx, deps.baseUrl);
-        const form = refusal ? undefined : await readForm(ctx);
-        if (form && !tokensMatch(form.get('csrf') ?? ctx.get(CSRF_HEADER), csrf)) refusal = TOKEN_REFUSAL;
-        if (!refusal) return form;
-        sendPage(ctx, 403, h(RefusedPage, { assets, refusal }));
-        return undefined;
-      },
+      form: () => checkedForm(ctx, assets, deps.baseUrl, csrf),
       send: (status, element) => sendPage(ctx, status, element),
       seeOther: (to) => seeOther(ctx, to),
       now,

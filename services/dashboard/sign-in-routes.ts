@@ -1,4 +1,4 @@
-// Signing in and out, the account page, and the one-time links (/setup, /reset). Every POST is
+// Signing in and out, and the one-time links (/setup, /reset). Every POST is
 // checked for origin and CSRF token first (auth/csrf.ts); a session is rotated at sign-in (the
 // one a cookie names is ended) and its cookie is set as auth/cookies.ts says.
 import type Koa from 'koa';
@@ -7,7 +7,7 @@ import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
 import { ConflictError, UserInputError } from '../core/errors.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
-import { endSession, listOwnSessions, startSession } from '../core/people/sessions.ts';
+import { endSession, startSession } from '../core/people/sessions.ts';
 import { createUser, setPassword } from '../core/people/users.ts';
 import type { CodePurpose, OneTimeCode, User, UserStore } from '../core/ports/user-store.ts';
 import type { AssetSet } from './assets/asset-store.ts';
@@ -20,13 +20,11 @@ import {
   type CookieJar,
 } from './auth/cookies.ts';
 import { currentSession } from './auth/current-session.ts';
-import { checkOrigin, mintCsrfCookie, sessionCsrfToken, TOKEN_REFUSAL, tokensMatch } from './auth/csrf.ts';
-import { readForm } from './auth/form-body.ts';
+import { checkedForm } from './auth/checked-form.ts';
+import { mintCsrfCookie, sessionCsrfToken } from './auth/csrf.ts';
 import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
-import { AccountPage } from './pages/account.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { LinkUsedPage, ResetPage, SetupPage } from './pages/one-time-link.tsx';
-import { RefusedPage } from './pages/refused.tsx';
 import { sendPage } from './render-page.ts';
 
 export interface SignInDeps {
@@ -59,14 +57,8 @@ export function signInRoutes(deps: SignInDeps) {
    * The posted form when it came from our own pages; otherwise sends the 403 page and answers
    * undefined. The origin is checked before the body is read.
    */
-  const postedForm = async (ctx: Koa.Context, assets: AssetSet, expected: string | undefined) => {
-    let refusal = checkOrigin(ctx, deps.baseUrl);
-    const form = refusal ? undefined : await readForm(ctx);
-    if (form && !tokensMatch(form.get('csrf'), expected)) refusal = TOKEN_REFUSAL;
-    if (!refusal) return form;
-    sendPage(ctx, 403, h(RefusedPage, { assets, refusal }));
-    return undefined;
-  };
+  const postedForm = (ctx: Koa.Context, assets: AssetSet, expected: string | undefined) =>
+    checkedForm(ctx, assets, deps.baseUrl, expected);
 
   const seeOther = (ctx: Koa.Context, to: string) => {
     ctx.redirect(to);
@@ -137,38 +129,6 @@ export function signInRoutes(deps: SignInDeps) {
       if (current) await endSession(deps.users, current.user.id, current.session.id);
       signOut(ctx);
       seeOther(ctx, '/login');
-    },
-
-    async account(ctx: Koa.Context, assets: AssetSet) {
-      const current = await signedIn(ctx);
-      if (!current) return seeOther(ctx, '/login');
-      const sessions = await listOwnSessions(deps.users, current.user.id, new Date());
-      page(
-        ctx,
-        200,
-        h(AccountPage, {
-          assets,
-          csrf: sessionCsrfToken(current.token),
-          user: current.user,
-          sessions,
-          currentSessionId: current.session.id,
-        }),
-      );
-    },
-
-    async endSession(ctx: Koa.Context, assets: AssetSet) {
-      const current = await signedIn(ctx);
-      const form = await postedForm(ctx, assets, current && sessionCsrfToken(current.token));
-      if (!form) return;
-      if (!current) return seeOther(ctx, '/login');
-      const id = Number(form.get('session'));
-      if (!Number.isSafeInteger(id)) throw new UserInputError('the session to end is not a number: use the End button on /account');
-      await endSession(deps.users, current.user.id, id);
-      if (id === current.session.id) {
-        signOut(ctx);
-        return seeOther(ctx, '/login');
-      }
-      seeOther(ctx, '/account');
     },
 
     async setup(ctx: Koa.Context, assets: AssetSet) {

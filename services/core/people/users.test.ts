@@ -3,7 +3,16 @@ import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/e
 import { createPasswordHasher } from '../auth/password-hash.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
 import { resumeSession, startSession } from './sessions.ts';
-import { createUser, deleteUser, findUserByEmailOrThrow, MIN_PASSWORD_LENGTH, setPassword } from './users.ts';
+import {
+  changePassword,
+  createUser,
+  deleteUser,
+  findUserByEmailOrThrow,
+  MIN_PASSWORD_LENGTH,
+  setPassword,
+  timeZones,
+  updateProfile,
+} from './users.ts';
 
 let stores: EmbeddedStores;
 const passwords = createPasswordHasher({ params: { ln: 10, r: 8, p: 1 } });
@@ -60,5 +69,38 @@ describe('people', () => {
     expect(await resumeSession(stores.users, kept.token, new Date())).toBeDefined();
     expect(await resumeSession(stores.users, other.token, new Date())).toBeUndefined();
     expect(await findUserByEmailOrThrow(stores.users, 'reset@example.com')).not.toHaveProperty('passwordHash');
+  });
+
+  it('changes a name, time zone and theme, refusing an unknown zone or theme and an empty name', async () => {
+    const user = await createUser(deps(), { email: 'ada@example.com', role: 'member', password: 'analytical' });
+    expect(await updateProfile(stores.users, user.id, { name: ' Ada L. ', timeZone: 'Europe/London', theme: 'dark' })).toMatchObject({
+      name: 'Ada L.',
+      timeZone: 'Europe/London',
+      theme: 'dark',
+    });
+    expect((await updateProfile(stores.users, user.id, { name: 'Ada', timeZone: '', theme: 'system' })).timeZone).toBeNull();
+    await expect(updateProfile(stores.users, user.id, { name: 'Ada', timeZone: 'Mars/Olympus', theme: 'light' })).rejects.toThrow(
+      /"Mars\/Olympus" is not a time zone/,
+    );
+    await expect(updateProfile(stores.users, user.id, { name: 'Ada', timeZone: '', theme: 'neon' })).rejects.toThrow(/unknown theme "neon"/);
+    await expect(updateProfile(stores.users, user.id, { name: '  ', timeZone: '', theme: 'light' })).rejects.toThrow(/the name is empty/);
+    expect(await stores.users.findUser(user.id)).toMatchObject({ name: 'Ada', timeZone: null, theme: 'system' });
+    expect(timeZones()).toContain('Europe/Berlin');
+    expect(timeZones()[0]).toBe('UTC');
+  });
+
+  it('changes a password only given the current one, ending every other session', async () => {
+    const user = await createUser(deps(), { email: 'lin@example.com', role: 'member', password: 'first-password' });
+    const mine = await startSession(stores.users, user.id, new Date(), { userAgent: null, address: null });
+    const other = await startSession(stores.users, user.id, new Date(), { userAgent: null, address: null });
+    await expect(changePassword(deps(), user.id, { current: 'wrong-one', password: 'second-password' }, mine.session.id)).rejects.toThrow(
+      /the current password is not right/,
+    );
+    expect(await resumeSession(stores.users, other.token, new Date())).toBeDefined();
+    await changePassword(deps(), user.id, { current: 'first-password', password: 'second-password' }, mine.session.id);
+    const stored = await stores.users.findUserByEmail('lin@example.com');
+    expect(await passwords.verify('second-password', stored!.passwordHash)).toBe(true);
+    expect(await resumeSession(stores.users, other.token, new Date())).toBeUndefined();
+    expect(await resumeSession(stores.users, mine.token, new Date())).toBeDefined();
   });
 });

@@ -4,7 +4,7 @@
 import { isHumanRole, type HumanRole } from '../auth/capabilities.ts';
 import { MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/password-hash.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
-import type { User, UserStore } from '../ports/user-store.ts';
+import { THEMES, type Theme, type User, type UserStore } from '../ports/user-store.ts';
 import { endAllSessions } from './sessions.ts';
 
 /** NIST SP 800-63B: at least 8 characters, no composition rules. */
@@ -40,6 +40,12 @@ function checkRole(role: string): HumanRole {
   return role;
 }
 
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length > MAX_NAME_LENGTH) throw new UserInputError(`the name is too long: use at most ${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+}
+
 export async function createUser(
   deps: PeopleDeps,
   input: { email: string; name?: string; role: string; password: string },
@@ -47,8 +53,7 @@ export async function createUser(
   const email = checkEmail(input.email);
   const role = checkRole(input.role);
   checkPassword(input.password);
-  const name = (input.name ?? '').trim() || email.split('@')[0]!;
-  if (name.length > MAX_NAME_LENGTH) throw new UserInputError(`the name is too long: use at most ${MAX_NAME_LENGTH} characters`);
+  const name = checkName(input.name ?? '') || email.split('@')[0]!;
   if (await deps.users.findUserByEmail(email)) {
     throw new ConflictError(`a user with the email "${email}" already exists: errata listusers shows them`);
   }
@@ -77,4 +82,53 @@ export async function setPassword(deps: PeopleDeps, userId: number, password: st
   checkPassword(password);
   await deps.users.setPasswordHash(userId, await deps.passwords.hash(password));
   await endAllSessions(deps.users, userId, keepSessionId);
+}
+
+/** A person's own settings: the name others see, the time zone times are shown in (empty: the browser's), the theme. */
+export async function updateProfile(
+  users: UserStore,
+  userId: number,
+  input: { name: string; timeZone: string; theme: string },
+): Promise<User> {
+  const name = checkName(input.name);
+  if (!name) throw new UserInputError('the name is empty: give the name others should see');
+  const timeZone = input.timeZone.trim() || null;
+  if (timeZone !== null && !isTimeZone(timeZone)) {
+    throw new UserInputError(`"${timeZone.slice(0, 60)}" is not a time zone: choose one from the list, such as Europe/Berlin`);
+  }
+  if (!(THEMES as readonly string[]).includes(input.theme)) {
+    throw new UserInputError(`unknown theme "${input.theme.slice(0, 30)}": use ${THEMES.join(', ')}`);
+  }
+  const user = await users.updateUser(userId, { name, timeZone, theme: input.theme as Theme });
+  if (!user) throw new NotFoundError('this account no longer exists');
+  return user;
+}
+
+/** The IANA zones this runtime knows, for the account page's list. */
+export function timeZones(): string[] {
+  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A signed-in person's new password, given the current one; every other session ends. */
+export async function changePassword(
+  deps: PeopleDeps,
+  userId: number,
+  input: { current: string; password: string },
+  keepSessionId: number,
+): Promise<void> {
+  const user = await deps.users.findUser(userId);
+  const credentials = user && (await deps.users.findUserByEmail(user.email));
+  if (!credentials || !(await deps.passwords.verify(input.current, credentials.passwordHash))) {
+    throw new UserInputError('the current password is not right: type the password you signed in with');
+  }
+  await setPassword(deps, userId, input.password, keepSessionId);
 }

@@ -30,7 +30,7 @@ const UNITS: readonly [limitSeconds: number, seconds: number, unit: string][] = 
 ];
 
 /** "just now", "5 min ago", "3 d ago", "in 2 h" (a snooze's end). */
-export function relativeTime(date: Date, now: Date): string {
+function relativeTime(date: Date, now: Date): string {
   const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
   const size = Math.abs(seconds);
   if (size < 10) return 'just now';

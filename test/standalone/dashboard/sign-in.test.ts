@@ -67,7 +67,7 @@ describe('the first owner', () => {
       await page.goto(`${server.url}/account`);
       await checked.recheck('account');
       const facts = await page.locator('dl').textContent();
-      expect(facts).toContain(OWNER.name);
+      expect(await page.getByLabel('Name').inputValue()).toBe(OWNER.name);
       expect(facts).toContain(OWNER.email);
       expect(facts).toContain('owner');
       expect(await page.locator('tbody tr').count()).toBe(1);

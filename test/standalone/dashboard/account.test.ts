@@ -1,0 +1,116 @@
+// /account in a real browser: a person sets their name, time zone and theme (times then show in
+// that zone, the theme beats the system's), and changes their password given the current one,
+// which ends their other sessions. Refused settings come back with the reason.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { FormClient } from '../../support/dashboard-forms.ts';
+import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.ts';
+import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+
+let server: StandaloneServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchChromium(inject('chromium'));
+});
+afterAll(async () => {
+  await browser?.close();
+  if (server) await stopAndRemove(server);
+});
+
+describe('the account settings', () => {
+  it('keep a name, time zone and theme: exact times show in that zone and the theme beats the system', async () => {
+    const person = await signedInPerson(server, 'member');
+    const checked = await openCheckedPage(browser, `${server.url}/account`, { cookies: person.client.jar, screenshot: 'account' });
+    try {
+      const { page } = checked;
+      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const lightBackground = await background();
+      await page.getByLabel('Name').fill('Ada Lovelace');
+      await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+      await page.getByLabel('Dark').check();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.waitForURL(`${server.url}/account?saved=profile`);
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Your settings are saved.');
+      await checked.recheck('account-saved-dark');
+      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+      // The browser prefers light; the person's dark wins.
+      expect(await background()).not.toBe(lightBackground);
+      expect(await page.getByRole('banner').getByRole('link', { name: 'Ada Lovelace' }).count()).toBe(1);
+      expect(await page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+      expect(await page.locator('tbody time').first().getAttribute('title')).toMatch(/GMT\+9/);
+
+      // Back to the browser's zone: the hover text is then the browser's own (UTC here), set by our script.
+      await page.getByLabel('Time zone').selectOption('');
+      await page.getByLabel('As the system').check();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.waitForURL(`${server.url}/account?saved=profile`);
+      expect(await page.locator('html').getAttribute('data-theme')).toBeNull();
+      expect(await background()).toBe(lightBackground);
+      const time = page.locator('tbody time').first();
+      expect(await time.getAttribute('data-local')).toBe('');
+      expect(await time.getAttribute('title')).not.toMatch(/GMT\+9/);
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('refuses an unknown time zone or theme and an empty name with the reason, changing nothing', async () => {
+    const person = await signedInPerson(server, 'member');
+    const csrf = await person.client.token('/account');
+    const post = (fields: Record<string, string>) => person.client.post('/account', { csrf, name: 'Kept', timeZone: '', theme: 'system', ...fields });
+    const zone = await post({ timeZone: 'Mars/Olympus' });
+    expect(zone.status).toBe(400);
+    expect(zone.html).toContain('&quot;Mars/Olympus&quot; is not a time zone: choose one from the list, such as Europe/Berlin.');
+    expect((await post({ theme: 'neon' })).html).toContain('Unknown theme &quot;neon&quot;');
+    expect((await post({ name: '  ' })).html).toContain('The name is empty');
+    expect((await person.client.get('/account')).html).not.toContain('Kept');
+  });
+});
+
+describe('changing the password', () => {
+  it('needs the current one, then ends every other session and the old password stops working', async () => {
+    const person = await signedInPerson(server, 'member');
+    const elsewhere = new FormClient(server.url);
+    expect((await elsewhere.signIn(person.email, PERSON_PASSWORD)).status).toBe(303);
+    const checked = await openCheckedPage(browser, `${server.url}/account`, {
+      cookies: person.client.jar,
+      colorScheme: 'dark',
+      screenshot: 'account-password',
+    });
+    try {
+      const { page } = checked;
+      const fill = async (current: string, password: string, again: string) => {
+        await page.getByLabel('Current password').fill(current);
+        await page.getByLabel('New password', { exact: true }).fill(password);
+        await page.getByLabel('New password, again').fill(again);
+        const [response] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Change password' }).click(),
+        ]);
+        await page.waitForLoadState('load');
+        return response.status();
+      };
+      expect(await fill('not-the-password', 'a new password', 'a new password')).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        'The current password is not right: type the password you signed in with.',
+      );
+      await checked.recheck('account-password-refused');
+      expect(await fill(PERSON_PASSWORD, 'a new password', 'another one')).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^The two new passwords are not the same/);
+      expect((await elsewhere.get('/account')).status).toBe(200);
+
+      expect(await fill(PERSON_PASSWORD, 'a new password', 'a new password')).toBe(303);
+      expect(new URL(page.url()).search).toBe('?saved=password');
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Your password is changed; every other session has ended.');
+      expect(await page.locator('tbody tr').count()).toBe(1);
+    } finally {
+      await checked.close();
+    }
+    expect((await elsewhere.get('/account')).location).toBe('/login');
+    expect((await new FormClient(server.url).signIn(person.email, PERSON_PASSWORD)).status).toBe(401);
+    expect((await new FormClient(server.url).signIn(person.email, 'a new password')).status).toBe(303);
+  });
+});
