@@ -4,6 +4,7 @@
 // recognises, and the verify step.
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.ts';
 import { DSN_READER_ROLE, type Role } from '../../core/auth/roles.ts';
+import type { HumanRole } from '../../core/auth/capabilities.ts';
 
 /** Where the DSN goes, in a guide fetched by a token that may not read it. */
 const DSN_PLACEHOLDER = `<DSN of this project: needs an ${DSN_READER_ROLE} token>`;
@@ -28,8 +29,8 @@ interface GuideRequest {
   baseUrl: string;
   organization: string;
   project: string;
-  /** The DSN, or the role of a token that may not read it. */
-  dsn: string | { placeholderFor: Role };
+  /** The DSN, or who asked without the right to read it: a token's role, or a signed-in person's. */
+  dsn: string | { placeholderFor: Role } | { placeholderForPerson: HumanRole };
 }
 
 interface GuideContext extends GuideRequest {
@@ -38,8 +39,7 @@ interface GuideContext extends GuideRequest {
 
 export function renderInstallGuide(platform: GuidePlatform, request: GuideRequest): string {
   const title = GUIDE_PLATFORMS.find((g) => g.name === platform)!.title;
-  const hidden = typeof request.dsn === 'string' ? undefined : request.dsn.placeholderFor;
-  const c: GuideContext = { ...request, dsn: hidden ? DSN_PLACEHOLDER : (request.dsn as string) };
+  const c: GuideContext = { ...request, dsn: typeof request.dsn === 'string' ? request.dsn : DSN_PLACEHOLDER };
   return [
     `# Send ${title} errors and logs from project \`${c.project}\` to Errata`,
     '',
@@ -50,7 +50,7 @@ export function renderInstallGuide(platform: GuidePlatform, request: GuideReques
     c.dsn,
     '```',
     '',
-    ...(hidden ? [placeholderNote(hidden, c.project), ''] : []),
+    ...(typeof request.dsn === 'string' ? [] : [placeholderNote(request.dsn, c.project), '']),
     STEPS[platform](c),
     '',
     '## Verify',
@@ -65,7 +65,14 @@ export function renderInstallGuide(platform: GuidePlatform, request: GuideReques
   ].join('\n');
 }
 
-function placeholderNote(role: Role, project: string): string {
+function placeholderNote(hidden: Exclude<GuideRequest['dsn'], string>, project: string): string {
+  if ('placeholderForPerson' in hidden) {
+    return [
+      `The DSN is not shown: you are signed in as ${hidden.placeholderForPerson}, and reading a DSN needs the admin or owner role.`,
+      `Put the DSN where \`${DSN_PLACEHOLDER}\` stands below: an admin sees it on the project's page in the dashboard.`,
+    ].join('\n');
+  }
+  const role = hidden.placeholderFor;
   return [
     `The DSN is not shown: this token has role ${role}, and reading a DSN needs role ${DSN_READER_ROLE} (as the MCP tool \`get_dsn\` does).`,
     `Put the DSN where \`${DSN_PLACEHOLDER}\` stands below: an ${DSN_READER_ROLE} token reads it with \`get_dsn\``,
