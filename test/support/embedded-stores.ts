@@ -2,7 +2,7 @@
 // applied, made by the same factory as the server's. Never a hand-written fake: tests see the
 // same SQL the server runs.
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
@@ -40,6 +40,16 @@ async function migratedDump(): Promise<Blob> {
     const partial = `${file}.${process.pid}.${Date.now()}`;
     await writeFile(partial, dump);
     await rename(partial, file);
+    await forgetOtherSchemas(file);
     return new Blob([dump]);
+  }
+}
+
+/** Dumps of earlier schemas are of no further use (about 40 MB each): removed when a new one is made. */
+async function forgetOtherSchemas(current: string): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    if (/^errata-test-pglite-[0-9a-f]{16}\.tar$/.test(name) && join(tmpdir(), name) !== current) {
+      await unlink(join(tmpdir(), name)).catch(() => {});
+    }
   }
 }

@@ -1,14 +1,10 @@
 // The browser harness catches what it is there to catch: pages served here with an inline style
 // under the dashboard's policy, a console error, or an unlabelled field each fail its check,
 // and a clean page passes it.
-import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
-import { freePort } from '../../support/standalone-server.ts';
-
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+import { serveUnderCsp } from '../../support/csp-page-server.ts';
 
 const page = (body: string, script = '/ready.js') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>harness</title><link rel="icon" href="data:,"><script src="${script}"></script></head><body><main><h1>Harness</h1>${body}</main></body></html>`;
@@ -23,24 +19,18 @@ const ROUTES: Record<string, { type: string; body: string }> = {
   '/error.js': { type: 'text/javascript', body: 'window.htmx = {}; console.error("something broke");' },
 };
 
-let pages: Server;
+let pages: Awaited<ReturnType<typeof serveUnderCsp>>;
 let url: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  pages = createServer((req, res) => {
-    const route = ROUTES[req.url ?? ''];
-    res.writeHead(route ? 200 : 404, { 'content-type': route?.type ?? 'text/plain', 'content-security-policy': CSP });
-    res.end(route?.body ?? 'not found');
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${port}`;
+  pages = await serveUnderCsp(ROUTES);
+  url = pages.url;
   browser = await launchChromium(inject('chromium'));
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => pages?.close(resolve));
+  await pages?.close();
 });
 
 describe('the browser harness', () => {

@@ -1,17 +1,13 @@
 // htmx, as the dashboard bundles and configures it, works under the dashboard's policy: a click
 // fetches a fragment and swaps it in, with no CSP violation (htmx would inject a stylesheet of
 // its own unless the page's htmx-config turns it off) and no console error.
-import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildAssets } from '../../../services/dashboard/assets/asset-builder.ts';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
-import { freePort } from '../../support/standalone-server.ts';
+import { serveUnderCsp } from '../../support/csp-page-server.ts';
 
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
-
-let pages: Server;
+let pages: Awaited<ReturnType<typeof serveUnderCsp>>;
 let url: string;
 let browser: Browser;
 
@@ -29,19 +25,13 @@ beforeAll(async () => {
     [`/${script.name}`]: { type: 'text/javascript', body: script.body },
     [`/${style.name}`]: { type: 'text/css', body: style.body },
   };
-  pages = createServer((req, res) => {
-    const route = routes[req.url ?? ''];
-    res.writeHead(route ? 200 : 404, { 'content-type': route?.type ?? 'text/plain', 'content-security-policy': CSP });
-    res.end(route?.body ?? 'not found');
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${port}`;
+  pages = await serveUnderCsp(routes);
+  url = pages.url;
   browser = await launchChromium(inject('chromium'));
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => pages?.close(resolve));
+  await pages?.close();
 });
 
 describe('htmx under the dashboard policy', () => {
