@@ -7,7 +7,7 @@ import type { MetadataStore, Project } from '../ports/metadata-store.ts';
 
 type InstallationVerdict = 'no_dsn_key' | 'waiting_for_first_event' | 'test_event_received' | 'real_event_received';
 
-interface InstallationState {
+export interface InstallationState {
   /** An active DSN key exists. */
   dsnKeyExists: boolean;
   latestEvent: {
