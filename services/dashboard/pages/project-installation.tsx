@@ -49,8 +49,14 @@ export function Installation({ state, pollHref, issuesHref, keysHref, now, zone 
               {keysHref ? <a href={keysHref}>Enable or add a key</a> : 'An admin or owner can enable or add one.'}
             </>
           )}
-          {verdict === 'waiting_for_first_event' &&
-            'Nothing has arrived yet. Set up the SDK below and send the test event; this updates by itself.'}
+          {verdict === 'waiting_for_first_event' && 'Nothing has arrived yet. Set up the SDK below and send the test event.'}
+          {live && (
+            <>
+              {' '}
+              <span class="js-only">This box updates by itself.</span>
+              <noscript>Reload the page to see it change.</noscript>
+            </>
+          )}
           {verdict === 'test_event_received' && latestEvent && (
             <>
               The SDK reaches Errata (<RelativeTime date={latestEvent.receivedAt} now={now} zone={zone} />

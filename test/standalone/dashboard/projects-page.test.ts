@@ -221,6 +221,35 @@ describe("a project's DSN keys and rate limit", () => {
   });
 });
 
+describe('the Set-up page without an active key, and addresses that name nothing', () => {
+  it('says no key is active (and shows no DSN) once its only key is disabled; unknown projects and keys are 404', async () => {
+    const p = await provision(server, 'Keyless');
+    const admin = await signedInPerson(server, 'admin');
+    const csrf = await admin.client.token(`${ORG}/projects`);
+    const base = `${ORG}/projects/keyless`;
+    const disabled = await admin.client.post(`${base}/keys/${p.publicKey}/active`, { csrf, active: 'false' });
+    expect(disabled.location).toBe(`${base}/keys?saved=key-disabled`);
+    const page = (await admin.client.get(base)).html;
+    expect(page).toContain('data-verdict="no_dsn_key"');
+    expect(page).toContain('No active DSN key');
+    expect(page).toContain('No key of this project is active, so it has no DSN to use.');
+    expect(page).not.toContain(`${p.publicKey}@`);
+    expect(await ingestStatus(p.dsn)).toBe(403);
+
+    expect((await admin.client.get(`${ORG}/projects/nope`)).status).toBe(404);
+    expect((await admin.client.get(`${ORG}/projects/nope/keys`)).status).toBe(404);
+    // A key of another project is not this project's to change.
+    const other = await provision(server, 'Other Keys');
+    expect((await admin.client.post(`${base}/keys/${other.publicKey}/active`, { csrf, active: 'false' })).status).toBe(404);
+    expect(await ingestStatus(other.dsn)).toBe(200);
+    const bad = await admin.client.post(`${base}/keys/${p.publicKey}/active`, { csrf, active: 'maybe' });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('&quot;active&quot; must be true or false');
+    // The fragment the page polls is for htmx; a plain GET goes to the page.
+    expect((await admin.client.get(`${base}/installation`)).location).toBe(base);
+  });
+});
+
 describe('a member', () => {
   it('sees projects and their installation state, without the controls, and is refused every change with 403', async () => {
     const p = await provision(server, 'Member View');
