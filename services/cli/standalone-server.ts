@@ -64,7 +64,7 @@ export async function startStandaloneServer(
   const runtime = { logger, metrics, health: ports.health };
   const ingestRole = buildIngestRole(ports, ingestSettings(config), runtime);
   const ingest = ingestRole.app.callback();
-  const mcp = buildMcpRole(ports, mcpSettings(config), runtime).callback();
+  const mcp = buildMcpRole(ports, mcpSettings(config), runtime, (key) => ingestRole.keys.invalidate(key)).callback();
   const server = createHttpServer(
     (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;

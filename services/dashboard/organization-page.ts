@@ -21,6 +21,14 @@ export interface OrganizationDeps extends SignInDeps {
   logs: LogStore;
   /** The widest log search window, in minutes (the retention period). */
   maxLogWindowMinutes: number;
+  /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: a project's limit when it sets none (its Keys tab shows it). */
+  defaultEventsPerMinute: number;
+  /**
+   * Called after a page changed DSN keys or a rate limit, so ingest's key cache forgets them at
+   * once (standalone, where ingest shares the process); elsewhere ingest sees the change within
+   * its cache's refresh time.
+   */
+  keysChanged?: (publicKey?: string) => void;
   now?: () => number;
 }
 

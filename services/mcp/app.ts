@@ -35,6 +35,9 @@ interface McpAppDeps extends ReadApiDeps {
   /** The people who sign in to the dashboard, and the process's one password hasher. */
   users: UserStore;
   passwords: PasswordHasher;
+  /** The dashboard's: the default event rate limit, and ingest's key cache where it shares the process. */
+  defaultEventsPerMinute: number;
+  keysChanged?: (publicKey?: string) => void;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {

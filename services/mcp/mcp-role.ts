@@ -17,6 +17,8 @@ interface McpSettings {
   agentCallsPerMinute: number;
   /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a new channel's URL is checked against. */
   webhookAllowHosts: readonly string[];
+  /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, shown on a project's Keys tab as the default. */
+  defaultEventsPerMinute: number;
 }
 
 export function mcpSettings(config: Config): McpSettings {
@@ -25,11 +27,19 @@ export function mcpSettings(config: Config): McpSettings {
     maxLogWindowMinutes: config.eventRetentionDays * 1440,
     agentCallsPerMinute: config.agentCallsPerMinute,
     webhookAllowHosts: config.webhooks.allowHosts,
+    defaultEventsPerMinute: config.rateLimits.eventsPerMinute,
   };
 }
 
-export function buildMcpRole(ports: McpPorts, settings: McpSettings, runtime: HttpDeps): Koa {
+/** `keysChanged`: where ingest runs in the same process, its key cache, told of the dashboard's DSN key changes. */
+export function buildMcpRole(
+  ports: McpPorts,
+  settings: McpSettings,
+  runtime: HttpDeps,
+  keysChanged?: (publicKey?: string) => void,
+): Koa {
   return buildMcpApp({
+    ...(keysChanged ? { keysChanged } : {}),
     metadata: ports.metadata,
     users: ports.users,
     passwords: passwordHasher,

@@ -25,6 +25,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   listProjects: true,
   setProjectRateLimit: true,
   listProjectKeys: true,
+  createProjectKey: true,
   setProjectKeyActive: true,
   findProjectKey: true,
   createAgentToken: true,

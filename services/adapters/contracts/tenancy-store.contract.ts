@@ -49,5 +49,19 @@ export function describeTenancyStoreContract(name: string, open: () => Promise<T
       await store.setProjectRateLimit(project.id, 120);
       expect((await store.getProject(project.id))?.rateLimitPerMinute).toBe(120);
     });
+
+    it('adds a second DSN key to a project, active, listed after the first and found by its public key', async () => {
+      const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
+      const first = unique() + unique();
+      const { project } = await store.createProject({ organizationId: org.id, slug: 'web', name: 'Web' }, { publicKey: first, label: 'Default' });
+      const second = unique() + unique();
+      const key = await store.createProjectKey(project.id, { publicKey: second, label: 'Mobile app' });
+      expect(key).toMatchObject({ projectId: project.id, publicKey: second, label: 'Mobile app', active: true });
+      expect(key.createdAt).toBeInstanceOf(Date);
+      expect((await store.listProjectKeys(project.id)).map((k) => k.publicKey)).toEqual([first, second]);
+      expect((await store.findProjectKey(second))?.project.id).toBe(project.id);
+      expect((await store.setProjectKeyActive(second, false))?.active).toBe(false);
+      expect((await store.listProjectKeys(project.id)).map((k) => k.active)).toEqual([true, false]);
+    });
   });
 }

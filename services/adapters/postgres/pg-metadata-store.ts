@@ -37,6 +37,7 @@ export class PgMetadataStore implements MetadataStore {
   readonly listProjects: TenancyStore['listProjects'] = (...a) => this.tenancy.listProjects(...a);
   readonly setProjectRateLimit: TenancyStore['setProjectRateLimit'] = (...a) => this.tenancy.setProjectRateLimit(...a);
   readonly listProjectKeys: TenancyStore['listProjectKeys'] = (...a) => this.tenancy.listProjectKeys(...a);
+  readonly createProjectKey: TenancyStore['createProjectKey'] = (...a) => this.tenancy.createProjectKey(...a);
   readonly setProjectKeyActive: TenancyStore['setProjectKeyActive'] = (...a) => this.tenancy.setProjectKeyActive(...a);
   readonly findProjectKey: TenancyStore['findProjectKey'] = (...a) => this.tenancy.findProjectKey(...a);
 

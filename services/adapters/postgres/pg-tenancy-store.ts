@@ -89,6 +89,14 @@ export class PgTenancyStore implements TenancyStore {
     return result.rows.map(toProjectKey);
   }
 
+  async createProjectKey(projectId: number, key: { publicKey: string; label: string }): Promise<ProjectKey> {
+    const result = await this.db.query<ProjectKeyRow>(
+      'INSERT INTO project_keys (project_id, public_key, label) VALUES ($1, $2, $3) RETURNING *',
+      [projectId, key.publicKey, key.label],
+    );
+    return toProjectKey(result.rows[0]!);
+  }
+
   async setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined> {
     const result = await this.db.query<ProjectKeyRow>('UPDATE project_keys SET active = $2 WHERE public_key = $1 RETURNING *', [
       publicKey,

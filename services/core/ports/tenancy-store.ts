@@ -44,6 +44,8 @@ export interface TenancyStore {
   listProjects(organizationId: number): Promise<Project[]>;
   setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void>;
   listProjectKeys(projectId: number): Promise<ProjectKey[]>;
+  /** Adds an active DSN key to the project (a second DSN, e.g. one per app, that can be disabled alone). */
+  createProjectKey(projectId: number, key: { publicKey: string; label: string }): Promise<ProjectKey>;
   /** Enables or disables a DSN key; the updated key, or undefined when there is none. */
   setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined>;
   findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined>;

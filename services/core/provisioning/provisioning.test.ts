@@ -3,6 +3,7 @@ import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/e
 import { hashSecret } from '../auth/secrets.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
 import { createAgentToken, listAgentTokens, mcpClientConfiguration, revokeAgentToken } from './agent-tokens.ts';
+import { addProjectKey, setEventRateLimit, setKeyActiveIn } from './project-keys.ts';
 import { createProject } from './projects.ts';
 
 let stores: EmbeddedStores;
@@ -28,6 +29,31 @@ describe('createProject', () => {
     await expect(createProject(stores.metadata, { name: 'API 2', slug: 'api' }, { baseUrl })).rejects.toThrow(ConflictError);
     await expect(createProject(stores.metadata, { name: 'x', slug: 'Bad Slug' }, { baseUrl })).rejects.toThrow(/invalid slug/);
     await expect(createProject(stores.metadata, { name: '!!!' }, { baseUrl })).rejects.toThrow(/pass --slug/);
+  });
+});
+
+describe("a project's DSN keys and rate limit", () => {
+  it('adds a labelled key, and enables or disables only keys of that project', async () => {
+    const shop = await createProject(stores.metadata, { name: 'Shop' }, { baseUrl });
+    const other = await createProject(stores.metadata, { name: 'Other' }, { baseUrl });
+    const key = await addProjectKey(stores.metadata, shop.project, '  Mobile app ');
+    expect(key).toMatchObject({ projectId: shop.project.id, label: 'Mobile app', active: true });
+    expect(key.publicKey).toMatch(/^[0-9a-f]{32}$/);
+    await expect(addProjectKey(stores.metadata, shop.project, ' ')).rejects.toThrow(/needs a label of 1 to 100 characters/);
+    expect((await setKeyActiveIn(stores.metadata, shop.project, key.publicKey, false)).active).toBe(false);
+    expect((await setKeyActiveIn(stores.metadata, shop.project, key.publicKey, true)).active).toBe(true);
+    await expect(setKeyActiveIn(stores.metadata, other.project, key.publicKey, false)).rejects.toThrow(NotFoundError);
+    expect((await stores.metadata.findProjectKey(key.publicKey))?.key.active).toBe(true);
+  });
+
+  it('sets and clears the events-per-minute limit, answering every key of the project, and refuses a bad number', async () => {
+    const created = await createProject(stores.metadata, { name: 'Limited' }, { baseUrl });
+    expect(await setEventRateLimit(stores.metadata, created.project, 60)).toEqual([created.publicKey]);
+    expect((await stores.metadata.getProject(created.project.id))?.rateLimitPerMinute).toBe(60);
+    await setEventRateLimit(stores.metadata, created.project, null);
+    expect((await stores.metadata.getProject(created.project.id))?.rateLimitPerMinute).toBeNull();
+    await expect(setEventRateLimit(stores.metadata, created.project, -1)).rejects.toThrow(UserInputError);
+    await expect(setEventRateLimit(stores.metadata, created.project, 1.5)).rejects.toThrow(/whole number of events per minute/);
   });
 });
 

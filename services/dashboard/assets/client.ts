@@ -4,6 +4,8 @@
 import 'htmx.org';
 import { localTimes } from './local-time.ts';
 import { sendCsrfWithHtmx } from './csrf-header.ts';
+import { copyButtons } from './copy-button.ts';
 
 sendCsrfWithHtmx();
 localTimes();
+copyButtons();

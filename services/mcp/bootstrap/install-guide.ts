@@ -51,7 +51,7 @@ export function renderInstallGuide(platform: GuidePlatform, request: GuideReques
     '```',
     '',
     ...(typeof request.dsn === 'string' ? [] : [placeholderNote(request.dsn, c.project), '']),
-    STEPS[platform](c),
+    stepsMarkdown(STEPS[platform](c.dsn)),
     '',
     '## Verify',
     '',
@@ -80,86 +80,89 @@ function placeholderNote(hidden: Exclude<GuideRequest['dsn'], string>, project: 
   ].join('\n');
 }
 
-const STEPS: Record<GuidePlatform, (c: GuideContext) => string> = {
-  node: (c) =>
-    [
-      '## Install',
-      '',
-      '```sh',
-      'npm install @sentry/node',
-      '```',
-      '',
-      '## Initialize (first thing in the process, before other imports)',
-      '',
-      '```js',
-      "import * as Sentry from '@sentry/node';",
-      '',
-      'Sentry.init({',
-      `  dsn: '${c.dsn}',`,
-      '  enableLogs: true, // structured logs: Sentry.logger.info(...), or the console integration',
-      '  // release: process.env.RELEASE, environment: process.env.NODE_ENV,',
-      '});',
-      '```',
-      '',
-      '## Send the test event',
-      '',
-      '```js',
-      `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
-      'await Sentry.flush(5000);',
-      '```',
-    ].join('\n'),
-  python: (c) =>
-    [
-      '## Install',
-      '',
-      '```sh',
-      'pip install --upgrade sentry-sdk',
-      '```',
-      '',
-      '## Initialize (as early as possible)',
-      '',
-      '```python',
-      'import sentry_sdk',
-      '',
-      'sentry_sdk.init(',
-      `    dsn="${c.dsn}",`,
-      '    enable_logs=True,  # structured logs: sentry_sdk.logger.info(...), and the logging integration',
-      ')',
-      '```',
-      '',
-      '## Send the test event',
-      '',
-      '```python',
-      `sentry_sdk.capture_message("${TEST_EVENT_MESSAGE}", tags={"${TEST_EVENT_TAG}": "true"})`,
-      'sentry_sdk.flush()',
-      '```',
-    ].join('\n'),
-  browser: (c) =>
-    [
-      '## Install',
-      '',
-      '```sh',
-      'npm install @sentry/browser',
-      '```',
-      '',
-      '## Initialize (in the entry point, before the app renders)',
-      '',
-      '```js',
-      "import * as Sentry from '@sentry/browser';",
-      '',
-      'Sentry.init({',
-      `  dsn: '${c.dsn}',`,
-      '  enableLogs: true,',
-      '});',
-      '```',
-      '',
-      'Errata accepts browser posts from any origin. For readable stack traces, upload source maps with',
-      '`sentry-cli sourcemaps inject` and `sentry-cli sourcemaps upload` pointed at this Errata (`--url`).',
-      '',
-      '## Send the test event',
-      '',
-      '```js',
-      `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
-      '```',
-    ].join('\n'),
+/** One step of a guide: a heading, the code to run or paste, and an optional note after it (Markdown inline code in backticks). */
+interface GuideStep {
+  heading: string;
+  language: 'sh' | 'js' | 'python';
+  code: string;
+  note?: string;
+}
+
+/** The steps of a platform's guide with this DSN in place: the guide's Markdown and the dashboard's project page both show them. */
+export function installSteps(platform: GuidePlatform, dsn: string): GuideStep[] {
+  return STEPS[platform](dsn);
+}
+
+function stepsMarkdown(steps: GuideStep[]): string {
+  return steps
+    .map((step) =>
+      [`## ${step.heading}`, '', `\`\`\`${step.language}`, step.code, '```', ...(step.note ? ['', step.note] : [])].join('\n'),
+    )
+    .join('\n\n');
+}
+
+const lines = (...text: string[]) => text.join('\n');
+
+const STEPS: Record<GuidePlatform, (dsn: string) => GuideStep[]> = {
+  node: (dsn) => [
+    { heading: 'Install', language: 'sh', code: 'npm install @sentry/node' },
+    {
+      heading: 'Initialize (first thing in the process, before other imports)',
+      language: 'js',
+      code: lines(
+        "import * as Sentry from '@sentry/node';",
+        '',
+        'Sentry.init({',
+        `  dsn: '${dsn}',`,
+        '  enableLogs: true, // structured logs: Sentry.logger.info(...), or the console integration',
+        '  // release: process.env.RELEASE, environment: process.env.NODE_ENV,',
+        '});',
+      ),
+    },
+    {
+      heading: 'Send the test event',
+      language: 'js',
+      code: lines(
+        `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
+        'await Sentry.flush(5000);',
+      ),
+    },
+  ],
+  python: (dsn) => [
+    { heading: 'Install', language: 'sh', code: 'pip install --upgrade sentry-sdk' },
+    {
+      heading: 'Initialize (as early as possible)',
+      language: 'python',
+      code: lines(
+        'import sentry_sdk',
+        '',
+        'sentry_sdk.init(',
+        `    dsn="${dsn}",`,
+        '    enable_logs=True,  # structured logs: sentry_sdk.logger.info(...), and the logging integration',
+        ')',
+      ),
+    },
+    {
+      heading: 'Send the test event',
+      language: 'python',
+      code: lines(`sentry_sdk.capture_message("${TEST_EVENT_MESSAGE}", tags={"${TEST_EVENT_TAG}": "true"})`, 'sentry_sdk.flush()'),
+    },
+  ],
+  browser: (dsn) => [
+    { heading: 'Install', language: 'sh', code: 'npm install @sentry/browser' },
+    {
+      heading: 'Initialize (in the entry point, before the app renders)',
+      language: 'js',
+      code: lines("import * as Sentry from '@sentry/browser';", '', 'Sentry.init({', `  dsn: '${dsn}',`, '  enableLogs: true,', '});'),
+      note: lines(
+        'Errata accepts browser posts from any origin. For readable stack traces, upload source maps with',
+        '`sentry-cli sourcemaps inject` and `sentry-cli sourcemaps upload` pointed at this Errata (`--url`).',
+      ),
+    },
+    {
+      heading: 'Send the test event',
+      language: 'js',
+      code: `Sentry.captureMessage('${TEST_EVENT_MESSAGE}', { tags: { '${TEST_EVENT_TAG}': 'true' } });`,
+    },
+  ],
 };

@@ -1,12 +1,11 @@
 // verify_installation: is a project's SDK set up? A DSN key exists, an event arrived, and
-// whether the latest event was the install guides' synthetic test event or a real one.
+// whether the latest event was the install guides' synthetic test event or a real one
+// (core/projects/installation-state.ts, which the dashboard's project page shows too).
 import { z } from 'zod';
-import { isTestEvent } from '../../core/agent/test-event.ts';
+import { installationState } from '../../core/projects/installation-state.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
-
-type EventKind = 'test_event' | 'error' | 'message';
 
 export const verifyInstallation = defineTool({
   name: 'verify_installation',
@@ -34,23 +33,7 @@ export const verifyInstallation = defineTool({
   },
   async run(input, context) {
     const project = await projectBySlug(context, input.project);
-    const dsnKeyExists = (await context.metadata.listProjectKeys(project.id)).some((key) => key.active);
-    const latest = await context.events.latestEventForProject(project.id);
-    const kind = !latest
-      ? null
-      : isTestEvent(latest.payload)
-        ? 'test_event'
-        : latest.payload.type === 'error'
-          ? 'error'
-          : 'message';
-    const issue = latest ? await context.metadata.getIssue(latest.issueId) : undefined;
-    const verdict: 'no_dsn_key' | 'waiting_for_first_event' | 'test_event_received' | 'real_event_received' = !dsnKeyExists
-      ? 'no_dsn_key'
-      : !latest
-        ? 'waiting_for_first_event'
-        : kind === 'test_event'
-          ? 'test_event_received'
-          : 'real_event_received';
+    const { dsnKeyExists, latestEvent, verdict } = await installationState(context, project);
     const nextStep = {
       no_dsn_key: 'an admin creates or enables a key (get_dsn shows the keys)',
       waiting_for_first_event:
@@ -63,16 +46,8 @@ export const verifyInstallation = defineTool({
       result: {
         project: project.slug,
         dsnKeyExists,
-        eventReceived: latest !== undefined,
-        latestEvent:
-          latest && kind
-            ? {
-                eventId: latest.eventId,
-                receivedAt: new Date(latest.receivedAt * 1000).toISOString(),
-                kind: kind as EventKind,
-                shortId: issue?.shortId ?? null,
-              }
-            : null,
+        eventReceived: latestEvent !== null,
+        latestEvent: latestEvent && { ...latestEvent, receivedAt: latestEvent.receivedAt.toISOString() },
         verdict,
         nextStep,
       },

@@ -6,6 +6,7 @@ import { ALERT_OPERATIONS } from './alert-operations.ts';
 import { USER_OPERATIONS } from './user-operations.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
+import { setEventRateLimit } from '../../core/provisioning/project-keys.ts';
 import {
   createUploadToken,
   listUploadTokens,
@@ -138,8 +139,7 @@ export const ADMIN_OPERATIONS = {
         await resolveOrganization(ctx.metadata, input.organization),
         input.project,
       );
-      await ctx.metadata.setProjectRateLimit(project.id, input.eventsPerMinute);
-      for (const key of await ctx.metadata.listProjectKeys(project.id)) ctx.keysChanged?.(key.publicKey);
+      for (const key of await setEventRateLimit(ctx.metadata, project, input.eventsPerMinute)) ctx.keysChanged?.(key);
       return { project: project.slug, eventsPerMinute: input.eventsPerMinute };
     },
   },
