@@ -28,11 +28,7 @@ export function organizationRoutes(deps: OrganizationDeps) {
 
   return async (ctx: Koa.Context, assets: AssetSet): Promise<void> => {
     const signed = await currentSession(deps.users, jar, ctx);
-    if (!signed) {
-      ctx.status = 303;
-      ctx.redirect(ctx.method === 'GET' ? `/login?next=${encodeURIComponent(ctx.originalUrl.slice(0, 2000))}` : '/login');
-      return;
-    }
+    if (!signed) return toSignIn(ctx);
     const [, , orgSegment, ...rest] = ctx.path.split('/');
     if (!orgSegment) return listOrganizations(ctx, assets, deps, signed);
     const organization = await deps.metadata.findOrganization(decodeSegment(orgSegment));
@@ -93,6 +89,30 @@ export function organizationRoutes(deps: OrganizationDeps) {
       throw error;
     }
   };
+}
+
+/**
+ * Sends a signed-out visitor to /login, to come back after. An htmx request (a poll, a part of a
+ * page) would swap the sign-in page into its box: it gets HX-Redirect instead, which sends the
+ * whole page there, to come back to the page the request was made from.
+ */
+function toSignIn(ctx: Koa.Context): void {
+  if (ctx.get('HX-Request') === 'true') {
+    const from = ctx.get('HX-Current-URL');
+    let next = '';
+    try {
+      const url = new URL(from);
+      next = `?next=${encodeURIComponent(`${url.pathname}${url.search}`.slice(0, 2000))}`;
+    } catch {
+      // No page to come back to: sign-in leads to the start page.
+    }
+    ctx.status = 200;
+    ctx.set('HX-Redirect', `/login${next}`);
+    ctx.body = '';
+    return;
+  }
+  ctx.status = 303;
+  ctx.redirect(ctx.method === 'GET' ? `/login?next=${encodeURIComponent(ctx.originalUrl.slice(0, 2000))}` : '/login');
 }
 
 /** /organizations: the only one's Issues page, or a list to choose from. */

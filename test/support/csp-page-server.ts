@@ -1,6 +1,6 @@
 // A tiny server for browser tests of our harness and bundle outside the app: fixed routes, each
 // served under the dashboard's exact Content-Security-Policy (taken from the app's own module).
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { SECURITY_HEADERS } from '../../services/dashboard/security-headers.ts';
 import { freePort } from './standalone-server.ts';
 
@@ -9,9 +9,13 @@ interface Route {
   body: string | Uint8Array;
 }
 
-export async function serveUnderCsp(routes: Record<string, Route>): Promise<{ url: string; close(): Promise<void> }> {
+/** A route is fixed, or made from the request (to echo what the browser sent). */
+export async function serveUnderCsp(
+  routes: Record<string, Route | ((req: IncomingMessage) => Route)>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    const route = routes[req.url ?? ''];
+    const found = routes[req.url ?? ''];
+    const route = typeof found === 'function' ? found(req) : found;
     res.writeHead(route ? 200 : 404, {
       'content-type': route?.type ?? 'text/plain',
       'content-security-policy': SECURITY_HEADERS['Content-Security-Policy']!,

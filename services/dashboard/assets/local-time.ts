@@ -9,5 +9,6 @@ export function localTimes(): void {
     });
   };
   update(document);
-  document.addEventListener('htmx:afterSwap', (event) => update(event.target as ParentNode));
+  // htmx 4's name for "content was swapped in"; the event's target holds the new content.
+  document.addEventListener('htmx:after:swap', (event) => update((event.target as Element).parentNode ?? document));
 }

@@ -108,6 +108,19 @@ describe('the security headers', () => {
   });
 });
 
+describe('an htmx request whose session has ended', () => {
+  it('sends the whole page to sign-in (HX-Redirect), coming back to the page it was made from', async () => {
+    const response = await exchange('/organizations/default/projects/web/installation', {
+      headers: { 'HX-Request': 'true', 'HX-Current-URL': `${server.url}/organizations/default/projects/web?platform=python` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['hx-redirect']).toBe(
+      `/login?next=${encodeURIComponent('/organizations/default/projects/web?platform=python')}`,
+    );
+    expect(response.bytes.length).toBe(0);
+  });
+});
+
 describe('a form post the dashboard cannot read', () => {
   it('gets a page saying what was wrong, with the security headers', async () => {
     const response = await exchange('/login', {
