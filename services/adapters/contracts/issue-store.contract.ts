@@ -268,9 +268,9 @@ export function describeIssueStoreContract(
       expect(await pages('users')).toEqual(['b', 'a', 'd', 'c']);
       // A cursor continues only the order it came from.
       const byEvents = await store.listIssues({ projectId: project.id, sort: 'events', limit: 1 });
-      await expect(store.listIssues({ projectId: project.id, sort: 'users', limit: 1, cursor: byEvents.nextCursor })).rejects.toThrow(
-        /pages issues by events, not users/,
-      );
+      await expect(
+        store.listIssues({ projectId: project.id, sort: 'users', limit: 1, cursor: byEvents.nextCursor }),
+      ).rejects.toThrow(/pages issues by events, not users/);
       await expect(store.listIssues({ projectId: project.id, limit: 1, cursor: byEvents.nextCursor })).rejects.toBeInstanceOf(
         UserInputError,
       );
@@ -314,7 +314,11 @@ export function describeIssueStoreContract(
         });
         expect(await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)))).toEqual([]);
         // Resolving again still stamps a fresh marker.
-        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice', byKind: 'agent' });
+        expect((await store.getIssue(a.issueId))?.resolution).toEqual({
+          resolvedAt: at(T + 20).toISOString(),
+          by: 'alice',
+          byKind: 'agent',
+        });
         expect(await store.changeIssues(project.id, [], resolve)).toEqual([]);
       });
 

@@ -3,7 +3,8 @@
 // resolve, ignore or snooze the ticked rows (or the focused one) by submitting the bulk form
 // with that button, ? opens the list of keys. It also runs "select all on this page", shows
 // "select all N matching" only once every row is ticked, and submits the project picker on change.
-const TYPING = 'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select, [contenteditable]';
+const TYPING =
+  'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select, [contenteditable]';
 
 export function issueKeys(): void {
   document.querySelectorAll<HTMLSelectElement>('select[data-autosubmit]').forEach((select) => {

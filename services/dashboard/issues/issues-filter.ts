@@ -37,7 +37,8 @@ export function readListFilter(params: URLSearchParams): ListFilter {
     throw new UserInputError(`${name} "${given.slice(0, 40)}" is not one of ${choices.join(', ')}`);
   };
   const query = params.get('query') ?? '';
-  if (query.length > MAX_QUERY) throw new UserInputError(`the search is ${query.length} characters long; keep it to ${MAX_QUERY}`);
+  if (query.length > MAX_QUERY)
+    throw new UserInputError(`the search is ${query.length} characters long; keep it to ${MAX_QUERY}`);
   const filter: ListFilter = { project: value('project') ?? '', query, sort: oneOf('sort', ISSUE_SORTS) ?? 'lastSeen' };
   const status = oneOf('status', [...ISSUE_STATUSES, 'all'] as const);
   const level = oneOf('level', LEVELS);
@@ -75,7 +76,10 @@ function agree(key: string, chosen: string, searched: string | undefined): strin
 }
 
 /** The filter as GET parameters (defaults left out), with changes; a change of anything but the cursor starts at the first page. */
-export function filterParams(filter: ListFilter, changes: Partial<Record<(typeof FIELDS)[number] | 'cursor', string | undefined>> = {}): URLSearchParams {
+export function filterParams(
+  filter: ListFilter,
+  changes: Partial<Record<(typeof FIELDS)[number] | 'cursor', string | undefined>> = {},
+): URLSearchParams {
   const params = new URLSearchParams();
   const merged: Record<string, string | undefined> = { ...filter, ...changes };
   if (merged.sort === 'lastSeen') delete merged.sort;

@@ -37,13 +37,24 @@ export function IssuesConfirmPage(props: ConfirmPageProps) {
   const issues = `${formatCount(count)} issue${count === 1 ? '' : 's'}`;
   const question = props.filterText ? `${VERBS[action]} ${issues} matching ${props.filterText}?` : `${VERBS[action]} ${issues}?`;
   return (
-    <AppShell title={`${VERBS[action]} issues`} assets={props.assets} organization={props.organization} current="issues" viewer={props.viewer} csrf={props.csrf}>
+    <AppShell
+      title={`${VERBS[action]} issues`}
+      assets={props.assets}
+      organization={props.organization}
+      current="issues"
+      viewer={props.viewer}
+      csrf={props.csrf}
+    >
       <div class="confirm-card">
         <h1>{question}</h1>
         {action === 'delete' ? (
-          <p>Deleting removes the issues and all their events for good. A new event with the same fingerprint starts a new issue.</p>
+          <p>
+            Deleting removes the issues and all their events for good. A new event with the same fingerprint starts a new issue.
+          </p>
         ) : (
-          <p class="muted">Every issue matching when you confirm is changed, including any that arrived since this page was made.</p>
+          <p class="muted">
+            Every issue matching when you confirm is changed, including any that arrived since this page was made.
+          </p>
         )}
         {props.error && (
           <p class="notice notice-warning" role="alert">
@@ -59,9 +70,7 @@ export function IssuesConfirmPage(props: ConfirmPageProps) {
           <input type="hidden" name="count" value={String(count)} />
           {action === 'delete' && (
             <div class="field">
-              <label for="typed">
-                Type {formatCount(count)} or the word delete to confirm
-              </label>
+              <label for="typed">Type {formatCount(count)} or the word delete to confirm</label>
               <input id="typed" name="typed" type="text" autocomplete="off" required />
             </div>
           )}

@@ -27,10 +27,18 @@ export function IssuesTable({ issues, sparklines, issueHref, now, zone }: Issues
               <input type="checkbox" id="select-page" aria-label="Select all on this page" hidden />
             </th>
             <th scope="col">Issue</th>
-            <th scope="col" class="issues-graph">Last 24 hours</th>
-            <th scope="col" class="issues-number">Events</th>
-            <th scope="col" class="issues-number">Users</th>
-            <th scope="col" class="issues-first-seen">First seen</th>
+            <th scope="col" class="issues-graph">
+              Last 24 hours
+            </th>
+            <th scope="col" class="issues-number">
+              Events
+            </th>
+            <th scope="col" class="issues-number">
+              Users
+            </th>
+            <th scope="col" class="issues-first-seen">
+              First seen
+            </th>
             <th scope="col">Last seen</th>
           </tr>
         </thead>

@@ -20,7 +20,7 @@ interface Frame {
   href: (...segments: string[]) => string;
 }
 
-export interface IssuesPageProps extends Frame {
+interface IssuesPageProps extends Frame {
   projects: Project[];
   project: Project;
   filter: ListFilter;
@@ -50,7 +50,12 @@ const TABS: readonly { status: IssueStatus | 'all'; label: string }[] = [
   { status: 'all', label: 'All' },
 ];
 
-const SORT_LABELS: Record<IssueSort, string> = { lastSeen: 'Last seen', firstSeen: 'First seen', events: 'Events', users: 'Users' };
+const SORT_LABELS: Record<IssueSort, string> = {
+  lastSeen: 'Last seen',
+  firstSeen: 'First seen',
+  events: 'Events',
+  users: 'Users',
+};
 const WINDOW_LABELS: Record<TimeWindow, string> = {
   '1h': 'Last hour',
   '24h': 'Last 24 hours',
@@ -58,7 +63,7 @@ const WINDOW_LABELS: Record<TimeWindow, string> = {
   '14d': 'Last 14 days',
   '30d': 'Last 30 days',
 };
-export const SNOOZE_CHOICES: readonly [minutes: number, label: string][] = [
+const SNOOZE_CHOICES: readonly [minutes: number, label: string][] = [
   [60, '1 hour'],
   [360, '6 hours'],
   [1440, '24 hours'],
@@ -71,7 +76,14 @@ export function IssuesPage(props: IssuesPageProps) {
   const { filter, href, project, issues, total } = props;
   const list = (changes: Parameters<typeof filterParams>[1] = {}) => `${href('issues')}?${filterParams(filter, changes)}`;
   return (
-    <AppShell title="Issues" assets={props.assets} organization={props.organization} current="issues" viewer={props.viewer} csrf={props.csrf}>
+    <AppShell
+      title="Issues"
+      assets={props.assets}
+      organization={props.organization}
+      current="issues"
+      viewer={props.viewer}
+      csrf={props.csrf}
+    >
       <div class="issues-page">
         <header class="issues-header">
           <h1>Issues</h1>
@@ -95,7 +107,12 @@ export function IssuesPage(props: IssuesPageProps) {
 
         <nav class="tabs" aria-label="Status">
           {TABS.map((tab) => (
-            <a key={tab.status} class="tab" href={list({ status: tab.status })} aria-current={tab.status === props.status ? 'page' : undefined}>
+            <a
+              key={tab.status}
+              class="tab"
+              href={list({ status: tab.status })}
+              aria-current={tab.status === props.status ? 'page' : undefined}
+            >
               {tab.label}
             </a>
           ))}
@@ -130,7 +147,11 @@ export function IssuesPage(props: IssuesPageProps) {
             />
           ) : (
             <div class="issues-empty">
-              <p>{props.error ? 'Fix the search above to see issues.' : `No ${props.status === 'all' ? '' : `${props.status} `}issues match this filter.`}</p>
+              <p>
+                {props.error
+                  ? 'Fix the search above to see issues.'
+                  : `No ${props.status === 'all' ? '' : `${props.status} `}issues match this filter.`}
+              </p>
             </div>
           )}
         </form>
@@ -160,7 +181,8 @@ export function IssuesPage(props: IssuesPageProps) {
 }
 
 function Filters({ filter, href, environments, releases, status }: IssuesPageProps) {
-  const withCurrent = (values: string[], current: string | undefined) => (current && !values.includes(current) ? [current, ...values] : values);
+  const withCurrent = (values: string[], current: string | undefined) =>
+    current && !values.includes(current) ? [current, ...values] : values;
   return (
     <form class="issues-filters" method="get" action={href('issues')} role="search">
       <input type="hidden" name="project" value={filter.project} />
@@ -179,13 +201,32 @@ function Filters({ filter, href, environments, releases, status }: IssuesPagePro
           spellcheck={false}
         />
         <p id="query-hint" class="visually-hidden">
-          Free text, key:value terms (is:, level:, environment:, firstRelease:), !key:value to exclude, quotes around values with spaces.
+          Free text, key:value terms (is:, level:, environment:, firstRelease:), !key:value to exclude, quotes around values with
+          spaces.
         </p>
       </div>
       <Choice id="level" label="Level" value={filter.level} options={LEVELS.map((l) => [l, l])} any="Any level" />
-      <Choice id="environment" label="Environment" value={filter.environment} options={withCurrent(environments, filter.environment).map((e) => [e, e])} any="Any" />
-      <Choice id="release" label="First release" value={filter.release} options={withCurrent(releases, filter.release).map((r) => [r, r])} any="Any" />
-      <Choice id="window" label="Last seen" value={filter.window} options={Object.keys(WINDOWS).map((w) => [w, WINDOW_LABELS[w as TimeWindow]])} any="Any time" />
+      <Choice
+        id="environment"
+        label="Environment"
+        value={filter.environment}
+        options={withCurrent(environments, filter.environment).map((e) => [e, e])}
+        any="Any"
+      />
+      <Choice
+        id="release"
+        label="First release"
+        value={filter.release}
+        options={withCurrent(releases, filter.release).map((r) => [r, r])}
+        any="Any"
+      />
+      <Choice
+        id="window"
+        label="Last seen"
+        value={filter.window}
+        options={Object.keys(WINDOWS).map((w) => [w, WINDOW_LABELS[w as TimeWindow]])}
+        any="Any time"
+      />
       <Choice id="sort" label="Sort by" value={filter.sort} options={Object.entries(SORT_LABELS)} />
       <button class="button button-primary" type="submit">
         Apply

@@ -30,7 +30,13 @@ export const issuesRoutes: OrganizationRoute[] = [
 async function showIssues(page: OrganizationPage): Promise<void> {
   page.require('read');
   const projects = await page.deps.metadata.listProjects(page.organization.id);
-  const frame = { assets: page.assets, csrf: page.csrf, viewer: page.viewer, organization: page.organization.slug, href: page.href };
+  const frame = {
+    assets: page.assets,
+    csrf: page.csrf,
+    viewer: page.viewer,
+    organization: page.organization.slug,
+    href: page.href,
+  };
   if (projects.length === 0) return page.send(200, h(NoProjectsPage, frame));
 
   let filter: ListFilter;
@@ -56,7 +62,12 @@ async function showIssues(page: OrganizationPage): Promise<void> {
     error = refused.message;
   }
   const listed = query
-    ? await metadata.listIssues({ ...query, sort: filter.sort, limit: PAGE_SIZE, ...(filter.cursor ? { cursor: filter.cursor } : {}) })
+    ? await metadata.listIssues({
+        ...query,
+        sort: filter.sort,
+        limit: PAGE_SIZE,
+        ...(filter.cursor ? { cursor: filter.cursor } : {}),
+      })
     : { items: [] as Issue[], nextCursor: undefined };
   const total = !query ? 0 : listed.nextCursor || filter.cursor ? await metadata.countIssues(query) : listed.items.length;
   const ids = listed.items.map((issue) => issue.id);
@@ -65,7 +76,15 @@ async function showIssues(page: OrganizationPage): Promise<void> {
     metadata.listEnvironments(project.id, MAX_CHOICES),
     metadata.listReleases(project.id),
   ]);
-  const sparklines = new Map(ids.map((id) => [id, hourlyBuckets(hours.filter((h) => h.issueId === id), now)]));
+  const sparklines = new Map(
+    ids.map((id) => [
+      id,
+      hourlyBuckets(
+        hours.filter((h) => h.issueId === id),
+        now,
+      ),
+    ]),
+  );
 
   page.send(
     error ? 400 : 200,
@@ -139,7 +158,10 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
     if (action === 'delete') {
       const typed = (form.get('typed') ?? '').trim().replace(/[,\s]/g, '').toLowerCase();
       if (typed !== 'delete' && typed !== (form.get('count') ?? '')) {
-        return confirmation(400, `Type ${formatCount(Number(form.get('count')) || count)} or the word delete to confirm; nothing was deleted.`);
+        return confirmation(
+          400,
+          `Type ${formatCount(Number(form.get('count')) || count)} or the word delete to confirm; nothing was deleted.`,
+        );
       }
     }
   }
@@ -162,9 +184,12 @@ function projectOf(projects: Project[], slug: string): Project {
 }
 
 async function selectedIssues(page: OrganizationPage, project: Project, values: string[]): Promise<Issue[]> {
-  if (values.length === 0) throw new UserInputError('No issue was selected: tick the box of at least one issue, or select all matching.');
+  if (values.length === 0)
+    throw new UserInputError('No issue was selected: tick the box of at least one issue, or select all matching.');
   if (values.length > MAX_SELECTED) {
-    throw new UserInputError(`${values.length} issues were selected; at most ${MAX_SELECTED} at once, or select all matching the filter`);
+    throw new UserInputError(
+      `${values.length} issues were selected; at most ${MAX_SELECTED} at once, or select all matching the filter`,
+    );
   }
   const ids = [...new Set(values.map(Number))];
   if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw new UserInputError('an issue to act on is not an issue id');
@@ -179,7 +204,9 @@ function readSnoozeMinutes(value: string | null): number {
   if (!value) return DEFAULT_SNOOZE_MINUTES;
   const minutes = Number(value);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_SNOOZE_MINUTES) {
-    throw new UserInputError(`snooze minutes must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}; got "${value.slice(0, 20)}"`);
+    throw new UserInputError(
+      `snooze minutes must be a whole number from 1 to ${MAX_SNOOZE_MINUTES}; got "${value.slice(0, 20)}"`,
+    );
   }
   return minutes;
 }

@@ -9,7 +9,14 @@ import { launchChromium, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { listIssues } from '../../support/issues.ts';
 import { envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../../support/raw-http.ts';
-import { eventually, provision, startServer, stopAndRemove, type Provisioned, type StandaloneServer } from '../../support/standalone-server.ts';
+import {
+  eventually,
+  provision,
+  startServer,
+  stopAndRemove,
+  type Provisioned,
+  type StandaloneServer,
+} from '../../support/standalone-server.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
@@ -38,7 +45,11 @@ async function send(event: Record<string, unknown>): Promise<void> {
 }
 
 /** Opens the Issues page (held to the bar of browser.ts) as the admin unless told otherwise. */
-function open(query: string, screenshot: string, options: { cookies?: Record<string, string>; colorScheme?: 'light' | 'dark' } = {}) {
+function open(
+  query: string,
+  screenshot: string,
+  options: { cookies?: Record<string, string>; colorScheme?: 'light' | 'dark' } = {},
+) {
   return openCheckedPage(browser, `${server.url}${ISSUES}${query}`, { screenshot, cookies: admin.client.jar, ...options });
 }
 
@@ -75,7 +86,13 @@ describe('the Issues page', () => {
     // Three issues with distinct orders by each sort key (environment "sorting"):
     // last seen beta, alpha, gamma; first seen beta, gamma, alpha; events alpha 5, beta 3,
     // gamma 1; users beta 3, alpha 1, gamma 0.
-    const alpha = { message: 'Sortable alpha', fingerprint: ['alpha'], level: 'warning', environment: 'sorting', user: { id: 'u1' } };
+    const alpha = {
+      message: 'Sortable alpha',
+      fingerprint: ['alpha'],
+      level: 'warning',
+      environment: 'sorting',
+      user: { id: 'u1' },
+    };
     sends.push({ ...alpha, timestamp: NOW - 3 * 24 * HOUR });
     for (let n = 0; n < 4; n++) sends.push({ ...alpha, timestamp: NOW - 600 - n });
     for (let n = 0; n < 3; n++) {
@@ -88,9 +105,28 @@ describe('the Issues page', () => {
         timestamp: NOW - 300 + n * 60,
       });
     }
-    sends.push({ message: 'Sortable gamma', fingerprint: ['gamma'], level: 'info', environment: 'sorting', release: '2.0', timestamp: NOW - 2 * 24 * HOUR });
-    sends.push({ message: 'Delete me one', fingerprint: ['delete-1'], level: 'error', environment: 'doomed', timestamp: NOW - 7200 });
-    sends.push({ message: 'Delete me two', fingerprint: ['delete-2'], level: 'error', environment: 'doomed', timestamp: NOW - 7201 });
+    sends.push({
+      message: 'Sortable gamma',
+      fingerprint: ['gamma'],
+      level: 'info',
+      environment: 'sorting',
+      release: '2.0',
+      timestamp: NOW - 2 * 24 * HOUR,
+    });
+    sends.push({
+      message: 'Delete me one',
+      fingerprint: ['delete-1'],
+      level: 'error',
+      environment: 'doomed',
+      timestamp: NOW - 7200,
+    });
+    sends.push({
+      message: 'Delete me two',
+      fingerprint: ['delete-2'],
+      level: 'error',
+      environment: 'doomed',
+      timestamp: NOW - 7201,
+    });
     for (const event of sends) await send(event);
     await eventually(async () => {
       const issues = await listIssues(server, p, 'status=all&limit=100');
@@ -106,7 +142,9 @@ describe('the Issues page', () => {
         const { page } = checked;
         expect(checked.response.status()).toBe(200);
         expect(await page.locator('tr[data-issue-row]').count()).toBe(25);
-        expect(await page.getByRole('navigation', { name: 'Status' }).locator('[aria-current=page]').textContent()).toBe('Unresolved');
+        expect(await page.getByRole('navigation', { name: 'Status' }).locator('[aria-current=page]').textContent()).toBe(
+          'Unresolved',
+        );
         expect(await page.getByLabel('Project').inputValue()).toBe(p.projectSlug);
         await expect(page.getByText('25 shown of 35 matching').count()).resolves.toBe(1);
         // Newest first: beta was seen last.
@@ -166,7 +204,10 @@ describe('the Issues page', () => {
       await Promise.all([page.waitForURL(/query=/), page.getByLabel('Search').press('Enter')]);
       expect(await titles(page)).toEqual(['Sortable gamma']);
       await page.getByLabel('Search').fill('Sortable level:loud');
-      const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes('query=')), page.getByLabel('Search').press('Enter')]);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes('query=')),
+        page.getByLabel('Search').press('Enter'),
+      ]);
       await page.waitForLoadState('load');
       expect(response.status()).toBe(400);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('"level:loud"');
@@ -208,7 +249,10 @@ describe('the Issues page', () => {
       expect(new Set([...first, ...second]).size).toBe(30);
       expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0);
       await checked.recheck('issues-page-2');
-      await Promise.all([page.waitForURL((url) => !url.searchParams.has('cursor')), page.getByRole('link', { name: 'First page' }).click()]);
+      await Promise.all([
+        page.waitForURL((url) => !url.searchParams.has('cursor')),
+        page.getByRole('link', { name: 'First page' }).click(),
+      ]);
       expect(await titles(page)).toEqual(first);
     } finally {
       await checked.close();
@@ -227,11 +271,9 @@ describe('the Issues page', () => {
       await page.keyboard.press('k');
       await expect(focusedTitle()).resolves.toBe('Sortable beta');
       await page.keyboard.press('x');
-      expect(await page.getByLabel(/^Select SHOP-/).evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).checked))).toEqual([
-        true,
-        false,
-        false,
-      ]);
+      expect(
+        await page.getByLabel(/^Select SHOP-/).evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).checked)),
+      ).toEqual([true, false, false]);
       await page.keyboard.press('?');
       await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).isVisible()).resolves.toBe(true);
       await checked.recheck('issues-keys-help');
@@ -295,7 +337,14 @@ describe('the Issues page', () => {
     const id = /name="issue" value="(\d+)"/.exec(html)?.[1];
     expect(id).toBeDefined();
     const csrf = await member.client.token(path);
-    const refused = await member.client.post(`${ISSUES}/bulk`, { csrf, project: p.projectSlug, action: 'delete', issue: id!, confirm: 'yes', typed: 'delete' });
+    const refused = await member.client.post(`${ISSUES}/bulk`, {
+      csrf,
+      project: p.projectSlug,
+      action: 'delete',
+      issue: id!,
+      confirm: 'yes',
+      typed: 'delete',
+    });
     expect(refused.status).toBe(403);
     expect(refused.html).toContain('admin');
     expect(await listIssues(server, p, 'status=all&limit=100&query=Delete')).toHaveLength(2);
@@ -317,7 +366,10 @@ describe('the Issues page', () => {
       await Promise.all([page.waitForURL(/issues\/bulk$/), page.getByRole('button', { name: 'Delete' }).click()]);
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Delete 2 issues?');
       await page.getByLabel('Type 2 or the word delete to confirm').fill('3');
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Delete 2 issues' }).click()]);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Delete 2 issues' }).click(),
+      ]);
       await page.waitForLoadState('load');
       expect(refused.status()).toBe(400);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('nothing was deleted');
