@@ -56,7 +56,13 @@ export function IssuesTable({ issues, sparklines, issueHref, now, zone }: Issues
                   <span class={`level-badge level-badge-${issue.level}`}>{issue.level}</span>
                   <span class="issue-short-id">{issue.shortId}</span>
                   {issue.culprit && <span class="issue-culprit">{issue.culprit}</span>}
-                  {issue.status !== 'unresolved' && <span class="issue-status">{issue.status}</span>}
+                  {issue.status === 'snoozed' && issue.snoozeUntil ? (
+                    <span class="issue-status">
+                      snoozed, wakes <RelativeTime date={issue.snoozeUntil} now={now} zone={zone} />
+                    </span>
+                  ) : (
+                    issue.status !== 'unresolved' && <span class="issue-status">{issue.status}</span>
+                  )}
                 </div>
               </td>
               <td class="issues-graph">

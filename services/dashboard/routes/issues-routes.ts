@@ -61,14 +61,22 @@ async function showIssues(page: OrganizationPage): Promise<void> {
     if (!(refused instanceof UserInputError)) throw refused;
     error = refused.message;
   }
-  const listed = query
-    ? await metadata.listIssues({
+  let listed: { items: Issue[]; nextCursor?: string | undefined } = { items: [] };
+  if (query) {
+    try {
+      listed = await metadata.listIssues({
         ...query,
         sort: filter.sort,
         limit: PAGE_SIZE,
         ...(filter.cursor ? { cursor: filter.cursor } : {}),
-      })
-    : { items: [] as Issue[], nextCursor: undefined };
+      });
+    } catch (refused) {
+      // A cursor edited by hand, or kept from another order.
+      if (!(refused instanceof UserInputError)) throw refused;
+      error = refused.message;
+      query = undefined;
+    }
+  }
   const total = !query ? 0 : listed.nextCursor || filter.cursor ? await metadata.countIssues(query) : listed.items.length;
   const ids = listed.items.map((issue) => issue.id);
   const [hours, environments, releases] = await Promise.all([

@@ -305,6 +305,41 @@ describe('the Issues page', () => {
     }
   });
 
+  it('snoozes the focused issue with s for the time chosen, and ignores it with i', async () => {
+    const checked = await open('?environment=sorting', 'issues-keyboard-snooze');
+    try {
+      const { page } = checked;
+      await page.getByLabel('Snooze for').selectOption('360');
+      await page.getByLabel('Snooze for').blur();
+      await page.keyboard.press('j');
+      await Promise.all([page.waitForURL(/done=snooze/), page.keyboard.press('s')]);
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Snoozed 1 issue.');
+      const [snoozed] = await listIssues(server, p, 'status=snoozed&limit=100');
+      expect(snoozed?.title).toBe('Sortable gamma');
+
+      await Promise.all([page.waitForURL(/status=snoozed/), page.getByRole('link', { name: 'Snoozed' }).click()]);
+      expect(await titles(page)).toEqual(['Sortable gamma']);
+      // Six hours from now, less the seconds the test took.
+      await expect(page.locator('.issue-status').textContent()).resolves.toMatch(/^snoozed, wakes in (5|6) h$/);
+      await checked.recheck('issues-snoozed');
+      await page.keyboard.press('j');
+      await Promise.all([page.waitForURL(/done=ignore/), page.keyboard.press('i')]);
+      expect((await listIssues(server, p, 'status=ignored&limit=100')).map((i) => i.title)).toEqual(['Sortable gamma']);
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('answers a cursor edited by hand with the reason above the list', async () => {
+    const checked = await open('?cursor=garbage', 'issues-bad-cursor');
+    try {
+      expect(checked.response.status()).toBe(400);
+      await expect(checked.page.getByRole('alert').textContent()).resolves.toContain('invalid cursor');
+    } finally {
+      await checked.close();
+    }
+  });
+
   it('resolves every issue matching the filter, beyond the page, after showing how many', async () => {
     const checked = await open('?query=Bulk', 'issues-bulk');
     try {
