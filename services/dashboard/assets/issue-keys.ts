@@ -91,8 +91,9 @@ export function issueKeys(): void {
       case 'o':
       case 'Enter':
         if (focused < 0) return;
-        // Enter on the focused title link opens it by itself.
-        if (event.key === 'Enter' && target instanceof HTMLAnchorElement) return;
+        // Enter keeps its own meaning on links and buttons (the focused title link opens by
+        // itself); it opens the row only from the row's checkbox or from no control at all.
+        if (event.key === 'Enter' && target !== document.body && !target?.matches('tr[data-issue-row] input[name=issue]')) return;
         rows[focused]!.querySelector<HTMLAnchorElement>('a.issue-title')?.click();
         break;
       case 'r':
