@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserInputError } from '../../core/errors.ts';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
-import type { IssueStore } from '../../core/ports/issue-store.ts';
+import type { IssueSort, IssueStore } from '../../core/ports/issue-store.ts';
 import type { Project, TenancyStore } from '../../core/ports/tenancy-store.ts';
 import * as fixtures from './metadata-fixtures.ts';
 import { at, change, T } from './metadata-fixtures.ts';
@@ -236,6 +236,66 @@ export function describeIssueStoreContract(
       ]);
     });
 
+    it('sorts by first seen, events and users, each paged on (key, id) across ties without skipping or repeating', async () => {
+      const { project } = await orgWithProject();
+      const base = 1_960_000_000;
+      // a: first seen last, 3 events, 1 user; b: first seen first, 1 event, 2 users; c and d tie
+      // b and a on events and users, so the id decides between them.
+      await store.recordOccurrences([
+        occurrence(project, { hashes: ['b'], title: 'b', timestamp: base, userKey: 'u1' }),
+        occurrence(project, { hashes: ['c'], title: 'c', timestamp: base + 1 }),
+        occurrence(project, { hashes: ['d'], title: 'd', timestamp: base + 2, userKey: 'u1' }),
+        occurrence(project, { hashes: ['a'], title: 'a', timestamp: base + 3, userKey: 'u1' }),
+      ]);
+      await store.recordOccurrences([
+        occurrence(project, { hashes: ['b'], title: 'b', timestamp: base + 4, userKey: 'u2' }),
+        occurrence(project, { hashes: ['a'], title: 'a', timestamp: base + 5 }),
+        occurrence(project, { hashes: ['a'], title: 'a', timestamp: base + 6 }),
+      ]);
+      const pages = async (sort: IssueSort) => {
+        const titles: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listIssues({ projectId: project.id, sort, limit: 1, ...(cursor ? { cursor } : {}) });
+          titles.push(page.items.map((i) => i.title));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return titles.flat();
+      };
+      expect(await pages('lastSeen')).toEqual(['a', 'b', 'd', 'c']);
+      expect(await pages('firstSeen')).toEqual(['a', 'd', 'c', 'b']);
+      expect(await pages('events')).toEqual(['a', 'b', 'd', 'c']);
+      expect(await pages('users')).toEqual(['b', 'a', 'd', 'c']);
+      // A cursor continues only the order it came from.
+      const byEvents = await store.listIssues({ projectId: project.id, sort: 'events', limit: 1 });
+      await expect(
+        store.listIssues({ projectId: project.id, sort: 'users', limit: 1, cursor: byEvents.nextCursor }),
+      ).rejects.toThrow(/pages issues by events, not users/);
+      await expect(store.listIssues({ projectId: project.id, limit: 1, cursor: byEvents.nextCursor })).rejects.toBeInstanceOf(
+        UserInputError,
+      );
+    });
+
+    it('counts the issues a query matches and filters by last seen; lists the environments seen', async () => {
+      const { project } = await orgWithProject();
+      const base = 1_970_000_000;
+      await store.recordOccurrences([
+        occurrence(project, { hashes: ['old'], timestamp: base, environment: 'staging' }),
+        occurrence(project, { hashes: ['new'], timestamp: base + 100, environment: 'production', level: 'warning' }),
+        occurrence(project, { hashes: ['none'], timestamp: base + 200 }),
+      ]);
+      expect(await store.countIssues({ projectId: project.id })).toBe(3);
+      expect(await store.countIssues({ projectId: project.id, level: 'warning' })).toBe(1);
+      expect(await store.countIssues({ projectId: project.id, status: 'resolved' })).toBe(0);
+      expect(await store.countIssues({ projectId: project.id, lastSeenSince: at(base + 100) })).toBe(2);
+      const recent = await store.listIssues({ projectId: project.id, lastSeenSince: at(base + 101), limit: 10 });
+      expect(recent.items.map((i) => i.title)).toHaveLength(1);
+      expect(await store.listEnvironments(project.id, 10)).toEqual(['production', 'staging']);
+      expect(await store.listEnvironments(project.id, 1)).toEqual(['production']);
+      const { project: empty } = await orgWithProject();
+      expect(await store.listEnvironments(empty.id, 10)).toEqual([]);
+    });
+
     describe('issue lifecycle', () => {
       const record = (project: Project, overrides: Partial<Occurrence>) =>
         fixtures.recordOne(store, occurrence(project, overrides));
@@ -254,7 +314,11 @@ export function describeIssueStoreContract(
         });
         expect(await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve' }, at(T + 20)))).toEqual([]);
         // Resolving again still stamps a fresh marker.
-        expect((await store.getIssue(a.issueId))?.resolution).toEqual({ resolvedAt: at(T + 20).toISOString(), by: 'alice', byKind: 'agent' });
+        expect((await store.getIssue(a.issueId))?.resolution).toEqual({
+          resolvedAt: at(T + 20).toISOString(),
+          by: 'alice',
+          byKind: 'agent',
+        });
         expect(await store.changeIssues(project.id, [], resolve)).toEqual([]);
       });
 

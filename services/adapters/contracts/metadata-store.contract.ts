@@ -48,6 +48,8 @@ const METHODS: Record<keyof MetadataStore, true> = {
   touchSourceMapArtifacts: true,
   recordOccurrences: true,
   listIssues: true,
+  countIssues: true,
+  listEnvironments: true,
   findIssue: true,
   getIssue: true,
   changeIssues: true,

@@ -3,7 +3,17 @@
 // PgMetadataStore; it does not own the SqlClient.
 import type { ActivityKind } from '../../core/issues/lifecycle.ts';
 import type { Occurrence, OccurrenceResult } from '../../core/issues/occurrence.ts';
-import type { Issue, IssueActivity, IssueChange, IssueQuery, IssueStore, Release } from '../../core/ports/issue-store.ts';
+import type {
+  Issue,
+  IssueActivity,
+  IssueChange,
+  IssueListQuery,
+  IssueQuery,
+  IssueSort,
+  IssueStore,
+  Release,
+} from '../../core/ports/issue-store.ts';
+import { UserInputError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
@@ -18,46 +28,45 @@ export class PgIssueStore implements IssueStore {
     return this.db.transaction((tx) => recordOccurrences(tx, batch));
   }
 
-  async listIssues(query: IssueQuery): Promise<Page<Issue>> {
-    const conditions = ['i.project_id = $1'];
-    const params: unknown[] = [query.projectId];
-    const add = (condition: (n: number) => string, value: unknown) => {
-      params.push(value);
-      conditions.push(condition(params.length));
-    };
-    const status = query.status ?? 'unresolved';
-    if (status !== 'all') add((n) => `i.status = $${n}`, status);
-    if (query.level) add((n) => `i.level = $${n}`, query.level);
-    if (query.text) add((n) => `(i.title ILIKE $${n} OR i.culprit ILIKE $${n})`, containsPattern(query.text));
-    if (query.firstSeenSince) add((n) => `i.first_seen >= $${n}`, query.firstSeenSince);
-    if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
-    if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
-    if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
-    if (query.environment) add((n) => `$${n}::text = ANY(i.environments)`, query.environment);
-    const exclude = query.exclude ?? {};
-    if (exclude.statuses?.length) add((n) => `NOT (i.status = ANY($${n}::text[]))`, exclude.statuses);
-    if (exclude.levels?.length) add((n) => `NOT (i.level = ANY($${n}::text[]))`, exclude.levels);
-    if (exclude.environments?.length) add((n) => `NOT (i.environments && $${n}::text[])`, exclude.environments);
-    if (exclude.firstReleases?.length) {
-      add((n) => `(i.first_release IS NULL OR NOT (i.first_release = ANY($${n}::text[])))`, exclude.firstReleases);
-    }
+  async listIssues(query: IssueListQuery): Promise<Page<Issue>> {
+    const { conditions, params } = issueConditions(query);
+    const sort = query.sort ?? 'lastSeen';
+    const order = SORTS[sort];
     if (query.cursor) {
-      const [lastSeen, id] = decodeCursor(query.cursor, ['string', 'number']);
-      params.push(lastSeen, id);
-      conditions.push(`(i.last_seen, i.id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+      const [key, id] = decodeSortCursor(query.cursor, sort);
+      params.push(key, id);
+      conditions.push(`(${order.column}, i.id) < ($${params.length - 1}::${order.type}, $${params.length})`);
     }
     params.push(query.limit + 1);
-    const result = await this.db.query<IssueRow>(
-      `SELECT ${ISSUE_COLUMNS} FROM issues i JOIN projects p ON p.id = i.project_id
-       WHERE ${conditions.join(' AND ')} ORDER BY i.last_seen DESC, i.id DESC LIMIT $${params.length}`,
+    const result = await this.db.query<IssueRow & { sort_key: string | number }>(
+      `SELECT ${ISSUE_COLUMNS}, ${order.key} AS sort_key FROM issues i JOIN projects p ON p.id = i.project_id
+       WHERE ${conditions.join(' AND ')} ORDER BY ${order.column} DESC, i.id DESC LIMIT $${params.length}`,
       params,
     );
     const rows = result.rows.slice(0, query.limit);
     const last = rows[rows.length - 1];
     return {
       items: rows.map(toIssue),
-      nextCursor: result.rows.length > query.limit && last ? encodeCursor([last.last_seen_cursor, last.id]) : undefined,
+      nextCursor: result.rows.length > query.limit && last ? encodeSortCursor(sort, last.sort_key, last.id) : undefined,
     };
+  }
+
+  async countIssues(query: IssueQuery): Promise<number> {
+    const { conditions, params } = issueConditions(query);
+    const result = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM issues i WHERE ${conditions.join(' AND ')}`,
+      params,
+    );
+    return result.rows[0]!.n;
+  }
+
+  async listEnvironments(projectId: number, limit: number): Promise<string[]> {
+    const result = await this.db.query<{ environment: string }>(
+      `SELECT DISTINCT e AS environment FROM issues i, unnest(i.environments) AS e
+       WHERE i.project_id = $1 ORDER BY e LIMIT $2`,
+      [projectId, limit],
+    );
+    return result.rows.map((r) => r.environment);
   }
 
   async findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined> {
@@ -205,3 +214,61 @@ const toRelease = (r: ReleaseRow): Release => ({
   firstSeen: r.first_seen,
   lastSeen: r.last_seen,
 });
+
+/** The WHERE clause (over issues i) and its parameters for a query's filters. */
+function issueConditions(query: IssueQuery): { conditions: string[]; params: unknown[] } {
+  const conditions = ['i.project_id = $1'];
+  const params: unknown[] = [query.projectId];
+  const add = (condition: (n: number) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(params.length));
+  };
+  const status = query.status ?? 'unresolved';
+  if (status !== 'all') add((n) => `i.status = $${n}`, status);
+  if (query.level) add((n) => `i.level = $${n}`, query.level);
+  if (query.text) add((n) => `(i.title ILIKE $${n} OR i.culprit ILIKE $${n})`, containsPattern(query.text));
+  if (query.firstSeenSince) add((n) => `i.first_seen >= $${n}`, query.firstSeenSince);
+  if (query.lastSeenSince) add((n) => `i.last_seen >= $${n}`, query.lastSeenSince);
+  if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
+  if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
+  if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
+  if (query.environment) add((n) => `$${n}::text = ANY(i.environments)`, query.environment);
+  const exclude = query.exclude ?? {};
+  if (exclude.statuses?.length) add((n) => `NOT (i.status = ANY($${n}::text[]))`, exclude.statuses);
+  if (exclude.levels?.length) add((n) => `NOT (i.level = ANY($${n}::text[]))`, exclude.levels);
+  if (exclude.environments?.length) add((n) => `NOT (i.environments && $${n}::text[])`, exclude.environments);
+  if (exclude.firstReleases?.length) {
+    add((n) => `(i.first_release IS NULL OR NOT (i.first_release = ANY($${n}::text[])))`, exclude.firstReleases);
+  }
+  return { conditions, params };
+}
+
+// Each order is keyset-paged on (column, id), both descending. Times travel in the cursor as
+// exact text (a JS Date would lose the microseconds, and the next page would repeat a row).
+const exactTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const SORTS: Record<IssueSort, { column: string; key: string; type: string }> = {
+  lastSeen: { column: 'i.last_seen', key: exactTime('i.last_seen'), type: 'timestamptz' },
+  firstSeen: { column: 'i.first_seen', key: exactTime('i.first_seen'), type: 'timestamptz' },
+  events: { column: 'i.times_seen', key: 'i.times_seen', type: 'integer' },
+  users: { column: 'i.user_count', key: 'i.user_count', type: 'integer' },
+};
+
+// The lastSeen cursor keeps the shape it always had ([time, id]), so cursors handed out before
+// the other orders existed still work; the others name their order, so a cursor of one order
+// given with another is refused instead of paging from the wrong place.
+function encodeSortCursor(sort: IssueSort, key: string | number, id: number): string {
+  return sort === 'lastSeen' ? encodeCursor([key, id]) : encodeCursor([sort, key, id]);
+}
+
+function decodeSortCursor(cursor: string, sort: IssueSort): [string | number, number] {
+  if (sort === 'lastSeen') {
+    const [key, id] = decodeCursor(cursor, ['string', 'number']);
+    return [key!, id as number];
+  }
+  const keyType = SORTS[sort].type === 'integer' ? 'number' : 'string';
+  const [named, key, id] = decodeCursor(cursor, ['string', keyType, 'number']);
+  if (named !== sort) {
+    throw new UserInputError(`this cursor pages issues by ${String(named)}, not ${sort}: start again from the first page`);
+  }
+  return [key!, id as number];
+}

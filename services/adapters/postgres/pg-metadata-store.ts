@@ -68,6 +68,8 @@ export class PgMetadataStore implements MetadataStore {
 
   readonly recordOccurrences: IssueStore['recordOccurrences'] = (...a) => this.issues.recordOccurrences(...a);
   readonly listIssues: IssueStore['listIssues'] = (...a) => this.issues.listIssues(...a);
+  readonly countIssues: IssueStore['countIssues'] = (...a) => this.issues.countIssues(...a);
+  readonly listEnvironments: IssueStore['listEnvironments'] = (...a) => this.issues.listEnvironments(...a);
   readonly findIssue: IssueStore['findIssue'] = (...a) => this.issues.findIssue(...a);
   readonly getIssue: IssueStore['getIssue'] = (...a) => this.issues.getIssue(...a);
   readonly changeIssues: IssueStore['changeIssues'] = (...a) => this.issues.changeIssues(...a);

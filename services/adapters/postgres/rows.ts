@@ -127,7 +127,6 @@ export interface IssueRow {
   metadata: IssueMetadata;
   first_seen: Date;
   last_seen: Date;
-  last_seen_cursor: string;
   times_seen: number;
   user_count: number;
   environments: string[];
@@ -139,10 +138,8 @@ export interface IssueRow {
   regression_release: string | null;
 }
 
-// The cursor carries last_seen as exact text: a JS Date would lose the microseconds.
 export const ISSUE_COLUMNS = `i.id, i.project_id, p.slug AS project_slug, i.short_number, i.title, i.culprit,
   i.level, i.status, i.type, i.metadata, i.first_seen, i.last_seen,
-  to_char(i.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_seen_cursor,
   i.times_seen, i.user_count, i.environments, i.first_release, i.last_release, i.resolution, i.snooze_until,
   i.regressed_at, i.regression_release`;
 

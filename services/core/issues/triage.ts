@@ -1,19 +1,20 @@
-// Triage: applying one action to issues of one project, through the ports. The MCP tools (and
-// later the dashboard) call this; the lifecycle rules themselves are in lifecycle.ts.
+// Triage: applying one action to issues of one project, through the ports. The MCP tools and the
+// dashboard call this (bulk-triage.ts for every issue matching a filter); the lifecycle rules
+// themselves are in lifecycle.ts.
 import type { EventStore } from '../ports/event-store.ts';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
 import { stateAfterAction, type ActionRequest, type IssueAction, type TriageActor } from './lifecycle.ts';
 
-interface TriagePorts {
+export interface TriagePorts {
   metadata: MetadataStore;
   events: EventStore;
 }
 
-interface TriageRequest extends Omit<ActionRequest, 'action'> {
+export interface TriageRequest extends Omit<ActionRequest, 'action'> {
   action: IssueAction;
 }
 
-interface TriageResult {
+export interface TriageResult {
   /** Issues the action was applied to. */
   matched: number;
   /** Of those, how many changed status (or were deleted). */

@@ -62,6 +62,11 @@ export interface IssueChange {
   details: Record<string, unknown>;
 }
 
+/** The orders a list of issues comes in, each largest or newest first. */
+export const ISSUE_SORTS = ['lastSeen', 'firstSeen', 'events', 'users'] as const;
+export type IssueSort = (typeof ISSUE_SORTS)[number];
+
+/** Which issues: everything a list, a count and a bulk action select by. */
 export interface IssueQuery {
   projectId: number;
   status?: IssueStatus | 'all';
@@ -86,6 +91,14 @@ export interface IssueQuery {
   };
   /** Issues whose last regression came with this release. */
   regressionRelease?: string;
+  /** Issues last seen at or after this moment (the dashboard's time window). */
+  lastSeenSince?: Date;
+}
+
+/** A page of issues in one order; a cursor continues only the order it came from. */
+export interface IssueListQuery extends IssueQuery {
+  /** Default lastSeen. Ties go by id, newest first, so paging never skips or repeats one. */
+  sort?: IssueSort;
   limit: number;
   cursor?: string;
 }
@@ -100,7 +113,11 @@ export interface Release {
 export interface IssueStore {
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;
-  listIssues(query: IssueQuery): Promise<Page<Issue>>;
+  listIssues(query: IssueListQuery): Promise<Page<Issue>>;
+  /** How many issues match, however many (the dashboard's "all N matching"). */
+  countIssues(query: IssueQuery): Promise<number>;
+  /** The environments the project's issues were seen in, sorted, at most `limit`. */
+  listEnvironments(projectId: number, limit: number): Promise<string[]>;
   findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
   getIssue(id: number): Promise<Issue | undefined>;
   /** Applies a triage action to the issues of one project; returns the ids whose status changed. */

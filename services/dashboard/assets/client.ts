@@ -5,7 +5,9 @@ import 'htmx.org';
 import { localTimes } from './local-time.ts';
 import { sendCsrfWithHtmx } from './csrf-header.ts';
 import { copyButtons } from './copy-button.ts';
+import { issueKeys } from './issue-keys.ts';
 
 sendCsrfWithHtmx();
 localTimes();
 copyButtons();
+issueKeys();

@@ -2,15 +2,11 @@
 // same filter list_issues takes), not an explicit list. delete needs admin and confirmBulk.
 import { z } from 'zod';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
-import { triageIssues } from '../../core/issues/triage.ts';
-import type { Issue } from '../../core/ports/metadata-store.ts';
+import { triageMatching } from '../../core/issues/bulk-triage.ts';
 import { issueFilter, issueFilterInput, projectSlugInput } from '../tool-kit/issue-views.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
-
-/** Issues per store call: bounded work per statement, however many match. */
-const PAGE = 200;
 
 export const bulkUpdateIssues = defineTool({
   name: 'bulk_update_issues',
@@ -39,28 +35,17 @@ export const bulkUpdateIssues = defineTool({
     checkActionAllowed(context, input, input.confirmBulk, 'confirmBulk');
     const filter = issueFilter(input);
     const project = await projectBySlug(context, input.project);
-    // Every match first, then the action: the action changes statuses, which would shift pages.
-    const matches: Issue[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await context.metadata.listIssues({
-        projectId: project.id,
-        ...filter,
-        limit: PAGE,
-        ...(cursor ? { cursor } : {}),
-      });
-      matches.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    let changed = 0;
     const request = { action: input.action, ...(input.snoozeMinutes ? { snoozeMinutes: input.snoozeMinutes } : {}) };
-    for (let i = 0; i < matches.length; i += PAGE) {
-      const part = matches.slice(i, i + PAGE);
-      changed += (await triageIssues(context, project.id, part, request, { kind: 'agent', name: context.token.name }, context.now())).changed;
-    }
+    const { matched, changed } = await triageMatching(
+      context,
+      { projectId: project.id, ...filter },
+      request,
+      { kind: 'agent', name: context.token.name },
+      context.now(),
+    );
     return {
-      summary: `${input.action}: ${matches.length} issue${matches.length === 1 ? '' : 's'} matched in ${project.slug}, ${changed} changed.`,
-      result: { project: project.slug, action: input.action, matched: matches.length, changed },
+      summary: `${input.action}: ${matched} issue${matched === 1 ? '' : 's'} matched in ${project.slug}, ${changed} changed.`,
+      result: { project: project.slug, action: input.action, matched, changed },
     };
   },
 });
