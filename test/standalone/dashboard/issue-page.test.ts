@@ -10,6 +10,7 @@ import { launchChromium, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import type { FormClient } from '../../support/dashboard-forms.ts';
 import { listIssues, waitForIssue, waitForLatestEvent, type IssueJson } from '../../support/issues.ts';
+import { envelopeUrlOf, newEventId, rawRequest } from '../../support/raw-http.ts';
 import { buildSourceMapApp, sentryCli, throwFromBundle, type SourceMapApp } from '../../support/source-map-app.ts';
 import {
   eventually,
@@ -310,6 +311,83 @@ describe('events of an issue', () => {
       await checked.close();
     }
     expect((await member.client.get(issuePath(issue.shortId, 'events', 'f'.repeat(32)))).status).toBe(404);
+  });
+});
+
+describe('what an event carries', () => {
+  it('shows breadcrumbs, request, user, contexts and the logs of its trace, every markup payload as text', async () => {
+    const marker = `x${randomUUID().slice(0, 8)}`;
+    const evil = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>${marker}`;
+    const traceId = randomUUID().replace(/-/g, '');
+    const eventId = newEventId();
+    const now = Date.now() / 1000;
+    const event = {
+      event_id: eventId,
+      timestamp: now,
+      platform: 'javascript',
+      level: 'error',
+      release: `web@1.0.0${evil}`,
+      environment: 'production',
+      culprit: evil,
+      logentry: { formatted: evil },
+      exception: {
+        values: [
+          {
+            type: `Error${marker}`,
+            value: evil,
+            stacktrace: {
+              frames: [
+                { filename: `app/${evil}.js`, function: evil, lineno: 3, colno: 5, in_app: true, context_line: evil, pre_context: [evil], post_context: [evil] },
+              ],
+            },
+          },
+        ],
+      },
+      breadcrumbs: { values: [{ timestamp: now - 5, category: `ui.click${evil}`, level: 'info', message: `crumb ${evil}` }] },
+      tags: { [`flag${marker}`]: evil },
+      user: { id: `user-${marker}`, email: `${marker}@example.com`, username: evil },
+      request: { url: `https://shop.example/cart?q=${evil}`, method: 'POST', headers: { 'User-Agent': evil } },
+      contexts: { trace: { trace_id: traceId, span_id: 'a'.repeat(16) }, browser: { name: 'Chrome', version: evil }, os: { name: 'macOS' } },
+    };
+    const logs = { items: [{ timestamp: now - 1, trace_id: traceId, level: 'warn', body: `log ${evil}` }] };
+    const payload = JSON.stringify(event);
+    const logPayload = JSON.stringify(logs);
+    const body =
+      `${JSON.stringify({ event_id: eventId })}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(payload) })}\n${payload}\n` +
+      `${JSON.stringify({ type: 'log', item_count: 1 })}\n${logPayload}\n`;
+    const sent = await rawRequest(envelopeUrlOf(server, p), { body });
+    expect(sent.status).toBe(200);
+    const issue = await waitForIssue(server, p, `Error${marker}`);
+    await waitForLatestEvent(server, p, issue.shortId);
+    await eventually(async () => {
+      const { html } = await member.client.get(issuePath(issue.shortId));
+      return html.includes(`log &lt;img`) ? true : undefined;
+    }, 'the log of the trace on the page');
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
+        cookies: member.client.jar,
+        colorScheme,
+        screenshot: `issue-event-details-${colorScheme}`,
+      });
+      try {
+        const { page } = checked;
+        expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+        expect(await page.locator('img, main script').count()).toBe(0);
+        const region = (name: string) => page.getByRole('region', { name }).textContent();
+        await expect(region('Breadcrumbs')).resolves.toContain(`crumb ${evil}`);
+        await expect(region('Request and user')).resolves.toContain(`POST https://shop.example/cart?q=${evil}`);
+        await expect(region('Request and user')).resolves.toContain(`User-Agent${evil}`);
+        await expect(region('Request and user')).resolves.toContain(`username${evil}`);
+        await expect(region('Contexts')).resolves.toContain(`version${evil}`);
+        await expect(region('Logs of this trace')).resolves.toContain(`log ${evil}`);
+        await expect(region('Tags')).resolves.toContain(`flag${marker}${evil}`);
+        await expect(page.locator('.context-current code').textContent()).resolves.toBe(evil);
+        await expect(page.locator('.raw-json').textContent()).resolves.toContain(JSON.stringify(evil).slice(1, -1));
+      } finally {
+        await checked.close();
+      }
+    }
   });
 });
 

@@ -35,7 +35,7 @@ export function Breadcrumbs({ payload, clock }: { payload: NormalizedEvent; cloc
                   <td class="nowrap">
                     {crumb.timestamp === undefined ? '' : <RelativeTime date={new Date(crumb.timestamp * 1000)} now={clock.now} zone={clock.zone} />}
                   </td>
-                  <td>{crumb.category ?? crumb.type}</td>
+                  <td class="breadcrumb-category">{crumb.category ?? crumb.type}</td>
                   <td>
                     <span class={`level level-${crumb.level}`}>{crumb.level}</span>
                   </td>
@@ -72,16 +72,19 @@ export function RequestAndUser({ payload }: { payload: NormalizedEvent }) {
 }
 
 export function Contexts({ payload }: { payload: NormalizedEvent }) {
-  const entries = Object.entries(payload.contexts).filter(([name]) => name !== 'trace');
-  const sdk = payload.sdk ? [['sdk', payload.sdk] as const] : [];
-  const all = [...entries, ...sdk];
+  const entries = Object.entries(payload.contexts)
+    .filter(([name]) => name !== 'trace')
+    .map(([name, values]) => [name, Object.entries(values).filter(([key]) => key !== 'type')] as const);
+  // The SDK's name and version; its integrations and packages are in the raw event.
+  const sdk = payload.sdk ? [['sdk', Object.entries({ name: payload.sdk.name, version: payload.sdk.version }).filter(([, v]) => v)] as const] : [];
+  const all = [...entries, ...sdk].filter(([, values]) => values.length > 0);
   if (all.length === 0) return null;
   return (
     <section class="issue-card" aria-labelledby="contexts-heading">
       <h2 id="contexts-heading">Contexts</h2>
       <div class="contexts">
         {all.map(([name, values]) => (
-          <KeyValues key={name} label={name} entries={Object.entries(values).filter(([key]) => key !== 'type')} />
+          <KeyValues key={name} label={name} entries={[...values]} />
         ))}
       </div>
     </section>
