@@ -35,5 +35,8 @@ export async function hourlySeries(
   const first = thisHour - (hours - 1) * HOUR_MS;
   const rows = await events.hourlyEventCounts(projectId, [issueId], first / 1000);
   const counts = new Map(rows.map((r) => [r.hour * 1000, r.count]));
-  return Array.from({ length: hours }, (_, i) => ({ hour: new Date(first + i * HOUR_MS), count: counts.get(first + i * HOUR_MS) ?? 0 }));
+  return Array.from({ length: hours }, (_, i) => ({
+    hour: new Date(first + i * HOUR_MS),
+    count: counts.get(first + i * HOUR_MS) ?? 0,
+  }));
 }

@@ -46,7 +46,9 @@ export interface IssuePageData {
 }
 
 export async function findIssue(page: OrganizationPage, shortId: string): Promise<{ project: Project; issue: Issue }> {
-  const notFound = new NotFoundError(`there is no issue ${shortId.slice(0, 60)}: short ids look like WEB-APP-12 (the Issues page lists them)`);
+  const notFound = new NotFoundError(
+    `there is no issue ${shortId.slice(0, 60)}: short ids look like WEB-APP-12 (the Issues page lists them)`,
+  );
   const parsed = parseShortId(shortId);
   if (!parsed) throw notFound;
   const project = await page.deps.metadata.findProject(page.organization.id, parsed.projectSlug);
@@ -77,7 +79,9 @@ export async function loadIssuePage(
     event ? deps.events.eventNeighbours(project.id, issue.id, event.eventId) : { older: null, newer: null },
     period === '24h'
       ? hourlySeries(deps.events, project.id, issue.id, now).then((s) => s.map(({ hour, count }) => ({ at: hour, count })))
-      : dailySeries(deps.events, project.id, issue.id, now).then((s) => s.map(({ day, count }) => ({ at: new Date(`${day}T00:00:00Z`), count }))),
+      : dailySeries(deps.events, project.id, issue.id, now).then((s) =>
+          s.map(({ day, count }) => ({ at: new Date(`${day}T00:00:00Z`), count })),
+        ),
     resolutionReport(deps.events, issue),
     deps.metadata.listIssueActivity(issue.id, 50),
     deps.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 }),

@@ -18,7 +18,14 @@ interface IssueDeletePageProps {
 
 export function IssueDeletePage({ assets, organization, viewer, csrf, issue, action, back }: IssueDeletePageProps) {
   return (
-    <AppShell title={`Delete ${issue.shortId}`} assets={assets} organization={organization} current="issues" viewer={viewer} csrf={csrf}>
+    <AppShell
+      title={`Delete ${issue.shortId}`}
+      assets={assets}
+      organization={organization}
+      current="issues"
+      viewer={viewer}
+      csrf={csrf}
+    >
       <div class="issue-page confirm-card">
         <h1>{`Delete ${issue.shortId}?`}</h1>
         <p class="issue-title-small">{issue.title}</p>

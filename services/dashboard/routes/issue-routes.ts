@@ -27,7 +27,8 @@ async function showIssue(page: OrganizationPage, shortId: string, eventId: strin
   const period: ChartPeriod = query.period === '14d' ? '14d' : '24h';
   const view: TraceView = TRACE_VIEWS.find((v) => v === query.view) ?? 'app';
   const data = await loadIssuePage(page, shortId, eventId, period);
-  const path = eventId === undefined ? page.href('issues', data.issue.shortId) : page.href('issues', data.issue.shortId, 'events', eventId);
+  const path =
+    eventId === undefined ? page.href('issues', data.issue.shortId) : page.href('issues', data.issue.shortId, 'events', eventId);
   page.send(
     200,
     h(IssuePage, {
@@ -90,11 +91,14 @@ export const issueRoutes: OrganizationRoute[] = [
       checkSnoozeMinutes(request.action, request.snoozeMinutes);
       checkResolveFields(request.action, request.commit, request.release);
       if (request.action === 'delete' && form.get('confirm') !== 'yes') {
-        throw new UserInputError('delete removes the issue and its events for good: confirm it on the delete page; nothing was deleted');
+        throw new UserInputError(
+          'delete removes the issue and its events for good: confirm it on the delete page; nothing was deleted',
+        );
       }
       const { project, issue } = await findIssue(page, shortId!);
       await triageIssues(page.deps, project.id, [issue], request, { kind: 'person', name: page.viewer.email }, page.now());
-      if (request.action === 'delete') return page.seeOther(`${page.href('issues')}?deleted=${encodeURIComponent(issue.shortId)}`);
+      if (request.action === 'delete')
+        return page.seeOther(`${page.href('issues')}?deleted=${encodeURIComponent(issue.shortId)}`);
       page.seeOther(`${page.href('issues', issue.shortId)}?done=${request.action}`);
     },
   },
@@ -111,7 +115,8 @@ interface PostedAction {
 /** The posted form as a triage request; a field out of bounds is a 400 page saying which. */
 function actionRequest(form: URLSearchParams): PostedAction {
   const action = ISSUE_ACTIONS.find((a) => a === form.get('action'));
-  if (!action) throw new UserInputError(`the action must be one of ${ISSUE_ACTIONS.join(', ')}: use the buttons on the issue page`);
+  if (!action)
+    throw new UserInputError(`the action must be one of ${ISSUE_ACTIONS.join(', ')}: use the buttons on the issue page`);
   const text = (name: string, max: number) => {
     const value = form.get(name)?.trim();
     if (!value) return undefined;

@@ -59,7 +59,8 @@ async function freshIssue(): Promise<{ marker: string; issue: IssueJson }> {
   return { marker, issue };
 }
 
-const issuePath = (shortId: string, ...rest: string[]) => `/organizations/${p.organization}/issues/${[shortId, ...rest].join('/')}`;
+const issuePath = (shortId: string, ...rest: string[]) =>
+  `/organizations/${p.organization}/issues/${[shortId, ...rest].join('/')}`;
 
 async function issueNow(shortId: string): Promise<IssueJson | undefined> {
   return (await listIssues(server, p)).find((i) => i.shortId === shortId);
@@ -99,7 +100,9 @@ describe('the issue page', () => {
         const chart = page.getByRole('img', { name: /^Events per hour, the last 24 hours/ });
         await expect(chart.count()).resolves.toBe(1);
         await expect(page.locator('desc#chart-summary').textContent()).resolves.toMatch(/^3 events in the last 24 hours/);
-        await expect(page.getByRole('region', { name: 'Details' }).textContent()).resolves.toContain(`Last releasenode-client@${marker}`);
+        await expect(page.getByRole('region', { name: 'Details' }).textContent()).resolves.toContain(
+          `Last releasenode-client@${marker}`,
+        );
         // A member may triage but not delete.
         expect(await page.getByRole('button', { name: 'Resolve', exact: true }).count()).toBe(1);
         expect(await page.getByRole('link', { name: 'Delete…' }).count()).toBe(0);
@@ -120,7 +123,9 @@ describe('the issue page', () => {
       expect(await page.locator('.frame').count()).toBeGreaterThan(3);
       await page.getByRole('link', { name: 'Raw' }).click();
       await page.waitForLoadState('load');
-      await expect(page.locator('.raw-trace').textContent()).resolves.toMatch(/^TypeError: Cart \d+ of m\w+ is empty\n {4}at parseCart \(/);
+      await expect(page.locator('.raw-trace').textContent()).resolves.toMatch(
+        /^TypeError: Cart \d+ of m\w+ is empty\n {4}at parseCart \(/,
+      );
       await page.setViewportSize({ width: 390, height: 844 });
       await checked.recheck('issue-narrow');
       const side = await page.locator('.issue-side').boundingBox();
@@ -163,6 +168,26 @@ describe('the issue page', () => {
       await checked.close();
     }
   });
+
+  it('works without JavaScript: the copy buttons stay hidden, their texts and the actions are there', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await context.addCookies(
+        Object.entries(member.client.jar)
+          .filter(([, v]) => v !== '')
+          .map(([name, value]) => ({ name, value, url: server.url })),
+      );
+      const page = await context.newPage();
+      await page.goto(`${server.url}${issuePath(shared.issue.shortId)}`);
+      expect(await page.getByRole('button', { name: 'Copy as Markdown' }).isVisible()).toBe(false);
+      await page.locator('summary', { hasText: 'Copy as Markdown: show the text' }).click();
+      await expect(page.locator('#copy-copy-as-markdown').isVisible()).resolves.toBe(true);
+      await page.locator('summary', { hasText: 'Snooze…' }).click();
+      await expect(page.getByLabel('Minutes').isVisible()).resolves.toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('triage from the issue page', () => {
@@ -178,7 +203,10 @@ describe('triage from the issue page', () => {
       await page.getByLabel('Commit').fill('4f2a9c1');
       await page.getByLabel('Release').fill('shop@2.0.0');
       await page.getByLabel('Note').fill('Guard <empty> carts');
-      await Promise.all([page.waitForURL(/\?done=resolve$/), page.locator('.action-popover').getByRole('button', { name: 'Resolve' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\?done=resolve$/),
+        page.locator('.action-popover').getByRole('button', { name: 'Resolve' }).click(),
+      ]);
       await checked.recheck('issue-resolved');
       await expect(page.getByRole('status').textContent()).resolves.toBe('Resolved.');
       const resolution = (await page.getByRole('region', { name: 'Resolution' }).textContent())!;
@@ -221,8 +249,11 @@ describe('triage from the issue page', () => {
 
   it('unresolves, ignores and snoozes, each leaving a notice and the status', async () => {
     const { issue } = await freshIssue();
-    const status = async () => (await member.client.get(issuePath(issue.shortId))).html.match(/class="badge status status-(\w+)"/)?.[1];
-    expect((await post(member.client, issue.shortId, { action: 'ignore' })).location).toBe(`${issuePath(issue.shortId)}?done=ignore`);
+    const status = async () =>
+      (await member.client.get(issuePath(issue.shortId))).html.match(/class="badge status status-(\w+)"/)?.[1];
+    expect((await post(member.client, issue.shortId, { action: 'ignore' })).location).toBe(
+      `${issuePath(issue.shortId)}?done=ignore`,
+    );
     expect(await status()).toBe('ignored');
     expect((await post(member.client, issue.shortId, { action: 'unresolve' })).status).toBe(303);
     expect(await status()).toBe('unresolved');
@@ -267,7 +298,10 @@ describe('triage from the issue page', () => {
       await page.waitForLoadState('load');
       await checked.recheck('issue-delete-confirm');
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Delete ${issue.shortId}?`);
-      await Promise.all([page.waitForURL(/\/issues\?deleted=/), page.getByRole('button', { name: 'Delete issue and events' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/issues\?deleted=/),
+        page.getByRole('button', { name: 'Delete issue and events' }).click(),
+      ]);
     } finally {
       await checked.close();
     }
@@ -337,7 +371,16 @@ describe('what an event carries', () => {
             value: evil,
             stacktrace: {
               frames: [
-                { filename: `app/${evil}.js`, function: evil, lineno: 3, colno: 5, in_app: true, context_line: evil, pre_context: [evil], post_context: [evil] },
+                {
+                  filename: `app/${evil}.js`,
+                  function: evil,
+                  lineno: 3,
+                  colno: 5,
+                  in_app: true,
+                  context_line: evil,
+                  pre_context: [evil],
+                  post_context: [evil],
+                },
               ],
             },
           },
@@ -347,7 +390,11 @@ describe('what an event carries', () => {
       tags: { [`flag${marker}`]: evil },
       user: { id: `user-${marker}`, email: `${marker}@example.com`, username: evil },
       request: { url: `https://shop.example/cart?q=${evil}`, method: 'POST', headers: { 'User-Agent': evil } },
-      contexts: { trace: { trace_id: traceId, span_id: 'a'.repeat(16) }, browser: { name: 'Chrome', version: evil }, os: { name: 'macOS' } },
+      contexts: {
+        trace: { trace_id: traceId, span_id: 'a'.repeat(16) },
+        browser: { name: 'Chrome', version: evil },
+        os: { name: 'macOS' },
+      },
     };
     const logs = { items: [{ timestamp: now - 1, trace_id: traceId, level: 'warn', body: `log ${evil}` }] };
     const payload = JSON.stringify(event);
@@ -402,7 +449,8 @@ describe('symbolicated frames', () => {
   });
 
   it('shows the original source from a sentry-cli upload, the minified frame one click away', async () => {
-    const token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', web.projectSlug], server.env)).plaintext;
+    const token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', web.projectSlug], server.env))
+      .plaintext;
     const app = await buildSourceMapApp();
     apps.push(app);
     const uploaded = await sentryCli(['sourcemaps', 'upload', join(app.dist)], {
@@ -419,10 +467,14 @@ describe('symbolicated frames', () => {
     const issue = await waitForIssue(server, web, 'Cannot read properties of undefined');
     await waitForLatestEvent(server, web, issue.shortId);
 
-    const checked = await openCheckedPage(browser, `${server.url}/organizations/${web.organization}/issues/${issue.shortId}?view=full`, {
-      cookies: member.client.jar,
-      screenshot: 'issue-symbolicated',
-    });
+    const checked = await openCheckedPage(
+      browser,
+      `${server.url}/organizations/${web.organization}/issues/${issue.shortId}?view=full`,
+      {
+        cookies: member.client.jar,
+        screenshot: 'issue-symbolicated',
+      },
+    );
     try {
       const { page } = checked;
       const frame = page.locator('.frame', { has: page.locator('.badge', { hasText: 'source map' }) }).first();

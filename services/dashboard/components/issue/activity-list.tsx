@@ -48,7 +48,5 @@ function actorText(entry: IssueActivity): string {
 function Written({ details }: { details: Record<string, unknown> }) {
   const parts = (['commit', 'release', 'note'] as const).filter((key) => typeof details[key] === 'string');
   if (parts.length === 0) return null;
-  return (
-    <p class="muted small prewrap">{parts.map((key) => `${key}: ${details[key] as string}`).join('\n')}</p>
-  );
+  return <p class="muted small prewrap">{parts.map((key) => `${key}: ${details[key] as string}`).join('\n')}</p>;
 }

@@ -12,7 +12,7 @@ export function CopyBlock({ label, text }: { label: string; text: string }) {
       </button>
       <details>
         <summary>{`${label}: show the text`}</summary>
-        <pre id={id} class="copy-text" tabIndex={0}>
+        <pre id={id} class="issue-copy-text" tabIndex={0}>
           {text}
         </pre>
       </details>

@@ -33,7 +33,11 @@ export function Breadcrumbs({ payload, clock }: { payload: NormalizedEvent; cloc
               {crumbs.map((crumb, i) => (
                 <tr key={i}>
                   <td class="nowrap">
-                    {crumb.timestamp === undefined ? '' : <RelativeTime date={new Date(crumb.timestamp * 1000)} now={clock.now} zone={clock.zone} />}
+                    {crumb.timestamp === undefined ? (
+                      ''
+                    ) : (
+                      <RelativeTime date={new Date(crumb.timestamp * 1000)} now={clock.now} zone={clock.zone} />
+                    )}
                   </td>
                   <td class="breadcrumb-category">{crumb.category ?? crumb.type}</td>
                   <td>
@@ -76,7 +80,9 @@ export function Contexts({ payload }: { payload: NormalizedEvent }) {
     .filter(([name]) => name !== 'trace')
     .map(([name, values]) => [name, Object.entries(values).filter(([key]) => key !== 'type')] as const);
   // The SDK's name and version; its integrations and packages are in the raw event.
-  const sdk = payload.sdk ? [['sdk', Object.entries({ name: payload.sdk.name, version: payload.sdk.version }).filter(([, v]) => v)] as const] : [];
+  const sdk = payload.sdk
+    ? [['sdk', Object.entries({ name: payload.sdk.name, version: payload.sdk.version }).filter(([, v]) => v)] as const]
+    : [];
   const all = [...entries, ...sdk].filter(([, values]) => values.length > 0);
   if (all.length === 0) return null;
   return (
@@ -138,7 +144,9 @@ export function RawEvent({ payload }: { payload: NormalizedEvent }) {
       <h2 id="raw-heading">Raw event</h2>
       <details>
         <summary>Show the event as JSON</summary>
-        <pre class="raw-json" tabIndex={0}>{JSON.stringify(payload, null, 2)}</pre>
+        <pre class="raw-json" tabIndex={0}>
+          {JSON.stringify(payload, null, 2)}
+        </pre>
       </details>
     </section>
   );

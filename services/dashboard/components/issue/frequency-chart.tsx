@@ -38,7 +38,13 @@ export function FrequencyChart({ period, series, periodHref, zone }: FrequencyCh
           </a>
         </nav>
       </div>
-      <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="chart-title chart-summary" preserveAspectRatio="none">
+      <svg
+        class="chart"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby="chart-title chart-summary"
+        preserveAspectRatio="none"
+      >
         <title id="chart-title">{`Events per ${period === '24h' ? 'hour' : 'day'}, ${span}`}</title>
         <desc id="chart-summary">{summary}</desc>
         <line class="chart-axis" x1="0" x2={WIDTH} y1={HEIGHT - 0.5} y2={HEIGHT - 0.5} />
@@ -62,6 +68,8 @@ export function FrequencyChart({ period, series, periodHref, zone }: FrequencyCh
 
 function formatSlot(at: Date, period: ChartPeriod, zone: string | null): string {
   const options: Intl.DateTimeFormatOptions =
-    period === '24h' ? { hour: '2-digit', minute: '2-digit', timeZone: zone ?? 'UTC' } : { day: 'numeric', month: 'short', timeZone: 'UTC' };
+    period === '24h'
+      ? { hour: '2-digit', minute: '2-digit', timeZone: zone ?? 'UTC' }
+      : { day: 'numeric', month: 'short', timeZone: 'UTC' };
   return new Intl.DateTimeFormat('en-GB', options).format(at) + (period === '24h' && !zone ? ' UTC' : '');
 }

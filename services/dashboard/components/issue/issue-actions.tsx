@@ -15,7 +15,7 @@ interface IssueActionsProps {
 export function IssueActions({ issue, action, csrf, canTriage, deleteHref }: IssueActionsProps) {
   if (!canTriage) return null;
   const simple = (name: string, label: string, primary = false) => (
-    <form method="post" action={action} class="inline-form">
+    <form method="post" action={action} class="issue-action-form">
       <CsrfField token={csrf} />
       <input type="hidden" name="action" value={name} />
       <button type="submit" class={primary ? 'button button-primary' : 'button'}>

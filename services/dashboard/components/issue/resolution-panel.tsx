@@ -10,7 +10,17 @@ const VERDICTS = {
   no_resolution: { label: 'Not resolved', text: 'No resolve to check: resolve the issue to stamp a marker.' },
 } as const;
 
-export function ResolutionPanel({ issue, report, now, zone }: { issue: Issue; report: ResolutionReport; now: Date; zone: string | null }) {
+export function ResolutionPanel({
+  issue,
+  report,
+  now,
+  zone,
+}: {
+  issue: Issue;
+  report: ResolutionReport;
+  now: Date;
+  zone: string | null;
+}) {
   const marker = issue.resolution;
   const verdict = VERDICTS[report.status];
   return (
@@ -56,7 +66,9 @@ export function ResolutionPanel({ issue, report, now, zone }: { issue: Issue; re
               <dt>Since then</dt>
               <dd>
                 {`${report.since.count} event${report.since.count === 1 ? '' : 's'}`}
-                {report.since.releases.length > 0 && <span class="muted">{` (releases ${report.since.releases.join(', ')})`}</span>}
+                {report.since.releases.length > 0 && (
+                  <span class="muted">{` (releases ${report.since.releases.join(', ')})`}</span>
+                )}
               </dd>
             </>
           )}

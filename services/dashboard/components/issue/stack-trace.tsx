@@ -42,7 +42,9 @@ export function StackTrace({ payload, view, viewHref, unmatchedDebugIds }: Stack
       )}
       {shown.length === 0 && <p class="muted">This event has no stack trace.</p>}
       {view === 'raw' ? (
-        <pre class="raw-trace" tabIndex={0}>{shown.map(rawException).join('\n\n')}</pre>
+        <pre class="raw-trace" tabIndex={0}>
+          {shown.map(rawException).join('\n\n')}
+        </pre>
       ) : (
         shown.map((exception, i) => <Exception key={i} exception={exception} inAppOnly={view === 'app'} />)
       )}
@@ -73,8 +75,12 @@ function Exception({ exception, inAppOnly }: { exception: ExceptionValue; inAppO
           <FrameItem key={i} frame={frame} minified={minified} open={i === 0} />
         ))}
       </ol>
-      {hidden > 0 && <p class="muted small">{`${hidden} frame${hidden === 1 ? '' : 's'} outside the app hidden: choose Full to see them.`}</p>}
-      {inAppOnly && inApp.length === 0 && indexed.length > 0 && <p class="muted small">No frame is marked in-app: all are shown.</p>}
+      {hidden > 0 && (
+        <p class="muted small">{`${hidden} frame${hidden === 1 ? '' : 's'} outside the app hidden: choose Full to see them.`}</p>
+      )}
+      {inAppOnly && inApp.length === 0 && indexed.length > 0 && (
+        <p class="muted small">No frame is marked in-app: all are shown.</p>
+      )}
     </div>
   );
 }
@@ -132,7 +138,10 @@ function ContextLines({ frame }: { frame: Frame }) {
 }
 
 function rawException(exception: ExceptionValue): string {
-  const head = exception.type || exception.value ? `${exception.type ?? 'Error'}${exception.value ? `: ${exception.value}` : ''}` : 'Stack trace';
+  const head =
+    exception.type || exception.value
+      ? `${exception.type ?? 'Error'}${exception.value ? `: ${exception.value}` : ''}`
+      : 'Stack trace';
   const frames = [...(exception.stacktrace?.frames ?? [])].reverse();
   return [head, ...frames.map(rawFrameLine)].join('\n');
 }
