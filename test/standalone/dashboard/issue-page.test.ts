@@ -44,26 +44,34 @@ afterAll(async () => {
 });
 
 /** @sentry/node throws `TypeError: Cart <n> of <marker> is empty` three times from parseCart. */
-async function sendErrors(marker: string): Promise<string[]> {
-  const result = await runProcess(process.execPath, ['send-events.cjs', p.dsn, 'exception', marker], { cwd: CLIENT_DIR });
+async function sendErrors(project: Provisioned, marker: string): Promise<string[]> {
+  const result = await runProcess(process.execPath, ['send-events.cjs', project.dsn, 'exception', marker], { cwd: CLIENT_DIR });
   if (result.code !== 0) throw new Error(`send-events failed: ${result.stderr}`);
   return (JSON.parse(result.stdout) as { eventIds: string[] }).eventIds;
 }
 
 /** A fresh issue of three events, stored and readable. */
-async function freshIssue(): Promise<{ marker: string; issue: IssueJson }> {
+async function freshIssue(): Promise<{ marker: string; issue: IssueJson; project: Provisioned }> {
+  // A project of its own: the client's errors all share one fingerprint, so in one project
+  // every test's events would land in the same issue.
+  const project = await provision(server, `Shop ${++shops}`);
   const marker = `m${randomUUID().slice(0, 8)}`;
-  await sendErrors(marker);
-  const issue = await waitForIssue(server, p, `of ${marker} is empty`, 3);
-  await waitForLatestEvent(server, p, issue.shortId);
-  return { marker, issue };
+  await sendErrors(project, marker);
+  const issue = await waitForIssue(server, project, `of ${marker} is empty`, 3);
+  // The issue is counted before its events are stored: wait until the page sees all three.
+  await eventually(async () => {
+    const { html } = await member.client.get(issuePath(issue.shortId));
+    return html.includes('From the last 3 events.') ? true : undefined;
+  }, `the three stored events of ${issue.shortId}`);
+  return { marker, issue, project };
 }
+let shops = 0;
 
 const issuePath = (shortId: string, ...rest: string[]) =>
   `/organizations/${p.organization}/issues/${[shortId, ...rest].join('/')}`;
 
-async function issueNow(shortId: string): Promise<IssueJson | undefined> {
-  return (await listIssues(server, p)).find((i) => i.shortId === shortId);
+async function issueNow(project: Provisioned, shortId: string): Promise<IssueJson | undefined> {
+  return (await listIssues(server, project)).find((i) => i.shortId === shortId);
 }
 
 async function post(client: FormClient, shortId: string, fields: Record<string, string>) {
@@ -72,7 +80,7 @@ async function post(client: FormClient, shortId: string, fields: Record<string, 
 }
 
 describe('the issue page', () => {
-  let shared: { marker: string; issue: IssueJson };
+  let shared: { marker: string; issue: IssueJson; project: Provisioned };
   beforeAll(async () => {
     shared = await freshIssue();
   }, 60_000);
@@ -192,7 +200,7 @@ describe('the issue page', () => {
 
 describe('triage from the issue page', () => {
   it('resolves with a commit, release and note: the marker and the activity name the person', async () => {
-    const { issue } = await freshIssue();
+    const { issue, project } = await freshIssue();
     const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
       cookies: member.client.jar,
       screenshot: 'issue-resolve-form',
@@ -222,16 +230,19 @@ describe('triage from the issue page', () => {
     } finally {
       await checked.close();
     }
-    expect((await issueNow(issue.shortId))?.status).toBe('resolved');
+    expect((await issueNow(project, issue.shortId))?.status).toBe('resolved');
   });
 
   it('says the resolution regressed once @sentry/node sends the same error again', async () => {
-    const { issue, marker } = await freshIssue();
+    const { issue, marker, project } = await freshIssue();
     // Resolved in the release the client sends, so a new event of it is a regression.
     expect((await post(member.client, issue.shortId, { action: 'resolve', release: `node-client@${marker}` })).status).toBe(303);
     expect((await member.client.get(issuePath(issue.shortId))).html).toContain('No event has come since the resolve.');
-    await sendErrors(marker);
-    await eventually(async () => ((await issueNow(issue.shortId))?.status === 'unresolved' ? true : undefined), 'the regression');
+    await sendErrors(project, marker);
+    await eventually(
+      async () => ((await issueNow(project, issue.shortId))?.status === 'unresolved' ? true : undefined),
+      'the regression',
+    );
     const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
       cookies: member.client.jar,
       screenshot: 'issue-regressed',
@@ -280,13 +291,13 @@ describe('triage from the issue page', () => {
   });
 
   it('deletes only for an admin, after a confirmation page; a member gets 403 and no button', async () => {
-    const { issue } = await freshIssue();
+    const { issue, project } = await freshIssue();
     const forged = await post(member.client, issue.shortId, { action: 'delete', confirm: 'yes' });
     expect(forged.status).toBe(403);
     expect(forged.html).toContain('this needs the owner or admin role; you are member');
     expect((await member.client.get(issuePath(issue.shortId, 'delete'))).status).toBe(403);
     expect((await post(admin.client, issue.shortId, { action: 'delete' })).status).toBe(400);
-    expect(await issueNow(issue.shortId)).toBeDefined();
+    expect(await issueNow(project, issue.shortId)).toBeDefined();
 
     const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
       cookies: admin.client.jar,
@@ -305,14 +316,14 @@ describe('triage from the issue page', () => {
     } finally {
       await checked.close();
     }
-    expect(await issueNow(issue.shortId)).toBeUndefined();
+    expect(await issueNow(project, issue.shortId)).toBeUndefined();
     expect((await admin.client.get(issuePath(issue.shortId))).status).toBe(404);
   });
 });
 
 describe('events of an issue', () => {
   it('steps to older and newer events, and a permalink keeps its event after a newer one arrives', async () => {
-    const { issue, marker } = await freshIssue();
+    const { issue, marker, project } = await freshIssue();
     const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
       cookies: member.client.jar,
       screenshot: 'issue-events',
@@ -331,8 +342,8 @@ describe('events of an issue', () => {
       await page.waitForLoadState('load');
       expect(await page.locator('.event-id').textContent()).toBe(latestId);
 
-      await sendErrors(marker);
-      await waitForIssue(server, p, `of ${marker} is empty`, 6);
+      await sendErrors(project, marker);
+      await waitForIssue(server, project, `of ${marker} is empty`, 6);
       await page.goto(`${server.url}${issuePath(issue.shortId, 'events', latestId)}`);
       expect(await page.locator('.event-id').textContent()).toBe(latestId);
       expect(await page.locator('a[rel="next"]').count()).toBe(1);
