@@ -10,6 +10,7 @@ import { launchChromium, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import type { FormClient } from '../../support/dashboard-forms.ts';
 import { listIssues, waitForIssue, waitForLatestEvent, type IssueJson } from '../../support/issues.ts';
+import { connectAgent } from '../../support/mcp-client.ts';
 import { envelopeUrlOf, newEventId, rawRequest } from '../../support/raw-http.ts';
 import { buildSourceMapApp, sentryCli, throwFromBundle, type SourceMapApp } from '../../support/source-map-app.ts';
 import {
@@ -253,6 +254,42 @@ describe('triage from the issue page', () => {
       expect(resolution).toMatch(/Since then\d+ events? \(releases node-client@/);
       const activity = (await checked.page.getByRole('region', { name: 'Activity' }).locator('li').first().textContent())!;
       expect(activity).toMatch(/^errata regressed/);
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it("shows an agent token's resolve as the token's, and the copied MCP call works as it is", async () => {
+    const { issue, project } = await freshIssue();
+    const agent = await connectAgent(server.url, project.token);
+    try {
+      const { html } = await member.client.get(issuePath(issue.shortId));
+      const copied = JSON.parse(decodeEntities(/<pre id="copy-copy-as-mcp-call"[^>]*>([^<]*)<\/pre>/.exec(html)![1]!));
+      const context = await agent.call(copied.params.name, copied.params.arguments);
+      expect(context.isError).toBe(false);
+      expect(context.structured.issue.shortId).toBe(issue.shortId);
+      const resolved = await agent.call('update_issue', {
+        shortId: issue.shortId,
+        action: 'resolve',
+        note: 'fixed by the agent',
+      });
+      expect(resolved.isError, resolved.text).toBe(false);
+    } finally {
+      await agent.close();
+    }
+    const checked = await openCheckedPage(browser, `${server.url}${issuePath(issue.shortId)}`, {
+      cookies: member.client.jar,
+      screenshot: 'issue-agent-resolved',
+    });
+    try {
+      const { page } = checked;
+      const token = `admin-${project.projectSlug}`;
+      await expect(page.getByRole('region', { name: 'Resolution' }).textContent()).resolves.toContain(
+        `Resolved by${token} (agent token)`,
+      );
+      const activity = (await page.getByRole('region', { name: 'Activity' }).locator('li').first().textContent())!;
+      expect(activity).toContain(`${token} (agent token) resolved`);
+      expect(activity).toContain('note: fixed by the agent');
     } finally {
       await checked.close();
     }
@@ -515,3 +552,12 @@ describe('symbolicated frames', () => {
     expect(html).toContain(`No uploaded source map matched Debug ID ${app.debugId}`);
   });
 });
+
+/** The few entities preact writes in text. */
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
