@@ -131,8 +131,9 @@ export class ClickHouseEventStore implements EventStore {
     const [t, r] = [Number(me.timestamp_us), Number(me.received_at_us)];
     const side = async (op: '<' | '>', order: Sql) => {
       const cmp = raw(op);
+      // The plain bound (timestamp_us op= t) is what the sorting key can use; the rest breaks ties.
       const rows = await this.select<{ event_id: string }>(sql`SELECT event_id FROM ${this.table} WHERE ${issue}
-        AND (timestamp_us ${cmp} ${t} OR (timestamp_us = ${t} AND (received_at_us ${cmp} ${r}
+        AND timestamp_us ${cmp}= ${t} AND (timestamp_us ${cmp} ${t} OR (timestamp_us = ${t} AND (received_at_us ${cmp} ${r}
           OR (received_at_us = ${r} AND event_id ${cmp} ${eventId}))))
         ORDER BY ${order} LIMIT 1`);
       return rows[0]?.event_id ?? null;

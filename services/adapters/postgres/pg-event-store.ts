@@ -102,15 +102,16 @@ export class PgEventStore implements EventStore {
   }
 
   async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
-    // Row comparison against the stored event itself, so no timestamp goes through a float.
+    // Row comparison against the stored event itself, so no timestamp goes through a float; the
+    // plain timestamp bound beside it lets events_issue_time start the scan at the event.
     const result = await this.db.query<{ older: string | null; newer: string | null }>(
       `WITH me AS (SELECT timestamp, received_at, event_id FROM events WHERE project_id = $1 AND issue_id = $2 AND event_id = $3)
        SELECT
          (SELECT e.event_id FROM events e, me WHERE e.project_id = $1 AND e.issue_id = $2
-            AND (e.timestamp, e.received_at, e.event_id) < (me.timestamp, me.received_at, me.event_id)
+            AND e.timestamp <= me.timestamp AND (e.timestamp, e.received_at, e.event_id) < (me.timestamp, me.received_at, me.event_id)
             ORDER BY e.timestamp DESC, e.received_at DESC, e.event_id DESC LIMIT 1) AS older,
          (SELECT e.event_id FROM events e, me WHERE e.project_id = $1 AND e.issue_id = $2
-            AND (e.timestamp, e.received_at, e.event_id) > (me.timestamp, me.received_at, me.event_id)
+            AND e.timestamp >= me.timestamp AND (e.timestamp, e.received_at, e.event_id) > (me.timestamp, me.received_at, me.event_id)
             ORDER BY e.timestamp, e.received_at, e.event_id LIMIT 1) AS newer`,
       [projectId, issueId, eventId],
     );
