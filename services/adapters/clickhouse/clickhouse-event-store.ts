@@ -10,6 +10,7 @@ import type { Level } from '../../core/event/level.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type {
   DailyCount,
+  EventNeighbours,
   HourlyCount,
   EventStore,
   IssueEventStats,
@@ -104,6 +105,43 @@ export class ClickHouseEventStore implements EventStore {
         SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId}
         ORDER BY timestamp_us DESC, received_at_us DESC, event_id DESC LIMIT 1)
       ORDER BY version DESC LIMIT 1`);
+  }
+
+  async recentEventsForIssue(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
+    // The ids first (each once, newest first), then each one's first write, whole.
+    const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
+    const rows = await this.select<EventSelectRow>(sql`SELECT ${COLUMNS} FROM ${this.table}
+      WHERE ${issue} AND event_id IN (
+        SELECT event_id FROM (
+          SELECT event_id, timestamp_us, received_at_us FROM ${this.table} WHERE ${issue}
+          ORDER BY ${NEWEST_FIRST} LIMIT 1 BY event_id)
+        ORDER BY ${NEWEST_FIRST} LIMIT ${limit})
+      ORDER BY ${NEWEST_FIRST}, version DESC LIMIT 1 BY event_id`);
+    return rows.map(toStoredEvent);
+  }
+
+  async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
+    const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
+    const me = (
+      await this.select<{ timestamp_us: string | number; received_at_us: string | number }>(sql`
+        SELECT timestamp_us, received_at_us FROM ${this.table} WHERE ${issue} AND event_id = ${eventId} LIMIT 1`)
+    )[0];
+    if (!me) return { older: null, newer: null };
+    // Spelled out rather than as tuple comparisons, which 18.16 may not order lexicographically.
+    const [t, r] = [Number(me.timestamp_us), Number(me.received_at_us)];
+    const side = async (op: '<' | '>', order: Sql) => {
+      const cmp = raw(op);
+      // The plain bound (timestamp_us op= t) is what the sorting key can use; the rest breaks ties.
+      const rows = await this.select<{ event_id: string }>(sql`SELECT event_id FROM ${this.table} WHERE ${issue}
+        AND timestamp_us ${cmp}= ${t} AND (timestamp_us ${cmp} ${t} OR (timestamp_us = ${t} AND (received_at_us ${cmp} ${r}
+          OR (received_at_us = ${r} AND event_id ${cmp} ${eventId}))))
+        ORDER BY ${order} LIMIT 1`);
+      return rows[0]?.event_id ?? null;
+    };
+    return {
+      older: await side('<', NEWEST_FIRST),
+      newer: await side('>', raw('timestamp_us ASC, received_at_us ASC, event_id ASC')),
+    };
   }
 
   async latestEventForProject(projectId: number): Promise<StoredEvent | undefined> {

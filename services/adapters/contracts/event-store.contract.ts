@@ -106,6 +106,36 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForProject(projectId())).toBeUndefined();
     });
 
+    it("lists an issue's newest events, newest first, each once", async () => {
+      const project = projectId();
+      const events = [1, 4, 2, 3].map((offset) => event(project, { issueId: 31, timestamp: 1_700_000_000 + offset }));
+      await store.insertEvents([...events, event(project, { issueId: 32, timestamp: 1_800_000_000 })].map(toNew));
+      await store.insertEvents([toNew({ ...events[1]!, title: 'copy' })]);
+      expect(await store.recentEventsForIssue(project, 31, 10)).toEqual([events[1], events[3], events[2], events[0]]);
+      expect((await store.recentEventsForIssue(project, 31, 2)).map((e) => e.eventId)).toEqual([
+        events[1]!.eventId,
+        events[3]!.eventId,
+      ]);
+      expect(await store.recentEventsForIssue(project, 33, 10)).toEqual([]);
+    });
+
+    it('finds the events either side of an event in its issue, ties broken by received time then id', async () => {
+      const project = projectId();
+      const t = 1_700_000_000.123456;
+      const at = (offset: number, received = 0, issueId = 34) =>
+        event(project, { issueId, timestamp: t + offset, receivedAt: t + 10 + received });
+      // Oldest to newest: a, b (same time as c, received earlier), c, d; e belongs to another issue.
+      const [a, b, c, d] = [at(-5), at(0, 0), at(0, 1), at(0.000001)];
+      await store.insertEvents([a, b, c, d, at(-1, 0, 35)].map((e) => toNew(e!)));
+      await store.insertEvents([toNew(c!)]);
+      expect(await store.eventNeighbours(project, 34, a!.eventId)).toEqual({ older: null, newer: b!.eventId });
+      expect(await store.eventNeighbours(project, 34, b!.eventId)).toEqual({ older: a!.eventId, newer: c!.eventId });
+      expect(await store.eventNeighbours(project, 34, c!.eventId)).toEqual({ older: b!.eventId, newer: d!.eventId });
+      expect(await store.eventNeighbours(project, 34, d!.eventId)).toEqual({ older: c!.eventId, newer: null });
+      expect(await store.eventNeighbours(project, 35, a!.eventId)).toEqual({ older: null, newer: null });
+      expect(await store.eventNeighbours(project, 34, 'f'.repeat(32))).toEqual({ older: null, newer: null });
+    });
+
     it("finds each user's latest event of an issue, newest first", async () => {
       const project = projectId();
       const at = (userKey: string | null, offset: number, issueId = 22) =>

@@ -6,6 +6,7 @@ import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
 import type {
   DailyCount,
+  EventNeighbours,
   HourlyCount,
   EventStore,
   IssueEventStats,
@@ -89,6 +90,33 @@ export class PgEventStore implements EventStore {
       [projectId, issueId],
     );
     return result.rows[0] && toStoredEvent(result.rows[0]);
+  }
+
+  async recentEventsForIssue(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
+    const result = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND issue_id = $2
+       ORDER BY timestamp DESC, received_at DESC, event_id DESC LIMIT $3`,
+      [projectId, issueId, limit],
+    );
+    return result.rows.map(toStoredEvent);
+  }
+
+  async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
+    // Row comparison against the stored event itself, so no timestamp goes through a float; the
+    // plain timestamp bound beside it lets events_issue_time start the scan at the event.
+    const result = await this.db.query<{ older: string | null; newer: string | null }>(
+      `WITH me AS (SELECT timestamp, received_at, event_id FROM events WHERE project_id = $1 AND issue_id = $2 AND event_id = $3)
+       SELECT
+         (SELECT e.event_id FROM events e, me WHERE e.project_id = $1 AND e.issue_id = $2
+            AND e.timestamp <= me.timestamp AND (e.timestamp, e.received_at, e.event_id) < (me.timestamp, me.received_at, me.event_id)
+            ORDER BY e.timestamp DESC, e.received_at DESC, e.event_id DESC LIMIT 1) AS older,
+         (SELECT e.event_id FROM events e, me WHERE e.project_id = $1 AND e.issue_id = $2
+            AND e.timestamp >= me.timestamp AND (e.timestamp, e.received_at, e.event_id) > (me.timestamp, me.received_at, me.event_id)
+            ORDER BY e.timestamp, e.received_at, e.event_id LIMIT 1) AS newer`,
+      [projectId, issueId, eventId],
+    );
+    const row = result.rows[0];
+    return { older: row?.older ?? null, newer: row?.newer ?? null };
   }
 
   async countEventsForIssue(projectId: number, issueId: number): Promise<number> {

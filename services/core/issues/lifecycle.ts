@@ -147,7 +147,7 @@ export function transitionOnEvents<E extends SeenEvent>(
   return undefined;
 }
 
-type ResolutionCheck = 'held' | 'regressed' | 'no_resolution';
+export type ResolutionCheck = 'held' | 'regressed' | 'no_resolution';
 
 /**
  * check_resolution's verdict: no marker, or the marker with the issue back to unresolved (a

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { roleAtLeast } from '../../core/auth/roles.ts';
 import { ForbiddenError, UserInputError } from '../../core/errors.ts';
+import { checkSnoozeMinutes } from '../../core/issues/action-checks.ts';
 import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, minimumRoleFor } from '../../core/issues/lifecycle.ts';
 import type { ToolContext } from './tool.ts';
 
@@ -21,9 +22,7 @@ export function checkActionAllowed(
   confirmed: boolean | undefined,
   flag: 'confirmDelete' | 'confirmBulk',
 ): void {
-  if (action === 'snooze' && snoozeMinutes === undefined) {
-    throw new UserInputError(`snooze needs snoozeMinutes (1 to ${MAX_SNOOZE_MINUTES}); nothing was changed`);
-  }
+  checkSnoozeMinutes(action, snoozeMinutes);
   const needed = minimumRoleFor(action);
   if (!roleAtLeast(context.token.role, needed)) {
     throw new ForbiddenError(`${action} needs a token with role ${needed} or higher; this token has role ${context.token.role}`);

@@ -1,7 +1,7 @@
 // check_resolution: did a resolve hold? Compares the events since the resolution marker with
 // it, by the same rule the dispatcher regresses issues with (core/issues/lifecycle.ts).
 import { z } from 'zod';
-import { resolutionCheck } from '../../core/issues/lifecycle.ts';
+import { resolutionReport } from '../../core/issues/resolution-report.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
@@ -31,12 +31,9 @@ export const checkResolution = defineTool({
     agentWrittenData: z.object({ marker: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
   async run(input, context) {
-    const { project, issue } = await issueByShortId(context, input.shortId);
-    const status = resolutionCheck(issue);
+    const { issue } = await issueByShortId(context, input.shortId);
+    const { status, since: stats } = await resolutionReport(context.events, issue);
     const marker = issue.resolution;
-    const stats = marker
-      ? await context.events.issueEventStats(project.id, issue.id, Date.parse(marker.resolvedAt) / 1000 + 1e-6)
-      : undefined;
     const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
     const since = stats ? `; ${stats.count} event${stats.count === 1 ? '' : 's'} since the resolve` : '';
     return {

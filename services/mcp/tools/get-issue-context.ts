@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
 import { similarIssues } from '../../core/issues/similar.ts';
-import type { EventStore, StoredEvent } from '../../core/ports/event-store.ts';
+import { dailySeries } from '../../core/issues/event-series.ts';
+import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
 import {
   activitySchema,
@@ -135,7 +136,7 @@ export const getIssueContext = defineTool({
         resolution: resolutionView(issue.resolution),
         activity: activity.map(activityView),
         latestEvent: latest ? eventFacts(latest) : null,
-        dailyCounts: await dailySeries(context.events, project.id, issue.id, now),
+        dailyCounts: await dailySeries(context.events, project.id, issue.id, now, DAYS),
         affectedUsers: { count: issue.userCount, samples: users.length },
         correlatedLogs: logs.length,
         similarIssues: similar.map((s) => ({
@@ -160,15 +161,4 @@ function eventFacts(event: StoredEvent) {
     platform: event.platform,
     traceId: event.traceId,
   };
-}
-
-/** Every one of the last 14 UTC days, today included, zeros filled in. */
-async function dailySeries(events: EventStore, projectId: number, issueId: number, now: Date) {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const first = today - (DAYS - 1) * 86_400_000;
-  const counts = new Map((await events.dailyEventCounts(projectId, issueId, first / 1000)).map((d) => [d.day, d.count]));
-  return Array.from({ length: DAYS }, (_, i) => {
-    const day = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
-    return { day, count: counts.get(day) ?? 0 };
-  });
 }

@@ -1,7 +1,7 @@
 // update_issue: one triage action on one issue. delete needs admin and confirmDelete: true;
 // both are checked before the issue is looked up, so a refusal reveals nothing about it.
 import { z } from 'zod';
-import { UserInputError } from '../../core/errors.ts';
+import { checkResolveFields } from '../../core/issues/action-checks.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
@@ -40,9 +40,7 @@ export const updateIssue = defineTool({
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');
-    if ((input.commit || input.release) && input.action !== 'resolve') {
-      throw new UserInputError('commit and release go with action resolve only');
-    }
+    checkResolveFields(input.action, input.commit, input.release);
     const { project, issue } = await issueByShortId(context, input.shortId);
     const outcome = await triageIssues(context, project.id, [issue], input, { kind: 'agent', name: context.token.name }, context.now());
     if (input.action === 'delete') {
