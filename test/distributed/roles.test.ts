@@ -1,7 +1,8 @@
 // The distributed mode end to end: ingest (two processes behind one address), dispatcher (two
 // processes, one consumer group) and mcp as separate processes on real Postgres, ClickHouse
 // and Kafka. Real SDK clients (@sentry/node, Python's sentry-sdk) send events and logs to
-// ingest; the results are read through the read API of the mcp process.
+// ingest; the results are read through the read API of the mcp process, and a person signed in
+// to the dashboard it serves sees them on the Issues page and an issue page.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { infraEnv } from '../support/infra-env.ts';
 import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
+import { FormClient } from '../support/dashboard-forms.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
 
@@ -185,5 +187,45 @@ describe('distributed roles', () => {
     } finally {
       await bare.drop();
     }
+  });
+});
+
+describe('the dashboard on the mcp role', () => {
+  it('signs a person in and shows the Issues page and an issue page, read from Postgres and ClickHouse', async () => {
+    const m = marker();
+    const sent = await rawRequest(`${cluster.ingest.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`, {
+      body: eventEnvelope({
+        event_id: randomUUID().replace(/-/g, ''),
+        level: 'error',
+        exception: { values: [{ type: 'DashboardError', value: `dashboard ${m}` }] },
+        breadcrumbs: [{ timestamp: Date.now() / 1000, category: 'ui.click', message: `clicked ${m}` }],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const issue = await waitForIssue(mcp, p, `dashboard ${m}`);
+    const email = `dist-${m}@example.com`;
+    const created = await runCli(
+      ['createuser', '--email', email, '--role', 'member', '--password-stdin'],
+      cluster.env,
+      'a long password',
+    );
+    expect(created.code).toBe(0);
+    // Form posts must come from ERRATA_BASE_URL's origin (the ingress address), as behind a real ingress.
+    const client = new FormClient(mcp.url);
+    const origin = { origin: cluster.env.ERRATA_BASE_URL! };
+    const signIn = await client.post(
+      '/login',
+      { csrf: await client.token('/login'), email, password: 'a long password' },
+      origin,
+    );
+    expect(signIn.status).toBe(303);
+    const list = await client.get(`/organizations/${p.organization}/issues?project=${p.projectSlug}`);
+    expect(list.status).toBe(200);
+    expect(list.html).toContain(issue.shortId);
+    const page = await client.get(`/organizations/${p.organization}/issues/${issue.shortId}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`dashboard ${m}`);
+    expect(page.html).toContain(`clicked ${m}`);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
   });
 });
