@@ -62,8 +62,7 @@ export class PgIssueStore implements IssueStore {
 
   async listEnvironments(projectId: number, limit: number): Promise<string[]> {
     const result = await this.db.query<{ environment: string }>(
-      `SELECT DISTINCT e AS environment FROM issues i, unnest(i.environments) AS e
-       WHERE i.project_id = $1 ORDER BY e LIMIT $2`,
+      `SELECT environment FROM project_environments WHERE project_id = $1 ORDER BY environment LIMIT $2`,
       [projectId, limit],
     );
     return result.rows.map((r) => r.environment);

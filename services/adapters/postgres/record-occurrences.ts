@@ -37,6 +37,7 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
   const upserted = await upsertIssues(tx, aggregateOccurrences(fresh));
   const regressions = await applyEventTransitions(tx, occurrencesOfExistingIssues(upserted, fresh));
   const newReleases = firstEventPerRelease(fresh, await recordReleases(tx, fresh));
+  await recordEnvironments(tx, fresh);
   const counted: OccurrenceResult[] = [];
   for (const { group, issue } of upserted) {
     for (const eventId of group.eventIds) {
@@ -334,6 +335,21 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
     values.params,
   );
   return new Set(rows.rows.filter((r) => r.inserted).map((r) => `${r.project_id}:${r.version}`));
+}
+
+/** Records the environments the batch's events came with (the Issues page's filter lists them). */
+async function recordEnvironments(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
+  const seen = new Map<string, [number, string]>();
+  for (const o of occurrences) if (o.environment) seen.set(`${o.projectId}:${o.environment}`, [o.projectId, o.environment]);
+  if (seen.size === 0) return;
+  const values = valuesList([...seen.values()], ['integer', 'text']);
+  await tx.query(
+    `INSERT INTO project_environments (project_id, environment)
+     SELECT v.project_id, v.environment FROM (VALUES ${values.sql}) AS v (project_id, environment)
+     WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = v.project_id)
+     ON CONFLICT DO NOTHING`,
+    values.params,
+  );
 }
 
 /** Event keys of the earliest event of each new release: the one that brought it. */

@@ -116,7 +116,7 @@ export interface IssueStore {
   listIssues(query: IssueListQuery): Promise<Page<Issue>>;
   /** How many issues match, however many (the dashboard's "all N matching"). */
   countIssues(query: IssueQuery): Promise<number>;
-  /** The environments the project's issues were seen in, sorted, at most `limit`. */
+  /** The environments the project's events came with, sorted, at most `limit` (kept as events are recorded, like releases). */
   listEnvironments(projectId: number, limit: number): Promise<string[]>;
   findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
   getIssue(id: number): Promise<Issue | undefined>;

@@ -6,6 +6,7 @@ import sourceMapArtifacts from './0004-source-map-artifacts.ts';
 import alerts from './0005-alerts.ts';
 import heldDeliveries from './0006-held-deliveries.ts';
 import users from './0007-users.ts';
+import projectEnvironments from './0008-project-environments.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -15,4 +16,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0005-alerts', sql: alerts },
   { version: '0006-held-deliveries', sql: heldDeliveries },
   { version: '0007-users', sql: users },
+  { version: '0008-project-environments', sql: projectEnvironments },
 ];
