@@ -6,7 +6,7 @@
 import type { Project } from '../../core/ports/metadata-store.ts';
 import type { InstallationState } from '../../core/projects/installation-state.ts';
 import type { User } from '../../core/ports/user-store.ts';
-import { GUIDE_PLATFORMS, installSteps } from '../../mcp/bootstrap/install-guide.ts';
+import { GUIDE_PLATFORMS, installSteps } from '../../core/projects/install-guide.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { Installation } from './project-installation.tsx';

@@ -11,7 +11,7 @@ import { installationState } from '../../core/projects/installation-state.ts';
 import { formatDsn, slugify } from '../../core/projects/slug.ts';
 import { addProjectKey, setEventRateLimit, setKeyActiveIn } from '../../core/provisioning/project-keys.ts';
 import { createProject } from '../../core/provisioning/projects.ts';
-import { GUIDE_PLATFORMS, isGuidePlatform } from '../../mcp/bootstrap/install-guide.ts';
+import { GUIDE_PLATFORMS, isGuidePlatform } from '../../core/projects/install-guide.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { Installation } from '../pages/project-installation.tsx';
 import { ProjectKeysPage } from '../pages/project-keys.tsx';

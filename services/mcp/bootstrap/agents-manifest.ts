@@ -3,7 +3,7 @@
 // documents, and the tool catalog of the live /mcp.
 import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
 import { VERSION } from '../../runtime/version.ts';
-import { GUIDE_PLATFORMS } from './install-guide.ts';
+import { GUIDE_PLATFORMS } from '../../core/projects/install-guide.ts';
 import { SKILL_NAMES, skillUrl } from './skills.ts';
 import type { CatalogEntry } from './tool-catalog.ts';
 

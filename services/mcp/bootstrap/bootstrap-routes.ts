@@ -19,7 +19,7 @@ import { pathProject, requireAgentToken } from '../agent-auth.ts';
 import { noQueryParams } from '../api/query-params.ts';
 import type { ToolList } from '../tool-list.ts';
 import { agentsManifest } from './agents-manifest.ts';
-import { isGuidePlatform, renderInstallGuide } from './install-guide.ts';
+import { isGuidePlatform, renderInstallGuide } from '../../core/projects/install-guide.ts';
 import { llmsTxt } from './llms-txt.ts';
 import { renderSkill, SKILL_NAMES, type SkillName } from './skills.ts';
 import { toolCatalog } from './tool-catalog.ts';

@@ -1,7 +1,7 @@
 // create_project: a project and its default DSN key in one call; organization-wide admin only.
 import { z } from 'zod';
 import { createProject as create } from '../../core/provisioning/projects.ts';
-import { GUIDE_PLATFORMS, installGuideUrl } from '../bootstrap/install-guide.ts';
+import { GUIDE_PLATFORMS, installGuideUrl } from '../../core/projects/install-guide.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 const PROJECT_PLATFORMS = ['javascript-browser', 'node', 'python', 'go', 'php', 'ruby', 'other'] as const;

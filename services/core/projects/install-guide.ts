@@ -1,10 +1,11 @@
 // The per-project install guides (/api/v1/organizations/{org}/projects/{project}/install/
-// {node|python|browser}.md): the project's real DSN (or, for a token whose role may not read
+// {node|python|browser}.md): the project's real DSN (or, for a reader whose role may not read
 // it, a placeholder that says so), the logs switch, a test event that verify_installation
-// recognises, and the verify step.
-import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../../core/agent/test-event.ts';
-import { DSN_READER_ROLE, type Role } from '../../core/auth/roles.ts';
-import type { HumanRole } from '../../core/auth/capabilities.ts';
+// recognises, and the verify step. Pure text in core: the mcp role serves it as Markdown and
+// the dashboard's Set-up page renders the same steps.
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TAG } from '../agent/test-event.ts';
+import { DSN_READER_ROLE, type Role } from '../auth/roles.ts';
+import type { HumanRole } from '../auth/capabilities.ts';
 
 /** Where the DSN goes, in a guide fetched by a token that may not read it. */
 const DSN_PLACEHOLDER = `<DSN of this project: needs an ${DSN_READER_ROLE} token>`;
