@@ -70,6 +70,7 @@ export async function prepareEvents(
         type: event.type,
         metadata: summary.metadata,
         timestamp: event.timestamp,
+        tags: summaryTags(event),
       },
       event: {
         ...common,
@@ -83,4 +84,12 @@ export async function prepareEvents(
     });
   }
   return batch;
+}
+
+/** The tags an issue's summary counts: the event's own, and its environment and release unless a tag of that name says otherwise. */
+function summaryTags(event: NormalizedEvent): Record<string, string> {
+  const tags = { ...event.tags };
+  if (event.environment) tags.environment ??= event.environment;
+  if (event.release) tags.release ??= event.release;
+  return tags;
 }

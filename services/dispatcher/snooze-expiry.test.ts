@@ -31,6 +31,7 @@ beforeAll(async () => {
       environment: null,
       release: null,
       userKey: null,
+      tags: {},
     },
   ]);
   await stores.events.insertEvents([
@@ -57,7 +58,14 @@ afterAll(() => stores.close());
 
 describe('snooze expiry job', () => {
   it('wakes a snoozed issue once the injected clock passes its end, not before', async () => {
-    await triageIssues(stores, issue.projectId, [issue], { action: 'snooze', snoozeMinutes: 10 }, { kind: 'agent', name: 'tok' }, new Date(T0));
+    await triageIssues(
+      stores,
+      issue.projectId,
+      [issue],
+      { action: 'snooze', snoozeMinutes: 10 },
+      { kind: 'agent', name: 'tok' },
+      new Date(T0),
+    );
     let now = T0 + 9 * 60_000;
     const job = startSnoozeExpiryJob({
       metadata: stores.metadata,
@@ -79,15 +87,22 @@ describe('snooze expiry job', () => {
 
   it('triage delete removes the issue and its stored events', async () => {
     expect(await stores.events.countEventsForIssue(issue.projectId, issue.id)).toBe(1);
-    const result = await triageIssues(stores, issue.projectId, [issue], { action: 'delete' }, { kind: 'agent', name: 'tok' }, new Date(T0));
+    const result = await triageIssues(
+      stores,
+      issue.projectId,
+      [issue],
+      { action: 'delete' },
+      { kind: 'agent', name: 'tok' },
+      new Date(T0),
+    );
     expect(result).toEqual({ matched: 1, changed: 1 });
     expect(await stores.metadata.getIssue(issue.id)).toBeUndefined();
     expect(await stores.events.countEventsForIssue(issue.projectId, issue.id)).toBe(0);
   });
 
   it('triage refuses issues of another project', async () => {
-    await expect(triageIssues(stores, issue.projectId + 1, [issue], { action: 'ignore' }, { kind: 'agent', name: 'tok' }, new Date(T0))).rejects.toThrow(
-      /another project/,
-    );
+    await expect(
+      triageIssues(stores, issue.projectId + 1, [issue], { action: 'ignore' }, { kind: 'agent', name: 'tok' }, new Date(T0)),
+    ).rejects.toThrow(/another project/);
   });
 });

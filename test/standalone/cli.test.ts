@@ -4,29 +4,12 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addOrganization, tableText } from '../support/embedded-admin.ts';
-import { api, freePort, removeDir, runCli, runCliJson, startServer, tempDataDir } from '../support/standalone-server.ts';
+import { api, freePort, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
+import { cliEnvironments } from '../support/cli-env.ts';
 
-const dirs: string[] = [];
-async function dataDir(): Promise<string> {
-  const dir = await tempDataDir();
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const dir of dirs) await removeDir(dir);
-});
-
-async function cliEnv(): Promise<NodeJS.ProcessEnv> {
-  const port = await freePort();
-  return {
-    ...process.env,
-    ERRATA_DATA_DIR: await dataDir(),
-    ERRATA_PORT: String(port),
-    ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
-  };
-}
+const { dataDir, cliEnv } = cliEnvironments();
 
 describe('errata CLI without a running server', () => {
   it('creates a project and prints its DSN', async () => {

@@ -1,34 +1,17 @@
 // The people commands (`errata createuser | listusers | resetpassword | deleteuser`) against the
 // real binary, with and without a running server, and the one-time setup link `errata start`
 // prints while nobody can sign in. Passwords and hashes never appear in any output.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../services/adapters/postgres/sql-stores.ts';
 import { checkCode } from '../../services/core/people/one-time-codes.ts';
 import type { CodePurpose } from '../../services/core/ports/user-store.ts';
 import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
 import { tableText } from '../support/embedded-admin.ts';
-import { eventually, freePort, removeDir, runCli, runCliJson, startServer, tempDataDir } from '../support/standalone-server.ts';
+import { eventually, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
+import { cliEnvironments } from '../support/cli-env.ts';
 
-const dirs: string[] = [];
-async function dataDir(): Promise<string> {
-  const dir = await tempDataDir();
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const dir of dirs) await removeDir(dir);
-});
-
-async function cliEnv(): Promise<NodeJS.ProcessEnv> {
-  const port = await freePort();
-  return {
-    ...process.env,
-    ERRATA_DATA_DIR: await dataDir(),
-    ERRATA_PORT: String(port),
-    ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
-  };
-}
+const { dataDir, cliEnv } = cliEnvironments();
 
 /** Whether a link's code is live in a stopped instance's database, asked through the real store. */
 async function codeIsLive(dir: string, purpose: CodePurpose, code: string): Promise<boolean> {

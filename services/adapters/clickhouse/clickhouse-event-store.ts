@@ -107,19 +107,6 @@ export class ClickHouseEventStore implements EventStore {
       ORDER BY version DESC LIMIT 1`);
   }
 
-  async recentEventsForIssue(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
-    // The ids first (each once, newest first), then each one's first write, whole.
-    const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
-    const rows = await this.select<EventSelectRow>(sql`SELECT ${COLUMNS} FROM ${this.table}
-      WHERE ${issue} AND event_id IN (
-        SELECT event_id FROM (
-          SELECT event_id, timestamp_us, received_at_us FROM ${this.table} WHERE ${issue}
-          ORDER BY ${NEWEST_FIRST} LIMIT 1 BY event_id)
-        ORDER BY ${NEWEST_FIRST} LIMIT ${limit})
-      ORDER BY ${NEWEST_FIRST}, version DESC LIMIT 1 BY event_id`);
-    return rows.map(toStoredEvent);
-  }
-
   async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
     const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
     const me = (

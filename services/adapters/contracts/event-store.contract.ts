@@ -106,19 +106,6 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForProject(projectId())).toBeUndefined();
     });
 
-    it("lists an issue's newest events, newest first, each once", async () => {
-      const project = projectId();
-      const events = [1, 4, 2, 3].map((offset) => event(project, { issueId: 31, timestamp: 1_700_000_000 + offset }));
-      await store.insertEvents([...events, event(project, { issueId: 32, timestamp: 1_800_000_000 })].map(toNew));
-      await store.insertEvents([toNew({ ...events[1]!, title: 'copy' })]);
-      expect(await store.recentEventsForIssue(project, 31, 10)).toEqual([events[1], events[3], events[2], events[0]]);
-      expect((await store.recentEventsForIssue(project, 31, 2)).map((e) => e.eventId)).toEqual([
-        events[1]!.eventId,
-        events[3]!.eventId,
-      ]);
-      expect(await store.recentEventsForIssue(project, 33, 10)).toEqual([]);
-    });
-
     it('finds the events either side of an event in its issue, ties broken by received time then id', async () => {
       const project = projectId();
       const t = 1_700_000_000.123456;

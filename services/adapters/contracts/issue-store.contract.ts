@@ -296,6 +296,71 @@ export function describeIssueStoreContract(
       expect(await store.listEnvironments(empty.id, 10)).toEqual([]);
     });
 
+    it('counts each recorded event once in its issue tag summary, commonest first, and forgets it with the issue', async () => {
+      const { project } = await orgWithProject();
+      const first = occurrence(project, { hashes: ['tagged'], tags: { browser: 'chrome', os: 'linux' } });
+      const [a] = await store.recordOccurrences([
+        first,
+        occurrence(project, { hashes: ['tagged'], tags: { browser: 'chrome' } }),
+        occurrence(project, { hashes: ['tagged'], tags: { browser: 'firefox', os: 'mac' } }),
+        occurrence(project, { hashes: ['other'], tags: { browser: 'safari', zone: 'eu' } }),
+      ]);
+      await store.recordOccurrences([first]); // redelivered: counted once
+      expect(await store.tagSummary(a!.issueId, 10, 10)).toEqual([
+        {
+          key: 'browser',
+          total: 3,
+          values: [
+            { value: 'chrome', count: 2 },
+            { value: 'firefox', count: 1 },
+          ],
+        },
+        {
+          key: 'os',
+          total: 2,
+          values: [
+            { value: 'linux', count: 1 },
+            { value: 'mac', count: 1 },
+          ],
+        },
+      ]);
+      expect(await store.tagSummary(a!.issueId, 1, 1)).toEqual([
+        { key: 'browser', total: 3, values: [{ value: 'chrome', count: 2 }] },
+      ]);
+      await store.deleteIssues(project.id, [a!.issueId]);
+      expect(await store.tagSummary(a!.issueId, 10, 10)).toEqual([]);
+    });
+
+    it('lists issue outlines newest first, with only the metadata keys the issue has', async () => {
+      const { project } = await orgWithProject();
+      const { project: other } = await orgWithProject();
+      const base = 1_980_000_000;
+      await store.recordOccurrences([
+        occurrence(project, {
+          hashes: ['older'],
+          timestamp: base,
+          metadata: { type: 'TypeError', filename: 'a.js', function: 'load' },
+        }),
+        occurrence(project, { hashes: ['newer'], timestamp: base + 10, title: 'Message only', metadata: {} }),
+        occurrence(project, { hashes: ['newer'], timestamp: base + 20, title: 'Message only', metadata: {} }),
+        occurrence(other, { hashes: ['elsewhere'], timestamp: base + 30 }),
+      ]);
+      const outlines = await store.listIssueOutlines(project.id, 10);
+      const full = (await store.listIssues({ projectId: project.id, status: 'all', limit: 10 })).items;
+      expect(outlines).toEqual([
+        { id: full[0]!.id, shortId: full[0]!.shortId, title: 'Message only', status: 'unresolved', count: 2, metadata: {} },
+        {
+          id: full[1]!.id,
+          shortId: full[1]!.shortId,
+          title: 'TypeError: x is undefined',
+          status: 'unresolved',
+          count: 1,
+          metadata: { type: 'TypeError', filename: 'a.js', function: 'load' },
+        },
+      ]);
+      expect(await store.listIssueOutlines(project.id, 1)).toHaveLength(1);
+    });
+
     describe('issue lifecycle', () => {
       const record = (project: Project, overrides: Partial<Occurrence>) =>
         fixtures.recordOne(store, occurrence(project, overrides));

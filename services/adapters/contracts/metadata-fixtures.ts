@@ -36,6 +36,7 @@ export function occurrenceMaker(): (project: Project, overrides?: Partial<Occurr
       environment: null,
       release: null,
       userKey: null,
+      tags: {},
       ...overrides,
     };
   };
@@ -46,7 +47,13 @@ export function occurrenceMaker(): (project: Project, overrides?: Partial<Occurr
 export const T = 1_750_000_000;
 export const at = (seconds: number) => new Date(seconds * 1000);
 export function change(request: ActionRequest, now: Date, details: Record<string, unknown> = {}): IssueChange {
-  return { state: stateAfterAction(request, { kind: 'agent', name: 'alice' }, now), at: now, actor: 'alice', kind: request.action, details };
+  return {
+    state: stateAfterAction(request, { kind: 'agent', name: 'alice' }, now),
+    at: now,
+    actor: 'alice',
+    kind: request.action,
+    details,
+  };
 }
 
 /** Records one occurrence on its own. */

@@ -50,6 +50,8 @@ const METHODS: Record<keyof MetadataStore, true> = {
   listIssues: true,
   countIssues: true,
   listEnvironments: true,
+  listIssueOutlines: true,
+  tagSummary: true,
   findIssue: true,
   getIssue: true,
   changeIssues: true,

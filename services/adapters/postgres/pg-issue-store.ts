@@ -8,12 +8,15 @@ import type {
   IssueActivity,
   IssueChange,
   IssueListQuery,
+  IssueOutline,
   IssueQuery,
   IssueSort,
   IssueStore,
   Release,
+  TagSummary,
 } from '../../core/ports/issue-store.ts';
 import { UserInputError } from '../../core/errors.ts';
+import { formatShortId } from '../../core/projects/short-id.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
@@ -66,6 +69,55 @@ export class PgIssueStore implements IssueStore {
       [projectId, limit],
     );
     return result.rows.map((r) => r.environment);
+  }
+
+  async listIssueOutlines(projectId: number, limit: number): Promise<IssueOutline[]> {
+    // One JSON text of arrays rather than 500 rows of eight columns: reading rows field by field
+    // was most of this read's time (10 ms for 500 issues on PGlite; 4 ms as one text), and
+    // whole issues with their jsonb were twice that again.
+    const result = await this.db.query<{ outlines: string }>(
+      `SELECT coalesce(json_agg(json_build_array(o.id, p.slug, o.short_number, o.title, o.status, o.times_seen,
+           o.metadata->>'type', o.metadata->>'filename', o.metadata->>'function') ORDER BY o.last_seen DESC, o.id DESC), '[]')::text AS outlines
+       FROM (SELECT * FROM issues i WHERE i.project_id = $1 ORDER BY i.last_seen DESC, i.id DESC LIMIT $2) AS o
+       JOIN projects p ON p.id = o.project_id`,
+      [projectId, limit],
+    );
+    const rows = JSON.parse(result.rows[0]!.outlines) as OutlineRow[];
+    return rows.map(([id, slug, shortNumber, title, status, count, type, filename, fn]) => ({
+      id,
+      shortId: formatShortId(slug, shortNumber),
+      title,
+      status,
+      count,
+      // Absent keys stay absent, as in Issue.metadata, so an outline compares like the issue.
+      metadata: {
+        ...(type !== null && { type }),
+        ...(filename !== null && { filename }),
+        ...(fn !== null && { function: fn }),
+      },
+    }));
+  }
+
+  async tagSummary(issueId: number, maxKeys: number, maxValues: number): Promise<TagSummary[]> {
+    const result = await this.db.query<{ key: string; total: number; value: string; count: number }>(
+      `WITH keys AS (
+         SELECT key, sum(count)::int AS total FROM issue_tag_values WHERE issue_id = $1
+         GROUP BY key ORDER BY total DESC, key COLLATE "C" LIMIT $2),
+       ranked AS (
+         SELECT t.key, t.value, t.count,
+           row_number() OVER (PARTITION BY t.key ORDER BY t.count DESC, t.value COLLATE "C") AS rank
+         FROM issue_tag_values t JOIN keys USING (key) WHERE t.issue_id = $1)
+       SELECT keys.key, keys.total, ranked.value, ranked.count FROM keys JOIN ranked USING (key)
+       WHERE ranked.rank <= $3 ORDER BY keys.total DESC, keys.key COLLATE "C", ranked.rank`,
+      [issueId, maxKeys, maxValues],
+    );
+    const summary: TagSummary[] = [];
+    for (const row of result.rows) {
+      let last = summary.at(-1);
+      if (last?.key !== row.key) summary.push((last = { key: row.key, total: row.total, values: [] }));
+      last.values.push({ value: row.value, count: row.count });
+    }
+    return summary;
   }
 
   async findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined> {
@@ -206,6 +258,18 @@ interface ReleaseRow {
   first_seen: Date;
   last_seen: Date;
 }
+
+type OutlineRow = [
+  id: number,
+  projectSlug: string,
+  shortNumber: number,
+  title: string,
+  status: IssueOutline['status'],
+  count: number,
+  type: string | null,
+  filename: string | null,
+  fn: string | null,
+];
 
 const toRelease = (r: ReleaseRow): Release => ({
   projectId: r.project_id,

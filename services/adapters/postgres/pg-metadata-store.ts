@@ -70,6 +70,8 @@ export class PgMetadataStore implements MetadataStore {
   readonly listIssues: IssueStore['listIssues'] = (...a) => this.issues.listIssues(...a);
   readonly countIssues: IssueStore['countIssues'] = (...a) => this.issues.countIssues(...a);
   readonly listEnvironments: IssueStore['listEnvironments'] = (...a) => this.issues.listEnvironments(...a);
+  readonly listIssueOutlines: IssueStore['listIssueOutlines'] = (...a) => this.issues.listIssueOutlines(...a);
+  readonly tagSummary: IssueStore['tagSummary'] = (...a) => this.issues.tagSummary(...a);
   readonly findIssue: IssueStore['findIssue'] = (...a) => this.issues.findIssue(...a);
   readonly getIssue: IssueStore['getIssue'] = (...a) => this.issues.getIssue(...a);
   readonly changeIssues: IssueStore['changeIssues'] = (...a) => this.issues.changeIssues(...a);

@@ -7,7 +7,8 @@
 //      locked in project order), then updates existing issues in issue-id order;
 //   4. records releases and remembers the counted event ids with their issues and with the
 //      facts alerts follow from (new issue, regression, new release, counts), which a
-//      redelivery gets back as they were.
+//      redelivery gets back as they were;
+//   5. adds the counted events' tag values to their issues' tag summaries.
 import {
   aggregateOccurrences,
   mergeGroups,
@@ -56,6 +57,7 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
     }
   }
   await rememberEvents(tx, counted);
+  await recordTagValues(tx, counted, fresh);
   for (const result of counted) results.set(eventKey(result.projectId, result.eventId), result);
   return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
 }
@@ -335,6 +337,36 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
     values.params,
   );
   return new Set(rows.rows.filter((r) => r.inserted).map((r) => `${r.project_id}:${r.version}`));
+}
+
+/** Most tags counted per event: an event may carry thousands, and each is a row to write. */
+const MAX_COUNTED_TAGS = 50;
+
+/** Adds each counted event's tag values (the first 50 keys in order) to its issue's summary. */
+async function recordTagValues(tx: SqlExecutor, counted: OccurrenceResult[], fresh: Occurrence[]): Promise<void> {
+  const byEvent = new Map(fresh.map((o) => [eventKey(o.projectId, o.eventId), o]));
+  const rows = new Map<string, [issueId: number, key: string, value: string, count: number]>();
+  for (const result of counted) {
+    const tags = byEvent.get(eventKey(result.projectId, result.eventId))!.tags;
+    for (const key of Object.keys(tags).sort().slice(0, MAX_COUNTED_TAGS)) {
+      const id = JSON.stringify([result.issueId, key, tags[key]]);
+      const row = rows.get(id);
+      if (row) row[3] += 1;
+      else rows.set(id, [result.issueId, key, tags[key]!, 1]);
+    }
+  }
+  // In (issue, key, value) order, as every dispatcher writes them, so none waits on another in a cycle.
+  const sorted = [...rows.values()].sort(
+    (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0),
+  );
+  for (const part of chunk(sorted, 1000)) {
+    const values = valuesList(part, ['integer', 'text', 'text', 'integer']);
+    await tx.query(
+      `INSERT INTO issue_tag_values (issue_id, key, value, count) VALUES ${values.sql}
+       ON CONFLICT (issue_id, key, value) DO UPDATE SET count = issue_tag_values.count + EXCLUDED.count`,
+      values.params,
+    );
+  }
 }
 
 /** Records the environments the batch's events came with (the Issues page's filter lists them). */

@@ -1,6 +1,6 @@
 // An issue's event counts as a series with every slot filled (zeros where nothing happened):
 // the last 14 UTC days (get_issue_context, the issue page's chart) and the last 24 UTC hours
-// (the issue page's chart).
+// (the issue page's chart, and each row's sparkline on the Issues page).
 import type { EventStore } from '../ports/event-store.ts';
 
 const DAY_MS = 86_400_000;
@@ -31,12 +31,28 @@ export async function hourlySeries(
   now: Date,
   hours = 24,
 ): Promise<{ hour: Date; count: number }[]> {
+  return (await hourlySeriesByIssue(events, projectId, [issueId], now, hours)).get(issueId)!;
+}
+
+/** hourlySeries for each of `issueIds`, in one read. */
+export async function hourlySeriesByIssue(
+  events: Pick<EventStore, 'hourlyEventCounts'>,
+  projectId: number,
+  issueIds: number[],
+  now: Date,
+  hours = 24,
+): Promise<Map<number, { hour: Date; count: number }[]>> {
   const thisHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const first = thisHour - (hours - 1) * HOUR_MS;
-  const rows = await events.hourlyEventCounts(projectId, [issueId], first / 1000);
-  const counts = new Map(rows.map((r) => [r.hour * 1000, r.count]));
-  return Array.from({ length: hours }, (_, i) => ({
-    hour: new Date(first + i * HOUR_MS),
-    count: counts.get(first + i * HOUR_MS) ?? 0,
-  }));
+  const rows = issueIds.length ? await events.hourlyEventCounts(projectId, issueIds, first / 1000) : [];
+  const counts = new Map(rows.map((r) => [`${r.issueId}@${r.hour * 1000}`, r.count]));
+  return new Map(
+    issueIds.map((id) => [
+      id,
+      Array.from({ length: hours }, (_, i) => ({
+        hour: new Date(first + i * HOUR_MS),
+        count: counts.get(`${id}@${first + i * HOUR_MS}`) ?? 0,
+      })),
+    ]),
+  );
 }

@@ -15,6 +15,7 @@ function occurrence(overrides: Partial<Occurrence>): Occurrence {
     environment: null,
     release: null,
     userKey: null,
+    tags: {},
     ...overrides,
   };
 }

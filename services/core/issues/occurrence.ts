@@ -20,6 +20,8 @@ export interface Occurrence {
   environment: string | null;
   release: string | null;
   userKey: string | null;
+  /** The event's tags, counted per issue for its tag summary; environment and release among them, as Sentry shows them. */
+  tags: Record<string, string>;
 }
 
 export type OccurrenceBatch = Occurrence[];

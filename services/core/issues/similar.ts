@@ -1,16 +1,27 @@
 // Similar issues, for get_issue_context: the same exception type raised at the same top in-app
 // frame (file and function), or a near-identical title (equal once numbers, hex ids and
 // quoted values are masked, as grouping does with messages).
-import type { Issue } from '../ports/metadata-store.ts';
+import type { IssueOutline, IssueStore } from '../ports/issue-store.ts';
 
 type SimilarReason = 'same_exception_and_frame' | 'similar_title';
 
 interface SimilarIssue {
-  issue: Issue;
+  issue: IssueOutline;
   reason: SimilarReason;
 }
 
-export function similarIssues(issue: Issue, candidates: Issue[], limit = 5): SimilarIssue[] {
+/** How many of the project's most recently seen issues are compared. */
+const CANDIDATES = 500;
+
+/** The issues like `issue` among the project's recently seen ones (get_issue_context, the issue page). */
+export async function findSimilarIssues(
+  issues: Pick<IssueStore, 'listIssueOutlines'>,
+  issue: IssueOutline & { projectId: number },
+): Promise<SimilarIssue[]> {
+  return similarIssues(issue, await issues.listIssueOutlines(issue.projectId, CANDIDATES));
+}
+
+export function similarIssues(issue: IssueOutline, candidates: IssueOutline[], limit = 5): SimilarIssue[] {
   const title = titleShape(issue.title);
   const out: SimilarIssue[] = [];
   for (const candidate of candidates) {
@@ -22,7 +33,7 @@ export function similarIssues(issue: Issue, candidates: Issue[], limit = 5): Sim
   return out;
 }
 
-function sameExceptionAndFrame(a: Issue, b: Issue): boolean {
+function sameExceptionAndFrame(a: IssueOutline, b: IssueOutline): boolean {
   const x = a.metadata;
   const y = b.metadata;
   if (!x.type || x.type !== y.type) return false;

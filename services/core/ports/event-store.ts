@@ -66,8 +66,6 @@ export interface EventStore {
   insertEvents(events: NewEvent[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
   latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
-  /** The issue's newest events, newest first, each event id once, at most `limit` (a sample: the issue page's tag counts). */
-  recentEventsForIssue(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]>;
   /** The ids of the events just older and just newer than this one in its issue; both null when the event is not stored. */
   eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours>;
   /** The newest event of the project, by timestamp (verify_installation). */

@@ -110,6 +110,20 @@ export interface Release {
   lastSeen: Date;
 }
 
+/** What similarity compares and a list of similar issues names: a narrow read of many issues. */
+export type IssueOutline = Pick<Issue, 'id' | 'shortId' | 'title' | 'status' | 'count'> & {
+  metadata: Pick<IssueMetadata, 'type' | 'filename' | 'function'>;
+};
+
+/** One tag key of an issue's summary, counted over every event recorded with it. */
+export interface TagSummary {
+  key: string;
+  /** The issue's events that carried the key. */
+  total: number;
+  /** The most common values, most common first. */
+  values: { value: string; count: number }[];
+}
+
 export interface IssueStore {
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;
@@ -118,6 +132,10 @@ export interface IssueStore {
   countIssues(query: IssueQuery): Promise<number>;
   /** The environments the project's events came with, sorted, at most `limit` (kept as events are recorded, like releases). */
   listEnvironments(projectId: number, limit: number): Promise<string[]>;
+  /** The project's `limit` most recently seen issues, newest first, in outline. */
+  listIssueOutlines(projectId: number, limit: number): Promise<IssueOutline[]>;
+  /** The issue's `maxKeys` most carried tag keys (ties by key), each with its `maxValues` commonest values (ties by value). */
+  tagSummary(issueId: number, maxKeys: number, maxValues: number): Promise<TagSummary[]>;
   findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
   getIssue(id: number): Promise<Issue | undefined>;
   /** Applies a triage action to the issues of one project; returns the ids whose status changed. */

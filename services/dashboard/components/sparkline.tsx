@@ -1,6 +1,8 @@
 // A small bar chart of an issue's events per hour over the last 24 hours, rendered on the server
 // as SVG (no script, no style attribute: the bars' colour comes from issues.css). Its accessible
 // name says the total, which is what a glance at it tells.
+import { formatCount } from './formats.ts';
+
 const WIDTH = 96;
 const HEIGHT = 24;
 
@@ -8,7 +10,7 @@ export function Sparkline({ counts }: { counts: readonly number[] }) {
   const total = counts.reduce((sum, n) => sum + n, 0);
   const highest = Math.max(1, ...counts);
   const slot = WIDTH / counts.length;
-  const label = `${total.toLocaleString('en-US')} event${total === 1 ? '' : 's'} in the last 24 hours`;
+  const label = `${formatCount(total)} event${total === 1 ? '' : 's'} in the last 24 hours`;
   return (
     <svg class="sparkline" role="img" aria-label={label} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT}>
       <title>{label}</title>
@@ -30,20 +32,4 @@ export function Sparkline({ counts }: { counts: readonly number[] }) {
       })}
     </svg>
   );
-}
-
-/** Counts per hour, oldest first, for the 24 hours ending with the one `now` is in. */
-export function hourlyBuckets(hours: Array<{ hour: number; count: number }>, now: Date): number[] {
-  const buckets = new Array<number>(24).fill(0);
-  const first = sparklineSince(now);
-  for (const { hour, count } of hours) {
-    const index = Math.floor((hour - first) / 3600);
-    if (index >= 0 && index < 24) buckets[index]! += count;
-  }
-  return buckets;
-}
-
-/** The start of the sparkline's first hour, in seconds (UTC hours, as the event stores count them). */
-export function sparklineSince(now: Date): number {
-  return Math.floor(now.getTime() / 3_600_000) * 3600 - 23 * 3600;
 }

@@ -1,6 +1,8 @@
 // A moment as a person reads it: relative ("5 min ago") with the exact time on hover, in their
 // time zone setting; without one, in UTC until assets/local-time.ts rewrites the hover text in
 // the browser's own zone.
+import { formatDate } from './formats.ts';
+
 interface TimeProps {
   date: Date;
   now: Date;
@@ -17,7 +19,7 @@ export function RelativeTime({ date, now, zone }: TimeProps) {
 }
 
 export function exactTime(date: Date, zone: string | null): string {
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'long', timeZone: zone ?? 'UTC' }).format(date);
+  return formatDate(date, { dateStyle: 'medium', timeStyle: 'long', timeZone: zone ?? 'UTC' });
 }
 
 const UNITS: readonly [limitSeconds: number, seconds: number, unit: string][] = [

@@ -1,21 +1,21 @@
 // What the issue page shows, read through the same core queries as the MCP tools
 // (get_issue_context, check_resolution): the issue, the event (the latest, or the one a
 // permalink names), its neighbours, the chart's series, the resolution verdict, activity,
-// similar issues, tag counts from a sample of recent events, and the logs of its trace.
+// similar issues, its tag summary, and the logs of its trace.
 import { NotFoundError } from '../../core/errors.ts';
 import { dailySeries, hourlySeries } from '../../core/issues/event-series.ts';
 import { resolutionReport, type ResolutionReport } from '../../core/issues/resolution-report.ts';
-import { similarIssues } from '../../core/issues/similar.ts';
+import { findSimilarIssues } from '../../core/issues/similar.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { EventNeighbours, StoredEvent } from '../../core/ports/event-store.ts';
 import type { Issue, IssueActivity, Project } from '../../core/ports/metadata-store.ts';
+import type { TagSummary } from '../../core/ports/issue-store.ts';
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { debugIdsNeeded } from '../../core/sourcemaps/symbolicate.ts';
-import { topTags, type TagCount } from '../components/issue/tag-counts.ts';
 import type { OrganizationPage } from '../organization-page.ts';
 
-/** The recent events the tag counts are taken from (the page says so). */
-const TAG_SAMPLE = 100;
+const TAG_KEYS = 12;
+const TAG_VALUES = 3;
 const LOG_LIMIT = 50;
 
 export type ChartPeriod = '24h' | '14d';
@@ -36,10 +36,8 @@ export interface IssuePageData {
   series: ChartPoint[];
   resolution: ResolutionReport;
   activity: IssueActivity[];
-  similar: ReturnType<typeof similarIssues>;
-  tags: TagCount[];
-  /** How many events the tag counts come from. */
-  tagSample: number;
+  similar: Awaited<ReturnType<typeof findSimilarIssues>>;
+  tags: TagSummary[];
   logs: LogRecord[];
   /** Debug IDs the event's frames named that no uploaded source map matched. */
   unmatchedDebugIds: string[];
@@ -75,7 +73,7 @@ export async function loadIssuePage(
   } else {
     event = await deps.events.latestEventForIssue(project.id, issue.id);
   }
-  const [neighbours, series, resolution, activity, candidates, recent, logs] = await Promise.all([
+  const [neighbours, series, resolution, activity, similar, tags, logs] = await Promise.all([
     event ? deps.events.eventNeighbours(project.id, issue.id, event.eventId) : { older: null, newer: null },
     period === '24h'
       ? hourlySeries(deps.events, project.id, issue.id, now).then((s) => s.map(({ hour, count }) => ({ at: hour, count })))
@@ -84,8 +82,8 @@ export async function loadIssuePage(
         ),
     resolutionReport(deps.events, issue),
     deps.metadata.listIssueActivity(issue.id, 50),
-    deps.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 }),
-    deps.events.recentEventsForIssue(project.id, issue.id, TAG_SAMPLE),
+    findSimilarIssues(deps.metadata, issue),
+    deps.metadata.tagSummary(issue.id, TAG_KEYS, TAG_VALUES),
     event?.traceId ? deps.logs.searchLogs({ projectId: project.id, traceId: event.traceId, limit: LOG_LIMIT }) : undefined,
   ]);
   return {
@@ -98,9 +96,8 @@ export async function loadIssuePage(
     series,
     resolution,
     activity,
-    similar: similarIssues(issue, candidates.items),
-    tags: topTags(recent),
-    tagSample: recent.length,
+    similar,
+    tags,
     logs: logs?.items ?? [],
     unmatchedDebugIds: event ? [...new Set(debugIdsNeeded(event.payload).values())] : [],
   };

@@ -15,6 +15,7 @@ import { ResolutionPanel } from '../components/issue/resolution-panel.tsx';
 import { StackTrace, type TraceView } from '../components/issue/stack-trace.tsx';
 import { RelativeTime } from '../components/time.tsx';
 import type { ChartPeriod, IssuePageData } from './issue-data.ts';
+import { formatCount } from '../components/formats.ts';
 
 interface IssuePageProps {
   data: IssuePageData;
@@ -69,7 +70,7 @@ export function IssuePage(props: IssuePageProps) {
           </p>
         )}
         <header class="issue-header">
-          <p class="issue-meta">
+          <p class="issue-head-meta">
             <span class={`level level-${issue.level}`}>{issue.level}</span>
             <span class="issue-short-id">{issue.shortId}</span>
             <span class={`badge status status-${issue.status}`}>{issue.status}</span>
@@ -80,8 +81,8 @@ export function IssuePage(props: IssuePageProps) {
               </span>
             )}
           </p>
-          <h1 class="issue-title">{issue.title}</h1>
-          {issue.culprit && <p class="issue-culprit">{issue.culprit}</p>}
+          <h1 class="issue-heading">{issue.title}</h1>
+          {issue.culprit && <p class="issue-head-culprit">{issue.culprit}</p>}
           <IssueActions
             issue={issue}
             action={href('issues', issue.shortId, 'actions')}
@@ -91,6 +92,59 @@ export function IssuePage(props: IssuePageProps) {
           />
         </header>
         <div class="issue-layout">
+          <aside class="issue-side issue-side-top" aria-label="About this issue">
+            <section class="issue-card" aria-labelledby="facts-heading">
+              <h2 id="facts-heading">Details</h2>
+              <dl class="facts facts-compact">
+                <dt>Events</dt>
+                <dd>{formatCount(issue.count)}</dd>
+                <dt>Users</dt>
+                <dd>{formatCount(issue.userCount)}</dd>
+                <dt>First seen</dt>
+                <dd>
+                  <RelativeTime date={issue.firstSeen} now={now} zone={zone} />
+                </dd>
+                <dt>Last seen</dt>
+                <dd>
+                  <RelativeTime date={issue.lastSeen} now={now} zone={zone} />
+                </dd>
+                <dt>First release</dt>
+                <dd>{issue.firstRelease ?? <span class="muted">none</span>}</dd>
+                <dt>Last release</dt>
+                <dd>{issue.lastRelease ?? <span class="muted">none</span>}</dd>
+                {issue.environments.length > 0 && (
+                  <>
+                    <dt>Environments</dt>
+                    <dd>{issue.environments.join(', ')}</dd>
+                  </>
+                )}
+              </dl>
+            </section>
+            <ResolutionPanel issue={issue} report={data.resolution} now={now} zone={zone} />
+            <section class="issue-card" aria-labelledby="tags-heading">
+              <h2 id="tags-heading">Tags</h2>
+              <p class="muted small">Each value's share of the events that carried its tag.</p>
+              {data.tags.length === 0 ? (
+                <p class="muted">No tags.</p>
+              ) : (
+                <dl class="tags">
+                  {data.tags.map((tag) => (
+                    <div key={tag.key} class="tag">
+                      <dt>{tag.key}</dt>
+                      {tag.values.map((v) => (
+                        <dd key={v.value}>
+                          <span class="tag-value">{v.value}</span>
+                          <span class="muted" title={`${formatCount(v.count)} of ${formatCount(tag.total)} events`}>
+                            {`${Math.round((v.count / tag.total) * 100)}%`}
+                          </span>
+                        </dd>
+                      ))}
+                    </div>
+                  ))}
+                </dl>
+              )}
+            </section>
+          </aside>
           <div class="issue-main">
             <FrequencyChart period={data.period} series={data.series} periodHref={(p) => query(p, props.view)} zone={zone} />
             <section class="issue-card event-bar" aria-labelledby="event-heading">
@@ -158,56 +212,7 @@ export function IssuePage(props: IssuePageProps) {
               </>
             )}
           </div>
-          <aside class="issue-side" aria-label="About this issue">
-            <section class="issue-card" aria-labelledby="facts-heading">
-              <h2 id="facts-heading">Details</h2>
-              <dl class="facts facts-compact">
-                <dt>Events</dt>
-                <dd>{issue.count.toLocaleString('en')}</dd>
-                <dt>Users</dt>
-                <dd>{issue.userCount.toLocaleString('en')}</dd>
-                <dt>First seen</dt>
-                <dd>
-                  <RelativeTime date={issue.firstSeen} now={now} zone={zone} />
-                </dd>
-                <dt>Last seen</dt>
-                <dd>
-                  <RelativeTime date={issue.lastSeen} now={now} zone={zone} />
-                </dd>
-                <dt>First release</dt>
-                <dd>{issue.firstRelease ?? <span class="muted">none</span>}</dd>
-                <dt>Last release</dt>
-                <dd>{issue.lastRelease ?? <span class="muted">none</span>}</dd>
-                {issue.environments.length > 0 && (
-                  <>
-                    <dt>Environments</dt>
-                    <dd>{issue.environments.join(', ')}</dd>
-                  </>
-                )}
-              </dl>
-            </section>
-            <ResolutionPanel issue={issue} report={data.resolution} now={now} zone={zone} />
-            <section class="issue-card" aria-labelledby="tags-heading">
-              <h2 id="tags-heading">Tags</h2>
-              <p class="muted small">{`From the last ${data.tagSample} event${data.tagSample === 1 ? '' : 's'}.`}</p>
-              {data.tags.length === 0 ? (
-                <p class="muted">No tags.</p>
-              ) : (
-                <dl class="tags">
-                  {data.tags.map((tag) => (
-                    <div key={tag.key} class="tag">
-                      <dt>{tag.key}</dt>
-                      {tag.values.map((v) => (
-                        <dd key={v.value}>
-                          <span class="tag-value">{v.value}</span>
-                          <span class="muted">{`${Math.round((v.count / Math.max(1, data.tagSample)) * 100)}%`}</span>
-                        </dd>
-                      ))}
-                    </div>
-                  ))}
-                </dl>
-              )}
-            </section>
+          <aside class="issue-side issue-side-more" aria-label="Related">
             <section class="issue-card" aria-labelledby="similar-heading">
               <h2 id="similar-heading">Similar issues</h2>
               {data.similar.length === 0 ? (

@@ -6,7 +6,7 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
-import { formatCount } from './issues.tsx';
+import { formatCount } from '../components/formats.ts';
 
 interface ConfirmPageProps {
   assets: AssetSet;

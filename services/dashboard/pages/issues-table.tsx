@@ -4,6 +4,7 @@
 import type { Issue } from '../../core/ports/issue-store.ts';
 import { Sparkline } from '../components/sparkline.tsx';
 import { RelativeTime } from '../components/time.tsx';
+import { formatCount } from '../components/formats.ts';
 
 interface IssuesTableProps {
   issues: Issue[];
@@ -12,8 +13,6 @@ interface IssuesTableProps {
   now: Date;
   zone: string | null;
 }
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 export function IssuesTable({ issues, sparklines, issueHref, now, zone }: IssuesTableProps) {
   return (
@@ -68,8 +67,8 @@ export function IssuesTable({ issues, sparklines, issueHref, now, zone }: Issues
               <td class="issues-graph">
                 <Sparkline counts={sparklines.get(issue.id) ?? new Array<number>(24).fill(0)} />
               </td>
-              <td class="issues-number">{count(issue.count)}</td>
-              <td class="issues-number">{count(issue.userCount)}</td>
+              <td class="issues-number">{formatCount(issue.count)}</td>
+              <td class="issues-number">{formatCount(issue.userCount)}</td>
               <td class="issues-first-seen issues-time">
                 <RelativeTime date={issue.firstSeen} now={now} zone={zone} />
               </td>

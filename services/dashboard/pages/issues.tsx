@@ -11,6 +11,7 @@ import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
 import { filterFields, filterParams, WINDOWS, type ListFilter, type TimeWindow } from '../issues/issues-filter.ts';
 import { IssuesTable } from './issues-table.tsx';
+import { formatCount } from '../components/formats.ts';
 
 interface Frame {
   assets: AssetSet;
@@ -69,8 +70,6 @@ const SNOOZE_CHOICES: readonly [minutes: number, label: string][] = [
   [1440, '24 hours'],
   [10_080, '7 days'],
 ];
-
-export const formatCount = (n: number) => n.toLocaleString('en-US');
 
 export function IssuesPage(props: IssuesPageProps) {
   const { filter, href, project, issues, total } = props;

@@ -5,15 +5,16 @@
 import { h } from 'preact';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import { triageMatching } from '../../core/issues/bulk-triage.ts';
+import { hourlySeriesByIssue } from '../../core/issues/event-series.ts';
 import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, type IssueAction } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
 import type { Issue, IssueQuery } from '../../core/ports/issue-store.ts';
 import type { Project } from '../../core/ports/tenancy-store.ts';
-import { hourlyBuckets, sparklineSince } from '../components/sparkline.tsx';
 import { filterFields, filterParams, issueQueryOf, readListFilter, type ListFilter } from '../issues/issues-filter.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { IssuesConfirmPage } from '../pages/issues-confirm.tsx';
-import { formatCount, IssuesPage, NoProjectsPage } from '../pages/issues.tsx';
+import { formatCount } from '../components/formats.ts';
+import { IssuesPage, NoProjectsPage } from '../pages/issues.tsx';
 
 const PAGE_SIZE = 25;
 /** Issues selected by their checkboxes in one post: a page's worth, with room. */
@@ -79,20 +80,12 @@ async function showIssues(page: OrganizationPage): Promise<void> {
   }
   const total = !query ? 0 : listed.nextCursor || filter.cursor ? await metadata.countIssues(query) : listed.items.length;
   const ids = listed.items.map((issue) => issue.id);
-  const [hours, environments, releases] = await Promise.all([
-    ids.length ? events.hourlyEventCounts(project.id, ids, sparklineSince(now)) : Promise.resolve([]),
+  const [series, environments, releases] = await Promise.all([
+    hourlySeriesByIssue(events, project.id, ids, now),
     metadata.listEnvironments(project.id, MAX_CHOICES),
     metadata.listReleases(project.id),
   ]);
-  const sparklines = new Map(
-    ids.map((id) => [
-      id,
-      hourlyBuckets(
-        hours.filter((h) => h.issueId === id),
-        now,
-      ),
-    ]),
-  );
+  const sparklines = new Map([...series].map(([id, hours]) => [id, hours.map((h) => h.count)]));
 
   page.send(
     error ? 400 : 200,

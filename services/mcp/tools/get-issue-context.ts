@@ -5,7 +5,7 @@
 // notes, commits, releases) only under agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
-import { similarIssues } from '../../core/issues/similar.ts';
+import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
@@ -94,8 +94,7 @@ export const getIssueContext = defineTool({
       ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: input.verbose ? 100 : 20 })).items
       : [];
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
-    const candidates = (await context.metadata.listIssues({ projectId: project.id, status: 'all', limit: 500 })).items;
-    const similar = similarIssues(issue, candidates);
+    const similar = await findSimilarIssues(context.metadata, issue);
     const activity = await context.metadata.listIssueActivity(issue.id, input.verbose ? 200 : 20);
     const written = { resolution: resolutionWritten(issue.resolution), activity: activity.map(activityWritten) };
     const untrusted = {

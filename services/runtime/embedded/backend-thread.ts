@@ -16,7 +16,7 @@ import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
 import { openSecretBox } from '../open-secret-box.ts';
 import type { DispatcherPorts } from '../role-ports.ts';
 import { sqlHandlers } from './remote-sql-client.ts';
-import { startTableStatisticsJob } from './table-statistics.ts';
+import { startTableMaintenanceJob } from './table-maintenance.ts';
 import { notifications, serveRpc } from './thread-rpc.ts';
 
 /**
@@ -71,14 +71,14 @@ export async function runEmbeddedBackend<Settings>(
   });
   const secrets = openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined);
   const work = startWork({ queue, ...createSqlStores(client), blobs, secrets }, options.work, { logger, metrics });
-  const statistics = startTableStatisticsJob(client, logger);
+  const maintenance = startTableMaintenanceJob(client, logger);
 
   serveRpc(port, {
     ...sqlHandlers(client),
     'backend.ping': async () => 'ok',
     'metrics.get': () => metrics.registry.getMetricsAsJSON(),
     'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
-      statistics.stop();
+      maintenance.stop();
       await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
       await queue.close();
       await client.close();

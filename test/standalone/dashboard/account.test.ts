@@ -2,28 +2,26 @@
 // that zone, the theme beats the system's), and changes their password given the current one,
 // which ends their other sessions. Refused settings come back with the reason.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { FormClient } from '../../support/dashboard-forms.ts';
 import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.ts';
-import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+import { type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
-});
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+beforeAll(async () => ({ server, browser } = await startWithBrowser()));
+afterAll(() => stopWithBrowser(server, browser));
 
 describe('the account settings', () => {
   it('keep a name, time zone and theme: exact times show in that zone and the theme beats the system', async () => {
     const person = await signedInPerson(server, 'member');
-    const checked = await openCheckedPage(browser, `${server.url}/account`, { cookies: person.client.jar, screenshot: 'account' });
+    const checked = await openCheckedPage(browser, `${server.url}/account`, {
+      cookies: person.client.jar,
+      screenshot: 'account',
+    });
     try {
       const { page } = checked;
       const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -60,7 +58,8 @@ describe('the account settings', () => {
   it('refuses an unknown time zone or theme and an empty name with the reason, changing nothing', async () => {
     const person = await signedInPerson(server, 'member');
     const csrf = await person.client.token('/account');
-    const post = (fields: Record<string, string>) => person.client.post('/account', { csrf, name: 'Kept', timeZone: '', theme: 'system', ...fields });
+    const post = (fields: Record<string, string>) =>
+      person.client.post('/account', { csrf, name: 'Kept', timeZone: '', theme: 'system', ...fields });
     const zone = await post({ timeZone: 'Mars/Olympus' });
     expect(zone.status).toBe(400);
     expect(zone.html).toContain('&quot;Mars/Olympus&quot; is not a time zone: choose one from the list, such as Europe/Berlin.');
@@ -104,7 +103,9 @@ describe('changing the password', () => {
 
       expect(await fill(PERSON_PASSWORD, 'a new password', 'a new password')).toBe(303);
       expect(new URL(page.url()).search).toBe('?saved=password');
-      await expect(page.getByRole('status').textContent()).resolves.toBe('Your password is changed; every other session has ended.');
+      await expect(page.getByRole('status').textContent()).resolves.toBe(
+        'Your password is changed; every other session has ended.',
+      );
       expect(await page.locator('tbody tr').count()).toBe(1);
     } finally {
       await checked.close();

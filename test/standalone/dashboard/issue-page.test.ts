@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import type { FormClient } from '../../support/dashboard-forms.ts';
 import { listIssues, waitForIssue, waitForLatestEvent, type IssueJson } from '../../support/issues.ts';
@@ -19,11 +19,10 @@ import {
   REPO_ROOT,
   runCliJson,
   runProcess,
-  startServer,
-  stopAndRemove,
   type Provisioned,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 const CLIENT_DIR = join(REPO_ROOT, 'test', 'clients', 'node');
 let server: StandaloneServer;
@@ -33,16 +32,12 @@ let admin: { email: string; client: FormClient };
 let member: { email: string; client: FormClient };
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
+  ({ server, browser } = await startWithBrowser());
   p = await provision(server, 'Shop');
   admin = await signedInPerson(server, 'admin');
   member = await signedInPerson(server, 'member');
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+afterAll(() => stopWithBrowser(server, browser));
 
 /** @sentry/node throws `TypeError: Cart <n> of <marker> is empty` three times from parseCart. */
 async function sendErrors(project: Provisioned, marker: string): Promise<string[]> {
@@ -62,7 +57,7 @@ async function freshIssue(): Promise<{ marker: string; issue: IssueJson; project
   // The issue is counted before its events are stored: wait until the page sees all three.
   await eventually(async () => {
     const { html } = await member.client.get(issuePath(issue.shortId));
-    return html.includes('From the last 3 events.') ? true : undefined;
+    return html.includes('3 events in the last 24 hours') ? true : undefined;
   }, `the three stored events of ${issue.shortId}`);
   return { marker, issue, project };
 }
@@ -105,7 +100,8 @@ describe('the issue page', () => {
         await expect(main.locator('.context-current code').first().textContent()).resolves.toContain('throw new TypeError');
         const tags = page.getByRole('region', { name: 'Tags' });
         await expect(tags.textContent()).resolves.toContain(`marker${marker}100%`);
-        await expect(tags.textContent()).resolves.toContain('From the last 3 events.');
+        await expect(tags.textContent()).resolves.toContain("Each value's share of the events that carried its tag.");
+        await expect(tags.locator('[title="3 of 3 events"]').first().textContent()).resolves.toBe('100%');
         const chart = page.getByRole('img', { name: /^Events per hour, the last 24 hours/ });
         await expect(chart.count()).resolves.toBe(1);
         await expect(page.locator('desc#chart-summary').textContent()).resolves.toMatch(/^3 events in the last 24 hours/);
@@ -137,9 +133,19 @@ describe('the issue page', () => {
       );
       await page.setViewportSize({ width: 390, height: 844 });
       await checked.recheck('issue-narrow');
-      const side = await page.locator('.issue-side').boundingBox();
-      const main = await page.locator('.issue-main').boundingBox();
-      expect(side!.y).toBeGreaterThan(main!.y + main!.height - 1);
+      // The facts, then the event, then what is related; the title and culprit wrap, never cut.
+      const top = (await page.locator('.issue-side-top').boundingBox())!;
+      const main = (await page.locator('.issue-main').boundingBox())!;
+      const more = (await page.locator('.issue-side-more').boundingBox())!;
+      expect(main.y).toBeGreaterThan(top.y + top.height - 1);
+      expect(more.y).toBeGreaterThan(main.y + main.height - 1);
+      for (const selector of ['h1', '.issue-head-culprit']) {
+        const box = await page
+          .locator(selector)
+          .evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, right: e.getBoundingClientRect().right }));
+        expect(box.scroll, selector).toBeLessThanOrEqual(box.client);
+        expect(box.right, selector).toBeLessThanOrEqual(390);
+      }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     } finally {
       await checked.close();
@@ -315,7 +321,7 @@ describe('triage from the issue page', () => {
       await page.getByLabel('Minutes').fill('90');
       await Promise.all([page.waitForURL(/\?done=snooze$/), page.getByRole('button', { name: 'Snooze', exact: true }).click()]);
       await checked.recheck('issue-snoozed');
-      await expect(page.locator('.issue-meta').textContent()).resolves.toMatch(/snoozeduntil in 1 h/);
+      await expect(page.locator('.issue-head-meta').textContent()).resolves.toMatch(/snoozeduntil in 1 h/);
       await expect(page.getByRole('region', { name: 'Activity' }).locator('li').first().textContent()).resolves.toContain(
         `${member.email} (person) snoozed for 90 min`,
       );

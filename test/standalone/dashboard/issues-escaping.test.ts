@@ -4,18 +4,13 @@
 // (The CSP would stop a script anyway; markup that renders needs no script.) The issue page's
 // own test (issue-page.test.ts) does the same for every field it shows.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { waitForIssue } from '../../support/issues.ts';
 import { envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../../support/raw-http.ts';
-import {
-  provision,
-  startServer,
-  stopAndRemove,
-  type Provisioned,
-  type StandaloneServer,
-} from '../../support/standalone-server.ts';
+import { provision, type Provisioned, type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 /** Markup that would add an element with class "pwned" (or run code) if it were ever rendered. */
 const MARKUP = '<b class="pwned">bold</b><img class="pwned" src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -28,8 +23,7 @@ let p: Provisioned;
 let cookies: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
+  ({ server, browser } = await startWithBrowser());
   p = await provision(server, 'Escape App');
   cookies = (await signedInPerson(server, 'owner')).client.jar;
   const timestamp = Date.now() / 1000;
@@ -74,10 +68,7 @@ beforeAll(async () => {
   expect(sent.status).toBe(200);
   await waitForIssue(server, p, 'exception value');
 });
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+afterAll(() => stopWithBrowser(server, browser));
 
 async function expectInert(page: Page, mustShow: string[]): Promise<void> {
   expect(await page.locator('.pwned').count()).toBe(0);

@@ -4,19 +4,13 @@
 // than a page, confirmed with the count first), and delete: refused to a member at the HTTP
 // level, done by an admin with the typed confirmation. Results are read back over the REST API.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { listIssues } from '../../support/issues.ts';
 import { envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../../support/raw-http.ts';
-import {
-  eventually,
-  provision,
-  startServer,
-  stopAndRemove,
-  type Provisioned,
-  type StandaloneServer,
-} from '../../support/standalone-server.ts';
+import { eventually, provision, type Provisioned, type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
@@ -29,15 +23,11 @@ const NOW = Date.now() / 1000;
 const HOUR = 3600;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
+  ({ server, browser } = await startWithBrowser());
   admin = await signedInPerson(server, 'admin');
   member = await signedInPerson(server, 'member');
 });
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+afterAll(() => stopWithBrowser(server, browser));
 
 async function send(event: Record<string, unknown>): Promise<void> {
   const response = await rawRequest(envelopeUrlOf(server, p), { body: eventEnvelope({ event_id: newEventId(), ...event }) });

@@ -1,10 +1,11 @@
 // The dashboard's pages in a real browser: each passes the bar of test/support/browser.ts (no
 // console error, no CSP violation, no serious accessibility violation) in light and dark.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.ts';
-import { startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+import { type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
@@ -12,14 +13,10 @@ let browser: Browser;
 let member: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
+  ({ server, browser } = await startWithBrowser());
   member = (await signedInPerson(server, 'member')).client.jar;
 });
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+afterAll(() => stopWithBrowser(server, browser));
 
 describe('the sign-in page', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -100,7 +97,12 @@ describe('an unknown dashboard address', () => {
         'Projects',
       ]);
       // The top bar names the signed-in person (their name defaults to the email's local part).
-      await expect(page.getByRole('banner').getByRole('link', { name: /^member-/ }).getAttribute('href')).resolves.toBe('/account');
+      await expect(
+        page
+          .getByRole('banner')
+          .getByRole('link', { name: /^member-/ })
+          .getAttribute('href'),
+      ).resolves.toBe('/account');
     } finally {
       await checked.close();
     }

@@ -6,27 +6,24 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
-import { provision, REPO_ROOT, runProcess, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+import { provision, REPO_ROOT, runProcess, type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
 const ORG = '/organizations/default';
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
-});
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+beforeAll(async () => ({ server, browser } = await startWithBrowser()));
+afterAll(() => stopWithBrowser(server, browser));
 
 /** The real SDK, as the person installing it runs it. */
 async function sdk(dsn: string, kind: 'test-event' | 'error'): Promise<void> {
-  const result = await runProcess(process.execPath, ['install-check.cjs', dsn, kind], { cwd: join(REPO_ROOT, 'test', 'clients', 'node') });
+  const result = await runProcess(process.execPath, ['install-check.cjs', dsn, kind], {
+    cwd: join(REPO_ROOT, 'test', 'clients', 'node'),
+  });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
 }
@@ -53,7 +50,10 @@ describe('the Projects list and creating a project', () => {
   it('creates a project and shows its DSN, then the installation state flips live with a real SDK', async () => {
     await provision(server, 'Existing App');
     const owner = await signedInPerson(server, 'owner');
-    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects`, { cookies: owner.client.jar, screenshot: 'projects' });
+    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects`, {
+      cookies: owner.client.jar,
+      screenshot: 'projects',
+    });
     try {
       const { page } = checked;
       const existing = page.getByRole('row', { name: /Existing App/ });
@@ -86,7 +86,9 @@ describe('the Projects list and creating a project', () => {
       await sdk(dsn, 'error');
       await page.locator('#installation[data-verdict="real_event_received"]').waitFor({ timeout: 30_000 });
       await expect(state.locator('h2').textContent()).resolves.toBe('Real error seen');
-      await expect(state.getByRole('link').getAttribute('href')).resolves.toMatch(new RegExp(`^${ORG}/issues/CHECKOUT-SERVICE-\\d+$`));
+      await expect(state.getByRole('link').getAttribute('href')).resolves.toMatch(
+        new RegExp(`^${ORG}/issues/CHECKOUT-SERVICE-\\d+$`),
+      );
       // Updated in place, never reloaded; the box that says so polls no more.
       expect(await sameDocument()).toBe(true);
       expect(await state.getAttribute('hx-trigger')).toBeNull();
@@ -101,7 +103,10 @@ describe('the Projects list and creating a project', () => {
 
   it('copies the DSN with its button', async () => {
     const admin = await signedInPerson(server, 'admin');
-    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects/existing-app`, { cookies: admin.client.jar, screenshot: 'project-copy' });
+    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects/existing-app`, {
+      cookies: admin.client.jar,
+      screenshot: 'project-copy',
+    });
     try {
       const { page } = checked;
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -254,7 +259,10 @@ describe('a member', () => {
   it('sees projects and their installation state, without the controls, and is refused every change with 403', async () => {
     const p = await provision(server, 'Member View');
     const member = await signedInPerson(server, 'member');
-    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects`, { cookies: member.client.jar, screenshot: 'projects-member' });
+    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects`, {
+      cookies: member.client.jar,
+      screenshot: 'projects-member',
+    });
     try {
       const { page } = checked;
       expect(await page.getByRole('button', { name: 'Create project' }).count()).toBe(0);

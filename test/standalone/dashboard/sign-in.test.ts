@@ -3,26 +3,21 @@
 // list, an expired session, CSRF refusals naming what did not match, throttling, and /api/v1 and
 // /mcp staying bearer-only. Pages are held to test/support/browser.ts's bar.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../../services/adapters/postgres/sql-stores.ts';
 import { SESSION_IDLE_MS } from '../../../services/core/people/sessions.ts';
 import { embeddedDatabaseDir } from '../../../services/runtime/compose.ts';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { openCheckedPage } from '../../support/browser.ts';
 import { FormClient } from '../../support/dashboard-forms.ts';
 import { eventually, runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
+import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium(inject('chromium'));
-});
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopAndRemove(server);
-});
+beforeAll(async () => ({ server, browser } = await startWithBrowser()));
+afterAll(() => stopWithBrowser(server, browser));
 
 const OWNER = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery staple' };
 const WRONG = 'The email or password is not right.';
@@ -55,7 +50,9 @@ describe('the first owner', () => {
       await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
       await page.getByLabel('Password, again').fill('something else entirely');
       expect(await submitRefused(page, 'Create owner and sign in')).toBe(400);
-      await expect(page.getByRole('alert').textContent()).resolves.toBe('The two passwords are not the same: type the same password twice.');
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        'The two passwords are not the same: type the same password twice.',
+      );
       expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email);
       await checked.recheck('setup-mismatch');
 
@@ -83,7 +80,9 @@ describe('the first owner', () => {
     try {
       expect(again.response.status()).toBe(410);
       await expect(again.page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link no longer works');
-      await expect(again.page.getByRole('main').textContent()).resolves.toContain('errata createuser --email you@example.com --owner');
+      await expect(again.page.getByRole('main').textContent()).resolves.toContain(
+        'errata createuser --email you@example.com --owner',
+      );
     } finally {
       await again.close();
     }
@@ -184,7 +183,12 @@ describe('signing in', () => {
     const mcp = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     expect(mcp.status).toBe(401);
   });
@@ -194,17 +198,29 @@ describe('cross-site request forgery', () => {
   it('refuses a post from another origin with a page naming both origins and the setting', async () => {
     const client = new FormClient(server.url);
     const csrf = await client.token('/login');
-    const foreign = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { origin: 'https://a.example' });
+    const foreign = await client.post(
+      '/login',
+      { csrf, email: OWNER.email, password: OWNER.password },
+      { origin: 'https://a.example' },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.html).toContain(`This request came from https://a.example but ERRATA_BASE_URL is ${server.url}.`);
     expect(foreign.html).toContain('set ERRATA_BASE_URL to that address');
     expect(foreign.cookies.errata_session).toBeUndefined();
 
-    const crossSite = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await client.post(
+      '/login',
+      { csrf, email: OWNER.email, password: OWNER.password },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(crossSite.status).toBe(403);
     expect(crossSite.html).toContain('Sec-Fetch-Site: cross-site');
     // Without Origin, Sec-Fetch-Site: same-origin vouches for the request.
-    const sameSite = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, { 'sec-fetch-site': 'same-origin' });
+    const sameSite = await client.post(
+      '/login',
+      { csrf, email: OWNER.email, password: OWNER.password },
+      { 'sec-fetch-site': 'same-origin' },
+    );
     expect(sameSite.status).toBe(303);
   });
 
@@ -326,9 +342,15 @@ describe('behind https', () => {
       // The server itself speaks plain HTTP, as behind a TLS-terminating proxy.
       const client = new FormClient(secure.url);
       const page = await client.get('/login');
-      expect(page.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-errata_csrf=[\w-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure$/)]);
+      expect(page.headers.getSetCookie()).toEqual([
+        expect.stringMatching(/^__Host-errata_csrf=[\w-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure$/),
+      ]);
       const token = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
-      const signedIn = await client.post('/login', { csrf: token, email: OWNER.email, password: OWNER.password }, { origin: base });
+      const signedIn = await client.post(
+        '/login',
+        { csrf: token, email: OWNER.email, password: OWNER.password },
+        { origin: base },
+      );
       expect(signedIn.status).toBe(303);
       expect(signedIn.headers.getSetCookie()).toEqual([
         expect.stringMatching(/^__Host-errata_session=[\w-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax; Secure$/),

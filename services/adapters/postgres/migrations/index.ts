@@ -7,6 +7,8 @@ import alerts from './0005-alerts.ts';
 import heldDeliveries from './0006-held-deliveries.ts';
 import users from './0007-users.ts';
 import projectEnvironments from './0008-project-environments.ts';
+import eventsIssueTimeCovering from './0009-events-issue-time-covering.ts';
+import issueTagValues from './0010-issue-tag-values.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -17,4 +19,6 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0006-held-deliveries', sql: heldDeliveries },
   { version: '0007-users', sql: users },
   { version: '0008-project-environments', sql: projectEnvironments },
+  { version: '0009-events-issue-time-covering', sql: eventsIssueTimeCovering },
+  { version: '0010-issue-tag-values', sql: issueTagValues },
 ];

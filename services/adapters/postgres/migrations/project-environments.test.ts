@@ -24,6 +24,7 @@ const occurrence = (projectId: number, eventId: string, hash: string, environmen
   environment,
   release: null,
   userKey: null,
+  tags: {},
 });
 
 describe('migration 0008-project-environments', () => {

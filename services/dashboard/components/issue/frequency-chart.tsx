@@ -2,6 +2,7 @@
 // style attribute), its name and a sentence summing it up for screen readers, and links
 // between 24 hours and 14 days.
 import type { ChartPeriod, ChartPoint } from '../../pages/issue-data.ts';
+import { formatDate } from '../formats.ts';
 
 const WIDTH = 480;
 const HEIGHT = 96;
@@ -71,5 +72,5 @@ function formatSlot(at: Date, period: ChartPeriod, zone: string | null): string 
     period === '24h'
       ? { hour: '2-digit', minute: '2-digit', timeZone: zone ?? 'UTC' }
       : { day: 'numeric', month: 'short', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat('en-GB', options).format(at) + (period === '24h' && !zone ? ' UTC' : '');
+  return formatDate(at, options) + (period === '24h' && !zone ? ' UTC' : '');
 }
