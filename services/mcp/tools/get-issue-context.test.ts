@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Issue } from '../../core/ports/metadata-store.ts';
+import { capturedItems } from '../../../test/fixtures/sdk-fixtures.ts';
 import {
   agentWrittenEnvelope,
   errorEvent,
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const event = (user: string, eventId: string) =>
     errorEvent('TypeError', 'checkout failed', {
       event_id: eventId,
-      user: { id: user },
+      user: { id: user, data: { plan: 'enterprise' } },
       tags: { region: 'eu' },
       breadcrumbs,
       contexts: { trace: { trace_id: TRACE, span_id: 'a'.repeat(16) } },
@@ -54,8 +55,9 @@ describe('get_issue_context', () => {
       userCount: 2,
     });
     expect(structured.latestEvent).toMatchObject({ eventId: LATEST, level: 'error', platform: 'node', traceId: TRACE });
-    expect(structured.dailyCounts).toHaveLength(14);
-    expect(structured.dailyCounts.at(-1)).toEqual({ day: new Date(h.now).toISOString().slice(0, 10), count: 2 });
+    expect(structured.dailyCounts.counts).toHaveLength(14);
+    expect(structured.dailyCounts.counts.at(-1)).toBe(2);
+    expect(structured.dailyCounts.firstDay).toBe(new Date(h.now - 13 * 86_400_000).toISOString().slice(0, 10));
     expect(structured.affectedUsers).toEqual({ count: 2, samples: 2 });
     expect(structured.correlatedLogs).toBe(2);
     expect(structured.similarIssues).toEqual([
@@ -63,30 +65,54 @@ describe('get_issue_context', () => {
     ]);
     expect(structured.resolution).toBeNull();
     expect(structured.activity).toEqual([]);
+    // Counted over every event of the issue; the values they count are captured text, under untrustedData.
+    expect(structured.eventsPerEnvironment).toEqual([2]);
+    expect(structured.eventsPerRelease).toEqual([2]);
+    expect(structured.tagCounts).toEqual([{ events: 2, counts: [2] }]);
 
     const u = structured.untrustedData;
-    expect(u).toMatchObject({ title: 'TypeError: checkout failed', environment: 'production', tags: { region: 'eu' } });
+    expect(u).toMatchObject({ title: 'TypeError: checkout failed', environment: 'production' });
+    expect(u).toMatchObject({ environments: ['production'], releases: ['web@1.0.0'], tags: [{ key: 'region', values: ['eu'] }] });
     expect(u.release).toMatchObject({ version: 'web@1.0.0' });
-    expect(u.exceptions).toMatchObject([{ type: 'TypeError', value: 'checkout failed', frames: [{ function: 'checkout' }] }]);
-    expect(u.logs.map((l: { body: string }) => l.body).sort()).toEqual(['paying', 'payment declined']);
-    expect(u.sampleUsers.map((user: { id: string }) => user.id).sort()).toEqual(['u1', 'u2']);
+    expect(u.exceptions).toEqual([
+      {
+        type: 'TypeError',
+        value: 'checkout failed',
+        crashFrame: { file: 'app/checkout.js', line: 12, function: 'checkout' },
+        stack: ['app/checkout.js:12 in checkout [crash frame]'],
+      },
+    ]);
+    expect(u.logs).toHaveLength(2);
+    expect(u.logs.join('\n')).toContain('info paying');
+    expect(u.logs.join('\n')).toContain('error payment declined');
+    // The standard user fields; what else the application attached only with verbose.
+    expect(u.sampleUsers.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id))).toEqual([{ id: 'u1' }, { id: 'u2' }]);
     expect(u.similarIssueTitles).toEqual([{ shortId: similar.shortId, title: 'TypeError: elsewhere' }]);
-    expect(u.rawEvent.event_id).toBe(LATEST);
-    // 40 breadcrumbs: the newest 29 and a note saying how many older ones were cut.
-    expect(u.breadcrumbs).toHaveLength(30);
-    expect(u.breadcrumbs[0]).toBe('[truncated 11 older breadcrumbs]');
-    expect(u.breadcrumbs.at(-1)).toMatchObject({ message: ATTACK });
+    expect(u).not.toHaveProperty('rawEvent');
+    // 40 breadcrumbs: the newest 9, one line each, and a note saying how many older ones were cut.
+    expect(u.breadcrumbs).toHaveLength(10);
+    expect(u.breadcrumbs[0]).toBe('[truncated 31 older breadcrumbs]');
+    expect(u.breadcrumbs[1]).toMatch(/^\? ui: click 31$/);
+    expect(u.breadcrumbs.at(-1)).toBe(`? ui: ${ATTACK}`);
+  });
+
+  it('adds the raw event with include: ["raw"]', async () => {
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId, include: ['raw'] });
+    expect(structured.untrustedData.rawEvent.event_id).toBe(LATEST);
+    expect(structured.untrustedData.rawEvent.exception.values[0].stacktrace.frames[0].filename).toBe('app/checkout.js');
   });
 
   it('gives larger bounds with verbose: true', async () => {
     const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId, verbose: true });
     expect(structured.untrustedData.breadcrumbs).toHaveLength(40);
+    expect(structured.untrustedData.sampleUsers).toContainEqual({ id: 'u2', data: { plan: 'enterprise' } });
   });
 
   it('keeps captured text in the untrusted-data envelope, escaped, and out of the facts and summary', async () => {
     const result = await h.call('read', 'get_issue_context', { shortId: checkout.shortId });
     const { untrustedData, agentWrittenData, ...facts } = result.structured;
-    for (const captured of ['IGNORE PREVIOUS', 'checkout failed', 'paying', 'u2']) {
+    // Tag keys and values, environments and releases too: events wrote them; only their counts are facts.
+    for (const captured of ['IGNORE PREVIOUS', 'checkout failed', 'paying', 'u2', 'region', 'production', 'web@1.0.0']) {
       expect(JSON.stringify(facts), captured).not.toContain(captured);
       expect(result.text.split('<untrusted-data>')[0], captured).not.toContain(captured);
     }
@@ -139,6 +165,8 @@ describe('get_issue_context', () => {
       [{}, 'expected string, received undefined at shortId'],
       [{ shortId: 'W' }, 'Too small: expected string to have >=3 characters at shortId'],
       [{ shortId: checkout.shortId, verbose: 'yes' }, 'expected boolean, received string at verbose'],
+      [{ shortId: checkout.shortId, include: ['everything'] }, 'Invalid input: expected "raw" at include[0]'],
+      [{ shortId: checkout.shortId, include: 'raw' }, 'expected array, received string at include'],
       [{ shortId: checkout.shortId, eventId: LATEST }, 'unknown key "eventId"'],
       [
         { shortId: 'not a short id' },
@@ -150,5 +178,124 @@ describe('get_issue_context', () => {
       expect(refused.isError, JSON.stringify(args)).toBe(true);
       expect(refused.text, JSON.stringify(args)).toContain(message);
     }
+  });
+});
+
+describe('get_issue_context on a real @sentry/node event', () => {
+  // node-exception-cause: a real @sentry/node 11.12.0 capture of `new Error('Checkout failed', { cause })`,
+  // with its breadcrumb, user, tags, contexts and modules; here with the HTTP breadcrumbs a server
+  // collects before a request fails, sent three times (one in staging), with logs of its trace.
+  const [fixture] = capturedItems('event', 'node').filter((e) => e.request === 'node-exception-cause-002');
+  const payload = fixture!.payload as Record<string, any>;
+  const trace = payload.contexts.trace.trace_id as string;
+  let issue: Issue;
+
+  beforeAll(async () => {
+    const http = Array.from({ length: 12 }, (_, i) => ({
+      timestamp: payload.timestamp - 12 + i,
+      type: 'http',
+      category: 'http',
+      data: { url: `https://api.example.test/orders/${1000 + i}`, method: 'GET', status_code: 200 },
+    }));
+    const send = (eventId: string, extra: Record<string, unknown> = {}) =>
+      h.sendEvent(h.projects.web, { ...payload, event_id: eventId, breadcrumbs: [...http, ...payload.breadcrumbs], ...extra });
+    await send('1'.repeat(32));
+    await send('2'.repeat(32), { environment: 'staging', release: 'errata-fixtures@1.2.4' });
+    issue = await send('3'.repeat(32));
+    await h.sendLogs(
+      h.projects.web,
+      ['loading order 1001', 'order has no items', 'checkout failed'].map((body, i) => ({
+        timestamp: payload.timestamp - 0.003 + i * 0.001,
+        level: i === 0 ? 'info' : 'error',
+        body,
+        trace_id: trace,
+        attributes: { orderId: { value: 1001, type: 'integer' }, 'sentry.release': { value: 'x', type: 'string' } },
+      })),
+    );
+  });
+
+  it('gives the chain outermost first, causes nested, each with its crash frame and its stack in a few lines', async () => {
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: issue.shortId });
+    const [outer, ...others] = structured.untrustedData.exceptions;
+    expect(others).toEqual([]);
+    expect(outer).toMatchObject({ type: 'Error', value: 'Checkout failed', mechanism: { type: 'generic', handled: true } });
+    // The deploy directory every in-app frame shares (/tmp/fixture-capture/apps/node/) is dropped.
+    expect(outer.crashFrame).toEqual({
+      file: 'app.cjs',
+      line: 57,
+      column: 17,
+      function: 'main',
+      context: {
+        '54': '        try {',
+        '55': '          handleRequest();',
+        '56': '        } catch (inner) {',
+        '57': "          throw new Error('Checkout failed', { cause: inner });",
+        '58': '        }',
+        '59': '      } catch (e) {',
+        '60': '        Sentry.captureException(e);',
+      },
+    });
+    expect(outer.stack).toEqual(['6 library frames: node:internal', 'app.cjs:95 in Object.?', 'app.cjs:57 in main [crash frame]']);
+    expect(outer.cause).toMatchObject({
+      type: 'TypeError',
+      value: 'Order 1001 has no items',
+      crashFrame: { file: 'app.cjs', line: 22, function: 'parseOrder' },
+      stack: [
+        '5 library frames: node:internal',
+        'app.cjs:95 in Object.?',
+        'app.cjs:55 in main',
+        'app.cjs:30 in handleRequest',
+        'app.cjs:27 in loadOrder',
+        'app.cjs:22 in parseOrder [crash frame]',
+      ],
+    });
+    expect(outer.cause).not.toHaveProperty('mechanism');
+    expect(outer.cause.crashFrame.context['22']).toBe('    throw new TypeError(`Order ${raw.id} has no items`);');
+  });
+
+  it('counts events per environment and release, breadcrumbs and logs as lines, full paths only in the raw event', async () => {
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: issue.shortId });
+    const u = structured.untrustedData;
+    expect(structured.eventsPerEnvironment).toEqual([2, 1]);
+    expect(u.environments).toEqual(['fixture', 'staging']);
+    expect(structured.eventsPerRelease).toEqual([2, 1]);
+    expect(u.releases).toEqual(['errata-fixtures@1.2.3', 'errata-fixtures@1.2.4']);
+    expect(structured.tagCounts).toEqual([
+      { events: 3, counts: [3] },
+      { events: 3, counts: [3] },
+    ]);
+    expect(u.tags).toEqual([
+      { key: 'component', values: ['checkout'] },
+      { key: 'scenario', values: ['exception-cause'] },
+    ]);
+    expect(u.breadcrumbs).toHaveLength(10);
+    expect(u.breadcrumbs[0]).toBe('[truncated 4 older breadcrumbs]');
+    expect(u.breadcrumbs.at(-2)).toBe(
+      '21:52:01.051 http: {"url":"https://api.example.test/orders/1011","method":"GET","status_code":200}',
+    );
+    expect(u.breadcrumbs.at(-1)).toBe('21:52:02.048 auth: User logged in {"method":"password"}');
+    expect(u.logs).toEqual([
+      '21:52:02.048 info loading order 1001 {"orderId":1001}',
+      '21:52:02.049 error order has no items {"orderId":1001}',
+      '21:52:02.050 error checkout failed {"orderId":1001}',
+    ]);
+    expect(JSON.stringify(structured)).not.toContain('/tmp/fixture-capture');
+
+    const raw = await h.call('read', 'get_issue_context', { shortId: issue.shortId, include: ['raw'] });
+    const frames = raw.structured.untrustedData.rawEvent.exception.values[1].stacktrace.frames;
+    expect(frames.at(-1)).toMatchObject({ filename: '/tmp/fixture-capture/apps/node/app.cjs', function: 'main' });
+  });
+
+  it('stays within 4 KB by default, in the structured content and in the text', async () => {
+    const result = await h.call('read', 'get_issue_context', { shortId: issue.shortId });
+    const structuredBytes = Buffer.byteLength(JSON.stringify(result.structured));
+    const textBytes = Buffer.byteLength(result.text);
+    const verbose = await h.call('read', 'get_issue_context', { shortId: issue.shortId, include: ['raw'] });
+    console.info(
+      `get_issue_context sizes: structuredContent ${structuredBytes} B, text ${textBytes} B by default; ` +
+        `with include: ["raw"] ${Buffer.byteLength(JSON.stringify(verbose.structured))} B and ${Buffer.byteLength(verbose.text)} B`,
+    );
+    expect(structuredBytes, 'the JSON of structuredContent, in bytes').toBeLessThanOrEqual(4096);
+    expect(textBytes, 'the text content, in bytes').toBeLessThanOrEqual(4096);
   });
 });

@@ -1,14 +1,20 @@
-// get_issue_context: everything needed to debug one issue in one call: the latest event's
-// (symbolicated) stack trace and breadcrumbs, logs of the same trace, the release, 14 days of
-// daily counts, affected users, similar issues, the resolution marker and activity, and the raw
-// event. Bounded by default; captured text only under untrustedData, text tokens wrote (resolution
-// notes, commits, releases) only under agentWrittenData.
+// get_issue_context: what is needed to debug one issue in one call, sized for an agent's context
+// (about 4 KB for a typical issue): the latest event's exceptions outermost first with causes
+// nested (crash frame with source lines, other in-app frames one line each, library frames
+// summarized, repository-relative paths), its breadcrumbs and the logs of its trace as lines,
+// the release, 14 days of daily counts, events per environment and release and the commonest tag
+// values (counted over every event of the issue), affected users, similar issues, the resolution
+// marker and activity. The raw event only on request (include: ["raw"]). Captured text only
+// under untrustedData, text tokens wrote (resolution notes, commits, releases) only under
+// agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
 import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
+import { breadcrumbLine, logLine } from '../tool-kit/event-lines.ts';
+import { eventStackView, exceptionsView } from '../tool-kit/exception-view.ts';
 import {
   activitySchema,
   activityView,
@@ -20,23 +26,56 @@ import {
 } from '../tool-kit/issue-activity-view.ts';
 import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
+import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 const DAYS = 14;
+
+// verbose stays a switch of its own beside include: it widens the same sections (more lines,
+// longer lines), while include adds a section; an agent asks for either without the other.
+const LIMITS = {
+  default: {
+    exceptions: { stackLines: 20, contextLines: 3, lineLength: 200, nesting: 5 },
+    breadcrumbs: 10,
+    logs: 10,
+    lineLength: 300,
+    tags: { keys: 5, values: 3 },
+    activity: 20,
+    bounds: DEFAULT_BOUNDS,
+  },
+  verbose: {
+    // nesting stays below VERBOSE_BOUNDS.maxDepth's reach (each cause is one level deeper).
+    exceptions: { stackLines: 200, contextLines: 10, lineLength: 2_000, nesting: 15 },
+    breadcrumbs: 100,
+    logs: 100,
+    lineLength: 2_000,
+    tags: { keys: 50, values: 10 },
+    activity: 200,
+    bounds: VERBOSE_BOUNDS,
+  },
+};
 
 export const getIssueContext = defineTool({
   name: 'get_issue_context',
   title: 'Get issue context',
   description:
-    'The debugging bundle for one issue: stack trace of the latest event (original source when source maps were uploaded), ' +
-    'breadcrumbs, logs with the same trace id, release, daily event counts for 14 days, affected users with samples, ' +
-    'similar issues, resolution marker, activity and the raw event. Long text and lists are cut with a marker saying how much; ' +
-    'pass verbose: true for larger bounds.',
+    'The debugging bundle for one issue, about 4 KB: the latest event\'s exceptions outermost first with causes nested, ' +
+    'each with its crash frame (the newest in-app frame, original source when source maps were uploaded, with source lines), ' +
+    'the other in-app frames one line each and runs of library frames summarized, paths relative to the repository; ' +
+    'breadcrumbs and logs with the same trace id as lines; release; daily event counts for 14 days; events per environment ' +
+    'and per release and the commonest tag values, over every event of the issue; affected users with samples; similar ' +
+    'issues; resolution marker; activity. Long text and lists are cut with a marker saying how much. ' +
+    'verbose: true widens the same sections (more stack lines, breadcrumbs, logs and tag values, longer lines); ' +
+    'include: ["raw"] adds the raw event (every frame with its full path, every field the SDK sent).',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     shortId: shortIdInput,
-    verbose: z.boolean().default(false).describe('larger bounds on text and lists'),
+    verbose: z.boolean().default(false).describe('larger bounds on the same sections'),
+    include: z
+      .array(z.enum(['raw']))
+      .default([])
+      .describe('"raw": add the latest event as stored (untrustedData.rawEvent), full paths and every frame'),
   },
   outputSchema: {
     issue: issueFactsSchema,
@@ -52,7 +91,18 @@ export const getIssueContext = defineTool({
         traceId: z.string().nullable(),
       })
       .nullable(),
-    dailyCounts: z.array(z.object({ day: z.string(), count: z.number().int() })).describe('UTC days, oldest first'),
+    dailyCounts: z
+      .object({ firstDay: z.string(), counts: z.array(z.number().int()) })
+      .describe('events per UTC day from firstDay to today, oldest first'),
+    eventsPerEnvironment: z
+      .array(z.number().int())
+      .describe('events of the issue in each of untrustedData.environments, at the same index (commonest first)'),
+    eventsPerRelease: z
+      .array(z.number().int())
+      .describe('events of the issue in each of untrustedData.releases, at the same index (commonest first)'),
+    tagCounts: z
+      .array(z.object({ events: z.number().int(), counts: z.array(z.number().int()) }))
+      .describe('for untrustedData.tags[i]: the events carrying the key, and counts[j] those with its values[j]'),
     affectedUsers: z.object({ count: z.number().int(), samples: z.number().int() }),
     correlatedLogs: z.number().int().describe('how many logs of the trace are under untrustedData.logs'),
     similarIssues: z.array(
@@ -70,13 +120,23 @@ export const getIssueContext = defineTool({
       environment: z.string().nullable(),
       release: z.object({ version: z.string(), firstSeen: z.string(), lastSeen: z.string() }).nullable(),
       regressionRelease: z.string().nullable(),
-      exceptions: z.array(z.unknown()).describe('the chain, outermost last; frames oldest first, as the SDKs send them'),
-      breadcrumbs: z.array(z.unknown()),
-      logs: z.array(z.unknown()),
+      exceptions: z
+        .array(z.unknown())
+        .describe(
+          'outermost first, each {type, value, mechanism (the outermost only), crashFrame {file, line, column, function, ' +
+            'context: source lines by line number}, stack (oldest first: a line per in-app frame, the crash frame marked, ' +
+            'a line per run of library frames), cause (the exception it was raised from, nested) or group (an exception ' +
+            "group's members)}",
+        ),
+      eventStack: z.unknown().nullable().describe('{crashFrame, stack} of a stack trace sent without an exception'),
+      breadcrumbs: z.array(z.string()).describe('oldest first: time (UTC), category, level when not info, message, data'),
+      logs: z.array(z.string()).describe('logs of the trace, oldest first: time (UTC), level, body, attributes'),
       sampleUsers: z.array(z.unknown()),
-      tags: z.record(z.string(), z.unknown()),
+      environments: z.array(z.string()),
+      releases: z.array(z.string()),
+      tags: z.array(z.object({ key: z.string(), values: z.array(z.string()) })).describe('the keys most events carry'),
       similarIssueTitles: z.array(z.object({ shortId: z.string(), title: z.string() })),
-      rawEvent: z.unknown(),
+      rawEvent: z.unknown().optional().describe('with include: ["raw"]'),
     }),
     agentWrittenData: z.object({
       resolution: writtenSchema.nullable().describe("the marker's commit, release and note"),
@@ -84,19 +144,22 @@ export const getIssueContext = defineTool({
     }),
   },
   async run(input, context) {
-    const bounds = input.verbose ? VERBOSE_BOUNDS : DEFAULT_BOUNDS;
+    const limits = input.verbose ? LIMITS.verbose : LIMITS.default;
     const { project, issue } = await issueByShortId(context, input.shortId);
     const now = context.now();
     const latest = await context.events.latestEventForIssue(project.id, issue.id);
     const payload = latest?.payload;
     const release = latest?.release ? await context.metadata.findRelease(project.id, latest.release) : undefined;
     const logs = latest?.traceId
-      ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: input.verbose ? 100 : 20 })).items
+      ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })).items
       : [];
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
     const similar = await findSimilarIssues(context.metadata, issue);
-    const activity = await context.metadata.listIssueActivity(issue.id, input.verbose ? 200 : 20);
+    const activity = await context.metadata.listIssueActivity(issue.id, limits.activity);
+    const tags = tagSummaryView(await context.metadata.tagSummary(issue.id, TAG_KEYS_READ, limits.tags.values), limits.tags);
+    const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
     const written = { resolution: resolutionWritten(issue.resolution), activity: activity.map(activityWritten) };
+    const eventSeconds = latest?.timestamp ?? 0;
     const untrusted = {
       title: issue.title,
       culprit: issue.culprit,
@@ -106,25 +169,20 @@ export const getIssueContext = defineTool({
         ? { version: release.version, firstSeen: release.firstSeen.toISOString(), lastSeen: release.lastSeen.toISOString() }
         : null,
       regressionRelease: issue.regressionRelease,
-      exceptions: (payload?.exception?.values ?? []).map((value) => ({
-        type: value.type,
-        value: value.value,
-        module: value.module,
-        mechanism: value.mechanism,
-        frames: lastWithNote(value.stacktrace?.frames ?? [], bounds.maxList, 'frames'),
-        ...(value.raw_stacktrace ? { minifiedFrames: lastWithNote(value.raw_stacktrace.frames, bounds.maxList, 'frames') } : {}),
-      })),
-      breadcrumbs: lastWithNote(payload?.breadcrumbs?.values ?? [], input.verbose ? 200 : 30, 'breadcrumbs'),
-      logs: logs.map((log) => ({
-        timestamp: new Date(log.timestamp * 1000).toISOString(),
-        level: log.level,
-        body: log.body,
-        attributes: log.attributes,
-      })),
-      sampleUsers: users.map((event) => event.payload.user ?? { key: event.userKey }),
-      tags: payload?.tags ?? {},
+      exceptions: payload ? exceptionsView(payload, limits.exceptions) : [],
+      eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
+      breadcrumbs: lastWithNote(
+        (payload?.breadcrumbs?.values ?? []).map((crumb) => breadcrumbLine(crumb, eventSeconds, limits.lineLength)),
+        limits.breadcrumbs,
+        'breadcrumbs',
+      ),
+      logs: [...logs]
+        .sort((a, b) => a.timestamp - b.timestamp)
+        .map((log) => logLine(log, eventSeconds, limits.lineLength)),
+      sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
+      ...tags.untrusted,
       similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),
-      rawEvent: payload ?? null,
+      ...(input.include.includes('raw') && { rawEvent: payload ?? null }),
     };
     return {
       summary:
@@ -135,7 +193,8 @@ export const getIssueContext = defineTool({
         resolution: resolutionView(issue.resolution),
         activity: activity.map(activityView),
         latestEvent: latest ? eventFacts(latest) : null,
-        dailyCounts: await dailySeries(context.events, project.id, issue.id, now, DAYS),
+        dailyCounts: { firstDay: series[0]!.day, counts: series.map((d) => d.count) },
+        ...tags.facts,
         affectedUsers: { count: issue.userCount, samples: users.length },
         correlatedLogs: logs.length,
         similarIssues: similar.map((s) => ({
@@ -144,12 +203,22 @@ export const getIssueContext = defineTool({
           status: s.issue.status,
           count: s.issue.count,
         })),
-        untrustedData: bounded(untrusted, bounds) as typeof untrusted,
-        agentWrittenData: bounded(written, bounds) as typeof written,
+        untrustedData: bounded(untrusted, limits.bounds) as typeof untrusted,
+        agentWrittenData: bounded(written, limits.bounds) as typeof written,
       },
     };
   },
 });
+
+// Who was affected, not everything an application attached to the user: the identifying fields
+// by default (geo and data can be large), all of them with verbose.
+const USER_FIELDS = ['id', 'email', 'username', 'name', 'segment', 'ip_address'];
+
+function sampleUser(event: StoredEvent, verbose: boolean): Record<string, unknown> {
+  const user = event.payload.user;
+  if (!user) return { key: event.userKey };
+  return verbose ? user : Object.fromEntries(Object.entries(user).filter(([key]) => USER_FIELDS.includes(key)));
+}
 
 function eventFacts(event: StoredEvent) {
   return {

@@ -73,29 +73,37 @@ export function describeTools(suite: AgentSuite): void {
       expect(bad.text).toMatch(/status/);
     });
 
-    it('get_issue_context bundles the stack trace, breadcrumbs, trace logs, release, trend, users and raw event', async () => {
+    it('get_issue_context bundles the stack trace, breadcrumbs, trace logs, release, trend, users and, on request, the raw event', async () => {
       const issue = await issueOf(web, `Checkout ${webMarker} failed`);
       const context = await admin.call('get_issue_context', { shortId: issue.shortId });
       expect(context.isError).toBe(false);
       const s = context.structured;
       expect(s.issue).toMatchObject({ shortId: issue.shortId, count: 12 });
-      expect(s.dailyCounts).toHaveLength(14);
+      expect(s.dailyCounts.counts).toHaveLength(14);
       // Today last; the 12 events may straddle midnight UTC, so their days are summed.
-      expect(s.dailyCounts[13].day).toBe(new Date().toISOString().slice(0, 10));
-      expect(s.dailyCounts.reduce((sum: number, d: { count: number }) => sum + d.count, 0)).toBe(12);
+      expect(s.dailyCounts.firstDay).toBe(new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10));
+      expect(s.dailyCounts.counts.reduce((sum: number, count: number) => sum + count, 0)).toBe(12);
+      expect(s.eventsPerEnvironment).toEqual([12]);
+      expect(s.eventsPerRelease).toEqual([12]);
       expect(s.affectedUsers).toEqual({ count: 1, samples: 1 });
       expect(s.latestEvent.traceId).toMatch(/^[0-9a-f]{32}$/);
       const u = s.untrustedData;
-      const frames = u.exceptions[0].frames as Array<{ function?: string; filename?: string }>;
-      expect(frames.some((f) => f.function === 'checkout' && String(f.filename).includes('agent-scenarios.cjs'))).toBe(true);
-      expect(u.exceptions[0].type).toBe('TypeError');
+      expect(u.environments).toEqual(['agents']);
+      expect(u.releases).toEqual(['web@1.0']);
+      // The deploy directory is dropped: the one in-app file is named alone, its crash frame is checkout's.
+      expect(u.exceptions[0]).toMatchObject({ type: 'TypeError', crashFrame: { file: 'agent-scenarios.cjs', function: 'checkout' } });
+      expect(u.exceptions[0].stack.at(-1)).toMatch(/^agent-scenarios\.cjs:\d+ in checkout \[crash frame\]$/);
       expect(JSON.stringify(u.breadcrumbs)).toContain(`opened cart ${webMarker}`);
-      expect(u.logs.some((l: { body: string }) => l.body === `loading cart ${webMarker}`)).toBe(true);
+      expect(u.logs.some((l: string) => l.includes(`info loading cart ${webMarker}`))).toBe(true);
       expect(s.correlatedLogs).toBe(u.logs.length);
       expect(u.release).toMatchObject({ version: 'web@1.0' });
       expect(u.sampleUsers[0]).toMatchObject({ email: `${webMarker}@example.test` });
-      expect(u.rawEvent.event_id).toBe(s.latestEvent.eventId);
+      expect(u).not.toHaveProperty('rawEvent');
       expect(context.text).toContain('<untrusted-data>');
+      const raw = await admin.call('get_issue_context', { shortId: issue.shortId, include: ['raw'] });
+      expect(raw.structured.untrustedData.rawEvent.event_id).toBe(s.latestEvent.eventId);
+      const frames = raw.structured.untrustedData.rawEvent.exception.values[0].stacktrace.frames as Array<{ filename?: string }>;
+      expect(frames.some((f) => String(f.filename).endsWith('/test/clients/node/agent-scenarios.cjs'))).toBe(true);
     });
 
     it('get_issue_context names similar issues', async () => {
