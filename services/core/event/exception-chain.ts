@@ -28,7 +28,8 @@ export function exceptionTree(values: ExceptionValue[]): ExceptionNode[] {
   // Parent ids in a cycle leave some values out of every tree: then the order the SDK sent decides.
   if (reachable(roots) !== values.length) return byPosition(values);
   // Roots and group members in ascending exception_id: the outermost (0) first.
-  const byId = (a: ExceptionNode, b: ExceptionNode) => a.exception.mechanism!.exception_id! - b.exception.mechanism!.exception_id!;
+  const byId = (a: ExceptionNode, b: ExceptionNode) =>
+    a.exception.mechanism!.exception_id! - b.exception.mechanism!.exception_id!;
   for (const node of nodes.values()) node.children.sort(byId);
   return roots.sort(byId);
 }

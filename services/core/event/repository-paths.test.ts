@@ -21,7 +21,12 @@ describe('repositoryPaths', () => {
   });
 
   it('keeps paths that share only the filesystem root, and paths that are relative already', () => {
-    expect(paths([{ filename: '/a/x.ts', in_app: true }, { filename: '/b/y.ts', in_app: true }])).toEqual(['/a/x.ts', '/b/y.ts']);
+    expect(
+      paths([
+        { filename: '/a/x.ts', in_app: true },
+        { filename: '/b/y.ts', in_app: true },
+      ]),
+    ).toEqual(['/a/x.ts', '/b/y.ts']);
     expect(paths([{ filename: 'app/checkout.js', in_app: true }])).toEqual(['app/checkout.js']);
   });
 

@@ -96,9 +96,9 @@ describe('isInApp and libraryOf', () => {
     expect(libraryOf({ filename: 'webpack://app/./node_modules/react-dom/cjs/react-dom.js' })).toBe('react-dom');
     expect(libraryOf({ filename: 'node:internal/modules/cjs/loader' })).toBe('node:internal');
     expect(libraryOf({ filename: 'node:async_hooks' })).toBe('node:async_hooks');
-    expect(libraryOf({ filename: 'django/core/handlers/base.py', abs_path: '/venv/lib/site-packages/django/core/handlers/base.py' })).toBe(
-      'django',
-    );
+    expect(
+      libraryOf({ filename: 'django/core/handlers/base.py', abs_path: '/venv/lib/site-packages/django/core/handlers/base.py' }),
+    ).toBe('django');
     expect(libraryOf({ abs_path: '/venv/lib/python3.11/site-packages/six.py' })).toBe('six');
     expect(libraryOf({ package: '/usr/lib/libc.so.6', filename: '' })).toBe('libc.so.6');
     expect(libraryOf({ module: 'net/http', filename: '/usr/local/go/src/net/http/server.go' })).toBe('net');

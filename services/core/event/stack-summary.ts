@@ -96,11 +96,7 @@ function sourceContext(frame: Frame, limits: StackSummaryLimits): CrashFrame['co
 }
 
 /** The summary of one stack (frames oldest first); `pathOf` gives each frame's repository-relative path. */
-export function summarizeStack(
-  frames: Frame[],
-  pathOf: (frame: Frame) => string,
-  limits: StackSummaryLimits,
-): StackSummary {
+export function summarizeStack(frames: Frame[], pathOf: (frame: Frame) => string, limits: StackSummaryLimits): StackSummary {
   if (frames.length === 0) return { crashFrame: null, lines: [] };
   let crashIndex = frames.findLastIndex(isInApp);
   const anyInApp = crashIndex !== -1;
@@ -140,7 +136,7 @@ export function summarizeStack(
 /** Recursion: the same line many times in a row becomes one line and a count. */
 function collapseRepeats(lines: string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i + 1;
     while (j < lines.length && lines[j] === lines[i]) j += 1;
     out.push(j - i > 1 ? `${lines[i]} (${j - i} times in a row)` : lines[i]!);

@@ -44,10 +44,7 @@ function cut(text: string, max: number): string {
 
 /** Every frame of the event, for the shared repository root. */
 function allFrames(event: NormalizedEvent): Frame[] {
-  return [
-    ...(event.exception?.values ?? []).flatMap((v) => v.stacktrace?.frames ?? []),
-    ...(event.stacktrace?.frames ?? []),
-  ];
+  return [...(event.exception?.values ?? []).flatMap((v) => v.stacktrace?.frames ?? []), ...(event.stacktrace?.frames ?? [])];
 }
 
 function countNodes(nodes: ExceptionNode[]): number {

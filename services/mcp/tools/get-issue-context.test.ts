@@ -86,7 +86,10 @@ describe('get_issue_context', () => {
     expect(u.logs.join('\n')).toContain('info paying');
     expect(u.logs.join('\n')).toContain('error payment declined');
     // The standard user fields; what else the application attached only with verbose.
-    expect(u.sampleUsers.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id))).toEqual([{ id: 'u1' }, { id: 'u2' }]);
+    expect(u.sampleUsers.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'u1' },
+      { id: 'u2' },
+    ]);
     expect(u.similarIssueTitles).toEqual([{ shortId: similar.shortId, title: 'TypeError: elsewhere' }]);
     expect(u).not.toHaveProperty('rawEvent');
     // 40 breadcrumbs: the newest 9, one line each, and a note saying how many older ones were cut.
@@ -235,7 +238,11 @@ describe('get_issue_context on a real @sentry/node event', () => {
         '60': '        Sentry.captureException(e);',
       },
     });
-    expect(outer.stack).toEqual(['6 library frames: node:internal', 'app.cjs:95 in Object.?', 'app.cjs:57 in main [crash frame]']);
+    expect(outer.stack).toEqual([
+      '6 library frames: node:internal',
+      'app.cjs:95 in Object.?',
+      'app.cjs:57 in main [crash frame]',
+    ]);
     expect(outer.cause).toMatchObject({
       type: 'TypeError',
       value: 'Order 1001 has no items',

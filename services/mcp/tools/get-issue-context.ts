@@ -59,7 +59,7 @@ export const getIssueContext = defineTool({
   name: 'get_issue_context',
   title: 'Get issue context',
   description:
-    'The debugging bundle for one issue, about 4 KB: the latest event\'s exceptions outermost first with causes nested, ' +
+    "The debugging bundle for one issue, about 4 KB: the latest event's exceptions outermost first with causes nested, " +
     'each with its crash frame (the newest in-app frame, original source when source maps were uploaded, with source lines), ' +
     'the other in-app frames one line each and runs of library frames summarized, paths relative to the repository; ' +
     'breadcrumbs and logs with the same trace id as lines; release; daily event counts for 14 days; events per environment ' +
@@ -176,9 +176,7 @@ export const getIssueContext = defineTool({
         limits.breadcrumbs,
         'breadcrumbs',
       ),
-      logs: [...logs]
-        .sort((a, b) => a.timestamp - b.timestamp)
-        .map((log) => logLine(log, eventSeconds, limits.lineLength)),
+      logs: [...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
       sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
       ...tags.untrusted,
       similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),

@@ -91,7 +91,10 @@ export function describeTools(suite: AgentSuite): void {
       expect(u.environments).toEqual(['agents']);
       expect(u.releases).toEqual(['web@1.0']);
       // The deploy directory is dropped: the one in-app file is named alone, its crash frame is checkout's.
-      expect(u.exceptions[0]).toMatchObject({ type: 'TypeError', crashFrame: { file: 'agent-scenarios.cjs', function: 'checkout' } });
+      expect(u.exceptions[0]).toMatchObject({
+        type: 'TypeError',
+        crashFrame: { file: 'agent-scenarios.cjs', function: 'checkout' },
+      });
       expect(u.exceptions[0].stack.at(-1)).toMatch(/^agent-scenarios\.cjs:\d+ in checkout \[crash frame\]$/);
       expect(JSON.stringify(u.breadcrumbs)).toContain(`opened cart ${webMarker}`);
       expect(u.logs.some((l: string) => l.includes(`info loading cart ${webMarker}`))).toBe(true);
