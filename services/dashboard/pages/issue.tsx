@@ -120,7 +120,13 @@ export function IssuePage(props: IssuePageProps) {
                 )}
               </dl>
             </section>
-            <ResolutionPanel issue={issue} report={data.resolution} now={now} zone={zone} />
+            <ResolutionPanel
+              issue={issue}
+              report={data.resolution}
+              now={now}
+              zone={zone}
+              eventHref={(eventId) => href('issues', issue.shortId, 'events', eventId)}
+            />
             <section class="issue-card" aria-labelledby="tags-heading">
               <h2 id="tags-heading">Tags</h2>
               <p class="muted small">Each value's share of the events that carried its tag.</p>

@@ -33,8 +33,11 @@ describe('check_resolution', () => {
       issueStatus: 'unresolved',
       marker: null,
       eventsSince: null,
+      explanation: 'No resolve to check: resolving the issue stamps a marker that later events are compared with.',
+      markerRelease: null,
       regressedAt: null,
-      untrustedData: { releasesSince: [], regressionRelease: null },
+      regressingEvent: null,
+      untrustedData: { releasesSince: [], regressionRelease: null, recentReleases: [] },
       agentWrittenData: { marker: null },
     });
     expect(text.split('\n')[0]).toBe(`${checkout.shortId}: no resolution.`);
@@ -60,17 +63,28 @@ describe('check_resolution', () => {
   it('says regressed once a later event brought the issue back, with the releases it came in as captured text', async () => {
     const resolvedAt = h.now;
     h.now += 60_000;
-    await h.sendEvent(h.projects.web, errorEvent('TypeError', 'checkout failed', { release: ATTACK_RELEASE }));
+    const [eventId, traceId] = ['5d1b7c3e9a2f4e6b8c0d1e2f3a4b5c6d', '0af7651916cd43dd8448eb211c80319c'];
+    const regressing = {
+      event_id: eventId,
+      release: ATTACK_RELEASE,
+      contexts: { trace: { trace_id: traceId, span_id: 'b7ad6b7169203331' } },
+    };
+    await h.sendEvent(h.projects.web, errorEvent('TypeError', 'checkout failed', regressing));
     const result = await h.call('read', 'check_resolution', { shortId: checkout.shortId });
     const later = new Date(resolvedAt + 60_000).toISOString();
     expect(result.structured).toMatchObject({
       status: 'regressed',
+      explanation: 'An event newer than the resolve brought the issue back.',
       issueStatus: 'unresolved',
       eventsSince: { count: 1, firstSeen: later, lastSeen: later },
+      markerRelease: null,
       regressedAt: later,
-      untrustedData: { releasesSince: [ATTACK_RELEASE], regressionRelease: ATTACK_RELEASE },
+      regressingEvent: { eventId, traceId },
+      untrustedData: { releasesSince: [ATTACK_RELEASE], regressionRelease: ATTACK_RELEASE, recentReleases: [] },
     });
-    expect(result.text.split('\n')[0]).toBe(`${checkout.shortId}: regressed; 1 event since the resolve.`);
+    expect(result.text.split('\n')[0]).toBe(
+      `${checkout.shortId}: regressed; 1 event since the resolve. Event ${eventId}, trace ${traceId}.`,
+    );
     const { untrustedData, ...rest } = result.structured;
     expect(JSON.stringify(rest)).not.toContain('IGNORE');
     expect(result.text.trimEnd().endsWith('</untrusted-data>')).toBe(true);
@@ -78,19 +92,63 @@ describe('check_resolution', () => {
     expect(untrustedEnvelope(result)).toEqual(untrustedData);
   });
 
-  it('says held when the only later events come from a release older than the fix', async () => {
+  it('says held, and why, when the only later events come from a release older than the fix', async () => {
     const old = await h.sendEvent(h.projects.web, errorEvent('Error', 'fixed in 1.0.1', { fingerprint: ['old'] }));
+    // The fixed build is deployed and seen (another issue's event), so the marker's release is known.
+    h.now += 1000;
+    await h.sendEvent(h.projects.web, errorEvent('Error', 'elsewhere', { fingerprint: ['new'], release: 'web@1.0.1' }));
     await h.call('triage', 'update_issue', { shortId: old.shortId, action: 'resolve', release: 'web@1.0.1' });
     h.now += 60_000;
     await h.sendEvent(h.projects.web, errorEvent('Error', 'fixed in 1.0.1', { fingerprint: ['old'], release: 'web@1.0.0' }));
-    const { structured } = await h.call('read', 'check_resolution', { shortId: old.shortId });
-    expect(structured).toMatchObject({
+    const result = await h.call('read', 'check_resolution', { shortId: old.shortId });
+    const explanation =
+      "1 event came since the resolve, all from releases first seen before the marker's release: builds without the fix. " +
+      'An event of that release, of a later one or without a release would bring the issue back.';
+    expect(result.structured).toMatchObject({
       status: 'held',
+      explanation,
       issueStatus: 'resolved',
       eventsSince: { count: 1 },
-      untrustedData: { releasesSince: ['web@1.0.0'], regressionRelease: null },
+      markerRelease: { seen: true, firstSeen: new Date(h.now - 60_000).toISOString() },
+      regressingEvent: null,
+      untrustedData: { releasesSince: ['web@1.0.0'], regressionRelease: null, recentReleases: [] },
       agentWrittenData: { marker: { release: 'web@1.0.1' } },
     });
+    expect(result.text.split('\n')[0]).toBe(`${old.shortId}: held; 1 event since the resolve. ${explanation}`);
+  });
+
+  it('says awaiting_release, not held, while the marker names a release the project never saw', async () => {
+    // Issue 17: resolved "in 0.2.0" while the SDK sends sandbox@0.2.0, the new build's events
+    // never regress the issue, and check_resolution answered held for ever.
+    const sandbox = await h.sendEvent(
+      h.projects.shop,
+      errorEvent('Error', 'sandbox', { fingerprint: ['sb'], release: 'sandbox@0.1.0' }),
+    );
+    await h.call('triage', 'update_issue', { shortId: sandbox.shortId, action: 'resolve', release: '0.2.0' });
+    h.now += 60_000;
+    await h.sendEvent(h.projects.shop, errorEvent('Error', 'sandbox', { fingerprint: ['sb'], release: 'sandbox@0.2.0' }));
+    const result = await h.call('read', 'check_resolution', { shortId: sandbox.shortId });
+    expect(result.structured).toMatchObject({
+      status: 'awaiting_release',
+      issueStatus: 'resolved',
+      eventsSince: { count: 1 },
+      markerRelease: { seen: false, firstSeen: null },
+      regressingEvent: null,
+      untrustedData: { releasesSince: ['sandbox@0.2.0'], regressionRelease: null },
+      agentWrittenData: { marker: { release: '0.2.0' } },
+    });
+    expect(result.structured.untrustedData.recentReleases.map((r: { version: string }) => r.version)).toEqual([
+      'sandbox@0.2.0',
+      'sandbox@0.1.0',
+      'web@1.0.0',
+    ]);
+    expect(result.structured.explanation).toContain('never seen');
+    expect(result.text.split('\n')[0]).toMatch(
+      new RegExp(`^${sandbox.shortId}: awaiting release; 1 event since the resolve\\. `),
+    );
+    expect(result.text).toContain(result.structured.explanation);
+    const { untrustedData: _u, agentWrittenData: _a, ...facts } = result.structured;
+    expect(JSON.stringify(facts)).not.toContain('0.2.0');
   });
 
   it('answers every role; an issue out of scope looks exactly like one that does not exist', async () => {

@@ -1,8 +1,10 @@
 // check_resolution: did a resolve hold? Compares the events since the resolution marker with
-// it, by the same rule the dispatcher regresses issues with (core/issues/lifecycle.ts).
+// it, by the same rule the dispatcher regresses issues with (core/issues/lifecycle.ts), and says
+// why (core/issues/resolution-report.ts, which the issue page shows too).
 import { z } from 'zod';
 import { resolutionReport } from '../../core/issues/resolution-report.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
+import { recentReleasesSchema, releaseView } from '../tool-kit/release-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
@@ -11,43 +13,73 @@ export const checkResolution = defineTool({
   name: 'check_resolution',
   title: 'Check resolution',
   description:
-    'Whether the last resolve of an issue held: held (still resolved), regressed (an event newer than the resolution, ' +
-    "and not from a release first seen before the marker's release, brought it back) or no_resolution; with the marker " +
-    'and the events seen since it.',
+    'Whether the last resolve of an issue held: held (still resolved; events since it, if any, came from releases first ' +
+    "seen before the marker's release), awaiting_release (the marker names a release this project has never seen, so no " +
+    "event of another release can regress it yet: check the name against untrustedData.recentReleases, the SDK's exact " +
+    'release names), regressed (an event newer than the resolution brought it back: regressingEvent names its event and ' +
+    'trace id) or no_resolution; with the marker, the events seen since it and an explanation.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: { shortId: shortIdInput },
   outputSchema: {
     shortId: z.string(),
-    status: z.enum(['held', 'regressed', 'no_resolution']),
+    status: z.enum(['held', 'awaiting_release', 'regressed', 'no_resolution']),
+    explanation: z.string().describe("why this status, in Errata's words"),
     issueStatus: z.string(),
     marker: resolutionSchema,
     eventsSince: z
       .object({ count: z.number().int(), firstSeen: z.string().nullable(), lastSeen: z.string().nullable() })
       .nullable()
       .describe('events newer than the marker; null without a marker'),
+    markerRelease: z
+      .object({ seen: z.boolean(), firstSeen: z.string().nullable() })
+      .nullable()
+      .describe("whether this project has seen the marker's release, and when first; null when the marker names none"),
     regressedAt: z.string().nullable(),
-    untrustedData: z.object({ releasesSince: z.array(z.string()), regressionRelease: z.string().nullable() }),
+    regressingEvent: z
+      .object({ eventId: z.string(), traceId: z.string().nullable() })
+      .nullable()
+      .describe('regressed: the event that brought the issue back (search_logs takes its traceId)'),
+    untrustedData: z.object({
+      releasesSince: z.array(z.string()),
+      regressionRelease: z.string().nullable(),
+      recentReleases: z
+        .array(z.object({ version: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
+        .describe('awaiting_release: the newest releases this project has seen, and any of the same version; else empty'),
+    }),
     agentWrittenData: z.object({ marker: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
   async run(input, context) {
     const { issue } = await issueByShortId(context, input.shortId);
-    const { status, since: stats } = await resolutionReport(context.events, issue);
+    const report = await resolutionReport(context, issue);
+    const { status, since: stats, regressingEvent } = report;
     const marker = issue.resolution;
     const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
     const since = stats ? `; ${stats.count} event${stats.count === 1 ? '' : 's'} since the resolve` : '';
+    const event = regressingEvent
+      ? ` Event ${regressingEvent.eventId}${regressingEvent.traceId ? `, trace ${regressingEvent.traceId}` : ''}.`
+      : '';
+    const releases = report.recentReleases.length > 0 ? ' Recent releases: untrustedData.recentReleases.' : '';
+    // The status says it all unless events came and did not regress the issue: then say why.
+    const why = status === 'awaiting_release' || (status === 'held' && (stats?.count ?? 0) > 0) ? ` ${report.explanation}` : '';
     return {
-      summary: `${issue.shortId}: ${status.replace('_', ' ')}${since}.`,
+      summary: `${issue.shortId}: ${status.replace('_', ' ')}${since}.${why}${event}${releases}`,
       result: {
         shortId: issue.shortId,
         status,
+        explanation: report.explanation,
         issueStatus: issue.status,
         marker: resolutionView(marker),
         eventsSince: stats ? { count: stats.count, firstSeen: iso(stats.firstSeen), lastSeen: iso(stats.lastSeen) } : null,
+        markerRelease: report.markerRelease
+          ? { seen: report.markerRelease.seen, firstSeen: report.markerRelease.firstSeen?.toISOString() ?? null }
+          : null,
         regressedAt: status === 'regressed' ? (issue.regressedAt?.toISOString() ?? null) : null,
+        regressingEvent: regressingEvent ?? null,
         untrustedData: {
           releasesSince: stats?.releases ?? [],
           regressionRelease: status === 'regressed' ? issue.regressionRelease : null,
+          recentReleases: report.recentReleases.map(releaseView),
         },
         agentWrittenData: { marker: resolutionWritten(marker) },
       },

@@ -1,10 +1,14 @@
 // update_issue: one triage action on one issue. delete needs admin and confirmDelete: true;
-// both are checked before the issue is looked up, so a refusal reveals nothing about it.
+// both are checked before the issue is looked up, so a refusal reveals nothing about it. A
+// resolve naming a release the project never saw is applied, with a warning: until that release
+// is seen no event of another release regresses the issue (core/issues/marker-release.ts).
 import { z } from 'zod';
 import { checkResolveFields } from '../../core/issues/action-checks.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
+import { markerRelease, unseenReleaseText } from '../../core/issues/marker-release.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
+import { recentReleasesSchema, releaseView } from '../tool-kit/release-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
@@ -15,7 +19,9 @@ export const updateIssue = defineTool({
   title: 'Update issue',
   description:
     'Resolve, unresolve, ignore, snooze or delete one issue. resolve stamps a resolution marker (optionally with the commit ' +
-    'or release that fixes it and a note) that check_resolution compares later events with; snooze returns the issue to ' +
+    'or release that fixes it and a note) that check_resolution compares later events with; the release must be the ' +
+    'name the SDK sends (often package@version): for a release this project has never seen, warnings says so and ' +
+    'untrustedData.recentReleases lists the newest seen. snooze returns the issue to ' +
     'unresolved after snoozeMinutes; delete (admin) removes the issue and its events and needs confirmDelete: true.',
   minimumRole: 'triage',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -36,13 +42,27 @@ export const updateIssue = defineTool({
     status: z.string().nullable().describe('the status now; null after delete'),
     resolution: resolutionSchema,
     snoozeUntil: z.string().nullable(),
+    warnings: z.array(z.string()).describe("what may not work as meant, in Errata's words (a release never seen)"),
+    untrustedData: z
+      .object({
+        recentReleases: recentReleasesSchema.describe('the newest releases this project has seen, and any of the same version'),
+      })
+      .optional()
+      .describe('only with a warning about the release'),
     agentWrittenData: z.object({ resolution: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');
     checkResolveFields(input.action, input.commit, input.release);
     const { project, issue } = await issueByShortId(context, input.shortId);
-    const outcome = await triageIssues(context, project.id, [issue], input, { kind: 'agent', name: context.token.name }, context.now());
+    const outcome = await triageIssues(
+      context,
+      project.id,
+      [issue],
+      input,
+      { kind: 'agent', name: context.token.name },
+      context.now(),
+    );
     if (input.action === 'delete') {
       return {
         summary: `${issue.shortId} deleted with its events; a new event with its fingerprint starts a new issue.`,
@@ -54,13 +74,21 @@ export const updateIssue = defineTool({
           status: null,
           resolution: null,
           snoozeUntil: null,
+          warnings: [],
           agentWrittenData: { resolution: null },
         },
       };
     }
     const after = (await context.metadata.getIssue(issue.id)) ?? issue;
+    const release =
+      input.action === 'resolve' && input.release ? await markerRelease(context.metadata, project.id, input.release) : undefined;
+    const unseen = release && !release.seen ? release : undefined;
+    const warnings = unseen ? [`${unseenReleaseText(unseen)} Recent releases: untrustedData.recentReleases.`] : [];
     return {
-      summary: `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.`,
+      summary: [
+        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.`,
+        ...warnings.map((warning) => `Warning: ${warning}`),
+      ].join(' '),
       result: {
         shortId: issue.shortId,
         action: input.action,
@@ -69,6 +97,8 @@ export const updateIssue = defineTool({
         status: after.status,
         resolution: resolutionView(after.resolution),
         snoozeUntil: after.snoozeUntil?.toISOString() ?? null,
+        warnings,
+        ...(unseen ? { untrustedData: { recentReleases: unseen.recent.map(releaseView) } } : {}),
         agentWrittenData: { resolution: resolutionWritten(after.resolution) },
       },
     };

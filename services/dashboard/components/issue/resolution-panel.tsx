@@ -1,33 +1,36 @@
 // The resolution panel: the marker the last resolve stamped (who, and whether a person or an
-// agent token; commit, release, note, when) and what check_resolution says about it now.
-import type { ResolutionReport } from '../../../core/issues/resolution-report.ts';
+// agent token; commit, release, note, when) and what check_resolution says about it now, in the
+// same words (core/issues/resolution-report.ts): a release never seen, the regressing event.
+import type { ResolutionReport, ResolutionVerdict } from '../../../core/issues/resolution-report.ts';
 import type { Issue } from '../../../core/ports/metadata-store.ts';
 import { RelativeTime } from '../time.tsx';
 
-const VERDICTS = {
-  held: { label: 'Held', text: 'No event has come since the resolve.' },
-  regressed: { label: 'Regressed', text: 'An event newer than the resolve brought the issue back.' },
-  no_resolution: { label: 'Not resolved', text: 'No resolve to check: resolve the issue to stamp a marker.' },
-} as const;
+const VERDICTS: Record<ResolutionVerdict, string> = {
+  held: 'Held',
+  awaiting_release: 'Waiting for its release',
+  regressed: 'Regressed',
+  no_resolution: 'Not resolved',
+};
 
 export function ResolutionPanel({
   issue,
   report,
   now,
   zone,
+  eventHref,
 }: {
   issue: Issue;
   report: ResolutionReport;
   now: Date;
   zone: string | null;
+  eventHref: (eventId: string) => string;
 }) {
   const marker = issue.resolution;
-  const verdict = VERDICTS[report.status];
   return (
     <section class="issue-card" aria-labelledby="resolution-heading">
       <h2 id="resolution-heading">Resolution</h2>
       <p class="verdict">
-        <span class={`badge verdict-${report.status}`}>{verdict.label}</span> <span>{verdict.text}</span>
+        <span class={`badge verdict-${report.status}`}>{VERDICTS[report.status]}</span> <span>{report.explanation}</span>
       </p>
       {marker && (
         <dl class="facts facts-compact">
@@ -52,6 +55,7 @@ export function ResolutionPanel({
               <dt>Release</dt>
               <dd>
                 <code>{marker.release}</code>
+                {report.markerRelease && !report.markerRelease.seen && <span class="muted"> (never seen)</span>}
               </dd>
             </>
           )}
@@ -77,6 +81,35 @@ export function ResolutionPanel({
               <dt>Came back in</dt>
               <dd>
                 <code>{issue.regressionRelease}</code>
+              </dd>
+            </>
+          )}
+          {report.regressingEvent && (
+            <>
+              <dt>Regressing event</dt>
+              <dd>
+                <a href={eventHref(report.regressingEvent.eventId)}>
+                  <code>{report.regressingEvent.eventId}</code>
+                </a>
+                {report.regressingEvent.traceId && (
+                  <span class="muted">
+                    {' trace '}
+                    <code>{report.regressingEvent.traceId}</code>
+                  </span>
+                )}
+              </dd>
+            </>
+          )}
+          {report.recentReleases.length > 0 && (
+            <>
+              <dt>Recent releases</dt>
+              <dd>
+                {report.recentReleases.map((release, i) => (
+                  <>
+                    {i > 0 && ', '}
+                    <code>{release.version}</code>
+                  </>
+                ))}
               </dd>
             </>
           )}
