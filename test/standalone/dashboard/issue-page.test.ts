@@ -225,10 +225,12 @@ describe('triage from the issue page', () => {
       await checked.recheck('issue-resolved');
       await expect(page.getByRole('status').textContent()).resolves.toBe('Resolved.');
       const resolution = (await page.getByRole('region', { name: 'Resolution' }).textContent())!;
-      expect(resolution).toContain('Held');
+      // shop@2.0.0 has never been seen: no event of another release can undo the resolve yet.
+      expect(resolution).toContain("Waiting for its release This project has never seen the marker's release");
       expect(resolution).toContain(`Resolved by${member.email} (person)`);
       expect(resolution).toContain('Commit4f2a9c1');
-      expect(resolution).toContain('Releaseshop@2.0.0');
+      expect(resolution).toContain('Releaseshop@2.0.0 (never seen)');
+      expect(resolution).toMatch(/Recent releases\S/);
       expect(resolution).toContain('NoteGuard <empty> carts');
       const activity = (await page.getByRole('region', { name: 'Activity' }).locator('li').first().textContent())!;
       expect(activity).toContain(`${member.email} (person) resolved`);
@@ -258,6 +260,8 @@ describe('triage from the issue page', () => {
       const resolution = (await checked.page.getByRole('region', { name: 'Resolution' }).textContent())!;
       expect(resolution).toContain('Regressed An event newer than the resolve brought the issue back.');
       expect(resolution).toMatch(/Since then\d+ events? \(releases node-client@/);
+      const regressing = checked.page.getByRole('region', { name: 'Resolution' }).getByRole('link', { name: /^[0-9a-f]{32}$/ });
+      await expect(regressing.getAttribute('href')).resolves.toMatch(new RegExp(`/issues/${issue.shortId}/events/[0-9a-f]{32}$`));
       const activity = (await checked.page.getByRole('region', { name: 'Activity' }).locator('li').first().textContent())!;
       expect(activity).toMatch(/^errata regressed/);
     } finally {

@@ -49,23 +49,38 @@ export function describeIssueLifecycle(suite: AgentSuite): void {
         resolution: { by: expect.any(String) },
         agentWrittenData: { resolution: { release: 'web@2.0', commit: 'abc1234', note: 'null check in checkout' } },
       });
+      // web@2.0 is not deployed yet: the resolve warns that the project has never seen it, and
+      // check_resolution waits for it rather than calling the resolve held.
+      expect(resolved.structured.warnings).toEqual([expect.stringContaining("never seen the marker's release")]);
+      expect(resolved.structured.untrustedData.recentReleases.map((r: { version: string }) => r.version)).toContain('web@1.0');
       expect((await triage.call('check_resolution', { shortId })).structured).toMatchObject({
-        status: 'held',
+        status: 'awaiting_release',
         eventsSince: { count: 0 },
+        markerRelease: { seen: false, firstSeen: null },
       });
 
       // Still the old release: the fix is not deployed yet, so it is not a regression.
       await sendScenario(web.dsn, 'checkout-error', m, 'web@1.0');
       // Issue counts and stored events are written one after the other (in distributed mode,
       // to Postgres and then ClickHouse): wait for the event itself.
-      const held = await checkedWith(shortId, 1);
-      expect(held.structured).toMatchObject({ status: 'held', issueStatus: 'resolved', eventsSince: { count: 1 } });
-      expect(held.structured.untrustedData.releasesSince).toEqual(['web@1.0']);
+      const waiting = await checkedWith(shortId, 1);
+      expect(waiting.structured).toMatchObject({
+        status: 'awaiting_release',
+        issueStatus: 'resolved',
+        eventsSince: { count: 1 },
+      });
+      expect(waiting.structured.untrustedData.releasesSince).toEqual(['web@1.0']);
 
       // The release that was meant to fix it: a regression.
       await sendScenario(web.dsn, 'checkout-error', m, 'web@2.0');
       const regressed = await checkedWith(shortId, 2);
-      expect(regressed.structured).toMatchObject({ status: 'regressed', issueStatus: 'unresolved', eventsSince: { count: 2 } });
+      expect(regressed.structured).toMatchObject({
+        status: 'regressed',
+        issueStatus: 'unresolved',
+        eventsSince: { count: 2 },
+        markerRelease: { seen: true },
+        regressingEvent: { eventId: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      });
       expect(regressed.structured.untrustedData.regressionRelease).toBe('web@2.0');
       const news = await triage.call('whats_new', { release: 'web@2.0' });
       expect(news.structured.regressions.map((i: { shortId: string }) => i.shortId)).toEqual([shortId]);
