@@ -47,7 +47,7 @@ export function unseenReleaseText(release: MarkerRelease): string {
       ? ` ${release.sameVersion} release${release.sameVersion === 1 ? '' : 's'} seen ${release.sameVersion === 1 ? 'has' : 'have'} the same version under another name: resolve again with the exact name the SDK sends.`
       : ' Release names must match what the SDK sends exactly (often package@version).';
   return (
-    "This project has never seen the marker's release, so no event of another release brings the issue back " +
+    'This project has never seen the release the resolve names, so no event of another release brings the issue back ' +
     `until an event of exactly that release arrives.${hint}`
   );
 }

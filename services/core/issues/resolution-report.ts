@@ -63,7 +63,7 @@ export async function resolutionReport(ports: ResolutionPorts, issue: Issue): Pr
     explanation = 'No event has come since the resolve.';
   } else if (release?.seen) {
     explanation =
-      `${events} came since the resolve, all from releases first seen before the marker's release: builds without the fix. ` +
+      `${events} came since the resolve, all from releases first seen before the release the resolve names: builds without the fix. ` +
       'An event of that release, of a later one or without a release would bring the issue back.';
   } else {
     // Dated after the resolve yet recorded before it: an SDK clock ahead of the server's.

@@ -102,7 +102,7 @@ describe('check_resolution', () => {
     await h.sendEvent(h.projects.web, errorEvent('Error', 'fixed in 1.0.1', { fingerprint: ['old'], release: 'web@1.0.0' }));
     const result = await h.call('read', 'check_resolution', { shortId: old.shortId });
     const explanation =
-      "1 event came since the resolve, all from releases first seen before the marker's release: builds without the fix. " +
+      '1 event came since the resolve, all from releases first seen before the release the resolve names: builds without the fix. ' +
       'An event of that release, of a later one or without a release would bring the issue back.';
     expect(result.structured).toMatchObject({
       status: 'held',

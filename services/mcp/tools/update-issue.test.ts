@@ -149,7 +149,7 @@ describe('update_issue', () => {
     const result = await h.call('triage', 'update_issue', { shortId: shop.shortId, action: 'resolve', release: '1.0.0' });
     expect(result.isError, result.text).toBe(false);
     const warning =
-      "This project has never seen the marker's release, so no event of another release brings the issue back until an " +
+      'This project has never seen the release the resolve names, so no event of another release brings the issue back until an ' +
       'event of exactly that release arrives. 1 release seen has the same version under another name: resolve again ' +
       'with the exact name the SDK sends. Recent releases: untrustedData.recentReleases.';
     expect(result.structured).toMatchObject({

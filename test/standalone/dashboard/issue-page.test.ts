@@ -226,7 +226,7 @@ describe('triage from the issue page', () => {
       await expect(page.getByRole('status').textContent()).resolves.toBe('Resolved.');
       const resolution = (await page.getByRole('region', { name: 'Resolution' }).textContent())!;
       // shop@2.0.0 has never been seen: no event of another release can undo the resolve yet.
-      expect(resolution).toContain("Waiting for its release This project has never seen the marker's release");
+      expect(resolution).toContain('Waiting for its release This project has never seen the release the resolve names');
       expect(resolution).toContain(`Resolved by${member.email} (person)`);
       expect(resolution).toContain('Commit4f2a9c1');
       expect(resolution).toContain('Releaseshop@2.0.0 (never seen)');
