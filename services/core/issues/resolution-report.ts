@@ -53,21 +53,20 @@ export async function resolutionReport(ports: ResolutionPorts, issue: Issue): Pr
     check === 'regressed' ? regressingEventOf(ports, issue) : undefined,
   ]);
   const status: ResolutionVerdict = check === 'held' && release && !release.seen ? 'awaiting_release' : check;
-  const events = `${since.count} event${since.count === 1 ? '' : 's'}`;
   let explanation: string;
   if (status === 'awaiting_release') {
-    explanation = `${unseenReleaseText(release!)} ${since.count === 0 ? 'No event has' : `${events} ${since.count === 1 ? 'has' : 'have'}`} come since the resolve.`;
+    explanation = unseenReleaseText(release!);
   } else if (status === 'regressed') {
     explanation = 'An event newer than the resolve brought the issue back.';
   } else if (since.count === 0) {
     explanation = 'No event has come since the resolve.';
   } else if (release?.seen) {
     explanation =
-      `${events} came since the resolve, all from releases first seen before the release the resolve names: builds without the fix. ` +
-      'An event of that release, of a later one or without a release would bring the issue back.';
+      'Every event since the resolve came from a release first seen before the release the resolve names: builds ' +
+      'without the fix. An event of that release, of a later one or without a release would bring the issue back.';
   } else {
     // Dated after the resolve yet recorded before it: an SDK clock ahead of the server's.
-    explanation = `${events} dated after the resolve ${since.count === 1 ? 'was' : 'were'} recorded before it, so ${since.count === 1 ? 'it does' : 'they do'} not count as a regression.`;
+    explanation = 'The events dated after the resolve were recorded before it, so they do not count as a regression.';
   }
   return {
     status,

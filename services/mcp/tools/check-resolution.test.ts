@@ -102,8 +102,8 @@ describe('check_resolution', () => {
     await h.sendEvent(h.projects.web, errorEvent('Error', 'fixed in 1.0.1', { fingerprint: ['old'], release: 'web@1.0.0' }));
     const result = await h.call('read', 'check_resolution', { shortId: old.shortId });
     const explanation =
-      '1 event came since the resolve, all from releases first seen before the release the resolve names: builds without the fix. ' +
-      'An event of that release, of a later one or without a release would bring the issue back.';
+      'Every event since the resolve came from a release first seen before the release the resolve names: builds ' +
+      'without the fix. An event of that release, of a later one or without a release would bring the issue back.';
     expect(result.structured).toMatchObject({
       status: 'held',
       explanation,
