@@ -137,11 +137,7 @@ describe('check_resolution', () => {
       untrustedData: { releasesSince: ['sandbox@0.2.0'], regressionRelease: null },
       agentWrittenData: { marker: { release: '0.2.0' } },
     });
-    expect(result.structured.untrustedData.recentReleases.map((r: { version: string }) => r.version)).toEqual([
-      'sandbox@0.2.0',
-      'sandbox@0.1.0',
-      'web@1.0.0',
-    ]);
+    expect(result.structured.untrustedData.recentReleases).toEqual(['sandbox@0.2.0', 'sandbox@0.1.0', 'web@1.0.0']);
     expect(result.structured.explanation).toContain('never seen');
     expect(result.text.split('\n')[0]).toMatch(
       new RegExp(`^${sandbox.shortId}: awaiting release; 1 event since the resolve\\. `),

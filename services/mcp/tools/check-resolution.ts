@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { resolutionReport } from '../../core/issues/resolution-report.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
-import { recentReleasesSchema, releaseView } from '../tool-kit/release-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
@@ -44,8 +43,10 @@ export const checkResolution = defineTool({
       releasesSince: z.array(z.string()),
       regressionRelease: z.string().nullable(),
       recentReleases: z
-        .array(z.object({ version: z.string(), firstSeen: z.string(), lastSeen: z.string() }))
-        .describe('awaiting_release: the newest releases this project has seen, and any of the same version; else empty'),
+        .array(z.string())
+        .describe(
+          'awaiting_release: the newest releases this project has seen, newest first, and any of the same version; else empty',
+        ),
     }),
     agentWrittenData: z.object({ marker: writtenSchema.nullable().describe("the marker's commit, release and note") }),
   },
@@ -79,7 +80,7 @@ export const checkResolution = defineTool({
         untrustedData: {
           releasesSince: stats?.releases ?? [],
           regressionRelease: status === 'regressed' ? issue.regressionRelease : null,
-          recentReleases: report.recentReleases.map(releaseView),
+          recentReleases: report.recentReleases.map((r) => r.version),
         },
         agentWrittenData: { marker: resolutionWritten(marker) },
       },

@@ -155,7 +155,7 @@ describe('update_issue', () => {
     expect(result.structured).toMatchObject({
       status: 'resolved',
       warnings: [warning],
-      untrustedData: { recentReleases: [{ version: 'web@1.0.0', firstSeen: expect.any(String), lastSeen: expect.any(String) }] },
+      untrustedData: { recentReleases: ['web@1.0.0'] },
       agentWrittenData: { resolution: { release: '1.0.0' } },
     });
     expect(result.text.split('\n')[0]).toBe(`${shop.shortId}: resolve applied; status resolved. Warning: ${warning}`);

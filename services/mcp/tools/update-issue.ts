@@ -8,7 +8,6 @@ import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { markerRelease, unseenReleaseText } from '../../core/issues/marker-release.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
-import { recentReleasesSchema, releaseView } from '../tool-kit/release-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
@@ -45,7 +44,9 @@ export const updateIssue = defineTool({
     warnings: z.array(z.string()).describe("what may not work as meant, in Errata's words (a release never seen)"),
     untrustedData: z
       .object({
-        recentReleases: recentReleasesSchema.describe('the newest releases this project has seen, and any of the same version'),
+        recentReleases: z
+          .array(z.string())
+          .describe('the names of the newest releases this project has seen, newest first, and any of the same version'),
       })
       .optional()
       .describe('only with a warning about the release'),
@@ -98,7 +99,7 @@ export const updateIssue = defineTool({
         resolution: resolutionView(after.resolution),
         snoozeUntil: after.snoozeUntil?.toISOString() ?? null,
         warnings,
-        ...(unseen ? { untrustedData: { recentReleases: unseen.recent.map(releaseView) } } : {}),
+        ...(unseen ? { untrustedData: { recentReleases: unseen.recent.map((r) => r.version) } } : {}),
         agentWrittenData: { resolution: resolutionWritten(after.resolution) },
       },
     };
