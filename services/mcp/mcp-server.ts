@@ -9,7 +9,7 @@ import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import { roleAtLeast } from '../core/auth/roles.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { VERSION } from '../runtime/version.ts';
-import { errorResult, toolError } from './tool-errors.ts';
+import { errorResult, mintTokenCommand, toolError } from './tool-errors.ts';
 import { AGENT_TOOLS } from './tool-registry.ts';
 import { describeTool, toolInput, type AgentTool, type ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
@@ -68,10 +68,16 @@ async function callTool(
 function refusalFor(tool: AgentTool, context: ToolContext): string | undefined {
   const { token } = context;
   if (!roleAtLeast(token.role, tool.minimumRole)) {
-    return `${tool.name} needs a token with role ${tool.minimumRole} or higher; this token has role ${token.role}`;
+    const mint = mintTokenCommand(
+      tool.minimumRole,
+      context.organization.slug,
+      tool.organizationWideOnly ? null : token.projectSlug,
+    );
+    return `${tool.name} needs a token with role ${tool.minimumRole} or higher; this token has role ${token.role}. An administrator mints one with: ${mint}`;
   }
   if (tool.organizationWideOnly && token.projectId !== null) {
-    return `${tool.name} needs an organization-wide ${tool.minimumRole} token; this token is scoped to project ${token.projectSlug}`;
+    const mint = mintTokenCommand(tool.minimumRole, context.organization.slug, null);
+    return `${tool.name} needs an organization-wide ${tool.minimumRole} token; this token is scoped to project ${token.projectSlug}. An administrator mints one with: ${mint}`;
   }
   return undefined;
 }

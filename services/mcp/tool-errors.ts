@@ -3,6 +3,7 @@
 // an internal error without its text, since driver messages are not for clients.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrataError } from '../core/errors.ts';
+import type { Role } from '../core/auth/roles.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export function toolError(error: unknown, tool: string, logger: Logger): CallToolResult {
@@ -17,4 +18,13 @@ export function toolError(error: unknown, tool: string, logger: Logger): CallToo
 
 export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/**
+ * The command an administrator runs to mint a token that may do what was refused: the role
+ * asked for, in the same scope (the project, or none for organization-wide work), so the
+ * refusal names the next step instead of only the rule.
+ */
+export function mintTokenCommand(role: Role, organization: string, project: string | null): string {
+  return `errata createtoken --role ${role}${project ? ` --project ${project}` : ''} --organization ${organization}`;
 }

@@ -75,6 +75,9 @@ export class ClickHouseLogStore implements LogStore {
   async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
     const limit = Math.max(1, Math.floor(query.limit));
     const filters = searchFilters(query);
+    const oldest = query.order === 'oldest';
+    // Copies of one record share (timestamp_us, id), so they stay together in either direction.
+    const direction = raw(oldest ? 'ASC' : 'DESC');
     let after = query.cursor ? decodeLogCursor(query.cursor) : undefined;
     // Copies of a record (written twice, not merged yet) sit next to each other in this order,
     // the first write first. Skipping the later ones here, instead of `LIMIT 1 BY id`, keeps the
@@ -83,9 +86,9 @@ export class ClickHouseLogStore implements LogStore {
     const rows: LogSelectRow[] = [];
     const seen = new Set<string>();
     for (;;) {
-      const conditions = after ? [...filters, afterKey(after)] : filters;
+      const conditions = after ? [...filters, afterKey(after, oldest)] : filters;
       const batch = await this.select(sql`SELECT ${COLUMNS} FROM ${this.table} WHERE ${join(conditions, ' AND ')}
-        ORDER BY timestamp_us DESC, id DESC, version DESC LIMIT ${want}`);
+        ORDER BY timestamp_us ${direction}, id ${direction}, version DESC LIMIT ${want}`);
       for (const row of batch) {
         if (seen.has(row.id) || rows.length === want) continue;
         seen.add(row.id);
@@ -147,6 +150,7 @@ function searchFilters(query: LogQuery): Sql[] {
     filters.push(sql`(${join(forms, ' OR ')})`);
   }
   if (query.traceId) filters.push(sql`trace_id = ${query.traceId.toLowerCase()}`);
+  if (query.environment !== undefined) filters.push(sql`environment = ${query.environment}`);
   for (const [key, value] of Object.entries(query.attributes ?? {})) {
     const [k, v] = [anyOf(raw('k'), textForms(key)), anyOf(raw('v'), textForms(value))];
     filters.push(sql`arrayExists((k, v) -> ${k} AND ${v}, attribute_keys, attribute_values)`);
@@ -175,8 +179,12 @@ function anyOf(column: Sql, forms: string[]): Sql {
   return sql`(${join(equalities, ' OR ')})`;
 }
 
-/** Strictly after the key in newest-first order. 18.16 cannot compare tuples, hence spelled out. */
-function afterKey(key: LogKey): Sql {
+/** Strictly after the key in the page's order. 18.16 cannot compare tuples, hence spelled out. */
+function afterKey(key: LogKey, oldest: boolean): Sql {
+  if (oldest) {
+    return sql`(timestamp_us > ${key.micros} OR (timestamp_us = ${key.micros} AND id > ${key.id}))
+    AND timestamp >= toDateTime(${dateTimeOfMicros(key.micros)})`;
+  }
   return sql`(timestamp_us < ${key.micros} OR (timestamp_us = ${key.micros} AND id < ${key.id}))
     AND timestamp <= toDateTime(${dateTimeOfMicros(key.micros)})`;
 }

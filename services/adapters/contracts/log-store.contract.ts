@@ -150,5 +150,37 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       } while (cursor);
       expect(seen).toEqual(['rec:4', 'rec:3', 'rec:2', 'rec:1', 'rec:0']);
     });
+
+    it('pages oldest first by timestamp, then by id, on request', async () => {
+      const project = projectId();
+      const records = [0.000001, 0.5, 0.5, 0.5, 2].map((offset, i) =>
+        record(project, { id: `old:${i}`, timestamp: 1_760_000_000 + offset }),
+      );
+      await store.insertLogs([...records].reverse());
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.searchLogs({ projectId: project, limit: 2, order: 'oldest', cursor });
+        seen.push(...page.items.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(['old:0', 'old:1', 'old:2', 'old:3', 'old:4']);
+      const newest = await store.searchLogs({ projectId: project, limit: 10, order: 'newest' });
+      expect(newest.items.map((r) => r.id)).toEqual(['old:4', 'old:3', 'old:2', 'old:1', 'old:0']);
+    });
+
+    it('filters by environment, exactly', async () => {
+      const project = projectId();
+      await store.insertLogs([
+        record(project, { body: 'in prod', environment: 'prod' }),
+        record(project, { body: 'in production', environment: 'production' }),
+        record(project, { body: 'in none' }),
+      ]);
+      const search = async (environment: string) =>
+        (await store.searchLogs({ projectId: project, limit: 10, environment })).items.map((r) => r.body);
+      expect(await search('prod')).toEqual(['in prod']);
+      expect(await search('production')).toEqual(['in production']);
+      expect(await search('staging')).toEqual([]);
+    });
   });
 }

@@ -64,6 +64,8 @@ export class PgLogStore implements LogStore {
   }
 
   async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
+    const oldest = query.order === 'oldest';
+    const direction = oldest ? 'ASC' : 'DESC';
     const conditions = ['project_id = $1'];
     const params: unknown[] = [query.projectId];
     const add = (condition: (n: number) => string, value: unknown) => {
@@ -73,6 +75,7 @@ export class PgLogStore implements LogStore {
     if (query.levels && query.levels.length > 0) add((n) => `level = ANY($${n}::text[])`, query.levels);
     if (query.text) add((n) => `body ILIKE $${n}`, containsPattern(query.text));
     if (query.traceId) add((n) => `trace_id = $${n}`, query.traceId.toLowerCase());
+    if (query.environment !== undefined) add((n) => `environment = $${n}`, query.environment);
     if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, query.since);
     if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, query.until);
     for (const [key, value] of Object.entries(query.attributes ?? {})) {
@@ -83,11 +86,11 @@ export class PgLogStore implements LogStore {
     if (query.cursor) {
       const [timestamp, id] = decodeCursor(query.cursor, ['string', 'string']);
       params.push(timestamp, id);
-      conditions.push(`(timestamp, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+      conditions.push(`(timestamp, id) ${oldest ? '>' : '<'} ($${params.length - 1}::timestamptz, $${params.length})`);
     }
     params.push(query.limit + 1);
     const result = await this.db.query<LogRow>(
-      `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')} ORDER BY timestamp DESC, id DESC LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')} ORDER BY timestamp ${direction}, id ${direction} LIMIT $${params.length}`,
       params,
     );
     const rows = result.rows.slice(0, query.limit);

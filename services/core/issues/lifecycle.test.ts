@@ -83,7 +83,12 @@ describe('stateAfterAction', () => {
 
   it('resolve stores only the optional fields that were given', () => {
     const state = stateAfterAction({ action: 'resolve', release: '2.0' }, ALICE, NOW);
-    expect(state.resolution).toEqual({ resolvedAt: NOW.toISOString(), by: 'alice@example.com', byKind: 'person', release: '2.0' });
+    expect(state.resolution).toEqual({
+      resolvedAt: NOW.toISOString(),
+      by: 'alice@example.com',
+      byKind: 'person',
+      release: '2.0',
+    });
     expect(Object.keys(state.resolution!)).not.toContain('commit');
     expect(Object.keys(state.resolution!)).not.toContain('note');
   });

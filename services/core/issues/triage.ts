@@ -30,6 +30,23 @@ export async function triageIssues(
   actor: TriageActor,
   now: Date,
 ): Promise<TriageResult> {
+  const { matched, changed } = await triageIssuesNamingChanged(ports, projectId, issues, request, actor, now);
+  return { matched, changed };
+}
+
+/**
+ * triageIssues, naming the issues that changed (for a caller that echoes them, like
+ * bulk_update_issues). A delete names all the issues asked for (the store counts, but does
+ * not name, those it removed; any already gone are gone all the same).
+ */
+export async function triageIssuesNamingChanged(
+  ports: TriagePorts,
+  projectId: number,
+  issues: Issue[],
+  request: TriageRequest,
+  actor: TriageActor,
+  now: Date,
+): Promise<TriageResult & { changedIds: number[] }> {
   if (issues.some((issue) => issue.projectId !== projectId)) throw new Error('triageIssues: issues of another project');
   const ids = issues.map((issue) => issue.id);
   if (request.action === 'delete') {
@@ -38,7 +55,7 @@ export async function triageIssues(
     // issue, until retention removes it.
     await ports.events.deleteEventsForIssues(projectId, ids);
     const deleted = await ports.metadata.deleteIssues(projectId, ids);
-    return { matched: ids.length, changed: deleted };
+    return { matched: ids.length, changed: deleted, changedIds: ids };
   }
   const state = stateAfterAction({ ...request, action: request.action }, actor, now);
   // actorKind is recorded by Errata, so a token named like a person's email cannot pass as one.
@@ -51,6 +68,12 @@ export async function triageIssues(
     ...(request.action === 'resolve' && request.release ? { release: request.release } : {}),
     ...(request.note ? { note: request.note } : {}),
   };
-  const changed = await ports.metadata.changeIssues(projectId, ids, { state, at: now, actor: actor.name, kind: request.action, details });
-  return { matched: ids.length, changed: changed.length };
+  const changedIds = await ports.metadata.changeIssues(projectId, ids, {
+    state,
+    at: now,
+    actor: actor.name,
+    kind: request.action,
+    details,
+  });
+  return { matched: ids.length, changed: changedIds.length, changedIds };
 }

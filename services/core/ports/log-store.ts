@@ -10,14 +10,21 @@ export interface LogQuery {
   /** Case-insensitive substring of the body. */
   text?: string;
   traceId?: string;
+  /** Records sent with this environment (`sentry.environment`). */
+  environment?: string;
   /** Each attribute must equal the given text (numbers and booleans compared as text). */
   attributes?: Record<string, string>;
   /** Float seconds since the epoch, inclusive. */
   since?: number;
   until?: number;
   limit: number;
+  /** Default newest first; ties by record id in the same direction. A cursor continues only the order it came from. */
+  order?: LogOrder;
   cursor?: string;
 }
+
+export const LOG_ORDERS = ['newest', 'oldest'] as const;
+export type LogOrder = (typeof LOG_ORDERS)[number];
 
 export interface LogStore {
   insertLogs(records: LogRecord[]): Promise<void>;

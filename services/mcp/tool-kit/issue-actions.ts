@@ -6,6 +6,7 @@ import { roleAtLeast } from '../../core/auth/roles.ts';
 import { ForbiddenError, UserInputError } from '../../core/errors.ts';
 import { checkSnoozeMinutes } from '../../core/issues/action-checks.ts';
 import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, minimumRoleFor } from '../../core/issues/lifecycle.ts';
+import { mintTokenCommand } from '../tool-errors.ts';
 import type { ToolContext } from './tool.ts';
 
 export const actionInput = z
@@ -25,7 +26,10 @@ export function checkActionAllowed(
   checkSnoozeMinutes(action, snoozeMinutes);
   const needed = minimumRoleFor(action);
   if (!roleAtLeast(context.token.role, needed)) {
-    throw new ForbiddenError(`${action} needs a token with role ${needed} or higher; this token has role ${context.token.role}`);
+    const mint = mintTokenCommand(needed, context.organization.slug, context.token.projectSlug);
+    throw new ForbiddenError(
+      `${action} needs a token with role ${needed} or higher; this token has role ${context.token.role}. An administrator mints one with: ${mint}`,
+    );
   }
   if (action === 'delete' && confirmed !== true) {
     throw new UserInputError(

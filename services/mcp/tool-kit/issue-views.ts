@@ -80,5 +80,10 @@ export function issueFilter(input: {
   return issueSearchFilter(input.query, { status: input.status, level: input.level });
 }
 
-export const projectSlugInput = z.string().min(1).max(100).describe('Project slug, as list_projects shows it');
+export const projectSlugInput = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('Project slug, as list_projects shows it; a project-scoped token may leave it out');
 export const shortIdInput = z.string().min(3).max(120).describe('Issue short id, e.g. WEB-APP-12');

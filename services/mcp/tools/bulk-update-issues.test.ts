@@ -31,8 +31,16 @@ describe('bulk_update_issues', () => {
       action: 'ignore',
     });
     expect(result.isError, result.text).toBe(false);
-    expect(result.structured).toEqual({ project: 'web', action: 'ignore', matched: 2, changed: 2 });
-    expect(result.text).toBe('ignore: 2 issues matched in web, 2 changed.');
+    expect(result.structured).toEqual({
+      project: 'web',
+      action: 'ignore',
+      dryRun: false,
+      matched: 2,
+      changed: 2,
+      shortIds: [typeB.shortId, typeA.shortId],
+      moreShortIds: 0,
+    });
+    expect(result.text).toBe(`ignore: 2 issues matched in web, 2 changed: ${typeB.shortId}, ${typeA.shortId}.`);
     expect(await statuses(typeA, typeB, warning, shop)).toEqual(['ignored', 'ignored', 'unresolved', 'unresolved']);
     const again = await h.call('triage', 'bulk_update_issues', {
       project: 'web',
@@ -40,7 +48,7 @@ describe('bulk_update_issues', () => {
       level: 'error',
       action: 'ignore',
     });
-    expect(again.structured).toMatchObject({ matched: 2, changed: 0 });
+    expect(again.structured).toMatchObject({ matched: 2, changed: 0, shortIds: [] });
     const snoozed = await h.call('triageWeb', 'bulk_update_issues', {
       project: 'web',
       status: 'ignored',
@@ -57,12 +65,16 @@ describe('bulk_update_issues', () => {
     for (const name of ['read', 'readWeb'] as const) {
       const refused = await h.call(name, 'bulk_update_issues', { project: 'web', action: 'resolve' });
       expect(refused.text).toBe(
-        'forbidden: bulk_update_issues needs a token with role triage or higher; this token has role read',
+        'forbidden: bulk_update_issues needs a token with role triage or higher; this token has role read. ' +
+          `An administrator mints one with: errata createtoken --role triage${name === 'readWeb' ? ' --project web' : ''} --organization default`,
       );
     }
     for (const project of ['web', 'no-such-project']) {
       const refused = await h.call('triage', 'bulk_update_issues', { project, action: 'delete', confirmBulk: true });
-      expect(refused.text).toBe('forbidden: delete needs a token with role admin or higher; this token has role triage');
+      expect(refused.text).toBe(
+        'forbidden: delete needs a token with role admin or higher; this token has role triage. ' +
+          'An administrator mints one with: errata createtoken --role admin --organization default',
+      );
     }
     expect(await statuses(typeA, typeB, warning)).toEqual(['snoozed', 'snoozed', 'unresolved']);
   });
@@ -78,7 +90,8 @@ describe('bulk_update_issues', () => {
       action: 'delete',
       confirmBulk: true,
     });
-    expect(deleted.structured).toEqual({ project: 'web', action: 'delete', matched: 2, changed: 2 });
+    expect(deleted.structured).toMatchObject({ project: 'web', action: 'delete', matched: 2, changed: 2 });
+    expect(deleted.structured.shortIds.sort()).toEqual([typeA.shortId, typeB.shortId].sort());
     expect(await statuses(typeA, typeB, warning)).toEqual(['deleted', 'deleted', 'unresolved']);
     expect(await h.stores.events.countEventsForIssue(h.projects.web.id, typeA.id)).toBe(0);
   });
@@ -100,10 +113,20 @@ describe('bulk_update_issues', () => {
   it('says what was wrong with the arguments, and changes nothing', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ action: 'snooze' }, 'invalid_input: snooze needs snoozeMinutes (1 to 525600); nothing was changed'],
-      [{ action: 'resolve', environment: 'staging' }, 'unknown key "environment"'],
+      [{ action: 'resolve', since: '1h' }, 'unknown key "since"'],
+      [{ action: 'resolve', sort: 'title' }, 'at sort'],
+      [{ action: 'resolve', shortIds: [] }, 'at shortIds'],
       [
-        { action: 'resolve', shortIds: [warning.shortId] },
-        'accepted keys are project, status, level, query, action, snoozeMinutes, confirmBulk',
+        { action: 'resolve', shortIds: [warning.shortId], query: 'x', sort: 'events' },
+        'invalid_input: shortIds names the issues itself: leave out query, sort, or drop shortIds to act on a filter',
+      ],
+      [
+        { action: 'resolve', shortIds: [warning.shortId, shop.shortId] },
+        `invalid_input: ${shop.shortId} is in project shop, not web: one call acts on one project's issues`,
+      ],
+      [
+        { action: 'resolve', environment: 'production', query: 'environment:staging' },
+        'invalid_input: environment "production" and the query\'s environment:"staging" disagree',
       ],
       [{ action: 'resolve', level: 'critical' }, 'at level'],
       [{ action: 'resolve', query: 'x'.repeat(201) }, 'Too big: expected string to have <=200 characters at query'],
@@ -128,7 +151,13 @@ describe('bulk_update_issues', () => {
       query: '"SyntaxError: bulk" environment:staging !level:fatal',
       action: 'resolve',
     });
-    expect(resolved.structured, resolved.text).toEqual({ project: 'web', action: 'resolve', matched: 1, changed: 1 });
+    expect(resolved.structured, resolved.text).toMatchObject({
+      project: 'web',
+      action: 'resolve',
+      matched: 1,
+      changed: 1,
+      shortIds: [staging.shortId],
+    });
     expect(await statuses(staging, production, fatal)).toEqual(['resolved', 'unresolved', 'unresolved']);
     const undone = await h.call('triage', 'bulk_update_issues', {
       project: 'web',
@@ -167,5 +196,110 @@ describe('bulk_update_issues', () => {
     });
     expect(result.structured).toMatchObject({ matched: 0, changed: 0 });
     expect(result.text).not.toContain('<untrusted-data>');
+  });
+});
+
+describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo', () => {
+  const send = (value: string, environment: string) =>
+    h.sendEvent(h.projects.web, errorEvent('RangeError', value, { fingerprint: [value], environment }));
+
+  it('filters by environment, orders by sort, and on dryRun changes nothing but says what matches', async () => {
+    const quiet = await send('qa quiet', 'qa');
+    const loud = await send('qa loud', 'qa');
+    await send('qa loud', 'qa');
+    await send('qa loud', 'qa');
+    const middle = await send('qa middle', 'qa');
+    await send('qa middle', 'qa');
+    const elsewhere = await send('qa elsewhere', 'production');
+    const dry = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      environment: 'qa',
+      sort: 'events',
+      action: 'resolve',
+      dryRun: true,
+    });
+    expect(dry.isError, dry.text).toBe(false);
+    expect(dry.structured).toEqual({
+      project: 'web',
+      action: 'resolve',
+      dryRun: true,
+      matched: 3,
+      changed: 0,
+      shortIds: [loud.shortId, middle.shortId, quiet.shortId],
+      moreShortIds: 0,
+    });
+    expect(dry.text).toBe(
+      `resolve (dry run, nothing changed): 3 issues matched in web: ${loud.shortId}, ${middle.shortId}, ${quiet.shortId}.`,
+    );
+    expect(await statuses(quiet, loud, middle, elsewhere)).toEqual(['unresolved', 'unresolved', 'unresolved', 'unresolved']);
+    const done = await h.call('triage', 'bulk_update_issues', { project: 'web', environment: 'qa', action: 'resolve' });
+    expect(done.structured).toMatchObject({ matched: 3, changed: 3, dryRun: false });
+    expect(await statuses(quiet, loud, middle, elsewhere)).toEqual(['resolved', 'resolved', 'resolved', 'unresolved']);
+  });
+
+  it('lets an admin dry-run a delete without confirmBulk, deleting nothing', async () => {
+    const doomed = await send('dry delete', 'dry');
+    const dry = await h.call('admin', 'bulk_update_issues', {
+      project: 'web',
+      environment: 'dry',
+      action: 'delete',
+      dryRun: true,
+    });
+    expect(dry.structured).toMatchObject({ matched: 1, changed: 0, shortIds: [doomed.shortId] });
+    expect(await statuses(doomed)).toEqual(['unresolved']);
+  });
+
+  it('acts on the issues shortIds names, in its order, without a project for a project-scoped token', async () => {
+    const one = await send('named one', 'named');
+    const two = await send('named two', 'named');
+    const untouched = await send('named three', 'named');
+    const result = await h.call('triageWeb', 'bulk_update_issues', {
+      shortIds: [one.shortId, two.shortId.toLowerCase(), one.shortId],
+      action: 'ignore',
+    });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.structured).toMatchObject({
+      project: 'web',
+      matched: 2,
+      changed: 2,
+      shortIds: [one.shortId, two.shortId],
+    });
+    expect(await statuses(one, two, untouched)).toEqual(['ignored', 'ignored', 'unresolved']);
+    const explicit = await h.call('triage', 'bulk_update_issues', {
+      project: 'web',
+      shortIds: [untouched.shortId],
+      action: 'ignore',
+    });
+    expect(explicit.structured).toMatchObject({ matched: 1, changed: 1, shortIds: [untouched.shortId] });
+  });
+
+  it("answers an unknown short id with the project's prefix and newest issue, and a hidden one as before", async () => {
+    const newest = await send('the newest', 'named');
+    const unknown = await h.call('triageWeb', 'bulk_update_issues', { shortIds: ['WEB-999999'], action: 'ignore' });
+    expect(unknown.text).toBe(
+      'not_found: no issue "WEB-999999" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ' +
+        `project web's are WEB-<n>, its newest ${newest.shortId}`,
+    );
+    const hidden = await h.call('triageWeb', 'bulk_update_issues', { shortIds: [shop.shortId], action: 'ignore' });
+    expect(hidden.text).toBe(
+      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them`,
+    );
+    expect(await statuses(newest, shop)).toEqual(['unresolved', 'unresolved']);
+  });
+
+  it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {
+    const scoped = await h.call('triageWeb', 'bulk_update_issues', { environment: 'named', action: 'resolve', dryRun: true });
+    expect(scoped.structured).toMatchObject({ project: 'web', matched: 1 });
+    const wide = await h.call('triage', 'bulk_update_issues', { environment: 'named', action: 'resolve' });
+    expect(wide.text).toBe('invalid_input: project is required for an organization-wide token: pass a slug list_projects shows');
+  });
+
+  it('echoes the first 50 short ids it changed and counts the rest', async () => {
+    for (let i = 0; i < 53; i += 1) await send(`many ${i}`, 'many');
+    const result = await h.call('triage', 'bulk_update_issues', { project: 'web', environment: 'many', action: 'ignore' });
+    expect(result.structured).toMatchObject({ matched: 53, changed: 53, moreShortIds: 3 });
+    expect(result.structured.shortIds).toHaveLength(50);
+    expect(new Set(result.structured.shortIds).size).toBe(50);
+    expect(result.text).toMatch(/, 53 changed: WEB-\d+, .* and 3 more\.$/);
   });
 });

@@ -35,12 +35,14 @@ describe('create_project', () => {
       const refused = await h.call(name, 'create_project', { name: `By ${name}` });
       expect(refused.isError).toBe(true);
       expect(refused.text).toBe(
-        `forbidden: create_project needs a token with role admin or higher; this token has role ${h.tokens[name].role}`,
+        `forbidden: create_project needs a token with role admin or higher; this token has role ${h.tokens[name].role}. ` +
+          'An administrator mints one with: errata createtoken --role admin --organization default',
       );
     }
     const scoped = await h.call('adminWeb', 'create_project', { name: 'By adminWeb' });
     expect(scoped.text).toBe(
-      'forbidden: create_project needs an organization-wide admin token; this token is scoped to project web',
+      'forbidden: create_project needs an organization-wide admin token; this token is scoped to project web. ' +
+        'An administrator mints one with: errata createtoken --role admin --organization default',
     );
     expect((await projectsOf(h.organizations.default.id)).filter((slug) => slug.startsWith('by-'))).toEqual([]);
   });

@@ -29,7 +29,8 @@ describe('get_dsn', () => {
         const refused = await h.call(name, 'get_dsn', { project });
         expect(refused.isError).toBe(true);
         expect(refused.text).toBe(
-          `forbidden: get_dsn needs a token with role admin or higher; this token has role ${h.tokens[name].role}`,
+          `forbidden: get_dsn needs a token with role admin or higher; this token has role ${h.tokens[name].role}. ` +
+            `An administrator mints one with: errata createtoken --role admin${name.endsWith('Web') ? ' --project web' : ''} --organization default`,
         );
       }
     }
@@ -58,8 +59,13 @@ describe('get_dsn', () => {
   });
 
   it('refuses a missing or malformed project argument by name', async () => {
+    // Left out, it is asked of an organization-wide token only (a project-scoped one has its own).
+    const missing = await h.call('admin', 'get_dsn', {});
+    expect(missing.text).toBe(
+      'invalid_input: project is required for an organization-wide token: pass a slug list_projects shows',
+    );
+    expect((await h.call('adminWeb', 'get_dsn', {})).structured.project).toBe('web');
     for (const [args, problem] of [
-      [{}, 'Invalid input: expected string, received undefined'],
       [{ project: '' }, 'Too small: expected string to have >=1 characters'],
       [{ project: 7 }, 'Invalid input: expected string, received number'],
     ] as const) {

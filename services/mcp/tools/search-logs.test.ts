@@ -56,7 +56,7 @@ describe('search_logs', () => {
       body: 'payment declined',
       traceId: TRACE,
       spanId: null,
-      attributes: expect.objectContaining({ order: { type: 'integer', value: 1001 }, region: string('eu') }),
+      attributes: { order: 1001, region: 'eu' },
       release: 'web@1.0.0',
       environment: 'production',
     });
@@ -122,6 +122,93 @@ describe('search_logs', () => {
       expect(refused.isError, JSON.stringify(args)).toBe(true);
       expect(refused.text, JSON.stringify(args)).toContain(message);
     }
+  });
+
+  it('takes warning for warn, filters by environment, and sorts oldest first on request', async () => {
+    const search = async (args: Record<string, unknown>) =>
+      bodies((await h.call('read', 'search_logs', { project: 'web', ...args })).structured);
+    expect(await search({ level: 'warning' })).toEqual([ATTACK]);
+    expect(await search({ level: 'warn' })).toEqual([ATTACK]);
+    expect(await search({ environment: 'production' })).toEqual(['payment declined']);
+    expect(await search({ environment: 'staging' })).toEqual([]);
+    expect(await search({ sort: 'oldest' })).toEqual([ATTACK, 'paying', 'payment declined']);
+    const first = (await h.call('read', 'search_logs', { project: 'web', sort: 'oldest', limit: 2 })).structured;
+    expect(bodies(first)).toEqual([ATTACK, 'paying']);
+    const rest = await h.call('read', 'search_logs', { project: 'web', sort: 'oldest', limit: 2, cursor: first.nextCursor });
+    expect(bodies(rest.structured)).toEqual(['payment declined']);
+    expect((await h.call('read', 'search_logs', { project: 'web', sort: 'latest' })).text).toContain('at sort');
+  });
+
+  it('searches the whole retention window for a trace id unless told otherwise, and says how to widen an empty answer', async () => {
+    const trace = 'ef'.repeat(16);
+    await h.sendLogs(h.projects.web, [
+      { timestamp: (h.now - 300 * 60_000) / 1000, level: 'info', body: 'five hours ago', trace_id: trace },
+    ]);
+    const traced = await h.call('read', 'search_logs', { project: 'web', traceId: trace });
+    expect(bodies(traced.structured)).toEqual(['five hours ago']);
+    expect(traced.structured.window.minutes).toBe(MAX_WINDOW_MINUTES);
+    const hour = await h.call('read', 'search_logs', { project: 'web', traceId: trace, sinceMinutes: 60 });
+    expect(hour.structured.count).toBe(0);
+    expect(hour.text.split('\n')[0]).toBe(
+      `0 log records in web from the last 60 minutes. To widen the search: raise sinceMinutes (up to ${MAX_WINDOW_MINUTES}, ` +
+        'what retention keeps), or drop a filter (traceId).',
+    );
+    const filtered = await h.call('read', 'search_logs', {
+      project: 'web',
+      query: 'nothing says this',
+      sinceMinutes: MAX_WINDOW_MINUTES,
+    });
+    expect(filtered.text.split('\n')[0]).toBe(
+      `0 log records in web from the last ${MAX_WINDOW_MINUTES} minutes. To widen the search: drop a filter (query).`,
+    );
+  });
+
+  it('flattens attributes to key: value and leaves out the SDK bookkeeping', async () => {
+    const span = '12'.repeat(8);
+    await h.sendLogs(h.projects.shop, [
+      {
+        timestamp: (h.now - 30_000) / 1000,
+        level: 'info',
+        body: 'flattened',
+        trace_id: '34'.repeat(16),
+        span_id: span,
+        attributes: {
+          'sentry.sdk.name': string('sentry.javascript.node'),
+          'sentry.sdk.version': string('10.5.0'),
+          'sentry.timestamp.sequence': { type: 'integer', value: 3 },
+          'sentry.release': string('shop@2.0'),
+          'sentry.environment': string('production'),
+          'sentry.severity_number': { type: 'integer', value: 9 },
+          'sentry.trace.parent_span_id': string(span),
+          'sentry.message.template': string('cart %s'),
+          'cart.items': { type: 'integer', value: 7 },
+          paid: { type: 'boolean', value: false },
+        },
+      },
+    ]);
+    const result = await h.call('read', 'search_logs', { project: 'shop', query: 'flattened' });
+    expect(result.structured.untrustedData.logs).toEqual([
+      {
+        timestamp: new Date(h.now - 30_000).toISOString(),
+        level: 'info',
+        body: 'flattened',
+        traceId: '34'.repeat(16),
+        spanId: span,
+        attributes: { 'sentry.message.template': 'cart %s', 'cart.items': 7, paid: false },
+        release: 'shop@2.0',
+        environment: 'production',
+      },
+    ]);
+    expect(result.text).not.toContain('sentry.sdk');
+  });
+
+  it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {
+    const scoped = await h.call('readWeb', 'search_logs', { level: 'error' });
+    expect(scoped.structured).toMatchObject({ project: 'web', count: 1 });
+    expect((await h.call('readWeb', 'search_logs', { project: 'web', level: 'error' })).structured.count).toBe(1);
+    expect((await h.call('readWeb', 'search_logs', { project: 'shop' })).isError).toBe(true);
+    const wide = await h.call('read', 'search_logs', { level: 'error' });
+    expect(wide.text).toBe('invalid_input: project is required for an organization-wide token: pass a slug list_projects shows');
   });
 
   it('searches no further back than retention keeps logs, whatever sinceMinutes asks', async () => {

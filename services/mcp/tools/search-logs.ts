@@ -1,9 +1,11 @@
 // search_logs: a project's structured logs by level, message text, trace id, attribute values
 // and time window, newest first. Every record is captured text: all of it is untrusted data.
 import { z } from 'zod';
-import { LOG_LEVELS } from '../../core/logs/log-record.ts';
+import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
+import { LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded } from '../bounded.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
+import { logAttributes } from '../tool-kit/log-view.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
@@ -11,14 +13,21 @@ export const searchLogs = defineTool({
   name: 'search_logs',
   title: 'Search logs',
   description:
-    'Structured logs of one project, newest first: by level, text in the message, traceId (32 hex characters, e.g. from ' +
-    'get_issue_context), attribute values (all must match) and the last sinceMinutes (default 60). Pass nextCursor back as cursor.',
+    'Structured logs of one project, newest first (sort: oldest for the other way): by level, text in the message, ' +
+    'environment, traceId (32 hex characters, e.g. from get_issue_context), attribute values (all must match) and the ' +
+    'last sinceMinutes (default 60; with a traceId, all that retention keeps). Attributes come as key: value, without ' +
+    "the SDK's own bookkeeping. Pass nextCursor back as cursor, with the same arguments. project may be left out with a " +
+    'project-scoped token.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     project: projectSlugInput,
-    level: z.enum(LOG_LEVELS).optional(),
+    level: z
+      .enum([...LOG_LEVELS, 'warning'])
+      .optional()
+      .describe('exactly this level; warning is the same as warn'),
     query: z.string().max(200).optional().describe('text to find in the message'),
+    environment: z.string().min(1).max(200).optional().describe('the environment the SDK sent, exactly'),
     traceId: z
       .string()
       .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
@@ -27,7 +36,14 @@ export const searchLogs = defineTool({
       .record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()]))
       .optional()
       .describe('attribute name to the value it must have'),
-    sinceMinutes: z.number().int().min(1).max(525_600).default(60),
+    sinceMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(525_600)
+      .optional()
+      .describe('default 60, or with a traceId the whole retention period; never more than retention keeps'),
+    sort: z.enum(LOG_ORDERS).optional().describe('newest (default) or oldest first'),
     limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().max(500).optional(),
   },
@@ -44,7 +60,7 @@ export const searchLogs = defineTool({
           body: z.unknown(),
           traceId: z.string().nullable(),
           spanId: z.string().nullable(),
-          attributes: z.unknown(),
+          attributes: z.record(z.string(), z.unknown()).describe('key: value, SDK bookkeeping left out'),
           release: z.string().nullable(),
           environment: z.string().nullable(),
         }),
@@ -53,21 +69,31 @@ export const searchLogs = defineTool({
   },
   async run(input, context) {
     const project = await projectBySlug(context, input.project);
-    const minutes = Math.min(input.sinceMinutes, context.maxWindowMinutes);
+    // A trace is one request: its logs are wherever it happened, so by default look as far as
+    // retention keeps them rather than miss an older trace in the last hour.
+    const asked = input.sinceMinutes ?? (input.traceId ? context.maxWindowMinutes : DEFAULT_MINUTES);
+    const minutes = Math.min(asked, context.maxWindowMinutes);
     const since = context.now().getTime() - minutes * 60_000;
     const attributes = Object.fromEntries(Object.entries(input.attributes ?? {}).map(([k, v]) => [k, String(v)]));
-    const page = await context.logs.searchLogs({
+    const level: LogLevel | undefined = input.level === 'warning' ? 'warn' : input.level;
+    const query: LogQuery = {
       projectId: project.id,
-      ...(input.level ? { levels: [input.level] } : {}),
+      ...(level ? { levels: [level] } : {}),
       ...(input.query ? { text: input.query } : {}),
+      ...(input.environment !== undefined ? { environment: input.environment } : {}),
       ...(input.traceId ? { traceId: input.traceId.toLowerCase() } : {}),
       attributes,
       since: since / 1000,
       limit: input.limit,
+      ...(input.sort ? { order: input.sort } : {}),
       ...(input.cursor ? { cursor: input.cursor } : {}),
-    });
+    };
+    const page = await context.logs.searchLogs(query);
+    const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes`;
+    const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
+    const empty = page.items.length === 0 && !input.cursor ? ` ${widenHint(input, minutes, context.maxWindowMinutes)}` : '';
     return {
-      summary: `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes${page.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}.`,
+      summary: `${count}${more}.${empty}`,
       result: {
         project: project.slug,
         count: page.items.length,
@@ -80,7 +106,7 @@ export const searchLogs = defineTool({
             body: bounded(log.body),
             traceId: log.traceId,
             spanId: log.spanId,
-            attributes: bounded(log.attributes),
+            attributes: bounded(logAttributes(log)) as Record<string, unknown>,
             release: log.release,
             environment: log.environment,
           })),
@@ -89,3 +115,25 @@ export const searchLogs = defineTool({
     };
   },
 });
+
+const DEFAULT_MINUTES = 60;
+
+/** What an agent can do about an empty answer: look further back, or ask for less. */
+function widenHint(
+  input: {
+    level?: string | undefined;
+    query?: string | undefined;
+    environment?: string | undefined;
+    traceId?: string | undefined;
+    attributes?: Record<string, unknown> | undefined;
+  },
+  minutes: number,
+  maxMinutes: number,
+): string {
+  const filters: string[] = (['level', 'query', 'environment', 'traceId'] as const).filter((key) => input[key] !== undefined);
+  if (input.attributes && Object.keys(input.attributes).length > 0) filters.push('attributes');
+  const widen = minutes < maxMinutes ? `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)` : undefined;
+  const drop = filters.length > 0 ? `drop a filter (${filters.join(', ')})` : undefined;
+  if (!widen && !drop) return `Nothing was logged in the ${maxMinutes} minutes retention keeps: is the SDK sending logs?`;
+  return `To widen the search: ${[widen, drop].filter(Boolean).join(', or ')}.`;
+}

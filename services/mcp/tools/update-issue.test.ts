@@ -76,12 +76,18 @@ describe('update_issue', () => {
   it('is refused to read tokens, and delete to triage tokens, before the issue is looked up', async () => {
     for (const name of ['read', 'readWeb'] as const) {
       const refused = await h.call(name, 'update_issue', { shortId: checkout.shortId, action: 'unresolve' });
-      expect(refused.text).toBe('forbidden: update_issue needs a token with role triage or higher; this token has role read');
+      expect(refused.text).toBe(
+        'forbidden: update_issue needs a token with role triage or higher; this token has role read. ' +
+          `An administrator mints one with: errata createtoken --role triage${name === 'readWeb' ? ' --project web' : ''} --organization default`,
+      );
     }
     for (const shortId of [doomed.shortId, 'WEB-999999']) {
       const refused = await h.call('triage', 'update_issue', { shortId, action: 'delete', confirmDelete: true });
       expect(refused.isError).toBe(true);
-      expect(refused.text).toBe('forbidden: delete needs a token with role admin or higher; this token has role triage');
+      expect(refused.text).toBe(
+        'forbidden: delete needs a token with role admin or higher; this token has role triage. ' +
+          'An administrator mints one with: errata createtoken --role admin --organization default',
+      );
     }
     expect(await statusOf(checkout)).toBe('snoozed');
     expect(await statusOf(doomed)).toBe('unresolved');

@@ -80,7 +80,7 @@ describe('verify_installation', () => {
 
   it('says which argument was wrong, and carries no captured text', async () => {
     for (const [args, message] of [
-      [{}, 'expected string, received undefined at project'],
+      [{}, 'invalid_input: project is required for an organization-wide token: pass a slug list_projects shows'],
       [{ project: 'web', sdk: 'node' }, 'unknown key "sdk"'],
     ] as const) {
       const refused = await h.call('read', 'verify_installation', args);

@@ -57,12 +57,14 @@ export function describeStrictInputs(suite: AgentSuite): void {
         return found.length === 2 ? found : undefined;
       }, 'two issues to leave alone');
       expect(before.map((i) => i.status)).toEqual(['unresolved', 'unresolved']);
-      for (const extra of [{ environment: 'staging' }, { shortIds: [before[0]!.shortId] }]) {
+      for (const extra of [{ environments: ['staging'] }, { issues: [before[0]!.shortId] }]) {
         const refused = await triage.call('bulk_update_issues', { project: 'web', query: m, action: 'resolve', ...extra });
         const key = Object.keys(extra)[0]!;
         expect(refused.isError, key).toBe(true);
         expect(refused.text).toContain(`unknown key "${key}"`);
-        expect(refused.text).toContain('accepted keys are project, status, level, query, action, snoozeMinutes, confirmBulk');
+        expect(refused.text).toContain(
+          'accepted keys are project, status, level, query, environment, sort, shortIds, action, snoozeMinutes, confirmBulk, dryRun',
+        );
         expect(refused.structured).toEqual({});
       }
       const sorted = await triage.call('list_issues', { project: 'web', sort: 'freq' });
