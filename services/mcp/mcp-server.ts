@@ -13,7 +13,7 @@ import { errorResult, mintTokenCommand, toolError } from './tool-errors.ts';
 import { AGENT_TOOLS } from './tool-registry.ts';
 import { describeTool, toolInput, type AgentTool, type ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
-import { agentWrittenText, untrustedText } from './untrusted-data.ts';
+import { agentWrittenText, factsText, untrustedText } from './untrusted-data.ts';
 
 const SERVER_INSTRUCTIONS =
   'Errata is an error tracker. Start with whoami (your role, scope and rate limit), then list_projects, then whats_new or ' +
@@ -51,10 +51,14 @@ async function callTool(
   if (refusal) return errorResult(`forbidden: ${refusal}`);
   try {
     const { summary, result } = await tool.run(input, context);
-    const { untrustedData, agentWrittenData } = result as { untrustedData?: unknown; agentWrittenData?: unknown };
-    // The captured data last, as it always was: its envelope closes the text.
+    const { untrustedData, agentWrittenData, ...facts } = result as Record<string, unknown>;
+    // Both halves carry every fact: some clients give the model only the text content, others
+    // only the structured content (the MCP specification asks a tool that returns structured
+    // content to serialize it into text as well). The summary, then Errata's facts as compact
+    // JSON, then what agent tokens wrote, and the captured data last: its envelope closes the text.
     const text = [
       summary,
+      ...(Object.keys(facts).length === 0 ? [] : [factsText(facts)]),
       ...(agentWrittenData === undefined ? [] : [agentWrittenText(agentWrittenData)]),
       ...(untrustedData === undefined ? [] : [untrustedText(untrustedData)]),
     ].join('\n');

@@ -3,10 +3,10 @@
 // under one `untrustedData` key in the structured result, and between <untrusted-data> markers in
 // the text. Text written through the tools by agent tokens (resolution notes, commits, releases)
 // is neither captured data nor Errata's own facts: it travels under `agentWrittenData`, between
-// <agent-written-data> markers. Inside either, the data is JSON in printable ASCII: < and > and
-// every code point outside ASCII (look-alikes of < and >, zero-width characters, line separators,
-// bidirectional overrides) are written \uXXXX, so nothing inside can draw a marker, or a line that
-// looks like one; JSON readers decode it back.
+// <agent-written-data> markers. Inside either, the data is one line of JSON in printable ASCII:
+// < and > and every code point outside ASCII (look-alikes of < and >, zero-width characters,
+// line separators, bidirectional overrides) are written \uXXXX, so nothing inside can draw a
+// marker, or a line that looks like one; JSON readers decode it back.
 
 const UNTRUSTED_OPEN = '<untrusted-data>';
 const UNTRUSTED_CLOSE = '</untrusted-data>';
@@ -18,19 +18,26 @@ export function untrustedText(data: unknown): string {
   return `${UNTRUSTED_OPEN}\n${asciiJson(data)}\n${UNTRUSTED_CLOSE}`;
 }
 
+/**
+ * Errata's own facts, as text: escaped JSON without markers. Nothing captured is among them, but
+ * names people gave (tokens, projects) are, so they are escaped alike: no line of the facts can
+ * draw a marker either.
+ */
+export function factsText(data: unknown): string {
+  return asciiJson(data);
+}
+
 /** Text agent tokens wrote, as text: markers around escaped JSON. */
 export function agentWrittenText(data: unknown): string {
   return `${AGENT_WRITTEN_OPEN}\n${asciiJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
 }
 
 /**
- * JSON with nothing but printable ASCII and the line breaks of its indentation. Outside strings
- * JSON is ASCII already, so every character replaced here sits in a string, where \uXXXX is
- * valid; astral characters become their two UTF-16 halves, as JSON spells them.
+ * JSON on one line with nothing but printable ASCII (no indentation: it only cost an agent
+ * tokens). Outside strings JSON is ASCII already, so every character replaced here sits in a
+ * string, where \uXXXX is valid; astral characters become their two UTF-16 halves, as JSON
+ * spells them.
  */
 function asciiJson(data: unknown): string {
-  return JSON.stringify(data, null, 1).replace(
-    /[^\n\x20-\x7e]|[<>]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(data).replace(/[^\x20-\x7e]|[<>]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -40,7 +40,11 @@ describe('bulk_update_issues', () => {
       shortIds: [typeB.shortId, typeA.shortId],
       moreShortIds: 0,
     });
-    expect(result.text).toBe(`ignore: 2 issues matched in web, 2 changed: ${typeB.shortId}, ${typeA.shortId}.`);
+    // The summary, then every fact as one line of JSON, for clients that give the model only the text.
+    const [summary, facts, ...rest] = result.text.split('\n');
+    expect(summary).toBe(`ignore: 2 issues matched in web, 2 changed: ${typeB.shortId}, ${typeA.shortId}.`);
+    expect(JSON.parse(facts!)).toEqual(result.structured);
+    expect(rest).toEqual([]);
     expect(await statuses(typeA, typeB, warning, shop)).toEqual(['ignored', 'ignored', 'unresolved', 'unresolved']);
     const again = await h.call('triage', 'bulk_update_issues', {
       project: 'web',
@@ -228,7 +232,7 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
       shortIds: [loud.shortId, middle.shortId, quiet.shortId],
       moreShortIds: 0,
     });
-    expect(dry.text).toBe(
+    expect(dry.text.split('\n')[0]).toBe(
       `resolve (dry run, nothing changed): 3 issues matched in web: ${loud.shortId}, ${middle.shortId}, ${quiet.shortId}.`,
     );
     expect(await statuses(quiet, loud, middle, elsewhere)).toEqual(['unresolved', 'unresolved', 'unresolved', 'unresolved']);
@@ -300,6 +304,6 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
     expect(result.structured).toMatchObject({ matched: 53, changed: 53, moreShortIds: 3 });
     expect(result.structured.shortIds).toHaveLength(50);
     expect(new Set(result.structured.shortIds).size).toBe(50);
-    expect(result.text).toMatch(/, 53 changed: WEB-\d+, .* and 3 more\.$/);
+    expect(result.text.split('\n')[0]).toMatch(/, 53 changed: WEB-\d+, .* and 3 more\.$/);
   });
 });
