@@ -20,14 +20,24 @@ describe('create_project', () => {
       project: { slug: 'billing-api', name: 'Billing API', id: project!.id, organization: 'default' },
       dsn: `https://${key!.publicKey}@errata.test/${project!.id}`,
       installGuide: `${BASE_URL}/api/v1/organizations/default/projects/billing-api/install/node.md`,
+      installGuides: {
+        node: `${BASE_URL}/api/v1/organizations/default/projects/billing-api/install/node.md`,
+        python: `${BASE_URL}/api/v1/organizations/default/projects/billing-api/install/python.md`,
+        browser: `${BASE_URL}/api/v1/organizations/default/projects/billing-api/install/browser.md`,
+      },
     });
     expect(text).toContain(structured.dsn);
   });
 
-  it('takes a slug of its own, and has no install guide without a platform', async () => {
+  it('takes a slug of its own, and gives every install guide without a platform or with one that has none', async () => {
     const { structured } = await h.call('admin', 'create_project', { name: 'Anything', slug: 'jobs' });
     expect(structured.project).toMatchObject({ slug: 'jobs', name: 'Anything' });
     expect(structured.installGuide).toBeNull();
+    expect(structured.installGuides.python).toBe(`${BASE_URL}/api/v1/organizations/default/projects/jobs/install/python.md`);
+    const go = await h.call('admin', 'create_project', { name: 'Worker', platform: 'go' });
+    expect(go.structured.installGuide).toBeNull();
+    expect(Object.keys(go.structured.installGuides)).toEqual(['node', 'python', 'browser']);
+    expect(go.structured.installGuides.node).toBe(`${BASE_URL}/api/v1/organizations/default/projects/worker/install/node.md`);
   });
 
   it('is refused to read and triage tokens and to project-scoped admins, before anything is made', async () => {
@@ -70,6 +80,6 @@ describe('create_project', () => {
       expect(refused.isError, JSON.stringify(args)).toBe(true);
       expect(refused.text, JSON.stringify(args)).toContain(message);
     }
-    expect((await projectsOf(h.organizations.default.id)).sort()).toEqual(['billing-api', 'jobs', 'shop', 'web']);
+    expect((await projectsOf(h.organizations.default.id)).sort()).toEqual(['billing-api', 'jobs', 'shop', 'web', 'worker']);
   });
 });

@@ -10,8 +10,8 @@ export const createProject = defineTool({
   name: 'create_project',
   title: 'Create project',
   description:
-    'Create a project and mint its default DSN key; returns the DSN to put in the SDK init and, for node, python and ' +
-    'browser projects, the URL of a personalized install guide.',
+    'Create a project and mint its default DSN key; returns the DSN to put in the SDK init and the URLs of the ' +
+    'personalized install guides (node, python, browser), whatever platform says: `installGuide` is the one for it.',
   minimumRole: 'admin',
   organizationWideOnly: true,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -23,7 +23,11 @@ export const createProject = defineTool({
   outputSchema: {
     project: z.object({ slug: z.string(), name: z.string(), id: z.number().int(), organization: z.string() }),
     dsn: z.string(),
-    installGuide: z.string().nullable(),
+    installGuide: z
+      .string()
+      .nullable()
+      .describe('the guide for the platform given; null without one or for a platform that has none'),
+    installGuides: z.object({ node: z.string(), python: z.string(), browser: z.string() }),
   },
   async run(input, context) {
     const created = await create(
@@ -39,6 +43,12 @@ export const createProject = defineTool({
         project: { slug: project.slug, name: project.name, id: project.id, organization: created.organizationSlug },
         dsn: created.dsn,
         installGuide: guide ? installGuideUrl(context.baseUrl, created.organizationSlug, project.slug, guide.name) : null,
+        // Every guide, whatever platform said: an agent often learns the stack only after creating the project.
+        installGuides: {
+          node: installGuideUrl(context.baseUrl, created.organizationSlug, project.slug, 'node'),
+          python: installGuideUrl(context.baseUrl, created.organizationSlug, project.slug, 'python'),
+          browser: installGuideUrl(context.baseUrl, created.organizationSlug, project.slug, 'browser'),
+        },
       },
     };
   },
