@@ -12,6 +12,11 @@ export const issueSortInput = z
   .default('lastSeen')
   .describe(`${SORT_MEANING}; default lastSeen. A cursor continues only the sort it came from`);
 
+export const attentionSortInput = z
+  .enum(['priority', ...ISSUE_SORTS])
+  .default('priority')
+  .describe(`default priority: regressed, then new, then spiking, then burst, each by events in the window; or ${SORT_MEANING}`);
+
 export const environmentInput = z
   .string()
   .min(1)
