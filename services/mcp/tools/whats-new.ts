@@ -3,7 +3,13 @@
 // against a usual rate) or a burst (a rise with no usual rate: core/issues/spiking.ts), in
 // priority order (core/issues/attention.ts) or one of the issue list's orders.
 import { z } from 'zod';
-import { ATTENTION_REASONS, compareAttention, withReason, type Attention } from '../../core/issues/attention.ts';
+import {
+  ATTENTION_REASONS,
+  compareAttention,
+  withReason,
+  type Attention,
+  type AttentionReason,
+} from '../../core/issues/attention.ts';
 import { BASELINE_WINDOWS, baselineOf, findSpikes } from '../../core/issues/spiking.ts';
 import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
 import { attentionSortInput, environmentInput } from '../tool-kit/issue-list-options.ts';
@@ -55,12 +61,7 @@ export const whatsNew = defineTool({
       .nullable()
       .describe('null without release; the release itself is in untrustedData'),
     counts: z
-      .object(
-        Object.fromEntries(ATTENTION_REASONS.map((r) => [r, z.number().int()])) as Record<
-          (typeof ATTENTION_REASONS)[number],
-          z.ZodNumber
-        >,
-      )
+      .object({ regressed: z.number().int(), new: z.number().int(), spiking: z.number().int(), burst: z.number().int() })
       .describe('issues found with each reason (an issue may have several); lower bounds when truncated'),
     issues: z.array(
       issueFactsSchema.extend({
@@ -107,7 +108,7 @@ export const whatsNew = defineTool({
     );
 
     const found = new Map<number, Attention>();
-    const add = (issue: Issue, reason: Attention['reasons'][number]) => {
+    const add = (issue: Issue, reason: AttentionReason) => {
       const known = found.get(issue.id);
       if (known) known.reasons = withReason(known.reasons, reason);
       else found.set(issue.id, { issue, reasons: [reason], eventsInWindow: window.current.get(issue.id) ?? 0 });
@@ -121,7 +122,7 @@ export const whatsNew = defineTool({
     const truncated = all.length > MAX_SHOWN || regressed.capped || fresh.capped || rises.capped;
     const counts = Object.fromEntries(
       ATTENTION_REASONS.map((r) => [r, all.filter((a) => a.reasons.includes(r)).length]),
-    ) as Record<(typeof ATTENTION_REASONS)[number], number>;
+    ) as Record<AttentionReason, number>;
     const knownIn = release ? await projectsKnowing(context, projects, release) : [];
     return {
       summary: summary({ counts, found: all.length, shown: shown.length, truncated, projects, minutes, release, knownIn }),
@@ -145,7 +146,7 @@ export const whatsNew = defineTool({
 });
 
 function summary(s: {
-  counts: Record<(typeof ATTENTION_REASONS)[number], number>;
+  counts: Record<AttentionReason, number>;
   found: number;
   shown: number;
   truncated: boolean;
