@@ -80,6 +80,8 @@ describe('whats_new', () => {
       [woke.shortId, ['burst']],
     ]);
     expect(structured.issues[0]).toMatchObject({ status: 'unresolved', isRegression: true, eventsInWindow: 1 });
+    // Snoozed issues are left out, so their snooze end would always be null: not repeated.
+    expect(structured.issues[0]).not.toHaveProperty('snoozeUntil');
     expect(structured.issues[3]).toMatchObject({ count: 15, eventsInWindow: 12, baselinePerWindow: 0.08 });
     expect(structured.issues[4]).toMatchObject({ count: 11, eventsInWindow: 10, baselinePerWindow: 0 });
     expect(structured.counts).toEqual({ regressed: 1, new: 2, spiking: 1, burst: 1 });

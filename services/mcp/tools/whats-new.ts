@@ -63,8 +63,9 @@ export const whatsNew = defineTool({
     counts: z
       .object({ regressed: z.number().int(), new: z.number().int(), spiking: z.number().int(), burst: z.number().int() })
       .describe('issues found with each reason (an issue may have several); lower bounds when truncated'),
+    // Without snoozeUntil: snoozed issues are left out, so it would always be null.
     issues: z.array(
-      issueFactsSchema.extend({
+      issueFactsSchema.omit({ snoozeUntil: true }).extend({
         reasons: z.array(z.enum(ATTENTION_REASONS)),
         eventsInWindow: z.number().int(),
         baselinePerWindow: z.number().describe(`average events per window over the ${BASELINE_WINDOWS} windows before`),
@@ -133,7 +134,7 @@ export const whatsNew = defineTool({
         release: release ? { knownIn } : null,
         counts,
         issues: shown.map((a) => ({
-          ...issueFacts(a.issue),
+          ...withoutSnooze(issueFacts(a.issue)),
           reasons: a.reasons,
           eventsInWindow: a.eventsInWindow,
           baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
@@ -144,6 +145,10 @@ export const whatsNew = defineTool({
     };
   },
 });
+
+function withoutSnooze<T extends { snoozeUntil: unknown }>({ snoozeUntil: _, ...facts }: T): Omit<T, 'snoozeUntil'> {
+  return facts;
+}
 
 function summary(s: {
   counts: Record<AttentionReason, number>;
