@@ -274,6 +274,14 @@ export function describeIssueStoreContract(
       await expect(store.listIssues({ projectId: project.id, limit: 1, cursor: byEvents.nextCursor })).rejects.toBeInstanceOf(
         UserInputError,
       );
+      // Both ways, the lastSeen cursor included: the refusal names the order the cursor came from.
+      await expect(store.listIssues({ projectId: project.id, limit: 1, cursor: byEvents.nextCursor })).rejects.toThrow(
+        'this cursor pages issues by events, not lastSeen: start again from the first page',
+      );
+      const byLastSeen = await store.listIssues({ projectId: project.id, limit: 1 });
+      await expect(
+        store.listIssues({ projectId: project.id, sort: 'firstSeen', limit: 1, cursor: byLastSeen.nextCursor }),
+      ).rejects.toThrow('this cursor pages issues by lastSeen, not firstSeen: start again from the first page');
     });
 
     it('counts the issues a query matches and filters by last seen; lists the environments seen', async () => {

@@ -18,6 +18,7 @@ import type {
 import { UserInputError } from '../../core/errors.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
 import { ISSUE_COLUMNS, toIssue, type IssueRow } from './rows.ts';
@@ -324,6 +325,11 @@ function encodeSortCursor(sort: IssueSort, key: string | number, id: number): st
 }
 
 function decodeSortCursor(cursor: string, sort: IssueSort): [string | number, number] {
+  // Said in both directions: a lastSeen cursor has no name, but its shape tells it apart.
+  const from = sortOfCursor(cursor);
+  if (from !== undefined && from !== sort) {
+    throw new UserInputError(`this cursor pages issues by ${from}, not ${sort}: start again from the first page`);
+  }
   if (sort === 'lastSeen') {
     const [key, id] = decodeCursor(cursor, ['string', 'number']);
     return [key!, id as number];
@@ -334,4 +340,18 @@ function decodeSortCursor(cursor: string, sort: IssueSort): [string | number, nu
     throw new UserInputError(`this cursor pages issues by ${String(named)}, not ${sort}: start again from the first page`);
   }
   return [key!, id as number];
+}
+
+/** The order a cursor of ours came from; undefined for anything else (decodeCursor refuses it). */
+function sortOfCursor(cursor: string): IssueSort | undefined {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(key)) return undefined;
+  if (key.length === 2) return 'lastSeen';
+  const named = key[0] as IssueSort;
+  return key.length === 3 && ISSUE_SORTS.includes(named) ? named : undefined;
 }

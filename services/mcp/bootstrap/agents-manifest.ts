@@ -44,7 +44,7 @@ export function agentsManifest(baseUrl: string, tools: CatalogEntry[]) {
     recommendedFirstCalls: [
       { tool: 'whoami', why: 'your role, scope and rate limit' },
       { tool: 'list_projects', why: 'the project slugs the other tools take' },
-      { tool: 'whats_new', why: 'new issues, regressions and spikes' },
+      { tool: 'whats_new', why: 'what needs attention, each issue once: regressed, new, spiking or a burst, by priority' },
       { tool: 'verify_installation', why: 'whether a project receives events yet' },
     ],
     untrustedData:

@@ -93,6 +93,45 @@ describe('list_issues', () => {
     expect(summary.text.split('\n')[0]).toBe('1 ignored issue in web.');
   });
 
+  it('sorts by last seen, first seen, events or users, and pages each order with its own cursor', async () => {
+    const call = async (args: Record<string, unknown>) => await h.call('read', 'list_issues', { project: 'web', ...args });
+    // A second, older event of checkout: the most events, still the least recently seen.
+    await h.sendEvent(h.projects.web, errorEvent('TypeError', 'checkout failed'), h.now - 4 * 60_000);
+    const byEvents = await call({ sort: 'events', limit: 1 });
+    expect(byEvents.structured.sort).toBe('events');
+    expect(shortIds(byEvents.structured)).toEqual([checkout.shortId]);
+    expect(byEvents.text.split('\n')[0]).toBe('1 unresolved issue in web, by events (more: pass nextCursor as cursor).');
+    const next = await call({ sort: 'events', limit: 1, cursor: byEvents.structured.nextCursor });
+    expect(shortIds(next.structured)).toEqual([injected.shortId]);
+    expect(shortIds((await call({})).structured)).toEqual([injected.shortId, checkout.shortId]);
+    expect((await call({})).structured.sort).toBe('lastSeen');
+    expect(shortIds((await call({ sort: 'firstSeen' })).structured)).toEqual([injected.shortId, checkout.shortId]);
+    expect(shortIds((await call({ sort: 'users' })).structured)).toHaveLength(2);
+    // A cursor continues only the order it came from: the store's refusal reaches the agent as is.
+    const mixed = await call({ sort: 'lastSeen', limit: 1, cursor: byEvents.structured.nextCursor });
+    expect(mixed.isError).toBe(true);
+    expect(mixed.text).toBe('invalid_input: this cursor pages issues by events, not lastSeen: start again from the first page');
+  });
+
+  it('narrows to an environment, which must agree with an environment: term in the query', async () => {
+    const staging = await h.sendEvent(
+      h.projects.web,
+      errorEvent('Error', 'only in staging', { environment: 'staging' }),
+      h.now - 5 * 60_000,
+    );
+    const call = async (args: Record<string, unknown>) => await h.call('read', 'list_issues', { project: 'web', ...args });
+    expect(shortIds((await call({ environment: 'staging' })).structured)).toEqual([staging.shortId]);
+    expect(shortIds((await call({ environment: 'staging', query: 'environment:staging' })).structured)).toEqual([
+      staging.shortId,
+    ]);
+    expect(shortIds((await call({ environment: 'production' })).structured)).toEqual([injected.shortId, checkout.shortId]);
+    const refused = await call({ environment: 'staging', query: 'environment:production' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toBe(
+      'invalid_input: environment "staging" and the query\'s environment:"production" disagree: give the environment in one place',
+    );
+  });
+
   it('refuses a bad query naming the offending token, and a status or level that contradicts the query', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [
@@ -162,7 +201,9 @@ describe('list_issues', () => {
         'Invalid option: expected one of "unresolved"|"resolved"|"ignored"|"snoozed"|"all" at status',
       ],
       [{ project: 'web', level: 'critical' }, 'at level'],
-      [{ project: 'web', sort: 'freq' }, 'unknown key "sort"'],
+      [{ project: 'web', sort: 'freq' }, 'Invalid option: expected one of "lastSeen"|"firstSeen"|"events"|"users" at sort'],
+      [{ project: 'web', environment: '' }, 'Too small: expected string to have >=1 characters at environment'],
+      [{ project: 'web', window: '1h' }, 'unknown key "window"'],
       [
         { project: 'web', cursor: 'garbage' },
         'invalid_input: invalid cursor: pass back the nextCursor value of the previous page unchanged',

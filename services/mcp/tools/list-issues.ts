@@ -1,5 +1,5 @@
-// list_issues: a project's issues, newest activity first, filtered by status, level and a search
-// in the one search syntax (core/search).
+// list_issues: a project's issues in one of the store's orders (most recently seen first by
+// default), filtered by status, level, environment and a search in the one search syntax (core/search).
 import { z } from 'zod';
 import {
   issueFacts,
@@ -10,6 +10,7 @@ import {
   issueTextSchema,
   projectSlugInput,
 } from '../tool-kit/issue-views.ts';
+import { agreedEnvironment, environmentInput, issueSortInput } from '../tool-kit/issue-list-options.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
@@ -17,37 +18,46 @@ export const listIssues = defineTool({
   name: 'list_issues',
   title: 'List issues',
   description:
-    'Issues of one project, most recently seen first; unresolved ones unless status or an is: term says otherwise. ' +
+    'Issues of one project, most recently seen first unless sort says otherwise (firstSeen, events, users); ' +
+    'unresolved ones unless status or an is: term says otherwise; environment narrows to issues seen there. ' +
     'query takes the search syntax: e.g. is:resolved level:error environment:production !firstRelease:1.2 "TypeError: x". ' +
-    'Pass nextCursor back as cursor for the next page.',
+    'Pass nextCursor back as cursor, with the same sort, for the next page.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     project: projectSlugInput,
     ...issueFilterInput,
+    environment: environmentInput,
+    sort: issueSortInput,
     limit: z.number().int().min(1).max(100).default(25),
     cursor: z.string().max(500).optional(),
   },
   outputSchema: {
     project: z.string(),
+    sort: issueSortInput.removeDefault(),
     issues: z.array(issueFactsSchema),
     nextCursor: z.string().nullable(),
     untrustedData: z.object({ issues: z.array(issueTextSchema) }),
   },
   async run(input, context) {
     const filter = issueFilter(input);
+    const environment = agreedEnvironment(input.environment, filter.environment);
     const project = await projectBySlug(context, input.project);
     const page = await context.metadata.listIssues({
       projectId: project.id,
       ...filter,
+      ...(environment ? { environment } : {}),
+      sort: input.sort,
       limit: input.limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),
     });
     const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
+    const order = input.sort === 'lastSeen' ? '' : `, by ${input.sort}`;
     return {
-      summary: `${page.items.length} ${filter.status === 'all' ? '' : `${filter.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${more}.`,
+      summary: `${page.items.length} ${filter.status === 'all' ? '' : `${filter.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${order}${more}.`,
       result: {
         project: project.slug,
+        sort: input.sort,
         issues: page.items.map(issueFacts),
         nextCursor: page.nextCursor ?? null,
         untrustedData: { issues: page.items.map(issueText) },

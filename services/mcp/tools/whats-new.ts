@@ -1,21 +1,41 @@
-// whats_new: what needs attention: issues first seen in the window (or with the release),
-// issues that regressed in it (or in the release), and issues spiking in it.
+// whats_new: what needs attention, each issue once with every reason it is there: regressed in
+// the window (or with the release), new in it (or first seen with the release), spiking (a rise
+// against a usual rate) or a burst (a rise with no usual rate: core/issues/spiking.ts), in
+// priority order (core/issues/attention.ts) or one of the issue list's orders.
 import { z } from 'zod';
-import { BASELINE_WINDOWS, findSpikes } from '../../core/issues/spiking.ts';
+import {
+  ATTENTION_REASONS,
+  compareAttention,
+  withReason,
+  type Attention,
+  type AttentionReason,
+} from '../../core/issues/attention.ts';
+import { BASELINE_WINDOWS, baselineOf, findSpikes } from '../../core/issues/spiking.ts';
 import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
+import { attentionSortInput, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from '../tool-kit/issue-views.ts';
 import { projectBySlug, visibleProjects } from '../tool-kit/scope.ts';
 import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 
-const MAX_PER_LIST = 25;
+const MAX_SHOWN = 25;
+/** How many issues each reason is gathered up to, per project and status: enough to rank the shown ones. */
+const MAX_GATHERED = 100;
+/** Rising issues looked at most (each not gathered already is a read), so a noisy hour stays one bounded call. */
+const MAX_RISES = 100;
 
 export const whatsNew = defineTool({
   name: 'whats_new',
   title: "What's new",
   description:
-    'New issues, regressions (resolved issues that came back) and spiking issues (at least 3x their usual rate and 10 events) ' +
-    'in the last sinceMinutes, or for one release. Ignored and snoozed issues are left out. Without project: every ' +
-    'project the token can see.',
+    'What needs attention in the last sinceMinutes, or for one release: each issue once, with its reasons: ' +
+    'regressed (resolved, came back, still unresolved), new (first seen in the window, or with the release), ' +
+    'spiking (at least 10 events in the window and 3x its average over the 24 windows before) and burst (at least ' +
+    '10 events in the window and none in the 24 windows before, so no usual rate to compare: a new issue arriving ' +
+    'loud, or a quiet one waking up; never counted as spiking). Priority order by default: regressed, then new, then ' +
+    'spiking, then burst (an issue ranks by its first reason), then by events in the window. release narrows every ' +
+    'reason: new and regressed with that release, spiking and burst to issues whose latest event came with it; a ' +
+    'release no event came with is said so. environment narrows to issues seen there (window counts are over every ' +
+    'environment). Ignored and snoozed issues are left out. Without project: every project the token can see.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
@@ -25,88 +45,164 @@ export const whatsNew = defineTool({
       .min(1)
       .max(200)
       .optional()
-      .describe('new issues first seen in, and regressions that came with, this release'),
+      .describe('issues first seen in, regressed with, or rising in (latest event) this release'),
+    environment: environmentInput,
+    sort: attentionSortInput,
     sinceMinutes: z.number().int().min(1).max(525_600).default(1440).describe('the window, default 1440 (a day)'),
   },
   outputSchema: {
     window: z.object({ since: z.string(), until: z.string(), minutes: z.number().int() }),
     projects: z.array(z.string()),
-    newIssues: z.array(issueFactsSchema),
-    regressions: z.array(issueFactsSchema),
-    spiking: z.array(issueFactsSchema.extend({ eventsInWindow: z.number().int(), baselinePerWindow: z.number() })),
-    truncated: z.boolean().describe(`true when a list had more than ${MAX_PER_LIST} entries`),
-    untrustedData: z.object({ issues: z.array(issueTextSchema) }),
+    sort: attentionSortInput.removeDefault(),
+    release: z
+      .object({
+        knownIn: z.array(z.string()).describe('the projects an event came with the release in; empty: an unknown release'),
+      })
+      .nullable()
+      .describe('null without release; the release itself is in untrustedData'),
+    counts: z
+      .object({ regressed: z.number().int(), new: z.number().int(), spiking: z.number().int(), burst: z.number().int() })
+      .describe('issues found with each reason (an issue may have several); lower bounds when truncated'),
+    // Without snoozeUntil: snoozed issues are left out, so it would always be null.
+    issues: z.array(
+      issueFactsSchema.omit({ snoozeUntil: true }).extend({
+        reasons: z.array(z.enum(ATTENTION_REASONS)),
+        eventsInWindow: z.number().int(),
+        baselinePerWindow: z.number().describe(`average events per window over the ${BASELINE_WINDOWS} windows before`),
+      }),
+    ),
+    truncated: z
+      .boolean()
+      .describe(`true when more than ${MAX_SHOWN} issues were found, or a reason had more than could be ranked`),
+    untrustedData: z.object({
+      release: z.string().nullable().describe('the release asked about'),
+      issues: z.array(issueTextSchema),
+    }),
   },
   async run(input, context) {
     const projects = input.project ? [await projectBySlug(context, input.project)] : await visibleProjects(context);
     const minutes = Math.min(input.sinceMinutes, context.maxWindowMinutes);
     const until = context.now();
     const since = new Date(until.getTime() - minutes * 60_000);
-    const byRelease = input.release;
+    const { release, environment } = input;
+    const narrow: Partial<IssueQuery> = environment ? { environment } : {};
     // Ignored and snoozed issues asked not to be brought up; a regression that was resolved
     // again has been dealt with, so regressions are the ones still unresolved.
-    const newIssues = await collect(
+    const regressed = await gather(context, projects, ['unresolved'], {
+      ...narrow,
+      ...(release ? { regressionRelease: release } : { regressedSince: since }),
+    });
+    const fresh = await gather(context, projects, ['unresolved', 'resolved'], {
+      ...narrow,
+      ...(release ? { firstRelease: release } : { firstSeenSince: since }),
+    });
+    const window = await countWindow(context, projects, since, until, minutes);
+    const gathered = new Map([...regressed.items, ...fresh.items].map((i) => [i.id, i]));
+    const rises = await risesIn(
       context,
-      projects,
-      ['unresolved', 'resolved'],
-      byRelease ? { firstRelease: byRelease } : { firstSeenSince: since },
+      window,
+      gathered,
+      (issue) =>
+        (issue.status === 'unresolved' || issue.status === 'resolved') &&
+        (!environment || issue.environments.includes(environment)) &&
+        (!release || issue.lastRelease === release),
     );
-    const regressions = await collect(
-      context,
-      projects,
-      ['unresolved'],
-      byRelease ? { regressionRelease: byRelease } : { regressedSince: since },
-    );
-    const spiking = await spikes(context, projects, since, until, minutes);
-    const truncated = [newIssues, regressions, spiking].some((list) => list.length > MAX_PER_LIST);
-    const shown = {
-      newIssues: newIssues.slice(0, MAX_PER_LIST),
-      regressions: regressions.slice(0, MAX_PER_LIST),
-      spiking: spiking.slice(0, MAX_PER_LIST),
+
+    const found = new Map<number, Attention>();
+    const add = (issue: Issue, reason: AttentionReason) => {
+      const known = found.get(issue.id);
+      if (known) known.reasons = withReason(known.reasons, reason);
+      else found.set(issue.id, { issue, reasons: [reason], eventsInWindow: window.current.get(issue.id) ?? 0 });
     };
-    const mentioned = new Map<string, Issue>();
-    for (const issue of [...shown.newIssues, ...shown.regressions, ...shown.spiking.map((s) => s.issue)]) {
-      mentioned.set(issue.shortId, issue);
-    }
-    const scope = byRelease ? 'for that release' : `in the last ${minutes} minutes`;
+    for (const issue of regressed.items) add(issue, 'regressed');
+    for (const issue of fresh.items) add(issue, 'new');
+    for (const rise of rises.items) add(rise.issue, rise.kind);
+
+    const all = [...found.values()].sort(compareAttention(input.sort));
+    const shown = all.slice(0, MAX_SHOWN);
+    const truncated = all.length > MAX_SHOWN || regressed.capped || fresh.capped || rises.capped;
+    const counts = Object.fromEntries(
+      ATTENTION_REASONS.map((r) => [r, all.filter((a) => a.reasons.includes(r)).length]),
+    ) as Record<AttentionReason, number>;
+    const knownIn = release ? await projectsKnowing(context, projects, release) : [];
     return {
-      summary: `${newIssues.length} new, ${regressions.length} regressed, ${spiking.length} spiking ${scope} across ${projects.length} project${projects.length === 1 ? '' : 's'}.`,
+      summary: summary({ counts, found: all.length, shown: shown.length, truncated, projects, minutes, release, knownIn }),
       result: {
         window: { since: since.toISOString(), until: until.toISOString(), minutes },
         projects: projects.map((p) => p.slug),
-        newIssues: shown.newIssues.map(issueFacts),
-        regressions: shown.regressions.map(issueFacts),
-        spiking: shown.spiking.map((s) => ({
-          ...issueFacts(s.issue),
-          eventsInWindow: s.count,
-          baselinePerWindow: Math.round(s.baselineAverage * 100) / 100,
+        sort: input.sort,
+        release: release ? { knownIn } : null,
+        counts,
+        issues: shown.map((a) => ({
+          ...withoutSnooze(issueFacts(a.issue)),
+          reasons: a.reasons,
+          eventsInWindow: a.eventsInWindow,
+          baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
         })),
         truncated,
-        untrustedData: { issues: [...mentioned.values()].map(issueText) },
+        untrustedData: { release: release ?? null, issues: shown.map((a) => issueText(a.issue)) },
       },
     };
   },
 });
 
-/** Up to one more than shown, per project and status, so truncation is known. */
-async function collect(
-  context: ToolContext,
-  projects: Project[],
-  statuses: IssueStatus[],
-  filter: Partial<IssueQuery>,
-): Promise<Issue[]> {
-  const found: Issue[] = [];
-  for (const project of projects) {
-    for (const status of statuses) {
-      const page = await context.metadata.listIssues({ projectId: project.id, status, limit: MAX_PER_LIST + 1, ...filter });
-      found.push(...page.items);
-    }
-  }
-  return found.sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime());
+function withoutSnooze<T extends { snoozeUntil: unknown }>({ snoozeUntil: _, ...facts }: T): Omit<T, 'snoozeUntil'> {
+  return facts;
 }
 
-async function spikes(context: ToolContext, projects: Project[], since: Date, until: Date, minutes: number) {
-  if (projects.length === 0) return [];
+function summary(s: {
+  counts: Record<AttentionReason, number>;
+  found: number;
+  shown: number;
+  truncated: boolean;
+  projects: Project[];
+  minutes: number;
+  release: string | undefined;
+  knownIn: string[];
+}): string {
+  const scope = s.release ? 'for the release given' : `in the last ${s.minutes} minutes`;
+  const across = `across ${s.projects.length} project${s.projects.length === 1 ? '' : 's'}`;
+  const reasons = ATTENTION_REASONS.map((r) => `${s.counts[r]} ${r}`).join(', ');
+  const cut = s.truncated
+    ? ` Showing the first ${s.shown} by the sort; narrow with project, environment or a shorter window for the rest.`
+    : '';
+  const unknown =
+    s.release && s.knownIn.length === 0
+      ? ` No event came with the release given (untrustedData.release) in ${s.projects.map((p) => p.slug).join(', ') || 'any project'}: check its spelling.`
+      : '';
+  return `${s.found} issue${s.found === 1 ? '' : 's'} need${s.found === 1 ? 's' : ''} attention ${scope} ${across}: ${reasons}.${cut}${unknown}`;
+}
+
+/** Up to MAX_GATHERED issues per project and status, and whether any list had more. */
+async function gather(context: ToolContext, projects: Project[], statuses: IssueStatus[], filter: Partial<IssueQuery>) {
+  const items: Issue[] = [];
+  let capped = false;
+  for (const project of projects) {
+    for (const status of statuses) {
+      const page = await context.metadata.listIssues({ projectId: project.id, status, limit: MAX_GATHERED, ...filter });
+      items.push(...page.items);
+      capped ||= page.nextCursor !== undefined && page.nextCursor !== null;
+    }
+  }
+  return { items, capped };
+}
+
+interface WindowCounts {
+  current: Map<number, number>;
+  baseline: Map<number, number>;
+  /** How many windows the baseline spans: BASELINE_WINDOWS, or fewer when retention keeps less. */
+  windows: number;
+}
+
+/** Events per issue in the window and in the windows before it, over the projects. */
+async function countWindow(
+  context: ToolContext,
+  projects: Project[],
+  since: Date,
+  until: Date,
+  minutes: number,
+): Promise<WindowCounts> {
+  if (projects.length === 0) return { current: new Map(), baseline: new Map(), windows: 0 };
   const ids = projects.map((p) => p.id);
   const start = since.getTime() / 1000;
   const window = minutes * 60;
@@ -115,11 +211,28 @@ async function spikes(context: ToolContext, projects: Project[], since: Date, un
   const windows = Math.max(0, Math.min(BASELINE_WINDOWS, Math.floor((start - history) / window)));
   const current = await context.events.countEventsByIssue(ids, start, until.getTime() / 1000);
   const baseline = windows > 0 ? await context.events.countEventsByIssue(ids, start - windows * window, start) : new Map();
-  const out: Array<{ issue: Issue; count: number; baselineAverage: number }> = [];
-  for (const spike of findSpikes(current, baseline, windows).slice(0, MAX_PER_LIST + 1)) {
-    const issue = await context.metadata.getIssue(spike.issueId);
-    // Ignored and snoozed issues asked not to be brought up.
-    if (issue && (issue.status === 'unresolved' || issue.status === 'resolved')) out.push({ issue, ...spike });
+  return { current, baseline, windows };
+}
+
+/** The issues spiking or bursting that pass `keep`, with whether there were more than could be looked at. */
+async function risesIn(
+  context: ToolContext,
+  counts: WindowCounts,
+  gathered: Map<number, Issue>,
+  keep: (issue: Issue) => boolean,
+) {
+  const all = findSpikes(counts.current, counts.baseline, counts.windows);
+  const items: Array<{ issue: Issue; kind: 'spiking' | 'burst' }> = [];
+  for (const rise of all.slice(0, MAX_RISES)) {
+    const issue = gathered.get(rise.issueId) ?? (await context.metadata.getIssue(rise.issueId));
+    if (issue && keep(issue)) items.push({ issue, kind: rise.kind });
   }
-  return out;
+  return { items, capped: all.length > MAX_RISES };
+}
+
+/** The projects where an event came with the release. */
+async function projectsKnowing(context: ToolContext, projects: Project[], release: string): Promise<string[]> {
+  const known: string[] = [];
+  for (const project of projects) if (await context.metadata.findRelease(project.id, release)) known.push(project.slug);
+  return known;
 }

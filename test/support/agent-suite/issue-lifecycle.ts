@@ -82,10 +82,12 @@ export function describeIssueLifecycle(suite: AgentSuite): void {
         regressingEvent: { eventId: expect.stringMatching(/^[0-9a-f]{32}$/) },
       });
       expect(regressed.structured.untrustedData.regressionRelease).toBe('web@2.0');
+      const regressedIn = (issues: Array<{ shortId: string; reasons: string[] }>) =>
+        issues.filter((i) => i.reasons.includes('regressed')).map((i) => i.shortId);
       const news = await triage.call('whats_new', { release: 'web@2.0' });
-      expect(news.structured.regressions.map((i: { shortId: string }) => i.shortId)).toEqual([shortId]);
+      expect(regressedIn(news.structured.issues)).toEqual([shortId]);
       const lastHour = await triage.call('whats_new', { sinceMinutes: 60 });
-      expect(lastHour.structured.regressions.map((i: { shortId: string }) => i.shortId)).toContain(shortId);
+      expect(regressedIn(lastHour.structured.issues)).toContain(shortId);
       const context = await triage.call('get_issue_context', { shortId });
       expect(context.structured.issue.isRegression).toBe(true);
       const kinds = context.structured.activity.map((a: { kind: string; actor: string }) => `${a.kind}:${a.actor}`);
