@@ -7,6 +7,7 @@
 // checks. Each call's text content and structured content are counted in tokens with the
 // o200k_base encoding (js-tiktoken) as a yardstick; the model that reads them may count a little
 // differently. Prints figures; asserts nothing.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
 import { waitForIssue } from '../support/issues.ts';
@@ -16,6 +17,9 @@ import { provision, REPO_ROOT, runProcess, startServer, stopAndRemove } from '..
 const APP = join(REPO_ROOT, 'test', 'clients', 'node', 'agent-loop-app.cjs');
 const encoding = getEncoding('o200k_base');
 const tokens = (text: string) => encoding.encode(text).length;
+// AGENT_LOOP_DUMP=<dir> writes each answer there (NN-tool.txt and NN-tool.json), to read what costs.
+const dumpDir = process.env.AGENT_LOOP_DUMP;
+if (dumpDir) mkdirSync(dumpDir, { recursive: true });
 
 interface Measured {
   tool: string;
@@ -59,6 +63,11 @@ try {
     const result = await agent.call(tool, args);
     if (result.isError) throw new Error(`${tool} failed: ${result.text}`);
     const structured = JSON.stringify(result.structured);
+    if (dumpDir) {
+      const name = `${String(measured.length + 1).padStart(2, '0')}-${tool}`;
+      writeFileSync(join(dumpDir, `${name}.txt`), result.text);
+      writeFileSync(join(dumpDir, `${name}.json`), JSON.stringify(result.structured, null, 2));
+    }
     measured.push({
       tool,
       textTokens: tokens(result.text),

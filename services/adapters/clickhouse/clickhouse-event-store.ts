@@ -98,11 +98,12 @@ export class ClickHouseEventStore implements EventStore {
       WHERE project_id = ${projectId} AND event_id = ${eventId} ORDER BY version DESC LIMIT 1`);
   }
 
-  async latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined> {
+  async latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined> {
     // The id first, over the narrow sort columns only; then that event's first write, whole.
+    const inEnvironment = environment === undefined ? sql`` : sql` AND environment = ${environment}`;
     return this.selectOne(sql`SELECT ${COLUMNS} FROM ${this.table}
       WHERE project_id = ${projectId} AND issue_id = ${issueId} AND event_id IN (
-        SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId}
+        SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId}${inEnvironment}
         ORDER BY timestamp_us DESC, received_at_us DESC, event_id DESC LIMIT 1)
       ORDER BY version DESC LIMIT 1`);
   }

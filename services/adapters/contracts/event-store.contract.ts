@@ -74,6 +74,18 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForIssue(project, 11)).toBeUndefined();
     });
 
+    it('finds the latest event of an issue in one environment', async () => {
+      const project = projectId();
+      const staging = event(project, { issueId: 9, timestamp: 1_700_000_001, environment: 'staging' });
+      const production = event(project, { issueId: 9, timestamp: 1_700_000_002, environment: 'production' });
+      const unnamed = event(project, { issueId: 9, timestamp: 1_700_000_003, environment: null });
+      await store.insertEvents([staging, production, unnamed].map(toNew));
+      expect((await store.latestEventForIssue(project, 9))?.eventId).toBe(unnamed.eventId);
+      expect((await store.latestEventForIssue(project, 9, 'staging'))?.eventId).toBe(staging.eventId);
+      expect((await store.latestEventForIssue(project, 9, 'production'))?.eventId).toBe(production.eventId);
+      expect(await store.latestEventForIssue(project, 9, 'qa')).toBeUndefined();
+    });
+
     it('keeps timestamps to the microsecond', async () => {
       const project = projectId();
       const stored = event(project, { timestamp: 1_700_000_000.123456, receivedAt: 1_700_000_001.000001 });

@@ -89,10 +89,12 @@ export class PgEventStore implements EventStore {
     return result.rows[0] && toStoredEvent(result.rows[0]);
   }
 
-  async latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined> {
+  async latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined> {
+    // With an environment the index still walks the issue newest first, stopping at the first match.
     const result = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND issue_id = $2 ORDER BY ${NEWEST_FIRST} LIMIT 1`,
-      [projectId, issueId],
+      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND issue_id = $2
+         ${environment === undefined ? '' : 'AND environment = $3'} ORDER BY ${NEWEST_FIRST} LIMIT 1`,
+      environment === undefined ? [projectId, issueId] : [projectId, issueId, environment],
     );
     return result.rows[0] && toStoredEvent(result.rows[0]);
   }

@@ -65,7 +65,8 @@ export interface EventNeighbours {
 export interface EventStore {
   insertEvents(events: NewEvent[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
-  latestEventForIssue(projectId: number, issueId: number): Promise<StoredEvent | undefined>;
+  /** The newest event of the issue by timestamp; with environment, the newest sent from that environment. */
+  latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined>;
   /** The ids of the events just older and just newer than this one in its issue; both null when the event is not stored. */
   eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours>;
   /** The newest event of the project, by timestamp (verify_installation). */

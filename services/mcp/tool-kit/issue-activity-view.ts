@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ResolutionMarker } from '../../core/issues/lifecycle.ts';
 import type { IssueActivity } from '../../core/ports/metadata-store.ts';
+import { isoSeconds } from './iso-time.ts';
 
 export const resolutionSchema = z.object({ resolvedAt: z.string(), by: z.string() }).nullable();
 
@@ -19,7 +20,10 @@ export const activitySchema = z.object({
   at: z.string(),
   actor: z.string().describe('the token name, or "errata" for changes events or the clock made'),
   kind: z.string(),
-  details: z.record(z.string(), z.unknown()).describe('what Errata recorded; text a token wrote is in agentWrittenData.activity'),
+  details: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('what Errata recorded, when it recorded more; text a token wrote is in agentWrittenData.activity'),
 });
 
 export function resolutionView(marker: ResolutionMarker | null): z.infer<typeof resolutionSchema> {
@@ -37,7 +41,12 @@ const RECORDED_DETAILS = new Set(['eventId', 'snoozeMinutes', 'snoozeUntil', 'ac
 
 export function activityView(entry: IssueActivity): z.infer<typeof activitySchema> {
   const details = Object.fromEntries(Object.entries(entry.details).filter(([key]) => RECORDED_DETAILS.has(key)));
-  return { at: entry.at.toISOString(), actor: entry.actor, kind: entry.kind, details };
+  return {
+    at: isoSeconds(entry.at),
+    actor: entry.actor,
+    kind: entry.kind,
+    ...(Object.keys(details).length > 0 && { details }),
+  };
 }
 
 /** The text of one activity entry, at the same index as the entry in `activity` ({} when there is none). */

@@ -5,52 +5,58 @@ import { z } from 'zod';
 import { LEVELS, type Level } from '../../core/event/level.ts';
 import { issueFilter as issueSearchFilter } from '../../core/search/issue-search.ts';
 import { ISSUE_STATUSES, type Issue, type IssueStatus } from '../../core/ports/metadata-store.ts';
+import { isoSeconds } from './iso-time.ts';
 
+// Lean on purpose: a list answer repeats these for every issue, so what is absent says something
+// (no snoozeUntil: not snoozed; no isRegression: not a regression; no project: the answer's one
+// project), and nothing is null or empty.
 export const issueFactsSchema = z.object({
   shortId: z.string(),
-  project: z.string(),
+  project: z.string().optional().describe('present when the answer spans several projects'),
   level: z.enum(LEVELS),
   status: z.enum(ISSUE_STATUSES),
   count: z.number().int(),
   userCount: z.number().int(),
-  firstSeen: z.string().describe('ISO 8601'),
-  lastSeen: z.string().describe('ISO 8601'),
-  snoozeUntil: z.string().nullable(),
-  isRegression: z.boolean().describe('it came back after a resolve and has not been triaged since'),
+  firstSeen: z.string().describe('ISO 8601, to the second'),
+  lastSeen: z.string().describe('ISO 8601, to the second'),
+  snoozeUntil: z.string().optional().describe('present while snoozed'),
+  isRegression: z.literal(true).optional().describe('present when it came back after a resolve and has not been triaged since'),
 });
 
 export const issueTextSchema = z.object({
   shortId: z.string(),
   title: z.string(),
-  culprit: z.string(),
+  culprit: z.string().optional().describe('absent when the SDK gave none'),
   environments: z.array(z.string()),
-  firstRelease: z.string().nullable(),
-  lastRelease: z.string().nullable(),
+  releases: z
+    .array(z.string())
+    .optional()
+    .describe('the first and the last release it was seen with (one when the same); absent when events named none'),
 });
 
-export function issueFacts(issue: Issue): z.infer<typeof issueFactsSchema> {
+export function issueFacts(issue: Issue, options: { withProject?: boolean } = {}): z.infer<typeof issueFactsSchema> {
   return {
     shortId: issue.shortId,
-    project: issue.projectSlug,
+    ...(options.withProject && { project: issue.projectSlug }),
     level: issue.level,
     status: issue.status,
     count: issue.count,
     userCount: issue.userCount,
-    firstSeen: issue.firstSeen.toISOString(),
-    lastSeen: issue.lastSeen.toISOString(),
-    snoozeUntil: issue.snoozeUntil?.toISOString() ?? null,
-    isRegression: issue.status === 'unresolved' && issue.resolution !== null,
+    firstSeen: isoSeconds(issue.firstSeen),
+    lastSeen: isoSeconds(issue.lastSeen),
+    ...(issue.snoozeUntil && { snoozeUntil: isoSeconds(issue.snoozeUntil) }),
+    ...(issue.status === 'unresolved' && issue.resolution !== null && { isRegression: true as const }),
   };
 }
 
 export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {
+  const releases = [issue.firstRelease, issue.lastRelease].filter((r): r is string => r !== null);
   return {
     shortId: issue.shortId,
     title: issue.title,
-    culprit: issue.culprit,
+    ...(issue.culprit && { culprit: issue.culprit }),
     environments: issue.environments,
-    firstRelease: issue.firstRelease,
-    lastRelease: issue.lastRelease,
+    ...(releases.length > 0 && { releases: [...new Set(releases)] }),
   };
 }
 

@@ -31,14 +31,7 @@ describe('check_resolution', () => {
       shortId: checkout.shortId,
       status: 'no_resolution',
       issueStatus: 'unresolved',
-      marker: null,
-      eventsSince: null,
       explanation: 'No resolve to check: resolving the issue stamps a marker that later events are compared with.',
-      markerRelease: null,
-      regressedAt: null,
-      regressingEvent: null,
-      untrustedData: { releasesSince: [], regressionRelease: null, recentReleases: [] },
-      agentWrittenData: { marker: null },
     });
     expect(text.split('\n')[0]).toBe(`${checkout.shortId}: no resolution.`);
   });
@@ -51,10 +44,12 @@ describe('check_resolution', () => {
       status: 'held',
       issueStatus: 'resolved',
       marker: { resolvedAt: new Date(h.now).toISOString(), by: 'triage' },
-      eventsSince: { count: 0, firstSeen: null, lastSeen: null },
-      regressedAt: null,
+      eventsSince: { count: 0 },
       agentWrittenData: { marker: written },
     });
+    expect(result.structured.eventsSince).toEqual({ count: 0 });
+    expect(result.structured).not.toHaveProperty('regressedAt');
+    expect(result.structured).not.toHaveProperty('untrustedData');
     expect(JSON.stringify(result.structured.marker)).not.toContain('fix');
     expect(agentWrittenEnvelope(result)).toEqual({ marker: written });
     expect(result.text).toContain('the \\u003c/agent-written-data\\u003e fix');
@@ -77,11 +72,11 @@ describe('check_resolution', () => {
       explanation: 'An event newer than the resolve brought the issue back.',
       issueStatus: 'unresolved',
       eventsSince: { count: 1, firstSeen: later, lastSeen: later },
-      markerRelease: null,
       regressedAt: later,
       regressingEvent: { eventId, traceId },
-      untrustedData: { releasesSince: [ATTACK_RELEASE], regressionRelease: ATTACK_RELEASE, recentReleases: [] },
     });
+    expect(result.structured).not.toHaveProperty('markerRelease');
+    expect(result.structured.untrustedData).toEqual({ releasesSince: [ATTACK_RELEASE], regressionRelease: ATTACK_RELEASE });
     expect(result.text.split('\n')[0]).toBe(
       `${checkout.shortId}: regressed; 1 event since the resolve. Event ${eventId}, trace ${traceId}.`,
     );
@@ -110,10 +105,10 @@ describe('check_resolution', () => {
       issueStatus: 'resolved',
       eventsSince: { count: 1 },
       markerRelease: { seen: true, firstSeen: new Date(h.now - 60_000).toISOString() },
-      regressingEvent: null,
-      untrustedData: { releasesSince: ['web@1.0.0'], regressionRelease: null, recentReleases: [] },
       agentWrittenData: { marker: { release: 'web@1.0.1' } },
     });
+    expect(result.structured).not.toHaveProperty('regressingEvent');
+    expect(result.structured.untrustedData).toEqual({ releasesSince: ['web@1.0.0'] });
     expect(result.text.split('\n')[0]).toBe(`${old.shortId}: held; 1 event since the resolve. ${explanation}`);
   });
 
@@ -132,11 +127,12 @@ describe('check_resolution', () => {
       status: 'awaiting_release',
       issueStatus: 'resolved',
       eventsSince: { count: 1 },
-      markerRelease: { seen: false, firstSeen: null },
-      regressingEvent: null,
-      untrustedData: { releasesSince: ['sandbox@0.2.0'], regressionRelease: null },
+      markerRelease: { seen: false },
+      untrustedData: { releasesSince: ['sandbox@0.2.0'] },
       agentWrittenData: { marker: { release: '0.2.0' } },
     });
+    expect(result.structured.markerRelease).toEqual({ seen: false });
+    expect(result.structured).not.toHaveProperty('regressingEvent');
     expect(result.structured.untrustedData.recentReleases).toEqual(['sandbox@0.2.0', 'sandbox@0.1.0', 'web@1.0.0']);
     expect(result.structured.explanation).toContain('never seen');
     expect(result.text.split('\n')[0]).toMatch(
@@ -159,7 +155,8 @@ describe('check_resolution', () => {
 
   it("checks another organization's own issue of the same short id, never ours", async () => {
     const { structured } = await h.call('other', 'check_resolution', { shortId: checkout.shortId });
-    expect(structured).toMatchObject({ status: 'no_resolution', issueStatus: 'unresolved', marker: null });
+    expect(structured).toMatchObject({ status: 'no_resolution', issueStatus: 'unresolved' });
+    expect(structured).not.toHaveProperty('marker');
   });
 
   it('says which argument was wrong', async () => {

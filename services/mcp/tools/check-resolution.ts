@@ -7,6 +7,7 @@ import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } fr
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
 export const checkResolution = defineTool({
   name: 'check_resolution',
@@ -25,30 +26,35 @@ export const checkResolution = defineTool({
     status: z.enum(['held', 'awaiting_release', 'regressed', 'no_resolution']),
     explanation: z.string().describe("why this status, in Errata's words"),
     issueStatus: z.string(),
-    marker: resolutionSchema,
+    // Sections that do not apply are left out (tool-kit/without-empty.ts).
+    marker: resolutionSchema.optional().describe('absent for no_resolution'),
     eventsSince: z
-      .object({ count: z.number().int(), firstSeen: z.string().nullable(), lastSeen: z.string().nullable() })
-      .nullable()
-      .describe('events newer than the marker; null without a marker'),
+      .object({ count: z.number().int(), firstSeen: z.string().optional(), lastSeen: z.string().optional() })
+      .optional()
+      .describe('events newer than the marker (times to the millisecond, as the marker); absent without a marker'),
     markerRelease: z
-      .object({ seen: z.boolean(), firstSeen: z.string().nullable() })
-      .nullable()
-      .describe("whether this project has seen the marker's release, and when first; null when the marker names none"),
-    regressedAt: z.string().nullable(),
+      .object({ seen: z.boolean(), firstSeen: z.string().optional() })
+      .optional()
+      .describe("whether this project has seen the marker's release, and when first; absent when the marker names none"),
+    regressedAt: z.string().optional().describe('regressed: when'),
     regressingEvent: z
-      .object({ eventId: z.string(), traceId: z.string().nullable() })
-      .nullable()
+      .object({ eventId: z.string(), traceId: z.string().optional() })
+      .optional()
       .describe('regressed: the event that brought the issue back (search_logs takes its traceId)'),
-    untrustedData: z.object({
-      releasesSince: z.array(z.string()),
-      regressionRelease: z.string().nullable(),
-      recentReleases: z
-        .array(z.string())
-        .describe(
-          'awaiting_release: the newest releases this project has seen, newest first, and any of the same version; else empty',
-        ),
-    }),
-    agentWrittenData: z.object({ marker: writtenSchema.nullable().describe("the marker's commit, release and note") }),
+    untrustedData: z
+      .object({
+        releasesSince: z.array(z.string()).optional().describe('the releases of the events since the marker'),
+        regressionRelease: z.string().optional(),
+        recentReleases: z
+          .array(z.string())
+          .optional()
+          .describe('awaiting_release: the newest releases this project has seen, newest first, and any of the same version'),
+      })
+      .optional(),
+    agentWrittenData: z
+      .object({ marker: writtenSchema.describe("the marker's commit, release and note") })
+      .optional()
+      .describe('present when the marker carries text a token wrote'),
   },
   async run(input, context) {
     const { issue } = await issueByShortId(context, input.shortId);
@@ -61,6 +67,12 @@ export const checkResolution = defineTool({
       ? ` Event ${regressingEvent.eventId}${regressingEvent.traceId ? `, trace ${regressingEvent.traceId}` : ''}.`
       : '';
     const releases = report.recentReleases.length > 0 ? ' Recent releases: untrustedData.recentReleases.' : '';
+    const untrusted = withoutEmpty({
+      releasesSince: stats?.releases ?? [],
+      regressionRelease: status === 'regressed' ? issue.regressionRelease : null,
+      recentReleases: report.recentReleases.map((r) => r.version),
+    });
+    const written = resolutionWritten(marker);
     // The status says it all unless events came and did not regress the issue: then say why.
     const why = status === 'awaiting_release' || (status === 'held' && (stats?.count ?? 0) > 0) ? ` ${report.explanation}` : '';
     return {
@@ -70,19 +82,24 @@ export const checkResolution = defineTool({
         status,
         explanation: report.explanation,
         issueStatus: issue.status,
-        marker: resolutionView(marker),
-        eventsSince: stats ? { count: stats.count, firstSeen: iso(stats.firstSeen), lastSeen: iso(stats.lastSeen) } : null,
-        markerRelease: report.markerRelease
-          ? { seen: report.markerRelease.seen, firstSeen: report.markerRelease.firstSeen?.toISOString() ?? null }
-          : null,
-        regressedAt: status === 'regressed' ? (issue.regressedAt?.toISOString() ?? null) : null,
-        regressingEvent: regressingEvent ?? null,
-        untrustedData: {
-          releasesSince: stats?.releases ?? [],
-          regressionRelease: status === 'regressed' ? issue.regressionRelease : null,
-          recentReleases: report.recentReleases.map((r) => r.version),
-        },
-        agentWrittenData: { marker: resolutionWritten(marker) },
+        ...withoutEmpty({
+          marker: resolutionView(marker),
+          eventsSince: stats && {
+            count: stats.count,
+            ...withoutEmpty({ firstSeen: iso(stats.firstSeen), lastSeen: iso(stats.lastSeen) }),
+          },
+          markerRelease: report.markerRelease && {
+            seen: report.markerRelease.seen,
+            ...(report.markerRelease.firstSeen && { firstSeen: report.markerRelease.firstSeen.toISOString() }),
+          },
+          regressedAt: status === 'regressed' ? issue.regressedAt?.toISOString() : undefined,
+          regressingEvent: regressingEvent && {
+            eventId: regressingEvent.eventId,
+            ...(regressingEvent.traceId && { traceId: regressingEvent.traceId }),
+          },
+        }),
+        ...(Object.keys(untrusted).length > 0 && { untrustedData: untrusted }),
+        ...(written && { agentWrittenData: { marker: written } }),
       },
     };
   },

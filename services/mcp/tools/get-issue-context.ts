@@ -27,7 +27,9 @@ import {
 import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
 const DAYS = 14;
 
@@ -71,6 +73,14 @@ export const getIssueContext = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     shortId: shortIdInput,
+    environment: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        "show the latest event sent from this environment (counts, tags and users stay the issue's, over every environment)",
+      ),
     verbose: z.boolean().default(false).describe('larger bounds on the same sections'),
     include: z
       .array(z.enum(['raw']))
@@ -79,18 +89,18 @@ export const getIssueContext = defineTool({
   },
   outputSchema: {
     issue: issueFactsSchema,
-    resolution: resolutionSchema,
-    activity: z.array(activitySchema),
+    resolution: resolutionSchema.optional().describe('present while a resolution marker is kept: resolved, or regressed since'),
+    activity: z.array(activitySchema).optional().describe('newest first; absent when nothing happened yet'),
     latestEvent: z
       .object({
         eventId: z.string(),
-        timestamp: z.string(),
-        receivedAt: z.string(),
+        timestamp: z.string().describe('ISO 8601, to the millisecond (as log and breadcrumb lines)'),
         level: z.string(),
         platform: z.string(),
-        traceId: z.string().nullable(),
+        traceId: z.string().optional(),
       })
-      .nullable(),
+      .optional()
+      .describe('absent when no event is stored (retention pruned them) or none came from the environment asked for'),
     dailyCounts: z
       .object({ firstDay: z.string(), counts: z.array(z.number().int()) })
       .describe('events per UTC day from firstDay to today, oldest first'),
@@ -102,54 +112,72 @@ export const getIssueContext = defineTool({
       .describe('events of the issue in each of untrustedData.releases, at the same index (commonest first)'),
     tagCounts: z
       .array(z.object({ events: z.number().int(), counts: z.array(z.number().int()) }))
+      .optional()
       .describe('for untrustedData.tags[i]: the events carrying the key, and counts[j] those with its values[j]'),
-    affectedUsers: z.object({ count: z.number().int(), samples: z.number().int() }),
     correlatedLogs: z.number().int().describe('how many logs of the trace are under untrustedData.logs'),
-    similarIssues: z.array(
-      z.object({
-        shortId: z.string(),
-        reason: z.enum(['same_exception_and_frame', 'similar_title']),
-        status: z.string(),
-        count: z.number(),
-      }),
-    ),
+    similarIssues: z
+      .array(
+        z.object({
+          shortId: z.string(),
+          reason: z.enum(['same_exception_and_frame', 'similar_title']),
+          status: z.string(),
+          count: z.number(),
+        }),
+      )
+      .optional(),
+    // Every section that may be empty is left out when it is (tool-kit/without-empty.ts).
     untrustedData: z.object({
       title: z.string(),
-      culprit: z.string(),
-      message: z.string().nullable(),
-      environment: z.string().nullable(),
-      release: z.object({ version: z.string(), firstSeen: z.string(), lastSeen: z.string() }).nullable(),
-      regressionRelease: z.string().nullable(),
+      culprit: z.string().optional(),
+      message: z.string().optional().describe('the log message, for an event sent without an exception'),
+      environment: z.string().optional().describe("the latest event's"),
+      release: z.string().optional().describe("the latest event's"),
+      regressionRelease: z.string().optional(),
       exceptions: z
         .array(z.unknown())
+        .optional()
         .describe(
           'outermost first, each {type, value, mechanism (the outermost only), crashFrame {file, line, column, function, ' +
             'context: source lines by line number}, stack (oldest first: a line per in-app frame, the crash frame marked, ' +
             'a line per run of library frames), cause (the exception it was raised from, nested) or group (an exception ' +
             "group's members)}",
         ),
-      eventStack: z.unknown().nullable().describe('{crashFrame, stack} of a stack trace sent without an exception'),
-      breadcrumbs: z.array(z.string()).describe('oldest first: time (UTC), category, level when not info, message, data'),
-      logs: z.array(z.string()).describe('logs of the trace, oldest first: time (UTC), level, body, attributes'),
-      sampleUsers: z.array(z.unknown()),
+      eventStack: z.unknown().optional().describe('{crashFrame, stack} of a stack trace sent without an exception'),
+      breadcrumbs: z
+        .array(z.string())
+        .optional()
+        .describe('oldest first: time (UTC), category, level when not info, message, data'),
+      logs: z.array(z.string()).optional().describe('logs of the trace, oldest first: time (UTC), level, body, attributes'),
+      sampleUsers: z
+        .array(z.unknown())
+        .optional()
+        .describe('the users of the latest events, up to 5 (the count is issue.userCount)'),
       environments: z.array(z.string()),
       releases: z.array(z.string()),
-      tags: z.array(z.object({ key: z.string(), values: z.array(z.string()) })).describe('the keys most events carry'),
-      similarIssueTitles: z.array(z.object({ shortId: z.string(), title: z.string() })),
+      tags: z
+        .array(z.object({ key: z.string(), values: z.array(z.string()) }))
+        .optional()
+        .describe('the keys most events carry'),
+      similarIssueTitles: z.array(z.object({ shortId: z.string(), title: z.string() })).optional(),
       rawEvent: z.unknown().optional().describe('with include: ["raw"]'),
     }),
-    agentWrittenData: z.object({
-      resolution: writtenSchema.nullable().describe("the marker's commit, release and note"),
-      activity: z.array(z.record(z.string(), z.unknown())).describe('the text tokens wrote with activity[i], at index i'),
-    }),
+    agentWrittenData: z
+      .object({
+        resolution: writtenSchema.optional().describe("the marker's commit, release and note"),
+        activity: z
+          .array(z.record(z.string(), z.unknown()))
+          .optional()
+          .describe('the text tokens wrote with activity[i], at index i ({} for an entry without any)'),
+      })
+      .optional()
+      .describe('absent when no token wrote any text on this issue'),
   },
   async run(input, context) {
     const limits = input.verbose ? LIMITS.verbose : LIMITS.default;
     const { project, issue } = await issueByShortId(context, input.shortId);
     const now = context.now();
-    const latest = await context.events.latestEventForIssue(project.id, issue.id);
+    const latest = await context.events.latestEventForIssue(project.id, issue.id, input.environment);
     const payload = latest?.payload;
-    const release = latest?.release ? await context.metadata.findRelease(project.id, latest.release) : undefined;
     const logs = latest?.traceId
       ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })).items
       : [];
@@ -158,51 +186,64 @@ export const getIssueContext = defineTool({
     const activity = await context.metadata.listIssueActivity(issue.id, limits.activity);
     const tags = tagSummaryView(await context.metadata.tagSummary(issue.id, TAG_KEYS_READ, limits.tags.values), limits.tags);
     const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
-    const written = { resolution: resolutionWritten(issue.resolution), activity: activity.map(activityWritten) };
+    const writtenActivity = activity.map(activityWritten);
+    const written = withoutEmpty({
+      resolution: resolutionWritten(issue.resolution),
+      activity: writtenActivity.some((w) => Object.keys(w).length > 0) ? writtenActivity : [],
+    });
     const eventSeconds = latest?.timestamp ?? 0;
     const untrusted = {
       title: issue.title,
-      culprit: issue.culprit,
-      message: (payload && eventMessage(payload)) ?? null,
-      environment: latest?.environment ?? null,
-      release: release
-        ? { version: release.version, firstSeen: release.firstSeen.toISOString(), lastSeen: release.lastSeen.toISOString() }
-        : null,
-      regressionRelease: issue.regressionRelease,
-      exceptions: payload ? exceptionsView(payload, limits.exceptions) : [],
-      eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
-      breadcrumbs: lastWithNote(
-        (payload?.breadcrumbs?.values ?? []).map((crumb) => breadcrumbLine(crumb, eventSeconds, limits.lineLength)),
-        limits.breadcrumbs,
-        'breadcrumbs',
-      ),
-      logs: [...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
-      sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
-      ...tags.untrusted,
-      similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),
+      ...withoutEmpty({
+        culprit: issue.culprit,
+        message: payload && eventMessage(payload),
+        environment: latest?.environment,
+        release: latest?.release,
+        regressionRelease: issue.regressionRelease,
+        exceptions: payload ? exceptionsView(payload, limits.exceptions) : [],
+        eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
+        breadcrumbs: lastWithNote(
+          (payload?.breadcrumbs?.values ?? []).map((crumb) => breadcrumbLine(crumb, eventSeconds, limits.lineLength)),
+          limits.breadcrumbs,
+          'breadcrumbs',
+        ),
+        logs: [...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
+        sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
+        tags: tags.untrusted.tags,
+        similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),
+      }),
+      environments: tags.untrusted.environments,
+      releases: tags.untrusted.releases,
       ...(input.include.includes('raw') && { rawEvent: payload ?? null }),
     };
     return {
       summary:
-        `${issue.shortId}: ${issue.status}, ${issue.count} events, ${issue.userCount} users, last seen ${issue.lastSeen.toISOString()}` +
-        `${latest ? '' : '; no stored event (retention may have pruned them)'}.`,
+        `${issue.shortId}: ${issue.status}, ${issue.count} events, ${issue.userCount} users, last seen ${isoSeconds(issue.lastSeen)}` +
+        `${latest ? '' : noEvent(input.environment)}.`,
       result: {
-        issue: issueFacts(issue),
-        resolution: resolutionView(issue.resolution),
-        activity: activity.map(activityView),
-        latestEvent: latest ? eventFacts(latest) : null,
+        issue: issueFacts(issue, { withProject: true }),
+        ...withoutEmpty({
+          resolution: resolutionView(issue.resolution),
+          activity: activity.map(activityView),
+          latestEvent: latest && eventFacts(latest),
+        }),
         dailyCounts: { firstDay: series[0]!.day, counts: series.map((d) => d.count) },
-        ...tags.facts,
-        affectedUsers: { count: issue.userCount, samples: users.length },
+        eventsPerEnvironment: tags.facts.eventsPerEnvironment,
+        eventsPerRelease: tags.facts.eventsPerRelease,
+        ...withoutEmpty({
+          tagCounts: tags.facts.tagCounts,
+        }),
         correlatedLogs: logs.length,
-        similarIssues: similar.map((s) => ({
-          shortId: s.issue.shortId,
-          reason: s.reason,
-          status: s.issue.status,
-          count: s.issue.count,
-        })),
+        ...withoutEmpty({
+          similarIssues: similar.map((s) => ({
+            shortId: s.issue.shortId,
+            reason: s.reason,
+            status: s.issue.status,
+            count: s.issue.count,
+          })),
+        }),
         untrustedData: bounded(untrusted, limits.bounds) as typeof untrusted,
-        agentWrittenData: bounded(written, limits.bounds) as typeof written,
+        ...(Object.keys(written).length > 0 && { agentWrittenData: bounded(written, limits.bounds) as typeof written }),
       },
     };
   },
@@ -222,9 +263,14 @@ function eventFacts(event: StoredEvent) {
   return {
     eventId: event.eventId,
     timestamp: new Date(event.timestamp * 1000).toISOString(),
-    receivedAt: new Date(event.receivedAt * 1000).toISOString(),
     level: event.level,
     platform: event.platform,
-    traceId: event.traceId,
+    ...(event.traceId && { traceId: event.traceId }),
   };
+}
+
+function noEvent(environment: string | undefined): string {
+  return environment === undefined
+    ? '; no stored event (retention may have pruned them)'
+    : '; no stored event from the environment asked for (untrustedData.environments has those it was seen in)';
 }

@@ -36,27 +36,26 @@ describe('list_issues', () => {
     expect(isError, text).toBe(false);
     expect(structured.project).toBe('web');
     expect(shortIds(structured)).toEqual([injected.shortId, checkout.shortId]);
+    // Lean rows: times to the second, the project once for the answer, no null or false flags,
+    // one release when the first and last are the same.
+    const toSecond = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
     expect(structured.issues[1]).toEqual({
       shortId: checkout.shortId,
-      project: 'web',
       level: 'error',
       status: 'unresolved',
       count: 1,
       userCount: 0,
-      firstSeen: checkout.firstSeen.toISOString(),
-      lastSeen: checkout.lastSeen.toISOString(),
-      snoozeUntil: null,
-      isRegression: false,
+      firstSeen: toSecond(checkout.firstSeen),
+      lastSeen: toSecond(checkout.lastSeen),
     });
     expect(structured.untrustedData.issues[1]).toEqual({
       shortId: checkout.shortId,
       title: 'TypeError: checkout failed',
       culprit: checkout.culprit,
       environments: ['production'],
-      firstRelease: 'web@1.0.0',
-      lastRelease: 'web@1.0.0',
+      releases: ['web@1.0.0'],
     });
-    expect(structured.nextCursor).toBeNull();
+    expect(structured).not.toHaveProperty('nextCursor');
     expect(text.split('\n')[0]).toBe('2 unresolved issues in web.');
   });
 
@@ -70,7 +69,7 @@ describe('list_issues', () => {
     expect(shortIds(first)).toEqual([injected.shortId, warning.shortId]);
     const second = await call({ status: 'all', limit: 2, cursor: first.nextCursor });
     expect(shortIds(second)).toEqual([checkout.shortId]);
-    expect(second.nextCursor).toBeNull();
+    expect(second).not.toHaveProperty('nextCursor');
   });
 
   it('takes the search syntax in query: is:, level:, environment:, firstRelease:, negations and quoted text', async () => {

@@ -36,7 +36,7 @@ export const listIssues = defineTool({
     project: z.string(),
     sort: issueSortInput.removeDefault(),
     issues: z.array(issueFactsSchema),
-    nextCursor: z.string().nullable(),
+    nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
     untrustedData: z.object({ issues: z.array(issueTextSchema) }),
   },
   async run(input, context) {
@@ -58,8 +58,8 @@ export const listIssues = defineTool({
       result: {
         project: project.slug,
         sort: input.sort,
-        issues: page.items.map(issueFacts),
-        nextCursor: page.nextCursor ?? null,
+        issues: page.items.map((issue) => issueFacts(issue)),
+        ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: { issues: page.items.map(issueText) },
       },
     };

@@ -11,7 +11,9 @@ import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } fr
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
 export const updateIssue = defineTool({
   name: 'update_issue',
@@ -38,10 +40,13 @@ export const updateIssue = defineTool({
     action: z.enum(ISSUE_ACTIONS),
     changed: z.boolean().describe('the status changed (or the issue was deleted)'),
     deleted: z.boolean(),
-    status: z.string().nullable().describe('the status now; null after delete'),
-    resolution: resolutionSchema,
-    snoozeUntil: z.string().nullable(),
-    warnings: z.array(z.string()).describe("what may not work as meant, in Errata's words (a release never seen)"),
+    status: z.string().optional().describe('the status now; absent after delete'),
+    resolution: resolutionSchema.optional().describe('present while the issue keeps a resolution marker'),
+    snoozeUntil: z.string().optional().describe('present while snoozed'),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .describe("what may not work as meant, in Errata's words (a release never seen); absent when nothing"),
     untrustedData: z
       .object({
         recentReleases: z
@@ -50,7 +55,10 @@ export const updateIssue = defineTool({
       })
       .optional()
       .describe('only with a warning about the release'),
-    agentWrittenData: z.object({ resolution: writtenSchema.nullable().describe("the marker's commit, release and note") }),
+    agentWrittenData: z
+      .object({ resolution: writtenSchema.describe("the marker's commit, release and note") })
+      .optional()
+      .describe('present when the resolution marker carries text a token wrote'),
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');
@@ -72,11 +80,6 @@ export const updateIssue = defineTool({
           action: input.action,
           changed: outcome.changed > 0,
           deleted: true,
-          status: null,
-          resolution: null,
-          snoozeUntil: null,
-          warnings: [],
-          agentWrittenData: { resolution: null },
         },
       };
     }
@@ -84,6 +87,7 @@ export const updateIssue = defineTool({
     const release =
       input.action === 'resolve' && input.release ? await markerRelease(context.metadata, project.id, input.release) : undefined;
     const unseen = release && !release.seen ? release : undefined;
+    const written = resolutionWritten(after.resolution);
     const warnings = unseen ? [`${unseenReleaseText(unseen)} Recent releases: untrustedData.recentReleases.`] : [];
     return {
       summary: [
@@ -96,11 +100,13 @@ export const updateIssue = defineTool({
         changed: outcome.changed > 0,
         deleted: false,
         status: after.status,
-        resolution: resolutionView(after.resolution),
-        snoozeUntil: after.snoozeUntil?.toISOString() ?? null,
-        warnings,
+        ...withoutEmpty({
+          resolution: resolutionView(after.resolution),
+          snoozeUntil: after.snoozeUntil && isoSeconds(after.snoozeUntil),
+          warnings,
+        }),
         ...(unseen ? { untrustedData: { recentReleases: unseen.recent.map((r) => r.version) } } : {}),
-        agentWrittenData: { resolution: resolutionWritten(after.resolution) },
+        ...(written && { agentWrittenData: { resolution: written } }),
       },
     };
   },

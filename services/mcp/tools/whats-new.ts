@@ -14,6 +14,7 @@ import { BASELINE_WINDOWS, baselineOf, findSpikes } from '../../core/issues/spik
 import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
 import { attentionSortInput, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from '../tool-kit/issue-views.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { projectBySlug, visibleProjects } from '../tool-kit/scope.ts';
 import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 
@@ -58,24 +59,27 @@ export const whatsNew = defineTool({
       .object({
         knownIn: z.array(z.string()).describe('the projects an event came with the release in; empty: an unknown release'),
       })
-      .nullable()
-      .describe('null without release; the release itself is in untrustedData'),
+      .optional()
+      .describe('present with release; the release itself is in untrustedData'),
     counts: z
       .object({ regressed: z.number().int(), new: z.number().int(), spiking: z.number().int(), burst: z.number().int() })
       .describe('issues found with each reason (an issue may have several); lower bounds when truncated'),
-    // Without snoozeUntil: snoozed issues are left out, so it would always be null.
+    // Without snoozeUntil: snoozed issues are left out.
     issues: z.array(
       issueFactsSchema.omit({ snoozeUntil: true }).extend({
         reasons: z.array(z.enum(ATTENTION_REASONS)),
-        eventsInWindow: z.number().int(),
-        baselinePerWindow: z.number().describe(`average events per window over the ${BASELINE_WINDOWS} windows before`),
+        eventsInWindow: z.number().int().optional().describe('events in the window; absent when that is all of them (count)'),
+        baselinePerWindow: z
+          .number()
+          .optional()
+          .describe(`spiking only: average events per window over the ${BASELINE_WINDOWS} windows before (a burst's is 0)`),
       }),
     ),
     truncated: z
       .boolean()
       .describe(`true when more than ${MAX_SHOWN} issues were found, or a reason had more than could be ranked`),
     untrustedData: z.object({
-      release: z.string().nullable().describe('the release asked about'),
+      release: z.string().optional().describe('the release asked about'),
       issues: z.array(issueTextSchema),
     }),
   },
@@ -128,27 +132,25 @@ export const whatsNew = defineTool({
     return {
       summary: summary({ counts, found: all.length, shown: shown.length, truncated, projects, minutes, release, knownIn }),
       result: {
-        window: { since: since.toISOString(), until: until.toISOString(), minutes },
+        window: { since: isoSeconds(since), until: isoSeconds(until), minutes },
         projects: projects.map((p) => p.slug),
         sort: input.sort,
-        release: release ? { knownIn } : null,
+        ...(release && { release: { knownIn } }),
         counts,
         issues: shown.map((a) => ({
-          ...withoutSnooze(issueFacts(a.issue)),
+          ...issueFacts(a.issue, { withProject: projects.length > 1 }),
           reasons: a.reasons,
-          eventsInWindow: a.eventsInWindow,
-          baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
+          ...(a.eventsInWindow !== a.issue.count && { eventsInWindow: a.eventsInWindow }),
+          ...(a.reasons.includes('spiking') && {
+            baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
+          }),
         })),
         truncated,
-        untrustedData: { release: release ?? null, issues: shown.map((a) => issueText(a.issue)) },
+        untrustedData: { ...(release && { release }), issues: shown.map((a) => issueText(a.issue)) },
       },
     };
   },
 });
-
-function withoutSnooze<T extends { snoozeUntil: unknown }>({ snoozeUntil: _, ...facts }: T): Omit<T, 'snoozeUntil'> {
-  return facts;
-}
 
 function summary(s: {
   counts: Record<AttentionReason, number>;

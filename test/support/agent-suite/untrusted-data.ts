@@ -71,7 +71,7 @@ export function describeUntrustedData(suite: AgentSuite): void {
       expect(resolved.structured.agentWrittenData).toEqual({ resolution: written });
       expect(checked.structured.agentWrittenData).toEqual({ marker: written });
       expect(context.structured.agentWrittenData.resolution).toEqual(written);
-      expect(context.structured.activity[0]).toMatchObject({ kind: 'resolve', details: {} });
+      expect(context.structured.activity[0]).toMatchObject({ kind: 'resolve', details: { actorKind: 'agent' } });
       expect(context.structured.agentWrittenData.activity[0]).toEqual(written);
       for (const [tool, result] of [
         ['update_issue', resolved],
