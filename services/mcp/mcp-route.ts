@@ -59,7 +59,7 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
         return;
       }
       const context = await toolContext(deps, token, limiter, now);
-      const server = createMcpServer(() => context, (ctx.state.log as Logger | undefined) ?? deps.logger, deps.toolList);
+      const server = createMcpServer(context, (ctx.state.log as Logger | undefined) ?? deps.logger, deps.toolList);
       // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
       // JSON body; event-stream first gets SSE.
       const enableJsonResponse = ctx.accepts('application/json', 'text/event-stream') === 'application/json';

@@ -1,11 +1,14 @@
 // The answer to tools/list, rendered once per process. The SDK renders it anew on every request
-// (the JSON Schema of twelve tools' zod inputs and outputs, ~30 KB), and /mcp builds a server per
+// (the JSON Schema of twelve tools' zod inputs and outputs, ~35 KB), and /mcp builds a server per
 // request; the tools never change while the process runs, so /mcp and the agent manifest serve
-// this one rendering, made by the SDK itself and so identical to what it would have answered.
+// this one rendering, made by the SDK itself and so what it would have answered, less the
+// meaningless safe-integer bounds (published-schema.ts). It is the full catalogue: /mcp lists
+// each token the part of it the token may call (tool-access.ts), the manifest all of it.
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../runtime/logger.ts';
-import { createMcpServer } from './mcp-server.ts';
+import { toolServer } from './mcp-server.ts';
+import { withoutSafeIntegerBounds } from './published-schema.ts';
 
 type ToolListRenderer = () => Promise<Tool[]>;
 
@@ -24,9 +27,14 @@ export class ToolList {
   }
 }
 
-/** tools/list as the SDK answers it, from a server without the cache, over an in-memory transport. */
+/** tools/list as the SDK answers it for every tool, over an in-memory transport, then cleaned. */
 export async function renderToolList(logger: Logger): Promise<Tool[]> {
-  const server = createMcpServer(() => {
+  return withoutSafeIntegerBounds(await sdkToolList(logger));
+}
+
+/** tools/list exactly as the SDK answers it. */
+export async function sdkToolList(logger: Logger): Promise<Tool[]> {
+  const server = toolServer(() => {
     throw new Error('the tool list server runs no tools');
   }, logger);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

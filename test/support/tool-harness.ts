@@ -1,7 +1,7 @@
 // One MCP tool's world for its unit test (services/mcp/tools/<tool>.test.ts): the real stores on
 // an in-memory PGlite, two organizations (default with projects web and shop, other-org with a web
 // of its own), agent tokens of every role, organization-wide and web-scoped, and the MCP server
-// /mcp builds (createMcpServer, with toolContext as /mcp makes it) reached by the real SDK client
+// /mcp builds (createMcpServer, with toolContext and the tool list as /mcp makes them) reached by the real SDK client
 // over an in-memory transport. A call so passes the same strict input validation, role checks,
 // envelopes and output-schema validation (zod on the server, the published JSON Schema in the
 // client) as over HTTP, without a process or a socket. Events and logs go in through the
@@ -20,6 +20,7 @@ import { eventPipeline } from '../../services/dispatcher/event-pipeline.ts';
 import { logPipeline } from '../../services/dispatcher/log-pipeline.ts';
 import { toolContext } from '../../services/mcp/mcp-route.ts';
 import { createMcpServer } from '../../services/mcp/mcp-server.ts';
+import { renderToolList, ToolList } from '../../services/mcp/tool-list.ts';
 import { AGENT_TOOLS } from '../../services/mcp/tool-registry.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../../services/runtime/metrics.ts';
@@ -118,9 +119,10 @@ export async function openToolHarness(): Promise<ToolHarness> {
   const limiter = new AgentCallLimiter(CALLS_PER_MINUTE);
   const clients = new Map<TokenName, Promise<Client>>();
   const deps = { ...stores, baseUrl: BASE_URL, maxWindowMinutes: MAX_WINDOW_MINUTES };
+  const toolList = new ToolList(() => renderToolList(logger));
   const connect = async (name: TokenName): Promise<Client> => {
     const context = await toolContext(deps, tokens[name], limiter, () => harness.now);
-    const server = createMcpServer(() => context, logger);
+    const server = createMcpServer(context, logger, toolList);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'errata-tool-tests', version: '1.0.0' });
     await server.connect(serverSide);

@@ -1,6 +1,7 @@
 // GET /api/v1/agents: how an agent gets started with this instance, as JSON: authentication
 // (a bearer token made by a human; nothing is granted here), the roles, the first calls, the
-// documents, and the tool catalog of the live /mcp.
+// documents, and the full tool catalog of the live /mcp (whose tools/list shows each token only
+// the tools it may call).
 import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
 import { VERSION } from '../../runtime/version.ts';
 import { GUIDE_PLATFORMS } from '../../core/projects/install-guide.ts';
@@ -72,6 +73,10 @@ export function agentsManifest(baseUrl: string, tools: CatalogEntry[]) {
         'agents-md': 'append the skill to AGENTS.md',
       },
     },
+    toolVisibility:
+      "`tools` is the full catalog, each tool with its least role. /mcp's tools/list shows a token only the tools it may call " +
+      '(its role; create_project also needs an organization-wide token). Calling another is refused, naming the role and the ' +
+      '`errata createtoken` command that mints a token that may.',
     tools,
   };
 }

@@ -29,7 +29,7 @@ interface BootstrapDeps {
   /** The dashboard's people, whose session cookie also opens the install guides. */
   users: UserStore;
   baseUrl: string;
-  /** What /mcp answers to tools/list; the manifest's catalog is made from it. */
+  /** Every tool as /mcp lists it (to a token that may call it); the manifest's catalog is made from it. */
   toolList: ToolList;
 }
 

@@ -21,6 +21,8 @@ export function llmsTxt(baseUrl: string, tools: CatalogEntry[]): string {
     '',
     '## Tools',
     '',
+    "Each with its least role. /mcp's tools/list shows a token only the tools it may call.",
+    '',
     ...tools.map((tool) => `- \`${tool.name}\` (${tool.minimumRole}): ${tool.title ?? tool.name}`),
     '',
   ].join('\n');

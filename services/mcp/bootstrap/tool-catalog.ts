@@ -1,5 +1,6 @@
 // The tool catalog of the agent manifest and /llms.txt: the process's one rendering of tools/list
-// (services/mcp/tool-list.ts), exactly what /mcp answers, plus each tool's least role.
+// (services/mcp/tool-list.ts), every tool, exactly as /mcp lists it to a token that may call it,
+// plus each tool's least role. /mcp lists a token only the tools it may call; this lists them all.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolList } from '../tool-list.ts';
 import { AGENT_TOOLS } from '../tool-registry.ts';

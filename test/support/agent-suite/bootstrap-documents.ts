@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Provisioned } from '../standalone-server.ts';
 import { fetchGuide } from './install-guides.ts';
-import { DSN_PLACEHOLDER, TOOLS, type AgentSuite, type AgentTarget } from './suite.ts';
+import { DSN_PLACEHOLDER, READ_TOOLS, TOOLS, type AgentSuite, type AgentTarget } from './suite.ts';
 
 export function describeBootstrapDocuments(suite: AgentSuite): void {
   describe('bootstrap documents', () => {
@@ -47,7 +47,11 @@ export function describeBootstrapDocuments(suite: AgentSuite): void {
         'verify_installation',
       ]);
       expect(manifest.mcp.url).toBe(`${target.baseUrl}/mcp`);
-      const live = (await (await agent(tokens['read:web']!)).client.listTools()).tools;
+      // The full catalogue, as /mcp lists it to an organization-wide admin; a read token's list is the read part of it.
+      const live = (await (await agent(tokens['admin:org']!)).client.listTools()).tools;
+      const readLive = (await (await agent(tokens['read:web']!)).client.listTools()).tools;
+      expect(readLive.map((t) => t.name)).toEqual(READ_TOOLS);
+      expect(readLive).toEqual(live.filter((t) => READ_TOOLS.includes(t.name)));
       expect(
         manifest.tools.map((t: Record<string, unknown>) => ({
           name: t.name,

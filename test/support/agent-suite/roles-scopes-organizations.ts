@@ -52,9 +52,13 @@ export function describeRolesScopesAndOrganizations(suite: AgentSuite): void {
       for (const role of ['read', 'triage', 'admin']) {
         for (const scope of ['org', 'web']) {
           const a = await agent(tokens[`${role}:${scope}`]!);
+          const mayCall = (tool: string) =>
+            RANK[role]! >= RANK[ROLE_OF[tool]!]! && !(tool === 'create_project' && scope === 'web');
+          // tools/list shows exactly the tools the token may call; the others are refused by name below.
+          expect((await a.client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.filter(mayCall));
           for (const tool of TOOLS) {
             const result = await a.call(tool, args[tool]!);
-            const allowed = RANK[role]! >= RANK[ROLE_OF[tool]!]! && !(tool === 'create_project' && scope === 'web');
+            const allowed = mayCall(tool);
             outcomes.push(`${role}:${scope}:${tool}:${result.isError ? 'refused' : 'ok'}`);
             if (allowed) {
               expect(result.isError, `${role}/${scope} ${tool}: ${result.text}`).toBe(false);

@@ -40,6 +40,11 @@ export const TOOLS = [
   'verify_installation',
 ];
 
+/** What tools/list shows a read token: the tools it may call. */
+export const READ_TOOLS = TOOLS.filter(
+  (tool) => !['update_issue', 'bulk_update_issues', 'create_project', 'get_dsn'].includes(tool),
+);
+
 interface Tokens {
   [name: string]: string;
 }

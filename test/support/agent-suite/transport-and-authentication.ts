@@ -2,7 +2,7 @@
 // limits, the stateless methods, and the per-token message limit, batches included.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../standalone-server.ts';
-import { marker, SUITE_CALLS_PER_MINUTE, TOOLS, type AgentSuite, type AgentTarget } from './suite.ts';
+import { marker, READ_TOOLS, SUITE_CALLS_PER_MINUTE, TOOLS, type AgentSuite, type AgentTarget } from './suite.ts';
 
 export function describeTransportAndAuthentication(suite: AgentSuite): void {
   describe('transport and authentication', () => {
@@ -156,7 +156,8 @@ export function describeTransportAndAuthentication(suite: AgentSuite): void {
         const batch = await post(lists(20, sent));
         expect(batch.status).toBe(200);
         expect(batch.body).toHaveLength(20);
-        for (const answer of batch.body) expect(answer.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOLS);
+        // A read token: tools/list shows it the read tools only.
+        for (const answer of batch.body) expect(answer.result.tools.map((t: { name: string }) => t.name)).toEqual(READ_TOOLS);
         first ??= batch.body[0].result;
         expect(batch.body[19].result).toEqual(first);
         sent += 20;
@@ -178,7 +179,7 @@ export function describeTransportAndAuthentication(suite: AgentSuite): void {
       expect(refused.body[left].result.content[0].text).toMatch(/^rate_limited: .* retry in \d+ seconds/);
       // What was refused was not counted: exactly what is left still goes through, then nothing.
       const rest = await post(lists(left));
-      expect(rest.body.every((answer: any) => answer.result?.tools?.length === TOOLS.length)).toBe(true);
+      expect(rest.body.every((answer: any) => answer.result?.tools?.length === READ_TOOLS.length)).toBe(true);
       const single = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
       expect(single.body.result.isError).toBe(true);
       expect(single.body.result.content[0].text).toMatch(/^rate_limited: /);
