@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fromTables } from '../../test/support/text-tables.ts';
 import { agentWrittenText, factsText, untrustedText } from './untrusted-data.ts';
 
 // Look-alikes of < and >, zero-width characters, and line and paragraph separators: each could
@@ -41,6 +42,15 @@ describe.each([
 
   it('decodes back to exactly the data', () => {
     expect(JSON.parse(text.split('\n').slice(1, -1).join('\n'))).toEqual(data);
+  });
+
+  it('writes a list of records as a table, escaped alike', () => {
+    const records = LOOK_ALIKES.map((title, i) => ({ shortId: `WEB-${i}`, title }));
+    const inside = render({ issues: records }).split('\n')[1]!;
+    expect(inside).toMatch(/^\{"issues":\{"columns":\["shortId","title"\],"rows":\[\["WEB-0",/);
+    expect(inside).toMatch(/^[\x20-\x7e]+$/);
+    expect(inside).not.toMatch(/[<>]/);
+    expect(fromTables(JSON.parse(inside))).toEqual({ issues: records });
   });
 });
 

@@ -6,7 +6,9 @@
 // <agent-written-data> markers. Inside either, the data is one line of JSON in printable ASCII:
 // < and > and every code point outside ASCII (look-alikes of < and >, zero-width characters,
 // line separators, bidirectional overrides) are written \uXXXX, so nothing inside can draw a
-// marker, or a line that looks like one; JSON readers decode it back.
+// marker, or a line that looks like one; JSON readers decode it back. Lists of records are
+// written as tables where that is shorter (text-tables.ts).
+import { withTables } from './text-tables.ts';
 
 const UNTRUSTED_OPEN = '<untrusted-data>';
 const UNTRUSTED_CLOSE = '</untrusted-data>';
@@ -39,5 +41,8 @@ export function agentWrittenText(data: unknown): string {
  * spells them.
  */
 function asciiJson(data: unknown): string {
-  return JSON.stringify(data).replace(/[^\x20-\x7e]|[<>]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(withTables(data)).replace(
+    /[^\x20-\x7e]|[<>]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

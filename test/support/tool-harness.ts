@@ -24,6 +24,7 @@ import { renderToolList, ToolList } from '../../services/mcp/tool-list.ts';
 import { AGENT_TOOLS } from '../../services/mcp/tool-registry.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../../services/runtime/metrics.ts';
+import { fromTables } from './text-tables.ts';
 import { openEmbeddedStores, type EmbeddedStores } from './embedded-stores.ts';
 
 export const BASE_URL = 'https://errata.test';
@@ -205,7 +206,7 @@ function envelope(text: string, tag: string): unknown {
   expect(text.split(`</${tag}>`), `one </${tag}> marker`).toHaveLength(2);
   expect(text, 'the text is printable ASCII: look-alikes and line separators are escaped').toMatch(/^[\x20-\x7e\n]*$/);
   const inside = text.split(`<${tag}>\n`)[1]!.split(`\n</${tag}>`)[0]!;
-  return JSON.parse(inside);
+  return fromTables(JSON.parse(inside));
 }
 
 /** A Sentry event as an SDK sends it: an exception with one in-app frame, in the web app's release. */

@@ -1,20 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../core/logs/log-record.ts';
-import { breadcrumbLine, logLine } from './event-lines.ts';
+import { breadcrumbLines, logLine } from './event-lines.ts';
 
 const EVENT = Date.UTC(2026, 10, 21, 0, 0, 5) / 1000;
 
 describe('breadcrumbLine and logLine', () => {
   it('gives the time of day on the event day, the full timestamp on another, and the level only when not info', () => {
     expect(
-      breadcrumbLine({ timestamp: EVENT - 1, type: 'default', category: 'ui.click', level: 'info', message: 'Pay' }, EVENT, 200),
-    ).toBe('00:00:04.000 ui.click: Pay');
-    expect(
-      breadcrumbLine({ timestamp: EVENT - 10, type: 'http', level: 'warning', data: { status_code: 502 } }, EVENT, 200),
-    ).toBe('2026-11-20T23:59:55.000Z http warning: {"status_code":502}');
-    expect(breadcrumbLine({ type: 'default', level: 'info', message: 'm'.repeat(10) }, EVENT, 12)).toBe(
+      breadcrumbLines(
+        [
+          { timestamp: EVENT - 10, type: 'http', level: 'warning', data: { status_code: 502 } },
+          { timestamp: EVENT - 1, type: 'default', category: 'ui.click', level: 'info', message: 'Pay' },
+        ],
+        EVENT,
+        200,
+      ),
+    ).toEqual(['2026-11-20T23:59:55.000Z http warning: {"status_code":502}', '00:00:04.000 ui.click: Pay']);
+    expect(breadcrumbLines([{ type: 'default', level: 'info', message: 'm'.repeat(10) }], EVENT, 12)).toEqual([
       '? default: m…[truncated 9 characters]',
-    );
+    ]);
+  });
+
+  it('writes a run of the same breadcrumb as one line with how many and when the last was', () => {
+    const poll = (offset: number) => ({
+      timestamp: EVENT - offset,
+      type: 'http',
+      category: 'http',
+      level: 'info' as const,
+      message: 'GET /status',
+    });
+    const click = { timestamp: EVENT - 2, type: 'default', category: 'ui.click', level: 'info' as const, message: 'Pay' };
+    expect(breadcrumbLines([poll(5), poll(4), poll(3), click, poll(1)], EVENT, 200)).toEqual([
+      '00:00:00.000 http: GET /status [3 times, the last at 00:00:02.000]',
+      '00:00:03.000 ui.click: Pay',
+      '00:00:04.000 http: GET /status',
+    ]);
   });
 
   it("leaves out the SDK's own sentry.* log attributes", () => {

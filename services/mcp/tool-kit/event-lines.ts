@@ -20,11 +20,32 @@ function cut(line: string, max: number): string {
 }
 
 /** `21:52:02.048 auth: User logged in {"method":"password"}`; the level when it is not info. */
-export function breadcrumbLine(crumb: Breadcrumb, eventSeconds: number, maxLength: number): string {
-  const day = new Date(eventSeconds * 1000).toISOString().slice(0, 10);
+function breadcrumbLine(crumb: Breadcrumb, day: string): { time: string; text: string } {
   const level = crumb.level === 'info' ? '' : ` ${crumb.level}`;
   const text = [crumb.message, crumb.data === undefined ? undefined : JSON.stringify(crumb.data)].filter(Boolean).join(' ');
-  return cut(`${timeOf(crumb.timestamp, day)} ${crumb.category ?? crumb.type}${level}: ${text}`, maxLength);
+  return { time: timeOf(crumb.timestamp, day), text: `${crumb.category ?? crumb.type}${level}: ${text}` };
+}
+
+/**
+ * The breadcrumbs as lines, oldest first. A run of the same breadcrumb (a polling request, a
+ * retried click) is one line saying how many and when the last was: the steps before a crash
+ * stay readable, and a limit on lines reaches further back.
+ */
+export function breadcrumbLines(crumbs: Breadcrumb[], eventSeconds: number, maxLength: number): string[] {
+  const day = new Date(eventSeconds * 1000).toISOString().slice(0, 10);
+  const runs: Array<{ first: string; last: string; text: string; times: number }> = [];
+  for (const crumb of crumbs) {
+    const { time, text } = breadcrumbLine(crumb, day);
+    const previous = runs.at(-1);
+    if (previous?.text === text) {
+      previous.times += 1;
+      previous.last = time;
+    } else runs.push({ first: time, last: time, text, times: 1 });
+  }
+  return runs.map(
+    (run) =>
+      `${cut(`${run.first} ${run.text}`, maxLength)}${run.times === 1 ? '' : ` [${run.times} times, the last at ${run.last}]`}`,
+  );
 }
 
 /** `21:52:02.050 error payment declined {"cartId":7}`: the SDK's own `sentry.*` attributes left out. */

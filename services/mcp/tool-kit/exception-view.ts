@@ -61,7 +61,9 @@ export function exceptionsView(event: NormalizedEvent, limits: ExceptionViewLimi
       ...(exception.value !== undefined && { value: cut(exception.value, limits.lineLength) }),
       ...(exception.module !== undefined && { module: exception.module }),
       // A cause's mechanism only says "chained": the outermost one says whether it was handled.
-      ...(outermost && exception.mechanism && { mechanism: mechanismOf(exception) }),
+      // A handled exception captured the usual way ({type: generic, handled: true}) says nothing
+      // more; an unhandled one (a crash) or another capture path does.
+      ...(outermost && exception.mechanism && !isPlainCapture(exception) && { mechanism: mechanismOf(exception) }),
       ...stackView(exception.stacktrace?.frames ?? [], pathOf, limits),
     };
     const children = node.children;
@@ -86,6 +88,10 @@ export function eventStackView(event: NormalizedEvent, limits: ExceptionViewLimi
 function stackView(frames: Frame[], pathOf: (frame: Frame) => string, limits: ExceptionViewLimits): StackView {
   const summary = summarizeStack(frames, pathOf, { contextLines: limits.contextLines, lineLength: limits.lineLength });
   return { crashFrame: summary.crashFrame, stack: lastWithNote(summary.lines, limits.stackLines, 'stack lines') as string[] };
+}
+
+function isPlainCapture(exception: ExceptionValue): boolean {
+  return exception.mechanism?.type === 'generic' && exception.mechanism.handled === true;
 }
 
 function mechanismOf(exception: ExceptionValue): { type: string; handled?: boolean } {

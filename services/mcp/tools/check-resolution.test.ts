@@ -109,7 +109,7 @@ describe('check_resolution', () => {
     });
     expect(result.structured).not.toHaveProperty('regressingEvent');
     expect(result.structured.untrustedData).toEqual({ releasesSince: ['web@1.0.0'] });
-    expect(result.text.split('\n')[0]).toBe(`${old.shortId}: held; 1 event since the resolve. ${explanation}`);
+    expect(result.text.split('\n')[0]).toBe(`${old.shortId}: held; 1 event since the resolve. Why: see explanation.`);
   });
 
   it('says awaiting_release, not held, while the marker names a release the project never saw', async () => {

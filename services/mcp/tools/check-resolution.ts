@@ -74,7 +74,8 @@ export const checkResolution = defineTool({
     });
     const written = resolutionWritten(marker);
     // The status says it all unless events came and did not regress the issue: then say why.
-    const why = status === 'awaiting_release' || (status === 'held' && (stats?.count ?? 0) > 0) ? ` ${report.explanation}` : '';
+    // (explanation, on the text's next line, says it once.)
+    const why = status === 'awaiting_release' || (status === 'held' && (stats?.count ?? 0) > 0) ? ' Why: see explanation.' : '';
     return {
       summary: `${issue.shortId}: ${status.replace('_', ' ')}${since}.${why}${event}${releases}`,
       result: {

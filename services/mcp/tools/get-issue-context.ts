@@ -13,7 +13,7 @@ import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
-import { breadcrumbLine, logLine } from '../tool-kit/event-lines.ts';
+import { breadcrumbLines, logLine } from '../tool-kit/event-lines.ts';
 import { eventStackView, exceptionsView } from '../tool-kit/exception-view.ts';
 import {
   activitySchema,
@@ -37,7 +37,7 @@ const DAYS = 14;
 // longer lines), while include adds a section; an agent asks for either without the other.
 const LIMITS = {
   default: {
-    exceptions: { stackLines: 20, contextLines: 3, lineLength: 200, nesting: 5 },
+    exceptions: { stackLines: 20, contextLines: 2, lineLength: 200, nesting: 5 },
     breadcrumbs: 10,
     logs: 10,
     lineLength: 300,
@@ -196,14 +196,15 @@ export const getIssueContext = defineTool({
       title: issue.title,
       ...withoutEmpty({
         culprit: issue.culprit,
-        message: payload && eventMessage(payload),
+        // A message event's title is its message: said once.
+        message: payload && eventMessage(payload) !== issue.title ? eventMessage(payload) : null,
         environment: latest?.environment,
         release: latest?.release,
         regressionRelease: issue.regressionRelease,
         exceptions: payload ? exceptionsView(payload, limits.exceptions) : [],
         eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
         breadcrumbs: lastWithNote(
-          (payload?.breadcrumbs?.values ?? []).map((crumb) => breadcrumbLine(crumb, eventSeconds, limits.lineLength)),
+          breadcrumbLines(payload?.breadcrumbs?.values ?? [], eventSeconds, limits.lineLength),
           limits.breadcrumbs,
           'breadcrumbs',
         ),
@@ -218,7 +219,7 @@ export const getIssueContext = defineTool({
     };
     return {
       summary:
-        `${issue.shortId}: ${issue.status}, ${issue.count} events, ${issue.userCount} users, last seen ${isoSeconds(issue.lastSeen)}` +
+        `${issue.shortId}: ${issue.status}, ${plural(issue.count, 'event')}, ${plural(issue.userCount, 'user')}, last seen ${isoSeconds(issue.lastSeen)}` +
         `${latest ? '' : noEvent(input.environment)}.`,
       result: {
         issue: issueFacts(issue, { withProject: true }),
@@ -267,6 +268,10 @@ function eventFacts(event: StoredEvent) {
     platform: event.platform,
     ...(event.traceId && { traceId: event.traceId }),
   };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function noEvent(environment: string | undefined): string {

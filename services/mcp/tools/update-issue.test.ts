@@ -157,7 +157,10 @@ describe('update_issue', () => {
       untrustedData: { recentReleases: ['web@1.0.0'] },
       agentWrittenData: { resolution: { release: '1.0.0' } },
     });
-    expect(result.text.split('\n')[0]).toBe(`${shop.shortId}: resolve applied; status resolved. Warning: ${warning}`);
+    expect(result.text.split('\n')[0]).toBe(
+      `${shop.shortId}: resolve applied; status resolved. Warning: read warnings before relying on it.`,
+    );
+    expect(result.text.split('\n')[1]).toContain(warning);
     expect(untrustedEnvelope(result)).toEqual(result.structured.untrustedData);
 
     // The name the SDK sends: no warning, and no captured release names at all.

@@ -90,10 +90,10 @@ export const updateIssue = defineTool({
     const written = resolutionWritten(after.resolution);
     const warnings = unseen ? [`${unseenReleaseText(unseen)} Recent releases: untrustedData.recentReleases.`] : [];
     return {
-      summary: [
-        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.`,
-        ...warnings.map((warning) => `Warning: ${warning}`),
-      ].join(' '),
+      // The warning itself is in the facts, on the text's next line: named here, not repeated.
+      summary:
+        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.` +
+        (warnings.length > 0 ? ' Warning: read warnings before relying on it.' : ''),
       result: {
         shortId: issue.shortId,
         action: input.action,
