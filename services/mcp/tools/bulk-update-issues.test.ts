@@ -277,18 +277,31 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
     expect(explicit.structured).toMatchObject({ matched: 1, changed: 1, shortIds: [untouched.shortId] });
   });
 
-  it("answers an unknown short id with the project's prefix and newest issue, and a hidden one as before", async () => {
+  it("answers an unknown short id with the project's prefix and newest issue, and a hidden one with the token's own", async () => {
     const newest = await send('the newest', 'named');
     const unknown = await h.call('triageWeb', 'bulk_update_issues', { shortIds: ['WEB-999999'], action: 'ignore' });
     expect(unknown.text).toBe(
       'not_found: no issue "WEB-999999" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ' +
         `project web's are WEB-<n>, its newest ${newest.shortId}`,
     );
+    // Outside the scope or no such project: the same answer, about the token's own project only.
     const hidden = await h.call('triageWeb', 'bulk_update_issues', { shortIds: [shop.shortId], action: 'ignore' });
     expect(hidden.text).toBe(
-      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them`,
+      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ` +
+        `this token sees only project web: project web's are WEB-<n>, its newest ${newest.shortId}`,
     );
+    const absent = await h.call('triageWeb', 'bulk_update_issues', { shortIds: ['NOPE-3'], action: 'ignore' });
+    expect(absent.text.replace('NOPE-3', 'X')).toBe(hidden.text.replace(shop.shortId, 'X'));
+    expect(hidden.text.replace(shop.shortId, 'X')).not.toMatch(/shop/i);
     expect(await statuses(newest, shop)).toEqual(['unresolved', 'unresolved']);
+  });
+
+  it('tells an organization-wide token that names an unknown project prefix where the prefixes are', async () => {
+    const unknown = await h.call('triage', 'bulk_update_issues', { project: 'web', shortIds: ['NOPE-3'], action: 'ignore' });
+    expect(unknown.text).toBe(
+      'not_found: no issue "NOPE-3" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ' +
+        "no project has that prefix: list_projects shows the projects, a short id's prefix being its project's slug in capitals",
+    );
   });
 
   it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {
