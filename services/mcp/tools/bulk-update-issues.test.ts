@@ -304,6 +304,21 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
     );
   });
 
+  it('takes environment and sort as list_issues does, and refuses a disagreeing environment in the same words', async () => {
+    const { tools } = await h.listTools('triage');
+    const input = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, any>;
+    const [bulk, list] = [input('bulk_update_issues'), input('list_issues')];
+    expect(bulk.environment).toEqual(list.environment);
+    expect(bulk.sort.enum).toEqual(list.sort.enum);
+    expect(bulk.sort.default).toBeUndefined();
+    const args = { project: 'web', environment: 'prod "eu"', query: 'environment:staging' };
+    const refused = await h.call('triage', 'bulk_update_issues', { ...args, action: 'resolve' });
+    expect(refused.text).toBe((await h.call('triage', 'list_issues', args)).text);
+    expect(refused.text).toBe(
+      'invalid_input: environment "prod \\"eu\\"" and the query\'s environment:"staging" disagree: give the environment in one place',
+    );
+  });
+
   it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {
     const scoped = await h.call('triageWeb', 'bulk_update_issues', { environment: 'named', action: 'resolve', dryRun: true });
     expect(scoped.structured).toMatchObject({ project: 'web', matched: 1 });
