@@ -216,6 +216,7 @@ describe('errata start', () => {
       await runCliJson(['createproject', '--name', 'web'], server.env);
       const printed = await runCli(['createtoken', '--role', 'read', '--project', 'web', '--name', 'repo-web'], server.env);
       expect(printed.code).toBe(0);
+      expect(printed.stdout).toMatch(/^ {2}export ERRATA_TOKEN=errata_agent_\S+$/m);
       const exportLine = /^ {2}(export ERRATA_TOKEN=\S+)$/m.exec(printed.stdout)![1]!;
       const command = /^ {2}(claude mcp add .*)$/m.exec(printed.stdout)![1]!;
       // A real shell runs the export line, then the printed command against a stand-in `claude`
