@@ -2,7 +2,7 @@
 // default and JSON with --json; errors go to stderr with exit code 1.
 import { Argument, Command, Option } from 'commander';
 import { ErrataError, UserInputError } from '../core/errors.ts';
-import { mcpClientConfiguration } from '../core/provisioning/agent-tokens.ts';
+import { mcpClientConfiguration } from '../core/provisioning/mcp-client-configuration.ts';
 import {
   createEmbeddedDatabase,
   initializeEmbeddedDatabase,
@@ -157,18 +157,19 @@ program
       token: { name: string; role: string; project: string | null };
       organization: string;
     };
-    if (json()) return out(JSON.stringify(result));
     const client = mcpClientConfiguration(c.baseUrl, result.plaintext);
+    if (json()) return out(JSON.stringify({ ...result, mcpClient: client }));
     const scope = result.token.project ? `project "${result.token.project}"` : `organization "${result.organization}"`;
     out(`Created ${result.token.role} token "${result.token.name}" for ${scope}.`);
-    out('This is the only time the token is shown; store it now:');
+    out('This is the only time the token is shown. Keep it out of the repository: put this line in your');
+    out('shell profile (or the secret store of your CI or agent sandbox):');
     out('');
-    out(`  ${result.plaintext}`);
+    out(`  ${client.export}`);
     out('');
-    out('Add it to an MCP client (HTTP server at /mcp, bearer header), e.g. Claude Code:');
+    out(`Then add the server to an MCP client (HTTP at /mcp, bearer header from $${client.environmentVariable}), e.g. Claude Code:`);
     out(`  ${client.command}`);
-    out('or a per-repository .mcp.json:');
-    out(client.json.replace(/^/gm, '  '));
+    out(`or a per-repository .mcp.json, safe to commit (Claude Code expands \${${client.environmentVariable}} when it loads it):`);
+    out(client.mcpJson.replace(/^/gm, '  '));
     out('');
     out(`Revoke it with: errata revoketoken ${result.token.name}`);
   });

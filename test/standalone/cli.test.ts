@@ -6,10 +6,35 @@ import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addOrganization, tableText } from '../support/embedded-admin.ts';
-import { api, freePort, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { api, freePort, runCli, runCliJson, runProcess, startServer } from '../support/standalone-server.ts';
 import { cliEnvironments } from '../support/cli-env.ts';
 
 const { dataDir, cliEnv } = cliEnvironments();
+
+/** The .mcp.json `errata createtoken` prints: the indented block after the line naming it. */
+function printedMcpJson(stdout: string): string {
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((line) => line.includes('.mcp.json')) + 1;
+  const end = lines.indexOf('', start);
+  return lines
+    .slice(start, end)
+    .map((line) => line.slice(2))
+    .join('\n');
+}
+
+/** whoami's token name through the real MCP client, sending exactly these headers. */
+async function whoamiWith(url: string, headers: Record<string, string>): Promise<unknown> {
+  const client = new Client({ name: 'errata-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  try {
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    return (result.structuredContent as { tokenName?: string } | undefined)?.tokenName;
+  } finally {
+    await client.close();
+  }
+}
 
 describe('errata CLI without a running server', () => {
   it('creates a project and prints its DSN', async () => {
@@ -33,16 +58,42 @@ describe('errata CLI without a running server', () => {
     const token = /(errata_agent_[0-9A-Za-z]{43})/.exec(result.stdout)?.[1];
     expect(token).toBeDefined();
     expect(result.stdout).toMatch(/Created triage token "repo-web" for project "web"/);
+    // The plaintext once, in a line for a shell profile; the command and .mcp.json name the variable.
+    expect(result.stdout.split(token!)).toHaveLength(2);
+    expect(result.stdout).toContain(`\n  export ERRATA_TOKEN=${token}\n`);
     expect(result.stdout).toContain(
-      `claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer ${token}"`,
+      `claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer $ERRATA_TOKEN"`,
     );
-    expect(result.stdout).toContain(`"url": "http://127.0.0.1:${env.ERRATA_PORT}/mcp"`);
+    const mcpJson = printedMcpJson(result.stdout);
+    expect(mcpJson).toContain('"Authorization": "Bearer ${ERRATA_TOKEN}"');
+    expect(mcpJson).not.toContain(token!);
+    expect(JSON.parse(mcpJson)).toEqual({
+      mcpServers: {
+        errata: {
+          type: 'http',
+          url: `http://127.0.0.1:${env.ERRATA_PORT}/mcp`,
+          headers: { Authorization: 'Bearer ${ERRATA_TOKEN}' },
+        },
+      },
+    });
+    const asJson = await runCliJson<{ plaintext: string; mcpClient: Record<string, string> }>(
+      ['createtoken', '--project', 'web', '--name', 'script-web'],
+      env,
+    );
+    expect(asJson.plaintext).toMatch(/^errata_agent_[0-9A-Za-z]{43}$/);
+    expect(asJson.mcpClient).toEqual({
+      environmentVariable: 'ERRATA_TOKEN',
+      export: `export ERRATA_TOKEN=${asJson.plaintext}`,
+      command: `claude mcp add --transport http errata http://127.0.0.1:${env.ERRATA_PORT}/mcp --header "Authorization: Bearer $ERRATA_TOKEN"`,
+      mcpJson,
+    });
     const rows = await tableText(env.ERRATA_DATA_DIR!, 'SELECT * FROM agent_tokens');
     expect(rows).toContain('repo-web');
     expect(rows).not.toContain(token!.slice('errata_agent_'.length));
     const listed = await runCli(['listtokens'], env);
     expect(listed.stdout).toMatch(/repo-web {2}role=triage {2}scope=web/);
     expect(listed.stdout).not.toContain(token!);
+    expect(listed.stdout).not.toContain(asJson.plaintext);
     expect((await runCli(['revoketoken', 'repo-web'], env)).stdout).toMatch(/Revoked token "repo-web"/);
     expect((await runCli(['revoketoken', 'repo-web'], env)).stderr).toMatch(/no live token named "repo-web"/);
   });
@@ -154,6 +205,46 @@ describe('errata start', () => {
       expect(samePort.stderr).toMatch(
         new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port} \\(EADDRINUSE\\): set ERRATA_HOST or ERRATA_PORT`),
       );
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it("prints an MCP client configuration that connects once the export line's variable is set", async () => {
+    const server = await startServer({ dataDir: await dataDir() });
+    try {
+      await runCliJson(['createproject', '--name', 'web'], server.env);
+      const printed = await runCli(['createtoken', '--role', 'read', '--project', 'web', '--name', 'repo-web'], server.env);
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).toMatch(/^ {2}export ERRATA_TOKEN=errata_agent_\S+$/m);
+      const exportLine = /^ {2}(export ERRATA_TOKEN=\S+)$/m.exec(printed.stdout)![1]!;
+      const command = /^ {2}(claude mcp add .*)$/m.exec(printed.stdout)![1]!;
+      // A real shell runs the export line, then the printed command against a stand-in `claude`
+      // that prints the arguments it was given: the header arrives with the token expanded.
+      const { ERRATA_TOKEN: _unset, ...withoutToken } = process.env;
+      const shell = await runProcess('bash', ['-c', `claude() { printf '%s\\n' "$@"; }\n${exportLine}\n${command}`], {
+        env: withoutToken,
+      });
+      expect(shell.code).toBe(0);
+      const args = shell.stdout.trimEnd().split('\n');
+      expect(args.slice(0, 6)).toEqual(['mcp', 'add', '--transport', 'http', 'errata', `${server.url}/mcp`]);
+      expect(args[6]).toBe('--header');
+      const [name, value] = args[7]!.split(': ');
+      const token = value!.replace(/^Bearer /, '');
+      expect(token).toMatch(/^errata_agent_[0-9A-Za-z]{43}$/);
+      expect(await whoamiWith(`${server.url}/mcp`, { [name!]: value! })).toBe('repo-web');
+
+      // The .mcp.json, its ${ERRATA_TOKEN} expanded from the same variable as Claude Code does.
+      const config = JSON.parse(printedMcpJson(printed.stdout)) as {
+        mcpServers: { errata: { url: string; headers: Record<string, string> } };
+      };
+      const headers = Object.fromEntries(
+        Object.entries(config.mcpServers.errata.headers).map(([name, value]) => [
+          name,
+          value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => (variable === 'ERRATA_TOKEN' ? token : '')),
+        ]),
+      );
+      expect(await whoamiWith(config.mcpServers.errata.url, headers)).toBe('repo-web');
     } finally {
       expect(await server.stop()).toBe(0);
     }

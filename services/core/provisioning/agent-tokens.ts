@@ -65,16 +65,3 @@ function parseRole(value: string): Role {
   if (!isRole(value)) throw new UserInputError(`unknown role "${value}": use read, triage or admin`);
   return value;
 }
-
-/** What to paste into an MCP client: a Claude Code command and a `.mcp.json` entry. */
-export function mcpClientConfiguration(baseUrl: string, plaintext: string): { command: string; json: string } {
-  const url = `${baseUrl}/mcp`;
-  return {
-    command: `claude mcp add --transport http errata ${url} --header "Authorization: Bearer ${plaintext}"`,
-    json: JSON.stringify(
-      { mcpServers: { errata: { type: 'http', url, headers: { Authorization: `Bearer ${plaintext}` } } } },
-      null,
-      2,
-    ),
-  };
-}

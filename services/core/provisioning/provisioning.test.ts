@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
-import { createAgentToken, listAgentTokens, mcpClientConfiguration, revokeAgentToken } from './agent-tokens.ts';
+import { createAgentToken, listAgentTokens, revokeAgentToken } from './agent-tokens.ts';
 import { addProjectKey, setEventRateLimit, setKeyActiveIn } from './project-keys.ts';
 import { createProject } from './projects.ts';
 
@@ -104,17 +104,5 @@ describe('agent tokens', () => {
     );
     const created = await createAgentToken(stores.metadata, { name: 'x', organization: 'second' });
     expect(created.organizationSlug).toBe('second');
-  });
-
-  it('prints a ready-to-paste MCP client configuration', () => {
-    const config = mcpClientConfiguration('https://errors.example.com', 'errata_agent_abc');
-    expect(config.command).toBe(
-      'claude mcp add --transport http errata https://errors.example.com/mcp --header "Authorization: Bearer errata_agent_abc"',
-    );
-    expect(JSON.parse(config.json)).toEqual({
-      mcpServers: {
-        errata: { type: 'http', url: 'https://errors.example.com/mcp', headers: { Authorization: 'Bearer errata_agent_abc' } },
-      },
-    });
   });
 });

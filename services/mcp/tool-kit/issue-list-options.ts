@@ -1,16 +1,26 @@
-// The sort and environment inputs of the tools that list issues (list_issues, whats_new): the
-// orders the issue store pages in (core/ports/issue-store.ts), and an environment filter that is
-// the same as the search's environment: term, so the two must agree when both are given.
+// The sort and environment inputs of the tools that list or act on issues (list_issues, whats_new,
+// bulk_update_issues): the orders the issue store pages in (core/ports/issue-store.ts), and an
+// environment filter that is the same as the search's environment: term, so the two must agree
+// when both are given.
 import { z } from 'zod';
 import { UserInputError } from '../../core/errors.ts';
 import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
 
 const SORT_MEANING = 'lastSeen (most recently seen), firstSeen (newest), events (most events), users (most users affected)';
 
-export const issueSortInput = z
-  .enum(ISSUE_SORTS)
+const issueSorts = z.enum(ISSUE_SORTS);
+
+export const issueSortInput = issueSorts
   .default('lastSeen')
   .describe(`${SORT_MEANING}; default lastSeen. A cursor continues only the sort it came from`);
+
+/**
+ * The same orders for bulk_update_issues, which acts on every match at once (so no cursor) and
+ * must tell a sort given from none, because shortIds takes none: no default filled in.
+ */
+export const actionOrderInput = issueSorts
+  .optional()
+  .describe(`the order issues are acted on and echoed in: ${SORT_MEANING}; default lastSeen`);
 
 export const attentionSortInput = z
   .enum(['priority', ...ISSUE_SORTS])

@@ -36,16 +36,33 @@ export async function issueByShortId(context: ToolContext, shortId: string): Pro
   const project = found && canSeeProject(context.token, found) ? found : undefined;
   const issue = parsed && project && (await context.metadata.findIssue(project.id, parsed.number));
   if (project && issue) return { project, issue };
-  const hint = project ? `; ${await newestIssueHint(context, project)}` : '';
   throw new NotFoundError(
-    `no issue "${shortId.slice(0, 60)}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them${hint}`,
+    `no issue "${shortId.slice(0, 60)}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them` +
+      (await notFoundHint(context, project, parsed !== undefined)),
   );
 }
 
 /**
+ * What puts a missed short id right without another call. A project-scoped token hears about
+ * its own project whatever it named, so a project outside its scope and one that does not exist
+ * get the same answer; an organization-wide token sees every project, so an unknown prefix may
+ * be called that.
+ */
+async function notFoundHint(context: ToolContext, project: Project | undefined, parsed: boolean): Promise<string> {
+  if (project) return `; ${await newestIssueHint(context, project)}`;
+  const scoped = context.token.projectSlug;
+  if (scoped !== null) {
+    const own = await context.metadata.findProject(context.organization.id, scoped);
+    return own ? `; this token sees only project ${own.slug}: ${await newestIssueHint(context, own)}` : '';
+  }
+  return parsed
+    ? "; no project has that prefix: list_projects shows the projects, a short id's prefix being its project's slug in capitals"
+    : '';
+}
+
+/**
  * For a short id whose project the token sees but whose number is unknown: the project's prefix
- * and newest issue, so a mistyped or stale number is put right without another call. Nothing
- * is said about a project outside the scope, so a refusal there still looks like absence.
+ * and newest issue, so a mistyped or stale number is put right without another call.
  */
 async function newestIssueHint(context: ToolContext, project: Project): Promise<string> {
   const page = await context.metadata.listIssues({ projectId: project.id, status: 'all', sort: 'firstSeen', limit: 1 });

@@ -277,18 +277,46 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
     expect(explicit.structured).toMatchObject({ matched: 1, changed: 1, shortIds: [untouched.shortId] });
   });
 
-  it("answers an unknown short id with the project's prefix and newest issue, and a hidden one as before", async () => {
+  it("answers an unknown short id with the project's prefix and newest issue, and a hidden one with the token's own", async () => {
     const newest = await send('the newest', 'named');
     const unknown = await h.call('triageWeb', 'bulk_update_issues', { shortIds: ['WEB-999999'], action: 'ignore' });
     expect(unknown.text).toBe(
       'not_found: no issue "WEB-999999" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ' +
         `project web's are WEB-<n>, its newest ${newest.shortId}`,
     );
+    // Outside the scope or no such project: the same answer, about the token's own project only.
     const hidden = await h.call('triageWeb', 'bulk_update_issues', { shortIds: [shop.shortId], action: 'ignore' });
     expect(hidden.text).toBe(
-      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them`,
+      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ` +
+        `this token sees only project web: project web's are WEB-<n>, its newest ${newest.shortId}`,
     );
+    const absent = await h.call('triageWeb', 'bulk_update_issues', { shortIds: ['NOPE-3'], action: 'ignore' });
+    expect(absent.text.replace('NOPE-3', 'X')).toBe(hidden.text.replace(shop.shortId, 'X'));
+    expect(hidden.text.replace(shop.shortId, 'X')).not.toMatch(/shop/i);
     expect(await statuses(newest, shop)).toEqual(['unresolved', 'unresolved']);
+  });
+
+  it('tells an organization-wide token that names an unknown project prefix where the prefixes are', async () => {
+    const unknown = await h.call('triage', 'bulk_update_issues', { project: 'web', shortIds: ['NOPE-3'], action: 'ignore' });
+    expect(unknown.text).toBe(
+      'not_found: no issue "NOPE-3" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ' +
+        "no project has that prefix: list_projects shows the projects, a short id's prefix being its project's slug in capitals",
+    );
+  });
+
+  it('takes environment and sort as list_issues does, and refuses a disagreeing environment in the same words', async () => {
+    const { tools } = await h.listTools('triage');
+    const input = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, any>;
+    const [bulk, list] = [input('bulk_update_issues'), input('list_issues')];
+    expect(bulk.environment).toEqual(list.environment);
+    expect(bulk.sort.enum).toEqual(list.sort.enum);
+    expect(bulk.sort.default).toBeUndefined();
+    const args = { project: 'web', environment: 'prod "eu"', query: 'environment:staging' };
+    const refused = await h.call('triage', 'bulk_update_issues', { ...args, action: 'resolve' });
+    expect(refused.text).toBe((await h.call('triage', 'list_issues', args)).text);
+    expect(refused.text).toBe(
+      'invalid_input: environment "prod \\"eu\\"" and the query\'s environment:"staging" disagree: give the environment in one place',
+    );
   });
 
   it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {

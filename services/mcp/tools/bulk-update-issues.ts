@@ -8,6 +8,7 @@ import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
 import type { Issue, Project } from '../../core/ports/metadata-store.ts';
 import { issueFilter, issueFilterInput, projectSlugInput, shortIdInput } from '../tool-kit/issue-views.ts';
+import { actionOrderInput, agreedEnvironment, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueByShortId, projectBySlug } from '../tool-kit/scope.ts';
 import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 import { actionInput, checkActionAllowed, snoozeMinutesInput } from '../tool-kit/issue-actions.ts';
@@ -31,11 +32,8 @@ export const bulkUpdateIssues = defineTool({
   inputSchema: {
     project: projectSlugInput,
     ...issueFilterInput,
-    environment: z.string().min(1).max(200).optional().describe('the same as environment:<name> in query'),
-    sort: z
-      .enum(ISSUE_SORTS)
-      .optional()
-      .describe('the order issues are acted on and echoed in, as list_issues; default lastSeen'),
+    environment: environmentInput,
+    sort: actionOrderInput,
     shortIds: z
       .array(shortIdInput)
       .min(1)
@@ -99,16 +97,12 @@ type FilterInput = Parameters<typeof issueFilter>[0] & {
 
 async function filteredIssues(context: ToolContext, input: FilterInput): Promise<{ project: Project; issues: Issue[] }> {
   const filter = issueFilter(input);
-  if (input.environment !== undefined && filter.environment !== undefined && filter.environment !== input.environment) {
-    throw new UserInputError(
-      `environment "${input.environment.slice(0, 60)}" and the query's environment:${JSON.stringify(filter.environment.slice(0, 60))} disagree: give the environment in one place`,
-    );
-  }
+  const environment = agreedEnvironment(input.environment, filter.environment);
   const project = await projectBySlug(context, input.project);
   const issues = await matchingIssues(context.metadata, {
     ...filter,
     projectId: project.id,
-    ...(input.environment !== undefined ? { environment: input.environment } : {}),
+    ...(environment !== undefined ? { environment } : {}),
     ...(input.sort ? { sort: input.sort } : {}),
   });
   return { project, issues };

@@ -111,8 +111,9 @@ describe('update_issue', () => {
   it('cannot reach an issue out of scope, and tells nothing about it', async () => {
     const hidden = await h.call('adminWeb', 'update_issue', { shortId: shop.shortId, action: 'ignore' });
     const absent = await h.call('adminWeb', 'update_issue', { shortId: 'SHOP-999999', action: 'ignore' });
-    expect(hidden.text).toBe(
-      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them`,
+    expect(hidden.text).toContain(
+      `not_found: no issue "${shop.shortId}" is visible to this token: short ids look like WEB-APP-12; list_issues shows them; ` +
+        `this token sees only project web: project web's are WEB-<n>, its newest `,
     );
     expect(hidden.text.replace(shop.shortId, 'X')).toBe(absent.text.replace('SHOP-999999', 'X'));
     expect(await statusOf(shop)).toBe('unresolved');
