@@ -7,7 +7,7 @@
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export interface Table {
+interface Table {
   columns: string[];
   rows: Json[][];
 }

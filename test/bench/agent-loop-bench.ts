@@ -26,6 +26,7 @@ interface Measured {
   textTokens: number;
   structuredTokens: number;
   bytes: number;
+  structuredBytes: number;
 }
 
 async function ship(dsn: string, release: string): Promise<void> {
@@ -73,6 +74,7 @@ try {
       textTokens: tokens(result.text),
       structuredTokens: tokens(structured),
       bytes: Buffer.byteLength(result.text) + Buffer.byteLength(structured),
+      structuredBytes: Buffer.byteLength(structured),
     });
     return result;
   };
@@ -119,6 +121,7 @@ try {
     `  get_issue_context: ${context3.length} calls, ${context3.reduce((t, m) => t + m.bytes, 0)} bytes, ` +
       `${Math.round((100 * context3.reduce((t, m) => t + m.textTokens + m.structuredTokens, 0)) / (sum((m) => m.textTokens) + sum((m) => m.structuredTokens)))}% of the tokens`,
   );
+  console.log(`  get_issue_context structured content: ${context3.map((m) => m.structuredBytes).join(', ')} bytes`);
 } finally {
   await stopAndRemove(server);
 }

@@ -8,13 +8,13 @@ import { ISSUE_STATUSES, type Issue, type IssueStatus } from '../../core/ports/m
 import { isoSeconds } from './iso-time.ts';
 
 // Lean on purpose: a list answer repeats these for every issue, so what is absent says something
-// (no snoozeUntil: not snoozed; no isRegression: not a regression; no project: the answer's one
-// project), and nothing is null or empty.
+// (no snoozeUntil: not snoozed; no isRegression: not a regression; no project or status: the
+// answer's one project or status), and nothing is null or empty.
 export const issueFactsSchema = z.object({
   shortId: z.string(),
   project: z.string().optional().describe('present when the answer spans several projects'),
   level: z.enum(LEVELS),
-  status: z.enum(ISSUE_STATUSES),
+  status: z.enum(ISSUE_STATUSES).optional().describe("absent when the answer's status says it for every issue"),
   count: z.number().int(),
   userCount: z.number().int(),
   firstSeen: z.string().describe('ISO 8601, to the second'),
@@ -34,12 +34,16 @@ export const issueTextSchema = z.object({
     .describe('the first and the last release it was seen with (one when the same); absent when events named none'),
 });
 
-export function issueFacts(issue: Issue, options: { withProject?: boolean } = {}): z.infer<typeof issueFactsSchema> {
+/** withProject: the answer spans several projects; withoutStatus: the answer names the one status of all its issues. */
+export function issueFacts(
+  issue: Issue,
+  options: { withProject?: boolean; withoutStatus?: boolean } = {},
+): z.infer<typeof issueFactsSchema> {
   return {
     shortId: issue.shortId,
     ...(options.withProject && { project: issue.projectSlug }),
     level: issue.level,
-    status: issue.status,
+    ...(!options.withoutStatus && { status: issue.status }),
     count: issue.count,
     userCount: issue.userCount,
     firstSeen: isoSeconds(issue.firstSeen),

@@ -78,7 +78,7 @@ describe('check_resolution', () => {
     expect(result.structured).not.toHaveProperty('markerRelease');
     expect(result.structured.untrustedData).toEqual({ releasesSince: [ATTACK_RELEASE], regressionRelease: ATTACK_RELEASE });
     expect(result.text.split('\n')[0]).toBe(
-      `${checkout.shortId}: regressed; 1 event since the resolve. Event ${eventId}, trace ${traceId}.`,
+      `${checkout.shortId}: regressed; 1 event since the resolve. regressingEvent has its event and trace id.`,
     );
     const { untrustedData, ...rest } = result.structured;
     expect(JSON.stringify(rest)).not.toContain('IGNORE');

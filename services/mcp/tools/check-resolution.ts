@@ -63,9 +63,8 @@ export const checkResolution = defineTool({
     const marker = issue.resolution;
     const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
     const since = stats ? `; ${stats.count} event${stats.count === 1 ? '' : 's'} since the resolve` : '';
-    const event = regressingEvent
-      ? ` Event ${regressingEvent.eventId}${regressingEvent.traceId ? `, trace ${regressingEvent.traceId}` : ''}.`
-      : '';
+    // Its ids are in the facts on the text's next line: pointed at, not repeated.
+    const event = regressingEvent ? ` regressingEvent has its event${regressingEvent.traceId ? ' and trace' : ''} id.` : '';
     const releases = report.recentReleases.length > 0 ? ' Recent releases: untrustedData.recentReleases.' : '';
     const untrusted = withoutEmpty({
       releasesSince: stats?.releases ?? [],

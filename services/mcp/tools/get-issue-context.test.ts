@@ -55,9 +55,12 @@ describe('get_issue_context', () => {
       userCount: 2,
     });
     expect(structured.latestEvent).toMatchObject({ eventId: LATEST, level: 'error', platform: 'node', traceId: TRACE });
-    expect(structured.dailyCounts.counts).toHaveLength(14);
-    expect(structured.dailyCounts.counts.at(-1)).toBe(2);
-    expect(structured.dailyCounts.firstDay).toBe(new Date(h.now - 13 * 86_400_000).toISOString().slice(0, 10));
+    // From the day the issue was first seen (the days before are zeros by definition) to today.
+    const firstDay = checkout.firstSeen.toISOString().slice(0, 10);
+    const today = new Date(h.now).toISOString().slice(0, 10);
+    expect(structured.dailyCounts.firstDay).toBe(firstDay);
+    expect(structured.dailyCounts.counts).toHaveLength(firstDay === today ? 1 : 2);
+    expect(structured.dailyCounts.counts.reduce((sum: number, count: number) => sum + count, 0)).toBe(2);
     expect(structured.correlatedLogs).toBe(2);
     expect(structured.similarIssues).toEqual([
       { shortId: similar.shortId, reason: 'same_exception_and_frame', status: 'unresolved', count: 1 },

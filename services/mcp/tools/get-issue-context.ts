@@ -27,7 +27,6 @@ import {
 import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
-import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
@@ -103,7 +102,9 @@ export const getIssueContext = defineTool({
       .describe('absent when no event is stored (retention pruned them) or none came from the environment asked for'),
     dailyCounts: z
       .object({ firstDay: z.string(), counts: z.array(z.number().int()) })
-      .describe('events per UTC day from firstDay to today, oldest first'),
+      .describe(
+        `events per UTC day from firstDay to today, oldest first: the last ${DAYS} days, or fewer when the issue is younger (firstDay is the day it was first seen)`,
+      ),
     eventsPerEnvironment: z
       .array(z.number().int())
       .describe('events of the issue in each of untrustedData.environments, at the same index (commonest first)'),
@@ -186,6 +187,9 @@ export const getIssueContext = defineTool({
     const activity = await context.metadata.listIssueActivity(issue.id, limits.activity);
     const tags = tagSummaryView(await context.metadata.tagSummary(issue.id, TAG_KEYS_READ, limits.tags.values), limits.tags);
     const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
+    // The days before the issue was first seen are zeros by definition: left out. Today always stays.
+    const firstDay = issue.firstSeen.toISOString().slice(0, 10);
+    const days = series.filter((d, i) => d.day >= firstDay || i === series.length - 1);
     const writtenActivity = activity.map(activityWritten);
     const written = withoutEmpty({
       resolution: resolutionWritten(issue.resolution),
@@ -219,7 +223,7 @@ export const getIssueContext = defineTool({
     };
     return {
       summary:
-        `${issue.shortId}: ${issue.status}, ${plural(issue.count, 'event')}, ${plural(issue.userCount, 'user')}, last seen ${isoSeconds(issue.lastSeen)}` +
+        `${issue.shortId}: ${issue.status}, ${plural(issue.count, 'event')}, ${plural(issue.userCount, 'user')}` +
         `${latest ? '' : noEvent(input.environment)}.`,
       result: {
         issue: issueFacts(issue, { withProject: true }),
@@ -228,7 +232,7 @@ export const getIssueContext = defineTool({
           activity: activity.map(activityView),
           latestEvent: latest && eventFacts(latest),
         }),
-        dailyCounts: { firstDay: series[0]!.day, counts: series.map((d) => d.count) },
+        dailyCounts: { firstDay: days[0]!.day, counts: days.map((d) => d.count) },
         eventsPerEnvironment: tags.facts.eventsPerEnvironment,
         eventsPerRelease: tags.facts.eventsPerRelease,
         ...withoutEmpty({

@@ -12,6 +12,7 @@ import {
 } from '../tool-kit/issue-views.ts';
 import { agreedEnvironment, environmentInput, issueSortInput } from '../tool-kit/issue-list-options.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
+import { ISSUE_STATUSES } from '../../core/ports/metadata-store.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 export const listIssues = defineTool({
@@ -34,6 +35,10 @@ export const listIssues = defineTool({
   },
   outputSchema: {
     project: z.string(),
+    status: z
+      .enum(ISSUE_STATUSES)
+      .optional()
+      .describe('the status of every issue listed, when one was asked for; with status all each issue has its own'),
     sort: issueSortInput.removeDefault(),
     issues: z.array(issueFactsSchema),
     nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
@@ -51,14 +56,16 @@ export const listIssues = defineTool({
       limit: input.limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),
     });
+    const single = filter.status === 'all' ? undefined : filter.status;
     const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
     const order = input.sort === 'lastSeen' ? '' : `, by ${input.sort}`;
     return {
       summary: `${page.items.length} ${filter.status === 'all' ? '' : `${filter.status} `}issue${page.items.length === 1 ? '' : 's'} in ${project.slug}${order}${more}.`,
       result: {
         project: project.slug,
+        ...(single && { status: single }),
         sort: input.sort,
-        issues: page.items.map((issue) => issueFacts(issue)),
+        issues: page.items.map((issue) => issueFacts(issue, { withoutStatus: single !== undefined })),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: { issues: page.items.map(issueText) },
       },

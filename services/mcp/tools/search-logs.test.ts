@@ -46,16 +46,15 @@ describe('search_logs', () => {
     expect(structured).toMatchObject({
       project: 'web',
       count: 3,
-      window: { since: new Date(h.now - 3_600_000).toISOString(), minutes: 60 },
-      nextCursor: null,
+      window: { since: new Date(h.now - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), minutes: 60 },
     });
+    expect(structured).not.toHaveProperty('nextCursor');
     expect(bodies(structured)).toEqual(['payment declined', 'paying', ATTACK]);
     expect(structured.untrustedData.logs[0]).toEqual({
       timestamp: new Date(h.now - 60_000).toISOString(),
       level: 'error',
       body: 'payment declined',
       traceId: TRACE,
-      spanId: null,
       attributes: { order: 1001, region: 'eu' },
       release: 'web@1.0.0',
       environment: 'production',
@@ -78,7 +77,7 @@ describe('search_logs', () => {
     expect(bodies(first)).toEqual(['payment declined', 'paying']);
     const second = (await h.call('read', 'search_logs', { project: 'web', limit: 2, cursor: first.nextCursor })).structured;
     expect(bodies(second)).toEqual([ATTACK]);
-    expect(second.nextCursor).toBeNull();
+    expect(second).not.toHaveProperty('nextCursor');
   });
 
   it('keeps every record in the untrusted-data envelope, escaped, and out of the summary', async () => {
@@ -215,7 +214,7 @@ describe('search_logs', () => {
     h.now += (MAX_WINDOW_MINUTES + 60) * 60_000;
     const { structured } = await h.call('read', 'search_logs', { project: 'web', sinceMinutes: 525_600 });
     expect(structured.window).toEqual({
-      since: new Date(h.now - MAX_WINDOW_MINUTES * 60_000).toISOString(),
+      since: new Date(h.now - MAX_WINDOW_MINUTES * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       minutes: MAX_WINDOW_MINUTES,
     });
     expect(structured.count).toBe(0);

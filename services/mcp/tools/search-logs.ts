@@ -7,6 +7,8 @@ import { bounded } from '../bounded.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../tool-kit/log-view.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
+import { withoutEmpty } from '../tool-kit/without-empty.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 export const searchLogs = defineTool({
@@ -50,19 +52,20 @@ export const searchLogs = defineTool({
   outputSchema: {
     project: z.string(),
     count: z.number().int(),
-    window: z.object({ since: z.string(), minutes: z.number().int() }),
-    nextCursor: z.string().nullable(),
+    window: z.object({ since: z.string().describe('ISO 8601, to the second'), minutes: z.number().int() }),
+    nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
     untrustedData: z.object({
       logs: z.array(
         z.object({
           timestamp: z.string(),
           level: z.string(),
           body: z.unknown(),
-          traceId: z.string().nullable(),
-          spanId: z.string().nullable(),
+          // What a record lacks is left out rather than null (tool-kit/without-empty.ts).
+          traceId: z.string().optional(),
+          spanId: z.string().optional(),
           attributes: z.record(z.string(), z.unknown()).describe('key: value, SDK bookkeeping left out'),
-          release: z.string().nullable(),
-          environment: z.string().nullable(),
+          release: z.string().optional(),
+          environment: z.string().optional(),
         }),
       ),
     }),
@@ -97,18 +100,16 @@ export const searchLogs = defineTool({
       result: {
         project: project.slug,
         count: page.items.length,
-        window: { since: new Date(since).toISOString(), minutes },
-        nextCursor: page.nextCursor ?? null,
+        window: { since: isoSeconds(new Date(since)), minutes },
+        ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: {
           logs: page.items.map((log) => ({
             timestamp: new Date(log.timestamp * 1000).toISOString(),
             level: log.level,
             body: bounded(log.body),
-            traceId: log.traceId,
-            spanId: log.spanId,
+            ...withoutEmpty({ traceId: log.traceId, spanId: log.spanId }),
             attributes: bounded(logAttributes(log)) as Record<string, unknown>,
-            release: log.release,
-            environment: log.environment,
+            ...withoutEmpty({ release: log.release, environment: log.environment }),
           })),
         },
       },
