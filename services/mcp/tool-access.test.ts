@@ -2,6 +2,7 @@
 // hidden tool called by name is still refused with the command that mints a token that may, and
 // the agent manifest's catalogue keeps every tool with the role it needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_TOOLS, TOOLS } from '../../test/support/agent-suite/suite.ts';
 import { OPEN_TIMEOUT_MS, openToolHarness, type TokenName, type ToolHarness } from '../../test/support/tool-harness.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { toolCatalog } from './bootstrap/tool-catalog.ts';
@@ -13,42 +14,9 @@ beforeAll(async () => {
 }, OPEN_TIMEOUT_MS);
 afterAll(() => h.close());
 
-const READ_TOOLS = [
-  'whoami',
-  'list_projects',
-  'list_issues',
-  'whats_new',
-  'get_issue_context',
-  'check_resolution',
-  'search_logs',
-  'verify_installation',
-];
-const TRIAGE_TOOLS = [
-  'whoami',
-  'list_projects',
-  'list_issues',
-  'whats_new',
-  'get_issue_context',
-  'check_resolution',
-  'update_issue',
-  'bulk_update_issues',
-  'search_logs',
-  'verify_installation',
-];
-const ALL_TOOLS = [
-  'whoami',
-  'list_projects',
-  'list_issues',
-  'whats_new',
-  'get_issue_context',
-  'check_resolution',
-  'update_issue',
-  'bulk_update_issues',
-  'search_logs',
-  'create_project',
-  'get_dsn',
-  'verify_installation',
-];
+// The catalogue in its published order, as the agent suite holds it; triage adds the two triage tools.
+const ALL_TOOLS = TOOLS;
+const TRIAGE_TOOLS = TOOLS.filter((tool) => !['create_project', 'get_dsn'].includes(tool));
 const listed = async (token: TokenName) => (await h.listTools(token)).tools.map((tool) => tool.name);
 
 describe('tools/list by role', () => {
