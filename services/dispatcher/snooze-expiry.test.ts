@@ -95,7 +95,7 @@ describe('snooze expiry job', () => {
       { kind: 'agent', name: 'tok' },
       new Date(T0),
     );
-    expect(result).toEqual({ matched: 1, changed: 1 });
+    expect(result).toEqual({ matched: 1, changed: 1, changedIds: [issue.id] });
     expect(await stores.metadata.getIssue(issue.id)).toBeUndefined();
     expect(await stores.events.countEventsForIssue(issue.projectId, issue.id)).toBe(0);
   });

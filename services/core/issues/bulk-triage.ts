@@ -4,7 +4,7 @@
 import type { IssueListQuery, IssueQuery } from '../ports/issue-store.ts';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
 import type { TriageActor } from './lifecycle.ts';
-import { triageIssuesNamingChanged, type TriagePorts, type TriageRequest, type TriageResult } from './triage.ts';
+import { triageIssues, type TriagePorts, type TriageRequest, type TriageResult } from './triage.ts';
 
 /** Issues per store call: bounded work per statement, however many match. */
 const PAGE = 200;
@@ -16,15 +16,7 @@ export async function triageMatching(
   actor: TriageActor,
   now: Date,
 ): Promise<TriageResult> {
-  const { matched, changed } = await triageAll(
-    ports,
-    filter.projectId,
-    await matchingIssues(ports.metadata, filter),
-    request,
-    actor,
-    now,
-  );
-  return { matched, changed };
+  return triageAll(ports, filter.projectId, await matchingIssues(ports.metadata, filter), request, actor, now);
 }
 
 /** Every issue matching the filter, in its sort (default lastSeen), read a page at a time. */
@@ -51,11 +43,11 @@ export async function triageAll(
   request: TriageRequest,
   actor: TriageActor,
   now: Date,
-): Promise<TriageResult & { changedIds: number[] }> {
+): Promise<TriageResult> {
   let changed = 0;
   const changedIds: number[] = [];
   for (let i = 0; i < issues.length; i += PAGE) {
-    const part = await triageIssuesNamingChanged(ports, projectId, issues.slice(i, i + PAGE), request, actor, now);
+    const part = await triageIssues(ports, projectId, issues.slice(i, i + PAGE), request, actor, now);
     changed += part.changed;
     changedIds.push(...part.changedIds);
   }

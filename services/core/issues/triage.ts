@@ -19,9 +19,16 @@ export interface TriageResult {
   matched: number;
   /** Of those, how many changed status (or were deleted). */
   changed: number;
+  /** The ids of those that changed. */
+  changedIds: number[];
 }
 
-/** The issues must all belong to `projectId`; callers have checked the token may act on them. */
+/**
+ * Applies one action to issues of one project, and names the issues that changed (a caller like
+ * bulk_update_issues echoes them); a delete names all the issues asked for (the store counts, but
+ * does not name, those it removed; any already gone are gone all the same). The issues must all
+ * belong to `projectId`; callers have checked the token may act on them.
+ */
 export async function triageIssues(
   ports: TriagePorts,
   projectId: number,
@@ -30,23 +37,6 @@ export async function triageIssues(
   actor: TriageActor,
   now: Date,
 ): Promise<TriageResult> {
-  const { matched, changed } = await triageIssuesNamingChanged(ports, projectId, issues, request, actor, now);
-  return { matched, changed };
-}
-
-/**
- * triageIssues, naming the issues that changed (for a caller that echoes them, like
- * bulk_update_issues). A delete names all the issues asked for (the store counts, but does
- * not name, those it removed; any already gone are gone all the same).
- */
-export async function triageIssuesNamingChanged(
-  ports: TriagePorts,
-  projectId: number,
-  issues: Issue[],
-  request: TriageRequest,
-  actor: TriageActor,
-  now: Date,
-): Promise<TriageResult & { changedIds: number[] }> {
   if (issues.some((issue) => issue.projectId !== projectId)) throw new Error('triageIssues: issues of another project');
   const ids = issues.map((issue) => issue.id);
   if (request.action === 'delete') {
