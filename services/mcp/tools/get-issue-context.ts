@@ -2,9 +2,10 @@
 // (about 4 KB for a typical issue): the latest event's exceptions outermost first with causes
 // nested (crash frame with source lines, other in-app frames one line each, library frames
 // summarized, repository-relative paths), its breadcrumbs and the logs of its trace as lines,
-// the release, 14 days of daily counts, events per environment and release and the commonest tag
-// values (counted over every event of the issue), affected users, similar issues, the resolution
-// marker and activity. The raw event only on request (include: ["raw"]). Captured text only
+// the release, daily counts over 14 days (from the day first seen when younger), events per
+// environment and release and the commonest tag values (counted over every event of the issue),
+// affected users, similar issues, the resolution marker and activity; with environment, the
+// latest event sent from there. The raw event only on request (include: ["raw"]). Captured text only
 // under untrustedData, text tokens wrote (resolution notes, commits, releases) only under
 // agentWrittenData.
 import { z } from 'zod';
@@ -63,11 +64,12 @@ export const getIssueContext = defineTool({
     "The debugging bundle for one issue, about 4 KB: the latest event's exceptions outermost first with causes nested, " +
     'each with its crash frame (the newest in-app frame, original source when source maps were uploaded, with source lines), ' +
     'the other in-app frames one line each and runs of library frames summarized, paths relative to the repository; ' +
-    'breadcrumbs and logs with the same trace id as lines; release; daily event counts for 14 days; events per environment ' +
-    'and per release and the commonest tag values, over every event of the issue; affected users with samples; similar ' +
+    'breadcrumbs and logs with the same trace id as lines; release; daily event counts over 14 days (from the day ' +
+    'first seen when younger); events per environment and per release and the commonest tag values, over every event of the issue; affected users with samples; similar ' +
     'issues; resolution marker; activity. Long text and lists are cut with a marker saying how much. ' +
     'verbose: true widens the same sections (more stack lines, breadcrumbs, logs and tag values, longer lines); ' +
-    'include: ["raw"] adds the raw event (every frame with its full path, every field the SDK sent).',
+    'include: ["raw"] adds the raw event (every frame with its full path, every field the SDK sent). environment shows ' +
+    'the latest event sent from that environment instead.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
