@@ -1,5 +1,6 @@
 // The snooze expiry job and triage over the real embedded stores, on an injected clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '../../test/fixtures/new-event.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { triageIssues } from '../core/issues/triage.ts';
 import type { Issue } from '../core/ports/metadata-store.ts';
@@ -35,22 +36,13 @@ beforeAll(async () => {
     },
   ]);
   await stores.events.insertEvents([
-    {
+    newEvent({
       projectId: project.id,
       eventId: 'e'.repeat(32),
       issueId: recorded!.issueId,
       timestamp: T0 / 1000,
-      receivedAt: T0 / 1000,
-      level: 'error',
       title: 'Error: x',
-      culprit: '',
-      platform: 'node',
-      environment: null,
-      release: null,
-      traceId: null,
-      userKey: null,
-      payloadJson: '{}',
-    },
+    }),
   ]);
   issue = (await stores.metadata.getIssue(recorded!.issueId))!;
 });

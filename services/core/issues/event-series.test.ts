@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
+import { newEvent } from '../../../test/fixtures/new-event.ts';
 import { dailySeries, hourlySeries, hourlySeriesByIssue } from './event-series.ts';
 
 const PROJECT = 7;
@@ -26,22 +27,9 @@ beforeAll(async () => {
     [2, '2026-03-10T11:15:00Z'],
   ];
   await events.insertEvents(
-    times.map(([issueId, iso], n) => ({
-      projectId: PROJECT,
-      eventId: `e${n}`.padEnd(32, '0'),
-      issueId,
-      timestamp: at(iso),
-      receivedAt: at(iso),
-      level: 'error',
-      title: 'Error',
-      culprit: '',
-      platform: 'node',
-      environment: null,
-      release: null,
-      traceId: null,
-      userKey: null,
-      payloadJson: '{}',
-    })),
+    times.map(([issueId, iso], n) =>
+      newEvent({ projectId: PROJECT, eventId: `e${n}`.padEnd(32, '0'), issueId, timestamp: at(iso) }),
+    ),
   );
 });
 afterAll(() => db.close());
