@@ -7,6 +7,7 @@ import {
   untrustedEnvelope,
   type ToolHarness,
 } from '../../../test/support/tool-harness.ts';
+import { fromTables } from '../../../test/support/text-tables.ts';
 
 let h: ToolHarness;
 let checkout: Issue;
@@ -32,7 +33,8 @@ const shortIds = (structured: Record<string, any>) => structured.issues.map((i: 
 
 describe('list_issues', () => {
   it("lists a project's issues, most recently seen first, facts apart from captured text", async () => {
-    const { isError, structured, text } = await h.call('read', 'list_issues', { project: 'web' });
+    const result = await h.call('read', 'list_issues', { project: 'web' });
+    const { isError, structured, text } = result;
     expect(isError, text).toBe(false);
     expect(structured.project).toBe('web');
     expect(shortIds(structured)).toEqual([injected.shortId, checkout.shortId]);
@@ -58,6 +60,12 @@ describe('list_issues', () => {
     });
     expect(structured).not.toHaveProperty('nextCursor');
     expect(text.split('\n')[0]).toBe('2 unresolved issues in web.');
+    // The text half writes the rows as a table (shorter than records): the same facts, the same
+    // captured text, read back apart from the code that wrote them.
+    const facts = JSON.parse(text.split('\n')[1]!);
+    expect(facts.issues.columns).toEqual(['shortId', 'level', 'count', 'userCount', 'firstSeen', 'lastSeen']);
+    expect(fromTables(facts)).toEqual({ project: 'web', status: 'unresolved', sort: 'lastSeen', issues: structured.issues });
+    expect(untrustedEnvelope(result)).toEqual(structured.untrustedData);
   });
 
   it('filters by status, level and text, and pages with nextCursor', async () => {
