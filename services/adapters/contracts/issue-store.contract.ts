@@ -653,6 +653,39 @@ export function describeIssueStoreContract(
       expect(await store.findRelease(other.id, 'web@3')).toBeUndefined();
     });
 
+    it('counts the events, new issues and regressions of releases, and lists the issues resolved in a release', async () => {
+      const { project } = await orgWithProject();
+      const { project: other } = await orgWithProject();
+      const tagged = (release: string) => ({ release, tags: { release } });
+      const a = await fixtures.recordOne(store, occurrence(project, { hashes: ['a'], timestamp: T, ...tagged('shop@1.0') }));
+      await fixtures.recordOne(store, occurrence(project, { hashes: ['a'], timestamp: T + 1, ...tagged('shop@1.0') }));
+      const b = await fixtures.recordOne(
+        store,
+        occurrence(project, { hashes: ['b'], timestamp: T + 2, ...tagged('shop/2 beta') }),
+      );
+      await fixtures.recordOne(store, occurrence(other, { hashes: ['a'], timestamp: T, ...tagged('shop@1.0') }));
+      await store.changeIssues(project.id, [a.issueId], change({ action: 'resolve', release: 'shop@1.0' }, at(T + 10)));
+      await store.changeIssues(project.id, [b.issueId], change({ action: 'resolve', release: 'shop/2 beta' }, at(T + 10)));
+      await fixtures.recordOne(store, occurrence(project, { hashes: ['a'], timestamp: T + 20, ...tagged('shop/2 beta') }));
+
+      const counts = await store.releaseCounts(project.id, ['shop@1.0', 'shop/2 beta', 'never']);
+      expect(Object.fromEntries(counts)).toEqual({
+        'shop@1.0': { events: 2, newIssues: 1, regressions: 0 },
+        'shop/2 beta': { events: 2, newIssues: 1, regressions: 1 },
+        never: { events: 0, newIssues: 0, regressions: 0 },
+      });
+      expect(await store.releaseCounts(project.id, [])).toEqual(new Map());
+
+      const resolvedIn = async (release: string, projectId = project.id) =>
+        (await store.listIssues({ projectId, limit: 10, status: 'all', resolvedInRelease: release })).items.map((i) => i.id);
+      // The regressed issue keeps its marker, so it still counts as resolved in shop@1.0.
+      expect(await resolvedIn('shop@1.0')).toEqual([a.issueId]);
+      expect(await resolvedIn('shop/2 beta')).toEqual([b.issueId]);
+      expect(await resolvedIn('never')).toEqual([]);
+      expect(await resolvedIn('shop@1.0', other.id)).toEqual([]);
+      expect(await store.countIssues({ projectId: project.id, status: 'resolved', resolvedInRelease: 'shop@1.0' })).toBe(0);
+    });
+
     // Last: it forgets every counted event id in the database, as retention does.
     it('forgets counted event ids received before the cutoff, so only those count again', async () => {
       const { project } = await orgWithProject();

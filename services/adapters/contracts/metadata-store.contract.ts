@@ -60,6 +60,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   expireSnoozes: true,
   listReleases: true,
   findRelease: true,
+  releaseCounts: true,
   forgetProcessedEventsBefore: true,
   ping: true,
 };

@@ -13,6 +13,7 @@ import type {
   IssueSort,
   IssueStore,
   Release,
+  ReleaseCounts,
   TagSummary,
 } from '../../core/ports/issue-store.ts';
 import { UserInputError } from '../../core/errors.ts';
@@ -247,6 +248,33 @@ export class PgIssueStore implements IssueStore {
     return result.rows[0] && toRelease(result.rows[0]);
   }
 
+  async releaseCounts(projectId: number, versions: string[]): Promise<Map<string, ReleaseCounts>> {
+    const counts = new Map(versions.map((v) => [v, { events: 0, newIssues: 0, regressions: 0 }]));
+    if (versions.length === 0) return counts;
+    // Three grouped reads over the project's issues, each narrowed to the versions asked.
+    const [events, fresh, regressed] = await Promise.all([
+      this.db.query<{ version: string; n: number }>(
+        `SELECT t.value AS version, sum(t.count)::int AS n FROM issue_tag_values t JOIN issues i ON i.id = t.issue_id
+         WHERE i.project_id = $1 AND t.key = 'release' AND t.value = ANY($2::text[]) GROUP BY t.value`,
+        [projectId, versions],
+      ),
+      this.db.query<{ version: string; n: number }>(
+        `SELECT first_release AS version, count(*)::int AS n FROM issues
+         WHERE project_id = $1 AND first_release = ANY($2::text[]) GROUP BY first_release`,
+        [projectId, versions],
+      ),
+      this.db.query<{ version: string; n: number }>(
+        `SELECT regression_release AS version, count(*)::int AS n FROM issues
+         WHERE project_id = $1 AND regression_release = ANY($2::text[]) GROUP BY regression_release`,
+        [projectId, versions],
+      ),
+    ]);
+    for (const r of events.rows) counts.get(r.version)!.events = r.n;
+    for (const r of fresh.rows) counts.get(r.version)!.newIssues = r.n;
+    for (const r of regressed.rows) counts.get(r.version)!.regressions = r.n;
+    return counts;
+  }
+
   async forgetProcessedEventsBefore(cutoff: number): Promise<number> {
     const result = await this.db.query('DELETE FROM processed_events WHERE received_at < to_timestamp($1::float8)', [cutoff]);
     return result.affectedRows;
@@ -296,6 +324,7 @@ function issueConditions(query: IssueQuery): { conditions: string[]; params: unk
   if (query.regressedSince) add((n) => `i.regressed_at >= $${n}`, query.regressedSince);
   if (query.firstRelease) add((n) => `i.first_release = $${n}`, query.firstRelease);
   if (query.regressionRelease) add((n) => `i.regression_release = $${n}`, query.regressionRelease);
+  if (query.resolvedInRelease) add((n) => `i.resolution->>'release' = $${n}`, query.resolvedInRelease);
   if (query.environment) add((n) => `$${n}::text = ANY(i.environments)`, query.environment);
   const exclude = query.exclude ?? {};
   if (exclude.statuses?.length) add((n) => `NOT (i.status = ANY($${n}::text[]))`, exclude.statuses);

@@ -80,6 +80,7 @@ export class PgMetadataStore implements MetadataStore {
   readonly expireSnoozes: IssueStore['expireSnoozes'] = (...a) => this.issues.expireSnoozes(...a);
   readonly listReleases: IssueStore['listReleases'] = (...a) => this.issues.listReleases(...a);
   readonly findRelease: IssueStore['findRelease'] = (...a) => this.issues.findRelease(...a);
+  readonly releaseCounts: IssueStore['releaseCounts'] = (...a) => this.issues.releaseCounts(...a);
   readonly forgetProcessedEventsBefore: IssueStore['forgetProcessedEventsBefore'] = (...a) =>
     this.issues.forgetProcessedEventsBefore(...a);
 

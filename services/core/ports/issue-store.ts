@@ -91,6 +91,8 @@ export interface IssueQuery {
   };
   /** Issues whose last regression came with this release. */
   regressionRelease?: string;
+  /** Issues whose resolution marker names this release (resolved in it; kept through a regression). */
+  resolvedInRelease?: string;
   /** Issues last seen at or after this moment (the dashboard's time window). */
   lastSeenSince?: Date;
 }
@@ -108,6 +110,16 @@ export interface Release {
   version: string;
   firstSeen: Date;
   lastSeen: Date;
+}
+
+/** What the releases list shows beside a release, from what the issue store keeps. */
+export interface ReleaseCounts {
+  /** Events counted with the release (the issues' tag summaries: every event recorded since they were kept). */
+  events: number;
+  /** Issues first seen with the release. */
+  newIssues: number;
+  /** Issues whose last regression came with the release. */
+  regressions: number;
 }
 
 /** What similarity compares and a list of similar issues names: a narrow read of many issues. */
@@ -148,6 +160,8 @@ export interface IssueStore {
   expireSnoozes(now: Date): Promise<number>;
   listReleases(projectId: number): Promise<Release[]>;
   findRelease(projectId: number, version: string): Promise<Release | undefined>;
+  /** The counts of each of these releases of the project (every version asked is in the map; zeros for none). */
+  releaseCounts(projectId: number, versions: string[]): Promise<Map<string, ReleaseCounts>>;
 
   /** Forgets which event ids were counted before the cutoff (float seconds): retention. */
   forgetProcessedEventsBefore(cutoff: number): Promise<number>;
