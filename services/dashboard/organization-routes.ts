@@ -19,8 +19,9 @@ import { sendPage } from './render-page.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
+import { releaseRoutes } from './routes/release-routes.ts';
 
-const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes];
+const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes, ...releaseRoutes];
 
 export function organizationRoutes(deps: OrganizationDeps) {
   const jar = cookieNames(deps.baseUrl);

@@ -36,7 +36,7 @@ export function Notice({ notice }: { notice: FormNotice | undefined }) {
   );
 }
 
-type Tab = 'overview' | 'keys';
+type Tab = 'overview' | 'releases' | 'keys';
 
 interface ProjectHeaderProps {
   project: Project;
@@ -52,6 +52,7 @@ export function ProjectHeader({ project, projectsHref, issuesHref, current, show
   const base = `${projectsHref}/${encodeURIComponent(project.slug)}`;
   const tabs: Array<{ tab: Tab; label: string; href: string }> = [
     { tab: 'overview', label: 'Set-up', href: base },
+    { tab: 'releases', label: 'Releases', href: `${base}/releases` },
     ...(showKeys ? [{ tab: 'keys' as const, label: 'DSN keys', href: `${base}/keys` }] : []),
   ];
   return (
