@@ -102,6 +102,22 @@ describe('the releases list', () => {
       }
     });
   }
+
+  it('says how a release appears when a project has none yet', async () => {
+    const empty = await provision(server, 'Quiet');
+    const checked = await openCheckedPage(
+      browser,
+      `${server.url}/organizations/${empty.organization}/projects/${empty.projectSlug}/releases`,
+      { cookies: member.client.jar, screenshot: 'releases-empty' },
+    );
+    try {
+      expect(checked.response.status()).toBe(200);
+      await expect(checked.page.locator('.empty-state').textContent()).resolves.toContain("set release in the SDK's options");
+      expect(await checked.page.locator('.releases-table').count()).toBe(0);
+    } finally {
+      await checked.close();
+    }
+  });
 });
 
 describe('a release page', () => {
