@@ -76,6 +76,8 @@ export function ReleasePage(props: ReleasePageProps) {
           title="New in this release"
           empty="No issue was first seen in this release."
           group={fresh}
+          // The Issues page filters by first release: there they can be searched and triaged together.
+          issuesHref={`${href('issues')}?${new URLSearchParams({ project: project.slug, status: 'all', release: release.version })}`}
           {...row}
         />
         <IssueSection
@@ -105,12 +107,14 @@ interface IssueSectionProps {
   group: IssueGroup;
   /** Shows each issue's resolution marker (the resolved-in list). */
   markers?: boolean;
+  /** The same issues on the Issues page, where they can be triaged together. */
+  issuesHref?: string;
   href: (...segments: string[]) => string;
   now: Date;
   zone: string | null;
 }
 
-function IssueSection({ id, title, empty, group, markers, href, now, zone }: IssueSectionProps) {
+function IssueSection({ id, title, empty, group, markers, issuesHref, href, now, zone }: IssueSectionProps) {
   const { issues, total } = group;
   return (
     <section class="release-section" aria-labelledby={`${id}-heading`}>
@@ -121,8 +125,11 @@ function IssueSection({ id, title, empty, group, markers, href, now, zone }: Iss
         <p class="muted">{empty}</p>
       ) : (
         <>
-          {total > issues.length && (
-            <p class="hint">{`The ${formatCount(issues.length)} most recently seen of ${formatCount(total)}.`}</p>
+          {(total > issues.length || issuesHref) && (
+            <p class="hint">
+              {total > issues.length && `The ${formatCount(issues.length)} most recently seen of ${formatCount(total)}. `}
+              {issuesHref && <a href={issuesHref}>Triage them on the Issues page</a>}
+            </p>
           )}
           <div class="table-scroll">
             <table class="table release-issues">

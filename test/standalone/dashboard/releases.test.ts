@@ -165,6 +165,13 @@ describe('a release page', () => {
     expect(newIn).toContain(regressed.shortId);
     expect(newIn).toContain(resolved.shortId);
     expect(html).toContain('No resolved issue came back with this release.');
+    // The new issues on the Issues page, filtered by their first release: the same two.
+    const triage = /href="([^"]+)">Triage them on the Issues page/.exec(html)![1]!.replace(/&amp;/g, '&');
+    const list = await member.client.get(triage);
+    expect(list.status).toBe(200);
+    expect(list.html).toContain(regressed.shortId);
+    expect(list.html).toContain(resolved.shortId);
+    expect(list.html).not.toContain(fresh.shortId);
   });
 
   it("is where the new_release alert's link lands, for versions with @, a space, # and %", async () => {
