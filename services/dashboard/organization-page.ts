@@ -5,6 +5,7 @@
 // organization-routes.ts against the path after /organizations/{org}/.
 import type Koa from 'koa';
 import type { JSX } from 'preact';
+import type { AlertManagementDeps } from '../core/alerts/alert-management.ts';
 import { can, type Actor, type Capability } from '../core/auth/capabilities.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
@@ -14,8 +15,8 @@ import type { AssetSet } from './assets/asset-store.ts';
 import type { Signed } from './auth/current-session.ts';
 import type { SignInDeps } from './sign-in-routes.ts';
 
-/** The stores and settings the organization's pages read and change, the same ones the MCP tools use. */
-export interface OrganizationDeps extends SignInDeps {
+/** The stores and settings the organization's pages read and change, the same ones the MCP tools and the management API use. */
+export interface OrganizationDeps extends SignInDeps, AlertManagementDeps {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;

@@ -16,12 +16,13 @@ import { ForbiddenPage } from './pages/forbidden.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OrganizationsPage } from './pages/organizations.tsx';
 import { sendPage } from './render-page.ts';
+import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 
-const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes, ...releaseRoutes];
+const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes, ...releaseRoutes, ...channelRoutes];
 
 export function organizationRoutes(deps: OrganizationDeps) {
   const jar = cookieNames(deps.baseUrl);

@@ -2,16 +2,19 @@
 // account), the left navigation (a labelled landmark, its current page marked for screen
 // readers) and the main landmark the skip link jumps to.
 import type { ComponentChildren } from 'preact';
+import { can, type Capability } from '../../core/auth/capabilities.ts';
 import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { Document, Logo } from './document.tsx';
 
 // Logs, Releases and Settings join when their pages exist (Dashboard, part 2).
-type Section = 'issues' | 'projects';
+type Section = 'issues' | 'projects' | 'alert-channels';
 
-const SECTIONS: readonly { section: Section; label: string }[] = [
+/** A section with a capability is listed only for roles that have it (its pages refuse the others). */
+const SECTIONS: readonly { section: Section; label: string; needs?: Capability }[] = [
   { section: 'issues', label: 'Issues' },
   { section: 'projects', label: 'Projects' },
+  { section: 'alert-channels', label: 'Alert channels', needs: 'alerts' },
 ];
 
 interface AppShellProps {
@@ -22,7 +25,7 @@ interface AppShellProps {
   /** The section the page belongs to, if any. */
   current?: Section;
   /** The signed-in person, named in the top bar with a link to their account. */
-  viewer?: Pick<User, 'name' | 'theme'> | undefined;
+  viewer?: Pick<User, 'name' | 'theme'> & Partial<Pick<User, 'role'>> | undefined;
   /** The session's CSRF token, for htmx's requests (assets/client.ts sends it as a header). */
   csrf?: string | undefined;
   children: ComponentChildren;
@@ -52,7 +55,7 @@ export function AppShell({ title, assets, organization, current, viewer, csrf, c
         <nav class="sidebar" aria-label="Main">
           <ul>
             {base ? (
-              SECTIONS.map(({ section, label }) => (
+              SECTIONS.filter(({ needs }) => !needs || (viewer?.role && can({ kind: 'user', role: viewer.role }, needs))).map(({ section, label }) => (
                 <li key={section}>
                   <a href={`${base}/${section}`} aria-current={section === current ? 'page' : undefined}>
                     {label}
