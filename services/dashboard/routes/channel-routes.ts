@@ -30,7 +30,7 @@ const LABELS: Record<string, string> = { name: 'name', url: 'URL', 'digest.hour'
  * https://" becomes "The URL must start with https://".
  */
 function formProblem(message: string): string {
-  const rest = message.replace(/^invalid channel(?: change)?(?:; send \{.*\})?: /s, '');
+  const rest = message.replace(/^invalid channel(?: change)?(?:; send [^{]*\{.*\})?: /s, '');
   const match = /^(name|url|digest\.hour|digest\.timeZone|digest): (.*)$/s.exec(rest);
   if (!match) return rest.charAt(0).toUpperCase() + rest.slice(1);
   const [, field, text] = match as unknown as [string, string, string];
