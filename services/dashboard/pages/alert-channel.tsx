@@ -10,6 +10,7 @@ import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
 import { RelativeTime } from '../components/time.tsx';
+import { DeliveryLog } from './channel-deliveries.tsx';
 import { verificationSnippet } from './channel-snippet.ts';
 import { digestText, hourText, type ChannelDelivery } from './channel-parts.ts';
 import { CopyBox, Notice, type FormNotice } from './project-parts.tsx';
@@ -114,7 +115,7 @@ export function AlertChannelPage(props: AlertChannelPageProps) {
               </button>
             </form>
           </div>
-          <DeliveryLog deliveries={deliveries} now={now} zone={viewer.timeZone} />
+          <DeliveryLog deliveries={deliveries} pollHref={`${base}/deliveries`} now={now} zone={viewer.timeZone} />
         </section>
 
         <section class="channel-section" aria-labelledby="settings-heading">
@@ -166,74 +167,5 @@ export function AlertChannelPage(props: AlertChannelPageProps) {
         </section>
       </div>
     </AppShell>
-  );
-}
-
-const STATUS_TEXT: Record<string, string> = {
-  pending: 'Pending',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  held: 'Held (rate limit)',
-  summarized: 'Summarized',
-};
-
-function DeliveryLog({ deliveries, now, zone }: { deliveries: ChannelDelivery[]; now: Date; zone: string | null }) {
-  if (deliveries.length === 0) {
-    return <p class="empty-state">No deliveries yet. Send test sends one now.</p>;
-  }
-  return (
-    <div class="table-scroll">
-      <table class="table delivery-log">
-        <thead>
-          <tr>
-            <th scope="col">Queued</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((delivery) => (
-            <tr key={delivery.id} data-delivery={delivery.id}>
-              <td>
-                <RelativeTime date={new Date(delivery.createdAt)} now={now} zone={zone} />
-              </td>
-              <td>
-                <code>{delivery.kind}</code>
-              </td>
-              <td>
-                <span class={`delivery-status delivery-status-${delivery.status}`}>{STATUS_TEXT[delivery.status] ?? delivery.status}</span>
-                {delivery.nextAttemptAt && (
-                  <span class="delivery-next muted">
-                    {' '}
-                    next try <RelativeTime date={new Date(delivery.nextAttemptAt)} now={now} zone={zone} />
-                  </span>
-                )}
-              </td>
-              <td>
-                {(delivery.attemptLog ?? []).length === 0 ? (
-                  <span class="muted">none yet</span>
-                ) : (
-                  <ol class="attempt-list">
-                    {(delivery.attemptLog ?? []).map((attempt) => (
-                      <li key={attempt.at} class="attempt">
-                        <RelativeTime date={new Date(attempt.at)} now={now} zone={zone} />
-                        {' · '}
-                        {attempt.statusCode === null ? 'no answer' : `HTTP ${attempt.statusCode}`}
-                        {' · '}
-                        {`${attempt.latencyMs} ms`}
-                        {' · '}
-                        {attempt.verdict}
-                        {attempt.error && <span class="attempt-error">{attempt.error}</span>}
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

@@ -4,12 +4,14 @@
 // and every page and form needs the `alerts` capability (admin, owner), checked here. The
 // signing secret is only ever in the answer to a POST (Reveal, Rotate), sent with no-store.
 import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertChannelPage, type ChannelFields } from '../pages/alert-channel.tsx';
 import { AlertChannelsPage } from '../pages/alert-channels.tsx';
+import { DeliveryLog } from '../pages/channel-deliveries.tsx';
 import type { FormNotice } from '../pages/project-parts.tsx';
 
 /** How many deliveries the log shows, newest first. */
@@ -19,7 +21,7 @@ const LOGGED_DELIVERIES = 50;
 const SAVED: Record<string, string> = {
   created: 'The channel is created. Reveal its signing secret for your receiver, then Send test.',
   saved: 'The settings are saved.',
-  test: 'A test delivery is queued: it shows below as it is sent (reload to follow it).',
+  test: 'A test delivery is queued: the log below shows it as it is sent.',
 };
 
 const LABELS: Record<string, string> = { name: 'name', url: 'URL', 'digest.hour': 'digest hour', 'digest.timeZone': 'time zone', digest: 'digest' };
@@ -164,6 +166,23 @@ export const channelRoutes: OrganizationRoute[] = [
         return channelPage(page, channel, 400, { refused: { notice: { kind: 'error', text: formProblem(error.message) }, typed } });
       }
       page.seeOther(`${page.href('alert-channels', String(channel.id))}?saved=saved`);
+    },
+  },
+  {
+    // The deliveries log alone, which the channel's page polls while one is pending; a plain GET goes to the page.
+    method: 'GET',
+    path: channelAction('deliveries'),
+    async handle(page, [id]) {
+      page.require('alerts');
+      const channel = await channelOf(page, id!);
+      const base = page.href('alert-channels', String(channel.id));
+      if (!page.partial) return page.seeOther(base);
+      const { deliveries } = await manage.listChannelDeliveries(page.deps, page.organization, channel.id, LOGGED_DELIVERIES);
+      const log = h(DeliveryLog, { deliveries, pollHref: `${base}/deliveries`, now: page.now(), zone: page.viewer.timeZone });
+      page.ctx.status = 200;
+      page.ctx.type = 'text/html; charset=utf-8';
+      page.ctx.set('Cache-Control', 'no-store');
+      page.ctx.body = renderToString(log);
     },
   },
   {

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyErrataWebhook } from '../../../examples/webhook-receiver/verify-errata-webhook.ts';
 import { dashboardUrls } from '../../../services/core/alerts/alert-payload.ts';
@@ -56,6 +56,12 @@ function received(from: number, count: number): Promise<ReceivedRequest[]> {
     async () => (receiver.received.length - from >= count ? receiver.received.slice(from) : undefined),
     `${count} webhook request(s)`,
   );
+}
+
+/** Marks the loaded document; the mark survives only while the page is not reloaded. */
+async function markDocument(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+  return () => page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce === true);
 }
 
 const signature = (request: ReceivedRequest) => String(request.headers['x-errata-signature']);
@@ -112,9 +118,13 @@ describe("an alert channel's pages for an admin", () => {
       expect(fresh).not.toBe(old);
       await expect(page.getByRole('status').first().textContent()).resolves.toContain('The secret is rotated');
 
+      // The receiver leaves the first attempt unanswered (10 s, then a retry after about a
+      // second), so the page surely shows the delivery pending and follows it by itself.
+      receiver.script.push('hang');
       const from = receiver.received.length;
       await page.getByRole('button', { name: 'Send test' }).click();
       await page.waitForURL(`${server.url}${ORG}/alert-channels/${id}?saved=test`);
+      const sameDocument = await markDocument(page);
       const [request] = await received(from, 1);
       expect(verifyErrataWebhook({ secret: fresh, header: signature(request!), rawBody: request!.rawBody })).toMatchObject({ ok: true });
       expect(verifyErrataWebhook({ secret: old, header: signature(request!), rawBody: request!.rawBody })).toMatchObject({ ok: false });
@@ -129,15 +139,24 @@ describe("an alert channel's pages for an admin", () => {
       expect(snippetVerifies(snippet, fresh, request!)).toBe(true);
       expect(snippetVerifies(snippet, old, request!)).toBe(false);
 
-      // The log shows the delivery once the dispatcher recorded its attempt (a reload each time).
-      const row = page.locator('.delivery-log tbody tr').first();
-      await eventually(async () => {
-        await page.reload();
-        return (await row.locator('.delivery-status').textContent()) === 'Delivered' ? true : undefined;
-      }, 'the delivery shown as Delivered');
+      // The log follows the delivery in place: the unanswered attempt, then the one delivered.
+      const row = page.locator('#deliveries tbody tr').first();
+      await row.locator('.delivery-status', { hasText: 'Delivered' }).waitFor({ timeout: 30_000 });
+      expect(await sameDocument()).toBe(true);
+      const [retried] = (await received(from, 2)).slice(1);
+      expect(verifyErrataWebhook({ secret: fresh, header: signature(retried!), rawBody: retried!.rawBody })).toMatchObject({ ok: true });
       await expect(row.locator('code').textContent()).resolves.toBe('test');
-      await expect(row.locator('.attempt').textContent()).resolves.toMatch(/HTTP 200 · \d+ ms · delivered$/);
+      const attempts = await row.locator('.attempt').allTextContents();
+      expect(attempts).toHaveLength(2);
+      expect(attempts[0]).toMatch(/no answer · \d+ ms · retryno answer within 10 s$/);
+      expect(attempts[1]).toMatch(/HTTP 200 · \d+ ms · delivered$/);
+      expect(await page.locator('#deliveries').getAttribute('hx-trigger')).toBeNull();
       await checked.recheck('alert-channel-delivered');
+
+      await page.getByRole('link', { name: 'Alert channels' }).first().click();
+      await page.waitForURL(`${server.url}${ORG}/alert-channels`);
+      await expect(page.getByRole('link', { name: 'On-call <pager>' }).getAttribute('href')).resolves.toBe(`${ORG}/alert-channels/${id}`);
+      await checked.recheck('alert-channels-list');
     } finally {
       await checked.close();
     }
@@ -259,6 +278,10 @@ describe('alert channels at the HTTP level', () => {
       expect(answer.html).not.toContain(secret);
       expect(answer.html).not.toContain(fresh);
     }
+    // The log's fragment is for htmx; a plain GET of it goes to the page.
+    const fragment = await admin.client.get(`${path}/deliveries`);
+    expect(fragment.status).toBe(303);
+    expect(fragment.location).toBe(path);
     // The secret is a POST's answer: a GET of its address is no way to it.
     expect((await admin.client.get(`${path}/reveal`)).status).toBe(405);
   });
