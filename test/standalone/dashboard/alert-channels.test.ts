@@ -238,7 +238,7 @@ describe('alert channels at the HTTP level', () => {
   it('refuses a member every page and form, and hides the navigation entry', async () => {
     const { id } = await cliChannel('Members may not');
     const member = await signedInPerson(server, 'member');
-    for (const path of [`${ORG}/alert-channels`, `${ORG}/alert-channels/${id}`]) {
+    for (const path of [`${ORG}/alert-channels`, `${ORG}/alert-channels/${id}`, `${ORG}/alert-channels/${id}/deliveries`]) {
       const answer = await member.client.get(path);
       expect(answer.status).toBe(403);
       expect(answer.html).toContain('this needs the owner or admin role; you are member');
