@@ -193,6 +193,8 @@ describe("an alert channel's pages for an admin", () => {
       );
       expect(await page.getByLabel('Receiver URL').inputValue()).toBe('http://hooks.example.com/errata');
       await checked.recheck('alert-channel-refused-dark');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await checked.recheck('alert-channel-narrow-dark');
     } finally {
       await checked.close();
     }
