@@ -11,7 +11,10 @@ import type { AgentToken, MetadataStore, Organization, Project } from '../core/p
 const HOW_TO_GET_A_TOKEN =
   'send "Authorization: Bearer errata_agent_..."; an administrator creates one with `errata createtoken --role read|triage|admin [--project <slug>]`';
 
-export function requireAgentToken(metadata: MetadataStore): Koa.Middleware {
+/** How stale a token's recorded last use may get: the Agent tokens page shows it to the minute. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function requireAgentToken(metadata: MetadataStore, now: () => number = Date.now): Koa.Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -21,6 +24,11 @@ export function requireAgentToken(metadata: MetadataStore): Koa.Middleware {
     // cannot steer, never the stored secret itself.
     const token = plaintext.startsWith(AGENT_TOKEN_PREFIX) ? await metadata.findAgentToken(hashSecret(plaintext)) : undefined;
     if (!token) throw unauthorized(ctx, `unknown or revoked token: ${HOW_TO_GET_A_TOKEN}`);
+    // The row just read says when it was last recorded: a write only when that is a minute old.
+    const at = now();
+    if (!token.lastUsedAt || at - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await metadata.markAgentTokenUsed(token.id, new Date(at));
+    }
     ctx.state.token = token;
     await next();
   };

@@ -35,7 +35,7 @@ interface McpRouteDeps {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
-  const authenticate = requireAgentToken(deps.metadata);
+  const authenticate = requireAgentToken(deps.metadata, deps.now);
   const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);
   const now = deps.now ?? Date.now;
   return async (ctx, next) => {

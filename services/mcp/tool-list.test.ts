@@ -19,6 +19,7 @@ const adminToken: AgentToken = {
   role: 'admin',
   createdAt: new Date(),
   revokedAt: null,
+  lastUsedAt: null,
 };
 // Listing reads only the caller's token (which tools it may call); no tool runs here.
 const listingContext = { token: adminToken } as ToolContext;

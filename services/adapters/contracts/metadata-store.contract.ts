@@ -32,6 +32,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   findAgentToken: true,
   revokeAgentToken: true,
   listAgentTokens: true,
+  markAgentTokenUsed: true,
   createUploadToken: true,
   findUploadToken: true,
   revokeUploadToken: true,

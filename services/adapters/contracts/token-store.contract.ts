@@ -59,6 +59,31 @@ export function describeTokenStoreContract(
       ]);
     });
 
+    it('records a use at most once a minute, never moving back', async () => {
+      const { org } = await orgWithProject();
+      const hash = `h-${unique()}`;
+      const token = await store.createAgentToken({
+        organizationId: org.id,
+        projectId: null,
+        name: 'busy',
+        role: 'read',
+        tokenHash: hash,
+      });
+      expect(token.lastUsedAt).toBeNull();
+      const first = new Date('2026-03-01T10:00:00Z');
+      await store.markAgentTokenUsed(token.id, first);
+      expect((await store.findAgentToken(hash))?.lastUsedAt?.getTime()).toBe(first.getTime());
+      // Within the minute: kept as it was.
+      await store.markAgentTokenUsed(token.id, new Date(first.getTime() + 59_000));
+      expect((await store.findAgentToken(hash))?.lastUsedAt?.getTime()).toBe(first.getTime());
+      // An older time never replaces a newer one.
+      await store.markAgentTokenUsed(token.id, new Date(first.getTime() - 3_600_000));
+      expect((await store.findAgentToken(hash))?.lastUsedAt?.getTime()).toBe(first.getTime());
+      const later = new Date(first.getTime() + 60_000);
+      await store.markAgentTokenUsed(token.id, later);
+      expect((await store.listAgentTokens(org.id)).map((t) => t.lastUsedAt?.getTime())).toEqual([later.getTime()]);
+    });
+
     it('stores upload tokens by hash for one project, revokes them, and keeps them per organization', async () => {
       const { org, project } = await orgWithProject();
       const { org: other, project: otherProject } = await orgWithProject();

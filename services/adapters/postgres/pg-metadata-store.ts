@@ -45,6 +45,7 @@ export class PgMetadataStore implements MetadataStore {
   readonly findAgentToken: TokenStore['findAgentToken'] = (...a) => this.tokens.findAgentToken(...a);
   readonly revokeAgentToken: TokenStore['revokeAgentToken'] = (...a) => this.tokens.revokeAgentToken(...a);
   readonly listAgentTokens: TokenStore['listAgentTokens'] = (...a) => this.tokens.listAgentTokens(...a);
+  readonly markAgentTokenUsed: TokenStore['markAgentTokenUsed'] = (...a) => this.tokens.markAgentTokenUsed(...a);
   readonly createUploadToken: TokenStore['createUploadToken'] = (...a) => this.tokens.createUploadToken(...a);
   readonly findUploadToken: TokenStore['findUploadToken'] = (...a) => this.tokens.findUploadToken(...a);
   readonly revokeUploadToken: TokenStore['revokeUploadToken'] = (...a) => this.tokens.revokeUploadToken(...a);

@@ -57,6 +57,16 @@ export class PgTokenStore implements TokenStore {
     return this.tokenWhere('t.organization_id = $1 ORDER BY t.created_at, t.id', [organizationId]);
   }
 
+  async markAgentTokenUsed(id: number, at: Date): Promise<void> {
+    // Guarded here too, so callers racing with the same stale copy write once, and an older
+    // time never replaces a newer one.
+    await this.db.query(
+      `UPDATE agent_tokens SET last_used_at = $2
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')`,
+      [id, at],
+    );
+  }
+
   private async tokenWhere(where: string, params: unknown[]): Promise<AgentToken[]> {
     const result = await this.db.query<AgentTokenRow>(
       `SELECT ${TOKEN_COLUMNS} FROM agent_tokens t LEFT JOIN projects p ON p.id = t.project_id WHERE ${where}`,

@@ -75,6 +75,7 @@ export interface AgentTokenRow {
   role: Role;
   created_at: Date;
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 export interface UploadTokenRow {
@@ -101,7 +102,7 @@ export const toUploadToken = (r: UploadTokenRow): UploadToken => ({
 });
 
 export const TOKEN_COLUMNS =
-  't.id, t.organization_id, t.project_id, p.slug AS project_slug, t.name, t.role, t.created_at, t.revoked_at';
+  't.id, t.organization_id, t.project_id, p.slug AS project_slug, t.name, t.role, t.created_at, t.revoked_at, t.last_used_at';
 
 export const toAgentToken = (r: AgentTokenRow): AgentToken => ({
   id: r.id,
@@ -112,6 +113,7 @@ export const toAgentToken = (r: AgentTokenRow): AgentToken => ({
   role: r.role,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
 });
 
 export interface IssueRow {

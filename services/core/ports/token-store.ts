@@ -15,6 +15,8 @@ export interface AgentToken {
   role: Role;
   createdAt: Date;
   revokedAt: Date | null;
+  /** When it last authenticated a request, to the minute (markAgentTokenUsed); null if never. */
+  lastUsedAt: Date | null;
 }
 
 /** A project-scoped token for the source map upload tools (`errata_...`). */
@@ -41,6 +43,11 @@ export interface TokenStore {
   findAgentToken(tokenHash: string): Promise<AgentToken | undefined>;
   revokeAgentToken(organizationId: number, name: string): Promise<AgentToken | undefined>;
   listAgentTokens(organizationId: number): Promise<AgentToken[]>;
+  /**
+   * Records that the token authenticated a request at `at`, unless it already has a use within
+   * the minute before: at most one write a minute per token, however busy the agent is.
+   */
+  markAgentTokenUsed(id: number, at: Date): Promise<void>;
 
   /** ConflictError when a live upload token of that name exists in the organization. */
   createUploadToken(token: { organizationId: number; projectId: number; name: string; tokenHash: string }): Promise<UploadToken>;

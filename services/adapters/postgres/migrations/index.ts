@@ -9,6 +9,7 @@ import users from './0007-users.ts';
 import projectEnvironments from './0008-project-environments.ts';
 import eventsIssueTimeCovering from './0009-events-issue-time-covering.ts';
 import issueTagValues from './0010-issue-tag-values.ts';
+import agentTokenLastUsed from './0011-agent-token-last-used.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -21,4 +22,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0008-project-environments', sql: projectEnvironments },
   { version: '0009-events-issue-time-covering', sql: eventsIssueTimeCovering },
   { version: '0010-issue-tag-values', sql: issueTagValues },
+  { version: '0011-agent-token-last-used', sql: agentTokenLastUsed },
 ];
