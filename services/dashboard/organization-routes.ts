@@ -21,8 +21,16 @@ import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
+import { settingsRoutes } from './routes/settings-routes.ts';
 
-const ROUTES: readonly OrganizationRoute[] = [...issuesRoutes, ...issueRoutes, ...projectRoutes, ...releaseRoutes, ...channelRoutes];
+const ROUTES: readonly OrganizationRoute[] = [
+  ...issuesRoutes,
+  ...issueRoutes,
+  ...projectRoutes,
+  ...releaseRoutes,
+  ...channelRoutes,
+  ...settingsRoutes,
+];
 
 export function organizationRoutes(deps: OrganizationDeps) {
   const jar = cookieNames(deps.baseUrl);
@@ -36,7 +44,11 @@ export function organizationRoutes(deps: OrganizationDeps) {
     const organization = await deps.metadata.findOrganization(decodeSegment(orgSegment));
     const viewer = signed.user;
     const notFound = (reason?: string) =>
-      sendPage(ctx, 404, h(NotFoundPage, { assets, viewer, organization: organization?.slug, path: shownPath(ctx.path), reason }));
+      sendPage(
+        ctx,
+        404,
+        h(NotFoundPage, { assets, viewer, organization: organization?.slug, path: shownPath(ctx.path), reason }),
+      );
     if (!organization) return notFound();
     const path = rest.join('/');
     if (path === '') return seeOther(ctx, `/organizations/${encodeURIComponent(organization.slug)}/issues`);

@@ -7,14 +7,15 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { Document, Logo } from './document.tsx';
 
-// Logs, Releases and Settings join when their pages exist (Dashboard, part 2).
-type Section = 'issues' | 'projects' | 'alert-channels';
+// Logs and Releases join when their pages exist (Dashboard, part 2).
+type Section = 'issues' | 'projects' | 'alert-channels' | 'settings';
 
 /** A section with a capability is listed only for roles that have it (its pages refuse the others). */
 const SECTIONS: readonly { section: Section; label: string; needs?: Capability }[] = [
   { section: 'issues', label: 'Issues' },
   { section: 'projects', label: 'Projects' },
   { section: 'alert-channels', label: 'Alert channels', needs: 'alerts' },
+  { section: 'settings', label: 'Settings', needs: 'agent_tokens' },
 ];
 
 interface AppShellProps {
