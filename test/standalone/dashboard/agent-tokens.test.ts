@@ -61,6 +61,15 @@ describe('minting and revoking an agent token on the page', () => {
       // Once: in the export line, nowhere else in the page (not in the command, the .mcp.json or an attribute).
       expect(occurrences(await page.content(), plaintext)).toBe(1);
       await expect(page.getByRole('row', { name: /laptop/ }).textContent()).resolves.toContain('Never');
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await page.getByRole('button', { name: 'Copy the export line with the token' }).click();
+      await page.locator('button[data-copy="token-export"] .copy-label', { hasText: 'Copied' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected.export);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await checked.recheck('agent-token-created-narrow');
+      // Nothing widens the page past the screen (the token table scrolls inside its box).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       const agent = await connectAgent(server.url, plaintext);
       try {
