@@ -166,9 +166,13 @@ program
     out('');
     out(`  ${client.export}`);
     out('');
-    out(`Then add the server to an MCP client (HTTP at /mcp, bearer header from $${client.environmentVariable}), e.g. Claude Code:`);
+    out(
+      `Then add the server to an MCP client (HTTP at /mcp, bearer header from $${client.environmentVariable}), e.g. Claude Code:`,
+    );
     out(`  ${client.command}`);
-    out(`or a per-repository .mcp.json, safe to commit (Claude Code expands \${${client.environmentVariable}} when it loads it):`);
+    out(
+      `or a per-repository .mcp.json, safe to commit (Claude Code expands \${${client.environmentVariable}} when it loads it):`,
+    );
     out(client.mcpJson.replace(/^/gm, '  '));
     out('');
     out(`Revoke it with: errata revoketoken ${result.token.name}`);
@@ -190,13 +194,20 @@ program
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { organization?: string }) => {
     const result = (await admin('listtokens', options)) as {
-      tokens: Array<{ name: string; role: string; project: string | null; createdAt: string; revokedAt: string | null }>;
+      tokens: Array<{
+        name: string;
+        role: string;
+        project: string | null;
+        createdAt: string;
+        revokedAt: string | null;
+        lastUsedAt: string | null;
+      }>;
     };
     if (json()) return out(JSON.stringify(result));
     if (result.tokens.length === 0) return out('No tokens yet: errata createtoken --role triage');
     for (const t of result.tokens) {
       out(
-        `${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`,
+        `${t.name}  role=${t.role}  scope=${t.project ?? 'organization'}  created=${t.createdAt}  last-used=${t.lastUsedAt ?? 'never'}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`,
       );
     }
   });

@@ -46,6 +46,8 @@ const tokenJson = (token: AgentToken) => ({
   project: token.projectSlug,
   createdAt: token.createdAt.toISOString(),
   revokedAt: token.revokedAt?.toISOString() ?? null,
+  /** To the minute, as the dashboard's Agent tokens page shows it. */
+  lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
 });
 
 export const ADMIN_OPERATIONS = {

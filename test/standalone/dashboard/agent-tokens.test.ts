@@ -9,7 +9,7 @@ import { mcpClientConfiguration } from '../../../services/core/provisioning/mcp-
 import { openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { connectAgent } from '../../support/mcp-client.ts';
-import { provision, type StandaloneServer } from '../../support/standalone-server.ts';
+import { provision, runCli, runCliJson, type StandaloneServer } from '../../support/standalone-server.ts';
 import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
 let server: StandaloneServer;
@@ -79,6 +79,13 @@ describe('minting and revoking an agent token on the page', () => {
       } finally {
         await agent.close();
       }
+
+      // The CLI tells the same last use.
+      const listed = await runCliJson<{ tokens: Array<{ name: string; lastUsedAt: string | null }> }>(['listtokens'], server.env);
+      expect(listed.tokens.find((t) => t.name === 'laptop')?.lastUsedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect((await runCli(['listtokens'], server.env)).stdout).toMatch(
+        /^laptop {2}role=triage {2}scope=organization {2}created=\S+ {2}last-used=\d{4}-/m,
+      );
 
       // Reloaded, the list has it with its last use, and no plaintext.
       await page.goto(`${server.url}${PAGE}`);
