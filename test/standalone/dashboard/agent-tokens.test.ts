@@ -187,6 +187,23 @@ describe('minting and revoking an agent token on the page', () => {
     expect(badRole.status).toBe(400);
     expect(badRole.html).toContain('Unknown role &quot;owner&quot;: use read, triage or admin');
     expect((await owner.client.post(`${PAGE}/revoke`, { csrf, name: 'no-such-token' })).status).toBe(404);
+    // The one answer holding a plaintext is kept by no cache.
+    const minted = await owner.client.post(PAGE, { csrf, name: 'http-minted', role: 'read', project: '' });
+    expect(minted.status).toBe(201);
+    expect(minted.html).toContain('export ERRATA_TOKEN=errata_agent_');
+    expect(minted.headers.get('cache-control')).toBe('no-store');
+    // Posts from another site are refused before anything is minted or revoked.
+    const foreign = { origin: 'https://elsewhere.example' };
+    expect((await owner.client.post(PAGE, { csrf, name: 'cross-site', role: 'admin', project: '' }, foreign)).status).toBe(403);
+    expect((await owner.client.post(`${PAGE}/revoke`, { csrf, name: 'http-minted' }, foreign)).status).toBe(403);
+    expect((await owner.client.post(PAGE, { csrf: 'not-the-token', name: 'bad-csrf', role: 'admin', project: '' })).status).toBe(
+      403,
+    );
+    const after = (await owner.client.get(PAGE)).html;
+    expect(after).not.toContain('cross-site');
+    expect(after).not.toContain('bad-csrf');
+    // Still live: its Revoke form names it.
+    expect(after).toContain('<input type="hidden" name="name" value="http-minted"/>');
   });
 });
 
