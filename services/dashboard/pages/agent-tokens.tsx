@@ -124,9 +124,11 @@ export function AgentTokensPage(props: AgentTokensPageProps) {
           {live.length === 0 ? (
             <p class="muted">No live token: an agent cannot call this organization until one is created.</p>
           ) : (
-            <TokenTable tokens={live} viewer={viewer} now={now} csrf={csrf} revokeHref={`${base}/revoke`} />
+            <>
+              <TokenTable tokens={live} viewer={viewer} now={now} csrf={csrf} revokeHref={`${base}/revoke`} />
+              <p class="hint token-usage-hint">Last use is recorded to the minute.</p>
+            </>
           )}
-          <p class="hint token-usage-hint">Last use is recorded to the minute.</p>
         </section>
 
         {revoked.length > 0 && (
