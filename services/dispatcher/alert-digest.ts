@@ -11,6 +11,7 @@ import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { MetadataStore, Organization, Project } from '../core/ports/metadata-store.ts';
+import { plural } from '../core/plural.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export interface DigestDeps {
@@ -100,7 +101,6 @@ async function projectSection(
   ).items.filter((issue) => inWindow(issue.regressedAt));
   if (events === 0 && newIssues.length === 0 && regressions.length === 0) return undefined;
   const capped = (n: number) => (n >= COUNT_CAP ? `${COUNT_CAP}+` : String(n));
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const countsLine = [
     `${plural(events, 'event')} in ${plural(perIssue.size, 'issue')}`,
     `${capped(newIssues.length)} new`,

@@ -29,6 +29,7 @@ import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-vi
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+import { plural } from '../../core/plural.ts';
 import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
 const DAYS = 14;
@@ -274,10 +275,6 @@ function eventFacts(event: StoredEvent) {
     platform: event.platform,
     ...(event.traceId && { traceId: event.traceId }),
   };
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function noEvent(environment: string | undefined): string {
