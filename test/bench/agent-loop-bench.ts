@@ -63,11 +63,12 @@ try {
   const call = async (tool: string, args: Record<string, unknown> = {}): Promise<ToolCall> => {
     const result = await agent.call(tool, args);
     if (result.isError) throw new Error(`${tool} failed: ${result.text}`);
-    const structured = JSON.stringify(result.structured);
+    // What the server sent, tables and all: what a client passes on to a model.
+    const structured = JSON.stringify(result.sent);
     if (dumpDir) {
       const name = `${String(measured.length + 1).padStart(2, '0')}-${tool}`;
       writeFileSync(join(dumpDir, `${name}.txt`), result.text);
-      writeFileSync(join(dumpDir, `${name}.json`), JSON.stringify(result.structured, null, 2));
+      writeFileSync(join(dumpDir, `${name}.json`), JSON.stringify(result.sent, null, 2));
     }
     measured.push({
       tool,

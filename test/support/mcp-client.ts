@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { REPO_ROOT, runProcess } from './standalone-server.ts';
+import { fromTables } from './text-tables.ts';
 
 export interface ToolCall {
   isError: boolean;
   text: string;
+  /** The structured content with its tables read back into records (text-tables.ts), as tests read fields. */
   structured: Record<string, any>;
+  /** The structured content exactly as the server sent it. */
+  sent: Record<string, unknown>;
 }
 
 export interface Agent {
@@ -31,10 +35,12 @@ export async function connectAgent(url: string, token: string): Promise<Agent> {
         content: Array<{ type: string; text?: string }>;
         structuredContent?: Record<string, unknown>;
       };
+      const sent = result.structuredContent ?? {};
       return {
         isError: result.isError === true,
         text: result.content.map((c) => c.text ?? '').join('\n'),
-        structured: (result.structuredContent ?? {}) as Record<string, any>,
+        structured: fromTables(sent) as Record<string, any>,
+        sent,
       };
     },
     close: () => client.close(),

@@ -50,7 +50,10 @@ export interface ToolCall {
   isError: boolean;
   /** The text content, joined: the summary and the envelopes, or the error. */
   text: string;
+  /** The structured content with its tables read back into records (text-tables.ts), as tests read fields. */
   structured: Record<string, any>;
+  /** The structured content exactly as the server sent it. */
+  sent: Record<string, unknown>;
 }
 
 export interface ToolHarness {
@@ -151,12 +154,14 @@ export async function openToolHarness(): Promise<ToolHarness> {
         content: Array<{ type: string; text?: string }>;
         structuredContent?: Record<string, unknown>;
       };
+      const sent = result.structuredContent ?? {};
       const call = {
         isError: result.isError === true,
         text: result.content.map((c) => c.text ?? '').join('\n'),
-        structured: (result.structuredContent ?? {}) as Record<string, any>,
+        structured: fromTables(sent) as Record<string, any>,
+        sent,
       };
-      if (!call.isError) expectDeclaredOutput(tool, call.structured);
+      if (!call.isError) expectDeclaredOutput(tool, sent);
       return call;
     },
     async listTools(token) {

@@ -18,7 +18,7 @@ export interface CrashFrame {
 interface StackSummary {
   /** The newest in-app frame (the newest frame when none is in-app); null for an empty stack. */
   crashFrame: CrashFrame | null;
-  /** Oldest first: one line per in-app frame (the crash frame's marked), one per run of library frames. */
+  /** Oldest first: one line per in-app frame (the crash frame's is `[crash frame]`), one per run of library frames. */
   lines: string[];
 }
 
@@ -31,7 +31,8 @@ interface StackSummaryLimits {
 
 const LIBRARY_PATH = /(?:^|\/)(?:node_modules|site-packages|dist-packages|vendor\/bundle|\.cargo\/registry)\//;
 const LABELS_NAMED = 3;
-const CRASH_MARK = ' [crash frame]';
+// The crash frame's own line: its file, line and function are in crashFrame, said once there.
+const CRASH_LINE = '[crash frame]';
 
 /**
  * Whether a frame is the application's own code: what the SDK said, and when it said nothing,
@@ -114,8 +115,7 @@ export function summarizeStack(frames: Frame[], pathOf: (frame: Frame) => string
       return;
     }
     flush();
-    const line = oneLine(frame, pathOf(frame));
-    lines.push(i === crashIndex ? `${line}${CRASH_MARK}` : line);
+    lines.push(i === crashIndex ? CRASH_LINE : oneLine(frame, pathOf(frame)));
   });
   flush();
 

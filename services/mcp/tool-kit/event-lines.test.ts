@@ -15,7 +15,7 @@ describe('breadcrumbLine and logLine', () => {
         EVENT,
         200,
       ),
-    ).toEqual(['2026-11-20T23:59:55.000Z http warning: {"status_code":502}', '00:00:04.000 ui.click: Pay']);
+    ).toEqual(['2026-11-20T23:59:55.000Z http warning: status_code=502', '00:00:04.000 ui.click: Pay']);
     expect(breadcrumbLines([{ type: 'default', level: 'info', message: 'm'.repeat(10) }], EVENT, 12)).toEqual([
       '? default: m…[truncated 9 characters]',
     ]);
@@ -44,6 +44,6 @@ describe('breadcrumbLine and logLine', () => {
       body: 'slow query',
       attributes: { ms: { type: 'integer', value: 900 }, 'sentry.sdk.name': { type: 'string', value: 'sentry.javascript.node' } },
     } as unknown as LogRecord;
-    expect(logLine(log, EVENT, 200)).toBe('00:00:05.000 warn slow query {"ms":900}');
+    expect(logLine(log, EVENT, 200)).toBe('00:00:05.000 warn slow query ms=900');
   });
 });

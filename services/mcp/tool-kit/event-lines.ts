@@ -4,6 +4,7 @@
 // search_logs returns logs with every attribute.
 import type { Breadcrumb } from '../../core/event/event.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
+import { keyValues } from './key-values.ts';
 
 /**
  * `HH:MM:SS.mmm` (UTC) when on the same UTC day as `day`, the event's timestamp, so lines
@@ -19,10 +20,15 @@ function cut(line: string, max: number): string {
   return line.length <= max ? line : `${line.slice(0, max)}…[truncated ${line.length - max} characters]`;
 }
 
-/** `21:52:02.048 auth: User logged in {"method":"password"}`; the level when it is not info. */
+/** `21:52:02.048 auth: User logged in method=password`; the level when it is not info. */
 function breadcrumbLine(crumb: Breadcrumb, day: string): { time: string; text: string } {
   const level = crumb.level === 'info' ? '' : ` ${crumb.level}`;
-  const text = [crumb.message, crumb.data === undefined ? undefined : JSON.stringify(crumb.data)].filter(Boolean).join(' ');
+  const data = isRecord(crumb.data)
+    ? keyValues(Object.entries(crumb.data))
+    : crumb.data === undefined
+      ? undefined
+      : JSON.stringify(crumb.data);
+  const text = [crumb.message, data].filter(Boolean).join(' ');
   return { time: timeOf(crumb.timestamp, day), text: `${crumb.category ?? crumb.type}${level}: ${text}` };
 }
 
@@ -48,10 +54,14 @@ export function breadcrumbLines(crumbs: Breadcrumb[], eventSeconds: number, maxL
   );
 }
 
-/** `21:52:02.050 error payment declined {"cartId":7}`: the SDK's own `sentry.*` attributes left out. */
+/** `21:52:02.050 error payment declined cartId=7`: the SDK's own `sentry.*` attributes left out. */
 export function logLine(log: LogRecord, eventSeconds: number, maxLength: number): string {
   const day = new Date(eventSeconds * 1000).toISOString().slice(0, 10);
   const attributes = Object.entries(log.attributes).filter(([key]) => !key.startsWith('sentry.'));
-  const data = attributes.length === 0 ? '' : ` ${JSON.stringify(Object.fromEntries(attributes.map(([k, a]) => [k, a.value])))}`;
+  const data = attributes.length === 0 ? '' : ` ${keyValues(attributes.map(([key, attribute]) => [key, attribute.value]))}`;
   return cut(`${timeOf(log.timestamp, day)} ${log.level} ${log.body}${data}`, maxLength);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

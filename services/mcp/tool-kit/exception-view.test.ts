@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExceptionValue, Frame, NormalizedEvent } from '../../core/event/event.ts';
-import { eventStackView, exceptionsView } from './exception-view.ts';
+import { eventStackView, exceptionsView, withoutTitleValue } from './exception-view.ts';
 
 const LIMITS = { stackLines: 4, contextLines: 1, lineLength: 20, nesting: 2 };
 const frame = (fn: string, lineno: number): Frame => ({ filename: `/srv/app/src/${fn}.ts`, function: fn, lineno, in_app: true });
@@ -38,12 +38,7 @@ describe('exceptionsView', () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(`f${i}`, i + 1));
     const [only] = exceptionsView(event([{ type: 'Error', value: 'x'.repeat(30), stacktrace: { frames } }]), LIMITS);
     expect(only!.value).toBe(`${'x'.repeat(20)}…[truncated 10 characters]`);
-    expect(only!.stack).toEqual([
-      '[truncated 3 older stack lines]',
-      'f3.ts:4 in f3',
-      'f4.ts:5 in f4',
-      'f5.ts:6 in f5 [crash frame]',
-    ]);
+    expect(only!.stack).toEqual(['[truncated 3 older stack lines]', 'f3.ts:4 in f3', 'f4.ts:5 in f4', '[crash frame]']);
   });
 });
 
@@ -51,8 +46,26 @@ describe('eventStackView', () => {
   it('summarizes a stack trace sent without an exception, and is null without one', () => {
     expect(eventStackView(event([], { stacktrace: { frames: [frame('log', 3)] } }), LIMITS)).toEqual({
       crashFrame: { file: 'log.ts', line: 3, function: 'log' },
-      stack: ['log.ts:3 in log [crash frame]'],
+      stack: ['[crash frame]'],
     });
     expect(eventStackView(event([]), LIMITS)).toBeNull();
+  });
+});
+
+describe('withoutTitleValue', () => {
+  const outer = { type: 'TypeError', value: 'cart 204 has no total' };
+  const cause = { type: 'Error', value: 'TypeError: cart 204 has no total' };
+
+  it("leaves out the outermost exception's value when the title reads type: value, and only that one", () => {
+    expect(withoutTitleValue([outer, cause], 'TypeError: cart 204 has no total')).toEqual([{ type: 'TypeError' }, cause]);
+  });
+
+  it('keeps the value when it says something the title does not: a later event with another message', () => {
+    expect(withoutTitleValue([outer], 'TypeError: cart 17 has no total')).toEqual([outer]);
+    expect(withoutTitleValue([{ value: 'no type' }], 'undefined: no type')).toEqual([{ value: 'no type' }]);
+  });
+
+  it("leaves out an untyped exception's value (a message sent with a stack trace) when it is the title", () => {
+    expect(withoutTitleValue([{ value: 'slow response: 311 ms' }], 'slow response: 311 ms')).toEqual([{}]);
   });
 });

@@ -78,6 +78,21 @@ export function exceptionsView(event: NormalizedEvent, limits: ExceptionViewLimi
   return exceptionTree(event.exception?.values ?? []).map((root) => view(root, 0, true));
 }
 
+/**
+ * The outermost exception without its value when the title already reads `type: value` (how SDKs
+ * title an exception event): said once, as a message event's message is. A later event whose
+ * message differs from the first one's keeps its value.
+ */
+export function withoutTitleValue<T extends { type?: string; value?: string }>(exceptions: T[], title: string): T[] {
+  const [outermost, ...rest] = exceptions;
+  if (outermost?.value === undefined) return exceptions;
+  // Typed: titled `type: value`; untyped (a message sent with a stack trace): titled by the value.
+  const titled = outermost.type === undefined ? outermost.value : `${outermost.type}: ${outermost.value}`;
+  if (titled !== title) return exceptions;
+  const { value: _said, ...withoutValue } = outermost;
+  return [withoutValue as T, ...rest];
+}
+
 /** A stack trace without an exception (a message sent with attach_stacktrace). */
 export function eventStackView(event: NormalizedEvent, limits: ExceptionViewLimits): StackView | null {
   const frames = event.stacktrace?.frames ?? [];

@@ -17,8 +17,7 @@ export const issueFactsSchema = z.object({
   status: z.enum(ISSUE_STATUSES).optional().describe("absent when the answer's status says it for every issue"),
   count: z.number().int(),
   userCount: z.number().int(),
-  firstSeen: z.string().describe('ISO 8601, to the second'),
-  lastSeen: z.string().describe('ISO 8601, to the second'),
+  seen: z.array(z.string()).describe('first and last seen, ISO 8601 to the second; one time when they are the same'),
   snoozeUntil: z.string().optional().describe('present while snoozed'),
   isRegression: z.literal(true).optional().describe('present when it came back after a resolve and has not been triaged since'),
 });
@@ -46,11 +45,16 @@ export function issueFacts(
     ...(!options.withoutStatus && { status: issue.status }),
     count: issue.count,
     userCount: issue.userCount,
-    firstSeen: isoSeconds(issue.firstSeen),
-    lastSeen: isoSeconds(issue.lastSeen),
+    seen: seenTimes(issue),
     ...(issue.snoozeUntil && { snoozeUntil: isoSeconds(issue.snoozeUntil) }),
     ...(issue.status === 'unresolved' && issue.resolution !== null && { isRegression: true as const }),
   };
+}
+
+/** Like `releases`: an issue seen once (and many are, in a list) is one time, not the same twice. */
+function seenTimes(issue: Issue): string[] {
+  const [first, last] = [isoSeconds(issue.firstSeen), isoSeconds(issue.lastSeen)];
+  return first === last ? [first] : [first, last];
 }
 
 export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {

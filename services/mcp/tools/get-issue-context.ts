@@ -15,7 +15,7 @@ import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
 import { breadcrumbLines, logLine } from '../tool-kit/event-lines.ts';
-import { eventStackView, exceptionsView } from '../tool-kit/exception-view.ts';
+import { eventStackView, exceptionsView, withoutTitleValue } from '../tool-kit/exception-view.ts';
 import {
   activitySchema,
   activityView,
@@ -28,6 +28,7 @@ import {
 import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
 import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 import { plural } from '../../core/plural.ts';
 import { withoutEmpty } from '../tool-kit/without-empty.ts';
@@ -118,7 +119,6 @@ export const getIssueContext = defineTool({
       .array(z.object({ events: z.number().int(), counts: z.array(z.number().int()) }))
       .optional()
       .describe('for untrustedData.tags[i]: the events carrying the key, and counts[j] those with its values[j]'),
-    correlatedLogs: z.number().int().describe('how many logs of the trace are under untrustedData.logs'),
     similarIssues: z
       .array(
         z.object({
@@ -141,8 +141,9 @@ export const getIssueContext = defineTool({
         .array(z.unknown())
         .optional()
         .describe(
-          'outermost first, each {type, value, mechanism (the outermost only), crashFrame {file, line, column, function, ' +
-            'context: source lines by line number}, stack (oldest first: a line per in-app frame, the crash frame marked, ' +
+          'outermost first, each {type, value (the outermost one\'s left out when the title is "type: value"), ' +
+            'mechanism (the outermost only), crashFrame {file, line, column, function, ' +
+            'context: source lines by line number}, stack (oldest first: a line per in-app frame, [crash frame] where it is, ' +
             'a line per run of library frames), cause (the exception it was raised from, nested) or group (an exception ' +
             "group's members)}",
         ),
@@ -155,7 +156,9 @@ export const getIssueContext = defineTool({
       sampleUsers: z
         .array(z.unknown())
         .optional()
-        .describe('the users of the latest events, up to 5 (the count is issue.userCount)'),
+        .describe(
+          "the users of the latest events, up to 5 (the count is issue.userCount): each one's fields, or its id alone when that is all the SDK sent",
+        ),
       environments: z.array(z.string()),
       releases: z.array(z.string()),
       tags: z
@@ -171,7 +174,9 @@ export const getIssueContext = defineTool({
         activity: z
           .array(z.record(z.string(), z.unknown()))
           .optional()
-          .describe('the text tokens wrote with activity[i], at index i ({} for an entry without any)'),
+          .describe(
+            "the text tokens wrote with activity[i], at index i ({} for an entry without any, and for the resolve whose text is resolution's: said there)",
+          ),
       })
       .optional()
       .describe('absent when no token wrote any text on this issue'),
@@ -193,9 +198,13 @@ export const getIssueContext = defineTool({
     // The days before the issue was first seen are zeros by definition: left out. Today always stays.
     const firstDay = issue.firstSeen.toISOString().slice(0, 10);
     const days = series.filter((d, i) => d.day >= firstDay || i === series.length - 1);
-    const writtenActivity = activity.map(activityWritten);
+    const resolutionText = resolutionWritten(issue.resolution);
+    // The resolve that set the marker wrote the marker's text: said once, under resolution.
+    const writtenActivity = activity
+      .map(activityWritten)
+      .map((text) => (resolutionText && sameText(text, resolutionText) ? {} : text));
     const written = withoutEmpty({
-      resolution: resolutionWritten(issue.resolution),
+      resolution: resolutionText,
       activity: writtenActivity.some((w) => Object.keys(w).length > 0) ? writtenActivity : [],
     });
     const eventSeconds = latest?.timestamp ?? 0;
@@ -208,7 +217,7 @@ export const getIssueContext = defineTool({
         environment: latest?.environment,
         release: latest?.release,
         regressionRelease: issue.regressionRelease,
-        exceptions: payload ? exceptionsView(payload, limits.exceptions) : [],
+        exceptions: payload ? withoutTitleValue(exceptionsView(payload, limits.exceptions), issue.title) : [],
         eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
         breadcrumbs: lastWithNote(
           breadcrumbLines(payload?.breadcrumbs?.values ?? [], eventSeconds, limits.lineLength),
@@ -241,7 +250,6 @@ export const getIssueContext = defineTool({
         ...withoutEmpty({
           tagCounts: tags.facts.tagCounts,
         }),
-        correlatedLogs: logs.length,
         ...withoutEmpty({
           similarIssues: similar.map((s) => ({
             shortId: s.issue.shortId,
@@ -261,10 +269,18 @@ export const getIssueContext = defineTool({
 // by default (geo and data can be large), all of them with verbose.
 const USER_FIELDS = ['id', 'email', 'username', 'name', 'segment', 'ip_address'];
 
-function sampleUser(event: StoredEvent, verbose: boolean): Record<string, unknown> {
+function sampleUser(event: StoredEvent, verbose: boolean): Record<string, unknown> | string {
   const user = event.payload.user;
   if (!user) return { key: event.userKey };
-  return verbose ? user : Object.fromEntries(Object.entries(user).filter(([key]) => USER_FIELDS.includes(key)));
+  const shown = verbose ? user : Object.fromEntries(Object.entries(user).filter(([key]) => USER_FIELDS.includes(key)));
+  // Many SDK setups send only an id: the id alone, not {"id": ...} for each user.
+  const keys = Object.keys(shown);
+  return keys.length === 1 && keys[0] === 'id' && typeof shown.id === 'string' ? shown.id : shown;
+}
+
+function sameText(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 function eventFacts(event: StoredEvent) {

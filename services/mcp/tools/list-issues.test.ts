@@ -8,6 +8,7 @@ import {
   type ToolHarness,
 } from '../../../test/support/tool-harness.ts';
 import { fromTables } from '../../../test/support/text-tables.ts';
+import { isoSecond } from '../../../test/support/iso-second.ts';
 
 let h: ToolHarness;
 let checkout: Issue;
@@ -40,7 +41,6 @@ describe('list_issues', () => {
     expect(shortIds(structured)).toEqual([injected.shortId, checkout.shortId]);
     // Lean rows: times to the second, the project once for the answer, no null or false flags,
     // one release when the first and last are the same.
-    const toSecond = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
     // The status asked for is said once for the answer; with status all, each row has its own.
     expect(structured.status).toBe('unresolved');
     expect(structured.issues[1]).toEqual({
@@ -48,8 +48,8 @@ describe('list_issues', () => {
       level: 'error',
       count: 1,
       userCount: 0,
-      firstSeen: toSecond(checkout.firstSeen),
-      lastSeen: toSecond(checkout.lastSeen),
+      // One time: its one event was first and last seen at once.
+      seen: [isoSecond(checkout.firstSeen)],
     });
     expect(structured.untrustedData.issues[1]).toEqual({
       shortId: checkout.shortId,
@@ -60,10 +60,15 @@ describe('list_issues', () => {
     });
     expect(structured).not.toHaveProperty('nextCursor');
     expect(text.split('\n')[0]).toBe('2 unresolved issues in web.');
-    // The text half writes the rows as a table (shorter than records): the same facts, the same
-    // captured text, read back apart from the code that wrote them.
+    // Both halves write the rows as a table (the field names once, not on every row): the
+    // structured content as sent, and the text's facts line, the same facts, read back apart
+    // from the code that wrote them.
+    expect(result.sent.issues).toEqual({
+      columns: ['shortId', 'level', 'count', 'userCount', 'seen'],
+      rows: structured.issues.map((i: Record<string, unknown>) => [i.shortId, i.level, i.count, i.userCount, i.seen]),
+    });
     const facts = JSON.parse(text.split('\n')[1]!);
-    expect(facts.issues.columns).toEqual(['shortId', 'level', 'count', 'userCount', 'firstSeen', 'lastSeen']);
+    expect(facts.issues).toEqual(result.sent.issues);
     expect(fromTables(facts)).toEqual({ project: 'web', status: 'unresolved', sort: 'lastSeen', issues: structured.issues });
     expect(untrustedEnvelope(result)).toEqual(structured.untrustedData);
   });

@@ -13,6 +13,7 @@ import {
 import { agreedEnvironment, environmentInput, issueSortInput } from '../tool-kit/issue-list-options.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { ISSUE_STATUSES } from '../../core/ports/metadata-store.ts';
+import { asTable, tableSchema } from '../tool-kit/record-table.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 export const listIssues = defineTool({
@@ -40,9 +41,9 @@ export const listIssues = defineTool({
       .optional()
       .describe('the status of every issue listed, when one was asked for; with status all each issue has its own'),
     sort: issueSortInput.removeDefault(),
-    issues: z.array(issueFactsSchema),
+    issues: tableSchema(issueFactsSchema, 'the issues'),
     nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
-    untrustedData: z.object({ issues: z.array(issueTextSchema) }),
+    untrustedData: z.object({ issues: tableSchema(issueTextSchema, "the issues' captured text, in the same order") }),
   },
   async run(input, context) {
     const filter = issueFilter(input);
@@ -65,9 +66,9 @@ export const listIssues = defineTool({
         project: project.slug,
         ...(single && { status: single }),
         sort: input.sort,
-        issues: page.items.map((issue) => issueFacts(issue, { withoutStatus: single !== undefined })),
+        issues: asTable(page.items.map((issue) => issueFacts(issue, { withoutStatus: single !== undefined }))),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
-        untrustedData: { issues: page.items.map(issueText) },
+        untrustedData: { issues: asTable(page.items.map(issueText)) },
       },
     };
   },

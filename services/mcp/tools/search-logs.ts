@@ -8,8 +8,21 @@ import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../tool-kit/log-view.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
+import { asTable, tableSchema } from '../tool-kit/record-table.ts';
 import { withoutEmpty } from '../tool-kit/without-empty.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+
+const logRow = z.object({
+  timestamp: z.string().describe('ISO 8601, to the millisecond'),
+  level: z.string(),
+  body: z.unknown(),
+  // What a record lacks is left out rather than null (tool-kit/without-empty.ts).
+  traceId: z.string().optional().describe("absent when the search named the trace (the answer's traceId)"),
+  spanId: z.string().optional(),
+  attributes: z.record(z.string(), z.unknown()).describe('key: value, SDK bookkeeping left out'),
+  release: z.string().optional(),
+  environment: z.string().optional(),
+});
 
 export const searchLogs = defineTool({
   name: 'search_logs',
@@ -53,21 +66,10 @@ export const searchLogs = defineTool({
     project: z.string(),
     count: z.number().int(),
     window: z.object({ since: z.string().describe('ISO 8601, to the second'), minutes: z.number().int() }),
+    traceId: z.string().optional().describe('the trace searched, when one was: every record is of it'),
     nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
     untrustedData: z.object({
-      logs: z.array(
-        z.object({
-          timestamp: z.string(),
-          level: z.string(),
-          body: z.unknown(),
-          // What a record lacks is left out rather than null (tool-kit/without-empty.ts).
-          traceId: z.string().optional(),
-          spanId: z.string().optional(),
-          attributes: z.record(z.string(), z.unknown()).describe('key: value, SDK bookkeeping left out'),
-          release: z.string().optional(),
-          environment: z.string().optional(),
-        }),
-      ),
+      logs: tableSchema(logRow, 'the log records'),
     }),
   },
   async run(input, context) {
@@ -101,16 +103,19 @@ export const searchLogs = defineTool({
         project: project.slug,
         count: page.items.length,
         window: { since: isoSeconds(new Date(since)), minutes },
+        ...(query.traceId && { traceId: query.traceId }),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: {
-          logs: page.items.map((log) => ({
-            timestamp: new Date(log.timestamp * 1000).toISOString(),
-            level: log.level,
-            body: bounded(log.body),
-            ...withoutEmpty({ traceId: log.traceId, spanId: log.spanId }),
-            attributes: bounded(logAttributes(log)) as Record<string, unknown>,
-            ...withoutEmpty({ release: log.release, environment: log.environment }),
-          })),
+          logs: asTable<z.infer<typeof logRow>>(
+            page.items.map((log) => ({
+              timestamp: new Date(log.timestamp * 1000).toISOString(),
+              level: log.level,
+              body: bounded(log.body),
+              ...withoutEmpty({ traceId: query.traceId ? null : log.traceId, spanId: log.spanId }),
+              attributes: bounded(logAttributes(log)) as Record<string, unknown>,
+              ...withoutEmpty({ release: log.release, environment: log.environment }),
+            })),
+          ),
         },
       },
     };

@@ -8,6 +8,7 @@ import {
   untrustedEnvelope,
   type ToolHarness,
 } from '../../../test/support/tool-harness.ts';
+import { isoSecond } from '../../../test/support/iso-second.ts';
 
 let h: ToolHarness;
 let checkout: Issue;
@@ -39,7 +40,6 @@ describe('update_issue', () => {
       shortId: checkout.shortId,
       action: 'resolve',
       changed: true,
-      deleted: false,
       status: 'resolved',
       resolution: { resolvedAt: new Date(h.now).toISOString(), by: 'triage' },
       agentWrittenData: { resolution: written },
@@ -66,7 +66,7 @@ describe('update_issue', () => {
     expect(snoozed.structured).toMatchObject({
       changed: true,
       status: 'snoozed',
-      snoozeUntil: new Date(h.now + 30 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      snoozeUntil: isoSecond(h.now + 30 * 60_000),
     });
     expect(await statusOf(checkout)).toBe('snoozed');
   });

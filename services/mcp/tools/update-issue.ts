@@ -39,7 +39,7 @@ export const updateIssue = defineTool({
     shortId: z.string(),
     action: z.enum(ISSUE_ACTIONS),
     changed: z.boolean().describe('the status changed (or the issue was deleted)'),
-    deleted: z.boolean(),
+    deleted: z.literal(true).optional().describe('present when the issue was deleted'),
     status: z.string().optional().describe('the status now; absent after delete'),
     resolution: resolutionSchema.optional().describe('present while the issue keeps a resolution marker'),
     snoozeUntil: z.string().optional().describe('present while snoozed'),
@@ -79,7 +79,7 @@ export const updateIssue = defineTool({
           shortId: issue.shortId,
           action: input.action,
           changed: outcome.changed > 0,
-          deleted: true,
+          deleted: true as const,
         },
       };
     }
@@ -98,7 +98,6 @@ export const updateIssue = defineTool({
         shortId: issue.shortId,
         action: input.action,
         changed: outcome.changed > 0,
-        deleted: false,
         status: after.status,
         ...withoutEmpty({
           resolution: resolutionView(after.resolution),

@@ -8,6 +8,7 @@ import {
   untrustedEnvelope,
   type ToolHarness,
 } from '../../../test/support/tool-harness.ts';
+import { isoSecond } from '../../../test/support/iso-second.ts';
 
 let h: ToolHarness;
 let T: number;
@@ -63,11 +64,8 @@ describe('whats_new', () => {
   it('lists each issue once with its reasons, regressed, then new, then spiking, then burst; ignored ones are left out', async () => {
     const { isError, structured, text } = await h.call('read', 'whats_new', { sinceMinutes: 60 });
     expect(isError, text).toBe(false);
-    expect(structured.window).toEqual({
-      since: new Date(T - 60 * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      until: new Date(T).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      minutes: 60,
-    });
+    // Like search_logs' window: where it starts and how long it is; it ends now.
+    expect(structured.window).toEqual({ since: isoSecond(T - 60 * MINUTE), minutes: 60 });
     expect(structured.projects).toEqual(['shop', 'web']);
     expect(structured.sort).toBe('priority');
     expect(structured).not.toHaveProperty('release');
@@ -82,7 +80,10 @@ describe('whats_new', () => {
     ]);
     // Across two projects each row names its project; window counts only where they are not the
     // whole count, the baseline only for a spike (a burst's is 0 by definition).
-    expect(structured.issues[0]).toMatchObject({ project: 'web', status: 'unresolved', isRegression: true, eventsInWindow: 1 });
+    // Every issue listed is unresolved: said once for the answer, not on each row.
+    expect(structured.status).toBe('unresolved');
+    expect(structured.issues[0]).not.toHaveProperty('status');
+    expect(structured.issues[0]).toMatchObject({ project: 'web', isRegression: true, eventsInWindow: 1 });
     expect(structured.issues[0]).not.toHaveProperty('snoozeUntil');
     expect(structured.issues[0]).not.toHaveProperty('baselinePerWindow');
     expect(structured.issues[1]).not.toHaveProperty('isRegression');
@@ -91,7 +92,7 @@ describe('whats_new', () => {
     expect(structured.issues[4]).toMatchObject({ count: 11, eventsInWindow: 10 });
     expect(structured.issues[4]).not.toHaveProperty('baselinePerWindow');
     expect(structured.counts).toEqual({ regressed: 1, new: 2, spiking: 1, burst: 1 });
-    expect(structured.truncated).toBe(false);
+    expect(structured).not.toHaveProperty('truncated');
     expect(ids(structured.untrustedData.issues)).toEqual(ids(structured.issues));
     expect(text.split('\n')[0]).toBe(
       '5 issues need attention in the last 60 minutes across 2 projects: 1 regressed, 2 new, 1 spiking, 1 burst.',
@@ -130,7 +131,8 @@ describe('whats_new', () => {
   });
 
   it('says so when no event came with the release asked about, naming it in the untrusted data', async () => {
-    const { isError, structured, text } = await h.call('read', 'whats_new', { release: 'web@9.9.9' });
+    const result = await h.call('read', 'whats_new', { release: 'web@9.9.9' });
+    const { isError, structured, text } = result;
     expect(isError, text).toBe(false);
     expect(structured.issues).toEqual([]);
     expect(structured.release).toEqual({ knownIn: [] });
@@ -139,7 +141,7 @@ describe('whats_new', () => {
       '0 issues need attention for the release given across 2 projects: 0 regressed, 0 new, 0 spiking, 0 burst. ' +
         'No event came with the release given (untrustedData.release) in shop, web: check its spelling.',
     );
-    expect(untrustedEnvelope({ isError, structured, text })).toEqual(structured.untrustedData);
+    expect(untrustedEnvelope(result)).toEqual(structured.untrustedData);
   });
 
   it('narrows to an environment, and sorts by first seen, last seen, events or users', async () => {
@@ -228,7 +230,8 @@ describe('whats_new', () => {
       loud!.shortId,
       ['new', 'burst'],
     ]);
-    expect(structured.counts).toEqual({ regressed: 0, new: 2, spiking: 0, burst: 1 });
+    // A reason no issue has is left out.
+    expect(structured.counts).toEqual({ new: 2, burst: 1 });
   });
 
   it('shows at most 25 issues, and says when it cut some', async () => {

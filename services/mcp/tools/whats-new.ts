@@ -11,10 +11,11 @@ import {
   type AttentionReason,
 } from '../../core/issues/attention.ts';
 import { BASELINE_WINDOWS, baselineOf, findSpikes } from '../../core/issues/spiking.ts';
-import type { Issue, IssueQuery, IssueStatus, Project } from '../../core/ports/metadata-store.ts';
+import { ISSUE_STATUSES, type Issue, type IssueQuery, type IssueStatus, type Project } from '../../core/ports/metadata-store.ts';
 import { attentionSortInput, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from '../tool-kit/issue-views.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
+import { asTable, tableSchema } from '../tool-kit/record-table.ts';
 import { projectBySlug, visibleProjects } from '../tool-kit/scope.ts';
 import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 
@@ -23,6 +24,16 @@ const MAX_SHOWN = 25;
 const MAX_GATHERED = 100;
 /** Rising issues looked at most (each not gathered already is a read), so a noisy hour stays one bounded call. */
 const MAX_RISES = 100;
+
+// Without snoozeUntil: snoozed issues are left out.
+const attentionRow = issueFactsSchema.omit({ snoozeUntil: true }).extend({
+  reasons: z.array(z.enum(ATTENTION_REASONS)),
+  eventsInWindow: z.number().int().optional().describe('events in the window; absent when that is all of them (count)'),
+  baselinePerWindow: z
+    .number()
+    .optional()
+    .describe(`spiking only: average events per window over the ${BASELINE_WINDOWS} windows before (a burst's is 0)`),
+});
 
 export const whatsNew = defineTool({
   name: 'whats_new',
@@ -52,7 +63,9 @@ export const whatsNew = defineTool({
     sinceMinutes: z.number().int().min(1).max(525_600).default(1440).describe('the window, default 1440 (a day)'),
   },
   outputSchema: {
-    window: z.object({ since: z.string(), until: z.string(), minutes: z.number().int() }),
+    window: z
+      .object({ since: z.string().describe('ISO 8601, to the second'), minutes: z.number().int() })
+      .describe('the last minutes, from since to now'),
     projects: z.array(z.string()),
     sort: attentionSortInput.removeDefault(),
     release: z
@@ -62,25 +75,27 @@ export const whatsNew = defineTool({
       .optional()
       .describe('present with release; the release itself is in untrustedData'),
     counts: z
-      .object({ regressed: z.number().int(), new: z.number().int(), spiking: z.number().int(), burst: z.number().int() })
-      .describe('issues found with each reason (an issue may have several); lower bounds when truncated'),
-    // Without snoozeUntil: snoozed issues are left out.
-    issues: z.array(
-      issueFactsSchema.omit({ snoozeUntil: true }).extend({
-        reasons: z.array(z.enum(ATTENTION_REASONS)),
-        eventsInWindow: z.number().int().optional().describe('events in the window; absent when that is all of them (count)'),
-        baselinePerWindow: z
-          .number()
-          .optional()
-          .describe(`spiking only: average events per window over the ${BASELINE_WINDOWS} windows before (a burst's is 0)`),
-      }),
-    ),
+      .object({
+        regressed: z.number().int().optional(),
+        new: z.number().int().optional(),
+        spiking: z.number().int().optional(),
+        burst: z.number().int().optional(),
+      })
+      .describe(
+        'issues found with each reason (an issue may have several), a reason absent when none; lower bounds when truncated',
+      ),
+    status: z
+      .enum(ISSUE_STATUSES)
+      .optional()
+      .describe('the status of every issue listed, when they share one; otherwise each issue has its own'),
+    issues: tableSchema(attentionRow, 'the issues, most pressing first'),
     truncated: z
-      .boolean()
-      .describe(`true when more than ${MAX_SHOWN} issues were found, or a reason had more than could be ranked`),
+      .literal(true)
+      .optional()
+      .describe(`present when more than ${MAX_SHOWN} issues were found, or a reason had more than could be ranked`),
     untrustedData: z.object({
       release: z.string().optional().describe('the release asked about'),
-      issues: z.array(issueTextSchema),
+      issues: tableSchema(issueTextSchema, "the issues' captured text, in the same order"),
     }),
   },
   async run(input, context) {
@@ -129,24 +144,29 @@ export const whatsNew = defineTool({
       ATTENTION_REASONS.map((r) => [r, all.filter((a) => a.reasons.includes(r)).length]),
     ) as Record<AttentionReason, number>;
     const knownIn = release ? await projectsKnowing(context, projects, release) : [];
+    const statuses = new Set(shown.map((a) => a.issue.status));
+    const status = statuses.size === 1 ? [...statuses][0] : undefined;
     return {
       summary: summary({ counts, found: all.length, shown: shown.length, truncated, projects, minutes, release, knownIn }),
       result: {
-        window: { since: isoSeconds(since), until: isoSeconds(until), minutes },
+        window: { since: isoSeconds(since), minutes },
         projects: projects.map((p) => p.slug),
         sort: input.sort,
         ...(release && { release: { knownIn } }),
-        counts,
-        issues: shown.map((a) => ({
-          ...issueFacts(a.issue, { withProject: projects.length > 1 }),
-          reasons: a.reasons,
-          ...(a.eventsInWindow !== a.issue.count && { eventsInWindow: a.eventsInWindow }),
-          ...(a.reasons.includes('spiking') && {
-            baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
-          }),
-        })),
-        truncated,
-        untrustedData: { ...(release && { release }), issues: shown.map((a) => issueText(a.issue)) },
+        counts: Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)),
+        ...(status && { status }),
+        issues: asTable<z.infer<typeof attentionRow>>(
+          shown.map((a) => ({
+            ...issueFacts(a.issue, { withProject: projects.length > 1, withoutStatus: status !== undefined }),
+            reasons: a.reasons,
+            ...(a.eventsInWindow !== a.issue.count && { eventsInWindow: a.eventsInWindow }),
+            ...(a.reasons.includes('spiking') && {
+              baselinePerWindow: Math.round(baselineOf(a.issue.id, window.baseline, window.windows) * 100) / 100,
+            }),
+          })),
+        ),
+        ...(truncated && { truncated }),
+        untrustedData: { ...(release && { release }), issues: asTable(shown.map((a) => issueText(a.issue))) },
       },
     };
   },

@@ -2,6 +2,7 @@
 // provoking a refusal.
 import { z } from 'zod';
 import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
+import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
 
 export const whoami = defineTool({
@@ -23,7 +24,7 @@ export const whoami = defineTool({
         .int()
         .describe('JSON-RPC messages per minute: tool calls, tools/list, initialize; each message of a batch'),
       remaining: z.number().int(),
-      resetAt: z.string().describe('ISO 8601: when remaining goes back to limit'),
+      resetAt: z.string().describe('ISO 8601, to the second: when remaining goes back to limit'),
       resetInSeconds: z.number().int(),
     }),
   },
@@ -45,7 +46,8 @@ export const whoami = defineTool({
         rateLimit: {
           limit: limit.limit,
           remaining: limit.remaining,
-          resetAt: new Date(limit.resetAt).toISOString(),
+          // Rounded up: an agent that waits until resetAt never comes back a fraction too early.
+          resetAt: isoSeconds(new Date(Math.ceil(limit.resetAt / 1000) * 1000)),
           resetInSeconds: Math.max(0, Math.ceil((limit.resetAt - now) / 1000)),
         },
       },
