@@ -17,9 +17,21 @@ interface TailOptions {
   /** The tail ended by itself (paused, stopped, failed): end the response. */
   end(): void;
   now?: () => number;
+  /** Where the next poll is scheduled: setTimeout unless a test steps through the polls itself. */
+  timers?: TailTimers;
   pollMs?: number;
   limits?: TailLimits;
 }
+
+export interface TailTimers {
+  set(poll: () => Promise<void>, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: TailTimers = {
+  set: (poll, ms) => setTimeout(() => void poll(), ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 const POLL_MS = 1000;
 /** Records read per store query; a poll reads pages until it has them all or enough to pause. */
@@ -54,7 +66,8 @@ export function startLogTail(options: TailOptions): () => void {
   const limits = options.limits ?? TAIL_LIMITS;
   const guard = new TailGuard(now(), limits);
   const window = new TailWindow(now() / 1000);
-  let timer: NodeJS.Timeout | undefined;
+  const timers = options.timers ?? REAL_TIMERS;
+  let timer: unknown;
   let stopped = false;
   let lastWrite = now();
 
@@ -64,7 +77,7 @@ export function startLogTail(options: TailOptions): () => void {
   };
   const stop = () => {
     stopped = true;
-    if (timer) clearTimeout(timer);
+    if (timer !== undefined) timers.clear(timer);
     timer = undefined;
   };
   const finish = (event: string, data: unknown) => {
@@ -92,7 +105,7 @@ export function startLogTail(options: TailOptions): () => void {
     return fresh;
   };
 
-  const tick = async () => {
+  const tick = async (): Promise<void> => {
     timer = undefined;
     let fresh: LogRecord[];
     try {
@@ -107,11 +120,11 @@ export function startLogTail(options: TailOptions): () => void {
     if (verdict.kind !== 'continue') return finish(verdict.kind, { message: verdict.message });
     for (const record of fresh) write(sseEvent('record', row(record)));
     if (now() - lastWrite >= KEEP_ALIVE_MS) write(': keep-alive\n\n');
-    timer = setTimeout(() => void tick(), pollMs);
+    timer = timers.set(tick, pollMs);
   };
 
   write(`retry: ${RETRY_MS}\n\n`);
   write(sseEvent('started', { maxMinutes: Math.round(limits.maxDurationMs / 60_000), maxPerSecond: limits.maxRecordsPerSecond }));
-  timer = setTimeout(() => void tick(), pollMs);
+  timer = timers.set(tick, pollMs);
   return stop;
 }
