@@ -20,6 +20,12 @@ describe('the live tail guard', () => {
     );
   });
 
+  it('says "more than" when the poll stopped reading once it had enough to pause', () => {
+    const guard = new TailGuard(START);
+    const verdict = guard.check(second(1), 201, true);
+    expect(verdict.kind === 'paused' && verdict.message).toMatch(/^Paused: more than 201 records arrived in 1 s,/);
+  });
+
   it('measures the rate over the time since the last poll, so a slow poll is not a flood', () => {
     const guard = new TailGuard(START);
     // 250 records over 2.5 s is 100 a second: not above the limit.

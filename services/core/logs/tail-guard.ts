@@ -29,9 +29,10 @@ export class TailGuard {
   /**
    * After a poll that found `records` new records at time `now` (ms): whether the tail goes on.
    * The rate is over the time since the previous poll, and never over less than a second, so
-   * polls that come early do not make a trickle look like a flood.
+   * polls that come early do not make a trickle look like a flood. `more`: the poll stopped
+   * reading once it had enough to pause, so `records` is a lower bound.
    */
-  check(now: number, records: number): TailVerdict {
+  check(now: number, records: number, more = false): TailVerdict {
     const elapsedMs = Math.max(now - this.lastCheck, 1000);
     this.lastCheck = now;
     if (now - this.startedAt >= this.limits.maxDurationMs) {
@@ -49,7 +50,7 @@ export class TailGuard {
         records,
         seconds,
         message:
-          `Paused: ${plural(records, 'record')} arrived in ${seconds} s, more than ${this.limits.maxRecordsPerSecond} a second ` +
+          `Paused: ${more ? 'more than ' : ''}${plural(records, 'record')} arrived in ${seconds} s, more than ${this.limits.maxRecordsPerSecond} a second ` +
           'can be read live. Narrow the filters, or resume to go on from now.',
       };
     }

@@ -87,7 +87,7 @@ export function startLogTail(options: TailOptions): () => void {
   };
 
   /** New records up to one more than a second's limit allows: beyond that the tail pauses anyway. */
-  const poll = async (): Promise<LogRecord[]> => {
+  const poll = async (): Promise<{ fresh: LogRecord[]; more: boolean }> => {
     const since = window.since(now() / 1000);
     const fresh: LogRecord[] = [];
     let cursor: string | undefined;
@@ -101,22 +101,24 @@ export function startLogTail(options: TailOptions): () => void {
       });
       fresh.push(...window.fresh(page.items, since));
       cursor = page.nextCursor;
-    } while (cursor && !stopped && fresh.length <= limits.maxRecordsPerSecond * (pollMs / 1000 + 1));
-    return fresh;
+      if (fresh.length > limits.maxRecordsPerSecond * (pollMs / 1000 + 1)) break;
+    } while (cursor && !stopped);
+    return { fresh, more: cursor !== undefined };
   };
 
   const tick = async (): Promise<void> => {
     timer = undefined;
     let fresh: LogRecord[];
+    let more: boolean;
     try {
-      fresh = await poll();
+      ({ fresh, more } = await poll());
     } catch {
       // The store's own words stay in the server's log, never in a person's page.
       if (!stopped) finish('failed', { message: 'The log store did not answer, so the live tail ended. Start again in a moment.' });
       return;
     }
     if (stopped) return;
-    const verdict: TailVerdict = guard.check(now(), fresh.length);
+    const verdict: TailVerdict = guard.check(now(), fresh.length, more);
     if (verdict.kind !== 'continue') return finish(verdict.kind, { message: verdict.message });
     for (const record of fresh) write(sseEvent('record', row(record)));
     if (now() - lastWrite >= KEEP_ALIVE_MS) write(': keep-alive\n\n');
