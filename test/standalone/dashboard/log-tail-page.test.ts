@@ -63,6 +63,12 @@ describe('the live tail page', () => {
         expect(await opened.page.locator('.log-tail-rows b').count()).toBe(0);
         await expect(opened.page.locator('.log-tail-status').textContent()).resolves.toBe('Live: 3 records since the tail started.');
         await opened.recheck(`log-tail-rows-${colorScheme}`);
+        if (colorScheme === 'dark') {
+          // On a phone the rows wrap inside their box; the page does not widen.
+          await opened.page.setViewportSize({ width: 390, height: 844 });
+          await opened.recheck('log-tail-narrow-dark');
+          expect(await opened.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        }
       } finally {
         await opened.close();
       }
