@@ -6,8 +6,10 @@ import { localTimes } from './local-time.ts';
 import { sendCsrfWithHtmx } from './csrf-header.ts';
 import { copyButtons } from './copy-button.ts';
 import { issueKeys } from './issue-keys.ts';
+import { logTail } from './log-tail.ts';
 
 sendCsrfWithHtmx();
 localTimes();
 copyButtons();
 issueKeys();
+logTail();
