@@ -22,11 +22,13 @@ import { issuesRoutes } from './routes/issues-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
+import { sourceMapRoutes } from './routes/source-map-routes.ts';
 
 const ROUTES: readonly OrganizationRoute[] = [
   ...issuesRoutes,
   ...issueRoutes,
   ...projectRoutes,
+  ...sourceMapRoutes,
   ...releaseRoutes,
   ...channelRoutes,
   ...settingsRoutes,
