@@ -172,6 +172,10 @@ describe('uploading, using and deleting source maps from the page', () => {
       await page.emulateMedia({ colorScheme: 'dark' });
       await checked.recheck('source-maps-stored-dark');
       await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await checked.recheck('source-maps-stored-narrow');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await page.setViewportSize({ width: 1280, height: 720 });
       expect(await page.content()).not.toContain(variables.SENTRY_AUTH_TOKEN);
       const group = page.getByRole('listitem').filter({ hasText: app.debugId });
       await expect(group.getByRole('row', { name: /Minified file ~\/app\.js / }).count()).resolves.toBe(1);
