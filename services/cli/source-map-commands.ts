@@ -2,7 +2,7 @@
 // (the project-scoped tokens sentry-cli and the bundler plugins upload with), and
 // `errata listsourcemaps | deletesourcemaps` (what was uploaded).
 import type { Command } from 'commander';
-import { uploadToolEnvironment } from '../core/provisioning/upload-tokens.ts';
+import { UPLOAD_COMMAND, uploadToolEnvironment } from '../core/provisioning/upload-tokens.ts';
 import type { CliIo } from './cli-io.ts';
 
 interface UploadTokenJson {
@@ -29,7 +29,7 @@ export function registerSourceMapCommands(program: Command, io: CliIo): void {
       io.out('');
       io.out('sentry-cli and the bundler plugins read these (the organization is ignored):');
       for (const line of uploadToolEnvironment(io.baseUrl(), result.token.project, result.plaintext)) io.out(`  ${line}`);
-      io.out('then: sentry-cli sourcemaps inject ./dist && sentry-cli sourcemaps upload ./dist');
+      io.out(`then: ${UPLOAD_COMMAND}`);
       io.out('');
       io.out(`Revoke it with: errata revokeuploadtoken ${result.token.name}`);
     });

@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import type { JSX } from 'preact';
 import type { AlertManagementDeps } from '../core/alerts/alert-management.ts';
 import { can, type Actor, type Capability } from '../core/auth/capabilities.ts';
+import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore, Organization } from '../core/ports/metadata-store.ts';
@@ -20,6 +21,8 @@ export interface OrganizationDeps extends SignInDeps, AlertManagementDeps {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;
+  /** Uploaded source files and maps: a project's Source maps page deletes them. */
+  blobs: BlobStore;
   /** The widest log search window, in minutes (the retention period). */
   maxLogWindowMinutes: number;
   /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: a project's limit when it sets none (its Keys tab shows it). */

@@ -23,11 +23,13 @@ import { logTailRoutes } from './routes/log-tail-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
+import { sourceMapRoutes } from './routes/source-map-routes.ts';
 
 const ROUTES: readonly OrganizationRoute[] = [
   ...issuesRoutes,
   ...issueRoutes,
   ...projectRoutes,
+  ...sourceMapRoutes,
   ...releaseRoutes,
   ...channelRoutes,
   ...settingsRoutes,

@@ -1,6 +1,7 @@
 // The dispatcher's map loading over the real embedded stores and a directory blob store: a map
-// missing at first is looked for again after its absence expires (injected clock), and the
-// cache keeps within its byte budget.
+// missing at first is looked for again after its absence expires (injected clock), a kept map
+// deleted from the index stops symbolicating from the next batch, and the cache keeps within its
+// byte budget.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { deleteStoredMaps } from '../core/sourcemaps/stored-maps.ts';
 import { PARSED_HEAP_PER_JSON_BYTE, SourceMapSymbolicator } from './source-map-symbolicator.ts';
 
 let stores: EmbeddedStores;
@@ -126,5 +128,34 @@ describe('SourceMapSymbolicator', () => {
     // What each holds is private; their budgets are what the figures in docs/benchmarks.md explain.
     expect((tight as unknown as { cachedBytes: number }).cachedBytes).toBeLessThanOrEqual(perMap);
     expect((tiny as unknown as { cachedBytes: number }).cachedBytes).toBe(0);
+  });
+
+  it('stops using a kept map from the batch after it was deleted, and uses it again once uploaded again', async () => {
+    await upload(ID(4));
+    let now = Date.UTC(2030, 0, 1);
+    const symbolicator = new SourceMapSymbolicator({
+      metadata: stores.metadata,
+      blobs,
+      logger: createLogger('silent'),
+      now: () => now,
+    });
+    const kept = event([ID(4)]);
+    await symbolicator.symbolicate(projectId, kept);
+    expect(filenameOf(kept)).toBe('src/a.js');
+    await symbolicator.flushUsage();
+
+    // Deleted as the dashboard, the API and the CLI delete it, by another process's hand: the cache must not outlive it.
+    await deleteStoredMaps({ metadata: stores.metadata, blobs }, projectId, ID(4));
+    const afterDelete = event([ID(4)]);
+    await symbolicator.symbolicate(projectId, afterDelete);
+    expect(filenameOf(afterDelete)).toBe('0.js');
+    await symbolicator.flushUsage();
+
+    // Its absence is remembered for ten seconds, as for a map never uploaded.
+    await upload(ID(4));
+    now += 11_000;
+    const again = event([ID(4)]);
+    await symbolicator.symbolicate(projectId, again);
+    expect(filenameOf(again)).toBe('src/a.js');
   });
 });

@@ -2,12 +2,15 @@
 // from the upload index and the BlobStore, gunzipped and parsed once, kept in a cache bounded
 // by bytes), then core/sourcemaps/symbolicate.ts rewrites the frames before grouping. A map not
 // uploaded yet is remembered as absent for ten seconds; an event that arrives before its map is
-// grouped on minified frames and is never regrouped. Maps in use are marked so, at most hourly.
+// grouped on minified frames and is never regrouped. A kept map is checked against the index
+// once a batch (one indexed read), so a map deleted (from the dashboard, the API, the CLI) stops
+// symbolicating from the next batch, whichever process deleted it. Maps in use are marked so,
+// at most hourly.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
-import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import type { MetadataStore, SourceMapArtifact } from '../core/ports/metadata-store.ts';
 import { debugIdsNeeded, parseSourceMap, symbolicateEvent, type ParsedSourceMap } from '../core/sourcemaps/symbolicate.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
@@ -38,6 +41,8 @@ interface SymbolicatorDeps {
 interface Cached {
   map: ParsedSourceMap | null;
   bytes: number;
+  /** For a kept map: the index entry it was read from (blob and upload time), to see it deleted or replaced. */
+  source?: string;
   /** For an absent map: when to look again. */
   until?: number;
 }
@@ -47,6 +52,8 @@ export class SourceMapSymbolicator {
   private cachedBytes = 0;
   private readonly touched = new Map<string, number>();
   private readonly used = new Map<number, Set<string>>();
+  /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
+  private readonly checked = new Set<string>();
   private readonly now: () => number;
 
   constructor(private readonly deps: SymbolicatorDeps) {
@@ -72,6 +79,7 @@ export class SourceMapSymbolicator {
     const at = new Date(this.now());
     for (const [projectId, debugIds] of this.used) await this.deps.metadata.touchSourceMapArtifacts(projectId, [...debugIds], at);
     this.used.clear();
+    this.checked.clear();
   }
 
   private markUsed(projectId: number, debugId: string): void {
@@ -88,19 +96,39 @@ export class SourceMapSymbolicator {
     const key = `${projectId}:${debugId}`;
     const cached = this.cache.get(key);
     if (cached && (cached.until === undefined || cached.until > this.now())) {
-      // Most recently used last: the first entries are the ones to evict.
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return cached.map;
+      if (cached.source === undefined || this.checked.has(key)) return this.reuse(key, cached);
+      const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
+      this.checked.add(key);
+      if (artifact && sourceOf(artifact) === cached.source) return this.reuse(key, cached);
+      // Deleted, or replaced by another upload: what was kept must not symbolicate another event.
+      this.forget(key, cached);
+      return this.read(key, projectId, debugId, artifact);
     }
     if (cached) this.forget(key, cached);
     const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
+    this.checked.add(key);
+    return this.read(key, projectId, debugId, artifact);
+  }
+
+  private reuse(key: string, cached: Cached): ParsedSourceMap | null {
+    // Most recently used last: the first entries are the ones to evict.
+    this.cache.delete(key);
+    this.cache.set(key, cached);
+    return cached.map;
+  }
+
+  private async read(
+    key: string,
+    projectId: number,
+    debugId: string,
+    artifact: SourceMapArtifact | undefined,
+  ): Promise<ParsedSourceMap | null> {
     const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
     if (!artifact || !stored) return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS }, 'absent');
     try {
       const json = await gunzipAsync(stored);
       const map = parseSourceMap(json, artifact.url);
-      return this.remember(key, { map, bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE }, 'kept');
+      return this.remember(key, { map, bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE, source: sourceOf(artifact) }, 'kept');
     } catch (error) {
       // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
       this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
@@ -129,4 +157,9 @@ export class SourceMapSymbolicator {
     this.cache.delete(key);
     this.cachedBytes -= entry.bytes;
   }
+}
+
+/** Which stored file an index entry names: the same key uploaded again is another map. */
+function sourceOf(artifact: SourceMapArtifact): string {
+  return `${artifact.blobKey}@${artifact.uploadedAt.getTime()}`;
 }

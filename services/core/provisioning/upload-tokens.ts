@@ -41,6 +41,23 @@ export async function revokeUploadToken(
   return token;
 }
 
+/**
+ * Revokes a live upload token of this project only (the dashboard's project page, the
+ * management API's project path): a token of another project is "not found" here, so neither
+ * can reach past the project it names.
+ */
+export async function revokeProjectUploadToken(
+  metadata: MetadataStore,
+  project: { organizationId: number; id: number; slug: string },
+  name: string,
+): Promise<UploadToken> {
+  const live = (await metadata.listUploadTokens(project.organizationId)).find(
+    (t) => t.projectId === project.id && t.name === name && t.revokedAt === null,
+  );
+  if (!live) throw new NotFoundError(`no live upload token named "${name.slice(0, 100)}" in project ${project.slug}`);
+  return (await metadata.revokeUploadToken(project.organizationId, live.name)) ?? live;
+}
+
 export async function listUploadTokens(metadata: MetadataStore, input: { organization?: string }): Promise<UploadToken[]> {
   const organization = await resolveOrganization(metadata, input.organization);
   return metadata.listUploadTokens(organization.id);
@@ -55,6 +72,9 @@ export function uploadTokenJson(token: UploadToken) {
     revokedAt: token.revokedAt?.toISOString() ?? null,
   };
 }
+
+/** What to run once the environment is set, from the folder holding the build's output. */
+export const UPLOAD_COMMAND = 'sentry-cli sourcemaps inject ./dist && sentry-cli sourcemaps upload ./dist';
 
 /** The environment the upload tools read (sentry-cli and the bundler plugins). */
 export function uploadToolEnvironment(baseUrl: string, projectSlug: string, plaintext: string): string[] {

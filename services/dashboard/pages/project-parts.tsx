@@ -36,7 +36,7 @@ export function Notice({ notice }: { notice: FormNotice | undefined }) {
   );
 }
 
-type Tab = 'overview' | 'releases' | 'keys';
+type Tab = 'overview' | 'releases' | 'keys' | 'source-maps';
 
 interface ProjectHeaderProps {
   project: Project;
@@ -44,7 +44,7 @@ interface ProjectHeaderProps {
   projectsHref: string;
   issuesHref: string;
   current: Tab;
-  /** The Keys tab is for people who may manage keys (the `projects` capability). */
+  /** The DSN keys and Source maps tabs are for people who may manage them (the `projects` capability). */
   showKeys: boolean;
 }
 
@@ -53,7 +53,12 @@ export function ProjectHeader({ project, projectsHref, issuesHref, current, show
   const tabs: Array<{ tab: Tab; label: string; href: string }> = [
     { tab: 'overview', label: 'Set-up', href: base },
     { tab: 'releases', label: 'Releases', href: `${base}/releases` },
-    ...(showKeys ? [{ tab: 'keys' as const, label: 'DSN keys', href: `${base}/keys` }] : []),
+    ...(showKeys
+      ? [
+          { tab: 'keys' as const, label: 'DSN keys', href: `${base}/keys` },
+          { tab: 'source-maps' as const, label: 'Source maps', href: `${base}/source-maps` },
+        ]
+      : []),
   ];
   return (
     <header class="project-header">

@@ -43,7 +43,8 @@ function savedOn(page: OrganizationPage) {
   return { form: String(page.ctx.query.saved).startsWith('rate-limit') ? ('rate-limit' as const) : ('keys' as const), notice };
 }
 
-async function projectOf(page: OrganizationPage, slug: string): Promise<Project> {
+/** The project the address names, in the page's organization (another organization's is not found). */
+export async function projectOf(page: OrganizationPage, slug: string): Promise<Project> {
   const project = await page.deps.metadata.findProject(page.organization.id, slug);
   if (!project) throw new NotFoundError(`no project "${slug}" in ${page.organization.slug}: the Projects page lists them`);
   return project;

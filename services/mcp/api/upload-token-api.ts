@@ -4,10 +4,15 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { UserInputError, NotFoundError } from '../../core/errors.ts';
+import { UserInputError } from '../../core/errors.ts';
 import { strictObject } from '../../core/strict-object.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
-import { createUploadToken, uploadTokenJson, uploadToolEnvironment } from '../../core/provisioning/upload-tokens.ts';
+import {
+  createUploadToken,
+  revokeProjectUploadToken,
+  uploadTokenJson,
+  uploadToolEnvironment,
+} from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
@@ -54,14 +59,8 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
 
   router.delete('/:name', async (ctx) => {
     noQueryParams(ctx);
-    const { organization, project } = await projectOf(ctx);
-    const live = (await deps.metadata.listUploadTokens(organization.id)).find(
-      (t) => t.projectId === project.id && t.name === ctx.params.name && t.revokedAt === null,
-    );
-    if (!live)
-      throw new NotFoundError(`no live upload token named "${ctx.params.name!.slice(0, 100)}" in project ${project.slug}`);
-    const revoked = await deps.metadata.revokeUploadToken(organization.id, live.name);
-    ctx.body = { token: uploadTokenJson(revoked ?? live) };
+    const { project } = await projectOf(ctx);
+    ctx.body = { token: uploadTokenJson(await revokeProjectUploadToken(deps.metadata, project, ctx.params.name!)) };
   });
 
   return router.routes() as unknown as Koa.Middleware;
