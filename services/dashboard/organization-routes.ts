@@ -16,6 +16,7 @@ import { ForbiddenPage } from './pages/forbidden.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OrganizationsPage } from './pages/organizations.tsx';
 import { sendPage } from './render-page.ts';
+import { agentActivityRoutes } from './routes/agent-activity-routes.ts';
 import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
@@ -34,6 +35,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...channelRoutes,
   ...settingsRoutes,
   ...logTailRoutes,
+  ...agentActivityRoutes,
 ];
 
 export function organizationRoutes(deps: OrganizationDeps) {

@@ -104,4 +104,25 @@ describe('retention', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("deletes agents' tool calls older than the retention period with the events, and keeps the rest", async () => {
+    const org = await stores.metadata.ensureOrganization('calls', 'calls');
+    const call = (tool: string, ageDays: number) => ({
+      organizationId: org.id,
+      tokenId: 1,
+      tokenName: 'laptop',
+      tool,
+      at: new Date((NOW - ageDays * DAY) * 1000),
+      durationMs: 3,
+      outcome: 'ok' as const,
+      reason: null,
+      argumentSummary: '',
+      issues: [],
+    });
+    await stores.metadata.recordAgentCalls([call('old', 91), call('kept', 89)]);
+    const pruned = await pruneExpired({ ...stores, logger: createLogger('silent'), retentionDays: 90, now: () => NOW * 1000 });
+    expect(pruned.agentCalls).toBe(1);
+    const left = await stores.metadata.listAgentCalls({ organizationId: org.id, limit: 10 });
+    expect(left.items.map((c) => c.tool)).toEqual(['kept']);
+  });
 });

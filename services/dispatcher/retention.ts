@@ -2,7 +2,8 @@
 // ERRATA_EVENT_RETENTION_DAYS are deleted, and with them the record of which event ids were
 // counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
-// Alert deliveries finished before the cutoff go with their attempts.
+// Alert deliveries finished before the cutoff go with their attempts, and the record of agents'
+// tool calls (the Agent activity page) made before it.
 import { repeatEvery } from '../runtime/repeat.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
@@ -27,7 +28,14 @@ export interface RetentionDeps {
 
 export async function pruneExpired(
   deps: RetentionDeps,
-): Promise<{ events: number; logs: number; eventIds: number; sourceMapFiles: number; alertDeliveries: number }> {
+): Promise<{
+  events: number;
+  logs: number;
+  eventIds: number;
+  sourceMapFiles: number;
+  alertDeliveries: number;
+  agentCalls: number;
+}> {
   const cutoff = (deps.now ?? Date.now)() / 1000 - deps.retentionDays * 86_400;
   const pruned = {
     events: await deps.events.deleteEventsBefore(cutoff),
@@ -35,6 +43,7 @@ export async function pruneExpired(
     eventIds: await deps.metadata.forgetProcessedEventsBefore(cutoff),
     sourceMapFiles: deps.blobs ? await pruneSourceMaps(deps.metadata, deps.blobs, new Date(cutoff * 1000)) : 0,
     alertDeliveries: deps.alerts ? await deps.alerts.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000)) : 0,
+    agentCalls: await deps.metadata.deleteAgentCallsBefore(new Date(cutoff * 1000)),
   };
   if (Object.values(pruned).some((n) => n > 0))
     deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');

@@ -2,6 +2,7 @@
 // mcp replica can answer any request). Every request carries `Authorization: Bearer
 // errata_agent_...`, looked up anew, so a revoked token fails on its very next request; each of
 // its JSON-RPC messages counts toward the token's rate limit before any runs (message-budget.ts).
+// Each tool call is recorded for the Agent activity page once answered (call-recorder.ts).
 // POST only: a stateless server has no stream to offer on GET and no session to DELETE.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
@@ -13,6 +14,7 @@ import type { AgentToken, MetadataStore } from '../core/ports/metadata-store.ts'
 import { readJsonBody } from '../runtime/json-body.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requireAgentToken } from './agent-auth.ts';
+import { CallRecorder } from './call-recorder.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { jsonRpcError, meterMessages } from './message-budget.ts';
 import type { ToolContext } from './tool-kit/tool.ts';
@@ -51,19 +53,23 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
       const body = await readJson(ctx);
       if (body === undefined) return;
       const token = ctx.state.token as AgentToken;
+      const log = (ctx.state.log as Logger | undefined) ?? deps.logger;
+      const recorder = new CallRecorder({ store: deps.metadata, logger: log, now }, token, body);
       const verdict = meterMessages(body, limiter, token.id, now());
       if (!verdict.allowed) {
+        if (verdict.retryAfterSeconds !== undefined) recorder.rateLimited();
         ctx.status = verdict.status;
         if (verdict.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(verdict.retryAfterSeconds));
         ctx.body = verdict.body;
         return;
       }
       const context = await toolContext(deps, token, limiter, now);
-      const server = createMcpServer(context, (ctx.state.log as Logger | undefined) ?? deps.logger, deps.toolList);
+      const server = createMcpServer(context, log, deps.toolList, (id, note) => recorder.note(id, note));
       // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
       // JSON body; event-stream first gets SSE.
       const enableJsonResponse = ctx.accepts('application/json', 'text/event-stream') === 'application/json';
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
+      recorder.watch(transport);
       ctx.res.on('close', () => {
         void transport.close();
         void server.close();

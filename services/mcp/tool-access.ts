@@ -19,8 +19,11 @@ export function visibleTools(tools: Tool[], token: AgentToken): Tool[] {
   return tools.filter((tool) => callable.has(tool.name));
 }
 
-/** Why the token may not call the tool, and how to get one that may; undefined when it may. */
-export function refusalFor(tool: AgentTool, context: ToolContext): string | undefined {
+/**
+ * Why the token may not call the tool (its role, or its project scope), said with how to get one
+ * that may; undefined when it may.
+ */
+export function refusalFor(tool: AgentTool, context: ToolContext): { by: 'role' | 'scope'; text: string } | undefined {
   const { token } = context;
   if (mayCall(tool, token)) return undefined;
   if (!roleAtLeast(token.role, tool.minimumRole)) {
@@ -29,9 +32,15 @@ export function refusalFor(tool: AgentTool, context: ToolContext): string | unde
       context.organization.slug,
       tool.organizationWideOnly ? null : token.projectSlug,
     );
-    return `${tool.name} needs a token with role ${tool.minimumRole} or higher; this token has role ${token.role}. An administrator mints one with: ${mint}`;
+    return {
+      by: 'role',
+      text: `${tool.name} needs a token with role ${tool.minimumRole} or higher; this token has role ${token.role}. An administrator mints one with: ${mint}`,
+    };
   }
   // The role suffices: the tool is organization-wide only and the token is project-scoped.
   const mint = mintTokenCommand(tool.minimumRole, context.organization.slug, null);
-  return `${tool.name} needs an organization-wide ${tool.minimumRole} token; this token is scoped to project ${token.projectSlug}. An administrator mints one with: ${mint}`;
+  return {
+    by: 'scope',
+    text: `${tool.name} needs an organization-wide ${tool.minimumRole} token; this token is scoped to project ${token.projectSlug}. An administrator mints one with: ${mint}`,
+  };
 }

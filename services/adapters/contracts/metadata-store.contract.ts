@@ -1,11 +1,12 @@
 // The MetadataStore contract: every adapter (PGlite, Postgres) must pass these tests, run
-// against the real database. It is the contracts of the port's four slices, each run against
+// against the real database. It is the contracts of the port's five slices, each run against
 // the whole store, then what holds across the slices: the store answers every method of the
 // port, and text is stored the same way in all of them. A narrow implementation of one slice
 // is held to that slice's contract alone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
 import type { MetadataStore, Project } from '../../core/ports/metadata-store.ts';
+import { describeAgentActivityStoreContract } from './agent-activity-store.contract.ts';
 import { describeIssueStoreContract } from './issue-store.contract.ts';
 import * as fixtures from './metadata-fixtures.ts';
 import { at, change, T, unique } from './metadata-fixtures.ts';
@@ -37,6 +38,10 @@ const METHODS: Record<keyof MetadataStore, true> = {
   findUploadToken: true,
   revokeUploadToken: true,
   listUploadTokens: true,
+  recordAgentCalls: true,
+  listAgentCalls: true,
+  countAgentCallsSince: true,
+  deleteAgentCallsBefore: true,
   claimAssembly: true,
   finishAssembly: true,
   getAssembly: true,
@@ -71,6 +76,10 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
   describeTokenStoreContract(name, async () => {
     const store = await open();
     return { tokens: store, tenancy: store };
+  });
+  describeAgentActivityStoreContract(name, async () => {
+    const store = await open();
+    return { activity: store, tenancy: store };
   });
   describeSourceMapIndexContract(name, async () => {
     const store = await open();

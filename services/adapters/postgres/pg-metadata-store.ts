@@ -1,12 +1,14 @@
-// MetadataStore over SQL (PGlite standalone, Postgres distributed): the four slices of the port,
+// MetadataStore over SQL (PGlite standalone, Postgres distributed): the five slices of the port,
 // each its own class over the same SqlClient (pg-tenancy-store.ts, pg-token-store.ts,
-// pg-source-map-index.ts, pg-issue-store.ts), answered from one object. It does not own the
+// pg-agent-activity-store.ts, pg-source-map-index.ts, pg-issue-store.ts), answered from one object. It does not own the
 // SqlClient: whoever opened the database (runtime/compose.ts) closes it.
+import type { AgentActivityStore } from '../../core/ports/agent-activity-store.ts';
 import type { IssueStore } from '../../core/ports/issue-store.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import type { SourceMapIndex } from '../../core/ports/source-map-index.ts';
 import type { TenancyStore } from '../../core/ports/tenancy-store.ts';
 import type { TokenStore } from '../../core/ports/token-store.ts';
+import { PgAgentActivityStore } from './pg-agent-activity-store.ts';
 import { PgIssueStore } from './pg-issue-store.ts';
 import { PgSourceMapIndex } from './pg-source-map-index.ts';
 import { PgTenancyStore } from './pg-tenancy-store.ts';
@@ -16,12 +18,14 @@ import type { SqlClient } from './sql-client.ts';
 export class PgMetadataStore implements MetadataStore {
   private readonly tenancy: TenancyStore;
   private readonly tokens: TokenStore;
+  private readonly activity: AgentActivityStore;
   private readonly sourceMaps: SourceMapIndex;
   private readonly issues: IssueStore;
 
   constructor(private readonly db: SqlClient) {
     this.tenancy = new PgTenancyStore(db);
     this.tokens = new PgTokenStore(db);
+    this.activity = new PgAgentActivityStore(db);
     this.sourceMaps = new PgSourceMapIndex(db);
     this.issues = new PgIssueStore(db);
   }
@@ -50,6 +54,12 @@ export class PgMetadataStore implements MetadataStore {
   readonly findUploadToken: TokenStore['findUploadToken'] = (...a) => this.tokens.findUploadToken(...a);
   readonly revokeUploadToken: TokenStore['revokeUploadToken'] = (...a) => this.tokens.revokeUploadToken(...a);
   readonly listUploadTokens: TokenStore['listUploadTokens'] = (...a) => this.tokens.listUploadTokens(...a);
+
+  readonly recordAgentCalls: AgentActivityStore['recordAgentCalls'] = (...a) => this.activity.recordAgentCalls(...a);
+  readonly listAgentCalls: AgentActivityStore['listAgentCalls'] = (...a) => this.activity.listAgentCalls(...a);
+  readonly countAgentCallsSince: AgentActivityStore['countAgentCallsSince'] = (...a) => this.activity.countAgentCallsSince(...a);
+  readonly deleteAgentCallsBefore: AgentActivityStore['deleteAgentCallsBefore'] = (...a) =>
+    this.activity.deleteAgentCallsBefore(...a);
 
   readonly claimAssembly: SourceMapIndex['claimAssembly'] = (...a) => this.sourceMaps.claimAssembly(...a);
   readonly finishAssembly: SourceMapIndex['finishAssembly'] = (...a) => this.sourceMaps.finishAssembly(...a);

@@ -5,19 +5,20 @@ import { ROLES } from './roles.ts';
 const granted = (actor: Actor): Capability[] => CAPABILITIES.filter((c) => can(actor, c));
 
 describe('capabilities', () => {
-  it('gives a member read and triage, an admin deletes, projects and alerts, an owner tokens and people too', () => {
+  it('gives a member read and triage, an admin deletes, projects, alerts and agent activity, an owner tokens and people too', () => {
     expect(granted({ kind: 'user', role: 'member' })).toEqual(['read', 'triage']);
-    expect(granted({ kind: 'user', role: 'admin' })).toEqual(['read', 'triage', 'delete', 'projects', 'alerts']);
+    expect(granted({ kind: 'user', role: 'admin' })).toEqual(['read', 'triage', 'delete', 'projects', 'alerts', 'agent_activity']);
     expect(granted({ kind: 'user', role: 'owner' })).toEqual([...CAPABILITIES]);
   });
 
-  it('maps agent roles onto the same capabilities, never tokens or people', () => {
+  it('maps agent roles onto the same capabilities, never tokens, people or agent activity', () => {
     expect(granted({ kind: 'agent', role: 'read' })).toEqual(['read']);
     expect(granted({ kind: 'agent', role: 'triage' })).toEqual(granted({ kind: 'user', role: 'member' }));
-    expect(granted({ kind: 'agent', role: 'admin' })).toEqual(granted({ kind: 'user', role: 'admin' }));
+    expect(granted({ kind: 'agent', role: 'admin' })).toEqual(['read', 'triage', 'delete', 'projects', 'alerts']);
     for (const role of ROLES) {
       expect(can({ kind: 'agent', role }, 'agent_tokens')).toBe(false);
       expect(can({ kind: 'agent', role }, 'members')).toBe(false);
+      expect(can({ kind: 'agent', role }, 'agent_activity')).toBe(false);
     }
   });
 

@@ -17,6 +17,8 @@ export const CAPABILITIES = [
   'alerts',
   /** Create, list and revoke agent tokens. */
   'agent_tokens',
+  /** See what agent tokens did: every MCP tool call, its outcome and the issues it touched. */
+  'agent_activity',
   /** Add, change and remove people. */
   'members',
 ] as const;
@@ -31,16 +33,19 @@ export function isHumanRole(value: unknown): value is HumanRole {
 
 const MEMBER: readonly Capability[] = ['read', 'triage'];
 const ADMIN: readonly Capability[] = [...MEMBER, 'delete', 'projects', 'alerts'];
-const OWNER: readonly Capability[] = [...ADMIN, 'agent_tokens', 'members'];
+// Watching agents is for the people who answer for them: owners and admins, never an agent
+// (a token reading what other tokens did would be a token managing tokens by another name).
+const HUMAN_ADMIN: readonly Capability[] = [...ADMIN, 'agent_activity'];
+const OWNER: readonly Capability[] = [...HUMAN_ADMIN, 'agent_tokens', 'members'];
 
 const HUMAN_CAPABILITIES: Record<HumanRole, ReadonlySet<Capability>> = {
   owner: new Set(OWNER),
-  admin: new Set(ADMIN),
+  admin: new Set(HUMAN_ADMIN),
   member: new Set(MEMBER),
 };
 
 // An agent's admin does what a human admin does (deletes, provisioning, alerts, maps), never
-// manage tokens or people: that stays with an owner. This mirrors what roleAtLeast enforces for
+// manage tokens or people, nor watch other agents: that stays with people. This mirrors what roleAtLeast enforces for
 // agents today; it does not change it.
 const AGENT_CAPABILITIES: Record<Role, ReadonlySet<Capability>> = {
   read: new Set(['read']),

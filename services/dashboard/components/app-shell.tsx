@@ -15,7 +15,8 @@ const SECTIONS: readonly { section: Section; label: string; needs?: Capability }
   { section: 'issues', label: 'Issues' },
   { section: 'projects', label: 'Projects' },
   { section: 'alert-channels', label: 'Alert channels', needs: 'alerts' },
-  { section: 'settings', label: 'Settings', needs: 'agent_tokens' },
+  // Owners and admins: every role with a settings page has this (components/settings-nav.tsx).
+  { section: 'settings', label: 'Settings', needs: 'agent_activity' },
 ];
 
 interface AppShellProps {

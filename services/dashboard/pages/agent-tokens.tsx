@@ -1,5 +1,6 @@
 // The Agent tokens page (/organizations/{org}/settings/agent-tokens), for owners (the
-// `agent_tokens` capability): every token with its role, scope, age and last use, a Revoke
+// `agent_tokens` capability): every token with its role, scope, age, last use and calls in the
+// last 24 hours (each a link to those calls on the Agent activity page), a Revoke
 // button for each live one, and the form that mints one. Right after minting, the page also
 // carries the new token's plaintext, once, in the same three texts `errata createtoken` prints
 // (core/provisioning/mcp-client-configuration.ts): the export line, Claude Code's command and a
@@ -10,6 +11,7 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
+import { SettingsNav } from '../components/settings-nav.tsx';
 import { RelativeTime } from '../components/time.tsx';
 import { CopyBox, Notice, type FormNotice } from './project-parts.tsx';
 
@@ -35,6 +37,8 @@ interface AgentTokensPageProps {
   viewer: User;
   organization: string;
   tokens: AgentToken[];
+  /** Tool calls per token id in the last 24 hours; a token without any is absent. */
+  callsToday: ReadonlyMap<number, number>;
   projects: Project[];
   href: (...segments: string[]) => string;
   now: Date;
@@ -49,13 +53,16 @@ interface AgentTokensPageProps {
 const DEFAULT_ROLE: Role = 'triage';
 
 export function AgentTokensPage(props: AgentTokensPageProps) {
-  const { assets, csrf, viewer, organization, tokens, projects, href, now, minted, notice, typed, revoked: justRevoked } = props;
+  const { assets, csrf, viewer, organization, tokens, callsToday, projects, href, now, minted, notice, typed } = props;
+  const justRevoked = props.revoked;
   const base = href('settings', 'agent-tokens');
+  const activity = href('settings', 'agent-activity');
   const live = tokens.filter((token) => token.revokedAt === null);
   const revoked = tokens.filter((token) => token.revokedAt !== null).reverse();
   return (
     <AppShell title="Agent tokens" assets={assets} organization={organization} current="settings" viewer={viewer} csrf={csrf}>
       <div class="settings">
+        <SettingsNav href={href} role={viewer.role} current="agent-tokens" />
         <h1>Agent tokens</h1>
         <p class="hint">
           An agent token lets an AI agent or a script use Errata's MCP server and API, with the token's role, in this organization
@@ -125,7 +132,15 @@ export function AgentTokensPage(props: AgentTokensPageProps) {
             <p class="muted">No live token: an agent cannot call this organization until one is created.</p>
           ) : (
             <>
-              <TokenTable tokens={live} viewer={viewer} now={now} csrf={csrf} revokeHref={`${base}/revoke`} />
+              <TokenTable
+                tokens={live}
+                callsToday={callsToday}
+                activity={activity}
+                viewer={viewer}
+                now={now}
+                csrf={csrf}
+                revokeHref={`${base}/revoke`}
+              />
               <p class="hint token-usage-hint">Last use is recorded to the minute.</p>
             </>
           )}
@@ -134,7 +149,7 @@ export function AgentTokensPage(props: AgentTokensPageProps) {
         {revoked.length > 0 && (
           <section class="settings-section" aria-labelledby="revoked-heading">
             <h2 id="revoked-heading">Revoked tokens</h2>
-            <TokenTable tokens={revoked} viewer={viewer} now={now} />
+            <TokenTable tokens={revoked} callsToday={callsToday} activity={activity} viewer={viewer} now={now} />
           </section>
         )}
       </div>
@@ -176,6 +191,9 @@ function Minted({ minted, listHref }: { minted: MintedToken; listHref: string })
 
 interface TokenTableProps {
   tokens: AgentToken[];
+  callsToday: ReadonlyMap<number, number>;
+  /** The Agent activity page, which a token's call count links to, filtered by it. */
+  activity: string;
   viewer: User;
   now: Date;
   /** Live tokens get a Revoke button posting here; revoked ones show when instead. */
@@ -183,7 +201,7 @@ interface TokenTableProps {
   revokeHref?: string;
 }
 
-function TokenTable({ tokens, viewer, now, csrf, revokeHref }: TokenTableProps) {
+function TokenTable({ tokens, callsToday, activity, viewer, now, csrf, revokeHref }: TokenTableProps) {
   const zone = viewer.timeZone;
   return (
     <div class="table-scroll">
@@ -195,6 +213,7 @@ function TokenTable({ tokens, viewer, now, csrf, revokeHref }: TokenTableProps) 
             <th scope="col">Scope</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
+            <th scope="col">Calls, 24 h</th>
             <th scope="col">{revokeHref ? <span class="visually-hidden">Revoke</span> : 'Revoked'}</th>
           </tr>
         </thead>
@@ -216,6 +235,16 @@ function TokenTable({ tokens, viewer, now, csrf, revokeHref }: TokenTableProps) 
                   <RelativeTime date={token.lastUsedAt} now={now} zone={zone} />
                 ) : (
                   <span class="muted">Never</span>
+                )}
+              </td>
+              <td class="token-calls">
+                {callsToday.get(token.id) ? (
+                  <a href={`${activity}?token=${token.id}`}>
+                    {callsToday.get(token.id)}
+                    <span class="visually-hidden">{` calls by ${token.name}: see them`}</span>
+                  </a>
+                ) : (
+                  <span class="muted">0</span>
                 )}
               </td>
               <td class="row-link">

@@ -29,6 +29,8 @@ interface IssuePageProps {
   notice: string | undefined;
   canTriage: boolean;
   canDelete: boolean;
+  /** The Agent activity page filtered by this issue, for owners and admins; absent for others. */
+  agentActivityHref?: string | undefined;
   href: (...segments: string[]) => string;
   /** The page's absolute address, for the copy texts. */
   absoluteUrl: string;
@@ -239,7 +241,7 @@ export function IssuePage(props: IssuePageProps) {
               <CopyBlock label="Copy as Markdown" text={issueMarkdown(issue, event, props.absoluteUrl)} />
               <CopyBlock label="Copy as MCP call" text={mcpCall(issue)} />
             </section>
-            <ActivityList activity={data.activity} now={now} zone={zone} />
+            <ActivityList activity={data.activity} now={now} zone={zone} agentActivityHref={props.agentActivityHref} />
           </aside>
         </div>
       </div>

@@ -42,6 +42,9 @@ async function showIssue(page: OrganizationPage, shortId: string, eventId: strin
       notice: typeof query.done === 'string' ? NOTICES[query.done] : undefined,
       canTriage: page.can('triage'),
       canDelete: page.can('delete'),
+      agentActivityHref: page.can('agent_activity')
+        ? `${page.href('settings', 'agent-activity')}?issue=${encodeURIComponent(data.issue.shortId)}`
+        : undefined,
       href: page.href,
       absoluteUrl: new URL(path, page.deps.baseUrl).toString(),
     }),

@@ -1,14 +1,16 @@
-// The organization's settings: the Agent tokens page (/organizations/{org}/settings/agent-tokens),
-// minting (POST there) and revoking (POST .../revoke), for owners only. They call the same
+// The organization's settings: /settings leads to the first settings page the viewer may use;
+// the Agent tokens page (/organizations/{org}/settings/agent-tokens), minting (POST there) and
+// revoking (POST .../revoke), for owners only. They call the same
 // provisioning code as `errata createtoken`, `listtokens` and `revoketoken`, and show the same
 // client configuration, so the page and the CLI agree. The plaintext is in one answer only: the
 // POST that minted it, sent with no-store like every page and never redirected to, so neither a
 // later page nor the browser's history holds it.
 import { h } from 'preact';
-import { ConflictError, NotFoundError, UserInputError } from '../../core/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UserInputError } from '../../core/errors.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { mcpClientConfiguration } from '../../core/provisioning/mcp-client-configuration.ts';
-import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
+import { firstSettingsPage } from '../components/settings-nav.tsx';
+import { rolesWith, type OrganizationPage, type OrganizationRoute } from '../organization-page.ts';
 import { AgentTokensPage, type MintedToken, type TypedToken } from '../pages/agent-tokens.tsx';
 import type { FormNotice } from '../pages/project-parts.tsx';
 
@@ -20,9 +22,11 @@ interface Shown {
 
 async function tokensPage(page: OrganizationPage, status: number, shown: Shown = {}): Promise<void> {
   const organization = page.organization.slug;
-  const [tokens, projects] = await Promise.all([
+  const now = page.now();
+  const [tokens, projects, callsToday] = await Promise.all([
     listAgentTokens(page.deps.metadata, { organization }),
     page.deps.metadata.listProjects(page.organization.id),
+    page.deps.metadata.countAgentCallsSince(page.organization.id, new Date(now.getTime() - DAY_MS)),
   ]);
   page.send(
     status,
@@ -32,9 +36,10 @@ async function tokensPage(page: OrganizationPage, status: number, shown: Shown =
       viewer: page.viewer,
       organization,
       tokens,
+      callsToday,
       projects,
       href: page.href,
-      now: page.now(),
+      now,
       notice: shown.notice,
       // Only on the page the revocation redirected to: a fixed text, nothing taken from the address.
       revoked: page.ctx.method === 'GET' && page.ctx.query.revoked === '1',
@@ -45,14 +50,18 @@ async function tokensPage(page: OrganizationPage, status: number, shown: Shown =
 }
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? '';
+const DAY_MS = 86_400_000;
 
 export const settingsRoutes: OrganizationRoute[] = [
   {
     method: 'GET',
     path: /^settings$/,
     async handle(page) {
-      page.require('agent_tokens');
-      page.seeOther(page.href('settings', 'agent-tokens'));
+      const first = firstSettingsPage(page.viewer.role);
+      if (!first) {
+        throw new ForbiddenError(`settings need the ${rolesWith('agent_activity')} role; you are ${page.viewer.role}`);
+      }
+      page.seeOther(page.href('settings', first));
     },
   },
   {

@@ -208,7 +208,7 @@ describe('minting and revoking an agent token on the page', () => {
 });
 
 describe('who may manage agent tokens', () => {
-  it('refuses admins and members the page and every post with 403, and shows them no Settings link', async () => {
+  it('refuses admins and members the page and every post with 403; Settings leads an admin to Agent activity, a member nowhere', async () => {
     const p = await provision(server, 'Role Check');
     const owner = await signedInPerson(server, 'owner');
     expect((await owner.client.get(`${ORG}/issues`)).html).toContain(`href="${ORG}/settings"`);
@@ -217,14 +217,22 @@ describe('who may manage agent tokens', () => {
       const page = await person.client.get(PAGE);
       expect(page.status, role).toBe(403);
       expect(page.html).toContain('this needs the owner role');
-      expect((await person.client.get(`${ORG}/settings`)).status).toBe(403);
+      const settings = await person.client.get(`${ORG}/settings`);
+      if (role === 'admin') {
+        expect(settings.status).toBe(303);
+        expect(settings.location).toBe(`${ORG}/settings/agent-activity`);
+      } else {
+        expect(settings.status).toBe(403);
+      }
       const csrf = await person.client.token('/account');
       const minted = await person.client.post(PAGE, { csrf, name: `by-${role}`, role: 'admin', project: '' });
       expect(minted.status, role).toBe(403);
       expect(minted.html).not.toContain('errata_agent_');
       const revoked = await person.client.post(`${PAGE}/revoke`, { csrf, name: `admin-${p.projectSlug}` });
       expect(revoked.status, role).toBe(403);
-      expect((await person.client.get(`${ORG}/issues`)).html).not.toContain(`href="${ORG}/settings"`);
+      const issues = (await person.client.get(`${ORG}/issues`)).html;
+      if (role === 'admin') expect(issues).toContain(`href="${ORG}/settings"`);
+      else expect(issues).not.toContain(`href="${ORG}/settings"`);
     }
     // Nothing was minted or revoked: the provisioned token still works, and no by-* token exists.
     const agent = await connectAgent(server.url, p.token);

@@ -1,6 +1,7 @@
 // The issue's activity, newest first: what people and agent tokens did (each named, and said to
 // be which: an entry without actorKind predates people and was an agent token's) and what the
-// events or the clock did.
+// events or the clock did. For owners and admins, a link to every agent tool call that touched
+// the issue (the Agent activity page, filtered by it).
 import type { IssueActivity } from '../../../core/ports/metadata-store.ts';
 import { RelativeTime } from '../time.tsx';
 
@@ -14,7 +15,15 @@ const KINDS: Record<string, string> = {
   snooze_expired: 'snooze ended',
 };
 
-export function ActivityList({ activity, now, zone }: { activity: IssueActivity[]; now: Date; zone: string | null }) {
+interface ActivityListProps {
+  activity: IssueActivity[];
+  now: Date;
+  zone: string | null;
+  /** The Agent activity page filtered by this issue; absent for a role that may not see it. */
+  agentActivityHref?: string | undefined;
+}
+
+export function ActivityList({ activity, now, zone, agentActivityHref }: ActivityListProps) {
   return (
     <section class="issue-card" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
@@ -34,6 +43,12 @@ export function ActivityList({ activity, now, zone }: { activity: IssueActivity[
             </li>
           ))}
         </ol>
+      )}
+      {agentActivityHref && (
+        <p class="small issue-agent-activity">
+          <a href={agentActivityHref}>Agent activity</a>
+          <span class="muted">: the agent tool calls that touched this issue</span>
+        </p>
       )}
     </section>
   );
