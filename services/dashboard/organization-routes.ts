@@ -19,6 +19,7 @@ import { sendPage } from './render-page.ts';
 import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
+import { membersRoutes } from './routes/members-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
@@ -30,6 +31,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...releaseRoutes,
   ...channelRoutes,
   ...settingsRoutes,
+  ...membersRoutes,
 ];
 
 export function organizationRoutes(deps: OrganizationDeps) {

@@ -8,7 +8,7 @@ import type { AssetSet } from '../assets/asset-store.ts';
 import { Document, Logo } from './document.tsx';
 
 // Logs and Releases join when their pages exist (Dashboard, part 2).
-type Section = 'issues' | 'projects' | 'alert-channels' | 'settings';
+type Section = 'issues' | 'projects' | 'alert-channels' | 'settings' | 'settings/members';
 
 /** A section with a capability is listed only for roles that have it (its pages refuse the others). */
 const SECTIONS: readonly { section: Section; label: string; needs?: Capability }[] = [
@@ -16,6 +16,7 @@ const SECTIONS: readonly { section: Section; label: string; needs?: Capability }
   { section: 'projects', label: 'Projects' },
   { section: 'alert-channels', label: 'Alert channels', needs: 'alerts' },
   { section: 'settings', label: 'Settings', needs: 'agent_tokens' },
+  { section: 'settings/members', label: 'Members', needs: 'members' },
 ];
 
 interface AppShellProps {
