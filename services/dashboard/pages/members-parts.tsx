@@ -10,7 +10,7 @@ import { CopyBox } from './project-parts.tsx';
 /** The README's words for the roles, beside the form that grants one. */
 export const ROLE_MEANINGS: Record<HumanRole, string> = {
   owner: 'everything an admin does, and manages people and agent tokens',
-  admin: 'also deletes issues and manages projects, DSN keys and alerts',
+  admin: 'everything a member does, and deletes issues and manages projects, DSN keys and alerts',
   member: 'reads and triages issues (resolve, ignore, snooze)',
 };
 
