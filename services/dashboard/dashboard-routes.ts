@@ -1,5 +1,5 @@
 // The dashboard's routes, mounted by the mcp app: its pages (/, /login, /logout, /account,
-// /setup, /reset, /organizations/...)
+// /setup, /reset, /invitations/{code}, /organizations/...)
 // and their assets (/assets/...), every response with the security headers. Other paths
 // (/mcp, /api/v1, ...) pass through untouched: those stay bearer-only and never read cookies.
 // A page is a component in pages/ (inside components/app-shell.tsx's frame, or document.tsx's
@@ -64,7 +64,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
 }
 
 const PAGES = ['/', '/login', '/logout', '/account', '/account/password', '/account/sessions/end', '/setup', '/reset'] as const;
-type Route = (typeof PAGES)[number] | typeof ASSET_PREFIX | '/organizations/:rest';
+type Route = (typeof PAGES)[number] | typeof ASSET_PREFIX | '/organizations/:rest' | '/invitations/:code';
 
 /** Which methods each page takes; anything else is a 405. */
 const METHODS: Record<(typeof PAGES)[number], string> = {
@@ -82,6 +82,8 @@ function dashboardRoute(path: string): Route | undefined {
   if ((PAGES as readonly string[]).includes(path)) return path as Route;
   if (path.startsWith(ASSET_PREFIX)) return ASSET_PREFIX;
   if (path === '/organizations' || path.startsWith('/organizations/')) return '/organizations/:rest';
+  // The code stays out of the route label (logs and metrics name the template).
+  if (/^\/invitations\/[^/]+$/.test(path)) return '/invitations/:code';
   return undefined;
 }
 
@@ -91,7 +93,14 @@ async function handle(
   assets: AssetSet,
   { signIn, account, organizations }: Handlers,
 ): Promise<void> {
-  if (route !== ASSET_PREFIX && route !== '/organizations/:rest' && !METHODS[route].split(', ').includes(ctx.method)) {
+  if (route === '/invitations/:code' && !['GET', 'HEAD', 'POST'].includes(ctx.method))
+    return methodNotAllowed(ctx, 'GET, HEAD, POST');
+  if (
+    route !== ASSET_PREFIX &&
+    route !== '/organizations/:rest' &&
+    route !== '/invitations/:code' &&
+    !METHODS[route].split(', ').includes(ctx.method)
+  ) {
     return methodNotAllowed(ctx, METHODS[route]);
   }
   switch (route) {
@@ -115,6 +124,8 @@ async function handle(
       return signIn.reset(ctx, assets);
     case '/organizations/:rest':
       return organizations(ctx, assets);
+    case '/invitations/:code':
+      return signIn.invitation(ctx, assets, ctx.path.slice('/invitations/'.length));
   }
 }
 

@@ -21,6 +21,7 @@ import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { logTailRoutes } from './routes/log-tail-routes.ts';
+import { membersRoutes } from './routes/members-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
@@ -36,6 +37,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...settingsRoutes,
   ...logTailRoutes,
   ...agentActivityRoutes,
+  ...membersRoutes,
 ];
 
 export function organizationRoutes(deps: OrganizationDeps) {

@@ -1,4 +1,4 @@
-// Signing in and out, and the one-time links (/setup, /reset). Every POST is
+// Signing in and out, and the one-time links (/setup, /reset, /invitations/{code}). Every POST is
 // checked for origin and CSRF token first (auth/csrf.ts); a session is rotated at sign-in (the
 // one a cookie names is ended) and its cookie is set as auth/cookies.ts says.
 import type Koa from 'koa';
@@ -6,6 +6,7 @@ import { h, type JSX } from 'preact';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
 import { ConflictError, UserInputError } from '../core/errors.ts';
+import { acceptInvitation, checkInvitation } from '../core/people/invitations.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
 import { endSession, startSession } from '../core/people/sessions.ts';
 import { createUser, setPassword } from '../core/people/users.ts';
@@ -24,6 +25,7 @@ import { checkedForm } from './auth/checked-form.ts';
 import { mintCsrfCookie, sessionCsrfToken } from './auth/csrf.ts';
 import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
 import { LoginPage } from './pages/login.tsx';
+import { InvitationPage } from './pages/invitation.tsx';
 import { LinkUsedPage, ResetPage, SetupPage } from './pages/one-time-link.tsx';
 import { sendPage } from './render-page.ts';
 
@@ -181,6 +183,40 @@ export function signInRoutes(deps: SignInDeps) {
         return again(capitalise(error.message));
       }
       await signIn(ctx, taken.userId);
+    },
+
+    /**
+     * An invitation link: its form (GET), then the new person with the invited role, signed in
+     * (POST). A refused form keeps the link working; a used, revoked or expired one says so.
+     */
+    async invitation(ctx: Koa.Context, assets: AssetSet, code: string) {
+      const now = new Date();
+      const post = ctx.method === 'POST';
+      const form = post ? await postedForm(ctx, assets, readCookie(ctx, jar.csrf)) : undefined;
+      if (post && !form) return;
+      const used = () => page(ctx, 410, h(LinkUsedPage, { assets, purpose: 'invitation' }));
+      const invitation = /^[0-9A-Za-z]{1,100}$/.test(code) ? await checkInvitation(deps.users, code, now) : undefined;
+      if (!invitation) return used();
+      const action = `/invitations/${code}`;
+      if (!form) {
+        const email = invitation.email ?? '';
+        return page(ctx, 200, h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, email }));
+      }
+      const name = form.get('name') ?? '';
+      const email = form.get('email') ?? '';
+      const password = form.get('password') ?? '';
+      const again = (alert: string) =>
+        page(ctx, 400, h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, alert, name, email }));
+      if (password !== form.get('password2')) return again(MISMATCH);
+      let user: User | undefined;
+      try {
+        user = await acceptInvitation(deps, code, { name, email, password }, now);
+      } catch (error) {
+        if (!(error instanceof UserInputError || error instanceof ConflictError)) throw error;
+        return again(capitalise(error.message));
+      }
+      if (!user) return used();
+      await signIn(ctx, user.id);
     },
   };
 }

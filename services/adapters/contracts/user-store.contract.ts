@@ -1,4 +1,4 @@
-// The UserStore contract (people, sessions, one-time codes): every adapter must pass these
+// The UserStore contract (people, sessions, one-time codes, invitations): every adapter must pass these
 // tests, run against the real database. The database may hold other suites' rows, so users get
 // unique emails and counts are compared before and after.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,71 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       expect(await store.findCode('setup', first, t0)).toBeUndefined();
       await newUser('owner');
       expect(await store.findCode('setup', second, t0)).toBeUndefined();
+    });
+
+    it('tells when each person was last seen, from their sessions', async () => {
+      const user = await newUser();
+      const idle = await newUser();
+      for (const [at, suffix] of [
+        [t0, 'a'],
+        [later(9000), 'b'],
+      ] as const) {
+        await store.createSession({
+          userId: user.id,
+          tokenHash: `s-${unique()}-${suffix}`,
+          createdAt: at,
+          userAgent: null,
+          address: null,
+        });
+      }
+      const seen = await store.lastSeenByUser();
+      expect(seen.get(user.id)).toEqual(later(9000));
+      expect(seen.has(idle.id)).toBe(false);
+    });
+
+    it('keeps invitations by hash until expiry, revoked by id, accepted once into a person with their role', async () => {
+      const owner = await newUser('owner');
+      const invitation = { role: 'admin' as const, email: null, invitedBy: owner.id, createdAt: t0, expiresAt: later(60_000) };
+      const code = `i-${unique()}`;
+      const created = await store.createInvitation({ ...invitation, codeHash: code });
+      expect(created).toEqual({ ...invitation, id: created.id });
+      expect(await store.findInvitation(code, later(59_999))).toEqual(created);
+      expect(await store.findInvitation(code, later(60_000))).toBeUndefined();
+      expect((await store.listInvitations(t0)).map((i) => i.id)).toContain(created.id);
+      expect((await store.listInvitations(later(60_000))).map((i) => i.id)).not.toContain(created.id);
+
+      // An email already taken: refused, and the invitation still works.
+      const taken = await newUser();
+      await expect(
+        store.acceptInvitation(code, t0, { email: taken.email.toUpperCase(), name: 'N', passwordHash: '$scrypt$x' }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect(await store.findInvitation(code, t0)).toEqual(created);
+      expect(
+        await store.acceptInvitation(code, later(60_000), {
+          email: `late-${unique()}@example.com`,
+          name: 'N',
+          passwordHash: 'h',
+        }),
+      ).toBeUndefined();
+
+      const email = `new-${unique()}@example.com`;
+      const accepted = await Promise.all([
+        store.acceptInvitation(code, t0, { email, name: 'New', passwordHash: '$scrypt$new' }),
+        store.acceptInvitation(code, t0, { email: `other-${unique()}@example.com`, name: 'Other', passwordHash: 'h' }),
+      ]);
+      const made = accepted.filter(Boolean);
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatchObject({ name: made[0]!.email === email ? 'New' : 'Other', role: 'admin' });
+      expect(await store.findInvitation(code, t0)).toBeUndefined();
+
+      const revoked = await store.createInvitation({ ...invitation, role: 'member', codeHash: `i-${unique()}` });
+      expect(await store.deleteInvitation(revoked.id)).toBe(true);
+      expect(await store.deleteInvitation(revoked.id)).toBe(false);
+      // An invitation ends with the owner who made it.
+      const orphanCode = `i-${unique()}`;
+      await store.createInvitation({ ...invitation, codeHash: orphanCode });
+      await store.deleteUser(owner.id);
+      expect(await store.findInvitation(orphanCode, t0)).toBeUndefined();
     });
   });
 }

@@ -1,8 +1,17 @@
-// UserStore over SQL (PGlite standalone, Postgres distributed): people, their sessions and their
-// one-time codes. It does not own the SqlClient.
+// UserStore over SQL (PGlite standalone, Postgres distributed): people, their sessions, their
+// one-time codes and invitations. It does not own the SqlClient.
 import type { HumanRole } from '../../core/auth/capabilities.ts';
 import { ConflictError } from '../../core/errors.ts';
-import type { CodePurpose, OneTimeCode, Session, Theme, User, UserCredentials, UserStore } from '../../core/ports/user-store.ts';
+import type {
+  CodePurpose,
+  Invitation,
+  OneTimeCode,
+  Session,
+  Theme,
+  User,
+  UserCredentials,
+  UserStore,
+} from '../../core/ports/user-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
 import type { SqlClient } from './sql-client.ts';
 
@@ -60,6 +69,27 @@ const toCode = (r: CodeRow): OneTimeCode => ({
   expiresAt: r.expires_at,
 });
 
+interface InvitationRow {
+  id: number;
+  role: HumanRole;
+  email: string | null;
+  invited_by: number;
+  created_at: Date;
+  expires_at: Date;
+}
+const INVITATION_COLUMNS = 'id, role, email, invited_by, created_at, expires_at';
+const toInvitation = (r: InvitationRow): Invitation => ({
+  id: r.id,
+  role: r.role,
+  email: r.email,
+  invitedBy: r.invited_by,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+const emailTaken = (email: string) =>
+  new ConflictError(`a user with the email "${email}" already exists: errata listusers shows them`);
+
 export class PgUserStore implements UserStore {
   constructor(private readonly db: SqlClient) {}
 
@@ -74,9 +104,7 @@ export class PgUserStore implements UserStore {
         return toUser(inserted.rows[0]!);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new ConflictError(`a user with the email "${user.email}" already exists: errata listusers shows them`);
-      }
+      if (isUniqueViolation(error)) throw emailTaken(user.email);
       throw error;
     }
   }
@@ -202,5 +230,78 @@ export class PgUserStore implements UserStore {
       now,
     ]);
     return result.rows[0] && toCode(result.rows[0]);
+  }
+
+  async lastSeenByUser(): Promise<Map<number, Date>> {
+    const result = await this.db.query<{ user_id: number; last_seen_at: Date }>(
+      'SELECT user_id, max(last_seen_at) AS last_seen_at FROM user_sessions GROUP BY user_id',
+    );
+    return new Map(result.rows.map((r) => [r.user_id, r.last_seen_at]));
+  }
+
+  async createInvitation(invitation: Omit<Invitation, 'id'> & { codeHash: string }): Promise<Invitation> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM invitations WHERE expires_at <= $1', [invitation.createdAt]);
+      const result = await tx.query<InvitationRow>(
+        `INSERT INTO invitations (code_hash, role, email, invited_by, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${INVITATION_COLUMNS}`,
+        [
+          invitation.codeHash,
+          invitation.role,
+          invitation.email,
+          invitation.invitedBy,
+          invitation.createdAt,
+          invitation.expiresAt,
+        ],
+      );
+      return toInvitation(result.rows[0]!);
+    });
+  }
+
+  async listInvitations(now: Date): Promise<Invitation[]> {
+    const result = await this.db.query<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE expires_at > $1 ORDER BY created_at, id`,
+      [now],
+    );
+    return result.rows.map(toInvitation);
+  }
+
+  async findInvitation(codeHash: string, now: Date): Promise<Invitation | undefined> {
+    const result = await this.db.query<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE code_hash = $1 AND expires_at > $2`,
+      [codeHash, now],
+    );
+    return result.rows[0] && toInvitation(result.rows[0]);
+  }
+
+  async deleteInvitation(id: number): Promise<boolean> {
+    return (await this.db.query('DELETE FROM invitations WHERE id = $1', [id])).affectedRows > 0;
+  }
+
+  async acceptInvitation(
+    codeHash: string,
+    now: Date,
+    user: { email: string; name: string; passwordHash: string },
+  ): Promise<User | undefined> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const taken = await tx.query<InvitationRow>(
+          `DELETE FROM invitations WHERE code_hash = $1 AND expires_at > $2 RETURNING ${INVITATION_COLUMNS}`,
+          [codeHash, now],
+        );
+        const invitation = taken.rows[0];
+        if (!invitation) return undefined;
+        // A failed insert (the email taken) rolls the delete back: the link still works.
+        const inserted = await tx.query<UserRow>(
+          `INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
+          [user.email, user.name, invitation.role, user.passwordHash],
+        );
+        await tx.query("DELETE FROM one_time_codes WHERE purpose = 'setup'");
+        return toUser(inserted.rows[0]!);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken(user.email);
+      throw error;
+    }
   }
 }

@@ -73,7 +73,9 @@ describe('people', () => {
 
   it('changes a name, time zone and theme, refusing an unknown zone or theme and an empty name', async () => {
     const user = await createUser(deps(), { email: 'ada@example.com', role: 'member', password: 'analytical' });
-    expect(await updateProfile(stores.users, user.id, { name: ' Ada L. ', timeZone: 'Europe/London', theme: 'dark' })).toMatchObject({
+    expect(
+      await updateProfile(stores.users, user.id, { name: ' Ada L. ', timeZone: 'Europe/London', theme: 'dark' }),
+    ).toMatchObject({
       name: 'Ada L.',
       timeZone: 'Europe/London',
       theme: 'dark',
@@ -82,8 +84,12 @@ describe('people', () => {
     await expect(updateProfile(stores.users, user.id, { name: 'Ada', timeZone: 'Mars/Olympus', theme: 'light' })).rejects.toThrow(
       /"Mars\/Olympus" is not a time zone/,
     );
-    await expect(updateProfile(stores.users, user.id, { name: 'Ada', timeZone: '', theme: 'neon' })).rejects.toThrow(/unknown theme "neon"/);
-    await expect(updateProfile(stores.users, user.id, { name: '  ', timeZone: '', theme: 'light' })).rejects.toThrow(/the name is empty/);
+    await expect(updateProfile(stores.users, user.id, { name: 'Ada', timeZone: '', theme: 'neon' })).rejects.toThrow(
+      /unknown theme "neon"/,
+    );
+    await expect(updateProfile(stores.users, user.id, { name: '  ', timeZone: '', theme: 'light' })).rejects.toThrow(
+      /the name is empty/,
+    );
     expect(await stores.users.findUser(user.id)).toMatchObject({ name: 'Ada', timeZone: null, theme: 'system' });
     expect(timeZones()).toContain('Europe/Berlin');
     expect(timeZones()[0]).toBe('UTC');
@@ -93,9 +99,9 @@ describe('people', () => {
     const user = await createUser(deps(), { email: 'lin@example.com', role: 'member', password: 'first-password' });
     const mine = await startSession(stores.users, user.id, new Date(), { userAgent: null, address: null });
     const other = await startSession(stores.users, user.id, new Date(), { userAgent: null, address: null });
-    await expect(changePassword(deps(), user.id, { current: 'wrong-one', password: 'second-password' }, mine.session.id)).rejects.toThrow(
-      /the current password is not right/,
-    );
+    await expect(
+      changePassword(deps(), user.id, { current: 'wrong-one', password: 'second-password' }, mine.session.id),
+    ).rejects.toThrow(/the current password is not right/);
     expect(await resumeSession(stores.users, other.token, new Date())).toBeDefined();
     await changePassword(deps(), user.id, { current: 'first-password', password: 'second-password' }, mine.session.id);
     const stored = await stores.users.findUserByEmail('lin@example.com');

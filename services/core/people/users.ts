@@ -18,7 +18,7 @@ interface PeopleDeps {
 }
 
 /** One @, something on each side, no spaces: the rest is the mail server's business. */
-function checkEmail(email: string): string {
+export function checkEmail(email: string): string {
   const trimmed = email.trim();
   if (trimmed.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(trimmed)) {
     throw new UserInputError(`"${email.slice(0, 100)}" is not an email address: give one like ada@example.com`);
@@ -26,7 +26,7 @@ function checkEmail(email: string): string {
   return trimmed;
 }
 
-function checkPassword(password: string): void {
+export function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new UserInputError(`the password is too short: use at least ${MIN_PASSWORD_LENGTH} characters`);
   }
@@ -35,14 +35,15 @@ function checkPassword(password: string): void {
   }
 }
 
-function checkRole(role: string): HumanRole {
+export function checkRole(role: string): HumanRole {
   if (!isHumanRole(role)) throw new UserInputError(`unknown role "${role}": use owner, admin or member`);
   return role;
 }
 
-function checkName(name: string): string {
+export function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length > MAX_NAME_LENGTH) throw new UserInputError(`the name is too long: use at most ${MAX_NAME_LENGTH} characters`);
+  if (trimmed.length > MAX_NAME_LENGTH)
+    throw new UserInputError(`the name is too long: use at most ${MAX_NAME_LENGTH} characters`);
   return trimmed;
 }
 
@@ -70,11 +71,16 @@ export async function findUserByEmailOrThrow(users: UserStore, email: string): P
 /** Deletes a user and their sessions; the last owner stays, so someone can always manage people. */
 export async function deleteUser(users: UserStore, email: string): Promise<User> {
   const user = await findUserByEmailOrThrow(users, email);
+  await refuseLastOwner(users, user);
+  await users.deleteUser(user.id);
+  return user;
+}
+
+/** Refuses to remove or demote the only owner: someone must always be able to manage people. */
+export async function refuseLastOwner(users: UserStore, user: User): Promise<void> {
   if (user.role === 'owner' && (await users.listUsers()).filter((u) => u.role === 'owner').length === 1) {
     throw new ConflictError(`"${user.email}" is the only owner: make another user an owner first`);
   }
-  await users.deleteUser(user.id);
-  return user;
 }
 
 /** Sets a new password and ends every other session, as a reset or change should. */

@@ -1,5 +1,5 @@
-// UserStore port: the people who sign in to the dashboard, their sessions and their one-time
-// codes (the setup link and password reset links). Sessions and codes are stored by the SHA-256
+// UserStore port: the people who sign in to the dashboard, their sessions, their one-time
+// codes (the setup link and password reset links) and the invitations that add people. Sessions and codes are stored by the SHA-256
 // of their secret only. The mcp role (which serves the dashboard) and the admin commands use it.
 // One SQL implementation (adapters/postgres/pg-user-store.ts).
 import type { HumanRole } from '../auth/capabilities.ts';
@@ -46,6 +46,18 @@ export interface OneTimeCode {
   expiresAt: Date | null;
 }
 
+/** A pending invitation: whoever opens its link first becomes a person with its role. */
+export interface Invitation {
+  id: number;
+  role: HumanRole;
+  /** Who it was meant for, prefilled in its form; null when the owner named nobody. */
+  email: string | null;
+  /** The owner who made it; the invitation ends with them. */
+  invitedBy: number;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
 export interface UserStore {
   /** ConflictError when a user has this email in any case. Ends every setup code: the first user is made. */
   createUser(user: { email: string; name: string; role: HumanRole; passwordHash: string | null }): Promise<User>;
@@ -81,4 +93,24 @@ export interface UserStore {
   findCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined>;
   /** Uses the code up: of two concurrent takes, one gets it. Undefined when absent or expired. */
   takeCode(purpose: CodePurpose, codeHash: string, now: Date): Promise<OneTimeCode | undefined>;
+  /** When each person's sessions last saw a request, by user id; people without a session are absent. */
+  lastSeenByUser(): Promise<Map<number, Date>>;
+  /** Stores an invitation by its code's hash (and forgets those expired by `createdAt`). */
+  createInvitation(invitation: Omit<Invitation, 'id'> & { codeHash: string }): Promise<Invitation>;
+  /** Invitations live at `now`, oldest first. */
+  listInvitations(now: Date): Promise<Invitation[]>;
+  /** The invitation if its code is live at `now`, without using it up. */
+  findInvitation(codeHash: string, now: Date): Promise<Invitation | undefined>;
+  /** Revokes an invitation; false when there is none with this id. */
+  deleteInvitation(id: number): Promise<boolean>;
+  /**
+   * Uses the invitation up and creates the person with its role, in one transaction: of two
+   * concurrent acceptances one gets it. Undefined when the code is not live; ConflictError when
+   * the email is taken, and the invitation is then kept.
+   */
+  acceptInvitation(
+    codeHash: string,
+    now: Date,
+    user: { email: string; name: string; passwordHash: string },
+  ): Promise<User | undefined>;
 }

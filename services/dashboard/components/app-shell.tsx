@@ -27,7 +27,7 @@ interface AppShellProps {
   /** The section the page belongs to, if any. */
   current?: Section;
   /** The signed-in person, named in the top bar with a link to their account. */
-  viewer?: Pick<User, 'name' | 'theme'> & Partial<Pick<User, 'role'>> | undefined;
+  viewer?: (Pick<User, 'name' | 'theme'> & Partial<Pick<User, 'role'>>) | undefined;
   /** The session's CSRF token, for htmx's requests (assets/client.ts sends it as a header). */
   csrf?: string | undefined;
   children: ComponentChildren;
@@ -57,13 +57,15 @@ export function AppShell({ title, assets, organization, current, viewer, csrf, c
         <nav class="sidebar" aria-label="Main">
           <ul>
             {base ? (
-              SECTIONS.filter(({ needs }) => !needs || (viewer?.role && can({ kind: 'user', role: viewer.role }, needs))).map(({ section, label }) => (
-                <li key={section}>
-                  <a href={`${base}/${section}`} aria-current={section === current ? 'page' : undefined}>
-                    {label}
-                  </a>
-                </li>
-              ))
+              SECTIONS.filter(({ needs }) => !needs || (viewer?.role && can({ kind: 'user', role: viewer.role }, needs))).map(
+                ({ section, label }) => (
+                  <li key={section}>
+                    <a href={`${base}/${section}`} aria-current={section === current ? 'page' : undefined}>
+                      {label}
+                    </a>
+                  </li>
+                ),
+              )
             ) : (
               <li>
                 <a href="/organizations">Issues</a>

@@ -3,11 +3,12 @@
 // app shell leads to the first one the viewer may use (routes/settings-routes.ts).
 import { can, type Capability, type HumanRole } from '../../core/auth/capabilities.ts';
 
-type SettingsPage = 'agent-tokens' | 'agent-activity';
+type SettingsPage = 'agent-tokens' | 'agent-activity' | 'members';
 
 const SETTINGS_PAGES: readonly { page: SettingsPage; label: string; needs: Capability }[] = [
   { page: 'agent-tokens', label: 'Agent tokens', needs: 'agent_tokens' },
   { page: 'agent-activity', label: 'Agent activity', needs: 'agent_activity' },
+  { page: 'members', label: 'Members', needs: 'members' },
 ];
 
 function pagesFor(role: HumanRole) {

@@ -1,5 +1,5 @@
 // The pages a one-time link leads to: /setup (the first owner) and /reset (a new password),
-// and what either says when its link no longer works.
+// and what any one-time link (these and invitations) says when it no longer works.
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AuthCard, CsrfField } from '../components/auth-card.tsx';
 
@@ -10,7 +10,7 @@ interface FormProps {
   alert?: string | undefined;
 }
 
-function PasswordFields() {
+export function PasswordFields() {
   return (
     <>
       <div class="field">
@@ -68,13 +68,22 @@ export function ResetPage({ assets, csrf, code, alert }: FormProps) {
 const HOW_TO_GET_ANOTHER = {
   setup:
     'While nobody can sign in, each start of Errata prints a new setup link (the last one printed is the one that works), or create the first owner with: errata createuser --email you@example.com --owner',
-  reset: 'A reset link works once and for a day, and a newer one replaces it. Get a new one with: errata resetpassword --email you@example.com',
+  reset:
+    'A reset link works once and for a day, and a newer one replaces it. Get a new one with: errata resetpassword --email you@example.com',
+  invitation:
+    'An invitation link works once and for 7 days, and an owner can revoke it. Ask an owner for a new one (Members, in the dashboard).',
 };
 
-export function LinkUsedPage({ assets, purpose }: { assets: AssetSet; purpose: 'setup' | 'reset' }) {
+const WHY_NOT: Record<keyof typeof HOW_TO_GET_ANOTHER, string> = {
+  setup: 'This setup link was used or replaced by a newer one, or someone has already been set up.',
+  reset: 'This reset link was used, replaced by a newer one, or has expired.',
+  invitation: 'This invitation was used, revoked or has expired.',
+};
+
+export function LinkUsedPage({ assets, purpose }: { assets: AssetSet; purpose: keyof typeof HOW_TO_GET_ANOTHER }) {
   return (
     <AuthCard title="This link no longer works" assets={assets}>
-      <p>{purpose === 'setup' ? 'This setup link was used or replaced by a newer one, or someone has already been set up.' : 'This reset link was used, replaced by a newer one, or has expired.'}</p>
+      <p>{WHY_NOT[purpose]}</p>
       <p>{HOW_TO_GET_ANOTHER[purpose]}</p>
       <a class="button" href="/login">
         Go to sign-in

@@ -11,6 +11,7 @@ import eventsIssueTimeCovering from './0009-events-issue-time-covering.ts';
 import issueTagValues from './0010-issue-tag-values.ts';
 import agentTokenLastUsed from './0011-agent-token-last-used.ts';
 import agentCalls from './0012-agent-calls.ts';
+import invitations from './0013-invitations.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -25,4 +26,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0010-issue-tag-values', sql: issueTagValues },
   { version: '0011-agent-token-last-used', sql: agentTokenLastUsed },
   { version: '0012-agent-calls', sql: agentCalls },
+  { version: '0013-invitations', sql: invitations },
 ];
