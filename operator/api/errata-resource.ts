@@ -102,6 +102,19 @@ export const errataSpec = z
       })
       .strict()
       .optional(),
+    sso: z
+      .object({
+        secretName: dnsLabel.describe(
+          'a Secret with the keys issuer, clientId, clientSecret and roles (e.g. errata-owners=owner,errata-devs=member)',
+        ),
+        roleClaim: z.string().min(1).max(100).optional().describe('the claim whose values map to roles (default groups)'),
+        scopes: z.string().min(1).max(500).optional().describe('space-separated scopes, openid among them'),
+        createUsers: z.boolean().default(false).describe('create an account for an unknown person with a mapped role'),
+        name: z.string().min(1).max(60).optional().describe('the provider\'s name on the sign-in button'),
+      })
+      .strict()
+      .optional()
+      .describe('OpenID Connect sign-in on the dashboard, beside passwords'),
     eventRetentionDays: z.number().int().min(1).max(3650).default(90),
     monitoring: z
       .object({ serviceMonitor: z.boolean().default(false) })

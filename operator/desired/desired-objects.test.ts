@@ -117,6 +117,35 @@ describe('desired objects', () => {
     expect(JSON.stringify([...objects.values()])).not.toMatch(/password"?:\s*"[^{]/);
   });
 
+  it('gives the dashboard role single sign-on from the named Secret by reference, and no other role', () => {
+    const objects = byKey(
+      desiredObjects(resource({ sso: { secretName: 'errata-sso', createUsers: true, name: 'Keycloak' } }), observed),
+    );
+    const env = (role: string) => objects.get(`Deployment/prod-${role}`).spec.template.spec.containers[0].env as Array<{ name: string }>;
+    const mcpEnv = env('mcp');
+    const ref = (name: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: 'errata-sso', key } } });
+    expect(mcpEnv).toEqual(
+      expect.arrayContaining([
+        ref('ERRATA_OIDC_ISSUER', 'issuer'),
+        ref('ERRATA_OIDC_CLIENT_ID', 'clientId'),
+        ref('ERRATA_OIDC_CLIENT_SECRET', 'clientSecret'),
+        ref('ERRATA_OIDC_ROLES', 'roles'),
+        { name: 'ERRATA_OIDC_NAME', value: 'Keycloak' },
+        { name: 'ERRATA_OIDC_CREATE_USERS', value: 'true' },
+      ]),
+    );
+    // The role's own env still comes last, so it can override.
+    expect(mcpEnv.at(-1)).toEqual({ name: 'ERRATA_LOG_LEVEL', value: 'debug' });
+    expect(mcpEnv.some((v) => v.name === 'ERRATA_OIDC_ROLE_CLAIM')).toBe(false);
+    for (const role of ['ingest', 'dispatcher']) expect(env(role).some((v) => v.name.startsWith('ERRATA_OIDC_'))).toBe(false);
+    expect(JSON.stringify(objects.get('ConfigMap/prod-config').data)).not.toContain('OIDC');
+  });
+
+  it('refuses an sso section without its Secret, or with an unknown key', () => {
+    expect(() => resource({ sso: { createUsers: true } })).toThrow(/secretName/);
+    expect(() => resource({ sso: { secretName: 'errata-sso', clientSecret: 'x' } })).toThrow(/clientSecret/);
+  });
+
   it('routes SDK ingest and uploads to ingest, and the agent surfaces and dashboard to mcp', () => {
     const ingress = byKey(desiredObjects(resource(), observed)).get('Ingress/prod');
     expect(ingress.metadata.annotations['a/b']).toBe('c');

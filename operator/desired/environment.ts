@@ -53,6 +53,29 @@ export function secretEnv(spec: ErrataSpec): EnvVar[] {
   return refs.flatMap(([name, ref]) => (ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : []));
 }
 
+/**
+ * Single sign-on for the role that serves the dashboard (mcp): the provider's settings by
+ * reference to the spec's Secret, the rest as plain values. Other roles get none.
+ */
+export function ssoEnv(spec: ErrataSpec, role: Role | undefined): EnvVar[] {
+  const sso = spec.sso;
+  if (!sso || role !== 'mcp') return [];
+  const fromSecret = (name: string, key: string): EnvVar => ({ name, valueFrom: { secretKeyRef: { name: sso.secretName, key } } });
+  const plain: Array<[string, string | undefined]> = [
+    ['ERRATA_OIDC_ROLE_CLAIM', sso.roleClaim],
+    ['ERRATA_OIDC_SCOPES', sso.scopes],
+    ['ERRATA_OIDC_NAME', sso.name],
+    ['ERRATA_OIDC_CREATE_USERS', String(sso.createUsers)],
+  ];
+  return [
+    fromSecret('ERRATA_OIDC_ISSUER', 'issuer'),
+    fromSecret('ERRATA_OIDC_CLIENT_ID', 'clientId'),
+    fromSecret('ERRATA_OIDC_CLIENT_SECRET', 'clientSecret'),
+    fromSecret('ERRATA_OIDC_ROLES', 'roles'),
+    ...plain.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }])),
+  ];
+}
+
 /** The role's extra env from the spec, as container env entries. */
 export function extraEnv(spec: ErrataSpec, role: Role): EnvVar[] {
   return (spec[role].env ?? []).map((v) =>

@@ -16,6 +16,7 @@ import { BadRequestPage } from './pages/bad-request.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { accountRoutes } from './account-routes.ts';
+import { oidcRoutes, START_PATH, CALLBACK_PATH } from './oidc/oidc-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import type { OrganizationDeps } from './organization-page.ts';
 import { organizationRoutes } from './organization-routes.ts';
@@ -26,6 +27,7 @@ interface DashboardDeps extends OrganizationDeps {
 
 interface Handlers {
   signIn: ReturnType<typeof signInRoutes>;
+  oidc: ReturnType<typeof oidcRoutes>;
   account: ReturnType<typeof accountRoutes>;
   organizations: ReturnType<typeof organizationRoutes>;
 }
@@ -44,6 +46,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 
   const signIn = signInRoutes(deps);
+  const oidc = oidcRoutes(deps);
   const account = accountRoutes(deps);
   const organizations = organizationRoutes(deps);
 
@@ -54,7 +57,7 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     ctx.state.route = route;
     const assets = await loaded();
     try {
-      await handle(ctx, route, assets, { signIn, account, organizations });
+      await handle(ctx, route, assets, { signIn, oidc, account, organizations });
     } catch (error) {
       // A person's mistake gets a page; anything else is the app's 500, logged as usual.
       if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError)) throw error;
@@ -63,7 +66,18 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 }
 
-const PAGES = ['/', '/login', '/logout', '/account', '/account/password', '/account/sessions/end', '/setup', '/reset'] as const;
+const PAGES = [
+  '/',
+  '/login',
+  '/logout',
+  '/account',
+  '/account/password',
+  '/account/sessions/end',
+  '/setup',
+  '/reset',
+  START_PATH,
+  CALLBACK_PATH,
+] as const;
 type Route = (typeof PAGES)[number] | typeof ASSET_PREFIX | '/organizations/:rest' | '/invitations/:code';
 
 /** Which methods each page takes; anything else is a 405. */
@@ -76,6 +90,8 @@ const METHODS: Record<(typeof PAGES)[number], string> = {
   '/account/sessions/end': 'POST',
   '/setup': 'GET, HEAD, POST',
   '/reset': 'GET, HEAD, POST',
+  [START_PATH]: 'GET, HEAD',
+  [CALLBACK_PATH]: 'GET, HEAD',
 };
 
 function dashboardRoute(path: string): Route | undefined {
@@ -91,7 +107,7 @@ async function handle(
   ctx: Koa.Context,
   route: Route,
   assets: AssetSet,
-  { signIn, account, organizations }: Handlers,
+  { signIn, oidc, account, organizations }: Handlers,
 ): Promise<void> {
   if (route === '/invitations/:code' && !['GET', 'HEAD', 'POST'].includes(ctx.method))
     return methodNotAllowed(ctx, 'GET, HEAD, POST');
@@ -122,6 +138,10 @@ async function handle(
       return signIn.setup(ctx, assets);
     case '/reset':
       return signIn.reset(ctx, assets);
+    case START_PATH:
+      return oidc.start(ctx, assets);
+    case CALLBACK_PATH:
+      return oidc.callback(ctx, assets);
     case '/organizations/:rest':
       return organizations(ctx, assets);
     case '/invitations/:code':

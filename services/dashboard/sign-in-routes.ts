@@ -8,19 +8,21 @@ import { hashSecret } from '../core/auth/secrets.ts';
 import { ConflictError, UserInputError } from '../core/errors.ts';
 import { acceptInvitation, checkInvitation } from '../core/people/invitations.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
-import { endSession, startSession } from '../core/people/sessions.ts';
+import { endSession } from '../core/people/sessions.ts';
 import { createUser, setPassword } from '../core/people/users.ts';
 import type { CodePurpose, OneTimeCode, User, UserStore } from '../core/ports/user-store.ts';
+import type { OidcConfig } from '../runtime/config.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import {
   cookieNames,
   CSRF_COOKIE_MAX_AGE,
   readCookie,
-  SESSION_COOKIE_MAX_AGE,
   setCookie,
   type CookieJar,
 } from './auth/cookies.ts';
+import { beginSession } from './auth/begin-session.ts';
 import { currentSession } from './auth/current-session.ts';
+import { nextPath } from './auth/next-path.ts';
 import { checkedForm } from './auth/checked-form.ts';
 import { mintCsrfCookie, sessionCsrfToken } from './auth/csrf.ts';
 import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
@@ -34,6 +36,8 @@ export interface SignInDeps {
   passwords: PasswordHasher;
   /** ERRATA_BASE_URL: the origin form posts must come from, and whether cookies are Secure. */
   baseUrl: string;
+  /** ERRATA_OIDC_*: single sign-on beside passwords, when configured. */
+  oidc?: OidcConfig | undefined;
 }
 
 /** One message for an unknown email and a wrong password, so it tells nobody who has an account. */
@@ -43,6 +47,7 @@ const MISMATCH = 'The two passwords are not the same: type the same password twi
 export function signInRoutes(deps: SignInDeps) {
   const jar: CookieJar = cookieNames(deps.baseUrl);
   const throttle = new SignInThrottle();
+  const sso = deps.oidc?.name;
 
   const signedIn = (ctx: Koa.Context) => currentSession(deps.users, jar, ctx);
 
@@ -67,17 +72,7 @@ export function signInRoutes(deps: SignInDeps) {
     ctx.status = 303;
   };
 
-  /** Ends the session the browser came with (rotation), starts a new one and sets its cookie. */
-  const signIn = async (ctx: Koa.Context, userId: number, next = '/organizations') => {
-    const previous = await signedIn(ctx);
-    if (previous) await endSession(deps.users, previous.user.id, previous.session.id);
-    const { token } = await startSession(deps.users, userId, new Date(), {
-      userAgent: ctx.get('User-Agent') || null,
-      address: ctx.ip || null,
-    });
-    setCookie(ctx, jar, jar.session, token, SESSION_COOKIE_MAX_AGE);
-    seeOther(ctx, next);
-  };
+  const signIn = (ctx: Koa.Context, userId: number, next = '/organizations') => beginSession(deps.users, jar, ctx, userId, next);
 
   const signOut = (ctx: Koa.Context) => setCookie(ctx, jar, jar.session, '', 0);
 
@@ -96,7 +91,7 @@ export function signInRoutes(deps: SignInDeps) {
       if (ctx.method !== 'POST') {
         const next = nextPath(ctx.query.next);
         if (await signedIn(ctx)) return seeOther(ctx, next ?? '/organizations');
-        return page(ctx, 200, h(LoginPage, { assets, csrf: formToken(ctx), next }));
+        return page(ctx, 200, h(LoginPage, { assets, csrf: formToken(ctx), next, sso }));
       }
       const form = await postedForm(ctx, assets, readCookie(ctx, jar.csrf));
       if (!form) return;
@@ -104,7 +99,7 @@ export function signInRoutes(deps: SignInDeps) {
       const password = form.get('password') ?? '';
       const next = nextPath(form.get('next'));
       const again = (status: number, alert: string) =>
-        page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next }));
+        page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next, sso }));
       const throttled = throttle.check(email, ctx.ip);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
@@ -222,9 +217,3 @@ export function signInRoutes(deps: SignInDeps) {
 }
 
 const capitalise = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
-
-/** Where to go after signing in: a path of ours under /organizations (never another site's address). */
-function nextPath(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 2000) return undefined;
-  return /^\/organizations(\/|$|\?)/.test(value) ? value : undefined;
-}

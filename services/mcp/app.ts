@@ -3,6 +3,7 @@
 // management APIs under /api/v1, and the dashboard's pages for people.
 import type Koa from 'koa';
 import { createHttpApp, type HealthCheck } from '../runtime/http.ts';
+import type { OidcConfig } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import { alertApiRoutes } from './api/alert-api.ts';
@@ -38,6 +39,8 @@ interface McpAppDeps extends ReadApiDeps {
   /** The dashboard's: the default event rate limit, and ingest's key cache where it shares the process. */
   defaultEventsPerMinute: number;
   keysChanged?: (publicKey?: string) => void;
+  /** ERRATA_OIDC_*: the dashboard's single sign-on, when configured. */
+  oidc?: OidcConfig | undefined;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {

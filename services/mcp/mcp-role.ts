@@ -19,6 +19,8 @@ interface McpSettings {
   webhookAllowHosts: readonly string[];
   /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, shown on a project's Keys tab as the default. */
   defaultEventsPerMinute: number;
+  /** ERRATA_OIDC_*: single sign-on on the dashboard's sign-in page. */
+  oidc: Config['oidc'];
 }
 
 export function mcpSettings(config: Config): McpSettings {
@@ -28,6 +30,7 @@ export function mcpSettings(config: Config): McpSettings {
     agentCallsPerMinute: config.agentCallsPerMinute,
     webhookAllowHosts: config.webhooks.allowHosts,
     defaultEventsPerMinute: config.rateLimits.eventsPerMinute,
+    oidc: config.oidc,
   };
 }
 

@@ -3,6 +3,7 @@
 // expected. The README's table of variables mirrors this file.
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseRoleMapping, type RoleMapping } from '../core/people/oidc-roles.ts';
 import type { HttpServerLimits } from './http-server.ts';
 
 const MiB = 1024 * 1024;
@@ -51,6 +52,19 @@ const schema = z
     ERRATA_UPLOAD_MAX_ASSEMBLIES: integer(1, 64).default(2),
     ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT: integer(MiB).default(1024 * MiB),
 
+    // OpenID Connect sign-in, beside passwords: on when the issuer is set (with the rest).
+    ERRATA_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+    ERRATA_OIDC_CLIENT_ID: z.string().min(1).optional(),
+    ERRATA_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    ERRATA_OIDC_ROLES: z.string().optional(),
+    ERRATA_OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
+    ERRATA_OIDC_SCOPES: z
+      .string()
+      .regex(/(^|\s)openid(\s|$)/, 'a space-separated list of scopes that includes openid, e.g. "openid email profile"')
+      .default('openid email profile'),
+    ERRATA_OIDC_CREATE_USERS: z.enum(['true', 'false', '1', '0']).default('false'),
+    ERRATA_OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
+
     // Distributed mode: each set variable switches its port to the server adapter.
     ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     ERRATA_POSTGRES_POOL_SIZE: integer(1, 1000).default(10),
@@ -90,6 +104,7 @@ const schema = z
       .default(''),
   })
   .superRefine((env, ctx) => {
+    checkOidc(env, ctx);
     if ((env.ERRATA_S3_ACCESS_KEY_ID === undefined) !== (env.ERRATA_S3_SECRET_ACCESS_KEY === undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -99,6 +114,60 @@ const schema = z
       });
     }
   });
+
+/** ERRATA_OIDC_*: all of the four or none; the mapping parses; the issuer is https but on loopback. */
+function checkOidc(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const required = ['ERRATA_OIDC_ISSUER', 'ERRATA_OIDC_CLIENT_ID', 'ERRATA_OIDC_CLIENT_SECRET', 'ERRATA_OIDC_ROLES'];
+  const missing = required.filter((name) => env[name] === undefined || env[name] === '');
+  if (missing.length > 0 && missing.length < required.length) {
+    for (const name of missing) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `missing: single sign-on needs ${required.join(', ')} together (${required
+          .filter((n) => !missing.includes(n))
+          .join(', ')} set); set it, or unset the others to sign in with passwords only`,
+      });
+    }
+  }
+  if (typeof env.ERRATA_OIDC_ROLES === 'string' && env.ERRATA_OIDC_ROLES !== '') {
+    try {
+      parseRoleMapping(env.ERRATA_OIDC_ROLES);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['ERRATA_OIDC_ROLES'], message: (error as Error).message });
+    }
+  }
+  if (typeof env.ERRATA_OIDC_ISSUER === 'string') {
+    const issuer = new URL(env.ERRATA_OIDC_ISSUER);
+    if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ERRATA_OIDC_ISSUER'],
+        message: 'use the https:// address of the provider (plain http is allowed only for a provider on this machine)',
+      });
+    }
+  }
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The claim whose values map to roles (ERRATA_OIDC_ROLE_CLAIM, default groups). */
+  roleClaim: string;
+  roles: RoleMapping;
+  scopes: string;
+  /** ERRATA_OIDC_CREATE_USERS: an unknown person with a mapped role gets an account. */
+  createUsers: boolean;
+  /** Shown on the button: "Sign in with <name>". */
+  name: string;
+  /** Plain http is allowed for a provider on loopback only (a test's or a local one). */
+  allowHttp: boolean;
+}
 
 export interface Config {
   host: string;
@@ -151,6 +220,8 @@ export interface Config {
     clientId: string;
     produceTimeoutMs: number;
   };
+  /** OpenID Connect sign-in; absent when ERRATA_OIDC_ISSUER is not set. */
+  oidc?: OidcConfig;
   s3?: {
     bucket: string;
     endpoint?: string;
@@ -169,6 +240,7 @@ const SECRET_VARIABLES = new Set([
   'ERRATA_CLICKHOUSE_PASSWORD',
   'ERRATA_S3_ACCESS_KEY_ID',
   'ERRATA_S3_SECRET_ACCESS_KEY',
+  'ERRATA_OIDC_CLIENT_SECRET',
 ]);
 
 /** `scheme://user:password@host` becomes `scheme://***@host`, wherever it appears in the value. */
@@ -251,6 +323,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           produceTimeoutMs: c.ERRATA_KAFKA_PRODUCE_TIMEOUT_MS,
         }
       : undefined,
+    oidc:
+      c.ERRATA_OIDC_ISSUER && c.ERRATA_OIDC_CLIENT_ID && c.ERRATA_OIDC_CLIENT_SECRET && c.ERRATA_OIDC_ROLES
+        ? {
+            issuer: c.ERRATA_OIDC_ISSUER,
+            clientId: c.ERRATA_OIDC_CLIENT_ID,
+            clientSecret: c.ERRATA_OIDC_CLIENT_SECRET,
+            roleClaim: c.ERRATA_OIDC_ROLE_CLAIM,
+            roles: parseRoleMapping(c.ERRATA_OIDC_ROLES),
+            scopes: c.ERRATA_OIDC_SCOPES.trim().split(/\s+/).join(' '),
+            createUsers: c.ERRATA_OIDC_CREATE_USERS === 'true' || c.ERRATA_OIDC_CREATE_USERS === '1',
+            name: c.ERRATA_OIDC_NAME,
+            allowHttp: new URL(c.ERRATA_OIDC_ISSUER).protocol === 'http:',
+          }
+        : undefined,
     s3: c.ERRATA_S3_BUCKET
       ? {
           bucket: c.ERRATA_S3_BUCKET,

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { User } from '../ports/user-store.ts';
+import { decideOidcSignIn, parseRoleMapping, roleFromClaim } from './oidc-roles.ts';
+
+const user = (role: User['role']): User => ({
+  id: 7,
+  email: 'ada@example.com',
+  name: 'Ada',
+  role,
+  timeZone: null,
+  theme: 'system',
+  createdAt: new Date(0),
+});
+
+describe('parseRoleMapping', () => {
+  it('reads value=role pairs, spaces and a trailing comma allowed, and "=" inside a value', () => {
+    const mapping = parseRoleMapping(' errata-owners=owner, cn=devs=member ,');
+    expect([...mapping]).toEqual([
+      ['errata-owners', 'owner'],
+      ['cn=devs', 'member'],
+    ]);
+  });
+
+  it('says what is wrong with an entry and how to write it', () => {
+    expect(() => parseRoleMapping('errata-admins')).toThrow('"errata-admins" is not value=role: write e.g. errata-admins=admin');
+    expect(() => parseRoleMapping('=owner')).toThrow('is not value=role');
+    expect(() => parseRoleMapping('ops=root')).toThrow('"ops=root" names the role "root": use owner, admin or member');
+    expect(() => parseRoleMapping('ops=owner,ops=member')).toThrow('"ops" is mapped twice, to two roles: keep one');
+    expect(() => parseRoleMapping(' , ')).toThrow('no value=role pairs');
+  });
+});
+
+describe('roleFromClaim', () => {
+  const mapping = parseRoleMapping('errata-owners=owner,errata-admins=admin,errata-devs=member');
+
+  it('takes the strongest role among the mapped values of a list or a single string', () => {
+    expect(roleFromClaim(['errata-devs', 'staff', 'errata-admins'], mapping)).toBe('admin');
+    expect(roleFromClaim(['errata-owners', 'errata-devs'], mapping)).toBe('owner');
+    expect(roleFromClaim('errata-devs', mapping)).toBe('member');
+  });
+
+  it('grants nothing for unmapped values, a missing claim or values that are not strings', () => {
+    expect(roleFromClaim(['staff'], mapping)).toBeUndefined();
+    expect(roleFromClaim(undefined, mapping)).toBeUndefined();
+    expect(roleFromClaim([{ name: 'errata-owners' }, 3], mapping)).toBeUndefined();
+  });
+});
+
+describe('decideOidcSignIn', () => {
+  const facts = { email: 'ada@example.com', emailVerified: true, role: 'member' as const, existing: undefined, owners: 1, createUsers: false };
+
+  it('refuses without an email, with an unverified one, or without a mapped role', () => {
+    expect(decideOidcSignIn({ ...facts, email: undefined })).toEqual({ kind: 'refused', reason: 'no-email' });
+    expect(decideOidcSignIn({ ...facts, emailVerified: false })).toEqual({ kind: 'refused', reason: 'email-unverified' });
+    expect(decideOidcSignIn({ ...facts, role: undefined, existing: user('admin') })).toEqual({ kind: 'refused', reason: 'no-role' });
+  });
+
+  it('creates an unknown person only when creating users is on', () => {
+    expect(decideOidcSignIn(facts)).toEqual({ kind: 'refused', reason: 'unknown-user' });
+    expect(decideOidcSignIn({ ...facts, createUsers: true })).toEqual({ kind: 'create', role: 'member' });
+  });
+
+  it('signs a known person in with the role the claim grants, up or down', () => {
+    const admin = user('admin');
+    expect(decideOidcSignIn({ ...facts, existing: admin, role: 'owner' })).toEqual({ kind: 'sign-in', user: admin, role: 'owner' });
+    expect(decideOidcSignIn({ ...facts, existing: admin })).toEqual({ kind: 'sign-in', user: admin, role: 'member' });
+    const owner = user('owner');
+    expect(decideOidcSignIn({ ...facts, existing: owner, owners: 2 })).toEqual({ kind: 'sign-in', user: owner, role: 'member' });
+  });
+
+  it('never demotes the last owner', () => {
+    const owner = user('owner');
+    expect(decideOidcSignIn({ ...facts, existing: owner, owners: 1 })).toEqual({ kind: 'sign-in', user: owner, role: 'owner' });
+  });
+});
