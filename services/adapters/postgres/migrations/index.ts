@@ -10,6 +10,7 @@ import projectEnvironments from './0008-project-environments.ts';
 import eventsIssueTimeCovering from './0009-events-issue-time-covering.ts';
 import issueTagValues from './0010-issue-tag-values.ts';
 import agentTokenLastUsed from './0011-agent-token-last-used.ts';
+import alertRuleState from './0015-alert-rule-state.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -23,4 +24,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0009-events-issue-time-covering', sql: eventsIssueTimeCovering },
   { version: '0010-issue-tag-values', sql: issueTagValues },
   { version: '0011-agent-token-last-used', sql: agentTokenLastUsed },
+  { version: '0015-alert-rule-state', sql: alertRuleState },
 ];
