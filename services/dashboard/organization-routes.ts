@@ -16,6 +16,7 @@ import { ForbiddenPage } from './pages/forbidden.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { OrganizationsPage } from './pages/organizations.tsx';
 import { sendPage } from './render-page.ts';
+import { alertRuleRoutes } from './routes/alert-rule-routes.ts';
 import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
@@ -29,6 +30,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...projectRoutes,
   ...releaseRoutes,
   ...channelRoutes,
+  ...alertRuleRoutes,
   ...settingsRoutes,
 ];
 
