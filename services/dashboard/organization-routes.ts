@@ -17,6 +17,7 @@ import { NotFoundPage } from './pages/not-found.tsx';
 import { OrganizationsPage } from './pages/organizations.tsx';
 import { sendPage } from './render-page.ts';
 import { agentActivityRoutes } from './routes/agent-activity-routes.ts';
+import { alertRuleRoutes } from './routes/alert-rule-routes.ts';
 import { channelRoutes } from './routes/channel-routes.ts';
 import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
@@ -34,6 +35,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...sourceMapRoutes,
   ...releaseRoutes,
   ...channelRoutes,
+  ...alertRuleRoutes,
   ...settingsRoutes,
   ...logTailRoutes,
   ...agentActivityRoutes,

@@ -48,7 +48,12 @@ export class FormClient {
     return token;
   }
 
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: this.baseUrl }): Promise<FormAnswer> {
+  /** Posts a form; fields as pairs when a name repeats (checkboxes). */
+  async post(
+    path: string,
+    fields: Record<string, string> | Array<[string, string]>,
+    headers: Record<string, string> = { origin: this.baseUrl },
+  ): Promise<FormAnswer> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
       redirect: 'manual',

@@ -40,6 +40,7 @@ export function describeAlertStoreContract(
       threshold: null,
       windowMinutes: null,
       milestones: null,
+      enabled: true,
       ...fields,
     });
     const delivery = (channelId: number, fields: Partial<NewDelivery> = {}): NewDelivery => ({
@@ -123,6 +124,23 @@ export function describeAlertStoreContract(
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
       await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held' })]);
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
+    });
+
+    it('keeps whether a rule is enabled, and records when it last fired: an alert added, not a test or a repeat', async () => {
+      const { project, channel } = await setup();
+      const r = await alerts.createRule(project.id, rule([channel.id], { enabled: false }));
+      expect(r).toMatchObject({ enabled: false, lastFiredAt: null });
+      expect(await alerts.updateRule(project.id, r.id, rule([channel.id]))).toMatchObject({ enabled: true, lastFiredAt: null });
+      await alerts.enqueueDeliveries([delivery(channel.id, { ruleId: r.id, projectId: project.id })]);
+      expect((await alerts.getRule(project.id, r.id))!.lastFiredAt).toBeNull();
+      const keyed = delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey: 'new_issue:1', kind: 'new_issue', status: 'held' });
+      const [added] = await alerts.enqueueDeliveries([keyed]);
+      const fired = (await alerts.getRule(project.id, r.id))!.lastFiredAt;
+      // Set in the statement that adds the delivery: the same transaction time as its createdAt.
+      expect(fired).toEqual(added!.createdAt);
+      // The same alert again adds nothing, so it is no new firing.
+      expect(await alerts.enqueueDeliveries([keyed])).toEqual([]);
+      expect((await alerts.getRule(project.id, r.id))!.lastFiredAt).toEqual(fired);
     });
 
     it('claims due deliveries once until the claim runs out, and records attempts', async () => {

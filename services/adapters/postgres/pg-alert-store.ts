@@ -39,6 +39,8 @@ interface RuleRow {
   threshold: number | null;
   window_minutes: number | null;
   milestones: number[] | null;
+  enabled: boolean;
+  last_fired_at: Date | null;
   created_at: Date;
 }
 
@@ -86,6 +88,8 @@ function toRule(row: RuleRow): AlertRule {
     threshold: row.threshold,
     windowMinutes: row.window_minutes,
     milestones: row.milestones,
+    enabled: row.enabled,
+    lastFiredAt: row.last_fired_at && new Date(row.last_fired_at),
     createdAt: new Date(row.created_at),
   };
 }
@@ -115,6 +119,7 @@ const ruleParams = (rule: RuleFields) => [
   rule.threshold,
   rule.windowMinutes,
   rule.milestones,
+  rule.enabled,
 ];
 
 export class PgAlertStore implements AlertStore {
@@ -194,8 +199,8 @@ export class PgAlertStore implements AlertStore {
 
   async createRule(projectId: number, rule: RuleFields) {
     const result = await this.db.query<RuleRow>(
-      `INSERT INTO alert_rules (project_id, name, trigger, channel_ids, environment, min_level, threshold, window_minutes, milestones)
-       VALUES ($1, $2, $3, $4::integer[], $5, $6, $7, $8, $9::integer[]) RETURNING *`,
+      `INSERT INTO alert_rules (project_id, name, trigger, channel_ids, environment, min_level, threshold, window_minutes, milestones, enabled)
+       VALUES ($1, $2, $3, $4::integer[], $5, $6, $7, $8, $9::integer[], $10) RETURNING *`,
       [projectId, ...ruleParams(rule)],
     );
     return toRule(result.rows[0]!);
@@ -217,7 +222,7 @@ export class PgAlertStore implements AlertStore {
   async updateRule(projectId: number, id: number, rule: RuleFields) {
     const result = await this.db.query<RuleRow>(
       `UPDATE alert_rules SET name = $3, trigger = $4, channel_ids = $5::integer[], environment = $6, min_level = $7,
-         threshold = $8, window_minutes = $9, milestones = $10::integer[]
+         threshold = $8, window_minutes = $9, milestones = $10::integer[], enabled = $11
        WHERE project_id = $1 AND id = $2 RETURNING *`,
       [projectId, id, ...ruleParams(rule)],
     );
@@ -239,13 +244,20 @@ export class PgAlertStore implements AlertStore {
       deliveries.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
-    // Channels deleted meanwhile are skipped rather than failing the batch.
+    // Channels deleted meanwhile are skipped rather than failing the batch. The rules whose
+    // alerts were added (a test is no alert) record that they fired, in the same statement.
     const result = await db.query<DeliveryRow>(
-      `INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
-       SELECT v.* FROM (VALUES ${values.sql}) AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
-       WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
-       ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
-       RETURNING ${DELIVERY_COLUMNS}`,
+      `WITH added AS (
+         INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+         SELECT v.* FROM (VALUES ${values.sql}) AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+         WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
+         ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
+         RETURNING ${DELIVERY_COLUMNS}
+       ), fired AS (
+         UPDATE alert_rules SET last_fired_at = now()
+         WHERE id IN (SELECT rule_id FROM added WHERE rule_id IS NOT NULL AND kind <> 'test')
+       )
+       SELECT * FROM added ORDER BY id`,
       values.params,
     );
     return result.rows.map(toDelivery);

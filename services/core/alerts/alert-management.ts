@@ -45,6 +45,8 @@ export const ruleJson = (rule: AlertRule, project: Project) => ({
   threshold: rule.threshold,
   windowMinutes: rule.windowMinutes,
   milestones: rule.milestones,
+  enabled: rule.enabled,
+  lastFiredAt: rule.lastFiredAt?.toISOString() ?? null,
   createdAt: rule.createdAt.toISOString(),
 });
 
@@ -183,11 +185,12 @@ function ruleFieldsOf(input: z.infer<typeof ruleInput>): RuleFields {
     threshold: input.threshold ?? null,
     windowMinutes: input.windowMinutes ?? null,
     milestones: input.milestones ? [...new Set(input.milestones)].sort((a, b) => a - b) : null,
+    enabled: input.enabled ?? true,
   };
 }
 
 const RULE_SHAPE =
-  'rule; send {"name", "trigger", "channelIds": [..], "environment"?, "minLevel"?, "threshold"?, "windowMinutes"?, "milestones"?}';
+  'rule; send {"name", "trigger", "channelIds": [..], "environment"?, "minLevel"?, "threshold"?, "windowMinutes"?, "milestones"?, "enabled"?}';
 
 export async function createRule(deps: AlertManagementDeps, organization: Organization, project: Project, input: unknown) {
   const fields = ruleFieldsOf(parseInput(ruleInput, input, RULE_SHAPE));
@@ -211,7 +214,7 @@ export async function updateRule(
 ) {
   const patch = parseInput(rulePatch, input, RULE_SHAPE);
   const current = await ruleOf(deps, project, id);
-  const { id: _id, projectId: _project, createdAt: _created, ...currentFields } = current;
+  const { id: _id, projectId: _project, createdAt: _created, lastFiredAt: _fired, ...currentFields } = current;
   if (patch.trigger !== undefined && patch.trigger !== current.trigger) {
     // A new trigger starts from its own settings: those of the old one do not carry over.
     Object.assign(currentFields, { threshold: null, windowMinutes: null, milestones: null });
@@ -228,7 +231,10 @@ export async function deleteRule(deps: AlertManagementDeps, project: Project, id
   return { deleted: id };
 }
 
-/** A rule's Send test: an issue alert for the sample issue TEST-1, to each of its channels. */
+/**
+ * A rule's Send test: an issue alert for the sample issue TEST-1, to each of its channels. Its
+ * `url` is the rule's page, the subject of a test (there is no issue TEST-1 to open).
+ */
 export async function testRule(deps: AlertManagementDeps, organization: Organization, project: Project, id: number) {
   const rule = await ruleOf(deps, project, id);
   if (rule.channelIds.length === 0) {
@@ -238,7 +244,7 @@ export async function testRule(deps: AlertManagementDeps, organization: Organiza
     ruleTest({
       ruleName: rule.name,
       projectName: project.name,
-      url: dashboardUrls.issue(deps.baseUrl, organization.slug, 'TEST-1'),
+      url: dashboardUrls.rule(deps.baseUrl, organization.slug, project.slug, rule.id),
     }),
   );
   const deliveries = await deps.alerts.enqueueDeliveries(

@@ -40,6 +40,8 @@ export const dashboardUrls = {
   organization: (baseUrl: string, org: string) => `${baseUrl}/organizations/${encodeURIComponent(org)}`,
   channel: (baseUrl: string, org: string, channelId: number) =>
     `${dashboardUrls.organization(baseUrl, org)}/alert-channels/${channelId}`,
+  rule: (baseUrl: string, org: string, project: string, ruleId: number) =>
+    `${dashboardUrls.project(baseUrl, org, project)}/alert-rules/${ruleId}`,
 };
 
 /** At most this many `topIssues` per digest section (SPEC §8). */

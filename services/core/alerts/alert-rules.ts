@@ -18,7 +18,12 @@ export type Trigger = (typeof TRIGGERS)[number];
 
 /** Event counts an issue alerts on by default with the `milestone` trigger. */
 export const DEFAULT_MILESTONES = [10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000];
+/** The longest window `frequent` and `many_users` count in: 7 days. */
 const MAX_WINDOW_MINUTES = 7 * 24 * 60;
+/** The largest threshold a rule takes. */
+const MAX_THRESHOLD = 1_000_000_000;
+/** How many milestones a rule lists at most. */
+const MAX_MILESTONES = 50;
 
 export interface AlertRule {
   id: number;
@@ -34,6 +39,10 @@ export interface AlertRule {
   windowMinutes: number | null;
   /** milestone: the counts to alert at; null for DEFAULT_MILESTONES. */
   milestones: number[] | null;
+  /** A disabled rule keeps its settings and fires nothing (Send test still works). */
+  enabled: boolean;
+  /** When it last produced an alert (a delivery queued or held back; a test does not count). */
+  lastFiredAt: Date | null;
   createdAt: Date;
 }
 
@@ -90,25 +99,66 @@ const ruleFields = strictObject({
   channelIds: z.array(z.number().int().positive()).min(1, 'channelIds must name at least one channel').max(20),
   environment: z.string().min(1).max(200).nullable().optional(),
   minLevel: z.enum(LEVELS).nullable().optional(),
-  threshold: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
-  windowMinutes: z.number().int().min(1).max(MAX_WINDOW_MINUTES).nullable().optional(),
-  milestones: z.array(z.number().int().min(1)).min(1).max(50).nullable().optional(),
+  threshold: z
+    .number()
+    .int('threshold must be a whole number')
+    .min(1, 'threshold must be at least 1')
+    .max(MAX_THRESHOLD, 'threshold is at most 1000000000')
+    .nullable()
+    .optional(),
+  windowMinutes: z
+    .number()
+    .int('windowMinutes must be a whole number of minutes')
+    .min(1, 'windowMinutes must be at least 1')
+    .max(MAX_WINDOW_MINUTES, `windowMinutes is at most ${MAX_WINDOW_MINUTES} (7 days)`)
+    .nullable()
+    .optional(),
+  milestones: z
+    .array(z.number().int('milestones must be whole numbers').min(1, 'milestones must be at least 1'))
+    .min(1, 'milestones must list at least one count')
+    .max(MAX_MILESTONES, `milestones lists at most ${MAX_MILESTONES} counts`)
+    .nullable()
+    .optional(),
+  enabled: z.boolean().optional(),
 });
 
 type RuleInput = z.infer<typeof ruleFields>;
-export const ruleInput = ruleFields.superRefine(checkTriggerSettings);
+export const ruleInput = ruleFields.superRefine((rule, ctx) => {
+  for (const { field, message } of triggerSettingProblems(rule)) ctx.addIssue({ code: 'custom', path: [field], message });
+});
 export const rulePatch = ruleFields.partial();
 
+/** A field of a rule and what is wrong with it, in the API's words. */
+interface RuleProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * Every problem of a whole rule at once, by field, for a form that marks each field (the API
+ * stops at the first). The trigger's settings are checked even when another field is wrong.
+ */
+export function ruleProblems(input: unknown): RuleProblem[] {
+  const parsed = ruleFields.safeParse(input ?? {});
+  const problems: RuleProblem[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? ''), message: issue.message }));
+  const known = typeof input === 'object' && input !== null ? (input as Partial<RuleInput>) : {};
+  for (const problem of triggerSettingProblems(known)) {
+    if (!problems.some((p) => p.field === problem.field)) problems.push(problem);
+  }
+  return problems;
+}
+
 /** The settings each trigger needs, and those it does not take. */
-function checkTriggerSettings(rule: Partial<RuleInput>, ctx: z.RefinementCtx): void {
+function triggerSettingProblems(rule: Partial<RuleInput>): RuleProblem[] {
   const { trigger } = rule;
+  const problems: RuleProblem[] = [];
   const needs = (field: 'threshold' | 'windowMinutes', why: string) => {
-    if (rule[field] == null) ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} needs ${field} (${why})` });
+    if (rule[field] == null) problems.push({ field, message: `${trigger} needs ${field} (${why})` });
   };
   const refuses = (field: 'threshold' | 'windowMinutes' | 'milestones') => {
-    if (rule[field] != null) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `${trigger} takes no ${field} (leave it out, or send null)` });
-    }
+    if (rule[field] != null) problems.push({ field, message: `${trigger} takes no ${field} (leave it out, or send null)` });
   };
   if (trigger === 'frequent') {
     needs('threshold', 'alert when more than this many events arrive');
@@ -120,4 +170,5 @@ function checkTriggerSettings(rule: Partial<RuleInput>, ctx: z.RefinementCtx): v
     refuses('windowMinutes');
   }
   if (trigger !== 'milestone') refuses('milestones');
+  return problems;
 }

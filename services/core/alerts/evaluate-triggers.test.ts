@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleInput, type AlertRule } from './alert-rules.ts';
+import { ruleInput, ruleProblems, type AlertRule } from './alert-rules.ts';
 import { evaluateTriggers, type AlertFacts } from './evaluate-triggers.ts';
 
 let nextId = 1;
@@ -14,6 +14,8 @@ function rule(fields: Partial<AlertRule> & Pick<AlertRule, 'trigger'>): AlertRul
     threshold: null,
     windowMinutes: null,
     milestones: null,
+    enabled: true,
+    lastFiredAt: null,
     createdAt: new Date(0),
     ...fields,
   };
@@ -92,6 +94,12 @@ describe('evaluateTriggers', () => {
     expect(keys([filtered], [facts({ environment: null })])).toEqual([]);
     expect(keys([filtered], [facts({ projectId: 2 })])).toEqual([]);
   });
+
+  it('fires nothing for a disabled rule', () => {
+    const disabled = rule({ trigger: 'every_occurrence', enabled: false });
+    expect(keys([disabled], [facts({ isNewIssue: true })])).toEqual([]);
+    expect(keys([disabled, rule({ trigger: 'new_issue' })], [facts({ isNewIssue: true })])).toEqual(['new_issue:7']);
+  });
 });
 
 describe('rule validation', () => {
@@ -112,5 +120,24 @@ describe('rule validation', () => {
     expect(problem({ trigger: 'sometimes' })).toMatch(/expected one of/i);
     expect(problem({ trigger: 'new_issue', channelIds: [] })).toMatch(/at least one channel/);
     expect(problem({ trigger: 'new_issue', minLevel: 'loud' })).toBeDefined();
+  });
+});
+
+describe('ruleProblems', () => {
+  it('names every wrong field at once, the trigger settings included, with how to fix it', () => {
+    const problems = ruleProblems({ name: ' ', trigger: 'frequent', channelIds: [], threshold: 0 });
+    expect(Object.fromEntries(problems.map((p) => [p.field, p.message]))).toEqual({
+      name: 'name must not be empty',
+      channelIds: 'channelIds must name at least one channel',
+      threshold: 'threshold must be at least 1',
+      windowMinutes: 'frequent needs windowMinutes (within this many minutes)',
+    });
+    expect(ruleProblems({ name: 'r', trigger: 'frequent', channelIds: [1], threshold: 5, windowMinutes: 10_081 })).toEqual([
+      { field: 'windowMinutes', message: 'windowMinutes is at most 10080 (7 days)' },
+    ]);
+    expect(ruleProblems({ name: 'r', trigger: 'milestone', channelIds: [1], milestones: [] })).toEqual([
+      { field: 'milestones', message: 'milestones must list at least one count' },
+    ]);
+    expect(ruleProblems({ name: 'r', trigger: 'new_issue', channelIds: [1], enabled: false })).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export function evaluateTriggers(rules: AlertRule[], batch: AlertFacts[]): Alert
   };
   for (const facts of batch) {
     for (const rule of rules) {
-      if (rule.projectId !== facts.projectId || !passesFilters(rule, facts)) continue;
+      if (!rule.enabled || rule.projectId !== facts.projectId || !passesFilters(rule, facts)) continue;
       for (const candidate of candidatesOf(rule, facts)) add(candidate);
     }
   }

@@ -46,8 +46,8 @@ export interface DueDelivery extends Delivery {
   sealedSecret: string;
 }
 
-/** What a rule is made of, as created or replaced. */
-export type RuleFields = Omit<AlertRule, 'id' | 'projectId' | 'createdAt'>;
+/** What a rule is made of, as created or replaced; when it last fired is the store's to record. */
+export type RuleFields = Omit<AlertRule, 'id' | 'projectId' | 'createdAt' | 'lastFiredAt'>;
 
 export interface AlertStore {
   createChannel(channel: { organizationId: number; name: string; url: string; sealedSecret: string }): Promise<AlertChannel>;
@@ -68,7 +68,10 @@ export interface AlertStore {
   updateRule(projectId: number, id: number, rule: RuleFields): Promise<AlertRule | undefined>;
   deleteRule(projectId: number, id: number): Promise<boolean>;
 
-  /** Adds deliveries, skipping any whose (rule, channel, dedup key) exists; returns the ones added. */
+  /**
+   * Adds deliveries, skipping any whose (rule, channel, dedup key) exists; returns the ones added.
+   * A rule's alert added (pending or held, not a `test`) sets that rule's lastFiredAt.
+   */
   enqueueDeliveries(deliveries: NewDelivery[]): Promise<Delivery[]>;
   /** Pending deliveries due by `now`, claimed for `claimMs` so no other dispatcher sends them meanwhile. */
   claimDueDeliveries(now: Date, limit: number, claimMs: number): Promise<DueDelivery[]>;

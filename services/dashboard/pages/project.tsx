@@ -28,13 +28,15 @@ interface ProjectPageProps {
   href: (...segments: string[]) => string;
   now: Date;
   notice?: FormNotice | undefined;
+  /** For people who may manage alerts: the project's Alert rules page. */
+  alertRulesHref?: string | undefined;
 }
 
 /** What the snippets hold where the DSN goes, for a person who may not read it. */
 const DSN_PLACEHOLDER = '<DSN of this project: an admin or owner sees it on this page>';
 
 export function ProjectPage(props: ProjectPageProps) {
-  const { assets, csrf, viewer, organization, project, dsn, canManage, platform, installation, href, now, notice } = props;
+  const { assets, csrf, viewer, organization, project, dsn, canManage, platform, installation, href, now, notice, alertRulesHref } = props;
   const base = href('projects', project.slug);
   const steps = installSteps(platform, dsn ?? DSN_PLACEHOLDER);
   return (
@@ -92,6 +94,15 @@ export function ProjectPage(props: ProjectPageProps) {
             ))}
           </ol>
         </section>
+
+        {alertRulesHref && (
+          <section class="project-section" aria-labelledby="alerts-heading">
+            <h2 id="alerts-heading">Alerts</h2>
+            <p class="hint">
+              <a href={alertRulesHref}>Alert rules</a> send this project's new issues, regressions and spikes to your webhook channels.
+            </p>
+          </section>
+        )}
       </div>
     </AppShell>
   );

@@ -171,6 +171,7 @@ export const projectRoutes: OrganizationRoute[] = [
           href: page.href,
           now: page.now(),
           notice: savedNotice(page),
+          alertRulesHref: page.can('alerts') ? page.href('projects', project.slug, 'alert-rules') : undefined,
         }),
       );
     },

@@ -12,6 +12,7 @@ import issueTagValues from './0010-issue-tag-values.ts';
 import agentTokenLastUsed from './0011-agent-token-last-used.ts';
 import agentCalls from './0012-agent-calls.ts';
 import invitations from './0013-invitations.ts';
+import alertRuleState from './0014-alert-rule-state.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -27,4 +28,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0011-agent-token-last-used', sql: agentTokenLastUsed },
   { version: '0012-agent-calls', sql: agentCalls },
   { version: '0013-invitations', sql: invitations },
+  { version: '0014-alert-rule-state', sql: alertRuleState },
 ];
