@@ -246,7 +246,8 @@ describe('who may manage people', () => {
     const ownerCsrf = await owner.client.token(PAGE);
     const pending = await owner.client.post(`${PAGE}/invitations`, { csrf: ownerCsrf, role: 'member', email: '' });
     const invitationId = /name="invitation" value="(\d+)"/.exec(pending.html)![1]!;
-    expect((await owner.client.get(`${ORG}/issues`)).html).toContain(`href="${PAGE}"`);
+    // Members is in the settings navigation, for owners only.
+    expect((await owner.client.get(`${ORG}/settings/agent-tokens`)).html).toContain(`href="${PAGE}"`);
     for (const role of ['admin', 'member'] as const) {
       const person = await signedInPerson(server, role);
       const page = await person.client.get(PAGE);
@@ -265,6 +266,11 @@ describe('who may manage people', () => {
         expect((await person.client.post(`${PAGE}/${path}`, { csrf, ...fields })).status, `${role} ${path}`).toBe(403);
       }
       expect((await person.client.get(`${ORG}/issues`)).html).not.toContain(`href="${PAGE}"`);
+      if (role === 'admin') {
+        const settings = await person.client.get(`${ORG}/settings/agent-activity`);
+        expect(settings.status).toBe(200);
+        expect(settings.html).not.toContain(`href="${PAGE}"`);
+      }
     }
     // Nothing changed: the member is still a member, the invitation still pending.
     const after = (await owner.client.get(PAGE)).html;
