@@ -254,6 +254,7 @@ describe('log pipeline', () => {
         return stores.logs.insertLogs(rows);
       },
       searchLogs: (query) => stores.logs.searchLogs(query),
+      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
       deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
       ping: () => stores.logs.ping(),
     };

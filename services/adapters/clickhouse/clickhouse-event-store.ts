@@ -70,6 +70,7 @@ const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_u
 
 /** Newest first; event_id breaks ties so that every read picks the same one. */
 const NEWEST_FIRST = raw('timestamp_us DESC, received_at_us DESC, event_id DESC');
+const OLDEST_FIRST = raw('timestamp_us ASC, received_at_us ASC, event_id ASC');
 
 /** How long deleteEventsForIssues waits for its mutation (18.16 has no mutations_sync). */
 const MUTATION_TIMEOUT_MS = 30_000;
@@ -137,6 +138,19 @@ export class ClickHouseEventStore implements EventStore {
       WHERE project_id = ${projectId} AND event_id IN (
         SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} ORDER BY ${NEWEST_FIRST} LIMIT 1)
       ORDER BY version DESC LIMIT 1`);
+  }
+
+  async eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]> {
+    if (projectIds.length === 0) return [];
+    const projects = projectIds.map((id) => sql`${id}`);
+    // The table sorts by issue, not trace: this reads the projects' trace_id column, which a
+    // trace view (one request's events) can afford. Each event's first write, once.
+    const rows = await this.select<EventSelectRow>(sql`SELECT * FROM (
+        SELECT ${COLUMNS} FROM ${this.table}
+        WHERE project_id IN (${join(projects, ', ')}) AND trace_id = ${traceId.toLowerCase()}
+        ORDER BY ${OLDEST_FIRST}, version DESC LIMIT 1 BY project_id, event_id)
+      ORDER BY ${OLDEST_FIRST} LIMIT ${limit}`);
+    return rows.map(toStoredEvent);
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {

@@ -5,7 +5,7 @@ import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
-import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
+import { COMPARISON_OPERATORS, type LogFilter, type LogQuery, type LogStore, type LogVolume } from '../../core/ports/log-store.ts';
 import { storableText } from '../../core/storable-text.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
@@ -106,6 +106,23 @@ export class ClickHouseLogStore implements LogStore {
     };
   }
 
+  async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
+    const bucket = Math.max(1, Math.round(bucketSeconds * 1_000_000));
+    const since = toMicros(filter.since);
+    // Copies of a record (not merged yet) share its id, time and level: count each id once.
+    const rows = await selectRows<{ bucket: string; level: LogLevel; count: string }>(
+      this.client,
+      sql`SELECT toString(intDiv(timestamp_us - ${since}, ${bucket})) AS bucket, level, toString(uniqExact(id)) AS count
+        FROM ${this.table} WHERE ${join(searchFilters(filter), ' AND ')}
+        GROUP BY bucket, level ORDER BY toInt64(bucket), level`,
+    );
+    return rows.map((row) => ({
+      start: filter.since + Number(row.bucket) * (bucket / 1_000_000),
+      level: row.level,
+      count: Number(row.count),
+    }));
+  }
+
   /** Drops whole UTC days that end at or before the cutoff (see day-partitions.ts). */
   async deleteLogsBefore(cutoff: number): Promise<number> {
     return dropDaysBefore(this.client, this.database, 'logs', cutoff);
@@ -142,7 +159,7 @@ interface LogKey {
  * replaces it in every parameter), and as ClickHouse can hold it; a lone surrogate is replaced
  * by the literal's own escaping (clickhouse-sql.ts), so either way nothing breaks the query.
  */
-function searchFilters(query: LogQuery): Sql[] {
+function searchFilters(query: LogFilter): Sql[] {
   const filters = [sql`project_id = ${query.projectId}`];
   if (query.levels && query.levels.length > 0) filters.push(sql`has(${query.levels}, level)`);
   if (query.text) {
@@ -154,6 +171,15 @@ function searchFilters(query: LogQuery): Sql[] {
   for (const [key, value] of Object.entries(query.attributes ?? {})) {
     const [k, v] = [anyOf(raw('k'), textForms(key)), anyOf(raw('v'), textForms(value))];
     filters.push(sql`arrayExists((k, v) -> ${k} AND ${v}, attribute_keys, attribute_values)`);
+  }
+  for (const { key, operator, value } of query.comparisons ?? []) {
+    // The operator is spliced into the SQL: only the four the port names. The value must read
+    // as a number as the Postgres store's pattern says; toFloat64OrZero then cannot misread it.
+    if (!COMPARISON_OPERATORS.includes(operator)) throw new Error(`not a comparison operator: ${String(operator)}`);
+    const k = anyOf(raw('k'), textForms(key));
+    filters.push(
+      sql`arrayExists((k, v) -> ${k} AND match(v, ${NUMBER}) AND toFloat64OrZero(v) ${raw(operator)} ${value}, attribute_keys, attribute_values)`,
+    );
   }
   // Each bound also on the whole-second `timestamp`: that column partitions the table, so the
   // server skips the days outside the window without opening them.
@@ -167,6 +193,9 @@ function searchFilters(query: LogQuery): Sql[] {
   }
   return filters;
 }
+
+/** A decimal number as JSON writes one (the same pattern as the Postgres store's). */
+const NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$';
 
 /** The text as given and, when it holds a NUL, as ingest would have stored it. */
 function textForms(text: string): string[] {

@@ -135,6 +135,20 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.eventNeighbours(project, 34, 'f'.repeat(32))).toEqual({ older: null, newer: null });
     });
 
+    it("finds a trace's events across the given projects, oldest first", async () => {
+      const [project, other] = [projectId(), projectId()];
+      const trace = 'ab'.repeat(16);
+      const late = event(project, { traceId: trace, timestamp: 1_700_000_300 });
+      const early = event(other, { traceId: trace, timestamp: 1_700_000_100, issueId: 7 });
+      const middle = event(project, { traceId: trace, timestamp: 1_700_000_200, issueId: 9 });
+      await store.insertEvents([late, early, middle, event(project, { traceId: 'cd'.repeat(16) }), event(project)].map(toNew));
+      await store.insertEvents([toNew({ ...late!, title: 'copy' })]);
+      expect(await store.eventsForTrace([project, other], trace.toUpperCase(), 10)).toEqual([early, middle, late]);
+      expect(await store.eventsForTrace([project], trace, 10)).toEqual([middle, late]);
+      expect((await store.eventsForTrace([project, other], trace, 2)).map((e) => e.eventId)).toEqual([early!.eventId, middle!.eventId]);
+      expect(await store.eventsForTrace([], trace, 10)).toEqual([]);
+    });
+
     it("finds each user's latest event of an issue, newest first", async () => {
       const project = projectId();
       const at = (userKey: string | null, offset: number, issueId = 22) =>

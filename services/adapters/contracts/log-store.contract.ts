@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../core/logs/log-record.ts';
-import type { LogStore } from '../../core/ports/log-store.ts';
+import type { AttributeComparison, LogStore } from '../../core/ports/log-store.ts';
 
 export function describeLogStoreContract(name: string, open: () => Promise<LogStore>): void {
   describe(`LogStore contract: ${name}`, () => {
@@ -81,6 +81,56 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search({ since: traced!.timestamp })).toEqual(['with attributes', 'in trace']);
       expect(await search({ until: warn!.timestamp })).toEqual(['Disk almost FULL (95%)']);
       expect(await search({ projectId: project + 1 })).toEqual([]);
+    });
+
+    it('compares attributes that read as numbers with >, <, >= and <=', async () => {
+      const project = projectId();
+      await store.insertLogs([
+        record(project, { body: 'fast', attributes: { ms: { type: 'integer', value: 40 } } }),
+        record(project, { body: 'slow', attributes: { ms: { type: 'double', value: 250.5 } } }),
+        record(project, { body: 'as text', attributes: { ms: { type: 'string', value: '300' } } }),
+        record(project, { body: 'not a number', attributes: { ms: { type: 'string', value: 'many' } } }),
+        record(project, { body: 'a flag', attributes: { ms: { type: 'boolean', value: true } } }),
+        record(project, { body: 'negative', attributes: { ms: { type: 'integer', value: -5 } } }),
+        record(project, { body: 'none' }),
+      ]);
+      const search = async (comparisons: AttributeComparison[], attributes?: Record<string, string>) =>
+        (await store.searchLogs({ projectId: project, limit: 10, comparisons, ...(attributes ? { attributes } : {}) })).items
+          .map((r) => r.body)
+          .sort();
+      expect(await search([{ key: 'ms', operator: '>', value: 100 }])).toEqual(['as text', 'slow']);
+      expect(await search([{ key: 'ms', operator: '<', value: 100 }])).toEqual(['fast', 'negative']);
+      expect(await search([{ key: 'ms', operator: '>=', value: 250.5 }])).toEqual(['as text', 'slow']);
+      expect(await search([{ key: 'ms', operator: '<=', value: 40 }])).toEqual(['fast', 'negative']);
+      expect(await search([{ key: 'ms', operator: '>', value: 0 }, { key: 'ms', operator: '<', value: 260 }])).toEqual(['fast', 'slow']);
+      expect(await search([{ key: 'other', operator: '>', value: -1000 }])).toEqual([]);
+      expect(await search([{ key: 'ms', operator: '>', value: 0 }], { ms: '40' })).toEqual(['fast']);
+    });
+
+    it('counts matching records per level in each time bucket, oldest first', async () => {
+      const project = projectId();
+      const at = 1_765_000_000;
+      await store.insertLogs([
+        record(project, { timestamp: at + 1, level: 'info', body: 'a' }),
+        record(project, { timestamp: at + 2.5, level: 'info', body: 'b' }),
+        record(project, { timestamp: at + 3, level: 'error', body: 'c' }),
+        record(project, { timestamp: at + 125, level: 'info', body: 'd' }),
+        record(project, { timestamp: at + 130, level: 'warn', body: 'e', attributes: { ms: { type: 'integer', value: 9 } } }),
+        record(project, { timestamp: at + 400, level: 'info', body: 'outside' }),
+        record(project, { timestamp: at - 1, level: 'info', body: 'before' }),
+      ]);
+      const window = { projectId: project, since: at, until: at + 180 };
+      expect(await store.logVolume(window, 60)).toEqual([
+        { start: at, level: 'error', count: 1 },
+        { start: at, level: 'info', count: 2 },
+        { start: at + 120, level: 'info', count: 1 },
+        { start: at + 120, level: 'warn', count: 1 },
+      ]);
+      expect(await store.logVolume({ ...window, levels: ['info'], text: 'B' }, 60)).toEqual([{ start: at, level: 'info', count: 1 }]);
+      expect(await store.logVolume({ ...window, comparisons: [{ key: 'ms', operator: '>', value: 1 }] }, 60)).toEqual([
+        { start: at + 120, level: 'warn', count: 1 },
+      ]);
+      expect(await store.logVolume({ ...window, projectId: project + 1 }, 60)).toEqual([]);
     });
 
     it('matches wildcards literally and never matches a missing attribute', async () => {

@@ -137,6 +137,16 @@ export class PgEventStore implements EventStore {
     return result.rows[0] && toStoredEvent(result.rows[0]);
   }
 
+  async eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]> {
+    if (projectIds.length === 0) return [];
+    const result = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE project_id = ANY($1::int[]) AND trace_id = $2
+       ORDER BY events.timestamp, events.received_at, events.event_id LIMIT $3`,
+      [projectIds, traceId.toLowerCase(), limit],
+    );
+    return result.rows.map(toStoredEvent);
+  }
+
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
     // DISTINCT ON keeps the first row of each user in the inner order: their newest event.
     const result = await this.db.query<EventRow>(

@@ -1,7 +1,7 @@
 // LogStore over SQL (PGlite standalone; also usable on Postgres). Newest first, keyset
 // pagination on (timestamp, id); inserts idempotent by record id.
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
-import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
+import { COMPARISON_OPERATORS, type LogFilter, type LogQuery, type LogStore, type LogVolume } from '../../core/ports/log-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
 
@@ -66,23 +66,7 @@ export class PgLogStore implements LogStore {
   async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
     const oldest = query.order === 'oldest';
     const direction = oldest ? 'ASC' : 'DESC';
-    const conditions = ['project_id = $1'];
-    const params: unknown[] = [query.projectId];
-    const add = (condition: (n: number) => string, value: unknown) => {
-      params.push(value);
-      conditions.push(condition(params.length));
-    };
-    if (query.levels && query.levels.length > 0) add((n) => `level = ANY($${n}::text[])`, query.levels);
-    if (query.text) add((n) => `body ILIKE $${n}`, containsPattern(query.text));
-    if (query.traceId) add((n) => `trace_id = $${n}`, query.traceId.toLowerCase());
-    if (query.environment !== undefined) add((n) => `environment = $${n}`, query.environment);
-    if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, query.since);
-    if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, query.until);
-    for (const [key, value] of Object.entries(query.attributes ?? {})) {
-      params.push(key, value);
-      // ->> 'value' renders numbers and booleans as text, so "42" matches an integer 42.
-      conditions.push(`attributes -> $${params.length - 1} ->> 'value' = $${params.length}`);
-    }
+    const { conditions, params } = filterConditions(query);
     if (query.cursor) {
       const [timestamp, id] = decodeCursor(query.cursor, ['string', 'string']);
       params.push(timestamp, id);
@@ -101,6 +85,19 @@ export class PgLogStore implements LogStore {
     };
   }
 
+  async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
+    const { conditions, params } = filterConditions(filter);
+    params.push(filter.since, bucketSeconds);
+    const [since, bucket] = [params.length - 1, params.length];
+    const result = await this.db.query<{ bucket: number; level: LogLevel; count: number }>(
+      `SELECT floor((extract(epoch FROM timestamp) - $${since}::float8) / $${bucket}::float8)::int AS bucket, level,
+         count(*)::int AS count
+       FROM logs WHERE ${conditions.join(' AND ')} GROUP BY 1, 2 ORDER BY 1, 2`,
+      params,
+    );
+    return result.rows.map((row) => ({ start: filter.since + row.bucket * bucketSeconds, level: row.level, count: row.count }));
+  }
+
   async deleteLogsBefore(cutoff: number): Promise<number> {
     return (await this.db.query('DELETE FROM logs WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
   }
@@ -109,6 +106,40 @@ export class PgLogStore implements LogStore {
     await this.db.query('SELECT 1');
   }
 }
+
+/** The WHERE conditions of a filter, numbered from $1, and their parameters (more may be pushed after). */
+function filterConditions(query: LogFilter): { conditions: string[]; params: unknown[] } {
+  const conditions = ['project_id = $1'];
+  const params: unknown[] = [query.projectId];
+  const add = (condition: (n: number) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(params.length));
+  };
+  if (query.levels && query.levels.length > 0) add((n) => `level = ANY($${n}::text[])`, query.levels);
+  if (query.text) add((n) => `body ILIKE $${n}`, containsPattern(query.text));
+  if (query.traceId) add((n) => `trace_id = $${n}`, query.traceId.toLowerCase());
+  if (query.environment !== undefined) add((n) => `environment = $${n}`, query.environment);
+  if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, query.since);
+  if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, query.until);
+  for (const [key, value] of Object.entries(query.attributes ?? {})) {
+    params.push(key, value);
+    // ->> 'value' renders numbers and booleans as text, so "42" matches an integer 42.
+    conditions.push(`attributes -> $${params.length - 1} ->> 'value' = $${params.length}`);
+  }
+  for (const { key, operator, value } of query.comparisons ?? []) {
+    // The operator is spliced into the SQL: only the four the port names.
+    if (!COMPARISON_OPERATORS.includes(operator)) throw new Error(`not a comparison operator: ${String(operator)}`);
+    params.push(key, value);
+    const text = `(attributes -> $${params.length - 1} ->> 'value')`;
+    // CASE, not AND: Postgres may evaluate an AND's sides in either order, and the cast must
+    // only see text that reads as a number (the same text ClickHouse's toFloat64OrNull accepts).
+    conditions.push(`CASE WHEN ${text} ~ '${NUMBER}' THEN ${text}::float8 END ${operator} $${params.length}::float8`);
+  }
+  return { conditions, params };
+}
+
+/** A decimal number as JSON writes one, optionally with an exponent. */
+const NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$';
 
 function toLogRecord(row: LogRow): LogRecord {
   return {

@@ -71,6 +71,8 @@ export interface EventStore {
   eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours>;
   /** The newest event of the project, by timestamp (verify_installation). */
   latestEventForProject(projectId: number): Promise<StoredEvent | undefined>;
+  /** Up to `limit` events of these projects with this trace id (lowercase hex), oldest first by timestamp (the trace view). */
+  eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]>;
   /** For up to `limit` distinct non-null user keys, the newest event of each, newest first. */
   latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]>;
   /** How many stored events an issue has (each event id once). */

@@ -14,6 +14,8 @@ export interface LogQuery {
   environment?: string;
   /** Each attribute must equal the given text (numbers and booleans compared as text). */
   attributes?: Record<string, string>;
+  /** Each attribute's value must read as a number (an integer or double, or text that reads as one) and compare so. */
+  comparisons?: AttributeComparison[];
   /** Float seconds since the epoch, inclusive. */
   since?: number;
   until?: number;
@@ -23,12 +25,38 @@ export interface LogQuery {
   cursor?: string;
 }
 
+export const COMPARISON_OPERATORS = ['>', '<', '>=', '<='] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+
+/** `duration_ms:>250`: the attribute's number against a number. */
+export interface AttributeComparison {
+  key: string;
+  operator: ComparisonOperator;
+  value: number;
+}
+
+/** The filters of a search, without its page (the volume chart counts what a search matches). */
+export type LogFilter = Omit<LogQuery, 'limit' | 'order' | 'cursor'>;
+
+/** The records of one level in one bucket of a volume histogram. */
+export interface LogVolume {
+  /** The bucket's start, float seconds: since + n * bucketSeconds. */
+  start: number;
+  level: LogLevel;
+  count: number;
+}
+
 export const LOG_ORDERS = ['newest', 'oldest'] as const;
 export type LogOrder = (typeof LOG_ORDERS)[number];
 
 export interface LogStore {
   insertLogs(records: LogRecord[]): Promise<void>;
   searchLogs(query: LogQuery): Promise<Page<LogRecord>>;
+  /**
+   * How many records match the filter per level in each bucket of `bucketSeconds` from `since`
+   * up to `until` (both required here); buckets and levels without records left out, oldest first.
+   */
+  logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]>;
   /** Deletes records older than the cutoff (float seconds); returns how many went. */
   deleteLogsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */
