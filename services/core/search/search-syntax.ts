@@ -37,6 +37,11 @@ export interface SearchSpec {
   keys: Readonly<Record<string, SearchKey>>;
   /** Keys people will try that the stores cannot answer, with what to use instead. */
   refused?: Readonly<Record<string, string>>;
+  /**
+   * When set, any other key is a filter too, kept as typed, under this rule (log attributes:
+   * `http.status_code:500`); without it an unknown key is refused.
+   */
+  otherKeys?: SearchKey;
 }
 
 /** A query that does not parse; `token` is the offending part, as typed. */
@@ -92,8 +97,8 @@ export function parseSearch(query: string, spec: SearchSpec): SearchTerm[] {
     const token = query.slice(start, i);
     const negated = key[1] === '!';
     const typed = key[2]!;
-    const name = keys.get(typed.toLowerCase());
-    if (!name) {
+    const known = keys.get(typed.toLowerCase());
+    if (!known) {
       // "TypeError: x is undefined" is text, not a filter: an unknown word ending in a colon
       // with nothing after it stays free text, as it was before the syntax existed.
       if (value === '' && !quoted && !negated) {
@@ -102,13 +107,16 @@ export function parseSearch(query: string, spec: SearchSpec): SearchTerm[] {
       }
       const refusal = spec.refused?.[typed] ?? spec.refused?.[typed.toLowerCase()];
       if (refusal) throw new SearchSyntaxError(token, refusal);
+    }
+    const name = known ?? (spec.otherKeys ? typed : undefined);
+    if (!name) {
       throw new SearchSyntaxError(
         token,
         `unknown key "${typed}"; keys: ${Object.keys(spec.keys).join(', ')}. ` +
           `To find text with a colon in it, quote it: ${JSON.stringify(JSON.stringify(token))}`,
       );
     }
-    const rule = spec.keys[name]!;
+    const rule = known ? spec.keys[name]! : spec.otherKeys!;
     if (value === '') {
       throw new SearchSyntaxError(
         token,

@@ -80,6 +80,34 @@ describe('search_logs', () => {
     expect((await h.call('read', 'search_logs', { project: 'web' })).structured).not.toHaveProperty('traceId');
   });
 
+  it('compares number attributes and searches a from/to window, as the Logs page copies them', async () => {
+    const search = async (args: Record<string, unknown>) => await h.call('read', 'search_logs', { project: 'web', ...args });
+    const iso = (minutesAgo: number) => new Date(h.now - minutesAgo * 60_000).toISOString();
+    const above = await search({ comparisons: [{ attribute: 'order', operator: '>', value: 1000 }] });
+    expect(bodies(above.structured)).toEqual(['payment declined', 'paying']);
+    expect(bodies((await search({ comparisons: [{ attribute: 'order', operator: '<=', value: 1000 }] })).structured)).toEqual([]);
+    const window = await search({ from: iso(2.5), to: iso(1.5) });
+    expect(bodies(window.structured)).toEqual(['paying']);
+    expect(window.structured.window).toEqual({
+      since: iso(2.5).replace(/\.\d{3}Z$/, 'Z'),
+      until: iso(1.5).replace(/\.\d{3}Z$/, 'Z'),
+      minutes: 1,
+    });
+    expect(bodies((await search({ from: iso(180), level: 'info' })).structured)).toEqual(['paying', 'two hours ago']);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ from: iso(10), sinceMinutes: 5 }, 'give either sinceMinutes or from/to'],
+      [{ from: iso(1), to: iso(2) }, 'is before from'],
+      [{ from: 'yesterday' }, 'an ISO 8601 time'],
+      [{ comparisons: [{ attribute: 'order', operator: '!=', value: 1 }] }, 'at comparisons[0].operator'],
+      [{ comparisons: [{ attribute: 'order', operator: '>', value: 1, extra: 1 }] }, 'extra'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await search(args);
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(refused.text, JSON.stringify(args)).toContain(message);
+    }
+  });
+
   it('pages with nextCursor', async () => {
     const first = (await h.call('read', 'search_logs', { project: 'web', limit: 2 })).structured;
     expect(bodies(first)).toEqual(['payment declined', 'paying']);

@@ -2,7 +2,8 @@
 // and time window, newest first. Every record is captured text: all of it is untrusted data.
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
-import { LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
+import { UserInputError } from '../../core/errors.ts';
+import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded } from '../bounded.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../tool-kit/log-view.ts';
@@ -24,13 +25,16 @@ const logRow = z.object({
   environment: z.string().optional(),
 });
 
+const isoInstant = z.string().datetime({ offset: true, message: 'an ISO 8601 time, e.g. 2026-01-31T09:30:00Z' });
+
 export const searchLogs = defineTool({
   name: 'search_logs',
   title: 'Search logs',
   description:
     'Structured logs of one project, newest first (sort: oldest for the other way): by level, text in the message, ' +
-    'environment, traceId (32 hex characters, e.g. from get_issue_context), attribute values (all must match) and the ' +
-    'last sinceMinutes (default 60; with a traceId, all that retention keeps). Attributes come as key: value, without ' +
+    'environment, traceId (32 hex characters, e.g. from get_issue_context), attribute values (all must match), ' +
+    'comparisons of number attributes (e.g. duration_ms > 250) and the last sinceMinutes (default 60; with a traceId, ' +
+    'all that retention keeps) or a from/to window. Attributes come as key: value, without ' +
     "the SDK's own bookkeeping. Pass nextCursor back as cursor, with the same arguments. project may be left out with a " +
     'project-scoped token.',
   minimumRole: 'read',
@@ -51,6 +55,21 @@ export const searchLogs = defineTool({
       .record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()]))
       .optional()
       .describe('attribute name to the value it must have'),
+    comparisons: z
+      .array(
+        z
+          .object({
+            attribute: z.string().min(1).max(200),
+            operator: z.enum(COMPARISON_OPERATORS),
+            value: z.number(),
+          })
+          .strict(),
+      )
+      .max(20)
+      .optional()
+      .describe('each attribute must hold a number (or text reading as one) that compares so with value'),
+    from: isoInstant.optional().describe('ISO 8601 start of the window, instead of sinceMinutes (the Logs page copies these)'),
+    to: isoInstant.optional().describe('ISO 8601 end of the window, inclusive; default now'),
     sinceMinutes: z
       .number()
       .int()
@@ -65,7 +84,11 @@ export const searchLogs = defineTool({
   outputSchema: {
     project: z.string(),
     count: z.number().int(),
-    window: z.object({ since: z.string().describe('ISO 8601, to the second'), minutes: z.number().int() }),
+    window: z.object({
+      since: z.string().describe('ISO 8601, to the second'),
+      until: z.string().optional().describe('present when to was given'),
+      minutes: z.number().int(),
+    }),
     traceId: z.string().optional().describe('the trace searched, when one was: every record is of it'),
     nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
     untrustedData: z.object({
@@ -76,9 +99,8 @@ export const searchLogs = defineTool({
     const project = await projectBySlug(context, input.project);
     // A trace is one request: its logs are wherever it happened, so by default look as far as
     // retention keeps them rather than miss an older trace in the last hour.
-    const asked = input.sinceMinutes ?? (input.traceId ? context.maxWindowMinutes : DEFAULT_MINUTES);
-    const minutes = Math.min(asked, context.maxWindowMinutes);
-    const since = context.now().getTime() - minutes * 60_000;
+    const window = logWindow(input, context.now().getTime(), context.maxWindowMinutes);
+    const { since, until, minutes } = window;
     const attributes = Object.fromEntries(Object.entries(input.attributes ?? {}).map(([k, v]) => [k, String(v)]));
     const level: LogLevel | undefined = input.level === 'warning' ? 'warn' : input.level;
     const query: LogQuery = {
@@ -88,7 +110,11 @@ export const searchLogs = defineTool({
       ...(input.environment !== undefined ? { environment: input.environment } : {}),
       ...(input.traceId ? { traceId: input.traceId.toLowerCase() } : {}),
       attributes,
+      ...(input.comparisons?.length
+        ? { comparisons: input.comparisons.map(({ attribute, operator, value }) => ({ key: attribute, operator, value })) }
+        : {}),
       since: since / 1000,
+      ...(until !== undefined ? { until: until / 1000 } : {}),
       limit: input.limit,
       ...(input.sort ? { order: input.sort } : {}),
       ...(input.cursor ? { cursor: input.cursor } : {}),
@@ -102,7 +128,7 @@ export const searchLogs = defineTool({
       result: {
         project: project.slug,
         count: page.items.length,
-        window: { since: isoSeconds(new Date(since)), minutes },
+        window: { since: isoSeconds(new Date(since)), ...(until !== undefined && { until: isoSeconds(new Date(until)) }), minutes },
         ...(query.traceId && { traceId: query.traceId }),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: {
@@ -124,6 +150,32 @@ export const searchLogs = defineTool({
 
 const DEFAULT_MINUTES = 60;
 
+/**
+ * The window searched, in milliseconds: from/to when given (from no earlier than retention
+ * keeps), else the last sinceMinutes. Minutes are the window's length, rounded up.
+ */
+function logWindow(
+  input: { from?: string | undefined; to?: string | undefined; sinceMinutes?: number | undefined; traceId?: string | undefined },
+  now: number,
+  maxMinutes: number,
+): { since: number; until?: number; minutes: number } {
+  const oldest = now - maxMinutes * 60_000;
+  if (input.from === undefined && input.to === undefined) {
+    const asked = input.sinceMinutes ?? (input.traceId ? maxMinutes : DEFAULT_MINUTES);
+    const minutes = Math.min(asked, maxMinutes);
+    return { since: now - minutes * 60_000, minutes };
+  }
+  if (input.sinceMinutes !== undefined) {
+    throw new UserInputError('give either sinceMinutes or from/to, not both: from/to is a fixed window, sinceMinutes the last minutes');
+  }
+  const until = input.to === undefined ? undefined : Date.parse(input.to);
+  const since = Math.max(oldest, input.from === undefined ? now - DEFAULT_MINUTES * 60_000 : Date.parse(input.from));
+  if (until !== undefined && until < since) {
+    throw new UserInputError(`to (${input.to}) is before from: the window must end after it starts`);
+  }
+  return { since, ...(until !== undefined && { until }), minutes: Math.ceil(((until ?? now) - since) / 60_000) };
+}
+
 /** What an agent can do about an empty answer: look further back, or ask for less. */
 function widenHint(
   input: {
@@ -132,12 +184,14 @@ function widenHint(
     environment?: string | undefined;
     traceId?: string | undefined;
     attributes?: Record<string, unknown> | undefined;
+    comparisons?: unknown[] | undefined;
   },
   minutes: number,
   maxMinutes: number,
 ): string {
   const filters: string[] = (['level', 'query', 'environment', 'traceId'] as const).filter((key) => input[key] !== undefined);
   if (input.attributes && Object.keys(input.attributes).length > 0) filters.push('attributes');
+  if (input.comparisons && input.comparisons.length > 0) filters.push('comparisons');
   const widen = minutes < maxMinutes ? `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)` : undefined;
   const drop = filters.length > 0 ? `drop a filter (${filters.join(', ')})` : undefined;
   if (!widen && !drop) return `Nothing was logged in the ${maxMinutes} minutes retention keeps: is the SDK sending logs?`;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { logSearch } from './log-search.ts';
+import { SearchSyntaxError } from './search-syntax.ts';
+
+/** The error `query` throws: a SearchSyntaxError naming `token`. */
+function failure(query: string, token: string): SearchSyntaxError {
+  try {
+    logSearch(query);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SearchSyntaxError);
+    expect((error as SearchSyntaxError).token).toBe(token);
+    return error as SearchSyntaxError;
+  }
+  throw new Error(`${query} parsed`);
+}
+
+describe('logSearch', () => {
+  it('reads level, trace, environment, free text and every other key as an attribute', () => {
+    expect(
+      logSearch('level:WARNING trace:4BF92F3577B34DA6A3CE929D0E0E4736 env:prod "payment failed" user.id:42 route:"/a b"'),
+    ).toEqual({
+      levels: ['warn'],
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      environment: 'prod',
+      text: 'payment failed',
+      attributes: { 'user.id': '42', route: '/a b' },
+    });
+    expect(logSearch('')).toEqual({});
+  });
+
+  it('compares numbers with >, <, >= and <=', () => {
+    expect(logSearch('ms:>250 ms:<=1e3 retries:>=2 delta:<-0.5')).toEqual({
+      comparisons: [
+        { key: 'ms', operator: '>', value: 250 },
+        { key: 'ms', operator: '<=', value: 1000 },
+        { key: 'retries', operator: '>=', value: 2 },
+        { key: 'delta', operator: '<', value: -0.5 },
+      ],
+    });
+  });
+
+  it('keeps an unknown word ending in a colon as text, as the issue search does', () => {
+    expect(logSearch('TypeError: boom')).toEqual({ text: 'TypeError: boom' });
+  });
+
+  it('names the token and says what to write for each bad query', () => {
+    expect(failure('ms:>fast', 'ms:>fast').message).toContain('ms:>250');
+    expect(failure('trace:abc', 'trace:abc').message).toContain('32 hex characters');
+    expect(failure('level:loud', 'level:loud').message).toContain('trace, debug, info, warn, error, fatal');
+    expect(failure('level:info level:error', 'level:error').message).toContain('also level:info');
+    expect(failure('!user.id:1', '!user.id:1').message).toContain('cannot be negated');
+    expect(failure('a:1 a:2', 'a:2').message).toContain('given twice');
+    failure('route:"open', 'route:"open');
+  });
+});

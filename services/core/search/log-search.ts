@@ -1,0 +1,78 @@
+// The search syntax for logs (the Logs page): `level:`, `trace:`, `environment:`, free text in
+// the message, and every other key an attribute, `key:value` for equality or `key:>250` (also
+// `<`, `>=`, `<=`) to compare a number. It makes the part of a LogQuery a search sets; the time
+// window and the project are given beside it. search_logs takes the same filters as arguments.
+import { LOG_LEVELS, type LogLevel } from '../logs/log-record.ts';
+import type { AttributeComparison, ComparisonOperator, LogFilter } from '../ports/log-store.ts';
+import { parseSearch, SearchSyntaxError, type FilterTerm, type SearchSpec } from './search-syntax.ts';
+
+const LOG_SEARCH: SearchSpec = {
+  keys: {
+    level: { values: [...LOG_LEVELS, 'warning'], negatable: false },
+    trace: { aliases: ['traceId', 'trace_id', 'trace.id'], negatable: false },
+    environment: { aliases: ['env'], negatable: false },
+  },
+  // Attribute names are the SDK's own (`user.id`, `http.status_code`); the stores match them exactly.
+  otherKeys: { negatable: false },
+};
+
+/** The part of a LogQuery a search sets. */
+type LogSearch = Pick<LogFilter, 'levels' | 'text' | 'traceId' | 'environment' | 'attributes' | 'comparisons'>;
+
+const TRACE_ID = /^[0-9a-f]{32}$/i;
+// `>=` before `>`: the longer operator wins.
+const COMPARISON = /^(>=|<=|>|<)(.*)$/;
+const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/** The filter `query` sets; throws SearchSyntaxError naming the token and saying what to write instead. */
+export function logSearch(query: string): LogSearch {
+  const terms = parseSearch(query, LOG_SEARCH);
+  const filters = terms.filter((t): t is FilterTerm => t.kind === 'filter');
+  const one = (key: string) => {
+    const [first, second] = filters.filter((t) => t.key === key);
+    if (second) {
+      throw new SearchSyntaxError(second.token, `${key}: is given twice (also ${first!.token}); a log search takes one`);
+    }
+    return first;
+  };
+  const level = one('level');
+  const trace = one('trace');
+  if (trace && !TRACE_ID.test(trace.value)) {
+    throw new SearchSyntaxError(trace.token, 'a trace id is 32 hex characters, e.g. trace:4bf92f3577b34da6a3ce929d0e0e4736');
+  }
+  const environment = one('environment')?.value;
+  const attributes: Record<string, string> = {};
+  const comparisons: AttributeComparison[] = [];
+  for (const term of filters) {
+    if (term.key in LOG_SEARCH.keys) continue;
+    const compared = COMPARISON.exec(term.value);
+    if (compared) {
+      const [, operator, number] = compared;
+      if (!NUMBER.test(number!)) {
+        throw new SearchSyntaxError(
+          term.token,
+          `${operator} compares numbers: write ${term.key}:${operator}250 (for the text itself, quote it: ${term.key}:"${term.value}")`,
+        );
+      }
+      comparisons.push({ key: term.key, operator: operator as ComparisonOperator, value: Number(number) });
+      continue;
+    }
+    if (term.key in attributes) {
+      throw new SearchSyntaxError(term.token, `${term.key}: is given twice; an attribute has one value (compare with > or <)`);
+    }
+    attributes[term.key] = term.value;
+  }
+  const text = terms
+    .filter((t) => t.kind === 'text')
+    .map((t) => t.value)
+    .join(' ');
+  const levelValue = level && ((level.value === 'warning' ? 'warn' : level.value) as LogLevel);
+  return {
+    ...(levelValue ? { levels: [levelValue] } : {}),
+    ...(text ? { text } : {}),
+    ...(trace ? { traceId: trace.value.toLowerCase() } : {}),
+    ...(environment !== undefined ? { environment } : {}),
+    ...(Object.keys(attributes).length ? { attributes } : {}),
+    ...(comparisons.length ? { comparisons } : {}),
+  };
+}
