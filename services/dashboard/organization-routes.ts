@@ -23,6 +23,7 @@ import { issueRoutes } from './routes/issue-routes.ts';
 import { issuesRoutes } from './routes/issues-routes.ts';
 import { logTailRoutes } from './routes/log-tail-routes.ts';
 import { membersRoutes } from './routes/members-routes.ts';
+import { logsRoutes } from './routes/logs-routes.ts';
 import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
@@ -34,6 +35,7 @@ const ROUTES: readonly OrganizationRoute[] = [
   ...projectRoutes,
   ...sourceMapRoutes,
   ...releaseRoutes,
+  ...logsRoutes,
   ...channelRoutes,
   ...alertRuleRoutes,
   ...settingsRoutes,

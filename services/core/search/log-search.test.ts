@@ -39,6 +39,10 @@ describe('logSearch', () => {
     });
   });
 
+  it('takes a quoted value as the text itself, not a comparison', () => {
+    expect(logSearch('op:">=" ms:">5"')).toEqual({ attributes: { op: '>=', ms: '>5' } });
+  });
+
   it('keeps an unknown word ending in a colon as text, as the issue search does', () => {
     expect(logSearch('TypeError: boom')).toEqual({ text: 'TypeError: boom' });
   });

@@ -45,7 +45,9 @@ export function logSearch(query: string): LogSearch {
   const comparisons: AttributeComparison[] = [];
   for (const term of filters) {
     if (term.key in LOG_SEARCH.keys) continue;
-    const compared = COMPARISON.exec(term.value);
+    // A quoted value is the text itself: `op:">"` matches the attribute ">".
+    const quoted = term.token.slice(term.token.indexOf(':') + 1).startsWith('"');
+    const compared = quoted ? null : COMPARISON.exec(term.value);
     if (compared) {
       const [, operator, number] = compared;
       if (!NUMBER.test(number!)) {
