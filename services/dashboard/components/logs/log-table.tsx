@@ -16,7 +16,8 @@ interface LogTableProps {
   zone: string | null;
 }
 
-// A key the search syntax can write (`a.b_c-d:`), so adding it to the query reads back the same.
+// A key the search syntax can write (`a.b_c-d:`), so adding it to the query reads back the same
+// (an empty value cannot be searched for: `key:""` is refused as a key without a value).
 const SEARCHABLE_KEY = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
 export function LogTable({ logs, columns, addTermHref, columnHref, traceHref, zone }: LogTableProps) {
@@ -74,7 +75,7 @@ export function LogTable({ logs, columns, addTermHref, columnHref, traceHref, zo
                           key={key}
                           name={key}
                           value={value}
-                          searchKey={SEARCHABLE_KEY.test(key) ? key : undefined}
+                          searchKey={SEARCHABLE_KEY.test(key) && value !== '' ? key : undefined}
                           columnHref={columns.includes(key) ? undefined : columnHref(key, false)}
                           {...{ addTermHref }}
                         />
