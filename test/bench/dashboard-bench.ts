@@ -2,7 +2,8 @@
 // ISSUES issues and EVENTS events (bench/dashboard-seed.ts), the Issues page (default,
 // filtered, searched) and the loudest issue's page (24 hours and 14 days), each requested
 // REQUESTS times in a row by a signed-in person; p50 and p95 of the time to the whole answer,
-// against GET /healthz on the same server as the floor. Standalone, then on Postgres and
+// against GET /healthz on the same server as the floor. The Logs page likewise, over LOGS log
+// records (bench/log-seed.ts; BENCH_LOGS, default 1,000,000) across the last 24 hours. Standalone, then on Postgres and
 // ClickHouse when `npm run infra:up` has run (BENCH_DISTRIBUTED=0 skips that part,
 // BENCH_STANDALONE=0 the first). Also the first load of each page in gzipped bytes (HTML, CSS
 // and JS together). Prints figures; asserts nothing.
@@ -17,11 +18,13 @@ import { PERSON_PASSWORD } from '../support/dashboard-people.ts';
 import { readInfraEnv } from '../support/infra-env-file.ts';
 import { freePort, removeDir, runCli, runCliJson, startServer, tempDataDir } from '../support/standalone-server.ts';
 import { seedProject } from './dashboard-seed.ts';
+import { seedLogs } from './log-seed.ts';
 import { peakRssMb } from './load.ts';
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 10_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
 const OWNER = 'bench@example.com';
 
 interface Target {
@@ -101,14 +104,19 @@ async function measure(target: Target): Promise<void> {
   const loudest = await (await get(`${list}&sort=events`, cookie)).text();
   const shortId = />([A-Z0-9-]+-[0-9A-Z]+)</.exec(loudest)?.[1];
   if (!shortId) throw new Error('no short id on the Issues page');
+  const logs = `${target.url}/organizations/default/logs?project=${encodeURIComponent(target.project)}`;
   const pages: Array<[string, string]> = [
+    ['Logs (last hour)', logs],
+    ['Logs (level:error, 24 hours)', `${logs}&window=24h&query=${encodeURIComponent('level:error')}`],
+    ['Logs (duration_ms:>1000, hour)', `${logs}&query=${encodeURIComponent('duration_ms:>1000 route:/pay')}`],
+    ['Logs (text, 24 hours)', `${logs}&window=24h&query=${encodeURIComponent('upstream timeout')}`],
     ['Issues (default)', list],
     ['Issues (level, environment)', `${list}&query=${encodeURIComponent('level:error environment:production')}`],
     ['Issues (searched)', `${list}&query=${encodeURIComponent('BenchabcError')}`],
     ['issue page (loudest)', `${base}/${shortId}`],
     ['issue page (loudest, 14 days)', `${base}/${shortId}?period=14d`],
   ];
-  console.log(`${target.name}: ${ISSUES} issues, ${EVENTS} events; ${REQUESTS} requests per line, one after another`);
+  console.log(`${target.name}: ${ISSUES} issues, ${EVENTS} events, ${LOGS} log records; ${REQUESTS} requests per line, one after another`);
   const floor = await timed('GET /healthz', `${target.url}/healthz`, cookie);
   for (const [label, url] of pages) await timed(label, url, cookie, floor);
   for (const [label, url] of pages) console.log(`  first load, ${label.padEnd(28)} ${await firstLoadBytes(url, cookie)}`);
@@ -130,6 +138,7 @@ async function standalone(): Promise<void> {
     try {
       const project = (await stores.metadata.getProject(created.project.id))!;
       await seedProject(stores, project, { issues: ISSUES, events: EVENTS });
+      await seedLogs(stores.logs, project.id, LOGS, progress('standalone'));
     } finally {
       await stores.close();
     }
@@ -169,6 +178,7 @@ async function distributed(): Promise<void> {
     try {
       const project = (await ports.metadata.getProject(p.projectId))!;
       await seedProject(ports, project, { issues: ISSUES, events: EVENTS });
+      await seedLogs(ports.logs, project.id, LOGS, progress('distributed'));
     } finally {
       await ports.close();
     }
@@ -184,6 +194,16 @@ async function distributed(): Promise<void> {
   } finally {
     await cluster.destroy();
   }
+}
+
+/** A line per 100,000 log records seeded, so a long seed shows it is moving. */
+function progress(name: string): (done: number) => void {
+  const started = performance.now();
+  return (done) => {
+    if (done % 100_000 === 0 || done === LOGS) {
+      console.log(`${name}: ${done} log records seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  };
 }
 
 async function createOwner(env: NodeJS.ProcessEnv): Promise<void> {

@@ -46,7 +46,10 @@ export function LogTable({ logs, columns, addTermHref, columnHref, traceHref, zo
             return (
               <tr key={log.id} class={`log-row log-level-${log.level}`}>
                 <td class="log-time">
-                  <time dateTime={new Date(log.timestamp * 1000).toISOString()}>{exactTime(log.timestamp, zone)}</time>
+                  <time dateTime={new Date(log.timestamp * 1000).toISOString()}>
+                    <span class="log-date">{`${formatDate(new Date(log.timestamp * 1000), { month: 'short', day: 'numeric', timeZone: zone ?? 'UTC' })}, `}</span>
+                    {exactTime(log.timestamp, zone)}
+                  </time>
                 </td>
                 <td>
                   <span class="level-badge">{log.level}</span>
@@ -146,8 +149,6 @@ const SHOWN = new Set(['sentry.release', 'sentry.environment', 'sentry.severity_
 function exactTime(seconds: number, zone: string | null): string {
   const date = new Date(seconds * 1000);
   return formatDate(date, {
-    month: 'short',
-    day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
