@@ -6,7 +6,7 @@ import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded } from '../bounded.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
-import { logAttributes } from '../tool-kit/log-view.ts';
+import { logAttributes } from '../../core/logs/log-attributes.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { asTable, tableSchema } from '../tool-kit/record-table.ts';

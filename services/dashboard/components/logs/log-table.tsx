@@ -2,6 +2,7 @@
 // message is a <details> (no JavaScript needed) that opens onto every attribute; an attribute's
 // value adds `key:value` to the search, its name adds it as a column. Every body, key and value
 // is captured text from an SDK: preact escapes it, and it only ever lands in text or in a URL.
+import { logAttributes } from '../../../core/logs/log-attributes.ts';
 import type { LogRecord } from '../../../core/logs/log-record.ts';
 import { formatDate } from '../formats.ts';
 
@@ -132,19 +133,12 @@ function Attribute(props: {
   );
 }
 
-/** Each attribute as text (strings as they are, anything else as JSON), the SDK's bookkeeping left out. */
+/** Each attribute as text (strings as they are, anything else as JSON), as search_logs shows them: the SDK's bookkeeping left out. */
 function attributeTexts(log: LogRecord): [string, string][] {
-  return Object.entries(log.attributes)
-    .filter(([key]) => !key.startsWith('sentry.sdk.') && key !== 'sentry.timestamp.sequence' && !SHOWN.has(key))
-    .map(([key, attribute]): [string, string] => [
-      key,
-      typeof attribute?.value === 'string' ? attribute.value : (JSON.stringify(attribute?.value) ?? ''),
-    ])
+  return Object.entries(logAttributes(log))
+    .map(([key, value]): [string, string] => [key, typeof value === 'string' ? value : (JSON.stringify(value) ?? '')])
     .sort(([a], [b]) => a.localeCompare(b));
 }
-
-/** Attributes repeating what the row shows itself. */
-const SHOWN = new Set(['sentry.release', 'sentry.environment', 'sentry.severity_number', 'sentry.severity_text', 'sentry.trace.trace_id']);
 
 function exactTime(seconds: number, zone: string | null): string {
   const date = new Date(seconds * 1000);

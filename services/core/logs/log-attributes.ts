@@ -1,9 +1,9 @@
-// How search_logs shows a record's attributes: `key: value`, without the `{type, value}` wrapper
-// the SDKs send (the value keeps its JSON type), and without the SDK's bookkeeping, which costs
-// an agent tokens and tells it nothing: the SDK's name and version, the per-record sequence
-// number, and what the record already carries as its own field (release, environment, level,
-// trace id).
-import type { LogRecord } from '../../core/logs/log-record.ts';
+// How search_logs and the Logs page show a record's attributes: `key: value`, without the
+// `{type, value}` wrapper the SDKs send (the value keeps its JSON type), and without the SDK's
+// bookkeeping, which costs an agent tokens and a person attention and tells neither anything:
+// the SDK's name and version, the per-record sequence number, and what the record already
+// carries as its own field (release, environment, level, trace id).
+import type { LogRecord } from './log-record.ts';
 
 /** Attributes that repeat a field of the record itself. */
 const TOP_LEVEL = new Set([
