@@ -102,7 +102,12 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search([{ key: 'ms', operator: '<', value: 100 }])).toEqual(['fast', 'negative']);
       expect(await search([{ key: 'ms', operator: '>=', value: 250.5 }])).toEqual(['as text', 'slow']);
       expect(await search([{ key: 'ms', operator: '<=', value: 40 }])).toEqual(['fast', 'negative']);
-      expect(await search([{ key: 'ms', operator: '>', value: 0 }, { key: 'ms', operator: '<', value: 260 }])).toEqual(['fast', 'slow']);
+      expect(
+        await search([
+          { key: 'ms', operator: '>', value: 0 },
+          { key: 'ms', operator: '<', value: 260 },
+        ]),
+      ).toEqual(['fast', 'slow']);
       expect(await search([{ key: 'other', operator: '>', value: -1000 }])).toEqual([]);
       expect(await search([{ key: 'ms', operator: '>', value: 0 }], { ms: '40' })).toEqual(['fast']);
     });
@@ -126,11 +131,70 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
         { start: at + 120, level: 'info', count: 1 },
         { start: at + 120, level: 'warn', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, levels: ['info'], text: 'B' }, 60)).toEqual([{ start: at, level: 'info', count: 1 }]);
+      expect(await store.logVolume({ ...window, levels: ['info'], text: 'B' }, 60)).toEqual([
+        { start: at, level: 'info', count: 1 },
+      ]);
       expect(await store.logVolume({ ...window, comparisons: [{ key: 'ms', operator: '>', value: 1 }] }, 60)).toEqual([
         { start: at + 120, level: 'warn', count: 1 },
       ]);
       expect(await store.logVolume({ ...window, projectId: project + 1 }, 60)).toEqual([]);
+    });
+
+    it('counts whole-minute buckets from a minute, by level and environment, each record once', async () => {
+      // A window from a minute's start in buckets of whole minutes: what the Logs page asks for.
+      const project = projectId();
+      const at = 1_765_000_020; // a minute's start
+      const twice = record(project, { timestamp: at + 61, level: 'warn', environment: 'production' });
+      await store.insertLogs([
+        record(project, { timestamp: at, level: 'info', environment: 'production' }),
+        record(project, { timestamp: at + 59.9, level: 'info', environment: 'staging' }),
+        twice,
+        record(project, { timestamp: at + 150, level: 'info' }),
+        record(project, { timestamp: at + 185, level: 'error', environment: 'production' }),
+        record(project, { timestamp: at + 200, level: 'error', environment: 'production' }),
+        record(project, { timestamp: at - 0.5, level: 'info', body: 'before' }),
+      ]);
+      await store.insertLogs([twice]);
+      // Until falls inside the fourth minute: the record at +185 is in, the one at +200 is not.
+      const window = { projectId: project, since: at, until: at + 190 };
+      expect(await store.logVolume(window, 120)).toEqual([
+        { start: at, level: 'info', count: 2 },
+        { start: at, level: 'warn', count: 1 },
+        { start: at + 120, level: 'error', count: 1 },
+        { start: at + 120, level: 'info', count: 1 },
+      ]);
+      expect(await store.logVolume({ ...window, environment: 'production' }, 60)).toEqual([
+        { start: at, level: 'info', count: 1 },
+        { start: at + 60, level: 'warn', count: 1 },
+        { start: at + 180, level: 'error', count: 1 },
+      ]);
+      expect(await store.logVolume({ ...window, levels: ['error', 'warn'] }, 60)).toEqual([
+        { start: at + 60, level: 'warn', count: 1 },
+        { start: at + 180, level: 'error', count: 1 },
+      ]);
+      expect(await store.logVolume({ ...window, projectId: project + 1 }, 60)).toEqual([]);
+    });
+
+    it('counts after a retention delete only the records a search still finds', async () => {
+      // 1996: no other test writes there. The cutoff falls inside a minute that has records on both sides.
+      const project = projectId();
+      const minute = Date.UTC(1996, 0, 10, 12, 0) / 1000;
+      await store.insertLogs([
+        record(project, { timestamp: minute - 86_400 * 3 }),
+        record(project, { timestamp: minute + 10 }),
+        record(project, { timestamp: minute + 40, level: 'error' }),
+        record(project, { timestamp: minute + 70 }),
+      ]);
+      await store.deleteLogsBefore(minute + 30);
+      const window = { projectId: project, since: minute - 86_400 * 4, until: minute + 120 };
+      const found = (await store.searchLogs({ ...window, limit: 10 })).items;
+      const volume = await store.logVolume(window, 86_400 * 5);
+      const counted = Object.fromEntries(volume.map((v) => [v.level, v.count]));
+      const searched = Object.fromEntries(
+        ['error', 'info'].map((level) => [level, found.filter((r) => r.level === level).length]),
+      );
+      expect(counted).toEqual(searched);
+      expect(counted.error).toBe(1);
     });
 
     it('matches wildcards literally and never matches a missing attribute', async () => {

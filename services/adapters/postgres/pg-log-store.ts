@@ -1,7 +1,13 @@
 // LogStore over SQL (PGlite standalone; also usable on Postgres). Newest first, keyset
 // pagination on (timestamp, id); inserts idempotent by record id.
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
-import { COMPARISON_OPERATORS, type LogFilter, type LogQuery, type LogStore, type LogVolume } from '../../core/ports/log-store.ts';
+import {
+  COMPARISON_OPERATORS,
+  type LogFilter,
+  type LogQuery,
+  type LogStore,
+  type LogVolume,
+} from '../../core/ports/log-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
 
@@ -50,14 +56,19 @@ export class PgLogStore implements LogStore {
         ]),
         CASTS,
       );
+      // The per-minute counts grow by the records this statement inserted, not by duplicates.
       await this.db.query(
-        `INSERT INTO logs (project_id, id, timestamp, observed_at, trace_id, span_id, level, severity_number, body,
-           attributes, release, environment)
-         SELECT v.project_id, v.id, to_timestamp(v.ts), to_timestamp(v.observed), v.trace_id, v.span_id, v.level,
-           v.severity_number, v.body, v.attributes, v.release, v.environment
-         FROM (VALUES ${values.sql}) AS v (project_id, id, ts, observed, trace_id, span_id, level, severity_number, body,
-           attributes, release, environment)
-         ON CONFLICT (project_id, id) DO NOTHING`,
+        `WITH inserted AS (
+           INSERT INTO logs (project_id, id, timestamp, observed_at, trace_id, span_id, level, severity_number, body,
+             attributes, release, environment)
+           SELECT v.project_id, v.id, to_timestamp(v.ts), to_timestamp(v.observed), v.trace_id, v.span_id, v.level,
+             v.severity_number, v.body, v.attributes, v.release, v.environment
+           FROM (VALUES ${values.sql}) AS v (project_id, id, ts, observed, trace_id, span_id, level, severity_number, body,
+             attributes, release, environment)
+           ON CONFLICT (project_id, id) DO NOTHING
+           RETURNING project_id, timestamp, level, environment)
+         ${ADD_TO_VOLUME} FROM inserted GROUP BY 1, 2, 3, 4
+         ON CONFLICT (project_id, minute, level, environment) DO UPDATE SET records = log_volume.records + excluded.records`,
         values.params,
       );
     }
@@ -86,8 +97,45 @@ export class PgLogStore implements LogStore {
   }
 
   async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
+    if (!countedPerMinute(filter, bucketSeconds)) return this.countRows(filter, bucketSeconds);
+    // Whole minutes from the per-minute counts; the minute `until` falls in, when it is not
+    // over, from its rows (bucket boundaries fall on minutes, so a minute is in one bucket).
+    const lastMinute = Math.floor(filter.until / 60) * 60;
+    const params: unknown[] = [filter.projectId, filter.since, lastMinute, bucketSeconds];
+    const conditions = ['project_id = $1', 'minute >= to_timestamp($2::float8)', 'minute < to_timestamp($3::float8)'];
+    if (filter.levels && filter.levels.length > 0) {
+      params.push(filter.levels);
+      conditions.push(`level = ANY($${params.length}::text[])`);
+    }
+    if (filter.environment !== undefined) {
+      params.push(filter.environment);
+      conditions.push(`environment = $${params.length}`);
+    }
+    const minutes = await this.db.query<{ bucket: number; level: LogLevel; count: number }>(
+      `SELECT floor((extract(epoch FROM minute) - $2::float8) / $4::float8)::int AS bucket, level, sum(records)::int AS count
+       FROM log_volume WHERE ${conditions.join(' AND ')} GROUP BY 1, 2`,
+      params,
+    );
+    const whole = minutes.rows.map((row) => ({
+      start: filter.since + row.bucket * bucketSeconds,
+      level: row.level,
+      count: row.count,
+    }));
+    const rest =
+      lastMinute < filter.until
+        ? await this.countRows({ ...filter, since: Math.max(filter.since, lastMinute) }, bucketSeconds, filter.since)
+        : [];
+    return mergeVolumes([...whole, ...rest]);
+  }
+
+  /** logVolume by reading every matching row; buckets start at `origin` (the window's start). */
+  private async countRows(
+    filter: LogFilter & { since: number; until: number },
+    bucketSeconds: number,
+    origin = filter.since,
+  ): Promise<LogVolume[]> {
     const { conditions, params } = filterConditions(filter);
-    params.push(filter.since, bucketSeconds);
+    params.push(origin, bucketSeconds);
     const [since, bucket] = [params.length - 1, params.length];
     const result = await this.db.query<{ bucket: number; level: LogLevel; count: number }>(
       `SELECT floor((extract(epoch FROM timestamp) - $${since}::float8) / $${bucket}::float8)::int AS bucket, level,
@@ -95,11 +143,22 @@ export class PgLogStore implements LogStore {
        FROM logs WHERE ${conditions.join(' AND ')} GROUP BY 1, 2 ORDER BY 1, 2`,
       params,
     );
-    return result.rows.map((row) => ({ start: filter.since + row.bucket * bucketSeconds, level: row.level, count: row.count }));
+    return result.rows.map((row) => ({ start: origin + row.bucket * bucketSeconds, level: row.level, count: row.count }));
   }
 
   async deleteLogsBefore(cutoff: number): Promise<number> {
-    return (await this.db.query('DELETE FROM logs WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+    const minute = Math.floor(cutoff / 60) * 60;
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx.query('DELETE FROM logs WHERE timestamp < to_timestamp($1::float8)', [cutoff]);
+      await tx.query('DELETE FROM log_volume WHERE minute <= to_timestamp($1::float8)', [minute]);
+      // The cutoff's own minute lost only its earlier records: count what is left of it again.
+      await tx.query(
+        `${ADD_TO_VOLUME} FROM logs
+         WHERE timestamp >= to_timestamp($1::float8) AND timestamp < to_timestamp($1::float8 + 60) GROUP BY 1, 2, 3, 4`,
+        [minute],
+      );
+      return deleted.affectedRows;
+    });
   }
 
   async ping(): Promise<void> {
@@ -136,6 +195,33 @@ function filterConditions(query: LogFilter): { conditions: string[]; params: unk
     conditions.push(`CASE WHEN ${text} ~ '${NUMBER}' THEN ${text}::float8 END ${operator} $${params.length}::float8`);
   }
   return { conditions, params };
+}
+
+/** The start of a statement adding the counts of selected rows (with project_id, timestamp, level, environment) to log_volume. */
+const ADD_TO_VOLUME = `INSERT INTO log_volume (project_id, minute, level, environment, records)
+  SELECT project_id, to_timestamp(floor(extract(epoch FROM timestamp) / 60) * 60), level, coalesce(environment, ''), count(*)::int`;
+
+/**
+ * Whether log_volume can answer: a filter of levels and environment alone (the counts know no
+ * text or attributes), buckets of whole minutes from a minute's start. An empty environment is
+ * left to the rows, since the counts file records without one under ''.
+ */
+function countedPerMinute(filter: LogFilter & { since: number }, bucketSeconds: number): boolean {
+  const content =
+    filter.text || filter.traceId || Object.keys(filter.attributes ?? {}).length > 0 || (filter.comparisons ?? []).length > 0;
+  return !content && filter.environment !== '' && bucketSeconds % 60 === 0 && filter.since % 60 === 0;
+}
+
+/** Sums the counts of the same bucket and level; oldest first, then by level. */
+function mergeVolumes(volumes: LogVolume[]): LogVolume[] {
+  const merged = new Map<string, LogVolume>();
+  for (const v of volumes) {
+    const key = `${v.start} ${v.level}`;
+    const seen = merged.get(key);
+    if (seen) seen.count += v.count;
+    else merged.set(key, { ...v });
+  }
+  return [...merged.values()].sort((a, b) => a.start - b.start || a.level.localeCompare(b.level));
 }
 
 /** A decimal number as JSON writes one, optionally with an exponent. */

@@ -124,7 +124,8 @@ describe('the live tail loop', () => {
     expect(h.events.at(-1)).toEqual({
       event: 'paused',
       data: {
-        message: 'Paused: 101 records arrived in 1 s, more than 100 a second can be read live. Narrow the filters, or resume to go on from now.',
+        message:
+          'Paused: 101 records arrived in 1 s, more than 100 a second can be read live. Narrow the filters, or resume to go on from now.',
       },
     });
     expect(h.ended()).toBe(true);

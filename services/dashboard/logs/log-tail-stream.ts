@@ -114,7 +114,8 @@ export function startLogTail(options: TailOptions): () => void {
       ({ fresh, more } = await poll());
     } catch {
       // The store's own words stay in the server's log, never in a person's page.
-      if (!stopped) finish('failed', { message: 'The log store did not answer, so the live tail ended. Start again in a moment.' });
+      if (!stopped)
+        finish('failed', { message: 'The log store did not answer, so the live tail ended. Start again in a moment.' });
       return;
     }
     if (stopped) return;

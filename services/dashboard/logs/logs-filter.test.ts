@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../core/errors.ts';
-import { logsParams, logsWindow, readLogsFilter, withTerm } from './logs-filter.ts';
+import { barSeconds, logsParams, logsWindow, readLogsFilter, withTerm } from './logs-filter.ts';
 
 const read = (query: string) => readLogsFilter(new URLSearchParams(query));
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -30,10 +30,26 @@ describe('the Logs page address', () => {
     expect(logsParams(fixed)).toBe('from=2026-03-01T11%3A58%3A00Z&to=2026-03-01T12%3A00%3A00.000Z');
   });
 
+  it('starts a preset on a minute, and draws bars of whole minutes once a bar is a minute or more', () => {
+    const at = new Date('2026-03-01T12:00:42.5Z');
+    expect(logsWindow(read('window=1h'), at, 600)).toEqual({
+      since: Date.parse('2026-03-01T11:01:00Z') / 1000,
+      until: at.getTime() / 1000,
+    });
+    expect(barSeconds(3600 - 17.5)).toBe(120);
+    expect(barSeconds(86_400 - 30)).toBe(2880);
+    // A bar of a day's window narrowed to: 48 minutes, drawn in bars of two minutes.
+    expect(barSeconds(2880)).toBe(120);
+    expect(barSeconds(120)).toBe(4);
+    expect(barSeconds(10)).toBe(1);
+  });
+
   it('refuses a bad window, time or window that ends before it starts, saying what it takes', () => {
     expect(() => read('window=forever')).toThrow(new UserInputError('window "forever" is not one of 15m, 1h, 24h, 7d, 30d'));
     expect(() => read('from=yesterday')).toThrow(/from "yesterday" is not a time: write ISO 8601/);
-    expect(() => logsWindow(read('from=2026-03-01T11:00:00Z&to=2026-03-01T10:00:00Z'), NOW, 600)).toThrow(/ends before it starts/);
+    expect(() => logsWindow(read('from=2026-03-01T11:00:00Z&to=2026-03-01T10:00:00Z'), NOW, 600)).toThrow(
+      /ends before it starts/,
+    );
     expect(() => read(`columns=${'a,b,c,d,e,f,g,h,i'}`)).toThrow(/at most 8 columns/);
   });
 

@@ -9,6 +9,8 @@ export type LogWindow = (typeof LOG_WINDOWS)[number];
 const WINDOW_MINUTES: Record<LogWindow, number> = { '15m': 15, '1h': 60, '24h': 1440, '7d': 10_080, '30d': 43_200 };
 const DEFAULT_WINDOW: LogWindow = '1h';
 const MAX_COLUMNS = 8;
+/** Bars in the histogram: enough to narrow an hour to two minutes in one click. */
+const BARS = 30;
 
 export interface LogsFilter {
   /** The project's slug; empty means the organization's first. */
@@ -30,12 +32,22 @@ export function readLogsFilter(params: URLSearchParams): LogsFilter {
   }
   const from = params.get('from') || undefined;
   const to = params.get('to') || undefined;
-  for (const [name, value] of [['from', from], ['to', to]] as const) {
+  for (const [name, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
     if (value !== undefined && Number.isNaN(Date.parse(value))) {
       throw new UserInputError(`${name} "${value.slice(0, 40)}" is not a time: write ISO 8601, e.g. 2026-01-31T09:30:00Z`);
     }
   }
-  const columns = [...new Set((params.get('columns') ?? '').split(',').map((c) => c.trim()).filter(Boolean))];
+  const columns = [
+    ...new Set(
+      (params.get('columns') ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (columns.length > MAX_COLUMNS) throw new UserInputError(`at most ${MAX_COLUMNS} columns: remove one`);
   const query = params.get('query') ?? '';
   if (query.length > 500) throw new UserInputError('the search is longer than 500 characters: shorten it');
@@ -60,7 +72,18 @@ export function logsWindow(filter: LogsFilter, now: Date, maxMinutes: number): {
     if (until <= since) throw new UserInputError('the window ends before it starts: pick a window from the list instead');
     return { since, until };
   }
-  return { since: Math.max(oldest, end - WINDOW_MINUTES[filter.window] * 60), until: end };
+  // A preset starts on a minute, so that its histogram's bars (whole minutes) can be drawn
+  // from the store's per-minute counts; it is up to a minute shorter than its name says.
+  return { since: Math.ceil(Math.max(oldest, end - WINDOW_MINUTES[filter.window] * 60) / 60) * 60, until: end };
+}
+
+/**
+ * The width of a bar: about a BARS-th of the window, in whole minutes once that is a minute
+ * or more (so a window from a minute's start is drawn from per-minute counts; 15 to 30 bars).
+ */
+export function barSeconds(windowSeconds: number): number {
+  const even = windowSeconds / BARS;
+  return even < 60 ? Math.max(1, Math.ceil(even)) : Math.ceil(even / 60) * 60;
 }
 
 /** The query string for the filter with some parts changed; a change of search or window starts again at the first page. */

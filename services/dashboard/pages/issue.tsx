@@ -215,7 +215,12 @@ export function IssuePage(props: IssuePageProps) {
                 <Breadcrumbs payload={event.payload} clock={clock} />
                 <RequestAndUser payload={event.payload} />
                 <Contexts payload={event.payload} />
-                <TraceLogs logs={data.logs} traceId={event.traceId} clock={clock} />
+                <TraceLogs
+                  logs={data.logs}
+                  traceId={event.traceId}
+                  clock={clock}
+                  traceHref={event.traceId ? href('traces', event.traceId) : undefined}
+                />
                 <RawEvent payload={event.payload} />
               </>
             )}

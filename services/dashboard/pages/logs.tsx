@@ -48,10 +48,18 @@ export function LogsPage(props: LogsPageProps) {
   const link = (changes: Partial<LogsFilter> = {}) => `${href('logs')}?${logsParams(filter, changes)}`;
   const fixed = Boolean(filter.from || filter.to);
   return (
-    <AppShell title="Logs" assets={props.assets} organization={props.organization} current="logs" viewer={props.viewer} csrf={props.csrf}>
+    <AppShell
+      title="Logs"
+      assets={props.assets}
+      organization={props.organization}
+      current="logs"
+      viewer={props.viewer}
+      csrf={props.csrf}
+    >
       <div class="logs-page">
         <header class="logs-header">
           <h1>Logs</h1>
+          <a href={`${href('logs', 'live')}?${new URLSearchParams({ project: props.project.slug }).toString()}`}>Live tail</a>
           <form class="project-picker" method="get" action={href('logs')}>
             <label for="project">Project</label>
             <select id="project" name="project" data-autosubmit="">
@@ -128,7 +136,10 @@ export function LogsPage(props: LogsPageProps) {
           <VolumeChart
             buckets={props.buckets}
             bucketHref={(bucket) =>
-              link({ from: new Date(Math.floor(bucket.start * 1000)).toISOString(), to: new Date(Math.ceil(bucket.end * 1000)).toISOString() })
+              link({
+                from: new Date(Math.floor(bucket.start * 1000)).toISOString(),
+                to: new Date(Math.ceil(bucket.end * 1000)).toISOString(),
+              })
             }
             zone={props.viewer.timeZone}
           />
@@ -186,7 +197,9 @@ export function NoLogProjectsPage({ assets, csrf, viewer, organization, href }: 
     <AppShell title="Logs" assets={assets} organization={organization} current="logs" viewer={viewer} csrf={csrf}>
       <div class="empty-state">
         <h1>No projects yet</h1>
-        <p class="muted">Logs belong to a project. Create one, point a Sentry SDK at its DSN with logs enabled, and they show up here.</p>
+        <p class="muted">
+          Logs belong to a project. Create one, point a Sentry SDK at its DSN with logs enabled, and they show up here.
+        </p>
         <a class="button button-primary" href={href('projects')}>
           Go to Projects
         </a>

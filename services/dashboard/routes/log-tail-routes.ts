@@ -25,13 +25,18 @@ function slotsOf(deps: OrganizationDeps): TailSlots {
 }
 
 /** The filter's project, or the organization's first; another organization's is not found. */
-async function tailedProject(page: OrganizationPage, filter: TailFilter): Promise<{ project: Project; projects: Project[] } | undefined> {
+async function tailedProject(
+  page: OrganizationPage,
+  filter: TailFilter,
+): Promise<{ project: Project; projects: Project[] } | undefined> {
   const projects = await page.deps.metadata.listProjects(page.organization.id);
   if (projects.length === 0) return undefined;
   if (!filter.project) return { project: projects[0]!, projects };
   const project = projects.find((p) => p.slug === filter.project);
   if (!project) {
-    throw new NotFoundError(`no project "${filter.project.slice(0, 60)}" in ${page.organization.slug}: the Projects page lists them`);
+    throw new NotFoundError(
+      `no project "${filter.project.slice(0, 60)}" in ${page.organization.slug}: the Projects page lists them`,
+    );
   }
   return { project, projects };
 }
@@ -56,7 +61,7 @@ export const logTailRoutes: OrganizationRoute[] = [
           project,
           filter,
           streamHref: `${page.href('logs', 'live', 'stream')}?${params}`,
-          logsHref: page.href('logs'),
+          logsHref: `${page.href('logs')}?${new URLSearchParams({ project: project.slug }).toString()}`,
           maxRows: MAX_ROWS,
           maxMinutes: TAIL_LIMITS.maxDurationMs / 60_000,
           maxPerSecond: TAIL_LIMITS.maxRecordsPerSecond,

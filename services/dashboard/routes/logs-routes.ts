@@ -9,15 +9,13 @@ import type { Project } from '../../core/ports/tenancy-store.ts';
 import { logSearch } from '../../core/search/log-search.ts';
 import { volumeBuckets } from '../components/logs/volume-chart.tsx';
 import { formatDate } from '../components/formats.ts';
-import { logsWindow, readLogsFilter, type LogsFilter } from '../logs/logs-filter.ts';
+import { barSeconds, logsWindow, readLogsFilter, type LogsFilter } from '../logs/logs-filter.ts';
 import { searchLogsCall } from '../logs/search-logs-call.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { LogsPage, NoLogProjectsPage } from '../pages/logs.tsx';
 import { showTrace } from './trace-route.ts';
 
 const PAGE_SIZE = 50;
-/** Bars in the histogram: enough to narrow an hour to two minutes in one click. */
-const BUCKETS = 30;
 
 export const logsRoutes: OrganizationRoute[] = [
   { method: 'GET', path: /^logs$/, handle: showLogs },
@@ -27,7 +25,13 @@ export const logsRoutes: OrganizationRoute[] = [
 async function showLogs(page: OrganizationPage): Promise<void> {
   page.require('read');
   const projects = await page.deps.metadata.listProjects(page.organization.id);
-  const frame = { assets: page.assets, csrf: page.csrf, viewer: page.viewer, organization: page.organization.slug, href: page.href };
+  const frame = {
+    assets: page.assets,
+    csrf: page.csrf,
+    viewer: page.viewer,
+    organization: page.organization.slug,
+    href: page.href,
+  };
   if (projects.length === 0) return page.send(200, h(NoLogProjectsPage, frame));
   const params = new URLSearchParams(page.ctx.querystring);
   const project = projectOf(projects, params.get('project') ?? '');
@@ -49,7 +53,7 @@ async function showLogs(page: OrganizationPage): Promise<void> {
   let nextCursor: string | undefined;
   let volume: LogVolume[] = [];
   let call: string | undefined;
-  const bucketSeconds = () => Math.max(1, Math.ceil((window.until - window.since) / BUCKETS));
+  const bucketSeconds = () => barSeconds(window.until - window.since);
   try {
     window = logsWindow(filter, now, page.deps.maxLogWindowMinutes);
     const search = logSearch(filter.query);
@@ -69,7 +73,8 @@ async function showLogs(page: OrganizationPage): Promise<void> {
   }
   const zone = page.viewer.timeZone;
   const at = (seconds: number) =>
-    formatDate(new Date(seconds * 1000), { dateStyle: 'medium', timeStyle: 'medium', timeZone: zone ?? 'UTC' }) + (zone ? '' : ' UTC');
+    formatDate(new Date(seconds * 1000), { dateStyle: 'medium', timeStyle: 'medium', timeZone: zone ?? 'UTC' }) +
+    (zone ? '' : ' UTC');
   page.send(
     error ? 400 : 200,
     h(LogsPage, {

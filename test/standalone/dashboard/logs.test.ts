@@ -52,7 +52,12 @@ function bodiesOf(html: string): string[] {
   return [...html.matchAll(/<summary>([^<]*)<\/summary>/g)].map((m) => unescape(m[1]!)).filter((b) => b.includes(MARKER));
 }
 function unescape(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 async function search(query: string): Promise<string[]> {
@@ -67,7 +72,10 @@ async function provisionDefault(): Promise<Provisioned> {
     ['createproject', '--name', 'Shop', '--organization', 'default'],
     server.env,
   );
-  const token = await runCliJson<{ plaintext: string }>(['createtoken', '--role', 'admin', '--organization', 'default'], server.env);
+  const token = await runCliJson<{ plaintext: string }>(
+    ['createtoken', '--role', 'admin', '--organization', 'default'],
+    server.env,
+  );
   return {
     organization: made.organization,
     projectSlug: made.project.slug,
@@ -87,7 +95,11 @@ beforeAll(async () => {
   p = await provisionDefault();
   await runCliJson(['createproject', '--name', 'Secret', '--organization', 'other-org'], server.env);
   member = await signedInPerson(server, 'member');
-  const sent = await runProcess(process.execPath, [join(REPO_ROOT, 'test', 'clients', 'node', 'log-scenario.cjs'), p.dsn, MARKER]);
+  const sent = await runProcess(process.execPath, [
+    join(REPO_ROOT, 'test', 'clients', 'node', 'log-scenario.cjs'),
+    p.dsn,
+    MARKER,
+  ]);
   expect(sent.code, sent.stderr).toBe(0);
   const logs = await eventually(async () => {
     const answer = await api<{ logs: Array<{ body: string; traceId: string | null }> }>(
@@ -118,6 +130,15 @@ describe('the Logs page over HTTP', () => {
     expect(await search(`duration_ms:>100 ${MARKER}`)).toEqual([BODIES.pay]);
     expect(await search(`duration_ms:<=40 ${MARKER}`)).toEqual([BODIES.cart]);
     expect(await search(`http.status_code:>=400 ${MARKER}`)).toEqual([BODIES.declined]);
+  });
+
+  it('links to the live tail of the same project, which links back', async () => {
+    const { html } = await member.client.get(logsPath());
+    const live = `/organizations/${p.organization}/logs/live?project=${p.projectSlug}`;
+    expect(html).toContain(`href="${live}"`);
+    const tail = await member.client.get(live);
+    expect(tail.status).toBe(200);
+    expect(tail.html).toContain(`href="/organizations/${p.organization}/logs?project=${p.projectSlug}"`);
   });
 
   it('escapes captured text: a body with markup is text, never an element', async () => {
@@ -194,7 +215,9 @@ describe('the Logs page in the browser', () => {
       const { page } = checked;
       // The records sat within a second: one or two bars (of two minutes each) hold them, each
       // link naming its count; the first leads to its window and lists that many records.
-      const labels = await page.locator('a.volume-link').evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
+      const labels = await page
+        .locator('a.volume-link')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
       expect(labels).toHaveLength(30);
       const counted = labels.map((label) => Number(/: (\d+) records?/.exec(label)?.[1] ?? 0));
       expect(counted.reduce((a, b) => a + b, 0)).toBe(6);
@@ -265,9 +288,11 @@ describe('the trace view', () => {
     }
   });
 
-  it('is reached from a row and refuses an address that is not a trace id', async () => {
+  it("is reached from a row and from the issue page's logs of the trace, and refuses an address that is not a trace id", async () => {
     const { html } = await member.client.get(logsPath({ query: `trace:${trace}` }));
     expect(html).toContain(`href="/organizations/${p.organization}/traces/${trace}"`);
+    const issuePage = await member.client.get(`/organizations/${p.organization}/issues/${issue.shortId}`);
+    expect(issuePage.html).toMatch(new RegExp(`<a href="/organizations/${p.organization}/traces/${trace}">Open the trace</a>`));
     const bad = await member.client.get(`/organizations/${p.organization}/traces/not-a-trace`);
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('a trace id is 32 hex characters');

@@ -13,6 +13,7 @@ import agentTokenLastUsed from './0011-agent-token-last-used.ts';
 import agentCalls from './0012-agent-calls.ts';
 import invitations from './0013-invitations.ts';
 import alertRuleState from './0014-alert-rule-state.ts';
+import logVolume from './0015-log-volume.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -29,4 +30,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0012-agent-calls', sql: agentCalls },
   { version: '0013-invitations', sql: invitations },
   { version: '0014-alert-rule-state', sql: alertRuleState },
+  { version: '0015-log-volume', sql: logVolume },
 ];

@@ -97,10 +97,21 @@ export function Contexts({ payload }: { payload: NormalizedEvent }) {
   );
 }
 
-export function TraceLogs({ logs, traceId, clock }: { logs: LogRecord[]; traceId: string | null; clock: Clock }) {
+interface TraceLogsProps {
+  logs: LogRecord[];
+  traceId: string | null;
+  clock: Clock;
+  /** The trace view of the trace: its errors and logs on one timeline. */
+  traceHref: string | undefined;
+}
+
+export function TraceLogs({ logs, traceId, clock, traceHref }: TraceLogsProps) {
   return (
     <section class="issue-card" aria-labelledby="logs-heading">
-      <h2 id="logs-heading">Logs of this trace</h2>
+      <div class="issue-card-head">
+        <h2 id="logs-heading">Logs of this trace</h2>
+        {traceId && traceHref && <a href={traceHref}>Open the trace</a>}
+      </div>
       {!traceId ? (
         <p class="muted">This event has no trace id, so no logs can be tied to it.</p>
       ) : logs.length === 0 ? (
