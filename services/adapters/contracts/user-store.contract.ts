@@ -143,6 +143,27 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       expect(await store.findCode('setup', second, t0)).toBeUndefined();
     });
 
+    it('links a single sign-on identity to one person, and a person to one subject per issuer', async () => {
+      const [ada, bob] = [await newUser(), await newUser()];
+      const issuer = `https://id-${unique()}.example.com`;
+      expect(await store.findUserByIdentity(issuer, 'sub-ada')).toBeUndefined();
+      expect(await store.linkIdentity(ada.id, issuer, 'sub-ada')).toBe(true);
+      expect(await store.linkIdentity(ada.id, issuer, 'sub-ada')).toBe(true);
+      expect(await store.findUserByIdentity(issuer, 'sub-ada')).toEqual(ada);
+      expect(await store.identitySubject(ada.id, issuer)).toBe('sub-ada');
+      // The identity is Ada's: Bob cannot have it; Ada cannot take a second subject at this issuer.
+      expect(await store.linkIdentity(bob.id, issuer, 'sub-ada')).toBe(false);
+      expect(await store.linkIdentity(ada.id, issuer, 'sub-other')).toBe(false);
+      expect(await store.findUserByIdentity(issuer, 'sub-other')).toBeUndefined();
+      // Another issuer is another namespace of subjects.
+      expect(await store.linkIdentity(bob.id, `${issuer}/other`, 'sub-ada')).toBe(true);
+      expect(await store.identitySubject(bob.id, issuer)).toBeUndefined();
+      // Deleting a person frees their identity.
+      await store.deleteUser(ada.id);
+      expect(await store.findUserByIdentity(issuer, 'sub-ada')).toBeUndefined();
+      expect(await store.linkIdentity(bob.id, issuer, 'sub-ada')).toBe(true);
+    });
+
     it('tells when each person was last seen, from their sessions', async () => {
       const user = await newUser();
       const idle = await newUser();

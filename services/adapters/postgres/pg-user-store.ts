@@ -232,6 +232,37 @@ export class PgUserStore implements UserStore {
     return result.rows[0] && toCode(result.rows[0]);
   }
 
+  async findUserByIdentity(issuer: string, subject: string): Promise<User | undefined> {
+    const result = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE id = (SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2)`,
+      [issuer, subject],
+    );
+    return result.rows[0] && toUser(result.rows[0]);
+  }
+
+  async identitySubject(userId: number, issuer: string): Promise<string | undefined> {
+    const result = await this.db.query<{ subject: string }>(
+      'SELECT subject FROM user_identities WHERE user_id = $1 AND issuer = $2',
+      [userId, issuer],
+    );
+    return result.rows[0]?.subject;
+  }
+
+  async linkIdentity(userId: number, issuer: string, subject: string): Promise<boolean> {
+    // Either uniqueness (the identity, or the person at this issuer) makes the insert a no-op;
+    // reading back says whether this exact link is what holds.
+    await this.db.query('INSERT INTO user_identities (issuer, subject, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      issuer,
+      subject,
+      userId,
+    ]);
+    const linked = await this.db.query<{ user_id: number }>(
+      'SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2',
+      [issuer, subject],
+    );
+    return linked.rows[0]?.user_id === userId;
+  }
+
   async lastSeenByUser(): Promise<Map<number, Date>> {
     const result = await this.db.query<{ user_id: number; last_seen_at: Date }>(
       'SELECT user_id, max(last_seen_at) AS last_seen_at FROM user_sessions GROUP BY user_id',

@@ -47,12 +47,24 @@ describe('roleFromClaim', () => {
 });
 
 describe('decideOidcSignIn', () => {
-  const facts = { email: 'ada@example.com', emailVerified: true, role: 'member' as const, existing: undefined, owners: 1, createUsers: false };
+  const facts = {
+    email: 'ada@example.com',
+    emailVerified: true,
+    role: 'member' as const,
+    linked: undefined,
+    existing: undefined,
+    existingLinkedElsewhere: false,
+    owners: 1,
+    createUsers: false,
+  };
 
   it('refuses without an email, with an unverified one, or without a mapped role', () => {
     expect(decideOidcSignIn({ ...facts, email: undefined })).toEqual({ kind: 'refused', reason: 'no-email' });
     expect(decideOidcSignIn({ ...facts, emailVerified: false })).toEqual({ kind: 'refused', reason: 'email-unverified' });
-    expect(decideOidcSignIn({ ...facts, role: undefined, existing: user('admin') })).toEqual({ kind: 'refused', reason: 'no-role' });
+    expect(decideOidcSignIn({ ...facts, role: undefined, existing: user('admin') })).toEqual({
+      kind: 'refused',
+      reason: 'no-role',
+    });
   });
 
   it('creates an unknown person only when creating users is on', () => {
@@ -62,7 +74,11 @@ describe('decideOidcSignIn', () => {
 
   it('signs a known person in with the role the claim grants, up or down', () => {
     const admin = user('admin');
-    expect(decideOidcSignIn({ ...facts, existing: admin, role: 'owner' })).toEqual({ kind: 'sign-in', user: admin, role: 'owner' });
+    expect(decideOidcSignIn({ ...facts, existing: admin, role: 'owner' })).toEqual({
+      kind: 'sign-in',
+      user: admin,
+      role: 'owner',
+    });
     expect(decideOidcSignIn({ ...facts, existing: admin })).toEqual({ kind: 'sign-in', user: admin, role: 'member' });
     const owner = user('owner');
     expect(decideOidcSignIn({ ...facts, existing: owner, owners: 2 })).toEqual({ kind: 'sign-in', user: owner, role: 'member' });
@@ -71,5 +87,25 @@ describe('decideOidcSignIn', () => {
   it('never demotes the last owner', () => {
     const owner = user('owner');
     expect(decideOidcSignIn({ ...facts, existing: owner, owners: 1 })).toEqual({ kind: 'sign-in', user: owner, role: 'owner' });
+  });
+
+  it('signs a linked identity into its own account, whatever email it gives now, with the role its claim grants', () => {
+    const linked = user('admin');
+    const other = { ...user('member'), id: 8, email: 'new-address@example.com' };
+    expect(decideOidcSignIn({ ...facts, linked, email: 'new-address@example.com', existing: other })).toEqual({
+      kind: 'sign-in',
+      user: linked,
+      role: 'member',
+    });
+    expect(decideOidcSignIn({ ...facts, linked, email: undefined })).toEqual({ kind: 'sign-in', user: linked, role: 'member' });
+    expect(decideOidcSignIn({ ...facts, linked, role: undefined })).toEqual({ kind: 'refused', reason: 'no-role' });
+  });
+
+  it('refuses an email whose account is linked to another subject of the provider, even with creating users on', () => {
+    const existing = user('member');
+    expect(decideOidcSignIn({ ...facts, existing, existingLinkedElsewhere: true, createUsers: true })).toEqual({
+      kind: 'refused',
+      reason: 'linked-elsewhere',
+    });
   });
 });

@@ -17,7 +17,10 @@ const RANK: readonly HumanRole[] = ['owner', 'admin', 'member'];
  */
 export function parseRoleMapping(text: string): RoleMapping {
   const mapping = new Map<string, HumanRole>();
-  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const at = entry.lastIndexOf('=');
     const value = entry.slice(0, at).trim();
     const role = entry.slice(at + 1).trim();
@@ -43,7 +46,7 @@ export function roleFromClaim(claim: unknown, mapping: RoleMapping): HumanRole |
 export type OidcOutcome =
   | { kind: 'sign-in'; user: User; role: HumanRole }
   | { kind: 'create'; role: HumanRole }
-  | { kind: 'refused'; reason: 'no-role' | 'unknown-user' | 'email-unverified' | 'no-email' };
+  | { kind: 'refused'; reason: 'no-role' | 'unknown-user' | 'email-unverified' | 'no-email' | 'linked-elsewhere' };
 
 interface OidcFacts {
   /** The verified email the provider gave, if any. */
@@ -52,23 +55,37 @@ interface OidcFacts {
   emailVerified: boolean | undefined;
   /** The role the claim grants (roleFromClaim). */
   role: HumanRole | undefined;
+  /** The account this identity (issuer and subject) is linked to, if any. */
+  linked: User | undefined;
   /** The account with that email, if any. */
   existing: User | undefined;
+  /** Whether that account is linked to another subject of the same issuer. */
+  existingLinkedElsewhere: boolean;
   /** How many owners there are now. */
   owners: number;
   createUsers: boolean;
 }
 
 /**
- * What a verified sign-in does. The claim decides the role at every sign-in, so removing someone
- * from a group takes effect at their next sign-in; but it never demotes the last owner, so a
- * provider's misconfigured group cannot leave nobody able to manage people.
+ * What a verified sign-in does. An identity already linked signs in its own account, whatever
+ * email it gives now; otherwise the verified email finds the account, unless that account is
+ * linked to another subject of this provider (a provider may give a departed person's address to
+ * someone new). The claim decides the role at every sign-in, so removing someone from a group
+ * takes effect at their next sign-in; but it never demotes the last owner, so a provider's
+ * misconfigured group cannot leave nobody able to manage people.
  */
 export function decideOidcSignIn(facts: OidcFacts): OidcOutcome {
+  if (facts.linked) return facts.role ? signIn(facts.linked, facts.role, facts.owners) : { kind: 'refused', reason: 'no-role' };
   if (!facts.email) return { kind: 'refused', reason: 'no-email' };
   if (facts.emailVerified === false) return { kind: 'refused', reason: 'email-unverified' };
   if (!facts.role) return { kind: 'refused', reason: 'no-role' };
-  if (!facts.existing) return facts.createUsers ? { kind: 'create', role: facts.role } : { kind: 'refused', reason: 'unknown-user' };
-  const lastOwner = facts.existing.role === 'owner' && facts.owners <= 1;
-  return { kind: 'sign-in', user: facts.existing, role: lastOwner ? 'owner' : facts.role };
+  if (!facts.existing)
+    return facts.createUsers ? { kind: 'create', role: facts.role } : { kind: 'refused', reason: 'unknown-user' };
+  if (facts.existingLinkedElsewhere) return { kind: 'refused', reason: 'linked-elsewhere' };
+  return signIn(facts.existing, facts.role, facts.owners);
+}
+
+function signIn(user: User, role: HumanRole, owners: number): OidcOutcome {
+  const lastOwner = user.role === 'owner' && owners <= 1;
+  return { kind: 'sign-in', user, role: lastOwner ? 'owner' : role };
 }

@@ -70,6 +70,15 @@ export interface UserStore {
   deleteUser(id: number): Promise<boolean>;
   updateUser(id: number, change: Partial<Pick<User, 'name' | 'role' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
+  /** The person a single sign-on identity (issuer and subject) is linked to. */
+  findUserByIdentity(issuer: string, subject: string): Promise<User | undefined>;
+  /** The subject the person is linked to at this issuer, if any. */
+  identitySubject(userId: number, issuer: string): Promise<string | undefined>;
+  /**
+   * Links the identity to the person (again is a no-op). False when either side is already
+   * linked elsewhere: the identity to another person, or the person to another subject there.
+   */
+  linkIdentity(userId: number, issuer: string, subject: string): Promise<boolean>;
 
   createSession(session: {
     userId: number;

@@ -63,6 +63,8 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         return `The provider says your email address ${email} is not verified. Verify it there, then sign in again.`;
       case 'no-role':
         return `Your account has no value in its "${oidc!.roleClaim}" claim that Errata maps to a role. An owner of Errata must grant you access (have you added to a mapped group), then sign in again.`;
+      case 'linked-elsewhere':
+        return `The Errata account for ${email} signs in as another account of this provider. If that is still yours, sign in with it; if your provider account was replaced, an owner must remove the Errata account and add it again.`;
       case 'unknown-user':
         return `Errata has no account for ${email}, and single sign-on does not create accounts here. An owner must add you first (errata createuser), then sign in again.`;
     }
@@ -70,7 +72,14 @@ export function oidcRoutes(deps: OidcRouteDeps) {
 
   return {
     async start(ctx: Koa.Context, assets: AssetSet) {
-      if (!provider) return refuse(ctx, assets, 404, 'Single sign-on is off', 'This Errata has no single sign-on: sign in with your password.');
+      if (!provider)
+        return refuse(
+          ctx,
+          assets,
+          404,
+          'Single sign-on is off',
+          'This Errata has no single sign-on: sign in with your password.',
+        );
       const cookie = mintBinding(nextPath(ctx.query.next) ?? '/organizations');
       let url: URL;
       try {
@@ -84,7 +93,14 @@ export function oidcRoutes(deps: OidcRouteDeps) {
     },
 
     async callback(ctx: Koa.Context, assets: AssetSet) {
-      if (!provider || !oidc) return refuse(ctx, assets, 404, 'Single sign-on is off', 'This Errata has no single sign-on: sign in with your password.');
+      if (!provider || !oidc)
+        return refuse(
+          ctx,
+          assets,
+          404,
+          'Single sign-on is off',
+          'This Errata has no single sign-on: sign in with your password.',
+        );
       const cookie = readCookie(ctx, bindingCookie);
       // One use: whatever happens next, this browser starts again for another try.
       setCookie(ctx, jar, bindingCookie, '', 0);
@@ -93,7 +109,13 @@ export function oidcRoutes(deps: OidcRouteDeps) {
       if (typeof ctx.query.error === 'string') {
         // An OAuth error code (access_denied, ...) is a fixed word; the provider's description is not echoed.
         const code = /^[a-z_]{1,40}$/.test(ctx.query.error) ? ` (it answered ${ctx.query.error})` : '';
-        return refuse(ctx, assets, 403, 'Not signed in', `The provider did not sign you in${code}. Start again, or sign in with your password.`);
+        return refuse(
+          ctx,
+          assets,
+          403,
+          'Not signed in',
+          `The provider did not sign you in${code}. Start again, or sign in with your password.`,
+        );
       }
       let claims: Claims;
       try {
@@ -102,13 +124,18 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         return unavailable(ctx, assets, error, 'the OpenID sign-in did not verify');
       }
       const email = typeof claims.email === 'string' && claims.email ? claims.email : undefined;
+      // The ID token's issuer and subject, verified by openid-client: who this is at the provider.
+      const identity = { issuer: String(claims.iss), subject: String(claims.sub) };
       const existing = email ? await deps.users.findUserByEmail(email) : undefined;
+      const existingSubject = existing && (await deps.users.identitySubject(existing.id, identity.issuer));
       const owners = (await deps.users.listUsers()).filter((user) => user.role === 'owner').length;
       const outcome = decideOidcSignIn({
         email,
         emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
         role: roleFromClaim(claims[oidc.roleClaim], oidc.roles),
+        linked: await deps.users.findUserByIdentity(identity.issuer, identity.subject),
         existing,
+        existingLinkedElsewhere: existingSubject !== undefined && existingSubject !== identity.subject,
         owners,
         createUsers: oidc.createUsers,
       });
@@ -120,8 +147,13 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         userId = (await createSignedOnUser(deps.users, { email: email!, name, role: outcome.role })).id;
       } else {
         userId = outcome.user.id;
-        if (outcome.user.role !== outcome.role) await deps.users.updateUser(userId, { role: outcome.role });
       }
+      // Linked before the role changes: a sign-in that raced another to the same account loses here.
+      if (!(await deps.users.linkIdentity(userId, identity.issuer, identity.subject))) {
+        return refuse(ctx, assets, 403, 'No access', refusal({ kind: 'refused', reason: 'linked-elsewhere' }, claims));
+      }
+      if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role)
+        await deps.users.updateUser(userId, { role: outcome.role });
       await beginSession(deps.users, jar, ctx, userId, nextPath(nextOf(cookie!)) ?? '/organizations');
     },
   };

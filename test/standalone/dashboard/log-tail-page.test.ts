@@ -61,7 +61,9 @@ describe('the live tail page', () => {
         ]);
         expect(await rows.locator('.log-tail-level').allTextContents()).toEqual(['info', 'warn', 'error']);
         expect(await opened.page.locator('.log-tail-rows b').count()).toBe(0);
-        await expect(opened.page.locator('.log-tail-status').textContent()).resolves.toBe('Live: 3 records since the tail started.');
+        await expect(opened.page.locator('.log-tail-status').textContent()).resolves.toBe(
+          'Live: 3 records since the tail started.',
+        );
         await opened.recheck(`log-tail-rows-${colorScheme}`);
         if (colorScheme === 'dark') {
           // On a phone the rows wrap inside their box; the page does not widen.
@@ -91,7 +93,9 @@ describe('the live tail page', () => {
       const button = opened.page.getByRole('button', { name: 'Resume' });
       await opened.recheck('log-tail-paused');
       await button.click();
-      await opened.page.locator('.log-tail:not([data-ended]) .log-tail-status', { hasText: 'Live: waiting for records…' }).waitFor();
+      await opened.page
+        .locator('.log-tail:not([data-ended]) .log-tail-status', { hasText: 'Live: waiting for records…' })
+        .waitFor();
       expect(await opened.page.getByRole('button', { name: 'Stop' }).count()).toBe(1);
     } finally {
       await opened.close();
@@ -102,11 +106,14 @@ describe('the live tail page', () => {
     const { status, html } = await member.client.get(tailPath('&level=error&q=timeout'));
     expect(status).toBe(200);
     expect(html).toContain(
-      `<noscript><p class="notice notice-warning">Live tail needs JavaScript: it shows records as they arrive. <a href="/organizations/${p.organization}/logs">The Logs page</a>`,
+      `<noscript><p class="notice notice-warning">Live tail needs JavaScript: it shows records as they arrive. <a href="/organizations/${p.organization}/logs?project=${p.projectSlug}">The Logs page</a>`,
     );
+    expect((await member.client.get(`/organizations/${p.organization}/logs?project=${p.projectSlug}`)).status).toBe(200);
     // The box the script fills stays hidden without it, and the filters are a plain form.
     expect(html).toMatch(/<section class="log-tail"[^>]* hidden/);
     expect(html).toContain('<input type="checkbox" name="level" value="error" checked');
-    expect(html).toContain(`data-log-tail="/organizations/${p.organization}/logs/live/stream?project=${p.projectSlug}&amp;level=error&amp;q=timeout"`);
+    expect(html).toContain(
+      `data-log-tail="/organizations/${p.organization}/logs/live/stream?project=${p.projectSlug}&amp;level=error&amp;q=timeout"`,
+    );
   });
 });

@@ -3,7 +3,8 @@
 // filled in, and Errata's pages are held to test/support/browser.ts's bar. An owner-group account
 // signs in as owner, a member-group one is created as member, an unmapped one and (with creating
 // users off) an unknown one are refused, an existing account's role follows its group, a
-// tampered state makes no session, and the password form keeps working beside the button.
+// tampered state makes no session, an account stays tied to the provider identity that first
+// signed into it, and the password form keeps working beside the button.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
@@ -24,6 +25,8 @@ const ACCOUNTS = {
   victor: account('victor@example.com', ['errata-devs'], false),
   dana: account('dana@example.com', ['errata-admins']),
   uma: account('uma@example.com', ['errata-devs']),
+  // Later given dana's address, as a provider may give a departed person's address to someone new.
+  newcomer: account('newcomer@example.com', ['errata-admins']),
 };
 
 const LOCAL_OWNER = { email: 'local@example.com', password: 'correct horse battery staple' };
@@ -53,7 +56,11 @@ beforeAll(async () => {
   provider = await startOpenIdProvider(ACCOUNTS, [callback(portCreating), callback(portWithoutCreating)]);
   browser = await launchChromium(inject('chromium'));
   creating = await startServer({ port: portCreating, env: ssoEnv(true) });
-  const created = await runCli(['createuser', '--email', LOCAL_OWNER.email, '--owner', '--password-stdin'], creating.env, `${LOCAL_OWNER.password}\n`);
+  const created = await runCli(
+    ['createuser', '--email', LOCAL_OWNER.email, '--owner', '--password-stdin'],
+    creating.env,
+    `${LOCAL_OWNER.password}\n`,
+  );
   expect(created.code, created.stderr).toBe(0);
 });
 
@@ -65,7 +72,9 @@ afterAll(async () => {
 
 /** The provider's stylesheet imports a web font; this machine has no internet, so it gets an empty one. */
 async function offline(page: Page): Promise<void> {
-  await page.route('https://fonts.googleapis.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/css', body: '' }));
+  await page.route('https://fonts.googleapis.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
+  );
 }
 
 /** From Errata's sign-in page: the button, then the provider's login and consent forms. */
@@ -92,10 +101,15 @@ const hasSession = async (page: Page) => (await page.context().cookies()).some((
 describe('the sign-in page with single sign-on', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows "Sign in with Test ID" above the password form (${colorScheme})`, async () => {
-      const checked = await openCheckedPage(browser, `${creating.url}/login`, { screenshot: `sso-login-${colorScheme}`, colorScheme });
+      const checked = await openCheckedPage(browser, `${creating.url}/login`, {
+        screenshot: `sso-login-${colorScheme}`,
+        colorScheme,
+      });
       try {
         const { page } = checked;
-        await expect(page.getByRole('link', { name: 'Sign in with Test ID' }).getAttribute('href')).resolves.toBe('/sign-in/oidc');
+        await expect(page.getByRole('link', { name: 'Sign in with Test ID' }).getAttribute('href')).resolves.toBe(
+          '/sign-in/oidc',
+        );
         await expect(page.getByText('or with your password').isVisible()).resolves.toBe(true);
         await expect(page.getByRole('button', { name: 'Sign in', exact: true }).isVisible()).resolves.toBe(true);
       } finally {
@@ -231,7 +245,11 @@ describe('signing in at the provider (creating users off)', () => {
   let server: StandaloneServer;
   beforeAll(async () => {
     server = await startServer({ port: portWithoutCreating, env: ssoEnv(false) });
-    const created = await runCli(['createuser', '--email', 'dana@example.com', '--role', 'member', '--password-stdin'], server.env, 'a password for dana\n');
+    const created = await runCli(
+      ['createuser', '--email', 'dana@example.com', '--role', 'member', '--password-stdin'],
+      server.env,
+      'a password for dana\n',
+    );
     expect(created.code, created.stderr).toBe(0);
   });
   afterAll(async () => {
@@ -265,6 +283,35 @@ describe('signing in at the provider (creating users off)', () => {
       expect(facts).toContain('admin');
     } finally {
       await checked.close();
+    }
+  });
+  it('keeps an account tied to the provider identity that signed into it, whatever the email says later', async () => {
+    // After the test above, dana's account is linked to her identity at the provider.
+    ACCOUNTS.dana.email = 'dana.renamed@example.com';
+    ACCOUNTS.newcomer.email = 'dana@example.com';
+    try {
+      const renamed = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'sso-dana-renamed' });
+      try {
+        await signInAtProvider(renamed.page, server, 'dana');
+        const facts = await roleOnAccountPage(renamed.page, server);
+        expect(facts).toContain('dana@example.com');
+      } finally {
+        await renamed.close();
+      }
+      const newcomer = await openCheckedPage(browser, `${server.url}/login`, { screenshot: 'sso-newcomer' });
+      try {
+        await signInAtProvider(newcomer.page, server, 'newcomer');
+        await newcomer.recheck('sso-refused-linked-elsewhere');
+        await expect(newcomer.page.getByRole('alert').textContent()).resolves.toContain(
+          'The Errata account for dana@example.com signs in as another account of this provider.',
+        );
+        expect(await hasSession(newcomer.page)).toBe(false);
+      } finally {
+        await newcomer.close();
+      }
+    } finally {
+      ACCOUNTS.dana.email = 'dana@example.com';
+      ACCOUNTS.newcomer.email = 'newcomer@example.com';
     }
   });
 });

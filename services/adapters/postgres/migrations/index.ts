@@ -14,6 +14,7 @@ import agentCalls from './0012-agent-calls.ts';
 import invitations from './0013-invitations.ts';
 import alertRuleState from './0014-alert-rule-state.ts';
 import logVolume from './0015-log-volume.ts';
+import userIdentities from './0016-user-identities.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -31,4 +32,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0013-invitations', sql: invitations },
   { version: '0014-alert-rule-state', sql: alertRuleState },
   { version: '0015-log-volume', sql: logVolume },
+  { version: '0016-user-identities', sql: userIdentities },
 ];
