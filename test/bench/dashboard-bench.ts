@@ -116,10 +116,28 @@ async function measure(target: Target): Promise<void> {
     ['issue page (loudest)', `${base}/${shortId}`],
     ['issue page (loudest, 14 days)', `${base}/${shortId}?period=14d`],
   ];
-  console.log(`${target.name}: ${ISSUES} issues, ${EVENTS} events, ${LOGS} log records; ${REQUESTS} requests per line, one after another`);
+  console.log(
+    `${target.name}: ${ISSUES} issues, ${EVENTS} events, ${LOGS} log records; ${REQUESTS} requests per line, one after another`,
+  );
   const floor = await timed('GET /healthz', `${target.url}/healthz`, cookie);
   for (const [label, url] of pages) await timed(label, url, cookie, floor);
-  for (const [label, url] of pages) console.log(`  first load, ${label.padEnd(28)} ${await firstLoadBytes(url, cookie)}`);
+  // Pages read only for their weight: the settings and the rest of issue 18's pages.
+  const org = `${target.url}/organizations/default`;
+  const project = `${org}/projects/${encodeURIComponent(target.project)}`;
+  const weighed: Array<[string, string]> = [
+    ...pages,
+    ['Releases', `${project}/releases`],
+    ['a release', `${project}/releases/${encodeURIComponent('web@1.0.0')}`],
+    ['trace view', `${org}/traces/${'1'.padStart(32, '0')}`],
+    ['Live tail', `${org}/logs/live?project=${encodeURIComponent(target.project)}`],
+    ['Agent tokens', `${org}/settings/agent-tokens`],
+    ['Agent activity', `${org}/settings/agent-activity`],
+    ['Members', `${org}/settings/members`],
+    ['Alert channels', `${org}/alert-channels`],
+    ['Alert rules', `${project}/alert-rules`],
+    ['Source maps', `${project}/source-maps`],
+  ];
+  for (const [label, url] of weighed) console.log(`  first load, ${label.padEnd(28)} ${await firstLoadBytes(url, cookie)}`);
   console.log(`  server peak RSS ${peakRssMb(target.pid).toFixed(0)} MB`);
 }
 

@@ -25,6 +25,7 @@ interface AgentCallRow {
 }
 
 // bigserial comes back as text from `pg`; read as text everywhere so both drivers agree.
+// ORDER BY qualifies agent_calls.id: bare, it would be the text alias below, ordering 10 before 9.
 const COLUMNS =
   'id::text AS id, organization_id, token_id, token_name, tool, at, duration_ms, outcome, reason, argument_summary, issues';
 
@@ -71,7 +72,7 @@ export class PgAgentActivityStore implements AgentActivityStore {
     }
     const result = await this.db.query<AgentCallRow>(
       `SELECT ${COLUMNS} FROM agent_calls WHERE ${where.join(' AND ')}
-       ORDER BY at DESC, id DESC LIMIT $${params.push(query.limit + 1)}`,
+       ORDER BY agent_calls.at DESC, agent_calls.id DESC LIMIT $${params.push(query.limit + 1)}`,
       params,
     );
     const items = result.rows.slice(0, query.limit).map(toAgentCall);

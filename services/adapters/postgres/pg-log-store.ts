@@ -27,6 +27,8 @@ interface LogRow {
   environment: string | null;
 }
 
+// ORDER BY names the table's columns qualified: a bare `timestamp` there would be this float
+// alias, which no index has, and the window's every row would be read and sorted.
 const COLUMNS = `project_id, id, extract(epoch from timestamp)::float8 AS timestamp,
   to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor,
   extract(epoch from observed_at)::float8 AS observed_at, trace_id, span_id, level, severity_number, body, attributes,
@@ -85,7 +87,7 @@ export class PgLogStore implements LogStore {
     }
     params.push(query.limit + 1);
     const result = await this.db.query<LogRow>(
-      `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')} ORDER BY timestamp ${direction}, id ${direction} LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')} ORDER BY logs.timestamp ${direction}, logs.id ${direction} LIMIT $${params.length}`,
       params,
     );
     const rows = result.rows.slice(0, query.limit);
