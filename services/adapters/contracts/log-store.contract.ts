@@ -11,6 +11,9 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       store = await open();
     });
 
+    /** logVolume's counts; these tests count few records, never enough for a store to bound. */
+    const counts = async (...args: Parameters<LogStore['logVolume']>) => (await store.logVolume(...args)).counts;
+
     const projectId = () => 100_000 + Math.floor(Math.random() * 1_000_000);
     let counter = 0;
     function record(project: number, overrides: Partial<LogRecord> = {}): LogRecord {
@@ -125,19 +128,17 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
         record(project, { timestamp: at - 1, level: 'info', body: 'before' }),
       ]);
       const window = { projectId: project, since: at, until: at + 180 };
-      expect(await store.logVolume(window, 60)).toEqual([
+      expect(await counts(window, 60)).toEqual([
         { start: at, level: 'error', count: 1 },
         { start: at, level: 'info', count: 2 },
         { start: at + 120, level: 'info', count: 1 },
         { start: at + 120, level: 'warn', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, levels: ['info'], text: 'B' }, 60)).toEqual([
-        { start: at, level: 'info', count: 1 },
-      ]);
-      expect(await store.logVolume({ ...window, comparisons: [{ key: 'ms', operator: '>', value: 1 }] }, 60)).toEqual([
+      expect(await counts({ ...window, levels: ['info'], text: 'B' }, 60)).toEqual([{ start: at, level: 'info', count: 1 }]);
+      expect(await counts({ ...window, comparisons: [{ key: 'ms', operator: '>', value: 1 }] }, 60)).toEqual([
         { start: at + 120, level: 'warn', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, projectId: project + 1 }, 60)).toEqual([]);
+      expect(await counts({ ...window, projectId: project + 1 }, 60)).toEqual([]);
     });
 
     it('counts whole-minute buckets from a minute, by level and environment, each record once', async () => {
@@ -157,22 +158,22 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       await store.insertLogs([twice]);
       // Until falls inside the fourth minute: the record at +185 is in, the one at +200 is not.
       const window = { projectId: project, since: at, until: at + 190 };
-      expect(await store.logVolume(window, 120)).toEqual([
+      expect(await counts(window, 120)).toEqual([
         { start: at, level: 'info', count: 2 },
         { start: at, level: 'warn', count: 1 },
         { start: at + 120, level: 'error', count: 1 },
         { start: at + 120, level: 'info', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, environment: 'production' }, 60)).toEqual([
+      expect(await counts({ ...window, environment: 'production' }, 60)).toEqual([
         { start: at, level: 'info', count: 1 },
         { start: at + 60, level: 'warn', count: 1 },
         { start: at + 180, level: 'error', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, levels: ['error', 'warn'] }, 60)).toEqual([
+      expect(await counts({ ...window, levels: ['error', 'warn'] }, 60)).toEqual([
         { start: at + 60, level: 'warn', count: 1 },
         { start: at + 180, level: 'error', count: 1 },
       ]);
-      expect(await store.logVolume({ ...window, projectId: project + 1 }, 60)).toEqual([]);
+      expect(await counts({ ...window, projectId: project + 1 }, 60)).toEqual([]);
     });
 
     it('counts after a retention delete only the records a search still finds', async () => {
@@ -188,7 +189,7 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       await store.deleteLogsBefore(minute + 30);
       const window = { projectId: project, since: minute - 86_400 * 4, until: minute + 120 };
       const found = (await store.searchLogs({ ...window, limit: 10 })).items;
-      const volume = await store.logVolume(window, 86_400 * 5);
+      const volume = await counts(window, 86_400 * 5);
       const counted = Object.fromEntries(volume.map((v) => [v.level, v.count]));
       const searched = Object.fromEntries(
         ['error', 'info'].map((level) => [level, found.filter((r) => r.level === level).length]),

@@ -7,6 +7,7 @@ import {
   type LogQuery,
   type LogStore,
   type LogVolume,
+  type LogVolumeCounts,
 } from '../../core/ports/log-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
@@ -36,8 +37,14 @@ const COLUMNS = `project_id, id, extract(epoch from timestamp)::float8 AS timest
 
 const CASTS = ['integer', 'text', 'float8', 'float8', 'text', 'text', 'text', 'integer', 'text', 'jsonb', 'text', 'text'];
 
+/** The records a histogram of a search by text or attributes reads at most (see countNewestRows). */
+const VOLUME_SCAN_LIMIT = 20_000;
+
 export class PgLogStore implements LogStore {
-  constructor(private readonly db: SqlClient) {}
+  constructor(
+    private readonly db: SqlClient,
+    private readonly volumeScanLimit = VOLUME_SCAN_LIMIT,
+  ) {}
 
   async insertLogs(records: LogRecord[]): Promise<void> {
     for (const part of chunk(records, 100)) {
@@ -98,8 +105,15 @@ export class PgLogStore implements LogStore {
     };
   }
 
-  async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
-    if (!countedPerMinute(filter, bucketSeconds)) return this.countRows(filter, bucketSeconds);
+  async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts> {
+    if (countedPerMinute(filter, bucketSeconds)) return { counts: await this.countMinutes(filter, bucketSeconds) };
+    // A trace's records are few, found through their index: counted whole.
+    if (!searchesContent(filter) || filter.traceId) return { counts: await this.countRows(filter, bucketSeconds) };
+    return this.countNewestRows(filter, bucketSeconds);
+  }
+
+  /** logVolume from the per-minute counts, for a filter of levels and environment alone. */
+  private async countMinutes(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
     // Whole minutes from the per-minute counts; the minute `until` falls in, when it is not
     // over, from its rows (bucket boundaries fall on minutes, so a minute is in one bucket).
     const lastMinute = Math.floor(filter.until / 60) * 60;
@@ -128,6 +142,41 @@ export class PgLogStore implements LogStore {
         ? await this.countRows({ ...filter, since: Math.max(filter.since, lastMinute) }, bucketSeconds, filter.since)
         : [];
     return mergeVolumes([...whole, ...rest]);
+  }
+
+  /**
+   * logVolume of a search by text or attributes: those are tested row by row, so it reads at
+   * most the window's newest `volumeScanLimit` records (through the time index) and says from
+   * when it counted. One page view then costs PGlite, which answers one query at a time, a
+   * bounded moment, not seconds of everyone's ingest. Having read exactly the limit, it says it
+   * was bounded: it cannot tell whether older records were left.
+   */
+  private async countNewestRows(
+    filter: LogFilter & { since: number; until: number },
+    bucketSeconds: number,
+  ): Promise<LogVolumeCounts> {
+    const { projectId, levels, environment, since, until, text, attributes, comparisons } = filter;
+    const window = filterConditions({ projectId, levels, environment, since, until });
+    const content = filterConditions({ projectId, text, attributes, comparisons }, window.params);
+    const params = content.params;
+    params.push(this.volumeScanLimit, since, bucketSeconds);
+    const [limit, origin, bucket] = [params.length - 2, params.length - 1, params.length];
+    const result = await this.db.query<{ bucket: number; level: LogLevel; count: number; read: number; oldest: number }>(
+      `WITH recent AS (
+         SELECT project_id, timestamp, level, body, attributes FROM logs WHERE ${window.conditions.join(' AND ')}
+         ORDER BY logs.timestamp DESC, logs.id DESC LIMIT $${limit})
+       SELECT floor((extract(epoch FROM timestamp) - $${origin}::float8) / $${bucket}::float8)::int AS bucket, level,
+         (count(*) FILTER (WHERE ${content.conditions.join(' AND ')}))::int AS count, count(*)::int AS read,
+         extract(epoch FROM min(timestamp))::float8 AS oldest
+       FROM recent GROUP BY 1, 2 ORDER BY 1, 2`,
+      params,
+    );
+    const counts = result.rows
+      .filter((row) => row.count > 0)
+      .map((row) => ({ start: since + row.bucket * bucketSeconds, level: row.level, count: row.count }));
+    const read = result.rows.reduce((sum, row) => sum + row.read, 0);
+    if (read < this.volumeScanLimit) return { counts };
+    return { counts, countedSince: Math.min(...result.rows.map((row) => row.oldest)) };
   }
 
   /** logVolume by reading every matching row; buckets start at `origin` (the window's start). */
@@ -168,10 +217,12 @@ export class PgLogStore implements LogStore {
   }
 }
 
-/** The WHERE conditions of a filter, numbered from $1, and their parameters (more may be pushed after). */
-function filterConditions(query: LogFilter): { conditions: string[]; params: unknown[] } {
-  const conditions = ['project_id = $1'];
-  const params: unknown[] = [query.projectId];
+/**
+ * The WHERE conditions of a filter and their parameters, numbered after `params` (which they
+ * extend; more may be pushed after).
+ */
+function filterConditions(query: LogFilter, params: unknown[] = []): { conditions: string[]; params: unknown[] } {
+  const conditions = [`project_id = $${params.push(query.projectId)}`];
   const add = (condition: (n: number) => string, value: unknown) => {
     params.push(value);
     conditions.push(condition(params.length));
@@ -209,9 +260,18 @@ const ADD_TO_VOLUME = `INSERT INTO log_volume (project_id, minute, level, enviro
  * left to the rows, since the counts file records without one under ''.
  */
 function countedPerMinute(filter: LogFilter & { since: number }, bucketSeconds: number): boolean {
-  const content =
-    filter.text || filter.traceId || Object.keys(filter.attributes ?? {}).length > 0 || (filter.comparisons ?? []).length > 0;
-  return !content && filter.environment !== '' && bucketSeconds % 60 === 0 && filter.since % 60 === 0;
+  return (
+    !searchesContent(filter) &&
+    !filter.traceId &&
+    filter.environment !== '' &&
+    bucketSeconds % 60 === 0 &&
+    filter.since % 60 === 0
+  );
+}
+
+/** Whether a filter tests records' text or attributes. */
+function searchesContent(filter: LogFilter): boolean {
+  return Boolean(filter.text) || Object.keys(filter.attributes ?? {}).length > 0 || (filter.comparisons ?? []).length > 0;
 }
 
 /** Sums the counts of the same bucket and level; oldest first, then by level. */

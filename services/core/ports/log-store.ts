@@ -46,6 +46,16 @@ export interface LogVolume {
   count: number;
 }
 
+/** A volume histogram's counts, and how much of the window they cover. */
+export interface LogVolumeCounts {
+  counts: LogVolume[];
+  /**
+   * Set when only the records from this time (float seconds) to the window's end were counted:
+   * a store may bound the rows a search by text or attributes reads for its histogram.
+   */
+  countedSince?: number;
+}
+
 export const LOG_ORDERS = ['newest', 'oldest'] as const;
 export type LogOrder = (typeof LOG_ORDERS)[number];
 
@@ -56,7 +66,7 @@ export interface LogStore {
    * How many records match the filter per level in each bucket of `bucketSeconds` from `since`
    * up to `until` (both required here); buckets and levels without records left out, oldest first.
    */
-  logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]>;
+  logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts>;
   /** Deletes records older than the cutoff (float seconds); returns how many went. */
   deleteLogsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */

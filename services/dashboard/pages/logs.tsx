@@ -26,6 +26,8 @@ interface LogsPageProps extends Frame {
   filter: LogsFilter;
   logs: LogRecord[];
   buckets: VolumeBucket[];
+  /** Set when the histogram counted only from this time (float seconds) on. */
+  countedSince: number | undefined;
   nextCursor: string | undefined;
   /** The search_logs call for the same records; absent when the search was refused. */
   call: string | undefined;
@@ -135,6 +137,7 @@ export function LogsPage(props: LogsPageProps) {
         {!props.error && (
           <VolumeChart
             buckets={props.buckets}
+            countedSince={props.countedSince}
             bucketHref={(bucket) =>
               link({
                 from: new Date(Math.floor(bucket.start * 1000)).toISOString(),

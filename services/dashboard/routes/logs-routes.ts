@@ -52,6 +52,7 @@ async function showLogs(page: OrganizationPage): Promise<void> {
   let logs: LogRecord[] = [];
   let nextCursor: string | undefined;
   let volume: LogVolume[] = [];
+  let countedSince: number | undefined;
   let call: string | undefined;
   const bucketSeconds = () => barSeconds(window.until - window.since);
   try {
@@ -64,7 +65,8 @@ async function showLogs(page: OrganizationPage): Promise<void> {
     ]);
     logs = found.items;
     nextCursor = found.nextCursor;
-    volume = counts;
+    volume = counts.counts;
+    countedSince = counts.countedSince;
     call = searchLogsCall({ project: project.slug, search, ...window, limit: PAGE_SIZE, cursor: filter.cursor });
   } catch (refused) {
     // A search that does not parse, or a cursor edited by hand.
@@ -84,6 +86,7 @@ async function showLogs(page: OrganizationPage): Promise<void> {
       filter,
       logs,
       buckets: volumeBuckets(volume, window.since, window.until, bucketSeconds()),
+      countedSince,
       nextCursor,
       call,
       windowText: `${at(window.since)} to ${at(window.until)}`,

@@ -38,12 +38,14 @@ export function volumeBuckets(volume: LogVolume[], since: number, until: number,
 
 interface VolumeChartProps {
   buckets: VolumeBucket[];
+  /** Set when only records from this time on were counted: earlier bars are drawn as not counted. */
+  countedSince?: number | undefined;
   /** The address of the same search over one bucket's window. */
   bucketHref: (bucket: VolumeBucket) => string;
   zone: string | null;
 }
 
-export function VolumeChart({ buckets, bucketHref, zone }: VolumeChartProps) {
+export function VolumeChart({ buckets, countedSince, bucketHref, zone }: VolumeChartProps) {
   const max = Math.max(1, ...buckets.map((b) => b.total));
   const slot = WIDTH / Math.max(1, buckets.length);
   const total = buckets.reduce((sum, b) => sum + b.total, 0);
@@ -60,19 +62,33 @@ export function VolumeChart({ buckets, bucketHref, zone }: VolumeChartProps) {
         <line class="volume-axis" x1="0" x2={WIDTH} y1={HEIGHT - 0.5} y2={HEIGHT - 0.5} />
         {buckets.map((bucket, i) => {
           let top = HEIGHT;
-          const label = `${time(bucket.start)} to ${time(bucket.end)}: ${describe(bucket)}`;
+          const uncounted = countedSince !== undefined && bucket.start < countedSince;
+          const label = `${time(bucket.start)} to ${time(bucket.end)}: ${uncounted ? describePart(bucket, bucket.end <= countedSince) : describe(bucket)}`;
           return (
             <a key={i} href={bucketHref(bucket)} aria-label={`${label}. Show this window`} class="volume-link">
               <title>{label}</title>
               {/* The whole slot is the link's target, not only the (maybe empty) bar. */}
-              <rect class="volume-slot" x={i * slot} y="0" width={slot} height={HEIGHT} />
+              <rect
+                class={uncounted ? 'volume-slot volume-uncounted' : 'volume-slot'}
+                x={i * slot}
+                y="0"
+                width={slot}
+                height={HEIGHT}
+              />
               {LOG_LEVELS.map((level) => {
                 const n = bucket.counts[level] ?? 0;
                 if (n === 0) return null;
                 const height = Math.max(1.5, (n / max) * (HEIGHT - 4));
                 top -= height;
                 return (
-                  <rect key={level} class={`volume-bar volume-${level}`} x={i * slot + GAP / 2} y={top} width={Math.max(0.5, slot - GAP)} height={height} />
+                  <rect
+                    key={level}
+                    class={`volume-bar volume-${level}`}
+                    x={i * slot + GAP / 2}
+                    y={top}
+                    width={Math.max(0.5, slot - GAP)}
+                    height={height}
+                  />
                 );
               })}
             </a>
@@ -83,6 +99,11 @@ export function VolumeChart({ buckets, bucketHref, zone }: VolumeChartProps) {
         <span>{first ? time(first.start) : ''}</span>
         <span>{last ? time(last.end) : ''}</span>
       </div>
+      {countedSince !== undefined && (
+        <p class="muted small volume-partial">
+          {`Counted from ${time(countedSince)}: a search by text or attributes counts only the newest records of a long window. Choose a bar or a shorter window to count all of it.`}
+        </p>
+      )}
     </section>
   );
 }
@@ -91,6 +112,12 @@ function describe(bucket: VolumeBucket): string {
   if (bucket.total === 0) return 'no records';
   const parts = LOG_LEVELS.filter((level) => bucket.counts[level]).map((level) => `${bucket.counts[level]} ${level}`);
   return `${bucket.total} record${bucket.total === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
+/** A bar wholly or partly before the time counting started. */
+function describePart(bucket: VolumeBucket, wholly: boolean): string {
+  if (wholly) return 'not counted';
+  return `${describe(bucket)} from when counting started`;
 }
 
 function bucketName(buckets: VolumeBucket[]): string {
