@@ -326,20 +326,3 @@ function KeysHelp() {
     </dialog>
   );
 }
-
-/** The organization has no project: nothing to list until one exists. */
-export function NoProjectsPage({ assets, csrf, viewer, organization, href }: Frame) {
-  return (
-    <AppShell title="Issues" assets={assets} organization={organization} current="issues" viewer={viewer} csrf={csrf}>
-      <div class="empty-state">
-        <h1>No projects yet</h1>
-        <p class="muted">
-          Issues belong to a project. Create one to get its DSN, point a Sentry SDK at it, and its errors show up here.
-        </p>
-        <a class="button button-primary" href={href('projects')}>
-          Go to Projects
-        </a>
-      </div>
-    </AppShell>
-  );
-}

@@ -105,18 +105,3 @@ function TailFilters({ projects, project, filter }: { projects: Project[]; proje
     </form>
   );
 }
-
-/** The page when the organization has no project to tail. */
-export function NoProjectToTailPage(props: { assets: AssetSet; csrf: string; viewer: User; organization: string; projectsHref: string }) {
-  return (
-    <AppShell title="Live tail" assets={props.assets} organization={props.organization} viewer={props.viewer} csrf={props.csrf}>
-      <div class="empty-state">
-        <h1>No project to tail</h1>
-        <p>
-          Logs arrive per project. <a href={props.projectsHref}>Create a project</a> and send logs with its DSN (
-          <code>enableLogs: true</code> in a Sentry SDK), then come back.
-        </p>
-      </div>
-    </AppShell>
-  );
-}

@@ -194,19 +194,3 @@ export function LogsPage(props: LogsPageProps) {
     </AppShell>
   );
 }
-
-export function NoLogProjectsPage({ assets, csrf, viewer, organization, href }: Frame) {
-  return (
-    <AppShell title="Logs" assets={assets} organization={organization} current="logs" viewer={viewer} csrf={csrf}>
-      <div class="empty-state">
-        <h1>No projects yet</h1>
-        <p class="muted">
-          Logs belong to a project. Create one, point a Sentry SDK at its DSN with logs enabled, and they show up here.
-        </p>
-        <a class="button button-primary" href={href('projects')}>
-          Go to Projects
-        </a>
-      </div>
-    </AppShell>
-  );
-}

@@ -14,7 +14,8 @@ import { filterFields, filterParams, issueQueryOf, readListFilter, type ListFilt
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { IssuesConfirmPage } from '../pages/issues-confirm.tsx';
 import { formatCount } from '../components/formats.ts';
-import { IssuesPage, NoProjectsPage } from '../pages/issues.tsx';
+import { IssuesPage } from '../pages/issues.tsx';
+import { NoProjectsPage } from '../pages/no-projects.tsx';
 
 const PAGE_SIZE = 25;
 /** Issues selected by their checkboxes in one post: a page's worth, with room. */
@@ -28,6 +29,9 @@ export const issuesRoutes: OrganizationRoute[] = [
   { method: 'POST', path: /^issues\/bulk$/, handle: bulkAction },
 ];
 
+const ISSUES_NEED =
+  'Issues belong to a project. Create one to get its DSN, point a Sentry SDK at it, and its errors show up here.';
+
 async function showIssues(page: OrganizationPage): Promise<void> {
   page.require('read');
   const projects = await page.deps.metadata.listProjects(page.organization.id);
@@ -38,7 +42,8 @@ async function showIssues(page: OrganizationPage): Promise<void> {
     organization: page.organization.slug,
     href: page.href,
   };
-  if (projects.length === 0) return page.send(200, h(NoProjectsPage, frame));
+  if (projects.length === 0)
+    return page.send(200, h(NoProjectsPage, { ...frame, title: 'Issues', current: 'issues', purpose: ISSUES_NEED }));
 
   let filter: ListFilter;
   let error: string | undefined;

@@ -11,7 +11,8 @@ import { startLogTail } from '../logs/log-tail-stream.ts';
 import { readTailFilter, tailParams, type TailFilter } from '../logs/tail-filter.ts';
 import { MAX_TAILS_PER_PERSON, TailSlots } from '../logs/tail-slots.ts';
 import type { OrganizationDeps, OrganizationPage, OrganizationRoute } from '../organization-page.ts';
-import { LogTailPage, NoProjectToTailPage } from '../pages/log-tail.tsx';
+import { LogTailPage } from '../pages/log-tail.tsx';
+import { LOGS_NEED, NoProjectsPage } from '../pages/no-projects.tsx';
 
 /** Rows the page keeps (assets/log-tail.ts drops the oldest beyond them). */
 const MAX_ROWS = 500;
@@ -50,7 +51,11 @@ export const logTailRoutes: OrganizationRoute[] = [
       const filter = readTailFilter(new URLSearchParams(page.ctx.querystring));
       const frame = { assets: page.assets, csrf: page.csrf, viewer: page.viewer, organization: page.organization.slug };
       const found = await tailedProject(page, filter);
-      if (!found) return page.send(200, h(NoProjectToTailPage, { ...frame, projectsHref: page.href('projects') }));
+      if (!found)
+        return page.send(
+          200,
+          h(NoProjectsPage, { ...frame, href: page.href, title: 'Live tail', current: 'logs', purpose: LOGS_NEED }),
+        );
       const { project, projects } = found;
       const params = tailParams({ ...filter, project: project.slug });
       page.send(

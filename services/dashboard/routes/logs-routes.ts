@@ -12,7 +12,8 @@ import { formatDate } from '../components/formats.ts';
 import { barSeconds, logsWindow, readLogsFilter, type LogsFilter } from '../logs/logs-filter.ts';
 import { searchLogsCall } from '../logs/search-logs-call.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
-import { LogsPage, NoLogProjectsPage } from '../pages/logs.tsx';
+import { LogsPage } from '../pages/logs.tsx';
+import { LOGS_NEED, NoProjectsPage } from '../pages/no-projects.tsx';
 import { showTrace } from './trace-route.ts';
 
 const PAGE_SIZE = 50;
@@ -32,7 +33,8 @@ async function showLogs(page: OrganizationPage): Promise<void> {
     organization: page.organization.slug,
     href: page.href,
   };
-  if (projects.length === 0) return page.send(200, h(NoLogProjectsPage, frame));
+  if (projects.length === 0)
+    return page.send(200, h(NoProjectsPage, { ...frame, title: 'Logs', current: 'logs', purpose: LOGS_NEED }));
   const params = new URLSearchParams(page.ctx.querystring);
   const project = projectOf(projects, params.get('project') ?? '');
   const now = page.now();
