@@ -90,6 +90,7 @@ beforeAll(async () => {
   const dataDir = await tempDataDir();
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');
+  await addOrganization(dataDir, 'empty-org');
   server = await startServer({ dataDir });
   browser = await launchChromium(inject('chromium'));
   p = await provisionDefault();
@@ -139,6 +140,16 @@ describe('the Logs page over HTTP', () => {
     const tail = await member.client.get(live);
     expect(tail.status).toBe(200);
     expect(tail.html).toContain(`href="/organizations/${p.organization}/logs?project=${p.projectSlug}"`);
+  });
+
+  it('says in an organization without projects that logs need one, on the Logs page and the live tail', async () => {
+    for (const path of ['logs', 'logs/live']) {
+      const { status, html } = await member.client.get(`/organizations/empty-org/${path}`);
+      expect(status).toBe(200);
+      expect(html).toContain('<h1>No projects yet</h1>');
+      expect(html).toContain('Logs belong to a project.');
+      expect(html).toContain('href="/organizations/empty-org/projects"');
+    }
   });
 
   it('escapes captured text: a body with markup is text, never an element', async () => {
