@@ -34,8 +34,12 @@ export class FormClient {
     return { status: answer.status, location: answer.headers.get('location'), html: '', headers: answer.headers, cookies };
   }
 
-  async get(path: string): Promise<FormAnswer> {
-    const response = await fetch(`${this.baseUrl}${path}`, { redirect: 'manual', headers: { cookie: this.cookieHeader() } });
+  /** A GET as a browser would send it; `headers` add to the cookie (e.g. HX-Request for an htmx fragment). */
+  async get(path: string, headers: Record<string, string> = {}): Promise<FormAnswer> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      redirect: 'manual',
+      headers: { cookie: this.cookieHeader(), ...headers },
+    });
     const answer = this.keep(response);
     return { ...answer, html: await response.text() };
   }

@@ -17,7 +17,7 @@ const LOG_SEARCH: SearchSpec = {
 };
 
 /** The part of a LogQuery a search sets. */
-type LogSearch = Pick<LogFilter, 'levels' | 'text' | 'traceId' | 'environment' | 'attributes' | 'comparisons'>;
+export type LogSearch = Pick<LogFilter, 'levels' | 'text' | 'traceId' | 'environment' | 'attributes' | 'comparisons'>;
 
 const TRACE_ID = /^[0-9a-f]{32}$/i;
 // `>=` before `>`: the longer operator wins.

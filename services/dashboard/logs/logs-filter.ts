@@ -104,6 +104,13 @@ export function logsParams(filter: LogsFilter, changes: Partial<LogsFilter> = {}
   return params.toString();
 }
 
+/** The address of the same search over one bar's window (the Logs page at `logsPath`). */
+export function barHref(logsPath: string, filter: LogsFilter, bar: { start: number; end: number }): string {
+  const from = new Date(Math.floor(bar.start * 1000)).toISOString();
+  const to = new Date(Math.ceil(bar.end * 1000)).toISOString();
+  return `${logsPath}?${logsParams(filter, { from, to })}`;
+}
+
 /** The search with `key:value` added, quoted when it needs to be (the page's "add to query"). */
 export function withTerm(query: string, key: string, value: string): string {
   const plain = /^[^\s"<>=]+$/.test(value) && value !== '';

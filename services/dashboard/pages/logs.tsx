@@ -10,7 +10,7 @@ import { AppShell } from '../components/app-shell.tsx';
 import { CopyBlock } from '../components/issue/copy-panel.tsx';
 import { LogTable } from '../components/logs/log-table.tsx';
 import { VolumeChart, type VolumeBucket } from '../components/logs/volume-chart.tsx';
-import { LOG_WINDOWS, logsParams, withTerm, type LogWindow, type LogsFilter } from '../logs/logs-filter.ts';
+import { barHref, LOG_WINDOWS, logsParams, withTerm, type LogWindow, type LogsFilter } from '../logs/logs-filter.ts';
 
 interface Frame {
   assets: AssetSet;
@@ -20,14 +20,17 @@ interface Frame {
   href: (...segments: string[]) => string;
 }
 
+/** The histogram: counted with the page, or fetched after it from `fragmentHref`. */
+export type LogsVolume =
+  { kind: 'counted'; buckets: VolumeBucket[]; countedSince: number | undefined } | { kind: 'later'; fragmentHref: string };
+
 interface LogsPageProps extends Frame {
   projects: Project[];
   project: Project;
   filter: LogsFilter;
   logs: LogRecord[];
-  buckets: VolumeBucket[];
-  /** Set when the histogram counted only from this time (float seconds) on. */
-  countedSince: number | undefined;
+  /** Undefined when the search was refused. */
+  volume: LogsVolume | undefined;
   nextCursor: string | undefined;
   /** The search_logs call for the same records; absent when the search was refused. */
   call: string | undefined;
@@ -134,19 +137,15 @@ export function LogsPage(props: LogsPageProps) {
           </p>
         )}
 
-        {!props.error && (
+        {props.volume?.kind === 'counted' && (
           <VolumeChart
-            buckets={props.buckets}
-            countedSince={props.countedSince}
-            bucketHref={(bucket) =>
-              link({
-                from: new Date(Math.floor(bucket.start * 1000)).toISOString(),
-                to: new Date(Math.ceil(bucket.end * 1000)).toISOString(),
-              })
-            }
+            buckets={props.volume.buckets}
+            countedSince={props.volume.countedSince}
+            bucketHref={(bucket) => barHref(href('logs'), filter, bucket)}
             zone={props.viewer.timeZone}
           />
         )}
+        {props.volume?.kind === 'later' && <PendingVolume fragmentHref={props.volume.fragmentHref} />}
 
         {logs.length > 0 ? (
           <LogTable
@@ -192,5 +191,31 @@ export function LogsPage(props: LogsPageProps) {
         )}
       </div>
     </AppShell>
+  );
+}
+
+/**
+ * Where the histogram of a search by text or attributes will be: htmx fetches it once the page
+ * has loaded and puts it here; without JavaScript, a link opens the page with it counted.
+ */
+function PendingVolume({ fragmentHref }: { fragmentHref: string }) {
+  return (
+    <section
+      class="logs-volume logs-volume-pending"
+      aria-labelledby="volume-heading"
+      hx-get={fragmentHref}
+      hx-trigger="load"
+      hx-swap="outerHTML"
+    >
+      <h2 id="volume-heading" class="visually-hidden">
+        Volume
+      </h2>
+      <p class="muted small">
+        <span class="js-only">Counting this search's records over the window…</span>
+        <noscript>
+          <a href={fragmentHref}>Count this search's records over the window</a>
+        </noscript>
+      </p>
+    </section>
   );
 }

@@ -152,6 +152,28 @@ describe('the Logs page over HTTP', () => {
     }
   });
 
+  it('sends the histogram of a search by text after the page, and with it to a browser without JavaScript', async () => {
+    const { html } = await member.client.get(logsPath({ query: MARKER }));
+    expect(html).not.toContain('volume-link');
+    const fragment = /hx-get="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+    expect(fragment).toMatch(new RegExp(`^/organizations/${p.organization}/logs/volume\\?`));
+    const pinned = new URL(fragment!, server.url).searchParams;
+    expect(pinned.get('query')).toBe(MARKER);
+    expect(pinned.get('from')).toBeTruthy();
+    // htmx's request: the chart alone, counting the six records.
+    const chart = await member.client.get(fragment!, { 'HX-Request': 'true' });
+    expect(chart.status).toBe(200);
+    expect(chart.html.startsWith('<section class="logs-volume"')).toBe(true);
+    const counted = [...chart.html.matchAll(/aria-label="[^"]*: (\d+) records?/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(counted).toBe(6);
+    // The noscript link: the whole page, its histogram counted.
+    const page = await member.client.get(fragment!);
+    expect(page.html).toContain('<h1>Logs</h1>');
+    expect(page.html).toContain('volume-link');
+    // A search by level alone comes with its histogram.
+    expect((await member.client.get(logsPath({ query: 'level:error' }))).html).toContain('volume-link');
+  });
+
   it('escapes captured text: a body with markup is text, never an element', async () => {
     const { html } = await member.client.get(logsPath({ query: 'declined' }));
     expect(html).toContain('&lt;img src=x onerror=alert(1)> declined');
@@ -226,6 +248,8 @@ describe('the Logs page in the browser', () => {
       const { page } = checked;
       // The records sat within a second: one or two bars (of two minutes each) hold them, each
       // link naming its count; the first leads to its window and lists that many records.
+      // A search by text: the histogram arrives after the page.
+      await page.locator('a.volume-link').first().waitFor();
       const labels = await page
         .locator('a.volume-link')
         .evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
