@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ExceptionValue, NormalizedEvent, Stacktrace } from '../event/event.ts';
 import { singleThreadStacktrace } from './crash-frame.ts';
+import { exceptionsForGrouping } from './exception-groups.ts';
 import { fingerprintKind, isDefaultEntry, resolveEntry } from './fingerprint.ts';
 import { frameValues, hasUrlOrigin, sameCall } from './frame-values.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
@@ -51,7 +52,10 @@ export function computeGrouping(event: NormalizedEvent): Grouping {
 }
 
 function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; variants: VariantValues[] } {
-  const exceptions = event.exception?.values ?? [];
+  const exceptions = exceptionsForGrouping(event.exception?.values ?? [], {
+    platform: event.platform,
+    sdkVersion: event.sdk?.version,
+  });
   if (exceptions.length > 0) {
     const variants = finish([
       chainVariant(exceptions, 'app', event.platform),
