@@ -2,6 +2,7 @@
 // module or filename, function, and the normalized context line, each only when it says
 // something stable about the code (not a URL, not an anonymous function, not a long line).
 import type { Frame } from '../event/event.ts';
+import { groupingFilename, groupingFunction, groupingModule } from './frame-name-cleanups.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
 
 const CONTEXT_LINE_PLATFORMS = new Set(['javascript', 'node', 'python', 'php', 'ruby']);
@@ -23,12 +24,12 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
 
   const module =
     frame.module && !(platform === 'javascript' && frame.module.includes('/') && frame.abs_path?.endsWith(frame.module))
-      ? frame.module
+      ? groupingModule(frame.module, platform)
       : undefined;
   const basename = frame.filename?.split(/[/\\]/).pop()?.toLowerCase();
   const filename =
     !module && basename && !hasUrlOrigin(frame.abs_path, false) && basename !== '<anonymous>' && basename !== '[native code]'
-      ? basename
+      ? groupingFilename(basename, platform)
       : undefined;
 
   let contextLine: string | undefined;
@@ -38,7 +39,10 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
     if (collapsed && frame.context_line.length <= 120 && !urlWithoutFunction) contextLine = collapsed;
   }
 
-  let fn: string | undefined = frame.function ?? frame.raw_function;
+  // C# SDKs once sent untrimmed names in `function`; Sentry keeps grouping by the raw name there.
+  let fn: string | undefined =
+    platform === 'csharp' ? (frame.raw_function ?? frame.function) : (frame.function ?? frame.raw_function);
+  if (fn && !js) fn = groupingFunction(fn, platform);
   if (fn && js) {
     fn = lastDotSegment(fn);
     if (JS_ANONYMOUS.has(fn) || fn.endsWith('/<')) fn = undefined;

@@ -1,5 +1,5 @@
 // The server's say on which frames are the application's own (Sentry's enhancement base
-// all-platforms:2023-01-11, the rules relevant to JS, Python and Go). These rules override the
+// all-platforms:2023-01-11, the rules relevant to JS, Python, Go and Dart/Flutter). These rules override the
 // SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
 // of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
@@ -18,6 +18,11 @@ const NOT_APP_PATHS = [
 
 const NOISE_MODULES = [/^unpkg\//, /^@babel\//, /^core-js\//, /^regenerator-runtime\//, /^tslib\//, /^newrelic$/];
 const NOISE_PATHS = [/\/[^/]*newrelic[^/]*\//i, /\/[^/]*logrocket[^/]*\//i];
+// Dart and Flutter: the SDK's runtime compiled to JavaScript, and sentry-dart's own packages.
+const DART_SDK_JS = /^org-dartlang-sdk:\/\/\//i;
+const SENTRY_DART_NOISE = /^package:sentry(?:_flutter|_logging|_dio|_file|_hive|_isar|_sqflite|_drift)?\//i;
+const SENTRY_DART_NOT_APP = /^package:sentry_(?:isar|link|firebase_remote_config)\//i;
+const FLUTTER_JS_MODULE = /(?:^|\/)packages\/flutter\//i;
 const NODE_PLUMBING = new Set(['runMicrotasks', 'queueMicrotask', 'processTicksAndRejections', 'runNextTicks', 'nextTick']);
 
 export function isJavaScriptPlatform(platform: string | undefined): boolean {
@@ -46,12 +51,19 @@ function applyToFrame(frame: Frame, platform: string): void {
   const path = `/${(frame.abs_path ?? frame.filename ?? '').toLowerCase().replace(/\\/g, '/')}`;
   const js = isJavaScriptPlatform(platform);
   const functionName = frame.function ?? frame.raw_function ?? '';
+  // Path rules look at abs_path and filename alike, as Sentry's do.
+  const paths = [frame.abs_path, frame.filename].filter((p): p is string => p !== undefined);
   const noise =
     (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
     NOISE_PATHS.some((re) => re.test(path)) ||
+    paths.some((p) => SENTRY_DART_NOISE.test(p) || (js && DART_SDK_JS.test(p))) ||
     (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
     (js && functionName === '_callSuper');
-  const notApp = noise || NOT_APP_PATHS.some((p) => path.includes(p)) || (js && functionName === 'reportError');
+  const notApp =
+    noise ||
+    NOT_APP_PATHS.some((p) => path.includes(p)) ||
+    paths.some((p) => SENTRY_DART_NOT_APP.test(p)) ||
+    (js && (functionName === 'reportError' || (frame.module !== undefined && FLUTTER_JS_MODULE.test(frame.module))));
   const original = frame.in_app;
   const decided = notApp ? false : (original ?? false);
   if (decided !== original) frame.data = { ...frame.data, orig_in_app: original ?? -1 };

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { groupEvent, prepareEvent } from '../pipeline/process-event.ts';
+import { md5 } from './compute-grouping.ts';
+
+const group = (platform: string, frames: object[]) =>
+  groupEvent(prepareEvent({ platform, stacktrace: { frames } }, { eventId: 'a'.repeat(32), receivedAt: 1_800_000_000 }));
+const app = { function: 'checkout', abs_path: 'package:shop/cart.dart', filename: 'cart.dart', in_app: true };
+
+describe('Dart and Flutter frames that say nothing about the bug', () => {
+  it("keeps the Dart SDK compiled to JavaScript and sentry-dart's packages out of grouping", () => {
+    const dartSdk = {
+      function: '_asyncStartSync',
+      abs_path: 'org-dartlang-sdk:///lib/_internal/js_runtime/lib/async_patch.dart',
+      in_app: true,
+    };
+    const sentry = (pkg: string) => ({ function: 'Sentry.capture', abs_path: `package:${pkg}/src/x.dart`, in_app: true });
+    expect(group('javascript', [dartSdk]).grouping).toEqual({ hashes: [md5([])], strategy: 'fallback' });
+    for (const pkg of ['sentry', 'sentry_flutter', 'sentry_dio', 'sentry_drift']) {
+      expect(group('other', [app, sentry(pkg)]).grouping.hashes).toEqual([md5(['cart.dart', 'checkout'])]);
+    }
+  });
+
+  it('marks sentry-dart helper packages and Flutter itself not in-app, but lets them group the system hash', () => {
+    const link = { function: 'Link.open', abs_path: 'package:sentry_link/src/link.dart', filename: 'link.dart', in_app: true };
+    const { event, grouping } = group('other', [app, link]);
+    expect(event.stacktrace!.frames[1]!.in_app).toBe(false);
+    expect(grouping.hashes).toEqual([md5(['cart.dart', 'checkout']), md5(['cart.dart', 'checkout', 'link.dart', 'Link.open'])]);
+    const flutter = { function: 'build', module: 'packages/flutter/src/widgets/framework', in_app: true };
+    expect(group('javascript', [flutter]).event.stacktrace!.frames[0]!.in_app).toBe(false);
+  });
+});
