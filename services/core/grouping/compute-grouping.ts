@@ -12,8 +12,10 @@ import { fingerprintKind, isDefaultEntry, resolveEntry } from './fingerprint.ts'
 import { frameValues, hasUrlOrigin, sameCall } from './frame-values.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
 import { normalizeMessageForGrouping } from './normalize-message.ts';
+import { securityReportValues } from './security-report-values.ts';
 
-export type GroupingStrategy = 'exception' | 'threads' | 'stacktrace' | 'message' | 'fallback' | 'custom';
+export type GroupingStrategy =
+  'checksum' | 'exception' | 'threads' | 'stacktrace' | 'template' | 'security-report' | 'message' | 'fallback' | 'custom';
 
 export interface Grouping {
   /** Primary first (app before system). Never empty. */
@@ -30,6 +32,7 @@ interface VariantValues {
 }
 
 const FALLBACK_HASH = md5([]);
+const MD5_HEX = /^[0-9a-f]{32}$/;
 
 /** MD5 of the values concatenated without separator (hashing them one update at a time is slower). */
 export function md5(values: string[]): string {
@@ -37,6 +40,11 @@ export function md5(values: string[]): string {
 }
 
 export function computeGrouping(event: NormalizedEvent): Grouping {
+  // A legacy client-computed checksum decides alone, as in Sentry: used as the hash when it is
+  // one, hashed otherwise.
+  if (typeof event.checksum === 'string' && event.checksum) {
+    return { hashes: [MD5_HEX.test(event.checksum) ? event.checksum : md5([event.checksum])], strategy: 'checksum' };
+  }
   const { strategy, variants } = defaultVariants(event);
   const kind = fingerprintKind(event.fingerprint);
   if (kind === 'custom') {
@@ -72,6 +80,10 @@ function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; 
     const variants = finish(stacktraceVariants(event.stacktrace, event.platform));
     if (variants.length > 0) return { strategy: 'stacktrace', variants };
   }
+  const template = templateValues(event);
+  if (template) return { strategy: 'template', variants: [{ name: 'default', values: template, hasStacktrace: false }] };
+  const report = securityReportValues(event);
+  if (report) return { strategy: 'security-report', variants: [{ name: 'default', values: report, hasStacktrace: false }] };
   const raw = event.logentry?.message ?? event.logentry?.formatted;
   if (raw) {
     return {
@@ -80,6 +92,14 @@ function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; 
     };
   }
   return { strategy: 'fallback', variants: [] };
+}
+
+/** A template error (Django and the like): the template's file name and the line that failed. */
+function templateValues(event: NormalizedEvent): string[] | undefined {
+  const template = event.template as { filename?: unknown; context_line?: unknown } | null | undefined;
+  if (!template || typeof template !== 'object') return undefined;
+  const values = [template.filename, template.context_line].filter((v): v is string => typeof v === 'string' && v !== '');
+  return values.length > 0 ? values : undefined;
 }
 
 /**
