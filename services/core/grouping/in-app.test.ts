@@ -29,3 +29,17 @@ describe('Dart and Flutter frames that say nothing about the bug', () => {
     expect(group('javascript', [flutter]).event.stacktrace!.frames[0]!.in_app).toBe(false);
   });
 });
+
+describe('JVM frameworks are never the application', () => {
+  it("marks framework frames not in-app, and keeps Sentry's own Java SDK out of grouping", () => {
+    const mine = { module: 'com.shop.Checkout', function: 'pay', in_app: true };
+    const spring = { module: 'org.springframework.web.servlet.DispatcherServlet', function: 'doDispatch', in_app: true };
+    const sentry = { module: 'io.sentry.example.Application', function: 'main', in_app: true };
+    const { event, grouping } = group('java', [spring, mine, sentry]);
+    expect(event.stacktrace!.frames.map((frame) => frame.in_app)).toEqual([false, true, false]);
+    expect(grouping.hashes).toEqual([
+      md5(['com.shop.Checkout', 'pay']),
+      md5(['org.springframework.web.servlet.DispatcherServlet', 'doDispatch', 'com.shop.Checkout', 'pay']),
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 // The server's say on which frames are the application's own (Sentry's enhancement base
-// all-platforms:2023-01-11, the rules relevant to JS, Python, Go and Dart/Flutter). These rules override the
+// all-platforms:2023-01-11, the rules relevant to JS, Python, Go, Dart/Flutter and the JVM). These rules override the
 // SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
 // of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
@@ -23,6 +23,33 @@ const DART_SDK_JS = /^org-dartlang-sdk:\/\/\//i;
 const SENTRY_DART_NOISE = /^package:sentry(?:_flutter|_logging|_dio|_file|_hive|_isar|_sqflite|_drift)?\//i;
 const SENTRY_DART_NOT_APP = /^package:sentry_(?:isar|link|firebase_remote_config)\//i;
 const FLUTTER_JS_MODULE = /(?:^|\/)packages\/flutter\//i;
+// JVM frameworks and runtimes (Sentry's `module:<prefix>.* category=framework` and Kotlin rules)
+// are never the application's; Sentry's own Java SDK is not grouped by either.
+const JVM_FRAMEWORK_PREFIXES = [
+  'akka.',
+  'com.fasterxml.',
+  'com.microsoft.',
+  'com.sun.',
+  'feign.',
+  'io.opentelemetry.',
+  'io.sentry.',
+  'jdk.',
+  'oauth.',
+  'org.apache.',
+  'org.glassfish.',
+  'org.jboss.',
+  'org.jdesktop.',
+  'org.postgresql.',
+  'org.springframework.',
+  'org.web3j.',
+  'reactor.core.',
+  'scala.',
+  'sun.',
+  'kotlin.',
+  'kotlinx.',
+  'io.ktor.',
+  'io.netty.',
+];
 const NODE_PLUMBING = new Set(['runMicrotasks', 'queueMicrotask', 'processTicksAndRejections', 'runNextTicks', 'nextTick']);
 
 export function isJavaScriptPlatform(platform: string | undefined): boolean {
@@ -57,12 +84,14 @@ function applyToFrame(frame: Frame, platform: string): void {
     (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
     NOISE_PATHS.some((re) => re.test(path)) ||
     paths.some((p) => SENTRY_DART_NOISE.test(p) || (js && DART_SDK_JS.test(p))) ||
+    frame.module?.startsWith('io.sentry.') === true ||
     (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
     (js && functionName === '_callSuper');
   const notApp =
     noise ||
     NOT_APP_PATHS.some((p) => path.includes(p)) ||
     paths.some((p) => SENTRY_DART_NOT_APP.test(p)) ||
+    (frame.module !== undefined && JVM_FRAMEWORK_PREFIXES.some((prefix) => frame.module!.startsWith(prefix))) ||
     (js && (functionName === 'reportError' || (frame.module !== undefined && FLUTTER_JS_MODULE.test(frame.module))));
   const original = frame.in_app;
   const decided = notApp ? false : (original ?? false);
