@@ -41,4 +41,14 @@ describe('addJavaScriptModules', () => {
     addJavaScriptModules(event);
     expect(event.exception!.values[0]!.stacktrace!.frames.map((f) => f.module)).toEqual(['app', 'given', undefined]);
   });
+
+  it("names them only in JavaScript and Node events, as Sentry's JavaScript preprocessing does", () => {
+    const frames = [{ abs_path: 'https://cdn.x/static/js/app.js', function: 'a', platform: 'javascript' }];
+    const event = normalizeEvent(
+      { platform: 'python', stacktrace: { frames } },
+      { eventId: 'a'.repeat(32), receivedAt: 1_800_000_000 },
+    );
+    addJavaScriptModules(event);
+    expect(event.stacktrace!.frames[0]!.module).toBeUndefined();
+  });
 });

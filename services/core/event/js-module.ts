@@ -21,8 +21,14 @@ export function generateModule(source: string | undefined): string {
   return filename.replace(CLEAN_MODULE, '') || UNKNOWN_MODULE;
 }
 
-/** Gives every JavaScript frame loaded from a URL and lacking a module its generated module. */
+/**
+ * Gives every JavaScript frame loaded from a URL and lacking a module its generated module.
+ * Sentry does this in production (its JavaScript plugin's event preprocessor, before grouping),
+ * only for events whose platform is JavaScript or Node; its grouping tests feed events in
+ * without it, so their hashes for URL frames have no module.
+ */
 export function addJavaScriptModules(event: NormalizedEvent): void {
+  if (event.platform !== 'javascript' && event.platform !== 'node') return;
   const stacktraces: Stacktrace[] = [];
   for (const exception of event.exception?.values ?? []) if (exception.stacktrace) stacktraces.push(exception.stacktrace);
   if (event.stacktrace) stacktraces.push(event.stacktrace);
