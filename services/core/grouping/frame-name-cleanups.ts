@@ -3,7 +3,7 @@
 // same. Written from the names Sentry's grouping tests give and expect:
 //   com.example.Controller$$EnhancerBySpringCGLIB$$1ebdddb0 -> ...$$EnhancerBySpringCGLIB$$<auto>
 //   _foo_html_erb__3327151541118998292_70361296749460      -> _foo_html_erb
-import { isJavaScriptPlatform } from './in-app.ts';
+import { trimNativeFunctionName } from './native-function-name.ts';
 
 // Java: proxies and accessors the runtime or a framework generates, numbered or hashed.
 const JAVA_GENERATED_MARKERS: Array<[RegExp, string]> = [
@@ -25,6 +25,21 @@ const RUBY_ERB_SUFFIX = /__\d{4,}_\d{4,}$/;
 const NATIVE_UNKNOWN = new Set(['<redacted>', '<unknown>']);
 const NATIVE_PLATFORMS = new Set(['native', 'cocoa', 'objc', 'swift', 'c']);
 
+export function isNativePlatform(platform: string): boolean {
+  return NATIVE_PLATFORMS.has(platform);
+}
+
+/**
+ * The name a frame's function groups by before per-platform clean-ups: `function`, else
+ * `raw_function`; C# prefers the raw name (its SDKs once sent untrimmed names in `function`);
+ * a native `function` with no raw name beside it is trimmed to the bare name.
+ */
+export function frameFunctionName(frame: { function?: string; raw_function?: string }, platform: string): string | undefined {
+  if (platform === 'csharp') return frame.raw_function ?? frame.function;
+  if (frame.function && !frame.raw_function && isNativePlatform(platform)) return trimNativeFunctionName(frame.function);
+  return frame.function ?? frame.raw_function;
+}
+
 /** The module as it groups, or undefined when it does not contribute. */
 export function groupingModule(module: string, platform: string): string | undefined {
   if (platform !== 'java') return module;
@@ -39,9 +54,8 @@ export function groupingFilename(basename: string, platform: string): string {
   return platform === 'java' ? basename.replace(JAVASSIST_FILE, '$1<auto>') : basename;
 }
 
-/** The function name as it groups, for platforms other than JavaScript; undefined: it does not contribute. */
+/** The function name as it groups, for platforms other than JavaScript (whose rules are frame-values.ts'); undefined: it does not contribute. */
 export function groupingFunction(name: string, platform: string): string | undefined {
-  if (isJavaScriptPlatform(platform)) return name;
   switch (platform) {
     case 'ruby':
       return name.startsWith('block ') ? 'block' : name.replace(RUBY_ERB_SUFFIX, '');
@@ -53,6 +67,6 @@ export function groupingFunction(name: string, platform: string): string | undef
     case 'java':
       return name.startsWith('lambda$') ? undefined : name;
     default:
-      return NATIVE_PLATFORMS.has(platform) && NATIVE_UNKNOWN.has(name) ? undefined : name;
+      return isNativePlatform(platform) && NATIVE_UNKNOWN.has(name) ? undefined : name;
   }
 }

@@ -2,7 +2,7 @@
 // module or filename, function, and the normalized context line, each only when it says
 // something stable about the code (not a URL, not an anonymous function, not a long line).
 import type { Frame } from '../event/event.ts';
-import { groupingFilename, groupingFunction, groupingModule } from './frame-name-cleanups.ts';
+import { frameFunctionName, groupingFilename, groupingFunction, groupingModule } from './frame-name-cleanups.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
 
 const CONTEXT_LINE_PLATFORMS = new Set(['javascript', 'node', 'python', 'php', 'ruby']);
@@ -39,9 +39,7 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
     if (collapsed && frame.context_line.length <= 120 && !urlWithoutFunction) contextLine = collapsed;
   }
 
-  // C# SDKs once sent untrimmed names in `function`; Sentry keeps grouping by the raw name there.
-  let fn: string | undefined =
-    platform === 'csharp' ? (frame.raw_function ?? frame.function) : (frame.function ?? frame.raw_function);
+  let fn = frameFunctionName(frame, platform);
   if (fn && !js) fn = groupingFunction(fn, platform);
   if (fn && js) {
     fn = lastDotSegment(fn);

@@ -3,6 +3,7 @@
 // SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
 // of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { frameFunctionName, isNativePlatform } from './frame-name-cleanups.ts';
 
 const NOT_APP_PATHS = [
   '/vendor/',
@@ -50,6 +51,8 @@ const JVM_FRAMEWORK_PREFIXES = [
   'io.ktor.',
   'io.netty.',
 ];
+// Native indirections: a lambda's or functor's call operator only forwards to the code that failed.
+const NATIVE_INDIRECTION = /::operator\(\)|<lambda>/;
 const NODE_PLUMBING = new Set(['runMicrotasks', 'queueMicrotask', 'processTicksAndRejections', 'runNextTicks', 'nextTick']);
 
 export function isJavaScriptPlatform(platform: string | undefined): boolean {
@@ -85,6 +88,7 @@ function applyToFrame(frame: Frame, platform: string): void {
     NOISE_PATHS.some((re) => re.test(path)) ||
     paths.some((p) => SENTRY_DART_NOISE.test(p) || (js && DART_SDK_JS.test(p))) ||
     frame.module?.startsWith('io.sentry.') === true ||
+    (isNativePlatform(platform) && NATIVE_INDIRECTION.test(frameFunctionName(frame, platform) ?? '')) ||
     (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
     (js && functionName === '_callSuper');
   const notApp =

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { groupEvent, prepareEvent } from '../pipeline/process-event.ts';
+import { md5 } from './compute-grouping.ts';
+import { trimNativeFunctionName } from './native-function-name.ts';
+
+describe('trimNativeFunctionName', () => {
+  it.each([
+    [
+      'Scaleform::GFx::IME::GImeNamesManagerVista::OnActivated(unsigned long,unsigned short,_GUID const &,HKL__ *,unsigned long)',
+      'Scaleform::GFx::IME::GImeNamesManagerVista::OnActivated',
+    ],
+    ['(anonymous namespace)::start()', '(anonymous namespace)::start'],
+    ['unsigned int std::vector<int, std::allocator<int>>::size() const', 'std::vector<T>::size'],
+    ['Foo::operator<<(std::ostream &)', 'Foo::operator<<'],
+    ['Foo::operator()(int) const &', 'Foo::operator()'],
+    ['<lambda_5db80dab47756d3e72c2dcd38b80b1dd>::operator()', '<lambda>::operator()'],
+    ['<core::option::Option<T> as core::fmt::Debug>::fmt', 'core::option::Option<T>::fmt'],
+    ['log_demo::main::h5a6b7c8d9e0f1a2b', 'log_demo::main'],
+    ['@objc ViewController.crash(_:) -> ()', 'ViewController.crash'],
+    ['_RtlUserThreadStart@8', '_RtlUserThreadStart'],
+    ['-[NSApplication run]', '-[NSApplication run]'],
+    ['<unknown>', '<unknown>'],
+  ])('%s -> %s', (name, trimmed) => {
+    expect(trimNativeFunctionName(name)).toBe(trimmed);
+  });
+});
+
+describe('native frames group by their bare function names', () => {
+  const hashOf = (frames: object[]) =>
+    groupEvent(
+      prepareEvent({ platform: 'native', stacktrace: { frames } }, { eventId: 'a'.repeat(32), receivedAt: 1_800_000_000 }),
+    ).grouping.hashes[0];
+
+  it('trims a name with no raw name beside it, keeps one that has one, and skips lambda call operators', () => {
+    expect(
+      hashOf([
+        { function: 'void run(int)' },
+        { function: 'Job::exec', raw_function: 'Job::exec(int) const' },
+        { function: '<lambda_5db80dab47756d3e72c2dcd38b80b1dd>::operator()' },
+      ]),
+    ).toBe(md5(['run', 'Job::exec']));
+  });
+});
