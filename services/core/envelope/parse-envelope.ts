@@ -5,7 +5,10 @@
 //   Envelope = Headers { "\n" Item } [ "\n" ]      Item = Headers "\n" Payload
 //
 // With a `length` header the payload is exactly that many bytes and must be followed by "\n"
-// or the end; without it the payload runs to the next "\n" or the end.
+// or the end; without it the payload runs to the next "\n" or the end. Headers are read the way
+// Sentry's Relay reads them (a JSON stream reader): whitespace and empty lines before a header
+// are skipped, and the byte right after the header's closing brace must be "\n" or the end.
+// parse-envelope.test.ts holds each framing behaviour next to Relay's verdict on it.
 import { PayloadTooLargeError, UserInputError } from '../errors.ts';
 import { outcome } from '../outcomes.ts';
 
@@ -49,10 +52,12 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems:
   if (body.length === 0) {
     throw new EnvelopeFramingError('empty request body: send an envelope (a JSON header line, then items)');
   }
-  const headerEnd = lineEnd(body, 0);
-  const headers = parseJsonObject(body.subarray(0, headerEnd), 'envelope header');
+  const header = readHeader(body, 0, 'envelope header');
+  if (!header) {
+    throw new EnvelopeFramingError('missing envelope header: the body holds only whitespace; start it with a JSON header line');
+  }
   const items: EnvelopeItem[] = [];
-  let offset = headerEnd + 1;
+  let offset = header.end + 1;
   while (offset < body.length) {
     const itemNumber = items.length + 1;
     if (itemNumber > limits.maxItems) {
@@ -60,35 +65,38 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems:
         `the envelope has more than ${limits.maxItems} items (ERRATA_MAX_ENVELOPE_ITEMS): send fewer items per request`,
       );
     }
-    const itemHeaderEnd = lineEnd(body, offset);
-    const itemHeaders = parseItemHeaders(body.subarray(offset, itemHeaderEnd), itemNumber);
-    offset = itemHeaderEnd + 1;
-    let payload: Buffer;
+    const itemHeader = readHeader(body, offset, `envelope item ${itemNumber} header`);
+    if (!itemHeader) {
+      throw new EnvelopeFramingError(
+        `unexpected end of the envelope: only whitespace follows ${items.length === 0 ? 'the envelope header' : `item ${items.length}`}; ` +
+          'end the envelope with a single newline after the last payload',
+      );
+    }
+    const itemHeaders = checkItemHeaders(itemHeader.value, itemNumber);
+    // The last header needs no newline: the payload then starts (and is empty) at the end.
+    const payloadStart = Math.min(itemHeader.end + 1, body.length);
+    let payloadEnd: number;
     if (itemHeaders.length !== undefined) {
-      const remaining = Math.max(0, body.length - offset);
-      if (itemHeaders.length > remaining) {
+      payloadEnd = payloadStart + itemHeaders.length;
+      if (payloadEnd > body.length) {
         throw new EnvelopeFramingError(
           `envelope item ${itemNumber} (${itemHeaders.type}) declares length ${itemHeaders.length} ` +
-            `but only ${remaining} bytes follow its header: fix the length or send the whole payload`,
+            `but only ${body.length - payloadStart} bytes follow its header: fix the length or send the whole payload`,
         );
       }
-      payload = body.subarray(offset, offset + itemHeaders.length);
-      offset += itemHeaders.length;
-      if (offset < body.length && body[offset] !== NEWLINE) {
+      if (payloadEnd < body.length && body[payloadEnd] !== NEWLINE) {
         throw new EnvelopeFramingError(
           `envelope item ${itemNumber} (${itemHeaders.type}): expected a newline after its ` +
             `${itemHeaders.length}-byte payload; the length header does not match the payload`,
         );
       }
-      offset += 1;
     } else {
-      const payloadEnd = offset < body.length ? lineEnd(body, offset) : body.length;
-      payload = body.subarray(Math.min(offset, body.length), payloadEnd);
-      offset = payloadEnd + 1;
+      payloadEnd = lineEnd(body, payloadStart);
     }
-    items.push({ headers: itemHeaders, payload });
+    items.push({ headers: itemHeaders, payload: body.subarray(payloadStart, payloadEnd) });
+    offset = payloadEnd + 1;
   }
-  return { headers, items };
+  return { headers: header.value, items };
 }
 
 function lineEnd(body: Buffer, from: number): number {
@@ -96,9 +104,9 @@ function lineEnd(body: Buffer, from: number): number {
   return index === -1 ? body.length : index;
 }
 
-function parseItemHeaders(line: Buffer, itemNumber: number): ItemHeaders {
-  const headers = parseJsonObject(line, `envelope item ${itemNumber} header`);
-  if (typeof headers.type !== 'string' || headers.type === '') {
+function checkItemHeaders(headers: Record<string, unknown>, itemNumber: number): ItemHeaders {
+  // An empty type is an unknown one, as in Relay: framed here, then counted as unknown_item_type.
+  if (typeof headers.type !== 'string') {
     throw new EnvelopeFramingError(`envelope item ${itemNumber} header has no "type": every item needs one`);
   }
   const length = headers.length;
@@ -117,32 +125,53 @@ function parseItemHeaders(line: Buffer, itemNumber: number): ItemHeaders {
 /** Header lines nest no deeper than this (serde_json's limit, which Relay parses them with). */
 const MAX_HEADER_DEPTH = 128;
 
-function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
-  // Checked before parsing: JSON.parse of a line nested millions deep holds the thread for
-  // seconds and takes hundreds of megabytes, and no SDK writes a header like that.
-  if (nestsDeeperThan(bytes, MAX_HEADER_DEPTH)) {
-    throw new EnvelopeFramingError(
-      `${what} nests deeper than ${MAX_HEADER_DEPTH} levels: headers hold a few flat fields (event_id, dsn, sdk, type, length)`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new EnvelopeFramingError(`${what} is not valid JSON: each header must be one line of JSON followed by a newline`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new EnvelopeFramingError(`${what} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
+// Fatal: a header with bytes that are not UTF-8 is refused, as serde_json refuses it, instead
+// of being read with replacement characters. The BOM is kept, so it fails as JSON would.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** JSON whitespace, which a stream reader skips before a value. */
+function isWhitespace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
-/** Whether arrays and objects in JSON text nest deeper than `limit` (brackets inside strings do not count). */
-function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
+/**
+ * The JSON object that starts at the first non-whitespace byte at or after `from`, and the
+ * offset just past it; undefined when only whitespace is left. The object may span lines (JSON
+ * allows whitespace inside it); it must be followed by "\n" or the end of the body.
+ */
+function readHeader(body: Buffer, from: number, what: string): { value: Record<string, unknown>; end: number } | undefined {
+  let start = from;
+  while (start < body.length && isWhitespace(body[start])) start += 1;
+  if (start === body.length) return undefined;
+  if (body[start] !== 0x7b) throw notAnObject(body.subarray(start, lineEnd(body, start)), what);
+  const close = closingBrace(body, start, what);
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(body.subarray(start, close + 1)));
+  } catch {
+    throw invalidJson(what);
+  }
+  const end = close + 1;
+  if (end < body.length && body[end] !== NEWLINE) {
+    throw new EnvelopeFramingError(
+      body[end] === 0x0d
+        ? `${what} ends with "\\r\\n": end each header with "\\n" alone`
+        : `${what} is followed by other bytes on its line: each header is one JSON object followed by a newline`,
+    );
+  }
+  return { value: value as Record<string, unknown>, end };
+}
+
+/**
+ * Where the object opened at `start` closes. Brackets inside strings do not count, and nesting
+ * deeper than MAX_HEADER_DEPTH is refused before anything is parsed: JSON.parse of a line nested
+ * millions deep holds the thread for seconds, and no SDK writes a header like that.
+ */
+function closingBrace(body: Buffer, start: number, what: string): number {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i];
+  for (let i = start; i < body.length; i++) {
+    const byte = body[i];
     if (inString) {
       if (byte === 0x5c)
         i += 1; // a backslash escapes the next byte
@@ -150,8 +179,29 @@ function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x5b || byte === 0x7b) {
       depth += 1;
-      if (depth > limit) return true;
-    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+      if (depth > MAX_HEADER_DEPTH) {
+        throw new EnvelopeFramingError(
+          `${what} nests deeper than ${MAX_HEADER_DEPTH} levels: headers hold a few flat fields (event_id, dsn, sdk, type, length)`,
+        );
+      }
+    } else if (byte === 0x5d || byte === 0x7d) {
+      depth -= 1;
+      if (depth === 0) return i;
+    }
   }
-  return false;
+  throw invalidJson(what);
+}
+
+function invalidJson(what: string): EnvelopeFramingError {
+  return new EnvelopeFramingError(`${what} is not valid JSON: each header must be one JSON object followed by a newline`);
+}
+
+/** A header that does not start with "{": the message says whether it is JSON at all. */
+function notAnObject(line: Buffer, what: string): EnvelopeFramingError {
+  try {
+    JSON.parse(utf8.decode(line));
+  } catch {
+    return invalidJson(what);
+  }
+  return new EnvelopeFramingError(`${what} must be a JSON object`);
 }
