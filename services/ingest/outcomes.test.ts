@@ -201,7 +201,16 @@ describe('every refusal records its outcome once, where the request ends', () =>
     ],
     ['no key at all', { query: '', endpoint: 'store', body: '{}' }, 401, {}],
     ['an unknown key', { query: `?sentry_key=${'u'.repeat(32)}`, body: envelope(event()) }, 403, {}],
-    ['a GET', { method: 'GET', body: '' }, 405, {}],
+    ['a GET to /envelope/', { method: 'GET', body: '' }, 405, {}],
+    ['a PUT to /store/', { endpoint: 'store', method: 'PUT', body: '{}' }, 405, {}],
+    ['a GET to /store/ without sentry_data', { endpoint: 'store', method: 'GET', body: '' }, 400, { 'invalid_json/error': 1 }],
+    [
+      'a GET to /store/ whose sentry_data is not JSON',
+      { endpoint: 'store', method: 'GET', query: `?sentry_key=${KEY}&sentry_data=%25%25`, body: '' },
+      400,
+      { 'invalid_json/error': 1 },
+    ],
+    ['a GET to /store/ without a key', { endpoint: 'store', method: 'GET', query: '?sentry_data=%7B%7D', body: '' }, 401, {}],
     ['ingest out of memory (retried by the SDK)', { ingest: () => starved, body: Buffer.alloc(60 * 1024, 0x20) }, 503, {}],
   ])('%s', async (_name, c, status, recorded) => {
     expect(await walk(c)).toEqual({ status, recorded });

@@ -1,5 +1,6 @@
-// The SDK endpoints: POST /api/{project_id}/envelope/ and the legacy /api/{project_id}/store/,
-// each also under a DSN path prefix. {project_id} is ignored: the DSN public key decides.
+// The SDK endpoints: POST /api/{project_id}/envelope/ and the legacy /api/{project_id}/store/
+// (POST, or GET with the event in the query: get-store.ts), each also under a DSN path prefix.
+// {project_id} is ignored: the DSN public key decides.
 import { inflateSync } from 'node:zlib';
 import type Koa from 'koa';
 import { EnvelopeFramingError, parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
@@ -10,6 +11,7 @@ import { outcome, type Outcome } from '../core/outcomes.ts';
 import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
+import { storeDataFromQuery, TRANSPARENT_PIXEL } from './get-store.ts';
 import { formatBytes, readBody, type BodyBudget, type BodyLimits, type FirstLineCheck } from './read-body.ts';
 
 /**
@@ -30,10 +32,17 @@ export function sdkEndpoints(deps: SdkDeps): Koa.Middleware {
     const endpoint = sdkEndpointOf(ctx.path);
     if (!endpoint) return next();
     ctx.state.route = `/api/{id}/${endpoint}/`;
-    if (ctx.method !== 'POST') {
+    const isGetStore = endpoint === 'store' && ctx.method === 'GET';
+    if (ctx.method !== 'POST' && !isGetStore) {
+      const allowed = endpoint === 'store' ? 'GET, POST' : 'POST';
       ctx.status = 405;
-      ctx.set('Allow', 'POST, OPTIONS');
-      ctx.body = { error: { code: 'method_not_allowed', message: `use POST to send events to /api/{id}/${endpoint}/` } };
+      ctx.set('Allow', `${allowed}, OPTIONS`);
+      ctx.body = {
+        error: {
+          code: 'method_not_allowed',
+          message: `use ${allowed.replace(', ', ' or ')} to send events to /api/{id}/${endpoint}/`,
+        },
+      };
       return;
     }
     deps.metrics.ingestRequests.inc({ endpoint, encoding: encodingLabel(ctx.get('content-encoding')) });
@@ -48,7 +57,10 @@ export function sdkEndpoints(deps: SdkDeps): Koa.Middleware {
     }
     for (const dropped of result.outcomes) record(deps, dropped);
     if (result.rateLimitHeader) ctx.set('X-Sentry-Rate-Limits', result.rateLimitHeader);
-    ctx.body = result.eventId ? { id: result.eventId } : {};
+    if (isGetStore) {
+      ctx.type = 'image/gif';
+      ctx.body = TRANSPARENT_PIXEL;
+    } else ctx.body = result.eventId ? { id: result.eventId } : {};
   };
 }
 
@@ -65,6 +77,15 @@ async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'env
   const requestKey = publicKeyFromRequest(carriers);
   const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
   const clientIp = ctx.req.socket.remoteAddress;
+  if (ctx.method === 'GET') {
+    if (!requestKeyInfo) throw missingStoreKey();
+    const lease = deps.bodyBudget.lease();
+    try {
+      return await acceptStoreEvent(deps, storeDataFromQuery(carriers.query), requestKeyInfo, clientIp, lease);
+    } finally {
+      lease.release();
+    }
+  }
   const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
   if (!isEnvelope && !requestKeyInfo) throw missingStoreKey();
   let headerKeyInfo: KeyInfo | undefined;
