@@ -50,6 +50,7 @@ export async function prepareEvents(
       receivedAt: header.receivedAt,
       ...(header.clientIp ? { clientIp: header.clientIp } : {}),
       envelopeSdk: header.sdk,
+      sentAt: header.sentAt,
     });
     if (symbolicate) await symbolicate(header.projectId, prepared);
     const { event, grouping, summary } = groupEvent(prepared);

@@ -152,6 +152,7 @@ async function acceptEnvelope(
       ? eventIdInPayload(eventItem.payload)
       : undefined;
   const sdk = envelopeSdk(envelope.headers.sdk);
+  const sentAt = sentAtOf(envelope.headers.sent_at);
   return acceptItems(
     deps,
     key,
@@ -159,6 +160,7 @@ async function acceptEnvelope(
       eventId: headerId ?? payloadId ?? newEventId(),
       clientIp,
       ...(sdk ? { sdk } : {}),
+      ...(sentAt ? { sentAt } : {}),
       items: envelope.items.map((item) => ({ type: item.headers.type, payload: item.payload, itemCount: itemCount(item) })),
     },
     lease,
@@ -247,6 +249,14 @@ function eventIdInPayload(payload: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The header's `sent_at` if it can be a time (RFC 3339 is under 40 characters); anything else
+ * is left out, not refused as Relay refuses it: a bad clock hint must not cost the event.
+ */
+function sentAtOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 64 ? value : undefined;
 }
 
 function encodingLabel(header: string): string {

@@ -3,6 +3,7 @@
 // coerced or dropped and noted in `errors`, and the rest of the event is kept.
 import { boundedJson, cappedString, isRecord, lenientString, storableText, type JsonRecord, type Notes } from './coerce.ts';
 import { normalizeBreadcrumbs } from './breadcrumbs.ts';
+import { clockCorrection } from './clock-drift.ts';
 import {
   normalizeContexts,
   normalizeDebugMeta,
@@ -27,6 +28,8 @@ export interface NormalizeContext {
   clientIp?: string;
   /** From the envelope header, used when the payload has no `sdk`. */
   envelopeSdk?: unknown;
+  /** The envelope header's `sent_at`, as sent: corrects a client clock that is off (clock-drift.ts). */
+  sentAt?: unknown;
 }
 
 const KNOWN_FIELDS = new Set([
@@ -76,10 +79,13 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
   const notes: Notes = [];
   const input: JsonRecord = isRecord(raw) ? raw : {};
   if (!isRecord(raw)) notes.push({ type: 'invalid_data', name: 'event', value: Array.isArray(raw) ? 'array' : typeof raw });
+  const correction = clockCorrection(context.sentAt, context.receivedAt);
+  if (correction) notes.push(correction.note);
+  const drift = correction?.drift ?? 0;
 
   const event: NormalizedEvent = {
     event_id: context.eventId,
-    timestamp: eventTimestamp(input.timestamp, context.receivedAt, notes),
+    timestamp: eventTimestamp(input.timestamp, drift, context.receivedAt, notes),
     received: context.receivedAt,
     type: 'default',
     platform: platformOf(input.platform),
@@ -109,6 +115,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
   setIf(event, 'stacktrace', normalizeStacktrace(input.stacktrace, notes));
   setIf(event, 'threads', normalizeThreads(input.threads, notes));
   const breadcrumbs = normalizeBreadcrumbs(input.breadcrumbs, notes);
+  for (const crumb of breadcrumbs) if (crumb.timestamp !== undefined) crumb.timestamp += drift;
   if (breadcrumbs.length > 0) event.breadcrumbs = { values: breadcrumbs };
   setIf(event, 'user', normalizeUser(input.user, context.clientIp, notes));
   setIf(event, 'request', normalizeRequest(input.request));
@@ -130,13 +137,15 @@ function setIf<K extends keyof NormalizedEvent>(event: NormalizedEvent, key: K, 
   if (value !== undefined && value !== '') event[key] = value;
 }
 
-function eventTimestamp(value: unknown, receivedAt: number, notes: Notes): number {
+/** The client's timestamp, corrected for its clock's drift before it is judged plausible (as Relay orders it). */
+function eventTimestamp(value: unknown, drift: number, receivedAt: number, notes: Notes): number {
   if (value === undefined || value === null) return receivedAt;
-  const parsed = parseTimestamp(value);
-  if (parsed === undefined) {
+  const sent = parseTimestamp(value);
+  if (sent === undefined) {
     notes.push({ type: 'invalid_data', name: 'timestamp', value: lenientString(value)?.slice(0, 64) });
     return receivedAt;
   }
+  const parsed = sent + drift;
   const problem = implausibleTimestamp(parsed, receivedAt);
   if (problem) {
     notes.push({ type: problem, name: 'timestamp', value: parsed });
