@@ -289,6 +289,17 @@ describe('readBody against compression bombs', () => {
     });
   });
 
+  it('checks the line the envelope header starts on, past empty lines and whitespace before it', async () => {
+    const lines: string[] = [];
+    const pass: FirstLineCheck = { maxBytes: 64 * 1024, check: async (line) => void lines.push(line.toString()) };
+    await withReader(roomy, pass, async (url) => {
+      const body = Buffer.from('\n \r\n\t{"dsn":"k"}\n{"type":"event"}\n{}\n');
+      expect((await send(url, body)).status).toBe(200);
+      expect((await send(url, gzipSync(body), { 'content-encoding': 'gzip' })).status).toBe(200);
+      expect(lines).toEqual(['\n \r\n\t{"dsn":"k"}', '\n \r\n\t{"dsn":"k"}']);
+    });
+  });
+
   it('refuses a first line longer than its bound without checking it', async () => {
     let checked = 0;
     const bounded: FirstLineCheck = { maxBytes: 1024, check: async () => void (checked += 1) };

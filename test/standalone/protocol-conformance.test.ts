@@ -50,6 +50,14 @@ describe('envelope framing', () => {
     expect(event.payload.event_id).toBe(eventId);
   });
 
+  it('authenticates by the header dsn of an envelope that starts with an empty line', async () => {
+    const message = marker('leading-line');
+    const body = `\n${JSON.stringify({ dsn: p.dsn })}\n{"type":"event"}\n${JSON.stringify({ message })}\n`;
+    const response = await post(body, {}, `${server.url}/api/${p.projectId}/envelope/`);
+    expect(response.status).toBe(200);
+    await waitForIssue(server, p, message);
+  });
+
   it('keeps the envelope header event_id when the payload names another, as Relay does', async () => {
     const message = marker('two-ids');
     const headerId = newEventId();
