@@ -31,6 +31,7 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
         containerId: item.header.id,
         projectId: item.header.projectId,
         receivedAt: item.header.receivedAt,
+        sentAt: item.header.sentAt,
         ...(item.header.itemCount !== undefined ? { maxRecords: item.header.itemCount } : {}),
       });
       outcomes.record('invalid_log', 'log_item', normalized.invalid);

@@ -38,7 +38,7 @@ interface Submission {
   clientIp?: string;
   /** Bounded at parsing (envelope-sdk.ts); carried on the event alone, the one item that uses it. */
   sdk?: EnvelopeSdk;
-  /** The envelope header's `sent_at`, carried on the event for clock-drift correction. */
+  /** The envelope header's `sent_at`, carried on events and logs for clock-drift correction. */
   sentAt?: string;
 }
 
@@ -101,7 +101,7 @@ export async function acceptItems(
       receivedAt: now / 1000,
       ...(submission.clientIp ? { clientIp: submission.clientIp } : {}),
       ...(route.kind === 'event' && submission.sdk ? { sdk: submission.sdk } : {}),
-      ...(route.kind === 'event' && submission.sentAt ? { sentAt: submission.sentAt } : {}),
+      ...(submission.sentAt ? { sentAt: submission.sentAt } : {}),
       ...(route.kind === 'log' ? { itemCount: quantity } : {}),
     };
     if (route.kind === 'event') eventId = submission.eventId;

@@ -137,4 +137,14 @@ describe('normalizeLogContainer', () => {
     // What is kept can be stored: it serializes, and within the attribute's bound.
     expect(JSON.stringify(attributes).length).toBeLessThan(2 * 8192);
   });
+
+  it("shifts records by a client clock's drift of 55 minutes or more (sent_at against receipt), as Relay does for logs", () => {
+    const day = 86_400;
+    const sentAt = new Date((RECEIVED - day) * 1000).toISOString();
+    const items = { items: [{ body: 'late clock', timestamp: RECEIVED - day - 2 }] };
+    expect(normalizeLogContainer(items, { ...context, sentAt }).records[0]?.timestamp).toBe(RECEIVED - 2);
+    const slightlyOff = new Date((RECEIVED - 54 * 60) * 1000).toISOString();
+    const recent = { items: [{ body: 'small skew', timestamp: RECEIVED - 54 * 60 - 2 }] };
+    expect(normalizeLogContainer(recent, { ...context, sentAt: slightlyOff }).records[0]?.timestamp).toBe(RECEIVED - 54 * 60 - 2);
+  });
 });

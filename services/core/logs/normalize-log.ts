@@ -3,6 +3,7 @@
 // (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
 import { boundedJson, isRecord, lenientString, storableText, type JsonRecord } from '../event/coerce.ts';
+import { clockCorrection } from '../event/clock-drift.ts';
 import { implausibleTimestamp, parseTimestamp } from '../event/timestamp.ts';
 import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
 
@@ -16,6 +17,8 @@ interface LogContainerContext {
   receivedAt: number;
   /** Records declared by the item's `item_count` (what ingest rate-limited); more are dropped. */
   maxRecords?: number;
+  /** The envelope header's `sent_at`, as sent: a drifted client clock is corrected as for events. */
+  sentAt?: unknown;
 }
 
 interface NormalizedLogs {
@@ -33,6 +36,7 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
   const items = isRecord(payload) && Array.isArray(payload.items) ? payload.items : undefined;
   if (!items) return { records: [], invalid: context.maxRecords ?? 1, undeclared: 0 };
   const records: LogRecord[] = [];
+  const drift = clockCorrection(context.sentAt, context.receivedAt)?.drift ?? 0;
   const declared = context.maxRecords ?? items.length;
   const undeclared = Math.max(0, items.length - declared);
   let invalid = Math.max(0, declared - items.length);
@@ -40,7 +44,7 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
     // Each record on its own: one that cannot be read drops only itself, counted.
     let record: LogRecord | undefined;
     try {
-      record = normalizeLogItem(item, index, context);
+      record = normalizeLogItem(item, index, drift, context);
     } catch {
       record = undefined;
     }
@@ -50,7 +54,7 @@ export function normalizeLogContainer(payload: unknown, context: LogContainerCon
   return { records, invalid, undeclared };
 }
 
-function normalizeLogItem(raw: unknown, index: number, context: LogContainerContext): LogRecord | undefined {
+function normalizeLogItem(raw: unknown, index: number, drift: number, context: LogContainerContext): LogRecord | undefined {
   if (!isRecord(raw)) return undefined;
   const body = lenientString(raw.body);
   if (body === undefined) return undefined;
@@ -60,7 +64,7 @@ function normalizeLogItem(raw: unknown, index: number, context: LogContainerCont
   return {
     id: `${context.containerId}:${index}`,
     projectId: context.projectId,
-    timestamp: logTimestamp(raw.timestamp, context.receivedAt),
+    timestamp: logTimestamp(raw.timestamp, drift, context.receivedAt),
     observedAt: context.receivedAt,
     traceId: hexId(raw.trace_id, 32),
     spanId: hexId(raw.span_id, 16),
@@ -73,9 +77,10 @@ function normalizeLogItem(raw: unknown, index: number, context: LogContainerCont
   };
 }
 
-/** The record's own time when plausible (as for events), else when it was received. */
-function logTimestamp(value: unknown, receivedAt: number): number {
-  const parsed = parseTimestamp(value);
+/** The record's own time, corrected for clock drift, when plausible (as for events), else when it was received. */
+function logTimestamp(value: unknown, drift: number, receivedAt: number): number {
+  const sent = parseTimestamp(value);
+  const parsed = sent === undefined ? undefined : sent + drift;
   return parsed === undefined || implausibleTimestamp(parsed, receivedAt) ? receivedAt : parsed;
 }
 

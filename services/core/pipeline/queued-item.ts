@@ -20,7 +20,7 @@ export interface QueuedItemHeader {
   clientIp?: string;
   /** The envelope header's `sdk`, for items whose payload does not name it. */
   sdk?: unknown;
-  /** The envelope header's `sent_at` (a bounded string), for clock-drift correction of events. */
+  /** The envelope header's `sent_at` (a bounded string), for clock-drift correction. */
   sentAt?: string;
   /** For log containers: the records declared (and rate-limited) at ingest; more are dropped. */
   itemCount?: number;
