@@ -14,6 +14,7 @@ import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { FormClient } from '../support/dashboard-forms.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { testPython } from '../support/test-python.ts';
 
 let cluster: Cluster;
 let mcp: RoleProcess;
@@ -84,7 +85,7 @@ describe('distributed roles', () => {
 
   it("Python's sentry-sdk: an exception and a message", async () => {
     const m = marker();
-    const python = process.env.ERRATA_TEST_PYTHON ?? 'python3';
+    const python = testPython();
     const result = await runProcess(python, [
       join(REPO_ROOT, 'test', 'clients', 'python', 'send_events.py'),
       p.dsn,

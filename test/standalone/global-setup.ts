@@ -1,12 +1,14 @@
 // Prepares the real SDK clients the standalone suite drives: builds the sentry-go client into
 // a cache directory outside the repository, and checks that Python's sentry-sdk and Debian's
-// Chromium are installed (.ci/run installs them). A missing client fails the suite loudly.
+// Chromium are installed (test/setup/provision.sh, which npm test runs first, installs them).
+// A missing client fails the suite loudly.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { REPO_ROOT, runProcess } from '../support/standalone-server.ts';
+import { testPython } from '../support/test-python.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,13 +28,13 @@ export default async function setup(project: TestProject): Promise<void> {
   });
   if (build.code !== 0) throw new Error(`building the sentry-go test client failed (is Go installed?):\n${build.stderr}`);
 
-  const python = process.env.ERRATA_TEST_PYTHON ?? 'python3';
+  const python = testPython();
   const check = await runProcess(python, ['-c', 'import sentry_sdk; print(sentry_sdk.VERSION)']);
   if (check.code !== 0)
-    throw new Error(`Python sentry-sdk is missing: pip install -r test/clients/python/requirements.txt\n${check.stderr}`);
+    throw new Error(`Python sentry-sdk is missing from ${python}: bash test/setup/provision.sh python\n${check.stderr}`);
 
   const chromium = process.env.ERRATA_TEST_CHROMIUM ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) throw new Error(`Chromium is missing at ${chromium}: apt-get install -y chromium`);
+  if (!existsSync(chromium)) throw new Error(`Chromium is missing at ${chromium}: sudo apt-get install chromium`);
 
   project.provide('goClient', goClient);
   project.provide('python', python);

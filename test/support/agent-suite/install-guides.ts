@@ -4,6 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { REPO_ROOT, runProcess } from '../standalone-server.ts';
+import { testPython } from '../test-python.ts';
 import type { AgentTarget } from './suite.ts';
 
 export async function fetchGuide(target: AgentTarget, token: string, project: string, platform: string): Promise<string> {
@@ -33,6 +34,6 @@ export async function runGuide(platform: 'node' | 'python', guide: string): Prom
     }
     return;
   }
-  const result = await runProcess(process.env.ERRATA_TEST_PYTHON ?? 'python3', ['-c', code]);
+  const result = await runProcess(testPython(), ['-c', code]);
   expect(result.code, result.stderr).toBe(0);
 }
