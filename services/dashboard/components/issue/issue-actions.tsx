@@ -1,6 +1,7 @@
 // The triage buttons: plain forms posting to .../issues/{shortId}/actions (no JavaScript
 // needed), the server answering 303 back to the page. Resolve and snooze open a small form
 // for their details; delete leads to a confirmation page and shows only for roles that may.
+// Stop ignoring and Stop snoozing take the issue back to unresolved, as update_issue's unresolve.
 import type { Issue } from '../../../core/ports/metadata-store.ts';
 import { CsrfField } from '../auth-card.tsx';
 
@@ -51,6 +52,7 @@ export function IssueActions({ issue, action, csrf, canTriage, deleteHref }: Iss
         </details>
       )}
       {issue.status === 'ignored' ? simple('unresolve', 'Stop ignoring') : simple('ignore', 'Ignore')}
+      {issue.status === 'snoozed' && simple('unresolve', 'Stop snoozing')}
       <details class="action-menu">
         <summary class="button">Snooze…</summary>
         <form method="post" action={action} class="form action-popover">
