@@ -7,20 +7,22 @@ const NOW = new Date('2026-03-01T12:00:00Z');
 
 describe('the Logs page address', () => {
   it('reads back every part it writes, and leaves defaults out', () => {
-    const filter = read('project=web&query=level:error+x&window=24h&columns=route,duration_ms,route&cursor=abc');
+    const filter = read('project=web&query=level:error+x&window=24h&sort=oldest&columns=route,duration_ms,route&cursor=abc');
     expect(filter).toEqual({
       project: 'web',
       query: 'level:error x',
       window: '24h',
       from: undefined,
       to: undefined,
+      sort: 'oldest',
       columns: ['route', 'duration_ms'],
       cursor: 'abc',
     });
     expect(read(logsParams(filter, { cursor: 'abc' }))).toEqual(filter);
     // A change of anything else starts at the first page again.
-    expect(logsParams(filter, { query: 'y' })).toBe('project=web&query=y&window=24h&columns=route%2Cduration_ms');
+    expect(logsParams(filter, { query: 'y' })).toBe('project=web&query=y&window=24h&sort=oldest&columns=route%2Cduration_ms');
     expect(logsParams(read(''))).toBe('');
+    expect(read('').sort).toBe('newest');
   });
 
   it('takes a from/to window over the preset, never further back than retention', () => {
@@ -46,6 +48,7 @@ describe('the Logs page address', () => {
 
   it('refuses a bad window, time or window that ends before it starts, saying what it takes', () => {
     expect(() => read('window=forever')).toThrow(new UserInputError('window "forever" is not one of 15m, 1h, 24h, 7d, 30d'));
+    expect(() => read('sort=random')).toThrow(new UserInputError('sort "random" is not one of newest, oldest'));
     expect(() => read('from=yesterday')).toThrow(/from "yesterday" is not a time: write ISO 8601/);
     expect(() => logsWindow(read('from=2026-03-01T11:00:00Z&to=2026-03-01T10:00:00Z'), NOW, 600)).toThrow(
       /ends before it starts/,

@@ -1,8 +1,9 @@
 // What the Logs page's address holds: the project, the search (core/search/log-search.ts), the
-// window (a preset, or from/to once a histogram bar narrowed it), the attributes shown as
-// columns and the page's cursor. Read from the query string, written back into every link, so
+// window (a preset, or from/to once a histogram bar narrowed it), the order (newest first, or
+// oldest first as search_logs' sort: oldest), the attributes shown as columns and the page's cursor. Read from the query string, written back into every link, so
 // any view of the logs can be shared by its address.
 import { UserInputError } from '../../core/errors.ts';
+import { LOG_ORDERS, type LogOrder } from '../../core/ports/log-store.ts';
 
 export const LOG_WINDOWS = ['15m', '1h', '24h', '7d', '30d'] as const;
 export type LogWindow = (typeof LOG_WINDOWS)[number];
@@ -20,6 +21,7 @@ export interface LogsFilter {
   /** ISO 8601; when either is set it replaces the preset window. */
   from?: string | undefined;
   to?: string | undefined;
+  sort: LogOrder;
   columns: string[];
   cursor?: string | undefined;
 }
@@ -29,6 +31,10 @@ export function readLogsFilter(params: URLSearchParams): LogsFilter {
   const window = params.get('window') || DEFAULT_WINDOW;
   if (!(LOG_WINDOWS as readonly string[]).includes(window)) {
     throw new UserInputError(`window "${window.slice(0, 20)}" is not one of ${LOG_WINDOWS.join(', ')}`);
+  }
+  const sort = params.get('sort') || 'newest';
+  if (!(LOG_ORDERS as readonly string[]).includes(sort)) {
+    throw new UserInputError(`sort "${sort.slice(0, 20)}" is not one of ${LOG_ORDERS.join(', ')}`);
   }
   const from = params.get('from') || undefined;
   const to = params.get('to') || undefined;
@@ -57,6 +63,7 @@ export function readLogsFilter(params: URLSearchParams): LogsFilter {
     window: window as LogWindow,
     from,
     to,
+    sort: sort as LogOrder,
     columns,
     cursor: params.get('cursor') || undefined,
   };
@@ -99,6 +106,7 @@ export function logsParams(filter: LogsFilter, changes: Partial<LogsFilter> = {}
   } else if (next.window !== DEFAULT_WINDOW) {
     params.set('window', next.window);
   }
+  if (next.sort !== 'newest') params.set('sort', next.sort);
   if (next.columns.length) params.set('columns', next.columns.join(','));
   if (next.cursor) params.set('cursor', next.cursor);
   return params.toString();

@@ -1,6 +1,6 @@
 // "Copy as search_logs call": the MCP tools/call an agent makes to get the records the Logs
 // page shows, built from the same parsed search and window the page searched with.
-import type { LogFilter } from '../../core/ports/log-store.ts';
+import type { LogFilter, LogOrder } from '../../core/ports/log-store.ts';
 
 interface CallInput {
   project: string;
@@ -8,11 +8,12 @@ interface CallInput {
   /** Float seconds, as the page searched. */
   since: number;
   until: number;
+  sort: LogOrder;
   limit: number;
   cursor?: string | undefined;
 }
 
-export function searchLogsCall({ project, search, since, until, limit, cursor }: CallInput): string {
+export function searchLogsCall({ project, search, since, until, sort, limit, cursor }: CallInput): string {
   const iso = (seconds: number) => new Date(Math.round(seconds * 1000)).toISOString();
   const args = {
     project,
@@ -26,6 +27,7 @@ export function searchLogsCall({ project, search, since, until, limit, cursor }:
       : {}),
     from: iso(since),
     to: iso(until),
+    ...(sort !== 'newest' ? { sort } : {}),
     limit,
     ...(cursor ? { cursor } : {}),
   };

@@ -114,6 +114,17 @@ export function LogsPage(props: LogsPageProps) {
               </select>
             </div>
           )}
+          <div class="field">
+            <label for="sort">Order</label>
+            <select id="sort" name="sort">
+              <option value="newest" selected={filter.sort === 'newest'}>
+                Newest first
+              </option>
+              <option value="oldest" selected={filter.sort === 'oldest'}>
+                Oldest first
+              </option>
+            </select>
+          </div>
           <button class="button button-primary" type="submit">
             Search
           </button>

@@ -63,7 +63,13 @@ async function readView(page: OrganizationPage): Promise<LogsView | undefined> {
   } catch (refused) {
     if (!(refused instanceof UserInputError)) throw refused;
     // A hand-edited address: the last hour unfiltered, and why.
-    filter = { project: project.slug, query: params.get('query')?.slice(0, 500) ?? '', window: '1h', columns: [] };
+    filter = {
+      project: project.slug,
+      query: params.get('query')?.slice(0, 500) ?? '',
+      window: '1h',
+      sort: 'newest',
+      columns: [],
+    };
     error = refused.message;
   }
   filter.project = project.slug;
@@ -93,7 +99,12 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
     const later = volumeWhen === 'when-cheap' && testsEachRecord(search);
     try {
       const [found, counts] = await Promise.all([
-        page.deps.logs.searchLogs({ ...query, limit: PAGE_SIZE, ...(filter.cursor ? { cursor: filter.cursor } : {}) }),
+        page.deps.logs.searchLogs({
+          ...query,
+          limit: PAGE_SIZE,
+          order: filter.sort,
+          ...(filter.cursor ? { cursor: filter.cursor } : {}),
+        }),
         later ? undefined : page.deps.logs.logVolume(query, barSeconds(window.until - window.since)),
       ]);
       logs = found.items;
@@ -103,7 +114,14 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
       volume = counts
         ? { kind: 'counted', ...chartOf(counts, window) }
         : { kind: 'later', fragmentHref: `${page.href('logs', 'volume')}?${pinned}` };
-      call = searchLogsCall({ project: project.slug, search, ...window, limit: PAGE_SIZE, cursor: filter.cursor });
+      call = searchLogsCall({
+        project: project.slug,
+        search,
+        ...window,
+        sort: filter.sort,
+        limit: PAGE_SIZE,
+        cursor: filter.cursor,
+      });
     } catch (refused) {
       // A cursor edited by hand.
       if (!(refused instanceof UserInputError)) throw refused;
