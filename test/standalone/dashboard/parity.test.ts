@@ -472,14 +472,21 @@ async function searchLogsRow(): Promise<void> {
     `/organizations/${p.organization}/logs?project=${p.projectSlug}`,
     'parity-search-logs',
     async (page, checked) => {
-      for (const [query, args] of [
-        [m, { query: m }],
-        [`level:warning ${m}`, { level: 'warning', query: m }],
-        [`route:/pay ${m}`, { query: m, attributes: { route: '/pay' } }],
+      for (const [query, order, args] of [
+        [m, 'newest', { query: m }],
+        [`level:warning ${m}`, 'newest', { level: 'warning', query: m }],
+        [`route:/pay ${m}`, 'newest', { query: m, attributes: { route: '/pay' } }],
+        [m, 'oldest', { query: m, sort: 'oldest' }],
       ] as const) {
         const box = page.getByRole('searchbox', { name: 'Search' });
         await box.fill(query);
-        await Promise.all([page.waitForURL((url) => url.searchParams.get('query') === query), box.press('Enter')]);
+        await page.getByLabel('Order').selectOption(order);
+        await Promise.all([
+          page.waitForURL(
+            (url) => url.searchParams.get('query') === query && (url.searchParams.get('sort') ?? 'newest') === order,
+          ),
+          box.press('Enter'),
+        ]);
         const found = await call('search_logs', { project: p.projectSlug, ...args });
         const records = (found.untrustedData.logs as Array<{ timestamp: string; level: string; body: string }>).map((l) => [
           l.timestamp,
