@@ -31,6 +31,8 @@ export interface IssuePageData {
   event: StoredEvent | undefined;
   /** True when the address named the event (a permalink). */
   pinned: boolean;
+  /** The environment the latest event was asked from (get_issue_context's environment); absent for any. */
+  environment: string | undefined;
   neighbours: EventNeighbours;
   period: ChartPeriod;
   series: ChartPoint[];
@@ -60,6 +62,7 @@ export async function loadIssuePage(
   shortId: string,
   eventId: string | undefined,
   period: ChartPeriod,
+  environment?: string,
 ): Promise<IssuePageData> {
   const { deps } = page;
   const { project, issue } = await findIssue(page, shortId);
@@ -71,7 +74,7 @@ export async function loadIssuePage(
       throw new NotFoundError(`${issue.shortId} has no event ${eventId.slice(0, 40)}: it may have been removed by retention`);
     }
   } else {
-    event = await deps.events.latestEventForIssue(project.id, issue.id);
+    event = await deps.events.latestEventForIssue(project.id, issue.id, environment);
   }
   const [neighbours, series, resolution, activity, similar, tags, logs] = await Promise.all([
     event ? deps.events.eventNeighbours(project.id, issue.id, event.eventId) : { older: null, newer: null },
@@ -91,6 +94,7 @@ export async function loadIssuePage(
     issue,
     event,
     pinned: eventId !== undefined,
+    environment,
     neighbours,
     period,
     series,

@@ -46,6 +46,7 @@ export function IssuePage(props: IssuePageProps) {
     const params = new URLSearchParams();
     if (period !== '24h') params.set('period', period);
     if (view !== 'app') params.set('view', view);
+    if (data.environment && !data.pinned) params.set('environment', data.environment);
     const text = params.toString();
     return text ? `${base}?${text}` : base;
   };
@@ -117,7 +118,22 @@ export function IssuePage(props: IssuePageProps) {
                 {issue.environments.length > 0 && (
                   <>
                     <dt>Environments</dt>
-                    <dd>{issue.environments.join(', ')}</dd>
+                    <dd>
+                      {issue.environments.length === 1
+                        ? issue.environments[0]
+                        : issue.environments.map((name, i) => (
+                            <span key={name}>
+                              {i > 0 && ', '}
+                              <a
+                                href={`${href('issues', issue.shortId)}?${new URLSearchParams({ environment: name }).toString()}`}
+                                aria-label={`Latest event from ${name}`}
+                                aria-current={data.environment === name ? 'page' : undefined}
+                              >
+                                {name}
+                              </a>
+                            </span>
+                          ))}
+                    </dd>
                   </>
                 )}
               </dl>
@@ -157,7 +173,9 @@ export function IssuePage(props: IssuePageProps) {
             <FrequencyChart period={data.period} series={data.series} periodHref={(p) => query(p, props.view)} zone={zone} />
             <section class="issue-card event-bar" aria-labelledby="event-heading">
               <div class="issue-card-head">
-                <h2 id="event-heading">{data.pinned ? 'Event' : 'Latest event'}</h2>
+                <h2 id="event-heading">
+                  {data.pinned ? 'Event' : data.environment ? `Latest event from ${data.environment}` : 'Latest event'}
+                </h2>
                 <nav class="event-nav" aria-label="Events">
                   {data.neighbours.older ? (
                     <a class="button" href={href('issues', issue.shortId, 'events', data.neighbours.older)} rel="prev">
@@ -177,7 +195,7 @@ export function IssuePage(props: IssuePageProps) {
                       Newer →
                     </span>
                   )}
-                  {data.pinned && (
+                  {(data.pinned || data.environment) && (
                     <a class="button" href={href('issues', issue.shortId)}>
                       Latest
                     </a>
@@ -201,7 +219,11 @@ export function IssuePage(props: IssuePageProps) {
                   </span>
                 </p>
               ) : (
-                <p class="muted">No stored event: retention may have removed them.</p>
+                <p class="muted">
+                  {data.environment
+                    ? `No stored event came from ${data.environment}.`
+                    : 'No stored event: retention may have removed them.'}
+                </p>
               )}
             </section>
             {event && (
@@ -244,7 +266,7 @@ export function IssuePage(props: IssuePageProps) {
             <section class="issue-card" aria-labelledby="copy-heading">
               <h2 id="copy-heading">For an agent</h2>
               <CopyBlock label="Copy as Markdown" text={issueMarkdown(issue, event, props.absoluteUrl)} />
-              <CopyBlock label="Copy as MCP call" text={mcpCall(issue)} />
+              <CopyBlock label="Copy as MCP call" text={mcpCall(issue, data.environment)} />
             </section>
             <ActivityList activity={data.activity} now={now} zone={zone} agentActivityHref={props.agentActivityHref} />
           </aside>

@@ -26,7 +26,12 @@ async function showIssue(page: OrganizationPage, shortId: string, eventId: strin
   const query = page.ctx.query;
   const period: ChartPeriod = query.period === '14d' ? '14d' : '24h';
   const view: TraceView = TRACE_VIEWS.find((v) => v === query.view) ?? 'app';
-  const data = await loadIssuePage(page, shortId, eventId, period);
+  // The latest event sent from one environment, as get_issue_context's environment input.
+  const environment =
+    eventId === undefined && typeof query.environment === 'string' && query.environment !== ''
+      ? query.environment.slice(0, 200)
+      : undefined;
+  const data = await loadIssuePage(page, shortId, eventId, period, environment);
   const path =
     eventId === undefined ? page.href('issues', data.issue.shortId) : page.href('issues', data.issue.shortId, 'events', eventId);
   page.send(

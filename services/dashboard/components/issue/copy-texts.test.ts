@@ -80,4 +80,8 @@ describe('mcpCall', () => {
       params: { name: 'get_issue_context', arguments: { shortId: 'WEB-7' } },
     });
   });
+
+  it('asks for the latest event of the environment the page shows', () => {
+    expect(JSON.parse(mcpCall(issue, 'staging')).params.arguments).toEqual({ shortId: 'WEB-7', environment: 'staging' });
+  });
 });

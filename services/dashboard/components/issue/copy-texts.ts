@@ -30,12 +30,12 @@ export function issueMarkdown(issue: Issue, event: StoredEvent | undefined, url:
   return `${lines.join('\n')}\n`;
 }
 
-export function mcpCall(issue: Issue): string {
+export function mcpCall(issue: Issue, environment?: string): string {
   const call = {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: 'get_issue_context', arguments: { shortId: issue.shortId } },
+    params: { name: 'get_issue_context', arguments: { shortId: issue.shortId, ...(environment ? { environment } : {}) } },
   };
   return JSON.stringify(call, null, 2);
 }
