@@ -49,9 +49,16 @@ export async function connectAgent(url: string, token: string): Promise<Agent> {
 
 const SCENARIOS = join(REPO_ROOT, 'test', 'clients', 'node', 'agent-scenarios.cjs');
 
-/** Runs a @sentry/node scenario (test/clients/node/agent-scenarios.cjs); returns the event ids. */
-export async function sendScenario(dsn: string, scenario: string, marker: string, release: string, count = 1): Promise<string[]> {
-  const result = await runProcess(process.execPath, [SCENARIOS, dsn, scenario, marker, release, String(count)]);
+/** Runs a @sentry/node scenario (test/clients/node/agent-scenarios.cjs), from environment "agents" unless told; returns the event ids. */
+export async function sendScenario(
+  dsn: string,
+  scenario: string,
+  marker: string,
+  release: string,
+  count = 1,
+  environment = 'agents',
+): Promise<string[]> {
+  const result = await runProcess(process.execPath, [SCENARIOS, dsn, scenario, marker, release, String(count), environment]);
   if (result.code !== 0) throw new Error(`scenario ${scenario} failed (${result.code}): ${result.stderr}`);
   return (JSON.parse(result.stdout) as { eventIds: string[] }).eventIds;
 }

@@ -1,12 +1,12 @@
 // A real @sentry/node client for the agent-interface suite: errors with breadcrumbs, a user,
 // a release and logs in the same trace, so get_issue_context has everything to correlate.
-// Usage: node agent-scenarios.cjs <dsn> <scenario> <marker> <release> [count]
+// Usage: node agent-scenarios.cjs <dsn> <scenario> <marker> <release> [count] [environment, default agents]
 // Prints {"eventIds": [...]} on stdout.
 const Sentry = require('@sentry/node');
 
-const [dsn, scenario, marker, release, countText] = process.argv.slice(2);
+const [dsn, scenario, marker, release, countText, environment] = process.argv.slice(2);
 const count = Number(countText ?? '1');
-Sentry.init({ dsn, release, environment: 'agents', enableLogs: true, tracesSampleRate: 0 });
+Sentry.init({ dsn, release, environment: environment ?? 'agents', enableLogs: true, tracesSampleRate: 0 });
 Sentry.setUser({ id: `user-${marker}-${process.pid}`, email: `${marker}@example.test` });
 
 // The injected text an attacker could put in an error message, a breadcrumb or a log line.
