@@ -431,14 +431,18 @@ async function bulkUpdateIssuesRow(): Promise<void> {
 async function checkResolutionRow(): Promise<void> {
   const issue = await issueOf(`Checkout ${MARK.resolution} failed`);
   const path = issuePath(issue.shortId);
-  const same = async (status: string, screenshot: string, act?: (page: Page) => Promise<void>) => {
+  const same = async (
+    status: string,
+    screenshot: string,
+    act?: (page: Page, verdict: ToolCall['structured']) => Promise<void>,
+  ) => {
     const verdict = await call('check_resolution', { shortId: issue.shortId });
     expect(verdict.status).toBe(status);
     await onPage(admin, path, screenshot, async (page) => {
       const panel = page.getByRole('region', { name: 'Resolution' });
       await expect(panel.locator('.verdict .badge').getAttribute('class')).resolves.toContain(`verdict-${status}`);
       await expect(panel.locator('.verdict > span:last-child').textContent()).resolves.toBe(verdict.explanation);
-      await act?.(page);
+      await act?.(page, verdict);
     });
   };
   await same('no_resolution', 'parity-resolution-none', async (page) => {
@@ -458,7 +462,15 @@ async function checkResolutionRow(): Promise<void> {
     async () => ((await issueOf(`Checkout ${MARK.resolution} failed`)).status === 'unresolved' ? true : undefined),
     'the regression',
   );
-  await same('regressed', 'parity-resolution-regressed');
+  // The event that brought it back is stored after the issue reopens.
+  await eventually(
+    async () => ((await call('check_resolution', { shortId: issue.shortId })).regressingEvent ? true : undefined),
+    'the regressing event',
+  );
+  await same('regressed', 'parity-resolution-regressed', async (page, verdict) => {
+    const regressing = page.getByRole('region', { name: 'Resolution' }).getByRole('link', { name: /^[0-9a-f]{32}$/ });
+    await expect(regressing.textContent()).resolves.toBe(verdict.regressingEvent.eventId);
+  });
 }
 
 async function whatsNewRow(): Promise<void> {
