@@ -5,7 +5,9 @@
 // through the real MCP client with an organization-wide admin token, and in chromium as a
 // signed-in person (each page held to browser.ts's bar: no console error, no CSP violation, no
 // serious axe finding), and asserts that both show the same facts. The first test holds the
-// table to the tools the server lists: a tool added without a row here fails it.
+// table to the tools the server lists: a tool added without a row here fails it. Where a tool
+// still does more than its page, the row's check says so in a comment beside what it asserts
+// (whoami's rate-limit state; whats_new's spiking and burst, and its window without a release).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -74,7 +76,7 @@ const PARITY: readonly ParityRow[] = [
   },
   {
     tool: 'get_issue_context',
-    page: "An issue's page: title, status, level, counts and the resolve's marker",
+    page: "An issue's page: title, status, level, counts, the latest event (of one environment) and the resolve's marker",
     path: '/organizations/{org}/issues/{shortId}',
     check: getIssueContextRow,
   },
@@ -104,7 +106,7 @@ const PARITY: readonly ParityRow[] = [
   },
   {
     tool: 'search_logs',
-    page: 'Logs: the same search over the same window, row for row; its "Copy as search_logs call"',
+    page: 'Logs: the same search over the same window, newest or oldest first, row for row; its "Copy as search_logs call"',
     path: '/organizations/{org}/logs?project={p}&query=…',
     check: searchLogsRow,
   },
