@@ -6,7 +6,7 @@
 // matches (apply-fingerprint-rules.ts).
 import { LineScanner, ruleLines, type Matcher } from './rule-scanner.ts';
 
-interface FingerprintRule {
+export interface FingerprintRule {
   matchers: Matcher[];
   /** Entries as the event's `fingerprint` holds them; variables written `{{ name }}`. */
   fingerprint: string[];

@@ -14,7 +14,7 @@ interface StackTraceAction {
   range: 'self' | 'up' | 'down';
 }
 
-interface StackTraceRule {
+export interface StackTraceRule {
   matchers: Matcher[];
   caller?: Matcher;
   callee?: Matcher;
