@@ -3,15 +3,11 @@
 // Parsing happens when the rules are set (so a bad rule is refused then) and again when the
 // dispatcher loads them.
 import type { NormalizedEvent } from '../../event/event.ts';
+import type { GroupingRuleTexts } from '../../ports/tenancy-store.ts';
 import { applyFingerprintRules } from './apply-fingerprint-rules.ts';
 import { applyStackTraceRules } from './apply-stack-trace-rules.ts';
 import { parseFingerprintRules, type FingerprintRule } from './fingerprint-rules.ts';
 import { parseStackTraceRules, type StackTraceRule } from './stack-trace-rules.ts';
-
-interface GroupingRuleTexts {
-  fingerprintRules: string;
-  stackTraceRules: string;
-}
 
 export interface ProjectGroupingRules {
   fingerprint: FingerprintRule[];
