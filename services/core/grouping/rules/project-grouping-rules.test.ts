@@ -58,6 +58,12 @@ describe('fingerprint rules', () => {
     );
   });
 
+  it("take precedence over Sentry's built-in fingerprint rules", () => {
+    const raw = { platform: 'javascript', exception: { values: [{ type: 'ChunkLoadError', value: 'Loading chunk 7 failed' }] } };
+    expect(group(raw).event.fingerprint).toEqual(['chunkloaderror']);
+    expect(group(raw, 'error.type:ChunkLoadError -> our-chunks').event.fingerprint).toEqual(['our-chunks']);
+  });
+
   it('match negated matchers, tags, levels, messages and frames', () => {
     const raw = exceptionEvent('ValueError', 'Bad', frames, { tags: { region: 'us-east' }, level: 'warning' });
     expect(group(raw, 'tags.region:us-* level:WARNING -> regional').event.fingerprint).toEqual(['regional']);
