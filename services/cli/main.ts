@@ -23,6 +23,7 @@ import { serveRole } from './serve-role.ts';
 import { registerAlertCommands } from './alert-commands.ts';
 import { registerSourceMapCommands } from './source-map-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
+import { registerGroupingRuleCommands } from './grouping-rules-commands.ts';
 import type { AdminOperation } from '../runtime/admin/operations.ts';
 
 // Before any command opens a store: nothing Errata writes is for other users to read.
@@ -255,6 +256,7 @@ for (const [command, active] of [
 registerSourceMapCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 registerAlertCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 registerUserCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
+registerGroupingRuleCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
 
 program
   .command('init-embedded-db', { hidden: true })

@@ -9,6 +9,7 @@ import type { MetadataStore } from '../core/ports/metadata-store.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { groupingRulesLoader } from './grouping-rules-loader.ts';
 import { prepareEvents, type PreparedBatch } from './prepare-events.ts';
 import type { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import type { AlertEvaluator } from './alert-evaluator.ts';
@@ -29,7 +30,12 @@ export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   return async (records) => {
     const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'normalize_and_group' });
     const symbolicator = deps.symbolicator;
-    const batch = await prepareEvents(records, deps.logger, symbolicator && ((id, event) => symbolicator.symbolicate(id, event)));
+    const batch = await prepareEvents(
+      records,
+      deps.logger,
+      symbolicator && ((id, event) => symbolicator.symbolicate(id, event)),
+      groupingRulesLoader(deps.metadata, deps.logger),
+    );
     stop();
     await store(deps, batch);
     await symbolicator?.flushUsage();

@@ -9,6 +9,7 @@ import { groupEvent, prepareEvent } from '../core/pipeline/process-event.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { NewEvent } from '../core/ports/event-store.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { GroupingRulesFor } from './grouping-rules-loader.ts';
 import { readQueuedJson } from './queued-json.ts';
 
 export interface PreparedEvent {
@@ -36,6 +37,7 @@ export async function prepareEvents(
   records: RecordToPrepare[],
   logger: Logger,
   symbolicate?: Symbolicate,
+  groupingRulesFor?: GroupingRulesFor,
 ): Promise<PreparedBatch> {
   const batch: PreparedBatch = { prepared: [], dropped: [] };
   for (const record of records) {
@@ -53,7 +55,8 @@ export async function prepareEvents(
       sentAt: header.sentAt,
     });
     if (symbolicate) await symbolicate(header.projectId, prepared);
-    const { event, grouping, summary } = groupEvent(prepared);
+    const rules = groupingRulesFor && (await groupingRulesFor(header.projectId));
+    const { event, grouping, summary } = groupEvent(prepared, rules);
     const common = {
       projectId: header.projectId,
       eventId: header.id,

@@ -12,6 +12,7 @@ import type { SecretBox } from '../core/alerts/secret-box.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
+import { groupingRulesApiRoutes } from './api/grouping-rules-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { UserStore } from '../core/ports/user-store.ts';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
@@ -57,6 +58,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   app.use(uploadTokenApiRoutes(deps));
   app.use(sourceMapApiRoutes(deps));
   app.use(alertApiRoutes(deps));
+  app.use(groupingRulesApiRoutes(deps));
   app.use(readApiRoutes(deps));
   app.use(dashboardRoutes(deps));
   app.use(async (ctx) => {

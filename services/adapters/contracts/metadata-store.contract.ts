@@ -29,6 +29,8 @@ const METHODS: Record<keyof MetadataStore, true> = {
   createProjectKey: true,
   setProjectKeyActive: true,
   findProjectKey: true,
+  getGroupingRules: true,
+  setGroupingRules: true,
   createAgentToken: true,
   findAgentToken: true,
   revokeAgentToken: true,

@@ -53,7 +53,10 @@ export function describeTenancyStoreContract(name: string, open: () => Promise<T
     it('adds a second DSN key to a project, active, listed after the first and found by its public key', async () => {
       const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
       const first = unique() + unique();
-      const { project } = await store.createProject({ organizationId: org.id, slug: 'web', name: 'Web' }, { publicKey: first, label: 'Default' });
+      const { project } = await store.createProject(
+        { organizationId: org.id, slug: 'web', name: 'Web' },
+        { publicKey: first, label: 'Default' },
+      );
       const second = unique() + unique();
       const key = await store.createProjectKey(project.id, { publicKey: second, label: 'Mobile app' });
       expect(key).toMatchObject({ projectId: project.id, publicKey: second, label: 'Mobile app', active: true });
@@ -62,6 +65,28 @@ export function describeTenancyStoreContract(name: string, open: () => Promise<T
       expect((await store.findProjectKey(second))?.project.id).toBe(project.id);
       expect((await store.setProjectKeyActive(second, false))?.active).toBe(false);
       expect((await store.listProjectKeys(project.id)).map((k) => k.active)).toEqual([true, false]);
+    });
+
+    it("keeps a project's grouping rules verbatim, replacing only the text given", async () => {
+      const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
+      const { project } = await store.createProject(
+        { organizationId: org.id, slug: 'rules', name: 'Rules' },
+        { publicKey: unique() + unique(), label: 'Default' },
+      );
+      expect(await store.getGroupingRules(project.id)).toEqual({ fingerprintRules: '', stackTraceRules: '' });
+      const fingerprintRules =
+        '# ours\nerror.type:DatabaseUnavailable -> system-down\n\n  message:"a \\"b\\"" -> {{ default }}  ';
+      expect(await store.setGroupingRules(project.id, { fingerprintRules })).toEqual({ fingerprintRules, stackTraceRules: '' });
+      await store.setGroupingRules(project.id, { stackTraceRules: 'stack.function:panic_handler -app' });
+      expect(await store.getGroupingRules(project.id)).toEqual({
+        fingerprintRules,
+        stackTraceRules: 'stack.function:panic_handler -app',
+      });
+      await store.setGroupingRules(project.id, { fingerprintRules: '' });
+      expect(await store.getGroupingRules(project.id)).toEqual({
+        fingerprintRules: '',
+        stackTraceRules: 'stack.function:panic_handler -app',
+      });
     });
   });
 }

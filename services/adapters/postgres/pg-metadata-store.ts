@@ -44,6 +44,8 @@ export class PgMetadataStore implements MetadataStore {
   readonly createProjectKey: TenancyStore['createProjectKey'] = (...a) => this.tenancy.createProjectKey(...a);
   readonly setProjectKeyActive: TenancyStore['setProjectKeyActive'] = (...a) => this.tenancy.setProjectKeyActive(...a);
   readonly findProjectKey: TenancyStore['findProjectKey'] = (...a) => this.tenancy.findProjectKey(...a);
+  readonly getGroupingRules: TenancyStore['getGroupingRules'] = (...a) => this.tenancy.getGroupingRules(...a);
+  readonly setGroupingRules: TenancyStore['setGroupingRules'] = (...a) => this.tenancy.setGroupingRules(...a);
 
   readonly createAgentToken: TokenStore['createAgentToken'] = (...a) => this.tokens.createAgentToken(...a);
   readonly findAgentToken: TokenStore['findAgentToken'] = (...a) => this.tokens.findAgentToken(...a);

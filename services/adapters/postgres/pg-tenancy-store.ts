@@ -1,7 +1,7 @@
 // TenancyStore over SQL (PGlite standalone, Postgres distributed): organizations, projects and
 // their DSN keys. A slice of PgMetadataStore; it does not own the SqlClient.
 import { ConflictError } from '../../core/errors.ts';
-import type { Organization, Project, ProjectKey, TenancyStore } from '../../core/ports/tenancy-store.ts';
+import type { GroupingRuleTexts, Organization, Project, ProjectKey, TenancyStore } from '../../core/ports/tenancy-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
 import {
   PROJECT_COLUMNS,
@@ -115,5 +115,30 @@ export class PgTenancyStore implements TenancyStore {
     if (!row) return undefined;
     const project = toProject({ ...row, id: row.project_id, created_at: row.project_created_at });
     return { key: toProjectKey(row), project };
+  }
+
+  async getGroupingRules(projectId: number): Promise<GroupingRuleTexts> {
+    const result = await this.db.query<{ fingerprint_rules: string; stack_trace_rules: string }>(
+      'SELECT fingerprint_rules, stack_trace_rules FROM project_grouping_rules WHERE project_id = $1',
+      [projectId],
+    );
+    const row = result.rows[0];
+    return { fingerprintRules: row?.fingerprint_rules ?? '', stackTraceRules: row?.stack_trace_rules ?? '' };
+  }
+
+  async setGroupingRules(projectId: number, texts: Partial<GroupingRuleTexts>): Promise<GroupingRuleTexts> {
+    // A text left out keeps its stored value (COALESCE with the NULL passed for it).
+    const result = await this.db.query<{ fingerprint_rules: string; stack_trace_rules: string }>(
+      `INSERT INTO project_grouping_rules AS r (project_id, fingerprint_rules, stack_trace_rules)
+       VALUES ($1, COALESCE($2, ''), COALESCE($3, ''))
+       ON CONFLICT (project_id) DO UPDATE SET
+         fingerprint_rules = COALESCE($2, r.fingerprint_rules),
+         stack_trace_rules = COALESCE($3, r.stack_trace_rules),
+         updated_at = now()
+       RETURNING fingerprint_rules, stack_trace_rules`,
+      [projectId, texts.fingerprintRules ?? null, texts.stackTraceRules ?? null],
+    );
+    const row = result.rows[0]!;
+    return { fingerprintRules: row.fingerprint_rules, stackTraceRules: row.stack_trace_rules };
   }
 }

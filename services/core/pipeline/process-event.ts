@@ -10,6 +10,7 @@ import { applyBuiltInFingerprintRules } from '../grouping/built-in-fingerprints.
 import { computeGrouping, type Grouping } from '../grouping/compute-grouping.ts';
 import { summarizeEvent, type EventSummary } from '../grouping/event-summary.ts';
 import { applyInAppRules } from '../grouping/in-app.ts';
+import { applyGroupingRules, NO_GROUPING_RULES, type ProjectGroupingRules } from '../grouping/rules/project-grouping-rules.ts';
 
 interface ProcessedEvent {
   event: NormalizedEvent;
@@ -21,9 +22,15 @@ export function prepareEvent(raw: unknown, context: NormalizeContext): Normalize
   return normalizeEvent(raw, context);
 }
 
-export function groupEvent(event: NormalizedEvent): ProcessedEvent {
+/**
+ * `rules` are the project's own grouping rules; they apply after the built-in ones, so a
+ * project's fingerprint rule overrides a built-in one, as in Sentry.
+ */
+export function groupEvent(event: NormalizedEvent, rules: ProjectGroupingRules = NO_GROUPING_RULES): ProcessedEvent {
   applyBuiltInFingerprintRules(event);
   applyInAppRules(event);
   addJavaScriptModules(event);
-  return { event, grouping: computeGrouping(event), summary: summarizeEvent(event) };
+  const { title } = applyGroupingRules(event, rules);
+  const summary = summarizeEvent(event);
+  return { event, grouping: computeGrouping(event), summary: title ? { ...summary, title } : summary };
 }

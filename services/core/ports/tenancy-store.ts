@@ -29,6 +29,12 @@ export interface ProjectKey {
   createdAt: Date;
 }
 
+/** A project's grouping rules as the user wrote them (Sentry's text syntax); '' when none. */
+export interface GroupingRuleTexts {
+  fingerprintRules: string;
+  stackTraceRules: string;
+}
+
 export interface TenancyStore {
   ensureOrganization(slug: string, name: string): Promise<Organization>;
   findOrganization(slug: string): Promise<Organization | undefined>;
@@ -49,4 +55,8 @@ export interface TenancyStore {
   /** Enables or disables a DSN key; the updated key, or undefined when there is none. */
   setProjectKeyActive(publicKey: string, active: boolean): Promise<ProjectKey | undefined>;
   findProjectKey(publicKey: string): Promise<{ key: ProjectKey; project: Project } | undefined>;
+  /** The project's grouping rules; both texts empty when none were set. */
+  getGroupingRules(projectId: number): Promise<GroupingRuleTexts>;
+  /** Replaces the texts given (verbatim), keeps the other; returns both as now stored. */
+  setGroupingRules(projectId: number, texts: Partial<GroupingRuleTexts>): Promise<GroupingRuleTexts>;
 }

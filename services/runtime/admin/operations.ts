@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ALERT_OPERATIONS } from './alert-operations.ts';
 import { USER_OPERATIONS } from './user-operations.ts';
+import { GROUPING_RULES_OPERATIONS } from './grouping-rules-operations.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
 import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
 import { setEventRateLimit } from '../../core/provisioning/project-keys.ts';
@@ -156,6 +157,7 @@ export const ADMIN_OPERATIONS = {
   },
   ...ALERT_OPERATIONS,
   ...USER_OPERATIONS,
+  ...GROUPING_RULES_OPERATIONS,
 } as const;
 
 export type AdminOperation = keyof typeof ADMIN_OPERATIONS;

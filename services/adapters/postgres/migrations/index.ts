@@ -15,6 +15,7 @@ import invitations from './0013-invitations.ts';
 import alertRuleState from './0014-alert-rule-state.ts';
 import logVolume from './0015-log-volume.ts';
 import userIdentities from './0016-user-identities.ts';
+import groupingRules from './0017-grouping-rules.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -33,4 +34,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0014-alert-rule-state', sql: alertRuleState },
   { version: '0015-log-volume', sql: logVolume },
   { version: '0016-user-identities', sql: userIdentities },
+  { version: '0017-grouping-rules', sql: groupingRules },
 ];

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { globMatches } from './glob.ts';
+
+const path = { path: true, ignoreCase: true };
+const plain = { path: false, ignoreCase: false };
+
+describe('globMatches', () => {
+  it('lets ** cross directories and **/ match none, in paths', () => {
+    expect(globMatches('**/node_modules/**', '/app/node_modules/express/index.js', path)).toBe(true);
+    expect(globMatches('**/node_modules/**', 'node_modules/express/index.js', path)).toBe(true);
+    expect(globMatches('**/node_modules/**', '/app/src/index.js', path)).toBe(false);
+  });
+
+  it('stops * at a slash in paths but not elsewhere', () => {
+    expect(globMatches('src/*.js', 'src/a/b.js', path)).toBe(false);
+    expect(globMatches('src/*.js', 'src/b.js', path)).toBe(true);
+    expect(globMatches('log_demo::*', 'log_demo::main::inner', plain)).toBe(true);
+  });
+
+  it('ignores case and backslashes in paths only', () => {
+    expect(globMatches('**/Vendor/**', 'C:\\app\\vendor\\lib.php', path)).toBe(true);
+    expect(globMatches('Database*', 'databaseUnavailable', plain)).toBe(false);
+  });
+
+  it('treats regular-expression characters literally and supports ? and classes', () => {
+    expect(globMatches('a.b(c)', 'a.b(c)', plain)).toBe(true);
+    expect(globMatches('a.b(c)', 'aXb(c)', plain)).toBe(false);
+    expect(globMatches('Error?', 'Error5', plain)).toBe(true);
+    expect(globMatches('[ab]x', 'bx', plain)).toBe(true);
+    expect(globMatches('[!ab]x', 'bx', plain)).toBe(false);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { groupEvent, prepareEvent } from '../../pipeline/process-event.ts';
+import { md5 } from '../compute-grouping.ts';
+import { parseGroupingRules } from './project-grouping-rules.ts';
+
+interface FrameInput {
+  function: string;
+  filename: string;
+  context_line?: string;
+  in_app?: boolean;
+}
+
+function exceptionEvent(type: string, value: string, frames: FrameInput[], extra: Record<string, unknown> = {}) {
+  return {
+    platform: 'python',
+    exception: { values: [{ type, value, stacktrace: { frames: frames.map((frame) => ({ in_app: true, ...frame })) } }] },
+    ...extra,
+  };
+}
+
+function group(raw: unknown, fingerprintRules = '', stackTraceRules = '') {
+  const prepared = prepareEvent(raw, { eventId: 'b'.repeat(32), receivedAt: Date.UTC(2026, 10, 24) / 1000 });
+  return groupEvent(prepared, parseGroupingRules({ fingerprintRules, stackTraceRules }));
+}
+
+const frames: FrameInput[] = [
+  { function: 'run_app', filename: 'app/main.py', context_line: 'serve()' },
+  { function: 'handle_request', filename: 'app/router.py', context_line: 'return handler(request)' },
+  { function: 'fetch_ball', filename: 'app/dogpark.py', context_line: 'raise FailedToFetch()' },
+];
+
+describe('fingerprint rules', () => {
+  const rules = ['error.type:DatabaseUnavailable -> system-down', 'error.value:"*timed out*" -> {{ default }}, timeouts'].join(
+    '\n',
+  );
+
+  it('merge different errors that match a rule into one fingerprint', () => {
+    const a = group(exceptionEvent('DatabaseUnavailable', 'primary down', frames), rules);
+    const b = group(exceptionEvent('DatabaseUnavailable', 'replica down', frames.slice(1)), rules);
+    expect(a.grouping).toEqual({ hashes: [md5(['system-down'])], strategy: 'custom' });
+    expect(b.grouping.hashes).toEqual(a.grouping.hashes);
+    expect(a.event.fingerprint).toEqual(['system-down']);
+  });
+
+  it('leave events no rule matches to default grouping', () => {
+    const raw = exceptionEvent('KeyError', 'user', frames);
+    expect(group(raw, rules).grouping).toEqual(group(raw).grouping);
+  });
+
+  it('apply the first matching rule only, and override the SDK fingerprint', () => {
+    const raw = exceptionEvent('DatabaseUnavailable', 'query timed out', frames, { fingerprint: ['from-the-sdk'] });
+    expect(group(raw, rules).grouping.hashes).toEqual([md5(['system-down'])]);
+    const second = group(raw, rules.split('\n').reverse().join('\n'));
+    expect(second.event.fingerprint).toEqual(['{{ default }}', 'timeouts']);
+    const values = ['main.py', 'run_app', 'serve()', 'router.py', 'handle_request', 'return handler(request)'];
+    expect(second.grouping.hashes[0]).toBe(
+      md5([...values, 'dogpark.py', 'fetch_ball', 'raise FailedToFetch()', 'DatabaseUnavailable', 'timeouts']),
+    );
+  });
+
+  it("take precedence over Sentry's built-in fingerprint rules", () => {
+    const raw = { platform: 'javascript', exception: { values: [{ type: 'ChunkLoadError', value: 'Loading chunk 7 failed' }] } };
+    expect(group(raw).event.fingerprint).toEqual(['chunkloaderror']);
+    expect(group(raw, 'error.type:ChunkLoadError -> our-chunks').event.fingerprint).toEqual(['our-chunks']);
+  });
+
+  it('match negated matchers, tags, levels, messages and frames', () => {
+    const raw = exceptionEvent('ValueError', 'Bad', frames, { tags: { region: 'us-east' }, level: 'warning' });
+    expect(group(raw, 'tags.region:us-* level:WARNING -> regional').event.fingerprint).toEqual(['regional']);
+    expect(group(raw, '!tags.region:us-* -> regional').event.fingerprint).toBeUndefined();
+    expect(group(raw, 'message:bad stack.function:handle_* -> bad').event.fingerprint).toEqual(['bad']);
+    expect(group(raw, 'stack.function:nowhere -> bad').event.fingerprint).toBeUndefined();
+  });
+
+  it('resolve variables and set the issue title', () => {
+    const result = group(
+      exceptionEvent('ValueError', 'Bad', frames),
+      'type:ValueError -> {{type}} {{ function }} title="Values went bad"',
+    );
+    expect(result.grouping.hashes).toEqual([md5(['ValueError', 'fetch_ball'])]);
+    expect(result.summary.title).toBe('Values went bad');
+  });
+});
+
+describe('stack-trace rules', () => {
+  it('-app takes a frame out of the app variant and so changes the grouping', () => {
+    const before = group(exceptionEvent('KeyError', 'x', frames));
+    const after = group(exceptionEvent('KeyError', 'x', frames), '', 'stack.function:run_app -app');
+    expect(after.grouping.hashes[0]).not.toBe(before.grouping.hashes[0]);
+    expect(after.grouping.hashes[0]).toBe(group(exceptionEvent('KeyError', 'x', frames.slice(1))).grouping.hashes[0]);
+    expect(after.event.exception!.values[0]!.stacktrace!.frames[0]!.in_app).toBe(false);
+  });
+
+  it('combine app and group flags as in Sentry (+app -group keeps a frame ours but out of the hash)', () => {
+    const result = group(
+      exceptionEvent('KeyError', 'x', frames),
+      '',
+      ['function:run_app -app -group', 'function:handle_request -app +group', 'path:**/dogpark.py +app +group'].join('\n'),
+    );
+    const app = ['dogpark.py', 'fetch_ball', 'raise FailedToFetch()', 'KeyError'];
+    const system = ['router.py', 'handle_request', 'return handler(request)', ...app];
+    expect(result.grouping.hashes).toEqual([md5(app), md5(system)]);
+  });
+
+  it('^ applies to the frames towards the crash and v to those away from it', () => {
+    const up = group(exceptionEvent('KeyError', 'x', frames), '', 'function:run_app ^-group');
+    expect(up.grouping.hashes[0]).toBe(md5(['main.py', 'run_app', 'serve()', 'KeyError']));
+    const down = group(exceptionEvent('KeyError', 'x', frames), '', 'function:fetch_ball v-group');
+    expect(down.grouping.hashes[0]).toBe(md5(['dogpark.py', 'fetch_ball', 'raise FailedToFetch()', 'KeyError']));
+  });
+
+  it('match callers, callees, exception types and platform families', () => {
+    const caller = group(exceptionEvent('KeyError', 'x', frames), '', '[ function:run_app ] | function:handle_request -group');
+    expect(caller.grouping.hashes[0]).toBe(
+      md5(['main.py', 'run_app', 'serve()', 'dogpark.py', 'fetch_ball', 'raise FailedToFetch()', 'KeyError']),
+    );
+    const notCaller = group(
+      exceptionEvent('KeyError', 'x', frames),
+      '',
+      '[ function:fetch_ball ] | function:handle_request -group',
+    );
+    expect(notCaller.grouping.hashes[0]).toBe(group(exceptionEvent('KeyError', 'x', frames)).grouping.hashes[0]);
+    const typed = group(exceptionEvent('KeyError', 'x', frames), '', 'error.type:ValueError function:run_app -group');
+    expect(typed.grouping.hashes[0]).toBe(group(exceptionEvent('KeyError', 'x', frames)).grouping.hashes[0]);
+    const family = group(exceptionEvent('KeyError', 'x', frames), '', 'family:javascript,native function:run_app -group');
+    expect(family.grouping.hashes[0]).toBe(group(exceptionEvent('KeyError', 'x', frames)).grouping.hashes[0]);
+  });
+
+  it('run before fingerprint rules, so app: sees their decisions', () => {
+    const result = group(
+      exceptionEvent('KeyError', 'x', frames),
+      'stack.app:no stack.function:run_app -> outside',
+      'function:run_app -app',
+    );
+    expect(result.event.fingerprint).toEqual(['outside']);
+  });
+});
