@@ -2,7 +2,8 @@
 // alias (a float `timestamp`, a text `id`) and orders by the bare name orders by the alias:
 // Postgres then reads and sorts every row of the window, and, for a text id, pages in the
 // wrong order. Checked on PGlite by asking the planner for each page query with sorting made
-// as costly as it can be: a query an index can answer then shows no Sort.
+// as costly as it can be: a query an index can answer then shows no Sort. A log search also
+// reads in time order by itself, whatever the planner guesses of how many records match.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../pglite/pglite-client.ts';
 import { migrate } from './migrate.ts';
@@ -15,25 +16,38 @@ let db: PGliteClient;
 const seen: Array<{ sql: string; params: unknown[] }> = [];
 
 /** The database, noting each SELECT the store sends, to plan it again below. */
+const settings: string[] = [];
 const noting: SqlClient = {
   query(sql, params) {
     if (/^\s*SELECT/i.test(sql)) seen.push({ sql, params: params ?? [] });
     return db.query(sql, params);
   },
-  transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) => db.transaction(work),
+  // The settings a store makes for one query (SET LOCAL) are noted with it.
+  transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) =>
+    db.transaction((tx) =>
+      work({
+        query(sql, params) {
+          if (/^\s*SET LOCAL/i.test(sql)) settings.push(sql);
+          else if (/^\s*SELECT/i.test(sql)) seen.push({ sql, params: params ?? [], settings: settings.splice(0) } as never);
+          return tx.query(sql, params);
+        },
+      }),
+    ),
   close: () => db.close(),
 };
 
-async function planOfLastSelect(): Promise<string> {
-  const { sql, params } = seen.at(-1)!;
-  await db.query('SET enable_sort = off');
-  try {
-    const plan = await db.query<Record<string, string>>(`EXPLAIN ${sql}`, params);
+/** The plan of the store's last SELECT, under `planner` settings or else the ones the store made for it. */
+async function planOfLastSelect(planner?: string): Promise<string> {
+  const { sql, params, settings: own } = seen.at(-1)! as { sql: string; params: unknown[]; settings?: string[] };
+  return db.transaction(async (tx) => {
+    for (const setting of planner ? [planner] : (own ?? [])) await tx.query(setting);
+    const plan = await tx.query<Record<string, string>>(`EXPLAIN ${sql}`, params);
     return plan.rows.map((row) => Object.values(row)[0]).join('\n');
-  } finally {
-    await db.query('RESET enable_sort');
-  }
+  });
 }
+
+/** Sorting made as costly as it can be: a query an index can answer then shows no Sort. */
+const NO_SORT = 'SET LOCAL enable_sort = off';
 
 beforeAll(async () => {
   db = await PGliteClient.open(undefined);
@@ -47,6 +61,32 @@ describe('page queries in index order', () => {
   it("searchLogs reads a window's newest records through the index, without sorting them", async () => {
     const logs = new PgLogStore(noting);
     await logs.searchLogs({ projectId: 1, since: 0, until: 2_000_000_000, limit: 50 });
+    const plan = await planOfLastSelect(NO_SORT);
+    expect(plan).toContain('logs_project_time');
+    expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('searchLogs by text reads in time order whatever the planner guesses of the matches', async () => {
+    // Statistics that sampled no match: the planner would rather read everything and sort.
+    const logs = new PgLogStore(noting);
+    await logs.insertLogs(
+      Array.from({ length: 3000 }, (_, n) => ({
+        id: `r${n}`,
+        projectId: 1,
+        timestamp: 1_700_000_000 + n,
+        observedAt: 1_700_000_000 + n,
+        traceId: null,
+        spanId: null,
+        level: 'info' as const,
+        severityNumber: 9,
+        body: `served /cart for user ${n}`,
+        attributes: {},
+        release: null,
+        environment: null,
+      })),
+    );
+    await db.query('ANALYZE logs');
+    await logs.searchLogs({ projectId: 1, text: 'upstream timeout', since: 0, until: 2_000_000_000, limit: 50 });
     const plan = await planOfLastSelect();
     expect(plan).toContain('logs_project_time');
     expect(plan).not.toMatch(/Sort/);
@@ -80,6 +120,6 @@ describe('page queries in index order', () => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(tools).toEqual(Array.from({ length: 12 }, (_, n) => `tool_${12 - n}`));
-    expect(await planOfLastSelect()).not.toMatch(/Sort/);
+    expect(await planOfLastSelect(NO_SORT)).not.toMatch(/Sort/);
   });
 });
