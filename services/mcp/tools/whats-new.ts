@@ -3,15 +3,10 @@
 // against a usual rate) or a burst (a rise with no usual rate: core/issues/spiking.ts), in
 // priority order (core/issues/attention.ts) or one of the issue list's orders.
 import { z } from 'zod';
-import {
-  ATTENTION_REASONS,
-  compareAttention,
-  withReason,
-  type Attention,
-  type AttentionReason,
-} from '../../core/issues/attention.ts';
-import { BASELINE_WINDOWS, baselineOf, findSpikes } from '../../core/issues/spiking.ts';
-import { ISSUE_STATUSES, type Issue, type IssueQuery, type IssueStatus, type Project } from '../../core/ports/metadata-store.ts';
+import { ATTENTION_REASONS, type AttentionReason } from '../../core/issues/attention.ts';
+import { BASELINE_WINDOWS, baselineOf } from '../../core/issues/spiking.ts';
+import { findAttention } from '../../core/issues/whats-new.ts';
+import { ISSUE_STATUSES, type Project } from '../../core/ports/metadata-store.ts';
 import { attentionSortInput, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueFacts, issueFactsSchema, issueText, issueTextSchema, projectSlugInput } from '../tool-kit/issue-views.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
@@ -20,10 +15,6 @@ import { projectBySlug, visibleProjects } from '../tool-kit/scope.ts';
 import { defineTool, type ToolContext } from '../tool-kit/tool.ts';
 
 const MAX_SHOWN = 25;
-/** How many issues each reason is gathered up to, per project and status: enough to rank the shown ones. */
-const MAX_GATHERED = 100;
-/** Rising issues looked at most (each not gathered already is a read), so a noisy hour stays one bounded call. */
-const MAX_RISES = 100;
 
 // Without snoozeUntil: snoozed issues are left out.
 const attentionRow = issueFactsSchema.omit({ snoozeUntil: true }).extend({
@@ -104,45 +95,18 @@ export const whatsNew = defineTool({
     const until = context.now();
     const since = new Date(until.getTime() - minutes * 60_000);
     const { release, environment } = input;
-    const narrow: Partial<IssueQuery> = environment ? { environment } : {};
-    // Ignored and snoozed issues asked not to be brought up; a regression that was resolved
-    // again has been dealt with, so regressions are the ones still unresolved.
-    const regressed = await gather(context, projects, ['unresolved'], {
-      ...narrow,
-      ...(release ? { regressionRelease: release } : { regressedSince: since }),
+    const { all, counts, capped, window } = await findAttention(context, {
+      projects,
+      since,
+      until,
+      minutes,
+      maxWindowMinutes: context.maxWindowMinutes,
+      release,
+      environment,
+      sort: input.sort,
     });
-    const fresh = await gather(context, projects, ['unresolved', 'resolved'], {
-      ...narrow,
-      ...(release ? { firstRelease: release } : { firstSeenSince: since }),
-    });
-    const window = await countWindow(context, projects, since, until, minutes);
-    const gathered = new Map([...regressed.items, ...fresh.items].map((i) => [i.id, i]));
-    const rises = await risesIn(
-      context,
-      window,
-      gathered,
-      (issue) =>
-        (issue.status === 'unresolved' || issue.status === 'resolved') &&
-        (!environment || issue.environments.includes(environment)) &&
-        (!release || issue.lastRelease === release),
-    );
-
-    const found = new Map<number, Attention>();
-    const add = (issue: Issue, reason: AttentionReason) => {
-      const known = found.get(issue.id);
-      if (known) known.reasons = withReason(known.reasons, reason);
-      else found.set(issue.id, { issue, reasons: [reason], eventsInWindow: window.current.get(issue.id) ?? 0 });
-    };
-    for (const issue of regressed.items) add(issue, 'regressed');
-    for (const issue of fresh.items) add(issue, 'new');
-    for (const rise of rises.items) add(rise.issue, rise.kind);
-
-    const all = [...found.values()].sort(compareAttention(input.sort));
     const shown = all.slice(0, MAX_SHOWN);
-    const truncated = all.length > MAX_SHOWN || regressed.capped || fresh.capped || rises.capped;
-    const counts = Object.fromEntries(
-      ATTENTION_REASONS.map((r) => [r, all.filter((a) => a.reasons.includes(r)).length]),
-    ) as Record<AttentionReason, number>;
+    const truncated = all.length > MAX_SHOWN || capped;
     const knownIn = release ? await projectsKnowing(context, projects, release) : [];
     const statuses = new Set(shown.map((a) => a.issue.status));
     const status = statuses.size === 1 ? [...statuses][0] : undefined;
@@ -193,63 +157,6 @@ function summary(s: {
       ? ` No event came with the release given (untrustedData.release) in ${s.projects.map((p) => p.slug).join(', ') || 'any project'}: check its spelling.`
       : '';
   return `${s.found} issue${s.found === 1 ? '' : 's'} need${s.found === 1 ? 's' : ''} attention ${scope} ${across}: ${reasons}.${cut}${unknown}`;
-}
-
-/** Up to MAX_GATHERED issues per project and status, and whether any list had more. */
-async function gather(context: ToolContext, projects: Project[], statuses: IssueStatus[], filter: Partial<IssueQuery>) {
-  const items: Issue[] = [];
-  let capped = false;
-  for (const project of projects) {
-    for (const status of statuses) {
-      const page = await context.metadata.listIssues({ projectId: project.id, status, limit: MAX_GATHERED, ...filter });
-      items.push(...page.items);
-      capped ||= page.nextCursor !== undefined && page.nextCursor !== null;
-    }
-  }
-  return { items, capped };
-}
-
-interface WindowCounts {
-  current: Map<number, number>;
-  baseline: Map<number, number>;
-  /** How many windows the baseline spans: BASELINE_WINDOWS, or fewer when retention keeps less. */
-  windows: number;
-}
-
-/** Events per issue in the window and in the windows before it, over the projects. */
-async function countWindow(
-  context: ToolContext,
-  projects: Project[],
-  since: Date,
-  until: Date,
-  minutes: number,
-): Promise<WindowCounts> {
-  if (projects.length === 0) return { current: new Map(), baseline: new Map(), windows: 0 };
-  const ids = projects.map((p) => p.id);
-  const start = since.getTime() / 1000;
-  const window = minutes * 60;
-  // No further back than retention keeps events: a pruned past would look like a quiet one.
-  const history = until.getTime() / 1000 - context.maxWindowMinutes * 60;
-  const windows = Math.max(0, Math.min(BASELINE_WINDOWS, Math.floor((start - history) / window)));
-  const current = await context.events.countEventsByIssue(ids, start, until.getTime() / 1000);
-  const baseline = windows > 0 ? await context.events.countEventsByIssue(ids, start - windows * window, start) : new Map();
-  return { current, baseline, windows };
-}
-
-/** The issues spiking or bursting that pass `keep`, with whether there were more than could be looked at. */
-async function risesIn(
-  context: ToolContext,
-  counts: WindowCounts,
-  gathered: Map<number, Issue>,
-  keep: (issue: Issue) => boolean,
-) {
-  const all = findSpikes(counts.current, counts.baseline, counts.windows);
-  const items: Array<{ issue: Issue; kind: 'spiking' | 'burst' }> = [];
-  for (const rise of all.slice(0, MAX_RISES)) {
-    const issue = gathered.get(rise.issueId) ?? (await context.metadata.getIssue(rise.issueId));
-    if (issue && keep(issue)) items.push({ issue, kind: rise.kind });
-  }
-  return { items, capped: all.length > MAX_RISES };
 }
 
 /** The projects where an event came with the release. */
