@@ -28,9 +28,11 @@ import { projectRoutes } from './routes/project-routes.ts';
 import { releaseRoutes } from './routes/release-routes.ts';
 import { settingsRoutes } from './routes/settings-routes.ts';
 import { sourceMapRoutes } from './routes/source-map-routes.ts';
+import { whatsNewRoutes } from './routes/whats-new-routes.ts';
 
 const ROUTES: readonly OrganizationRoute[] = [
   ...issuesRoutes,
+  ...whatsNewRoutes,
   ...issueRoutes,
   ...projectRoutes,
   ...sourceMapRoutes,

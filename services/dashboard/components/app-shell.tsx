@@ -8,11 +8,12 @@ import type { AssetSet } from '../assets/asset-store.ts';
 import { Document, Logo } from './document.tsx';
 
 // Logs and Releases join when their pages exist (Dashboard, part 2).
-export type Section = 'issues' | 'logs' | 'projects' | 'alert-channels' | 'settings';
+export type Section = 'issues' | 'whats-new' | 'logs' | 'projects' | 'alert-channels' | 'settings';
 
 /** A section with a capability is listed only for roles that have it (its pages refuse the others). */
 const SECTIONS: readonly { section: Section; label: string; needs?: Capability }[] = [
   { section: 'issues', label: 'Issues' },
+  { section: 'whats-new', label: "What's new", needs: 'read' },
   { section: 'logs', label: 'Logs', needs: 'read' },
   { section: 'projects', label: 'Projects' },
   { section: 'alert-channels', label: 'Alert channels', needs: 'alerts' },

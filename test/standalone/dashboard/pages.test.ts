@@ -94,6 +94,7 @@ describe('an unknown dashboard address', () => {
       await expect(page.getByRole('main').textContent()).resolves.toContain(path);
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
         'Issues',
+        "What's new",
         'Logs',
         'Projects',
       ]);
