@@ -7,7 +7,7 @@
 // serious axe finding), and asserts that both show the same facts. The first test holds the
 // table to the tools the server lists: a tool added without a row here fails it. Where a tool
 // still does more than its page, the row's check says so in a comment beside what it asserts
-// (whoami's rate-limit state; whats_new's spiking and burst, and its window without a release).
+// (whoami's rate-limit state).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -100,8 +100,8 @@ const PARITY: readonly ParityRow[] = [
   },
   {
     tool: 'whats_new',
-    page: "A release's page: the issues new in it and regressed in it",
-    path: '/organizations/{org}/projects/{p}/releases/{version}',
+    page: "What's new: the same window's issues with the same reasons (new, regressed, spiking, burst); with a release, the release's page: the issues new in it and regressed in it",
+    path: '/organizations/{org}/whats-new?minutes=…',
     check: whatsNewRow,
   },
   {
@@ -504,9 +504,32 @@ async function whatsNewRow(): Promise<void> {
     expect(sorted(await shortIds(/^New in this release/))).toEqual(sorted(withReason('new')));
     expect(sorted(await shortIds(/^Regressed in this release/))).toEqual(sorted(withReason('regressed')));
   });
-  // A gap, left as it is: whats_new's reasons spiking and burst, and its window mode (what needs
-  // attention in the last sinceMinutes, across projects, without a release), have no page; the
-  // Issues page's last-seen window and first-seen sort come nearest.
+
+  // Without a release: what needs attention in the last day across the token's projects, on the
+  // What's new page (reached from the main navigation), issue for issue, reason for reason.
+  await onPage(admin, `/organizations/${p.organization}/issues`, 'parity-whats-new-issues', async (page, checked) => {
+    await Promise.all([
+      page.waitForURL((url) => url.pathname.endsWith('/whats-new')),
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: "What's new" }).click(),
+    ]);
+    await checked.recheck('parity-whats-new-window');
+    const recent = await call('whats_new', { sinceMinutes: 1440 });
+    expect(recent.truncated).toBeUndefined();
+    const listed = (recent.issues as Array<{ shortId: string; reasons: string[] }>).map((i) => [i.shortId, i.reasons]);
+    expect(listed).toContainEqual([regressed.shortId, ['regressed', 'new']]);
+    expect(listed).toContainEqual([fresh.shortId, ['new']]);
+    const rows = await page
+      .locator('tr.whats-new-row')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          tr.querySelector('.whats-new-short-id')!.textContent,
+          Array.from(tr.querySelectorAll('.reason-list .reason-badge'), (b) => b.textContent),
+        ]),
+      );
+    expect(rows).toEqual(listed);
+    const counts = Object.entries(recent.counts as Record<string, number>).map(([reason, n]) => `${n} ${reason}`);
+    await expect(page.locator('#whats-new-summary').textContent()).resolves.toContain(`: ${counts.join(', ')}.`);
+  });
 }
 
 async function searchLogsRow(): Promise<void> {
