@@ -3,6 +3,7 @@
 // page does (refuse what the role may not do, read a posted form with its CSRF checks, send a
 // page, redirect). Routes (routes/*.ts) are lists of OrganizationRoute, matched in
 // organization-routes.ts against the path after /organizations/{org}/.
+import type { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 import type Koa from 'koa';
 import type { JSX } from 'preact';
 import type { AlertManagementDeps } from '../core/alerts/alert-management.ts';
@@ -25,6 +26,8 @@ export interface OrganizationDeps extends SignInDeps, AlertManagementDeps {
   blobs: BlobStore;
   /** The widest log search window, in minutes (the retention period). */
   maxLogWindowMinutes: number;
+  /** This process's count of MCP messages per token this minute, as whoami reports it. */
+  agentCalls: AgentCallLimiter;
   /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: a project's limit when it sets none (its Keys tab shows it). */
   defaultEventsPerMinute: number;
   /**

@@ -19,6 +19,7 @@ import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { dashboardRoutes } from '../dashboard/dashboard-routes.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
+import { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 import { renderToolList, ToolList } from './tool-list.ts';
 
 interface McpAppDeps extends ReadApiDeps {
@@ -47,9 +48,12 @@ interface McpAppDeps extends ReadApiDeps {
 export function buildMcpApp(deps: McpAppDeps): Koa {
   const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
   const toolList = new ToolList(() => renderToolList(deps.logger));
+  // One count per process, read by /mcp (and whoami) and by the dashboard's Agent tokens page.
+  const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);
   app.use(
     mcpRoute({
       ...deps,
+      limiter,
       maxWindowMinutes: deps.maxLogWindowMinutes,
       toolList,
     }),
@@ -60,7 +64,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   app.use(alertApiRoutes(deps));
   app.use(groupingRulesApiRoutes(deps));
   app.use(readApiRoutes(deps));
-  app.use(dashboardRoutes(deps));
+  app.use(dashboardRoutes({ ...deps, agentCalls: limiter }));
   app.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = { error: { code: 'not_found', message: `no such endpoint: ${ctx.method} ${ctx.path.slice(0, 200)}` } };

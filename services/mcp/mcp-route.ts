@@ -26,7 +26,8 @@ interface McpRouteDeps {
   logs: LogStore;
   baseUrl: string;
   logger: Logger;
-  agentCallsPerMinute: number;
+  /** The process's count of messages per token (the dashboard's Agent tokens page reads it too). */
+  limiter: AgentCallLimiter;
   maxWindowMinutes: number;
   /** The process's one rendering of tools/list. */
   toolList: ToolList;
@@ -38,7 +39,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
   const authenticate = requireAgentToken(deps.metadata, deps.now);
-  const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);
+  const { limiter } = deps;
   const now = deps.now ?? Date.now;
   return async (ctx, next) => {
     if (ctx.path !== '/mcp' && ctx.path !== '/mcp/') return next();

@@ -11,4 +11,14 @@ describe('AgentCallLimiter', () => {
     expect(limiter.take(2, 30, 6)).toMatchObject({ allowed: true, remaining: 0 });
     expect(limiter.take(1, 60_000, 6)).toMatchObject({ allowed: true, remaining: 0, resetAt: 120_000 });
   });
+
+  it('looks at a token without starting its minute: nothing counted is undefined, and a look changes no window', () => {
+    const limiter = new AgentCallLimiter(6);
+    expect(limiter.look(1, 0)).toBeUndefined();
+    // The look at 0 started nothing: the first message at 10 starts the minute.
+    expect(limiter.take(1, 10, 2)).toMatchObject({ remaining: 4, resetAt: 60_010 });
+    expect(limiter.look(1, 20)).toEqual({ limit: 6, remaining: 4, resetAt: 60_010 });
+    expect(limiter.look(1, 60_010)).toBeUndefined();
+    expect(limiter.take(1, 60_020)).toMatchObject({ remaining: 5, resetAt: 120_020 });
+  });
 });

@@ -1,9 +1,10 @@
 // The per-token limit on /mcp: JSON-RPC messages (tool calls, tools/list, initialize, each
 // message of a batch) in a fixed one-minute window per token, which is what whoami can report
-// plainly (limit, remaining, reset). Held in the memory of each mcp process. Agents are never
+// plainly (limit, remaining, reset), and the Agent tokens page shows per token. Held in the
+// memory of each mcp process (which also serves the dashboard). Agents are never
 // metered or gated; this only stops a runaway loop (or a batch) from starving the others.
 
-interface RateLimitState {
+export interface RateLimitState {
   limit: number;
   remaining: number;
   /** When the window resets, ms since the epoch. */
@@ -19,6 +20,11 @@ export class AgentCallLimiter {
 
   constructor(private readonly perMinute: number) {}
 
+  /** Messages a token may send a minute. */
+  get limit(): number {
+    return this.perMinute;
+  }
+
   /** Counts `count` messages for the token, all or none: what is refused is not counted. */
   take(tokenId: number, now: number, count = 1): CallDecision {
     const window = this.current(tokenId, now);
@@ -29,6 +35,15 @@ export class AgentCallLimiter {
 
   peek(tokenId: number, now: number): RateLimitState {
     return this.state(this.current(tokenId, now));
+  }
+
+  /**
+   * The token's state without starting a window (the dashboard's look must not move when an
+   * agent's minute begins): undefined when no message of the token is counted this minute.
+   */
+  look(tokenId: number, now: number): RateLimitState | undefined {
+    const window = this.windows.get(tokenId);
+    return window && now - window.start < 60_000 ? this.state(window) : undefined;
   }
 
   private current(tokenId: number, now: number) {

@@ -1,10 +1,12 @@
 // The Agent tokens page (/organizations/{org}/settings/agent-tokens), for owners (the
 // `agent_tokens` capability): every token with its role, scope, age, last use and calls in the
-// last 24 hours (each a link to those calls on the Agent activity page), a Revoke
+// last 24 hours (each a link to those calls on the Agent activity page), the MCP messages each
+// live one has left this minute (whoami's rate-limit state, as this process counts it), a Revoke
 // button for each live one, and the form that mints one. Right after minting, the page also
 // carries the new token's plaintext, once, in the same three texts `errata createtoken` prints
 // (core/provisioning/mcp-client-configuration.ts): the export line, Claude Code's command and a
 // .mcp.json that names the variable, never the secret.
+import type { RateLimitState } from '../../core/auth/agent-rate-limit.ts';
 import { ROLE_GRANTS, ROLES, type Role } from '../../core/auth/roles.ts';
 import type { AgentToken, Project } from '../../core/ports/metadata-store.ts';
 import type { User } from '../../core/ports/user-store.ts';
@@ -39,6 +41,10 @@ interface AgentTokensPageProps {
   tokens: AgentToken[];
   /** Tool calls per token id in the last 24 hours; a token without any is absent. */
   callsToday: ReadonlyMap<number, number>;
+  /** Each token's messages counted this minute by this process; undefined: none counted. */
+  callsThisMinute: ReadonlyMap<number, RateLimitState | undefined>;
+  /** Messages a token may send a minute. */
+  callsPerMinute: number;
   projects: Project[];
   href: (...segments: string[]) => string;
   now: Date;
@@ -140,8 +146,14 @@ export function AgentTokensPage(props: AgentTokensPageProps) {
                 now={now}
                 csrf={csrf}
                 revokeHref={`${base}/revoke`}
+                callsThisMinute={props.callsThisMinute}
+                callsPerMinute={props.callsPerMinute}
               />
-              <p class="hint token-usage-hint">Last use is recorded to the minute.</p>
+              <p class="hint token-usage-hint">
+                Last use is recorded to the minute. Left this minute: the MCP messages (tool calls, tools/list, initialize) a
+                token may still send before its minute resets, of {props.callsPerMinute}, as whoami reports them. This server
+                process counts them; where several mcp processes serve agents, each counts its own.
+              </p>
             </>
           )}
         </section>
@@ -199,9 +211,22 @@ interface TokenTableProps {
   /** Live tokens get a Revoke button posting here; revoked ones show when instead. */
   csrf?: string;
   revokeHref?: string;
+  /** Live tokens: each one's messages left this minute. */
+  callsThisMinute?: ReadonlyMap<number, RateLimitState | undefined>;
+  callsPerMinute?: number;
 }
 
-function TokenTable({ tokens, callsToday, activity, viewer, now, csrf, revokeHref }: TokenTableProps) {
+function TokenTable({
+  tokens,
+  callsToday,
+  activity,
+  viewer,
+  now,
+  csrf,
+  revokeHref,
+  callsThisMinute,
+  callsPerMinute,
+}: TokenTableProps) {
   const zone = viewer.timeZone;
   return (
     <div class="table-scroll">
@@ -214,6 +239,7 @@ function TokenTable({ tokens, callsToday, activity, viewer, now, csrf, revokeHre
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Calls, 24 h</th>
+            {callsThisMinute && <th scope="col">Left this minute</th>}
             <th scope="col">{revokeHref ? <span class="visually-hidden">Revoke</span> : 'Revoked'}</th>
           </tr>
         </thead>
@@ -247,6 +273,11 @@ function TokenTable({ tokens, callsToday, activity, viewer, now, csrf, revokeHre
                   <span class="muted">0</span>
                 )}
               </td>
+              {callsThisMinute && (
+                <td class="token-rate">
+                  <LeftThisMinute state={callsThisMinute.get(token.id)} perMinute={callsPerMinute ?? 0} now={now} />
+                </td>
+              )}
               <td class="row-link">
                 {revokeHref && csrf ? (
                   <form method="post" action={revokeHref}>
@@ -265,5 +296,18 @@ function TokenTable({ tokens, callsToday, activity, viewer, now, csrf, revokeHre
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** "57 of 60, resets in 42 s", as whoami's rateLimit says it; a token with nothing counted has them all. */
+function LeftThisMinute({ state, perMinute, now }: { state: RateLimitState | undefined; perMinute: number; now: Date }) {
+  if (!state) return <span class="token-rate-left">{`${perMinute} of ${perMinute}`}</span>;
+  // Rounded up, as whoami's resetInSeconds.
+  const seconds = Math.max(0, Math.ceil((state.resetAt - now.getTime()) / 1000));
+  return (
+    <>
+      <span class="token-rate-left">{`${state.remaining} of ${state.limit}`}</span>
+      <span class="muted token-rate-reset">{`, resets in ${seconds} s`}</span>
+    </>
   );
 }

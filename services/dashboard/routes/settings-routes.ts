@@ -37,6 +37,8 @@ async function tokensPage(page: OrganizationPage, status: number, shown: Shown =
       organization,
       tokens,
       callsToday,
+      callsThisMinute: new Map(tokens.map((token) => [token.id, page.deps.agentCalls.look(token.id, now.getTime())])),
+      callsPerMinute: page.deps.agentCalls.limit,
       projects,
       href: page.href,
       now,

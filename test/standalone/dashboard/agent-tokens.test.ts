@@ -207,6 +207,36 @@ describe('minting and revoking an agent token on the page', () => {
   });
 });
 
+describe("a token's messages left this minute", () => {
+  it('shows on its row what whoami reports: messages left of the limit, and when the minute resets', async () => {
+    const p = await provision(server, 'Rate Shown');
+    const agent = await connectAgent(server.url, p.token);
+    try {
+      const me = (await agent.call('whoami')).structured!;
+      const { limit, remaining, resetInSeconds } = me.rateLimit as { limit: number; remaining: number; resetInSeconds: number };
+      expect(remaining).toBeLessThan(limit);
+      const owner = await signedInPerson(server, 'owner');
+      const checked = await openCheckedPage(browser, `${server.url}${PAGE}`, {
+        cookies: owner.client.jar,
+        screenshot: 'agent-tokens-rate',
+      });
+      try {
+        const row = checked.page
+          .getByRole('row')
+          .filter({ has: checked.page.locator('td.token-name', { hasText: new RegExp(`^${me.tokenName}$`) }) });
+        await expect(row.locator('.token-rate-left').textContent()).resolves.toBe(`${remaining} of ${limit}`);
+        const reset = Number(/resets in (\d+) s/.exec((await row.locator('.token-rate-reset').textContent())!)![1]);
+        expect(reset).toBeLessThanOrEqual(resetInSeconds);
+        expect(reset).toBeGreaterThanOrEqual(0);
+      } finally {
+        await checked.close();
+      }
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
 describe('who may manage agent tokens', () => {
   it('refuses admins and members the page and every post with 403; Settings leads an admin to Agent activity, a member nowhere', async () => {
     const p = await provision(server, 'Role Check');

@@ -6,8 +6,8 @@
 // signed-in person (each page held to browser.ts's bar: no console error, no CSP violation, no
 // serious axe finding), and asserts that both show the same facts. The first test holds the
 // table to the tools the server lists: a tool added without a row here fails it. Where a tool
-// still does more than its page, the row's check says so in a comment beside what it asserts
-// (whoami's rate-limit state).
+// still does more than its page, the row's check would say so in a comment beside what it
+// asserts; none does now.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -40,7 +40,7 @@ interface ParityRow {
 const PARITY: readonly ParityRow[] = [
   {
     tool: 'whoami',
-    page: "Settings, Agent tokens: the calling token's row (name, role, scope) in its organization; a token minted there answers whoami",
+    page: "Settings, Agent tokens: the calling token's row (name, role, scope, messages left this minute) in its organization; a token minted there answers whoami",
     path: '/organizations/{org}/settings/agent-tokens',
     check: whoamiRow,
   },
@@ -187,6 +187,10 @@ async function whoamiRow(): Promise<void> {
       .filter({ has: page.locator('td.token-name', { hasText: new RegExp(`^${me.tokenName}$`) }) });
     await expect(tokenRow.locator('.badge').textContent()).resolves.toBe(me.role);
     await expect(tokenRow.locator('td').nth(2).textContent()).resolves.toBe('Whole organization');
+    // Its messages left this minute, as whoami counted them (no message of the token since).
+    await expect(tokenRow.locator('.token-rate-left').textContent()).resolves.toBe(
+      `${me.rateLimit.remaining} of ${me.rateLimit.limit}`,
+    );
     // What the role grants, in whoami's words, beside the form's Role.
     await expect(page.locator('#token-role-hint li', { hasText: `${me.role}:` }).textContent()).resolves.toBe(
       `${me.role}: ${me.grants}`,
@@ -216,8 +220,6 @@ async function whoamiRow(): Promise<void> {
       await minted.close();
     }
   });
-  // A gap, left as it is: no page shows whoami's rate-limit state (messages left this minute,
-  // when the count resets); the Agent tokens page shows each token's calls in 24 h instead.
 }
 
 async function listProjectsRow(): Promise<void> {
