@@ -36,6 +36,9 @@ interface WhatsNewPageProps {
   projects: Project[];
   /** The project chosen; absent: every project. */
   project: Project | undefined;
+  /** The environments to choose from, and the one chosen (absent: every environment). */
+  environments: string[];
+  environment: string | undefined;
   minutes: number;
   attention: Attention[];
   counts: Record<AttentionReason, number>;
@@ -49,7 +52,10 @@ export function WhatsNewPage(props: WhatsNewPageProps) {
   const { href, attention, counts, now } = props;
   const zone = props.viewer.timeZone;
   const window = WHATS_NEW_WINDOWS.find(([m]) => m === props.minutes)![1].toLowerCase();
-  const across = props.project ? props.project.name : `${props.projects.length} project${props.projects.length === 1 ? '' : 's'}`;
+  const projects = props.project
+    ? props.project.name
+    : `${props.projects.length} project${props.projects.length === 1 ? '' : 's'}`;
+  const across = props.environment ? `${projects} in ${props.environment}` : projects;
   return (
     <AppShell
       title="What's new"
@@ -79,6 +85,17 @@ export function WhatsNewPage(props: WhatsNewPageProps) {
               {props.projects.map((p) => (
                 <option key={p.id} value={p.slug} selected={p.id === props.project?.id}>
                   {p.name}
+                </option>
+              ))}
+            </select>
+            <label for="environment">Environment</label>
+            <select id="environment" name="environment" data-autosubmit="">
+              <option value="" selected={!props.environment}>
+                All environments
+              </option>
+              {props.environments.map((e) => (
+                <option key={e} value={e} selected={e === props.environment}>
+                  {e}
                 </option>
               ))}
             </select>

@@ -12,6 +12,8 @@ import { WHATS_NEW_WINDOWS, WhatsNewPage } from '../pages/whats-new.tsx';
 /** The rows shown at most; more found are said so (the tool shows 25). */
 const MAX_SHOWN = 100;
 const DEFAULT_MINUTES = 1440;
+/** Environments offered in the filter; one beyond them still works when typed into the address. */
+const MAX_ENVIRONMENTS = 100;
 
 export const whatsNewRoutes: OrganizationRoute[] = [{ method: 'GET', path: /^whats-new$/, handle: showWhatsNew }];
 
@@ -42,19 +44,31 @@ async function showWhatsNew(page: OrganizationPage): Promise<void> {
   const chosen = slug ? all.find((p) => p.slug === slug) : undefined;
   if (slug && !chosen) throw new NotFoundError(`No project ${slug} in ${page.organization.slug}.`);
   const projects = chosen ? [chosen] : all;
+  const environment = params.get('environment') || undefined;
+  const environments = await environmentsOf(page, projects);
 
   // As whats_new: the window no wider than retention keeps events.
   const maxWindowMinutes = page.deps.maxLogWindowMinutes;
   const minutes = Math.min(choice[0], maxWindowMinutes);
   const until = page.now();
   const since = new Date(until.getTime() - minutes * 60_000);
-  const found = await findAttention(page.deps, { projects, since, until, minutes, maxWindowMinutes, sort: 'priority' });
+  const found = await findAttention(page.deps, {
+    projects,
+    since,
+    until,
+    minutes,
+    maxWindowMinutes,
+    environment,
+    sort: 'priority',
+  });
   page.send(
     200,
     h(WhatsNewPage, {
       ...frame,
       projects: all,
       project: chosen,
+      environments: environment && !environments.includes(environment) ? [environment, ...environments] : environments,
+      environment,
       minutes: choice[0],
       attention: found.all.slice(0, MAX_SHOWN),
       counts: found.counts,
@@ -63,4 +77,10 @@ async function showWhatsNew(page: OrganizationPage): Promise<void> {
       now: until,
     }),
   );
+}
+
+/** The environments events came from in the projects, in order, at most MAX_ENVIRONMENTS. */
+async function environmentsOf(page: OrganizationPage, projects: Array<{ id: number }>): Promise<string[]> {
+  const lists = await Promise.all(projects.map((p) => page.deps.metadata.listEnvironments(p.id, MAX_ENVIRONMENTS)));
+  return [...new Set(lists.flat())].sort().slice(0, MAX_ENVIRONMENTS);
 }

@@ -2,8 +2,8 @@
 // an issue resolved and come back (regressed, and new in the window), and one arriving loud (new,
 // and a burst: ten events with none before). The page lists both with their reasons, as the
 // whats_new tool does without a release, opens cleanly in chromium for a member in both schemes,
-// narrows to a project (a quiet one says nothing needs attention), changes its window, and
-// refuses a window or project it does not know with a page saying which.
+// narrows to a project (a quiet one says nothing needs attention) and to an environment,
+// changes its window, and refuses a window or project it does not know with a page saying which.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   expect((await member.client.post(`${path}/actions`, { csrf, action: 'resolve', release: 'shop@1.0.0' })).status).toBe(303);
   await sendScenario(p.dsn, 'checkout-error', m, 'shop@2.0.0');
   const loudly = `${m}loud`;
-  await sendScenario(p.dsn, 'checkout-error', loudly, 'shop@2.0.0', 10);
+  await sendScenario(p.dsn, 'checkout-error', loudly, 'shop@2.0.0', 10, 'staging');
   loud = await waitForIssue(server, p, `Checkout ${loudly} failed`, 10);
   await eventually(async () => {
     const answer = await agent.call('whats_new', {});
@@ -137,6 +137,36 @@ describe("the What's new page", () => {
         (tool.issues as Array<{ shortId: string; reasons: string[] }>).map((i) => [i.shortId, i.reasons]),
       );
       await expect(page.locator('#whats-new-summary').textContent()).resolves.toMatch(/in the last 15 minutes across Shop/);
+    } finally {
+      await checked.close();
+    }
+  });
+
+  it('narrows to an environment, as whats_new does with one', async () => {
+    const checked = await openCheckedPage(browser, `${server.url}${pagePath()}`, {
+      cookies: member.client.jar,
+      screenshot: 'whats-new-environments',
+    });
+    try {
+      const { page } = checked;
+      // The environments the organization's events came from, across its projects.
+      await expect(page.getByLabel('Environment').locator('option').allTextContents()).resolves.toEqual([
+        'All environments',
+        'agents',
+        'staging',
+      ]);
+      await Promise.all([
+        page.waitForURL((url) => url.searchParams.get('environment') === 'staging'),
+        page.getByLabel('Environment').selectOption('staging'),
+      ]);
+      await checked.recheck('whats-new-staging');
+      const tool = (await agent.call('whats_new', { environment: 'staging' })).structured!;
+      const listed = (tool.issues as Array<{ shortId: string; reasons: string[] }>).map((i) => [i.shortId, i.reasons]);
+      expect(listed).toEqual([[loud.shortId, ['new', 'burst']]]);
+      expect(await rowsOn(page)).toEqual(listed);
+      await expect(page.locator('#whats-new-summary').textContent()).resolves.toBe(
+        '1 issue needs attention in the last 24 hours across 2 projects in staging: 1 new, 1 burst.',
+      );
     } finally {
       await checked.close();
     }
