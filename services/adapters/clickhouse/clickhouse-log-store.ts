@@ -23,6 +23,7 @@ import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX, UINT8_MAX } from './insert-values.ts';
 import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
+import { DECIMAL_NUMBER } from '../../core/search/log-search.ts';
 
 interface LogInsertRow {
   project_id: number;
@@ -187,7 +188,7 @@ function searchFilters(query: LogFilter): Sql[] {
     if (!COMPARISON_OPERATORS.includes(operator)) throw new Error(`not a comparison operator: ${String(operator)}`);
     const k = anyOf(raw('k'), textForms(key));
     filters.push(
-      sql`arrayExists((k, v) -> ${k} AND match(v, ${NUMBER}) AND toFloat64OrZero(v) ${raw(operator)} ${value}, attribute_keys, attribute_values)`,
+      sql`arrayExists((k, v) -> ${k} AND match(v, ${DECIMAL_NUMBER}) AND toFloat64OrZero(v) ${raw(operator)} ${value}, attribute_keys, attribute_values)`,
     );
   }
   // Each bound also on the whole-second `timestamp`: that column partitions the table, so the
@@ -202,9 +203,6 @@ function searchFilters(query: LogFilter): Sql[] {
   }
   return filters;
 }
-
-/** A decimal number as JSON writes one (the same pattern as the Postgres store's). */
-const NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$';
 
 /** The text as given and, when it holds a NUL, as ingest would have stored it. */
 function textForms(text: string): string[] {

@@ -11,6 +11,7 @@ import {
 } from '../../core/ports/log-store.ts';
 import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
+import { DECIMAL_NUMBER, searchesContent } from '../../core/search/log-search.ts';
 
 interface LogRow {
   project_id: number;
@@ -253,7 +254,7 @@ function filterConditions(query: LogFilter, params: unknown[] = []): { condition
     const text = `(attributes -> $${params.length - 1} ->> 'value')`;
     // CASE, not AND: Postgres may evaluate an AND's sides in either order, and the cast must
     // only see text that reads as a number (the same text ClickHouse's toFloat64OrNull accepts).
-    conditions.push(`CASE WHEN ${text} ~ '${NUMBER}' THEN ${text}::float8 END ${operator} $${params.length}::float8`);
+    conditions.push(`CASE WHEN ${text} ~ '${DECIMAL_NUMBER}' THEN ${text}::float8 END ${operator} $${params.length}::float8`);
   }
   return { conditions, params };
 }
@@ -277,11 +278,6 @@ function countedPerMinute(filter: LogFilter & { since: number }, bucketSeconds: 
   );
 }
 
-/** Whether a filter tests records' text or attributes. */
-function searchesContent(filter: LogFilter): boolean {
-  return Boolean(filter.text) || Object.keys(filter.attributes ?? {}).length > 0 || (filter.comparisons ?? []).length > 0;
-}
-
 /** Sums the counts of the same bucket and level; oldest first, then by level. */
 function mergeVolumes(volumes: LogVolume[]): LogVolume[] {
   const merged = new Map<string, LogVolume>();
@@ -293,9 +289,6 @@ function mergeVolumes(volumes: LogVolume[]): LogVolume[] {
   }
   return [...merged.values()].sort((a, b) => a.start - b.start || a.level.localeCompare(b.level));
 }
-
-/** A decimal number as JSON writes one, optionally with an exponent. */
-const NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$';
 
 function toLogRecord(row: LogRow): LogRecord {
   return {

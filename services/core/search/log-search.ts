@@ -22,7 +22,17 @@ export type LogSearch = Pick<LogFilter, 'levels' | 'text' | 'traceId' | 'environ
 const TRACE_ID = /^[0-9a-f]{32}$/i;
 // `>=` before `>`: the longer operator wins.
 const COMPARISON = /^(>=|<=|>|<)(.*)$/;
-const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+/**
+ * A decimal number as JSON writes one, optionally with an exponent: what a comparison takes,
+ * and what the stores' SQL tests an attribute's text against before comparing it as a number.
+ */
+export const DECIMAL_NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$';
+const NUMBER = new RegExp(DECIMAL_NUMBER);
+
+/** Whether a filter tests records' text or attributes, which no index or per-minute count answers. */
+export function searchesContent(filter: Pick<LogFilter, 'text' | 'attributes' | 'comparisons'>): boolean {
+  return Boolean(filter.text) || Object.keys(filter.attributes ?? {}).length > 0 || (filter.comparisons ?? []).length > 0;
+}
 
 /** The filter `query` sets; throws SearchSyntaxError naming the token and saying what to write instead. */
 export function logSearch(query: string): LogSearch {

@@ -12,7 +12,7 @@ import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { LogVolumeCounts } from '../../core/ports/log-store.ts';
 import type { Project } from '../../core/ports/tenancy-store.ts';
-import { logSearch, type LogSearch } from '../../core/search/log-search.ts';
+import { logSearch, searchesContent, type LogSearch } from '../../core/search/log-search.ts';
 import { VolumeChart, volumeBuckets } from '../components/logs/volume-chart.tsx';
 import { formatDate } from '../components/formats.ts';
 import { barHref, barSeconds, logsParams, logsWindow, readLogsFilter, type LogsFilter } from '../logs/logs-filter.ts';
@@ -178,8 +178,7 @@ function chartOf(counts: LogVolumeCounts, window: { since: number; until: number
 
 /** Whether a search tests each record's text or attributes (so its histogram reads rows, not counts). */
 function testsEachRecord(search: LogSearch): boolean {
-  if (search.traceId) return false; // a trace's records are few, found through their index
-  return Boolean(search.text) || Object.keys(search.attributes ?? {}).length > 0 || (search.comparisons ?? []).length > 0;
+  return !search.traceId && searchesContent(search); // a trace's records are few, found through their index
 }
 
 function frameOf(page: OrganizationPage) {
