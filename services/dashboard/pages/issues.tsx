@@ -12,6 +12,7 @@ import { CsrfField } from '../components/auth-card.tsx';
 import { filterFields, filterParams, WINDOWS, type ListFilter, type TimeWindow } from '../issues/issues-filter.ts';
 import { IssuesTable } from './issues-table.tsx';
 import { formatCount } from '../components/formats.ts';
+import { ProjectPicker } from '../components/project-picker.tsx';
 
 interface Frame {
   assets: AssetSet;
@@ -86,19 +87,7 @@ export function IssuesPage(props: IssuesPageProps) {
       <div class="issues-page">
         <header class="issues-header">
           <h1>Issues</h1>
-          <form class="project-picker" method="get" action={href('issues')}>
-            <label for="project">Project</label>
-            <select id="project" name="project" data-autosubmit="">
-              {props.projects.map((p) => (
-                <option key={p.id} value={p.slug} selected={p.id === project.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-            <button class="button button-small" type="submit" data-autosubmit-button="">
-              Show
-            </button>
-          </form>
+          <ProjectPicker action={href('issues')} projects={props.projects} chosen={project} />
           <button class="button button-small keys-button" type="button" id="keys-button" hidden>
             Keyboard shortcuts <kbd>?</kbd>
           </button>

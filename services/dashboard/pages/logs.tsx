@@ -11,6 +11,7 @@ import { CopyBlock } from '../components/issue/copy-panel.tsx';
 import { LogTable } from '../components/logs/log-table.tsx';
 import { VolumeChart, type VolumeBucket } from '../components/logs/volume-chart.tsx';
 import { barHref, LOG_WINDOWS, logsParams, withTerm, type LogWindow, type LogsFilter } from '../logs/logs-filter.ts';
+import { ProjectPicker } from '../components/project-picker.tsx';
 
 interface Frame {
   assets: AssetSet;
@@ -65,19 +66,7 @@ export function LogsPage(props: LogsPageProps) {
         <header class="logs-header">
           <h1>Logs</h1>
           <a href={`${href('logs', 'live')}?${new URLSearchParams({ project: props.project.slug }).toString()}`}>Live tail</a>
-          <form class="project-picker" method="get" action={href('logs')}>
-            <label for="project">Project</label>
-            <select id="project" name="project" data-autosubmit="">
-              {props.projects.map((p) => (
-                <option key={p.id} value={p.slug} selected={p.id === props.project.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-            <button class="button button-small" type="submit" data-autosubmit-button="">
-              Show
-            </button>
-          </form>
+          <ProjectPicker action={href('logs')} projects={props.projects} chosen={props.project} />
         </header>
 
         <form class="logs-search" method="get" action={href('logs')} role="search">
