@@ -4,15 +4,18 @@
 // Ingest attaches the outcomes of a refusal to the error it throws (ErrataError.outcomes) and
 // records them once, where the request ends (ingest/sdk-endpoints.ts); the dispatcher records a
 // batch's once its writes went through (OutcomeTally). Not counted: requests refused before
-// their project is known (401, 403, 405) and 503s, which SDKs send again.
+// their project is known (401, 403 for an unknown or disabled key, 405) and 503s, which SDKs
+// send again.
 
 /** Each reason, with the stage that counts it. */
 export const OUTCOME_REASONS = {
   rate_limited: "ingest: over the project's events or log records per minute (429, or 200 for the rest)",
   too_large: 'ingest: a body, an envelope, an item or an item count over its limit (413)',
   invalid_envelope:
-    'ingest: broken framing, headers nested too deep, two events in one envelope, a key that disagrees with the dsn (400); ' +
+    'ingest: broken framing, headers nested too deep, two events in one envelope, a header dsn or origin that is ' +
+    'malformed or disagrees with the request (400); ' +
     'dispatcher: a queue record it cannot read',
+  project_id: "ingest: a request whose URL or header dsn names a project id that is not its key's project (403)",
   invalid_payload: 'ingest: a body that cannot be read: an unsupported or lying Content-Encoding, or one cut short (400)',
   invalid_json: 'ingest: a /store/ body that is not one JSON object (400); dispatcher: an item payload that is not JSON',
   invalid_log: 'dispatcher: a log record it cannot read, or one its container declared but did not hold',

@@ -86,6 +86,8 @@ async function outcomes(metrics: Metrics): Promise<Record<string, number>> {
 interface Case {
   ingest?: () => Ingest;
   endpoint?: 'envelope' | 'store';
+  /** The project id in the URL, when not the key's. */
+  urlProjectId?: number;
   query?: string;
   method?: string;
   headers?: Record<string, string>;
@@ -97,7 +99,7 @@ async function walk(c: Case): Promise<{ status: number; recorded: Record<string,
   const ingest = (c.ingest ?? (() => open))();
   const before = await outcomes(ingest.metrics);
   const query = c.query ?? `?sentry_key=${KEY}`;
-  const response = await fetch(`${ingest.url}/api/${projectId}/${c.endpoint ?? 'envelope'}/${query}`, {
+  const response = await fetch(`${ingest.url}/api/${c.urlProjectId ?? projectId}/${c.endpoint ?? 'envelope'}/${query}`, {
     method: c.method ?? 'POST',
     headers: c.headers ?? {},
     ...(c.method === 'GET' ? {} : { body: c.body === undefined || typeof c.body === 'string' ? c.body : new Uint8Array(c.body) }),
@@ -198,6 +200,12 @@ describe('every refusal records its outcome once, where the request ends', () =>
       { endpoint: 'store', body: `{"message":"${'s'.repeat(5000)}"}` },
       413,
       { 'too_large/error': 1 },
+    ],
+    [
+      "a URL naming another project than the key's",
+      { urlProjectId: 999_999, body: envelope(event()) },
+      403,
+      { 'project_id/unknown': 1 },
     ],
     ['no key at all', { query: '', endpoint: 'store', body: '{}' }, 401, {}],
     ['an unknown key', { query: `?sentry_key=${'u'.repeat(32)}`, body: envelope(event()) }, 403, {}],

@@ -1,6 +1,7 @@
 // The SDK endpoints: POST /api/{project_id}/envelope/ and the legacy /api/{project_id}/store/
 // (POST, or GET with the event in the query: get-store.ts), each also under a DSN path prefix.
-// {project_id} is ignored: the DSN public key decides.
+// The DSN public key decides the project; the {project_id} a request states (in its URL, or in
+// its envelope header's dsn) must be that key's project, as in Relay.
 import { inflateSync } from 'node:zlib';
 import type Koa from 'koa';
 import { EnvelopeFramingError, parseEnvelope, type EnvelopeItem } from '../core/envelope/parse-envelope.ts';
@@ -8,7 +9,9 @@ import { dropping, ErrataError, PayloadTooLargeError, UnauthorizedError, UserInp
 import { envelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { outcome, type Outcome } from '../core/outcomes.ts';
-import { publicKeyFromRequest, resolvePublicKey, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
+import { publicKeyFromRequest, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
+import { envelopeAuth, requestOrigin, type EnvelopeAuth, type EnvelopeRequest } from '../core/ingest/envelope-auth.ts';
+import { checkStatedProject } from '../core/ingest/stated-project.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
 import { storeDataFromQuery, TRANSPARENT_PIXEL } from './get-store.ts';
@@ -21,10 +24,16 @@ import { formatBytes, readBody, type BodyBudget, type BodyLimits, type FirstLine
 const MAX_UNAUTHENTICATED_HEADER_BYTES = 64 * 1024;
 
 /** `[/prefix]/api/[<id>/]envelope/` or `.../store/`, trailing slash optional. */
-const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:\d+\/)?(store|envelope)\/?$/;
+const SDK_PATH = /^(?:\/[^/]+)*?\/api\/(?:(\d+)\/)?(store|envelope)\/?$/;
 
 export function sdkEndpointOf(path: string): 'store' | 'envelope' | undefined {
-  return SDK_PATH.exec(path)?.[1] as 'store' | 'envelope' | undefined;
+  return SDK_PATH.exec(path)?.[2] as 'store' | 'envelope' | undefined;
+}
+
+/** The project id an SDK path states, if it has one (the legacy `/api/store/` has none). */
+function pathProjectIdOf(path: string): number | undefined {
+  const id = SDK_PATH.exec(path)?.[1];
+  return id === undefined ? undefined : Number(id);
 }
 
 export function sdkEndpoints(deps: SdkDeps): Koa.Middleware {
@@ -75,7 +84,11 @@ async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'env
   // A key in the request itself is checked before the body is read: cheap refusals first.
   // Without one, only the envelope header is inflated until the key it names is checked.
   const requestKey = publicKeyFromRequest(carriers);
+  const pathProjectId = pathProjectIdOf(ctx.path);
   const requestKeyInfo = requestKey ? await authorizeKey(deps.keys, requestKey) : undefined;
+  // A key in the request makes the URL's project id the one stated; without one, the envelope
+  // header's dsn states it (checked once that header is read).
+  if (requestKeyInfo) checkStatedProject(pathProjectId, requestKeyInfo.projectId);
   const clientIp = ctx.req.socket.remoteAddress;
   if (ctx.method === 'GET') {
     if (!requestKeyInfo) throw missingStoreKey();
@@ -88,20 +101,25 @@ async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'env
   }
   const isEnvelope = endpoint === 'envelope' || ctx.get('content-type').startsWith('application/x-sentry-envelope');
   if (!isEnvelope && !requestKeyInfo) throw missingStoreKey();
+  const request: EnvelopeRequest = {
+    publicKey: requestKey,
+    pathProjectId,
+    origin: requestOrigin(ctx.get('origin') || undefined, ctx.get('referer') || undefined),
+  };
   let headerKeyInfo: KeyInfo | undefined;
   const firstLine: FirstLineCheck | undefined = requestKeyInfo
     ? undefined
     : {
         maxBytes: MAX_UNAUTHENTICATED_HEADER_BYTES,
         check: async (line) => {
-          headerKeyInfo = await authorizeKey(deps.keys, resolvePublicKey(undefined, parseEnvelope(line).headers.dsn));
+          headerKeyInfo = await authorizedKeyOf(deps, envelopeAuth(request, parseEnvelope(line).headers));
         },
       };
   const lease = deps.bodyBudget.lease();
   try {
     const body = await readBody(ctx.req, deps.bodyLimits, lease, firstLine);
     return await (isEnvelope
-      ? acceptEnvelope(deps, body, requestKey, requestKeyInfo ?? headerKeyInfo, clientIp, lease)
+      ? acceptEnvelope(deps, body, request, requestKeyInfo ?? headerKeyInfo, clientIp, lease)
       : acceptStoreEvent(deps, body, requestKeyInfo!, clientIp, lease));
   } finally {
     lease.release();
@@ -126,17 +144,27 @@ function record(deps: IngestDeps, dropped: Outcome): void {
   deps.outcomes.record(dropped.reason, dropped.category, dropped.quantity);
 }
 
+/** The key an envelope authenticates with, once it is known to be for the project it states. */
+async function authorizedKeyOf(deps: IngestDeps, auth: EnvelopeAuth): Promise<KeyInfo> {
+  const key = await authorizeKey(deps.keys, auth.publicKey);
+  checkStatedProject(auth.projectId, key.projectId);
+  return key;
+}
+
 async function acceptEnvelope(
   deps: IngestDeps,
   body: Buffer,
-  requestKey: string | undefined,
-  requestKeyInfo: KeyInfo | undefined,
+  request: EnvelopeRequest,
+  knownKey: KeyInfo | undefined,
   clientIp: string | undefined,
   lease: MemoryLease,
 ): Promise<AcceptResult> {
   const envelope = parseEnvelope(body, { maxItems: deps.limits.maxEnvelopeItems });
-  const publicKey = resolvePublicKey(requestKey, envelope.headers.dsn);
-  const key = requestKeyInfo ?? (await authorizeKey(deps.keys, publicKey));
+  // With a key in the request, the header is held against it here; without one, the first
+  // line's check did so already on the same header, and this repeats it.
+  const auth = envelopeAuth(request, envelope.headers);
+  const key = knownKey ?? (await authorizeKey(deps.keys, auth.publicKey));
+  checkStatedProject(auth.projectId, key.projectId);
   const eventItems = envelope.items.filter((item) => item.headers.type === 'event');
   if (eventItems.length > 1) {
     throw new EnvelopeFramingError(

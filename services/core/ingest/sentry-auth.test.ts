@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { UnauthorizedError, UserInputError } from '../errors.ts';
-import { publicKeyFromRequest, resolvePublicKey as resolveFromRequestKey, type AuthCarriers } from './sentry-auth.ts';
+import { envelopeAuth } from './envelope-auth.ts';
+import { publicKeyFromRequest, type AuthCarriers } from './sentry-auth.ts';
 
-/** Both steps, as ingest runs them. */
-const resolvePublicKey = (carriers: AuthCarriers, dsn: unknown) => resolveFromRequestKey(publicKeyFromRequest(carriers), dsn);
+/** Both steps, as ingest runs them: the request's carriers, then the envelope header's dsn. */
+const resolvePublicKey = (carriers: AuthCarriers, dsn: unknown) =>
+  envelopeAuth({ publicKey: publicKeyFromRequest(carriers) }, dsn === undefined ? {} : { dsn }).publicKey;
 
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const q = (text = '') => new URLSearchParams(text);

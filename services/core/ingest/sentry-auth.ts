@@ -1,8 +1,9 @@
 // Finding the DSN public key of an ingest request (ingest role, before anything else).
 // The key may ride in any one of: X-Sentry-Auth, Authorization (Sentry or Basic scheme), the
 // `sentry_key` query parameter, or the envelope header's `dsn`. Two carriers at once is refused
-// as Relay does; the envelope `dsn` is consulted only when no other carrier is present.
-import { UnauthorizedError, UserInputError } from '../errors.ts';
+// as Relay does; the envelope `dsn` is consulted only when no other carrier is present, and
+// checked against the request in envelope-auth.ts.
+import { UnauthorizedError } from '../errors.ts';
 
 export interface AuthCarriers {
   xSentryAuth?: string;
@@ -29,46 +30,6 @@ export function publicKeyFromRequest(carriers: AuthCarriers): string | undefined
   return found[0];
 }
 
-/** The public key from an envelope header `dsn` (`https://<key>@host/<project>`). */
-function publicKeyFromDsn(dsn: unknown): string {
-  if (typeof dsn !== 'string') throw badEnvelopeAuth();
-  let url: URL;
-  try {
-    url = new URL(dsn);
-  } catch {
-    throw badEnvelopeAuth();
-  }
-  return checkedKey(decodeURIComponent(url.username), 'the envelope header dsn', badEnvelopeAuth);
-}
-
-/**
- * Ingest's key resolution for envelopes: the key from the request's carriers (already read
- * with publicKeyFromRequest) if there is one, else the envelope header `dsn`; when both are
- * present they must agree.
- */
-export function resolvePublicKey(requestKey: string | undefined, envelopeDsn: unknown): string {
-  if (requestKey !== undefined) {
-    if (typeof envelopeDsn === 'string' && envelopeDsn !== '') {
-      let dsnKey: string | undefined;
-      try {
-        dsnKey = publicKeyFromDsn(envelopeDsn);
-      } catch {
-        dsnKey = undefined;
-      }
-      if (dsnKey !== undefined && dsnKey !== requestKey) {
-        throw new UserInputError('public key mismatch between envelope header dsn and request authentication');
-      }
-    }
-    return requestKey;
-  }
-  if (envelopeDsn === undefined || envelopeDsn === null) {
-    throw new UnauthorizedError(
-      'missing authorization information: send the DSN public key as sentry_key (query or X-Sentry-Auth header)',
-    );
-  }
-  return publicKeyFromDsn(envelopeDsn);
-}
-
 function keyFromSentryHeader(value: string, header: string): string {
   const body = value.trim();
   if (!/^sentry\s/i.test(body)) {
@@ -87,15 +48,16 @@ function keyFromBasic(value: string): string {
   return checkedKey(decoded.split(':')[0] ?? '', 'the Basic Authorization username');
 }
 
-function checkedKey(key: string, where: string, error: () => Error = () => badKey(where)): string {
-  if (!PUBLIC_KEY.test(key)) throw error();
+/** Whether a string can be a DSN public key (what Errata makes, and what SDKs copy from it). */
+export function isPublicKey(key: string): boolean {
+  return PUBLIC_KEY.test(key);
+}
+
+function checkedKey(key: string, where: string): string {
+  if (!isPublicKey(key)) throw badKey(where);
   return key;
 }
 
 function badKey(where: string): Error {
   return new UnauthorizedError(`${where} does not hold a valid DSN public key: copy the DSN from \`errata createproject\``);
-}
-
-function badEnvelopeAuth(): Error {
-  return new UnauthorizedError('bad envelope authentication header: its dsn must be the project DSN');
 }

@@ -1,0 +1,112 @@
+// Ingest, once the request's own key is read (sentry-auth.ts): whose envelope is this? The
+// envelope header's `dsn` and `origin` are held against the request as Sentry's Relay holds
+// them (envelope/mod.rs `EnvelopeHeaders::complete`, endpoints/envelope.rs `EnvelopeParams`):
+// - with a key in the request, a header `dsn` must be a DSN, name the URL's project id and the
+//   request's key, and a header `origin` must be the request's Origin (its Referer without
+//   one); each disagreement is a 400;
+// - without one, the header `dsn` is the credential (401 when missing or no DSN) and states the
+//   project itself: the URL's id is not consulted, as in Relay.
+// What project the request states is then held against the key's (stated-project.ts, 403).
+import { UnauthorizedError, UserInputError } from '../errors.ts';
+import { parseHeaderDsn } from './header-dsn.ts';
+
+export interface EnvelopeRequest {
+  /** The key from X-Sentry-Auth, Authorization or sentry_key, if the request carries one. */
+  publicKey?: string | undefined;
+  /** The project id in the URL (`/api/<id>/envelope/`), if it has one. */
+  pathProjectId?: number | undefined;
+  /** The request's origin (requestOrigin), if it has one. */
+  origin?: string | undefined;
+}
+
+export interface EnvelopeAuth {
+  publicKey: string;
+  /** The project the request says it is for, if it says: it must be the key's. */
+  projectId?: number | undefined;
+}
+
+/** Not a URL: a header `origin` that cannot be compared with anything. */
+const INVALID = Symbol('invalid');
+
+export function envelopeAuth(request: EnvelopeRequest, header: Record<string, unknown>): EnvelopeAuth {
+  const headerOrigin = originOf(header.origin);
+  const hasDsn = header.dsn !== undefined && header.dsn !== null;
+  const dsn = hasDsn ? parseHeaderDsn(header.dsn) : undefined;
+  if (request.publicKey === undefined) {
+    if (!hasDsn) {
+      throw new UnauthorizedError(
+        'missing authorization information: send the DSN public key as sentry_key (query or X-Sentry-Auth header), ' +
+          'or the project\'s DSN as the envelope header\'s "dsn"',
+      );
+    }
+    if (!dsn || headerOrigin === INVALID) {
+      throw new UnauthorizedError(
+        'bad envelope authentication header: its "dsn" must be the project\'s DSN (http(s)://<public key>@<host>/<project id>) ' +
+          'and its "origin", if any, a URL',
+      );
+    }
+    // The header's origin stands in for a request that has none (Relay copies the request's
+    // meta over the header's), so only a request origin can disagree with it.
+    if (headerOrigin !== undefined && request.origin !== undefined && headerOrigin !== request.origin) throw originMismatch();
+    return { publicKey: dsn.publicKey, projectId: dsn.projectId };
+  }
+  if (headerOrigin === INVALID) {
+    throw new UserInputError('invalid envelope header: its "origin" is not a URL: leave "origin" out of the envelope header');
+  }
+  if (hasDsn && !dsn) {
+    throw new UserInputError(
+      'invalid envelope header: its "dsn" is not a DSN (http(s)://<public key>@<host>/<project id>): ' +
+        'send the project\'s DSN exactly as Errata prints it, or no "dsn"',
+    );
+  }
+  if (headerOrigin !== undefined && headerOrigin !== request.origin) throw originMismatch();
+  if (dsn && request.pathProjectId !== undefined && dsn.projectId !== request.pathProjectId) {
+    throw new UserInputError(
+      `project id header mismatch between envelope and request: the header dsn names project ${dsn.projectId}, ` +
+        `the URL project ${request.pathProjectId}; send the envelope to the URL of the DSN it names`,
+    );
+  }
+  if (dsn && dsn.publicKey !== request.publicKey) {
+    throw new UserInputError(
+      'public key header mismatch between envelope and request: the header dsn names another key than the request; ' +
+        'authenticate with the key of the DSN in the header, or leave "dsn" out',
+    );
+  }
+  return { publicKey: request.publicKey, projectId: request.pathProjectId ?? dsn?.projectId };
+}
+
+/**
+ * The request's origin as Relay reads it (request_meta.rs `PartialMeta`): the Origin header if
+ * it is an http(s) URL, else the Referer if it is one; normalized so that equal URLs compare equal.
+ */
+export function requestOrigin(origin: string | undefined, referer: string | undefined): string | undefined {
+  return httpUrl(origin) ?? httpUrl(referer);
+}
+
+function httpUrl(value: string | undefined): string | undefined {
+  const url = value ? parseUrl(value) : undefined;
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.href : undefined;
+}
+
+/** A header `origin`: absent, a URL (of any scheme, as Relay's `Url` takes it), or INVALID. */
+function originOf(value: unknown): string | typeof INVALID | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return INVALID;
+  return parseUrl(value)?.href ?? INVALID;
+}
+
+/** URL.parse, which Node 20 lacks. */
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function originMismatch(): UserInputError {
+  return new UserInputError(
+    'origin header mismatch between envelope and request: the envelope header\'s "origin" is not the request\'s ' +
+      'Origin (or Referer without one); leave "origin" out of the envelope header',
+  );
+}
