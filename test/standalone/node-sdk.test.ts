@@ -27,8 +27,8 @@ afterAll(async () => {
   await stopAndRemove(server);
 });
 
-async function send(scenario: string, marker: string): Promise<string[]> {
-  const result = await runProcess(process.execPath, ['send-events.cjs', p.dsn, scenario, marker], { cwd: CLIENT_DIR });
+async function send(scenario: string, marker: string, dsn = p.dsn): Promise<string[]> {
+  const result = await runProcess(process.execPath, ['send-events.cjs', dsn, scenario, marker], { cwd: CLIENT_DIR });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return (JSON.parse(result.stdout) as { eventIds: string[] }).eventIds;
@@ -72,6 +72,18 @@ describe('@sentry/node', () => {
     await send('message', m);
     const issue = await waitForIssue(server, p, `Node message ${m}`);
     expect(issue).toMatchObject({ title: `Node message ${m}`, level: 'warning', count: 1 });
+  });
+
+  it("refuses, as Sentry does, and counts an event sent with a DSN whose project id is not its key's project", async () => {
+    const dsn = new URL(p.dsn);
+    dsn.pathname = dsn.pathname.replace(/\d+$/, String(p.projectId + 1000));
+    const refused = () => metricTotal(server, 'errata_outcomes_total', { reason: 'project_id' });
+    const accepted = () => metricTotal(server, 'errata_ingest_accepted_total');
+    const [refusedBefore, acceptedBefore] = [await refused(), await accepted()];
+    await send('message', marker(), dsn.href);
+    // The event's request, and whatever else the SDK sends with that DSN, are refused.
+    expect(await refused()).toBeGreaterThan(refusedBefore);
+    expect(await accepted()).toBe(acceptedBefore);
   });
 
   it('accepts an event over 32 KiB, which the SDK gzips, without losing data', async () => {
