@@ -4,7 +4,8 @@
 // "\t", "\r", "\n") before a value; `require_termination` then wants "\n" or the end right
 // after the header's closing brace and after a payload of declared length. Each row: the bytes,
 // Relay's verdict and where it says so, and what parseEnvelope does. A row where Errata
-// deliberately differs says why in `deviation`.
+// deliberately differs says why in `deviation`. How the header's dsn and origin are held
+// against the request has its own table: services/ingest/relay-request-conformance.test.ts.
 import { describe, expect, it } from 'vitest';
 import { EnvelopeFramingError, parseEnvelope } from './parse-envelope.ts';
 
