@@ -232,6 +232,13 @@ const rows: Row[] = [
     errata: { status: 200 },
   },
   {
+    behaviour: 'Origin: null (a sandboxed page), no origin in the envelope header',
+    request: { path: mine, auth: 'sentry_key', header: () => ({}), origin: 'null' },
+    relay: { verdict: 'accepts', status: 200 },
+    source: 'request_meta.rs parse_header_url: "null" is no http(s) URL, so the request has no origin to check',
+    errata: { status: 200 },
+  },
+  {
     behaviour: 'a Referer header and no Origin',
     request: { path: mine, auth: 'sentry_key', header: () => ({}), referer: 'https://shop.example/cart?id=1' },
     relay: { verdict: 'accepts', status: 200 },
