@@ -74,6 +74,8 @@ interface Request {
   /** The project id in the URL: `/api/<id>/envelope/`. */
   path: (ids: Ids) => number | '';
   endpoint?: 'envelope' | 'store';
+  /** An envelope sent to /store/ (Content-Type application/x-sentry-envelope). */
+  envelopeToStore?: boolean;
   /** Where the request carries a key, if anywhere. */
   auth: 'x-sentry-auth' | 'sentry_key' | 'none';
   authKey?: string;
@@ -320,6 +322,25 @@ const rows: Row[] = [
     source: 'request_meta.rs StorePath: the legacy /api/store/ has no project id, and its validation is skipped',
     errata: { status: 200 },
   },
+  {
+    behaviour: "an envelope to the legacy /api/store/ (no project id in the URL), its header dsn the key's and project",
+    request: {
+      path: () => '',
+      endpoint: 'store',
+      envelopeToStore: true,
+      auth: 'x-sentry-auth',
+      header: (ids) => ({ dsn: dsn(KEY, ids.project) }),
+    },
+    relay: { verdict: 'refuses', status: 400 },
+    source:
+      "endpoints/store.rs parses an envelope body with Envelope::parse_request; complete() compares the dsn's " +
+      'Some(project id) with the path\'s None -> HeaderMismatch("project id")',
+    errata: { status: 200 },
+    deviation:
+      'Relay refuses a correct dsn only because this legacy path has no id to compare it with (its own StorePath says ' +
+      "the check is skipped there); Errata holds the dsn's project id against the key's project instead, which still " +
+      'refuses every wrong one (403)',
+  },
 ];
 
 async function send(request: Request): Promise<{ status: number; message: string }> {
@@ -333,8 +354,9 @@ async function send(request: Request): Promise<{ status: number; message: string
   const endpoint = request.endpoint ?? 'envelope';
   const id = request.path(ids);
   const header = request.header(ids);
+  if (request.envelopeToStore) headers['content-type'] = 'application/x-sentry-envelope';
   const body =
-    endpoint === 'store'
+    endpoint === 'store' && !request.envelopeToStore
       ? JSON.stringify(header)
       : `${JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', ...header })}\n{"type":"event"}\n{"message":"m"}\n`;
   const response = await fetch(`${url}/api/${id === '' ? '' : `${id}/`}${endpoint}/${query}`, {

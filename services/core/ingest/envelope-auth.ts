@@ -60,6 +60,9 @@ export function envelopeAuth(request: EnvelopeRequest, header: Record<string, un
     );
   }
   if (headerOrigin !== undefined && headerOrigin !== request.origin) throw originMismatch();
+  // A URL without an id (the legacy /api/store/) is not compared: Relay compares the dsn's id with
+  // that absent one and so refuses even a right dsn there, a deviation kept on purpose (the
+  // request table's row says why); the dsn's id is then the stated one, held against the key's.
   if (dsn && request.pathProjectId !== undefined && dsn.projectId !== request.pathProjectId) {
     throw new UserInputError(
       `project id header mismatch between envelope and request: the header dsn names project ${dsn.projectId}, ` +
