@@ -207,6 +207,12 @@ describe('every refusal records its outcome once, where the request ends', () =>
       403,
       { 'project_id/unknown': 1 },
     ],
+    [
+      "a header dsn, the only credential, naming another project than the key's",
+      { query: '', body: `{"dsn":"http://${KEY}@localhost/999999"}\n${event()}` },
+      403,
+      { 'project_id/unknown': 1 },
+    ],
     ['no key at all', { query: '', endpoint: 'store', body: '{}' }, 401, {}],
     ['an unknown key', { query: `?sentry_key=${'u'.repeat(32)}`, body: envelope(event()) }, 403, {}],
     ['a GET to /envelope/', { method: 'GET', body: '' }, 405, {}],
