@@ -8,7 +8,7 @@
 //   project itself: the URL's id is not consulted, as in Relay.
 // What project the request states is then held against the key's (stated-project.ts, 403).
 import { UnauthorizedError, UserInputError } from '../errors.ts';
-import { parseHeaderDsn } from './header-dsn.ts';
+import { parseHeaderDsn, type HeaderDsn } from './header-dsn.ts';
 
 export interface EnvelopeRequest {
   /** The key from X-Sentry-Auth, Authorization or sentry_key, if the request carries one. */
@@ -25,41 +25,54 @@ export interface EnvelopeAuth {
   projectId?: number | undefined;
 }
 
-/** Not a URL: a header `origin` that cannot be compared with anything. */
+/** A header field that is there but is not what it must be (no DSN, no URL). */
 const INVALID = Symbol('invalid');
+type Field<T> = T | typeof INVALID | undefined;
 
 export function envelopeAuth(request: EnvelopeRequest, header: Record<string, unknown>): EnvelopeAuth {
-  const headerOrigin = originOf(header.origin);
-  const hasDsn = header.dsn !== undefined && header.dsn !== null;
-  const dsn = hasDsn ? parseHeaderDsn(header.dsn) : undefined;
-  if (request.publicKey === undefined) {
-    if (!hasDsn) {
-      throw new UnauthorizedError(
-        'missing authorization information: send the DSN public key as sentry_key (query or X-Sentry-Auth header), ' +
-          'or the project\'s DSN as the envelope header\'s "dsn"',
-      );
-    }
-    if (!dsn || headerOrigin === INVALID) {
-      throw new UnauthorizedError(
-        'bad envelope authentication header: its "dsn" must be the project\'s DSN (http(s)://<public key>@<host>/<project id>) ' +
-          'and its "origin", if any, a URL',
-      );
-    }
-    // The header's origin stands in for a request that has none (Relay copies the request's
-    // meta over the header's), so only a request origin can disagree with it.
-    if (headerOrigin !== undefined && request.origin !== undefined && headerOrigin !== request.origin) throw originMismatch();
-    return { publicKey: dsn.publicKey, projectId: dsn.projectId };
+  const dsn = dsnOf(header.dsn);
+  const origin = originOf(header.origin);
+  return request.publicKey === undefined
+    ? authByHeader(request, dsn, origin)
+    : authByRequest({ ...request, publicKey: request.publicKey }, dsn, origin);
+}
+
+/** No key in the request: the header dsn is the credential, and states the project. */
+function authByHeader(request: EnvelopeRequest, dsn: Field<HeaderDsn>, origin: Field<string>): EnvelopeAuth {
+  if (dsn === undefined) {
+    throw new UnauthorizedError(
+      'missing authorization information: send the DSN public key as sentry_key (query or X-Sentry-Auth header), ' +
+        'or the project\'s DSN as the envelope header\'s "dsn"',
+    );
   }
-  if (headerOrigin === INVALID) {
+  if (dsn === INVALID || origin === INVALID) {
+    throw new UnauthorizedError(
+      'bad envelope authentication header: its "dsn" must be the project\'s DSN (http(s)://<public key>@<host>/<project id>) ' +
+        'and its "origin", if any, a URL',
+    );
+  }
+  // The header's origin stands in for a request that has none (Relay copies the request's
+  // meta over the header's), so only a request origin can disagree with it.
+  if (origin !== undefined && request.origin !== undefined && origin !== request.origin) throw originMismatch();
+  return { publicKey: dsn.publicKey, projectId: dsn.projectId };
+}
+
+/** A key in the request: the header may only agree with it, and with the URL's project id. */
+function authByRequest(
+  request: EnvelopeRequest & { publicKey: string },
+  dsn: Field<HeaderDsn>,
+  origin: Field<string>,
+): EnvelopeAuth {
+  if (origin === INVALID) {
     throw new UserInputError('invalid envelope header: its "origin" is not a URL: leave "origin" out of the envelope header');
   }
-  if (hasDsn && !dsn) {
+  if (dsn === INVALID) {
     throw new UserInputError(
       'invalid envelope header: its "dsn" is not a DSN (http(s)://<public key>@<host>/<project id>): ' +
         'send the project\'s DSN exactly as Errata prints it, or no "dsn"',
     );
   }
-  if (headerOrigin !== undefined && headerOrigin !== request.origin) throw originMismatch();
+  if (origin !== undefined && origin !== request.origin) throw originMismatch();
   // A URL without an id (the legacy /api/store/) is not compared: Relay compares the dsn's id with
   // that absent one and so refuses even a right dsn there, a deviation kept on purpose (the
   // request table's row says why); the dsn's id is then the stated one, held against the key's.
@@ -91,8 +104,14 @@ function httpUrl(value: string | undefined): string | undefined {
   return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.href : undefined;
 }
 
+/** A header `dsn`: absent (or null, as serde reads it), a DSN, or INVALID. */
+function dsnOf(value: unknown): Field<HeaderDsn> {
+  if (value === undefined || value === null) return undefined;
+  return parseHeaderDsn(value) ?? INVALID;
+}
+
 /** A header `origin`: absent, a URL (of any scheme, as Relay's `Url` takes it), or INVALID. */
-function originOf(value: unknown): string | typeof INVALID | undefined {
+function originOf(value: unknown): Field<string> {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') return INVALID;
   return parseUrl(value)?.href ?? INVALID;

@@ -4,7 +4,7 @@
 // (envelope-auth.ts); the host is not compared, as Relay does not.
 import { isPublicKey } from './sentry-auth.ts';
 
-interface HeaderDsn {
+export interface HeaderDsn {
   publicKey: string;
   projectId: number;
 }
