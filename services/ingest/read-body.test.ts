@@ -289,14 +289,14 @@ describe('readBody against compression bombs', () => {
     });
   });
 
-  it('checks the line the envelope header starts on, past empty lines and whitespace before it', async () => {
+  it("checks the body's first line as it is, even an empty one before the header (Relay reads the key there)", async () => {
     const lines: string[] = [];
     const pass: FirstLineCheck = { maxBytes: 64 * 1024, check: async (line) => void lines.push(line.toString()) };
     await withReader(roomy, pass, async (url) => {
       const body = Buffer.from('\n \r\n\t{"dsn":"k"}\n{"type":"event"}\n{}\n');
       expect((await send(url, body)).status).toBe(200);
       expect((await send(url, gzipSync(body), { 'content-encoding': 'gzip' })).status).toBe(200);
-      expect(lines).toEqual(['\n \r\n\t{"dsn":"k"}', '\n \r\n\t{"dsn":"k"}']);
+      expect(lines).toEqual(['', '']);
     });
   });
 

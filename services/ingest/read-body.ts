@@ -101,18 +101,6 @@ function collectBody(
     // The first-line check: 'waiting' for the line, 'checking' it (input paused), then 'passed'.
     let lineState: 'waiting' | 'checking' | 'passed' = firstLine ? 'waiting' : 'passed';
     let endedWhileChecking = false;
-    // Whitespace and empty lines before the envelope header are skipped, as framing skips them
-    // (parse-envelope.ts): the line checked is the one the header starts on.
-    let headerStarted = false;
-    const headerNewline = (chunk: Buffer): number => {
-      let i = 0;
-      if (!headerStarted) {
-        while (i < chunk.length && isJsonWhitespace(chunk[i]!)) i += 1;
-        if (i === chunk.length) return -1;
-        headerStarted = true;
-      }
-      return chunk.indexOf(0x0a, i);
-    };
 
     const finish = (error?: Error) => {
       if (done) return;
@@ -163,7 +151,9 @@ function collectBody(
         return finish(new UnavailableError('ingest is busy with other large requests: retry shortly'));
       chunks.push(chunk);
       if (lineState !== 'waiting') return;
-      const newline = headerNewline(chunk);
+      // The body's first line as it is, up to its first newline: what Relay reads for a key
+      // when the request carries none (envelope-auth.ts), empty lines before a header included.
+      const newline = chunk.indexOf(0x0a);
       if (newline !== -1 && before + newline <= firstLine!.maxBytes) return checkFirstLine(before + newline);
       if (bodyBytes > firstLine!.maxBytes) return finish(firstLineTooLong(firstLine!.maxBytes));
     };
@@ -261,8 +251,4 @@ export function formatBytes(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
-}
-
-function isJsonWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }

@@ -74,6 +74,8 @@ interface Request {
   /** The project id in the URL: `/api/<id>/envelope/`. */
   path: (ids: Ids) => number | '';
   endpoint?: 'envelope' | 'store';
+  /** The whole body as sent, instead of one built from `header`. */
+  body?: (ids: Ids) => string;
   /** An envelope sent to /store/ (Content-Type application/x-sentry-envelope). */
   envelopeToStore?: boolean;
   /** Where the request carries a key, if anywhere. */
@@ -98,6 +100,7 @@ interface Row {
 
 const dsn = (key: string, projectId: number | string) => `http://${key}@errata.example/${projectId}`;
 const mine = (ids: Ids) => ids.project;
+const EVENT = '{"type":"event"}\n{"message":"m"}\n';
 
 const rows: Row[] = [
   {
@@ -196,6 +199,48 @@ const rows: Row[] = [
     request: { path: mine, auth: 'none', header: () => ({ dsn: `http://${KEY}@errata.example/` }) },
     relay: { verdict: 'refuses', status: 401 },
     source: 'request_meta.rs PartialDsn::from_dsn: ParseDsnError::NoProjectId -> BadEnvelopeAuth, 401',
+    errata: { status: 401, message: /bad envelope authentication header/ },
+  },
+  {
+    behaviour: 'the header dsn is the only credential, after an empty line',
+    request: { path: mine, auth: 'none', header: () => ({}), body: (ids) => `\n{"dsn":"${dsn(KEY, ids.project)}"}\n${EVENT}` },
+    relay: { verdict: 'refuses', status: 401 },
+    source:
+      'endpoints/envelope.rs EnvelopeParams::from_request: the body split at its first "\\n" is an empty line, ' +
+      'which does not deserialize -> BadEnvelopeAuth, 401',
+    errata: { status: 401, message: /bad envelope authentication header: the body's first line/ },
+  },
+  {
+    behaviour: 'the header dsn is the only credential, its header spread over several lines',
+    request: { path: mine, auth: 'none', header: () => ({}), body: (ids) => `{\n"dsn":"${dsn(KEY, ids.project)}"}\n${EVENT}` },
+    relay: { verdict: 'refuses', status: 401 },
+    source: 'endpoints/envelope.rs EnvelopeParams::from_request: the first line, "{", does not deserialize -> 401',
+    errata: { status: 401, message: /bad envelope authentication header: the body's first line/ },
+  },
+  {
+    behaviour: 'the header dsn is the only credential, spaces before it on its line',
+    request: { path: mine, auth: 'none', header: () => ({}), body: (ids) => ` \t{"dsn":"${dsn(KEY, ids.project)}"}\n${EVENT}` },
+    relay: { verdict: 'accepts', status: 200 },
+    source: 'endpoints/envelope.rs: serde_json::from_slice skips whitespace around the value on the first line',
+    errata: { status: 200 },
+  },
+  {
+    behaviour: 'an empty line before the header, the key in sentry_key',
+    request: {
+      path: mine,
+      auth: 'sentry_key',
+      header: () => ({}),
+      body: (ids) => `\n{"dsn":"${dsn(KEY, ids.project)}"}\n${EVENT}`,
+    },
+    relay: { verdict: 'accepts', status: 200 },
+    source: 'envelope/mod.rs parse_headers: the stream reader skips whitespace before the header (relay-conformance.test.ts)',
+    errata: { status: 200 },
+  },
+  {
+    behaviour: 'an empty body and no key in the request',
+    request: { path: mine, auth: 'none', header: () => ({}), body: () => '' },
+    relay: { verdict: 'refuses', status: 401 },
+    source: 'endpoints/envelope.rs: the first line is read for the dsn before the body is found empty -> BadEnvelopeAuth, 401',
     errata: { status: 401, message: /bad envelope authentication header/ },
   },
   {
@@ -355,8 +400,9 @@ async function send(request: Request): Promise<{ status: number; message: string
   const id = request.path(ids);
   const header = request.header(ids);
   if (request.envelopeToStore) headers['content-type'] = 'application/x-sentry-envelope';
-  const body =
-    endpoint === 'store' && !request.envelopeToStore
+  const body = request.body
+    ? request.body(ids)
+    : endpoint === 'store' && !request.envelopeToStore
       ? JSON.stringify(header)
       : `${JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', ...header })}\n{"type":"event"}\n{"message":"m"}\n`;
   const response = await fetch(`${url}/api/${id === '' ? '' : `${id}/`}${endpoint}/${query}`, {

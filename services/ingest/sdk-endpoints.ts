@@ -10,7 +10,13 @@ import { envelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { newEventId, parseEventId } from '../core/ingest/event-id.ts';
 import { outcome, type Outcome } from '../core/outcomes.ts';
 import { publicKeyFromRequest, type AuthCarriers } from '../core/ingest/sentry-auth.ts';
-import { envelopeAuth, requestOrigin, type EnvelopeAuth, type EnvelopeRequest } from '../core/ingest/envelope-auth.ts';
+import {
+  authenticatingHeader,
+  envelopeAuth,
+  requestOrigin,
+  type EnvelopeAuth,
+  type EnvelopeRequest,
+} from '../core/ingest/envelope-auth.ts';
 import { checkStatedProject } from '../core/ingest/stated-project.ts';
 import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
@@ -112,7 +118,7 @@ async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'env
     : {
         maxBytes: MAX_UNAUTHENTICATED_HEADER_BYTES,
         check: async (line) => {
-          headerKeyInfo = await authorizedKeyOf(deps, envelopeAuth(request, parseEnvelope(line).headers));
+          headerKeyInfo = await authorizedKeyOf(deps, envelopeAuth(request, authenticatingHeader(line)));
         },
       };
   const lease = deps.bodyBudget.lease();

@@ -50,11 +50,16 @@ describe('envelope framing', () => {
     expect(event.payload.event_id).toBe(eventId);
   });
 
-  it('authenticates by the header dsn of an envelope that starts with an empty line', async () => {
+  it('authenticates by the header dsn only on the first line, as Relay does; with the key in the request an empty line first is framing', async () => {
     const message = marker('leading-line');
     const body = `\n${JSON.stringify({ dsn: p.dsn })}\n{"type":"event"}\n${JSON.stringify({ message })}\n`;
-    const response = await post(body, {}, `${server.url}/api/${p.projectId}/envelope/`);
-    expect(response.status).toBe(200);
+    const headerOnly = await post(body, {}, `${server.url}/api/${p.projectId}/envelope/`);
+    expect(headerOnly.status).toBe(401);
+    expect(headerOnly.json()).toMatchObject({
+      error: { message: expect.stringMatching(/first line must be the whole envelope header/) },
+    });
+    const keyed = await post(body);
+    expect(keyed.status).toBe(200);
     await waitForIssue(server, p, message);
   });
 

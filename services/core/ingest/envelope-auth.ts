@@ -7,6 +7,7 @@
 // - without one, the header `dsn` is the credential (401 when missing or no DSN) and states the
 //   project itself: the URL's id is not consulted, as in Relay.
 // What project the request states is then held against the key's (stated-project.ts, 403).
+import { EnvelopeFramingError, parseEnvelope } from '../envelope/parse-envelope.ts';
 import { UnauthorizedError, UserInputError } from '../errors.ts';
 import { parseHeaderDsn, type HeaderDsn } from './header-dsn.ts';
 
@@ -89,6 +90,27 @@ function authByRequest(
     );
   }
   return { publicKey: request.publicKey, projectId: request.pathProjectId ?? dsn?.projectId };
+}
+
+/**
+ * The envelope header that authenticates a request without a key: the body's first line as it
+ * is, up to its first newline, read as Relay reads it there (endpoints/envelope.rs: serde_json
+ * over exactly that line, whitespace around the value allowed). An empty line before the header,
+ * or a header spread over lines, is a 401 here, though framing skips such whitespace when the
+ * request carries its key.
+ */
+export function authenticatingHeader(firstLine: Buffer): Record<string, unknown> {
+  let end = firstLine.length;
+  while (end > 0 && (firstLine[end - 1] === 0x20 || firstLine[end - 1] === 0x09 || firstLine[end - 1] === 0x0d)) end -= 1;
+  try {
+    return parseEnvelope(firstLine.subarray(0, end)).headers;
+  } catch (error) {
+    if (!(error instanceof EnvelopeFramingError)) throw error;
+    throw new UnauthorizedError(
+      "bad envelope authentication header: the body's first line must be the whole envelope header, with the " +
+        'project\'s DSN as its "dsn" (or send the key in X-Sentry-Auth or sentry_key)',
+    );
+  }
 }
 
 /**
