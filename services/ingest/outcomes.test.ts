@@ -2,54 +2,31 @@
 // (real stores, a real write-ahead queue), with the outcomes it records checked exactly: the
 // right reason and category, counted once, and nothing for refusals of no project's data.
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
-import { LocalQueue } from '../adapters/local-queue/local-queue.ts';
-import { RateLimiter } from '../core/ingest/rate-limit.ts';
-import { createHttpApp } from '../runtime/http.ts';
-import { createLogger } from '../runtime/logger.ts';
-import { createMetrics, outcomeRecorder, type Metrics } from '../runtime/metrics.ts';
-import { KeyCache } from './key-cache.ts';
-import { BodyBudget } from './read-body.ts';
-import { sdkEndpoints } from './sdk-endpoints.ts';
+import { startIngestEndpoint, type IngestEndpoint } from '../../test/support/ingest-endpoint.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 
 const KEY = 'k'.repeat(32);
 let stores: EmbeddedStores;
 let dir: string;
 let projectId: number;
-const servers: Server[] = [];
+const endpoints: IngestEndpoint[] = [];
+type Ingest = IngestEndpoint;
 
-interface Ingest {
-  url: string;
-  metrics: Metrics;
-}
-
-/** An ingest endpoint on a port of its own: generous limits, or a tight rate limit. */
-async function startIngest(rate: { eventsPerMinute: number; logsPerMinute: number }, memoryBytes = 64 * 1024 * 1024) {
-  const metrics = createMetrics({ processMetrics: false });
-  const app = createHttpApp({ logger: createLogger('silent'), metrics, health: [] });
-  app.use(
-    sdkEndpoints({
-      queue: new LocalQueue(await mkdtemp(join(dir, 'queue-'))),
-      keys: new KeyCache(stores.metadata),
-      limiter: new RateLimiter(),
-      outcomes: outcomeRecorder(metrics, 'ingest'),
-      metrics,
-      limits: { maxEventBytes: 4096, maxLogItemBytes: 8192, maxEnvelopeItems: 10 },
-      rateLimits: rate,
-      now: () => Date.now(),
-      bodyLimits: { maxRequestBytes: 64 * 1024, maxDecompressedBytes: 1024 * 1024, maxCompressionRatio: 10 },
-      bodyBudget: new BodyBudget(memoryBytes),
-    }),
-  );
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, metrics };
+/** An ingest endpoint on a port of its own with small limits: generous rates, or a tight rate limit. */
+async function startIngest(rateLimits: { eventsPerMinute: number; logsPerMinute: number }, memoryBytes = 64 * 1024 * 1024) {
+  const ingest = await startIngestEndpoint(stores.metadata, dir, {
+    rateLimits,
+    memoryBytes,
+    limits: { maxEventBytes: 4096, maxLogItemBytes: 8192, maxEnvelopeItems: 10 },
+    bodyLimits: { maxRequestBytes: 64 * 1024, maxDecompressedBytes: 1024 * 1024, maxCompressionRatio: 10 },
+  });
+  endpoints.push(ingest);
+  return ingest;
 }
 
 let open: Ingest;
@@ -71,7 +48,7 @@ beforeAll(async () => {
   starved = await startIngest({ eventsPerMinute: 1_000_000, logsPerMinute: 1_000_000 }, 32 * 1024);
 });
 afterAll(async () => {
-  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+  for (const endpoint of endpoints) await endpoint.close();
   await stores.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -7,27 +7,18 @@
 // services/projects/project/info.rs `check_envelope` refuses a stated project id that is not the
 // key's project, or an origin outside the project's Allowed Domains (endpoints/common.rs
 // `EventRejected`, 403). Each row goes through the real ingest endpoints (real stores).
-import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
-import { LocalQueue } from '../adapters/local-queue/local-queue.ts';
-import { RateLimiter } from '../core/ingest/rate-limit.ts';
-import { createHttpApp } from '../runtime/http.ts';
-import { createLogger } from '../runtime/logger.ts';
-import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
-import { KeyCache } from './key-cache.ts';
-import { BodyBudget } from './read-body.ts';
-import { sdkEndpoints } from './sdk-endpoints.ts';
+import { startIngestEndpoint, type IngestEndpoint } from '../../test/support/ingest-endpoint.ts';
 
 const KEY = 'a'.repeat(32);
 const OTHER_KEY = 'b'.repeat(32);
 let stores: EmbeddedStores;
 let dir: string;
-let server: Server;
-let url: string;
+let ingest: IngestEndpoint;
 /** The project of KEY, and the project of OTHER_KEY. */
 let project: number;
 let other: number;
@@ -41,28 +32,10 @@ beforeAll(async () => {
       .id;
   project = await create('shop', KEY);
   other = await create('blog', OTHER_KEY);
-  const metrics = createMetrics({ processMetrics: false });
-  const app = createHttpApp({ logger: createLogger('silent'), metrics, health: [] });
-  app.use(
-    sdkEndpoints({
-      queue: new LocalQueue(await mkdtemp(join(dir, 'queue-'))),
-      keys: new KeyCache(stores.metadata),
-      limiter: new RateLimiter(),
-      outcomes: outcomeRecorder(metrics, 'ingest'),
-      metrics,
-      limits: { maxEventBytes: 64 * 1024, maxLogItemBytes: 64 * 1024, maxEnvelopeItems: 10 },
-      rateLimits: { eventsPerMinute: 1_000_000, logsPerMinute: 1_000_000 },
-      now: () => Date.now(),
-      bodyLimits: { maxRequestBytes: 1024 * 1024, maxDecompressedBytes: 1024 * 1024, maxCompressionRatio: 10 },
-      bodyBudget: new BodyBudget(64 * 1024 * 1024),
-    }),
-  );
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  ingest = await startIngestEndpoint(stores.metadata, dir);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await ingest.close();
   await stores.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -405,7 +378,7 @@ async function send(request: Request): Promise<{ status: number; message: string
     : endpoint === 'store' && !request.envelopeToStore
       ? JSON.stringify(header)
       : `${JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', ...header })}\n{"type":"event"}\n{"message":"m"}\n`;
-  const response = await fetch(`${url}/api/${id === '' ? '' : `${id}/`}${endpoint}/${query}`, {
+  const response = await fetch(`${ingest.url}/api/${id === '' ? '' : `${id}/`}${endpoint}/${query}`, {
     method: 'POST',
     headers,
     body,
