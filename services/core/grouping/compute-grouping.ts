@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ExceptionValue, NormalizedEvent, Stacktrace } from '../event/event.ts';
 import { singleThreadStacktrace } from './crash-frame.ts';
-import { exceptionsForGrouping } from './exception-groups.ts';
+import { selectExceptionsOfGroups } from './exception-groups.ts';
 import { fingerprintKind, isDefaultEntry, resolveEntry } from './fingerprint.ts';
 import { frameValues, hasUrlOrigin, sameCall } from './frame-values.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
@@ -60,7 +60,7 @@ export function computeGrouping(event: NormalizedEvent): Grouping {
 }
 
 function defaultVariants(event: NormalizedEvent): { strategy: GroupingStrategy; variants: VariantValues[] } {
-  const exceptions = exceptionsForGrouping(event.exception?.values ?? [], {
+  const { exceptions } = selectExceptionsOfGroups(event.exception?.values ?? [], {
     platform: event.platform,
     sdkVersion: event.sdk?.version,
   });

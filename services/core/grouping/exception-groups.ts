@@ -8,8 +8,10 @@
 // "top-level" exceptions are the first non-group exceptions under the root (groups are looked
 // through), ordered by type, descending. Identical top-level exceptions count once. One distinct
 // top-level exception stands for the whole event, with its first cause, that cause's first
-// cause, and so on; several are kept, one of each, followed by the root group. Whenever the tree
-// is broken (an id missing, repeated or its own parent; no root; a cycle) the list stays as sent.
+// cause, and so on, and it also names the issue (its type and value make the title, not the
+// group's: Sentry's main_exception_id). Several are kept, one of each, followed by the root
+// group. Whenever the tree is broken (an id missing, repeated or its own parent; no root; no
+// member that is not a group; a walk through it that loops) the list stays as sent.
 import type { ExceptionValue } from '../event/event.ts';
 import { frameValues } from './frame-values.ts';
 import { normalizeMessageForGrouping } from './normalize-message.ts';
@@ -19,36 +21,55 @@ interface GroupingContextOfExceptions {
   sdkVersion?: string;
 }
 
-export function exceptionsForGrouping(exceptions: ExceptionValue[], context: GroupingContextOfExceptions): ExceptionValue[] {
-  if (exceptions.length <= 1) return exceptions;
+interface ExceptionGroupSelection {
+  /** The exceptions that take part in grouping, in the order they are hashed. */
+  exceptions: ExceptionValue[];
+  /** The exception that names the issue when it is not the last one sent. */
+  main?: ExceptionValue;
+}
+
+interface TreeNode {
+  exception?: ExceptionValue;
+  children: ExceptionValue[];
+}
+
+/** A walk through the tree came back to where it had been. */
+class LoopInTree extends Error {}
+
+export function selectExceptionsOfGroups(
+  exceptions: ExceptionValue[],
+  context: GroupingContextOfExceptions,
+): ExceptionGroupSelection {
+  const asSent = { exceptions };
+  if (exceptions.length <= 1) return asSent;
   // Sentry keeps how Python SDK 2 events hashed for version 3, which links every chain with
   // exception ids: for those events it does not filter (a stopgap on Sentry's side we follow).
-  if (context.platform === 'python' && context.sdkVersion?.startsWith('3')) return exceptions;
+  if (context.platform === 'python' && context.sdkVersion?.startsWith('3')) return asSent;
 
-  const children = new Map<number, ExceptionValue[]>();
-  const byId = new Map<number, ExceptionValue>();
   // Newest first, as Sentry reads them: a group's members end up in the reverse of the sent order.
+  const tree = new Map<number, TreeNode>();
+  const nodeOf = (id: number) => tree.get(id) ?? tree.set(id, { children: [] }).get(id)!;
   for (const exception of [...exceptions].reverse()) {
     const id = exception.mechanism?.exception_id;
     const parentId = exception.mechanism?.parent_id;
-    if (id === undefined || id === parentId || byId.has(id)) return exceptions;
-    byId.set(id, exception);
-    if (parentId !== undefined) children.set(parentId, [...(children.get(parentId) ?? []), exception]);
+    if (id === undefined || id === parentId || tree.get(id)?.exception) return asSent;
+    nodeOf(id).exception = exception;
+    if (parentId !== undefined) nodeOf(parentId).children.push(exception);
   }
-  const root = byId.get(0);
-  if (!root) return exceptions;
-  const childrenOf = (exception: ExceptionValue) => children.get(exception.mechanism!.exception_id!) ?? [];
+  const root = tree.get(0)?.exception;
+  if (!root) return asSent;
+  const childrenOf = (exception: ExceptionValue) => tree.get(exception.mechanism!.exception_id!)?.children ?? [];
 
-  const topLevel: ExceptionValue[] = [];
-  const visited = new Set<ExceptionValue>();
-  const collect = (exception: ExceptionValue): boolean => {
-    if (visited.has(exception)) return false; // a cycle
-    visited.add(exception);
-    if (!exception.mechanism?.is_exception_group) topLevel.push(exception);
-    else for (const child of childrenOf(exception)) if (!collect(child)) return false;
-    return true;
-  };
-  if (!collect(root) || topLevel.length === 0) return exceptions;
+  let topLevel: ExceptionValue[];
+  try {
+    topLevel = topLevelExceptions(root, childrenOf, []);
+  } catch (error) {
+    if (error instanceof LoopInTree) return asSent;
+    throw error;
+  }
+  // Nothing but groups under the root (or members that hang under each other beside it): Sentry
+  // keeps the list as sent since getsentry/sentry#105667 (January 2026); before, the root alone.
+  if (topLevel.length === 0) return asSent;
   // A stable sort, like Python's sorted(): members of one type keep their order.
   topLevel.sort((a, b) => compareDescending(String(a.type), String(b.type)));
 
@@ -59,13 +80,31 @@ export function exceptionsForGrouping(exceptions: ExceptionValue[], context: Gro
     if (key !== previousKey) distinct.push(exception);
     previousKey = key;
   }
-  if (distinct.length > 1) return [...distinct, root];
+  if (distinct.length > 1) return { exceptions: [...distinct, root] };
 
+  // A root that is no group (a plain chain with ids) is the one top-level exception; Sentry
+  // takes id 0 as no main exception, so the last one sent names the issue as usual.
+  const only = distinct[0]!;
+  const main = only.mechanism!.exception_id === 0 ? undefined : only;
   const path: ExceptionValue[] = [];
-  for (let node: ExceptionValue | undefined = distinct[0]; node && !path.includes(node); node = childrenOf(node)[0]) {
+  for (let node: ExceptionValue | undefined = only; node; node = childrenOf(node)[0]) {
+    // Sentry has already noted the main exception when this walk loops: it keeps it.
+    if (path.includes(node)) return { ...asSent, main };
     path.push(node);
   }
-  return path;
+  return { exceptions: path, main };
+}
+
+/** The first non-group exceptions under `exception`, looking through groups; `ancestors` catch a loop. */
+function topLevelExceptions(
+  exception: ExceptionValue,
+  childrenOf: (exception: ExceptionValue) => ExceptionValue[],
+  ancestors: ExceptionValue[],
+): ExceptionValue[] {
+  if (!exception.mechanism?.is_exception_group) return [exception];
+  if (ancestors.includes(exception)) throw new LoopInTree();
+  const below = [...ancestors, exception];
+  return childrenOf(exception).flatMap((child) => topLevelExceptions(child, childrenOf, below));
 }
 
 /** Python compares str by code point; so does this (localeCompare would not). */
