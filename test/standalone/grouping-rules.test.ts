@@ -98,7 +98,7 @@ describe('project grouping rules', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe(
-      'stack-trace rules, line 2, column 24: expected an action (+app, -app, +group, -group, each optionally prefixed by ^ or v), found "+inapp"',
+      'stack-trace rules, line 2, column 24: expected an action (+app, -app, +group, -group, each optionally prefixed by ^ or v, or category=<name>), found "+inapp"',
     );
     const cli = await runCli(
       ['setgroupingrules', '--project', p.projectSlug, '--fingerprint-rules', '-'],

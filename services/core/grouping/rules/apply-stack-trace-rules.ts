@@ -1,10 +1,11 @@
-// Dispatcher, before hashing: a project's stack-trace rules adjust each frame's in_app and
-// whether it counts for grouping, after the built-in rules (in-app.ts), so the project has
-// the last word. Rules run in order over every frame; a later rule overrides an earlier one.
+// Dispatcher, before hashing: stack-trace rules (Sentry's built-in native ones, then a
+// project's) adjust each frame's category, in_app and whether it counts for grouping, after the
+// built-in rules of in-app.ts, so the project has the last word. Rules run in order over every
+// frame; a later rule overrides an earlier one.
 import type { ExceptionValue, Frame, NormalizedEvent, Stacktrace } from '../../event/event.ts';
 import { exceptionValuesFor, frameValuesFor, matcherHolds } from './match-values.ts';
 import type { Matcher } from './rule-scanner.ts';
-import type { StackTraceRule } from './stack-trace-rules.ts';
+import type { StackTraceAction, StackTraceRule } from './stack-trace-rules.ts';
 
 interface OwnedStacktrace {
   stacktrace: Stacktrace;
@@ -15,18 +16,42 @@ interface OwnedStacktrace {
 export function applyStackTraceRules(event: NormalizedEvent, rules: readonly StackTraceRule[]): void {
   if (rules.length === 0) return;
   for (const { stacktrace, exception } of stacktracesWithOwners(event)) {
-    const frames = stacktrace.frames;
-    for (const rule of rules) {
-      for (let index = 0; index < frames.length; index++) {
-        if (!ruleMatches(rule, frames, index, event.platform, exception)) continue;
-        for (const action of rule.actions) {
-          const targets =
-            action.range === 'self' ? [frames[index]!] : action.range === 'up' ? frames.slice(index + 1) : frames.slice(0, index);
-          for (const frame of targets) setFlag(frame, action.flag, action.value);
-        }
+    applyToFrames(stacktrace.frames, rules, event.platform, exception);
+  }
+}
+
+/**
+ * In two passes, as Sentry's enhancer runs them. First the rules that change frames (a
+ * category, in_app), each rule finding all the frames it matches before it changes any, so
+ * that `[ category:system ] | category:system category=internals` sees a run of system frames
+ * as it was. Then the rules that decide what counts for grouping, matched against the frames
+ * as the first pass left them (their final categories and in_app).
+ */
+function applyToFrames(frames: Frame[], rules: readonly StackTraceRule[], platform: string, exception?: ExceptionValue): void {
+  for (const rule of rules) {
+    const appActions = rule.actions.filter((action) => action.flag === 'app');
+    if (rule.category === undefined && appActions.length === 0) continue;
+    const matched = frames.flatMap((_, index) => (ruleMatches(rule, frames, index, platform, exception) ? [index] : []));
+    for (const index of matched) {
+      if (rule.category !== undefined) frames[index]!.data = { ...frames[index]!.data, category: rule.category };
+      for (const action of appActions) for (const frame of targets(frames, index, action)) setInApp(frame, action.value);
+    }
+  }
+  for (const rule of rules) {
+    const groupActions = rule.actions.filter((action) => action.flag === 'group');
+    if (groupActions.length === 0) continue;
+    for (let index = 0; index < frames.length; index++) {
+      if (!ruleMatches(rule, frames, index, platform, exception)) continue;
+      for (const action of groupActions) {
+        for (const frame of targets(frames, index, action)) frame.data = { ...frame.data, ignored_for_grouping: !action.value };
       }
     }
   }
+}
+
+/** The frames an action applies to: the matched one, those towards the crash (up) or away from it. */
+function targets(frames: Frame[], index: number, action: StackTraceAction): Frame[] {
+  return action.range === 'self' ? [frames[index]!] : action.range === 'up' ? frames.slice(index + 1) : frames.slice(0, index);
 }
 
 function stacktracesWithOwners(event: NormalizedEvent): OwnedStacktrace[] {
@@ -68,11 +93,7 @@ function frameMatches(
   );
 }
 
-function setFlag(frame: Frame, flag: 'app' | 'group', value: boolean): void {
-  if (flag === 'group') {
-    frame.data = { ...frame.data, ignored_for_grouping: !value };
-    return;
-  }
+function setInApp(frame: Frame, value: boolean): void {
   if (frame.in_app !== value && frame.data?.orig_in_app === undefined)
     frame.data = { ...frame.data, orig_in_app: frame.in_app ?? -1 };
   frame.in_app = value;

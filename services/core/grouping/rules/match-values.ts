@@ -57,6 +57,8 @@ export function frameValuesFor(key: string, frame: Frame, platform: string): Arr
       return [frame.in_app ?? false];
     case 'family':
       return [platformFamily(frame.platform ?? platform)];
+    case 'category':
+      return [typeof frame.data?.category === 'string' ? frame.data.category : undefined];
     default:
       return [];
   }

@@ -126,6 +126,24 @@ describe('stack-trace rules', () => {
     expect(family.grouping.hashes[0]).toBe(group(exceptionEvent('KeyError', 'x', frames)).grouping.hashes[0]);
   });
 
+  it('file frames under categories that decide grouping, whatever the order of the rules', () => {
+    // As in Sentry, categories and in_app are settled first; +group/-group then see them, so a
+    // -group rule for a category may come before the rule that files frames under it.
+    const result = group(
+      exceptionEvent('KeyError', 'x', frames),
+      '',
+      ['category:plumbing -group', 'function:handle_request category=plumbing', 'category:plumbing function:handle_* -app'].join(
+        '\n',
+      ),
+    );
+    const app = ['main.py', 'run_app', 'serve()', 'dogpark.py', 'fetch_ball', 'raise FailedToFetch()', 'KeyError'];
+    expect(result.grouping.hashes).toEqual([md5(app)]);
+    expect(result.event.exception!.values[0]!.stacktrace!.frames[1]).toMatchObject({
+      in_app: false,
+      data: { category: 'plumbing', ignored_for_grouping: true },
+    });
+  });
+
   it('run before fingerprint rules, so app: sees their decisions', () => {
     const result = group(
       exceptionEvent('KeyError', 'x', frames),

@@ -65,10 +65,35 @@ describe('parseStackTraceRules', () => {
     });
   });
 
+  it('parses categories: category= files a frame under one, category: matches it', () => {
+    const [filing, matching] = parseStackTraceRules(
+      [
+        'family:native package:"/System/Library/Frameworks/**" category=system',
+        '[ !category:system ] | category:system | [ !category:system ] category=indirection -group',
+      ].join('\n'),
+    );
+    expect(filing).toEqual({
+      matchers: [
+        { key: 'family', pattern: 'native', negated: false },
+        { key: 'package', pattern: '/System/Library/Frameworks/**', negated: false },
+      ],
+      actions: [],
+      category: 'system',
+    });
+    expect(matching).toEqual({
+      caller: { key: 'category', pattern: 'system', negated: true },
+      matchers: [{ key: 'category', pattern: 'system', negated: false }],
+      callee: { key: 'category', pattern: 'system', negated: true },
+      actions: [{ flag: 'group', value: false, range: 'self' }],
+      category: 'indirection',
+    });
+    expect(syntaxError('function:a category=').message).toMatch(/column 21: expected a category name after "category="/);
+  });
+
   it('names the line and column of a missing or unknown action', () => {
     let error = syntaxError('function:a -app\nfunction:b');
     expect(error.message).toBe(
-      'stack-trace rules, line 2, column 11: expected an action (+app, -app, +group, -group, each optionally prefixed by ^ or v), found the end of the line',
+      'stack-trace rules, line 2, column 11: expected an action (+app, -app, +group, -group, each optionally prefixed by ^ or v, or category=<name>), found the end of the line',
     );
     error = syntaxError('function:a +inapp');
     expect([error.line, error.column]).toEqual([1, 12]);
@@ -77,7 +102,7 @@ describe('parseStackTraceRules', () => {
 
   it('refuses Sentry variable actions Errata does not apply, naming them', () => {
     expect(syntaxError('function:a max-frames=3').message).toBe(
-      'stack-trace rules, line 1, column 12: expected an action Errata supports (+app, -app, +group, -group, each optionally prefixed by ^ or v); "max-frames=" is not supported, found "max-frames=3"',
+      'stack-trace rules, line 1, column 12: expected an action Errata supports (+app, -app, +group, -group, each optionally prefixed by ^ or v, or category=<name>); "max-frames=" is not supported, found "max-frames=3"',
     );
   });
 

@@ -5,9 +5,11 @@
 // Frame matchers (all must match one frame; optionally its caller `[..] |` or callee `| [..]`)
 // then actions: +app/-app set whether the frame is the application's, +group/-group whether it
 // counts for grouping; `^` applies to the frames above it (towards the crash), `v` below.
+// `category=<name>` files the frame under a category that later rules match with
+// `category:<name>` (Sentry's built-in native rules are written that way).
 import { LineScanner, ruleLines, type Matcher } from './rule-scanner.ts';
 
-interface StackTraceAction {
+export interface StackTraceAction {
   flag: 'app' | 'group';
   value: boolean;
   /** Which frames: the matched one, those towards the crash (up), or away from it (down). */
@@ -19,6 +21,8 @@ export interface StackTraceRule {
   caller?: Matcher;
   callee?: Matcher;
   actions: StackTraceAction[];
+  /** The category `category=<name>` files the frame under. */
+  category?: string;
 }
 
 const STACK_TRACE_MATCHER_KEYS: ReadonlyMap<string, string> = new Map([
@@ -39,12 +43,13 @@ const STACK_TRACE_MATCHER_KEYS: ReadonlyMap<string, string> = new Map([
   ['error.value', 'value'],
   ['mechanism', 'mechanism'],
   ['error.mechanism', 'mechanism'],
+  ['category', 'category'],
 ]);
 
 // Bare values stop at brackets and bars, which delimit caller and callee matchers.
 const UNQUOTED = /[^\s|[\]]+/;
 const FLAG_ACTION = /[v^]?[+-][A-Za-z]+/;
-const SUPPORTED_ACTIONS = '+app, -app, +group, -group, each optionally prefixed by ^ or v';
+const SUPPORTED_ACTIONS = '+app, -app, +group, -group, each optionally prefixed by ^ or v, or category=<name>';
 
 /** Parses the whole text; throws RuleSyntaxError naming the first bad line and column. */
 export function parseStackTraceRules(text: string): StackTraceRule[] {
@@ -68,8 +73,12 @@ function parseRule(scanner: LineScanner): StackTraceRule {
     if (!scanner.take('[')) throw scanner.error('"[" and a callee matcher after "|"');
     rule.callee = bracketed(scanner);
   }
-  while (!scanner.atEnd()) rule.actions.push(takeAction(scanner));
-  if (rule.actions.length === 0) throw scanner.error(`an action (${SUPPORTED_ACTIONS})`);
+  while (!scanner.atEnd()) {
+    const category = takeCategory(scanner);
+    if (category !== undefined) rule.category = category;
+    else rule.actions.push(takeAction(scanner));
+  }
+  if (rule.actions.length === 0 && rule.category === undefined) throw scanner.error(`an action (${SUPPORTED_ACTIONS})`);
   return rule;
 }
 
@@ -83,6 +92,15 @@ function bracketed(scanner: LineScanner): Matcher {
 function isAction(scanner: LineScanner): boolean {
   const rest = scanner.rest();
   return /^[v^]?[+-]/.test(rest) || /^[A-Za-z-]+=/.test(rest);
+}
+
+/** `category=<name>`, the name bare or quoted; undefined when the next action is another one. */
+function takeCategory(scanner: LineScanner): string | undefined {
+  scanner.skipSpace();
+  if (!scanner.take('category=')) return undefined;
+  const name = scanner.peek() === '"' ? scanner.takeQuoted() : scanner.takeMatch(/\S+/);
+  if (!name) throw scanner.error('a category name after "category="');
+  return name;
 }
 
 function takeAction(scanner: LineScanner): StackTraceAction {
