@@ -4,6 +4,7 @@
 // dispatcher loads them.
 import type { NormalizedEvent } from '../../event/event.ts';
 import type { GroupingRuleTexts } from '../../ports/tenancy-store.ts';
+import { builtInStackTraceRules } from '../native-stack-trace-rules.ts';
 import { applyFingerprintRules } from './apply-fingerprint-rules.ts';
 import { applyStackTraceRules } from './apply-stack-trace-rules.ts';
 import { parseFingerprintRules, type FingerprintRule } from './fingerprint-rules.ts';
@@ -22,11 +23,12 @@ export function parseGroupingRules(texts: GroupingRuleTexts): ProjectGroupingRul
 }
 
 /**
- * Stack-trace rules first (they decide in_app, which fingerprint rules may match on), then
- * the first matching fingerprint rule; returns the title that rule sets, if any.
+ * Stack-trace rules first, Sentry's built-in native ones and then the project's in one list as
+ * Sentry runs them (they decide in_app, which fingerprint rules may match on), then the first
+ * matching fingerprint rule; returns the title that rule sets, if any.
  */
 export function applyGroupingRules(event: NormalizedEvent, rules: ProjectGroupingRules): { title?: string } {
-  applyStackTraceRules(event, rules.stackTrace);
+  applyStackTraceRules(event, [...builtInStackTraceRules(event), ...rules.stackTrace]);
   const rule = applyFingerprintRules(event, rules.fingerprint);
   return rule?.title ? { title: rule.title } : {};
 }
