@@ -186,6 +186,26 @@ describe('grouping rules', () => {
     expect(group({ ...base, fingerprint: ['{{default}}'] }).hashes[0]).toBe(plain);
   });
 
+  it('groups an Apple NSError by its domain and code after the type, not by its message', () => {
+    const nsError = (value: string, frames?: unknown[]) => ({
+      platform: 'cocoa',
+      exception: {
+        values: [
+          {
+            type: 'URLError',
+            value,
+            mechanism: { type: 'NSError', meta: { ns_error: { domain: 'NSURLErrorDomain', code: -1001 } } },
+            ...(frames ? { stacktrace: { frames } } : {}),
+          },
+        ],
+      },
+    });
+    expect(group(nsError('Request 42 timed out')).hashes).toEqual([md5(['URLError', 'NSURLErrorDomain', '-1001'])]);
+    expect(group(nsError('Request 42 timed out')).hashes).toEqual(group(nsError('The request timed out.')).hashes);
+    const withFrames = group(nsError('x', [{ function: 'fetchFeed', package: 'MyApp', in_app: true }]));
+    expect(withFrames.hashes).toEqual([md5(['fetchFeed', 'URLError', 'NSURLErrorDomain', '-1001'])]);
+  });
+
   it('groups events with nothing to group by into one fallback issue', () => {
     expect(group({})).toEqual({ hashes: ['d41d8cd98f00b204e9800998ecf8427e'], strategy: 'fallback' });
   });

@@ -128,10 +128,23 @@ function chainVariant(exceptions: ExceptionValue[], name: 'app' | 'system', plat
       hasStacktrace = true;
     }
     if (exception.type && !exception.mechanism?.synthetic) values.push(exception.type);
-    // The message varies from event to event; a stack trace identifies the bug better.
-    if (!stacktrace && exception.value) values.push(normalizeMessageForGrouping(exception.value));
+    const nsError = nsErrorValues(exception);
+    values.push(...nsError);
+    // The message varies from event to event; a stack trace, or an NSError's domain and code,
+    // identifies the bug better.
+    if (!stacktrace && nsError.length === 0 && exception.value) values.push(normalizeMessageForGrouping(exception.value));
   }
   return values.length > 0 ? { name, values, hasStacktrace } : null;
+}
+
+/** An Apple NSError's domain and code (mechanism.meta.ns_error), which Sentry groups by after the type. */
+function nsErrorValues(exception: ExceptionValue): string[] {
+  const meta = exception.mechanism?.meta as { ns_error?: { domain?: unknown; code?: unknown } } | null | undefined;
+  const nsError = meta?.ns_error;
+  if (!nsError || typeof nsError !== 'object') return [];
+  return [nsError.domain, nsError.code]
+    .filter((part) => typeof part === 'string' || typeof part === 'number')
+    .map((part) => String(part));
 }
 
 function stacktraceVariants(stacktrace: Stacktrace, platform: string): Array<VariantValues | null> {
