@@ -25,7 +25,7 @@ const RUBY_ERB_SUFFIX = /__\d{4,}_\d{4,}$/;
 const NATIVE_UNKNOWN = new Set(['<redacted>', '<unknown>']);
 const NATIVE_PLATFORMS = new Set(['native', 'cocoa', 'objc', 'swift', 'c']);
 
-export function isNativePlatform(platform: string): boolean {
+function isNativePlatform(platform: string): boolean {
   return NATIVE_PLATFORMS.has(platform);
 }
 

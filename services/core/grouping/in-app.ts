@@ -1,9 +1,9 @@
 // The server's say on which frames are the application's own (Sentry's enhancement base
-// all-platforms:2023-01-11, the rules relevant to JS, Python, Go, Dart/Flutter and the JVM). These rules override the
+// all-platforms:2023-01-11, the rules relevant to JS, Python, Go, Dart/Flutter and the JVM; the
+// native ones are rule text in native-stack-trace-rules.ts). These rules override the
 // SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
 // of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
-import { frameFunctionName, isNativePlatform } from './frame-name-cleanups.ts';
 
 const NOT_APP_PATHS = [
   '/vendor/',
@@ -51,8 +51,6 @@ const JVM_FRAMEWORK_PREFIXES = [
   'io.ktor.',
   'io.netty.',
 ];
-// Native indirections: a lambda's or functor's call operator only forwards to the code that failed.
-const NATIVE_INDIRECTION = /::operator\(\)|<lambda>/;
 const NODE_PLUMBING = new Set(['runMicrotasks', 'queueMicrotask', 'processTicksAndRejections', 'runNextTicks', 'nextTick']);
 
 export function isJavaScriptPlatform(platform: string | undefined): boolean {
@@ -88,7 +86,6 @@ function applyToFrame(frame: Frame, platform: string): void {
     NOISE_PATHS.some((re) => re.test(path)) ||
     paths.some((p) => SENTRY_DART_NOISE.test(p) || (js && DART_SDK_JS.test(p))) ||
     frame.module?.startsWith('io.sentry.') === true ||
-    (isNativePlatform(platform) && NATIVE_INDIRECTION.test(frameFunctionName(frame, platform) ?? '')) ||
     (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
     (js && functionName === '_callSuper');
   const notApp =

@@ -163,6 +163,18 @@ describe("Sentry's built-in native stack-trace rules", () => {
     expect(grouped(frames)).toEqual(['main', 'std::rt::lang_start']);
   });
 
+  it("leave a lambda's call operator out of grouping but the app's, as an indirection", () => {
+    const frames = framesOf(
+      crash('native', 'SIGSEGV', [
+        { function: 'Worker::run', package: '/opt/app/bin/app', in_app: true },
+        { function: '<lambda_5db80dab47756d3e72c2dcd38b80b1dd>::operator()', package: '/opt/app/bin/app', in_app: true },
+        { function: 'parse_row', package: '/opt/app/bin/app', in_app: true },
+      ]),
+    );
+    expect(grouped(frames)).toEqual(['Worker::run', 'parse_row']);
+    expect(frames.map((frame) => frame.in_app)).toEqual([true, true, true]);
+  });
+
   it('leave frames of other platforms alone', () => {
     const frames = framesOf(
       crash('javascript', 'Error', [
