@@ -1,5 +1,6 @@
 // Python's sentry-sdk, unmodified, against a real standalone server: exceptions grouped into
-// one issue, a message, the logging integration, and structured logs (br or gzip compressed).
+// one issue, an exception group, a message, the logging integration, and structured logs (br or
+// gzip compressed).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -49,6 +50,13 @@ describe('Python sentry-sdk', () => {
       lastRelease: `python-client@${m}`,
     });
     expect(issue.shortId).toMatch(/^PYTHON-APP-\d+$/);
+  });
+
+  it('titles an ExceptionGroup of one failure after that failure, as Sentry does', async () => {
+    const m = marker();
+    expect(await send('exception-group', m)).toHaveLength(1);
+    const issue = await waitForIssue(server, p, m);
+    expect(issue.title).toBe(`ValueError: Invoice 3001 of ${m} has no lines`);
   });
 
   it('records a message and a logging.error call as issues', async () => {

@@ -30,6 +30,18 @@ def load_invoice(invoice_id):
     return parse_invoice({"id": invoice_id})
 
 
+def load_invoices(invoice_ids):
+    # Python 3.11's ExceptionGroup: the SDK sends the group and its members linked by ids.
+    failures = []
+    for invoice_id in invoice_ids:
+        try:
+            load_invoice(invoice_id)
+        except ValueError as error:
+            failures.append(error)
+    if failures:
+        raise ExceptionGroup(f"Invoices of {marker} failed", failures)
+
+
 event_ids = []
 if scenario == "exception":
     for i in range(3):
@@ -37,6 +49,11 @@ if scenario == "exception":
             load_invoice(2000 + i)
         except ValueError as error:
             event_ids.append(sentry_sdk.capture_exception(error))
+elif scenario == "exception-group":
+    try:
+        load_invoices([3001])
+    except ExceptionGroup as group:
+        event_ids.append(sentry_sdk.capture_exception(group))
 elif scenario == "message":
     event_ids.append(sentry_sdk.capture_message(f"Python message {marker}", level="warning"))
 elif scenario == "logs":
