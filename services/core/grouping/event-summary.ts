@@ -1,11 +1,11 @@
 // An issue's title, culprit and metadata as Sentry shows them (eventtypes/error.py, base.py,
 // culprit.py): "TypeError: x is undefined" and "handler(app/routes.js)" or
 // "app.views in index". Computed from the normalized event after in-app rules ran.
-import type { ExceptionValue, Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
-import { eventMessage, primaryException } from '../event/event.ts';
+import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { eventMessage } from '../event/event.ts';
 import type { IssueMetadata } from '../ports/metadata-store.ts';
 import { crashFrame } from './crash-frame.ts';
-import { selectExceptionsOfGroups } from './exception-groups.ts';
+import { mainException } from './main-exception.ts';
 
 const TITLE_LENGTH = 100;
 const CULPRIT_LENGTH = 200;
@@ -35,19 +35,6 @@ function eventMetadata(event: NormalizedEvent): IssueMetadata {
     if (frame.function) metadata.function = frame.function;
   }
   return metadata;
-}
-
-/**
- * The exception that names the issue: the last one sent, unless the event is an exception group
- * that comes down to one distinct member, which then names it (Sentry's main_exception_id), so an
- * AggregateError of one failure reads as that failure.
- */
-function mainException(event: NormalizedEvent): ExceptionValue | undefined {
-  const { main } = selectExceptionsOfGroups(event.exception?.values ?? [], {
-    platform: event.platform,
-    sdkVersion: event.sdk?.version,
-  });
-  return main ?? primaryException(event);
 }
 
 function eventTitle(event: NormalizedEvent, metadata: IssueMetadata): string {
