@@ -90,6 +90,7 @@ function frameMatches(
   return matcherHolds(
     matcher,
     exceptionKey ? exceptionValuesFor(matcher.key, exception) : frameValuesFor(matcher.key, frame, platform),
+    true,
   );
 }
 

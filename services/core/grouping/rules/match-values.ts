@@ -1,6 +1,8 @@
 // How one matcher of a grouping rule tests one value of an event or frame. Paths and packages
 // match as paths (case-insensitive, `**`); level and family ignore case; messages and
-// exception values ignore case as Sentry's do; names (type, function, module) are exact globs.
+// exception values ignore case as Sentry's do; in fingerprint rules names (type, function,
+// module) are exact globs, while stack-trace rules ignore case throughout, as Sentry's enhancer
+// (getsentry/ophio) compiles every pattern.
 import type { ExceptionValue, Frame } from '../../event/event.ts';
 import { globMatches } from './glob.ts';
 import type { Matcher } from './rule-scanner.ts';
@@ -14,7 +16,7 @@ export function platformFamily(platform: string): string {
 }
 
 /** Whether the matcher's pattern (ignoring `!`) matches the value; absent values never do. */
-function patternMatches(key: string, pattern: string, value: string | boolean | undefined): boolean {
+function patternMatches(key: string, pattern: string, value: string | boolean | undefined, anyCase: boolean): boolean {
   if (value === undefined) return false;
   if (typeof value === 'boolean') return parseBoolean(pattern) === value;
   switch (key) {
@@ -31,7 +33,7 @@ function patternMatches(key: string, pattern: string, value: string | boolean | 
     case 'message':
       return globMatches(pattern, value, { path: false, ignoreCase: true });
     default:
-      return globMatches(pattern, value, { path: false, ignoreCase: false });
+      return globMatches(pattern, value, { path: false, ignoreCase: anyCase });
   }
 }
 
@@ -79,8 +81,11 @@ export function exceptionValuesFor(key: string, exception: ExceptionValue | unde
   }
 }
 
-/** Whether a matcher holds over candidate values: any matches, or (negated) none does. */
-export function matcherHolds(matcher: Matcher, values: ReadonlyArray<string | boolean | undefined>): boolean {
-  const any = values.some((value) => patternMatches(matcher.key, matcher.pattern, value));
+/**
+ * Whether a matcher holds over candidate values: any matches, or (negated) none does.
+ * `anyCase` makes names match whatever their case (stack-trace rules).
+ */
+export function matcherHolds(matcher: Matcher, values: ReadonlyArray<string | boolean | undefined>, anyCase = false): boolean {
+  const any = values.some((value) => patternMatches(matcher.key, matcher.pattern, value, anyCase));
   return matcher.negated ? !any : any;
 }

@@ -144,6 +144,17 @@ describe('stack-trace rules', () => {
     });
   });
 
+  it('match names whatever their case, as Sentry compiles stack-trace rule patterns', () => {
+    const result = group(
+      exceptionEvent('KeyError', 'x', frames),
+      '',
+      'function:RUN_APP -group\nerror.type:keyerror function:Fetch_* -group',
+    );
+    expect(result.grouping.hashes[0]).toBe(md5(['router.py', 'handle_request', 'return handler(request)', 'KeyError']));
+    // Fingerprint rules keep names exact, as Sentry's fingerprinting does.
+    expect(group(exceptionEvent('KeyError', 'x', frames), 'error.type:keyerror -> keys').event.fingerprint).toBeUndefined();
+  });
+
   it('run before fingerprint rules, so app: sees their decisions', () => {
     const result = group(
       exceptionEvent('KeyError', 'x', frames),
