@@ -3,7 +3,7 @@
 // built-in rules of in-app.ts, so the project has the last word. Rules run in order over every
 // frame; a later rule overrides an earlier one.
 import type { ExceptionValue, Frame, NormalizedEvent, Stacktrace } from '../../event/event.ts';
-import { exceptionValuesFor, frameValuesFor, matcherHolds } from './match-values.ts';
+import { compiledMatcher, exceptionValuesFor, frameValuesFor } from './match-values.ts';
 import type { Matcher } from './rule-scanner.ts';
 import type { StackTraceAction, StackTraceRule } from './stack-trace-rules.ts';
 
@@ -28,25 +28,62 @@ export function applyStackTraceRules(event: NormalizedEvent, rules: readonly Sta
  * as the first pass left them (their final categories and in_app).
  */
 function applyToFrames(frames: Frame[], rules: readonly StackTraceRule[], platform: string, exception?: ExceptionValue): void {
+  const context: MatchContext = { frames, platform, exception, fields: [] };
   for (const rule of rules) {
-    const appActions = rule.actions.filter((action) => action.flag === 'app');
+    const { appActions, matchers } = prepared(rule);
     if (rule.category === undefined && appActions.length === 0) continue;
-    const matched = frames.flatMap((_, index) => (ruleMatches(rule, frames, index, platform, exception) ? [index] : []));
+    const matched: number[] = [];
+    for (let index = 0; index < frames.length; index++) if (ruleMatches(rule, matchers, index, context)) matched.push(index);
     for (const index of matched) {
-      if (rule.category !== undefined) frames[index]!.data = { ...frames[index]!.data, category: rule.category };
+      const frame = frames[index]!;
+      if (rule.category !== undefined && frame.data?.category !== rule.category)
+        frame.data = { ...frame.data, category: rule.category };
       for (const action of appActions) for (const frame of targets(frames, index, action)) setInApp(frame, action.value);
     }
   }
   for (const rule of rules) {
-    const groupActions = rule.actions.filter((action) => action.flag === 'group');
+    const { groupActions, matchers } = prepared(rule);
     if (groupActions.length === 0) continue;
     for (let index = 0; index < frames.length; index++) {
-      if (!ruleMatches(rule, frames, index, platform, exception)) continue;
+      if (!ruleMatches(rule, matchers, index, context)) continue;
       for (const action of groupActions) {
-        for (const frame of targets(frames, index, action)) frame.data = { ...frame.data, ignored_for_grouping: !action.value };
+        for (const frame of targets(frames, index, action)) {
+          if (frame.data?.ignored_for_grouping !== !action.value)
+            frame.data = { ...frame.data, ignored_for_grouping: !action.value };
+        }
       }
     }
   }
+}
+
+interface MatchContext {
+  frames: readonly Frame[];
+  platform: string;
+  exception: ExceptionValue | undefined;
+  /** By frame index, the values of the fields no rule changes, read once (rules are many). */
+  fields: Array<Record<string, Values> | undefined>;
+}
+
+interface PreparedRule {
+  appActions: StackTraceAction[];
+  groupActions: StackTraceAction[];
+  /** The frame matchers, the family last: nearly every built-in rule starts with family:native. */
+  matchers: Matcher[];
+}
+
+const preparedRules = new WeakMap<StackTraceRule, PreparedRule>();
+
+function prepared(rule: StackTraceRule): PreparedRule {
+  let ready = preparedRules.get(rule);
+  if (!ready) {
+    ready = {
+      appActions: rule.actions.filter((action) => action.flag === 'app'),
+      groupActions: rule.actions.filter((action) => action.flag === 'group'),
+      matchers: [...rule.matchers].sort((a, b) => Number(a.key === 'family') - Number(b.key === 'family')),
+    };
+    preparedRules.set(rule, ready);
+  }
+  return ready;
 }
 
 /** The frames an action applies to: the matched one, those towards the crash (up) or away from it. */
@@ -66,32 +103,44 @@ function stacktracesWithOwners(event: NormalizedEvent): OwnedStacktrace[] {
   return out;
 }
 
-function ruleMatches(
-  rule: StackTraceRule,
-  frames: readonly Frame[],
-  index: number,
-  platform: string,
-  exception: ExceptionValue | undefined,
-): boolean {
+function ruleMatches(rule: StackTraceRule, matchers: readonly Matcher[], index: number, context: MatchContext): boolean {
   // Frames are listed oldest first: the caller is the one before, the callee the one after.
-  if (rule.caller && !frameMatches(rule.caller, frames[index - 1], platform, exception)) return false;
-  if (rule.callee && !frameMatches(rule.callee, frames[index + 1], platform, exception)) return false;
-  return rule.matchers.every((matcher) => frameMatches(matcher, frames[index], platform, exception));
+  if (rule.caller && !frameMatches(rule.caller, index - 1, context)) return false;
+  if (rule.callee && !frameMatches(rule.callee, index + 1, context)) return false;
+  for (const matcher of matchers) if (!frameMatches(matcher, index, context)) return false;
+  return true;
 }
 
-function frameMatches(
-  matcher: Matcher,
-  frame: Frame | undefined,
-  platform: string,
-  exception: ExceptionValue | undefined,
-): boolean {
+type Values = ReadonlyArray<string | boolean | undefined>;
+
+interface CompiledMatcher {
+  /** Where its values come from: the exception, fields rules change as they run, or fixed ones. */
+  source: 'exception' | 'changing' | 'fixed';
+  test: (values: Values) => boolean;
+}
+
+const EXCEPTION_KEYS = new Set(['type', 'value', 'mechanism']);
+const CHANGING_KEYS = new Set(['app', 'category']);
+const compiledMatchers = new WeakMap<Matcher, CompiledMatcher>();
+
+function compiled(matcher: Matcher): CompiledMatcher {
+  let ready = compiledMatchers.get(matcher);
+  if (!ready) {
+    const source = EXCEPTION_KEYS.has(matcher.key) ? 'exception' : CHANGING_KEYS.has(matcher.key) ? 'changing' : 'fixed';
+    ready = { source, test: compiledMatcher(matcher, true) };
+    compiledMatchers.set(matcher, ready);
+  }
+  return ready;
+}
+
+function frameMatches(matcher: Matcher, index: number, context: MatchContext): boolean {
+  const frame = context.frames[index];
   if (!frame) return false;
-  const exceptionKey = matcher.key === 'type' || matcher.key === 'value' || matcher.key === 'mechanism';
-  return matcherHolds(
-    matcher,
-    exceptionKey ? exceptionValuesFor(matcher.key, exception) : frameValuesFor(matcher.key, frame, platform),
-    true,
-  );
+  const { source, test } = compiled(matcher);
+  if (source === 'exception') return test(exceptionValuesFor(matcher.key, context.exception));
+  if (source === 'changing') return test(frameValuesFor(matcher.key, frame, context.platform));
+  const fields = (context.fields[index] ??= {});
+  return test((fields[matcher.key] ??= frameValuesFor(matcher.key, frame, context.platform)));
 }
 
 function setInApp(frame: Frame, value: boolean): void {

@@ -9,8 +9,14 @@ interface GlobOptions {
 }
 
 export function globMatches(pattern: string, value: string, options: GlobOptions): boolean {
-  const subject = options.path ? value.replace(/\\/g, '/') : value;
-  return globRegExp(pattern, options).test(subject);
+  return globTester(pattern, options)(value);
+}
+
+/** A function testing values against the pattern, compiled once (rules test every frame). */
+export function globTester(pattern: string, options: GlobOptions): (value: string) => boolean {
+  const regexp = globRegExp(pattern, options);
+  if (!options.path) return (value) => regexp.test(value);
+  return (value) => regexp.test(value.includes('\\') ? value.replace(/\\/g, '/') : value);
 }
 
 function globRegExp(pattern: string, options: GlobOptions): RegExp {

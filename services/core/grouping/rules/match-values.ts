@@ -4,7 +4,7 @@
 // module) are exact globs, while stack-trace rules ignore case throughout, as Sentry's enhancer
 // (getsentry/ophio) compiles every pattern.
 import type { ExceptionValue, Frame } from '../../event/event.ts';
-import { globMatches } from './glob.ts';
+import { globTester } from './glob.ts';
 import type { Matcher } from './rule-scanner.ts';
 
 const NATIVE_PLATFORMS = new Set(['native', 'c', 'cocoa', 'objc', 'swift']);
@@ -15,25 +15,43 @@ export function platformFamily(platform: string): string {
   return NATIVE_PLATFORMS.has(platform) ? 'native' : 'other';
 }
 
-/** Whether the matcher's pattern (ignoring `!`) matches the value; absent values never do. */
-function patternMatches(key: string, pattern: string, value: string | boolean | undefined, anyCase: boolean): boolean {
-  if (value === undefined) return false;
-  if (typeof value === 'boolean') return parseBoolean(pattern) === value;
+type Tester = (value: string | boolean) => boolean;
+
+// A matcher is compiled once into a tester; grouping rules run over every frame of every event.
+const exactTesters = new WeakMap<Matcher, Tester>();
+const anyCaseTesters = new WeakMap<Matcher, Tester>();
+
+function testerFor(matcher: Matcher, anyCase: boolean): Tester {
+  const cache = anyCase ? anyCaseTesters : exactTesters;
+  let tester = cache.get(matcher);
+  if (!tester) {
+    tester = compileTester(matcher.key, matcher.pattern, anyCase);
+    cache.set(matcher, tester);
+  }
+  return tester;
+}
+
+/** Whether the pattern (ignoring `!`) matches a value; booleans match yes/no patterns. */
+function compileTester(key: string, pattern: string, anyCase: boolean): Tester {
+  const expected = parseBoolean(pattern);
+  const onStrings =
+    (test: (value: string) => boolean): Tester =>
+    (value) =>
+      typeof value === 'boolean' ? expected === value : test(value);
   switch (key) {
     case 'path':
     case 'package':
-      return globMatches(pattern, value, { path: true, ignoreCase: true });
-    case 'family':
-      return pattern
-        .toLowerCase()
-        .split(',')
-        .some((family) => family === 'all' || family === value);
+      return onStrings(globTester(pattern, { path: true, ignoreCase: true }));
+    case 'family': {
+      const families = pattern.toLowerCase().split(',');
+      return onStrings((value) => families.some((family) => family === 'all' || family === value));
+    }
     case 'level':
     case 'value':
     case 'message':
-      return globMatches(pattern, value, { path: false, ignoreCase: true });
+      return onStrings(globTester(pattern, { path: false, ignoreCase: true }));
     default:
-      return globMatches(pattern, value, { path: false, ignoreCase: anyCase });
+      return onStrings(globTester(pattern, { path: false, ignoreCase: anyCase }));
   }
 }
 
@@ -81,11 +99,32 @@ export function exceptionValuesFor(key: string, exception: ExceptionValue | unde
   }
 }
 
+/** A matcher compiled into a test over candidate values (for rules run over many frames). */
+export function compiledMatcher(
+  matcher: Matcher,
+  anyCase: boolean,
+): (values: ReadonlyArray<string | boolean | undefined>) => boolean {
+  const tester = testerFor(matcher, anyCase);
+  return (values) => {
+    let any = false;
+    for (const value of values) {
+      if (value !== undefined && tester(value)) {
+        any = true;
+        break;
+      }
+    }
+    return matcher.negated ? !any : any;
+  };
+}
+
 /**
  * Whether a matcher holds over candidate values: any matches, or (negated) none does.
  * `anyCase` makes names match whatever their case (stack-trace rules).
  */
 export function matcherHolds(matcher: Matcher, values: ReadonlyArray<string | boolean | undefined>, anyCase = false): boolean {
-  const any = values.some((value) => patternMatches(matcher.key, matcher.pattern, value, anyCase));
+  const tester = testerFor(matcher, anyCase);
+  let any = false;
+  // Absent values never match.
+  for (const value of values) if (value !== undefined && tester(value)) any = true;
   return matcher.negated ? !any : any;
 }
