@@ -12,6 +12,7 @@ import { fingerprintKind, isDefaultEntry, resolveEntry } from './fingerprint.ts'
 import { frameValues, hasUrlOrigin, sameCall } from './frame-values.ts';
 import { isJavaScriptPlatform } from './in-app.ts';
 import { normalizeMessageForGrouping } from './normalize-message.ts';
+import { nsErrorValues } from './ns-error.ts';
 import { securityReportValues } from './security-report-values.ts';
 
 export type GroupingStrategy =
@@ -135,16 +136,6 @@ function chainVariant(exceptions: ExceptionValue[], name: 'app' | 'system', plat
     if (!stacktrace && nsError.length === 0 && exception.value) values.push(normalizeMessageForGrouping(exception.value));
   }
   return values.length > 0 ? { name, values, hasStacktrace } : null;
-}
-
-/** An Apple NSError's domain and code (mechanism.meta.ns_error), which Sentry groups by after the type. */
-function nsErrorValues(exception: ExceptionValue): string[] {
-  const meta = exception.mechanism?.meta as { ns_error?: { domain?: unknown; code?: unknown } } | null | undefined;
-  const nsError = meta?.ns_error;
-  if (!nsError || typeof nsError !== 'object') return [];
-  return [nsError.domain, nsError.code]
-    .filter((part) => typeof part === 'string' || typeof part === 'number')
-    .map((part) => String(part));
 }
 
 function stacktraceVariants(stacktrace: Stacktrace, platform: string): Array<VariantValues | null> {

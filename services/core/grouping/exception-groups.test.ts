@@ -142,6 +142,20 @@ describe('exception groups are titled as Sentry titles them', () => {
     expect(titled.title).toBe('ValueError: bad');
   });
 
+  it('tells NSError members apart by their code', () => {
+    const nsError = (id: number, code: number) => ({
+      type: 'NSError',
+      value: 'The operation could not be completed.',
+      mechanism: { type: 'chained', exception_id: id, parent_id: 0, meta: { ns_error: { domain: 'NSCocoaErrorDomain', code } } },
+    });
+    expect(summary({ platform: 'cocoa', exception: [nsError(2, 4), nsError(1, 260), aggregate()] }).title).toBe(
+      'AggregateError: Several failed',
+    );
+    expect(summary({ platform: 'cocoa', exception: [nsError(2, 4), nsError(1, 4), aggregate()] }).title).toBe(
+      'NSError: The operation could not be completed.',
+    );
+  });
+
   it('keeps the group as the title when its members differ', () => {
     const titled = summary({
       exception: [linked('ZodError', 'bad input', 2, 0), linked('FetchError', 'offline', 1, 0), aggregate()],

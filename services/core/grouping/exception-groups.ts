@@ -15,6 +15,7 @@
 import type { ExceptionValue } from '../event/event.ts';
 import { frameValues } from './frame-values.ts';
 import { normalizeMessageForGrouping } from './normalize-message.ts';
+import { nsErrorValues } from './ns-error.ts';
 
 interface GroupingContextOfExceptions {
   platform: string;
@@ -114,7 +115,8 @@ function compareDescending(a: string, b: string): number {
 
 /**
  * What makes two top-level exceptions "the same" one: Sentry compares everything their grouping
- * components hold, contributing or not, so the type, the normalized value and every frame's values.
+ * components hold, contributing or not, so the type, the normalized value, an NSError's domain
+ * and code, and every frame's values.
  */
 function groupingIdentity(exception: ExceptionValue, platform: string): string {
   const frames = (exception.stacktrace?.frames ?? []).map((frame) => [frame.in_app === true, frameValues(frame, platform)]);
@@ -122,6 +124,7 @@ function groupingIdentity(exception: ExceptionValue, platform: string): string {
     exception.type ?? null,
     exception.mechanism?.synthetic === true,
     exception.value === undefined ? null : normalizeMessageForGrouping(exception.value),
+    nsErrorValues(exception),
     frames,
   ]);
 }
