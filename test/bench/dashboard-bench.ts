@@ -121,6 +121,7 @@ async function measure(target: Target): Promise<void> {
     ['Issues (searched)', `${list}&query=${encodeURIComponent('BenchabcError')}`],
     ['issue page (loudest)', `${base}/${shortId}`],
     ['issue page (loudest, 14 days)', `${base}/${shortId}?period=14d`],
+    ["What's new (24 hours)", `${target.url}/organizations/default/whats-new`],
   ];
   console.log(
     `${target.name}: ${ISSUES} issues, ${EVENTS} events, ${LOGS} log records; ${REQUESTS} requests per line, one after another`,
