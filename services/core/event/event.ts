@@ -135,3 +135,15 @@ export function traceIdOf(event: NormalizedEvent): string | undefined {
   const traceId = event.contexts.trace?.trace_id;
   return typeof traceId === 'string' && /^[0-9a-f]{32}$/.test(traceId) ? traceId : undefined;
 }
+
+/** Every stack trace of the event: its exceptions', its own, then its threads'. */
+export function eventStacktraces(event: NormalizedEvent): Stacktrace[] {
+  const out: Stacktrace[] = [];
+  for (const exception of event.exception?.values ?? []) if (exception.stacktrace) out.push(exception.stacktrace);
+  if (event.stacktrace) out.push(event.stacktrace);
+  for (const thread of event.threads?.values ?? []) {
+    const stacktrace = (thread as { stacktrace?: Stacktrace }).stacktrace;
+    if (stacktrace) out.push(stacktrace);
+  }
+  return out;
+}

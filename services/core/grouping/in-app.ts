@@ -3,7 +3,7 @@
 // native ones are rule text in native-stack-trace-rules.ts). These rules override the
 // SDK's in_app; a frame still undecided afterwards is not in-app. Some frames are also kept out
 // of grouping altogether (`-group`): runtime plumbing that says nothing about the bug.
-import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { eventStacktraces, type Frame, type NormalizedEvent } from '../event/event.ts';
 
 const NOT_APP_PATHS = [
   '/vendor/',
@@ -59,20 +59,9 @@ export function isJavaScriptPlatform(platform: string | undefined): boolean {
 
 /** Sets in_app on every frame of the event; returns nothing, the event is updated in place. */
 export function applyInAppRules(event: NormalizedEvent): void {
-  for (const stacktrace of stacktracesOf(event)) {
+  for (const stacktrace of eventStacktraces(event)) {
     for (const frame of stacktrace.frames) applyToFrame(frame, frame.platform ?? event.platform);
   }
-}
-
-function stacktracesOf(event: NormalizedEvent): Stacktrace[] {
-  const out: Stacktrace[] = [];
-  for (const exception of event.exception?.values ?? []) if (exception.stacktrace) out.push(exception.stacktrace);
-  if (event.stacktrace) out.push(event.stacktrace);
-  for (const thread of event.threads?.values ?? []) {
-    const stacktrace = (thread as { stacktrace?: Stacktrace }).stacktrace;
-    if (stacktrace) out.push(stacktrace);
-  }
-  return out;
 }
 
 function applyToFrame(frame: Frame, platform: string): void {

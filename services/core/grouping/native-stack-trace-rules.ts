@@ -9,7 +9,7 @@
 // for grouping (`category:internals -group`). Left out: the rules for other platforms, which
 // in-app.ts applies (JavaScript, Python, Go, Dart, the JVM), and the Android/Java `module:`
 // categories. A project's own stack-trace rules run after these.
-import type { NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { eventStacktraces, type NormalizedEvent } from '../event/event.ts';
 import { platformFamily } from './rules/match-values.ts';
 import { parseStackTraceRules, type StackTraceRule } from './rules/stack-trace-rules.ts';
 
@@ -320,16 +320,9 @@ const NATIVE_RULES: readonly StackTraceRule[] = parseStackTraceRules(NATIVE_RULE
  * rule here matches native frames only, or frames a native rule filed under a category).
  */
 export function builtInStackTraceRules(event: NormalizedEvent): readonly StackTraceRule[] {
-  return stacktracesOf(event).some((stacktrace) =>
+  return eventStacktraces(event).some((stacktrace) =>
     stacktrace.frames.some((frame) => platformFamily(frame.platform ?? event.platform) === 'native'),
   )
     ? NATIVE_RULES
     : [];
-}
-
-function stacktracesOf(event: NormalizedEvent): Stacktrace[] {
-  const threads = (event.threads?.values ?? []).map((thread) => (thread as { stacktrace?: Stacktrace }).stacktrace);
-  return [...(event.exception?.values ?? []).map((exception) => exception.stacktrace), event.stacktrace, ...threads].filter(
-    (stacktrace): stacktrace is Stacktrace => stacktrace !== undefined,
-  );
 }

@@ -117,14 +117,7 @@ export function compiledMatcher(
   };
 }
 
-/**
- * Whether a matcher holds over candidate values: any matches, or (negated) none does.
- * `anyCase` makes names match whatever their case (stack-trace rules).
- */
-export function matcherHolds(matcher: Matcher, values: ReadonlyArray<string | boolean | undefined>, anyCase = false): boolean {
-  const tester = testerFor(matcher, anyCase);
-  let any = false;
-  // Absent values never match.
-  for (const value of values) if (value !== undefined && tester(value)) any = true;
-  return matcher.negated ? !any : any;
+/** Whether a fingerprint rule's matcher holds over candidate values: any matches, or (negated) none does. */
+export function matcherHolds(matcher: Matcher, values: ReadonlyArray<string | boolean | undefined>): boolean {
+  return compiledMatcher(matcher, false)(values);
 }
