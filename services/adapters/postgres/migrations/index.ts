@@ -16,6 +16,7 @@ import alertRuleState from './0014-alert-rule-state.ts';
 import logVolume from './0015-log-volume.ts';
 import userIdentities from './0016-user-identities.ts';
 import groupingRules from './0017-grouping-rules.ts';
+import eventPayloadStorage from './0018-event-payload-storage.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -35,4 +36,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0015-log-volume', sql: logVolume },
   { version: '0016-user-identities', sql: userIdentities },
   { version: '0017-grouping-rules', sql: groupingRules },
+  { version: '0018-event-payload-storage', sql: eventPayloadStorage },
 ];
