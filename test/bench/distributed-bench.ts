@@ -9,6 +9,7 @@
 //   accept latency. Throughout: consumer lag every 2 s (read from Kafka); after each phase, the
 //   time until every accepted event is queryable through the read API. Peak RSS of each role.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openKafkaQueue, type KafkaQueue } from '../../services/adapters/kafka/kafka-queue.ts';
 import { createCluster } from '../support/distributed-cluster.ts';
 import { INFRA_UP, readInfraEnv } from '../support/infra-env-file.ts';
@@ -16,6 +17,7 @@ import { listIssues } from '../support/issues.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { runProcess, type Provisioned } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
+import { treeCpuSeconds } from './thread-cpu.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
 const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
@@ -24,6 +26,28 @@ function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100
+}
+
+/** The backing servers test/infra/up.sh started, by the PID files it keeps (lib.sh). */
+const INFRA_PIDS = join(process.env.ERRATA_INFRA_RUN ?? '/tmp/errata-infra', 'pids');
+const BACKING_SERVERS = ['kafka', 'postgres', 'clickhouse', 'minio'];
+
+/** CPU seconds so far of every component an event passes through, by name: the roles and the backing servers with their child processes. */
+function componentCpu(roles: RoleProcess[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const role of roles) out.set(role.role, treeCpuSeconds(role.child.pid!));
+  for (const name of BACKING_SERVERS) {
+    const pid = Number(readFileSync(join(INFRA_PIDS, `${name}.pid`), 'utf8').trim());
+    out.set(name, treeCpuSeconds(pid));
+  }
+  return out;
+}
+
+/** Core-ms per event of each component and in all, between two componentCpu snapshots. */
+function describeComponentCpu(before: Map<string, number>, after: Map<string, number>, events: number): string {
+  const parts = [...after].map(([name, s]) => ({ name, ms: ((s - (before.get(name) ?? 0)) * 1000) / events }));
+  const total = parts.reduce((sum, p) => sum + p.ms, 0);
+  return `core-ms per event, all components: ${total.toFixed(2)} = ${parts.map((p) => `${p.name} ${p.ms.toFixed(2)}`).join(' + ')}`;
 }
 
 async function totalLag(queue: KafkaQueue): Promise<number> {
@@ -95,6 +119,7 @@ async function main() {
     const lag: string[] = [];
     let stopSampling = sampleLag(lagReader, lag);
     const cpuBefore = cpuSeconds(ingest.child.pid!);
+    const componentsBefore = componentCpu([ingest, mcp]);
     const max = await closedLoop(url, MAX_SECONDS);
     const ingestCpu = cpuSeconds(ingest.child.pid!) - cpuBefore;
     const maxRate = max.accepted / max.seconds;
@@ -106,8 +131,12 @@ async function main() {
     const dispatcher = await cluster.start('dispatcher');
     const maxQueryable = await secondsUntilQueryable(mcp, p, max.accepted);
     stopSampling();
+    const componentsAfterMax = componentCpu([ingest, mcp, dispatcher]);
     console.log(
       `  dispatcher started after the load: all ${max.accepted} events queryable ${maxQueryable.toFixed(1)} s later (${(max.accepted / maxQueryable).toFixed(0)} events/s processed)`,
+    );
+    console.log(
+      `  from the first request to every event queryable, ${describeComponentCpu(componentsBefore, componentsAfterMax, max.accepted)}`,
     );
     console.log(`  consumer lag (events.received, all partitions) every 2 s: ${lag.join(', ')}`);
 
@@ -120,6 +149,9 @@ async function main() {
     const halfQueryable = await secondsUntilQueryable(mcp, p, max.accepted + half.accepted);
     stopSampling();
     console.log(`  all ${half.accepted} accepted events queryable ${halfQueryable.toFixed(1)} s after the last request`);
+    console.log(
+      `  over the load and until queryable, ${describeComponentCpu(componentsAfterMax, componentCpu([ingest, mcp, dispatcher]), half.accepted)}`,
+    );
     console.log(`  consumer lag every 2 s: ${lag.join(', ')}`);
     for (const role of [ingest, dispatcher, mcp]) {
       console.log(`  peak RSS of ${role.role}: ${peakRssMb(role.child.pid!).toFixed(0)} MB`);

@@ -1,0 +1,73 @@
+// Accept-to-visible, as an agent sees it: while the load runs, one probe event a second, each
+// with a fingerprint of its own, and one poller calling `list_issues` through the real MCP client
+// (one call at a time, at most every POLL_MS) for the newest probe issues. A probe's figure is
+// the time from ingest's 200 to the first call that listed it; its resolution is the polling
+// interval plus one call. One poller, so a lagging server is not also flooded by the probe.
+import { randomUUID } from 'node:crypto';
+import { connectAgent } from '../support/mcp-client.ts';
+
+const POLL_MS = 100;
+const PROBE_TYPE = 'VisibilityProbe';
+
+function probeEnvelope(marker: string): string {
+  const eventId = randomUUID().replace(/-/g, '');
+  const event = {
+    event_id: eventId,
+    timestamp: Date.now() / 1000,
+    platform: 'python',
+    level: 'error',
+    fingerprint: [marker],
+    exception: { values: [{ type: PROBE_TYPE, value: marker }] },
+  };
+  const payload = JSON.stringify(event);
+  return `${JSON.stringify({ event_id: eventId })}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(payload) })}\n${payload}\n`;
+}
+
+interface Probe {
+  /** Stops sending probes, waits up to `waitMs` for those not yet listed; the accept-to-visible times in ms (Infinity: never listed). */
+  stop(waitMs: number): Promise<number[]>;
+}
+
+export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, token: string, project: string): Promise<Probe> {
+  const agent = await connectAgent(serverUrl, token);
+  const run = randomUUID().slice(0, 8);
+  /** Accepted probes not yet listed, by marker: when ingest accepted them. */
+  const waiting = new Map<string, number>();
+  const times: number[] = [];
+  let sending = true;
+  let n = 0;
+  const sender = setInterval(() => {
+    const marker = `probe-${run}-${n++}`;
+    void fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker) }).then(
+      // Refused probes are the load's failures, counted there.
+      (response) => response.status === 200 && waiting.set(marker, Date.now()),
+      () => undefined,
+    );
+  }, 1000);
+  const poll = async (until: () => boolean) => {
+    while (!until()) {
+      const started = Date.now();
+      const result = await agent.call('list_issues', { project, query: PROBE_TYPE, limit: 100 });
+      const now = Date.now();
+      for (const [marker, accepted] of waiting) {
+        if (!result.isError && result.text.includes(marker)) {
+          times.push(now - accepted);
+          waiting.delete(marker);
+        }
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - (Date.now() - started))));
+    }
+  };
+  const polling = poll(() => !sending);
+  return {
+    async stop(waitMs) {
+      clearInterval(sender);
+      sending = false;
+      await polling;
+      const deadline = Date.now() + waitMs;
+      await poll(() => waiting.size === 0 || Date.now() > deadline);
+      await agent.close();
+      return [...times, ...[...waiting.keys()].map(() => Infinity)];
+    },
+  };
+}
