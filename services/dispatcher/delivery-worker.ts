@@ -8,6 +8,7 @@ import type { SecretBox } from '../core/alerts/secret-box.ts';
 import { SIGNATURE_HEADER, webhookSignature } from '../core/alerts/webhook-signature.ts';
 import type { AlertStore, DueDelivery } from '../core/ports/alert-store.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 import { sendWebhook, type SenderOptions } from './webhook-sender.ts';
 
 const POLL_MS = 500;
@@ -21,6 +22,7 @@ interface DeliveryWorkerDeps {
   sender: Omit<SenderOptions, 'timeoutMs'>;
   retryBaseMs: number;
   logger: Logger;
+  metrics: Metrics;
   now?: () => number;
 }
 
@@ -81,6 +83,8 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
       : delay === undefined
         ? ({ status: 'failed' } as const)
         : ({ status: 'pending', nextAttemptAt: new Date(now() + delay) } as const);
+  // By what happens next: a retryable answer that used the last attempt is a failure.
+  deps.metrics.webhookAttempts.inc({ verdict: next.status === 'pending' ? 'retry' : next.status });
   const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.status}`);
   await deps.alerts.recordAttempt(
     delivery.id,
