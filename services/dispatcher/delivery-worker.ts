@@ -28,6 +28,8 @@ interface DeliveryWorkerDeps {
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise<void> } {
   const now = deps.now ?? Date.now;
+  // Every verdict reported from the start (at 0), so the failure ratio is defined before the first failure.
+  for (const verdict of ['delivered', 'retry', 'failed']) deps.metrics.webhookAttempts.inc({ verdict }, 0);
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
