@@ -1,9 +1,10 @@
 // The shipped rules and dashboard against a real Prometheus (built from the Go module proxy by
 // test/setup/provision.sh) scraping the real roles on loopback, under steady SDK traffic:
 // every series that a rule or a dashboard panel reads exists with the labels they use, every
-// recording rule and every panel query returns data, and two alerts fire for real faults and
-// resolve once the faults are undone: the dispatchers stopped (ErrataDispatcherNotConsuming)
-// and a channel whose receiver answers 500 (ErrataWebhookDeliveriesFailing).
+// recording rule and every panel query returns data, and alerts fire for real faults and
+// resolve once the faults are undone: the dispatchers stopped (ErrataDispatcherNotConsuming,
+// then ErrataEventsWaitingTooLong for the events they store late) and a channel whose receiver
+// answers 500 (ErrataWebhookDeliveriesFailing).
 // The rules are the shipped file with its time scaled down (each `for` to 2 s, rate windows of
 // 5 and 10 minutes to 15 and 30 s, against a 1 s scrape) so a fault shows in seconds; every
 // expression is otherwise the shipped one. The operator's series are checked by the operator
@@ -167,23 +168,23 @@ describe('the shipped rules and dashboard on a real Prometheus', () => {
     }
   });
 
-  it('fires ErrataDispatcherNotConsuming while the dispatchers are stopped under load, and resolves once they are back', async () => {
+  it('fires ErrataDispatcherNotConsuming, then ErrataEventsWaitingTooLong, when the dispatchers stop under load; both resolve once they are back', async () => {
+    const until = (alertname: string, state: boolean, what: string) =>
+      eventually(async () => ((await firing(alertname)) === state ? true : undefined), what, 90_000);
     expect(await firing('ErrataDispatcherNotConsuming')).toBe(false);
+    expect(await firing('ErrataEventsWaitingTooLong')).toBe(false);
     const ports = full.dispatchers.map((d) => d.port);
+    const stoppedAt = Date.now();
     for (const dispatcher of full.dispatchers) expect(await dispatcher.stop()).toBe(0);
-    await eventually(
-      async () => ((await firing('ErrataDispatcherNotConsuming')) ? true : undefined),
-      'the alert to fire',
-      90_000,
-    );
-    // Back on the same ports, which Prometheus scrapes.
+    await until('ErrataDispatcherNotConsuming', true, 'ErrataDispatcherNotConsuming to fire');
+    // Accepted events wait in Kafka; once they have waited past the latency alert's 60 s, the
+    // dispatchers come back on the same ports (which Prometheus scrapes) and store them late.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + 70_000 - Date.now())));
     full.dispatchers = [];
     for (const port of ports) full.dispatchers.push(await full.cluster.start('dispatcher', { port }));
-    await eventually(
-      async () => ((await firing('ErrataDispatcherNotConsuming')) ? undefined : true),
-      'the alert to resolve',
-      90_000,
-    );
+    await until('ErrataEventsWaitingTooLong', true, 'ErrataEventsWaitingTooLong to fire');
+    await until('ErrataDispatcherNotConsuming', false, 'ErrataDispatcherNotConsuming to resolve');
+    await until('ErrataEventsWaitingTooLong', false, 'ErrataEventsWaitingTooLong to resolve');
     expect(traffic.sent()).toBeGreaterThan(0);
   });
 
