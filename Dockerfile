@@ -13,6 +13,8 @@ COPY tsconfig.json ./
 COPY bin ./bin
 COPY services ./services
 COPY operator ./operator
+# The shipped Prometheus rules: the build copies them into dist/ for the operator's PrometheusRule.
+COPY charts/errata/monitoring/errata-rules.yaml ./charts/errata/monitoring/errata-rules.yaml
 RUN npm run build
 
 FROM node:20-bookworm-slim

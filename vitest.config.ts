@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['services/**/*.test.{ts,tsx}', 'operator/**/*.test.ts', 'examples/**/*.test.ts'],
+          include: ['services/**/*.test.{ts,tsx}', 'operator/**/*.test.ts', 'examples/**/*.test.ts', 'charts/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -25,6 +25,7 @@ import { GROUP, PLURAL, VERSION } from './api/errata-resource.ts';
 import { FIELD_MANAGER, INSTANCE_LABEL, MANAGED_BY_LABEL } from './desired/metadata.ts';
 import { Kube } from './reconcile/kube.ts';
 import { startLeaderElection } from './reconcile/leader-election.ts';
+import { registerStatusMetrics } from './status-metrics.ts';
 import { Reconciler } from './reconcile/reconciler.ts';
 import { WorkQueue } from './reconcile/work-queue.ts';
 
@@ -52,7 +53,7 @@ export async function startOperator(
   options: OperatorOptions,
 ): Promise<{ url: string; isLeader(): boolean; stop(): Promise<void> }> {
   const { kubeConfig, logger } = options;
-  const metrics = createMetrics();
+  const metrics = createMetrics({ role: 'operator' });
   const passes = new Counter({
     name: 'errata_operator_reconcile_total',
     help: 'Reconcile passes by result (ok, error).',
@@ -102,6 +103,7 @@ export async function startOperator(
     `/apis/${GROUP}/${VERSION}/${PLURAL}`,
     () => custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as never,
   ) as Watched;
+  registerStatusMetrics(metrics.registry, () => erratas.list());
   const watches: Array<{ name: string; informer: Watched; onChange: (object: KubernetesObject) => void }> = [
     { name: 'erratas', informer: erratas, onChange: enqueue },
     {

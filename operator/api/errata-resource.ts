@@ -110,16 +110,22 @@ export const errataSpec = z
         roleClaim: z.string().min(1).max(100).optional().describe('the claim whose values map to roles (default groups)'),
         scopes: z.string().min(1).max(500).optional().describe('space-separated scopes, openid among them'),
         createUsers: z.boolean().default(false).describe('create an account for an unknown person with a mapped role'),
-        name: z.string().min(1).max(60).optional().describe('the provider\'s name on the sign-in button'),
+        name: z.string().min(1).max(60).optional().describe("the provider's name on the sign-in button"),
       })
       .strict()
       .optional()
       .describe('OpenID Connect sign-in on the dashboard, beside passwords'),
     eventRetentionDays: z.number().int().min(1).max(3650).default(90),
     monitoring: z
-      .object({ serviceMonitor: z.boolean().default(false) })
+      .object({
+        serviceMonitor: z.boolean().default(false),
+        prometheusRule: z
+          .boolean()
+          .default(false)
+          .describe("a PrometheusRule with Errata's alerts and recording rules (when the Prometheus Operator's CRD exists)"),
+      })
       .strict()
-      .default({ serviceMonitor: false }),
+      .default({ serviceMonitor: false, prometheusRule: false }),
     podDisruptionBudgets: z
       .object({ enabled: z.boolean().default(true) })
       .strict()

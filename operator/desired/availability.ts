@@ -1,8 +1,10 @@
-// What keeps the roles sized and available: HorizontalPodAutoscalers for roles with
-// autoscaling, PodDisruptionBudgets (on by default), and a ServiceMonitor for Prometheus when
-// monitoring is on and its CRD is installed.
+// What keeps the roles sized, available and watched: HorizontalPodAutoscalers for roles with
+// autoscaling, PodDisruptionBudgets (on by default), and for the Prometheus Operator a
+// ServiceMonitor and a PrometheusRule (Errata's alerts and recording rules), each when switched
+// on and its CRD is installed.
 import { ROLES, type ErrataResource, type Role } from '../api/errata-resource.ts';
 import { INSTANCE_LABEL, objectName, ownedMetadata, selectorLabels } from './metadata.ts';
+import { monitoringRules } from './monitoring-rules.ts';
 
 export function autoscaler(resource: ErrataResource, role: Role) {
   const scaling = resource.spec[role].autoscaling;
@@ -50,6 +52,18 @@ export function serviceMonitor(resource: ErrataResource, crdInstalled: boolean) 
   return {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
+    metadata: ownedMetadata(resource, objectName(resource), 'metrics', body),
+    spec: body,
+  };
+}
+
+/** Errata's shipped rules (charts/errata/monitoring/errata-rules.yaml), for Prometheus to load. */
+export function prometheusRule(resource: ErrataResource, crdInstalled: boolean) {
+  if (!resource.spec.monitoring.prometheusRule || !crdInstalled) return undefined;
+  const body = monitoringRules();
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
     metadata: ownedMetadata(resource, objectName(resource), 'metrics', body),
     spec: body,
   };

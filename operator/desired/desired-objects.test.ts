@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { API_VERSION, errataSpec, type ErrataResource } from '../api/errata-resource.ts';
 import { desiredObjects } from './desired-objects.ts';
 import { SPEC_HASH_ANNOTATION } from './metadata.ts';
@@ -26,13 +28,13 @@ function resource(overrides: Record<string, unknown> = {}): ErrataResource {
       },
       secretsKey: { name: 'errata', key: 'secrets-key' },
       ingress: { host: 'errata.example.com', className: 'nginx', tlsSecretName: 'errata-tls', annotations: { 'a/b': 'c' } },
-      monitoring: { serviceMonitor: true },
+      monitoring: { serviceMonitor: true, prometheusRule: true },
       ...overrides,
     }),
   };
 }
 
-const observed = { rolloutVersion: '0.2.0', serviceMonitorCrdInstalled: true };
+const observed = { rolloutVersion: '0.2.0', serviceMonitorCrdInstalled: true, prometheusRuleCrdInstalled: true };
 const byKey = (objects: Array<{ kind: string; metadata: { name: string } }>) =>
   new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o as any]));
 
@@ -53,6 +55,7 @@ describe('desired objects', () => {
       'PodDisruptionBudget/prod-dispatcher',
       'Ingress/prod',
       'ServiceMonitor/prod',
+      'PrometheusRule/prod',
     ]);
     for (const object of objects as any[]) {
       expect(object.metadata.namespace).toBe('errata');
@@ -121,7 +124,8 @@ describe('desired objects', () => {
     const objects = byKey(
       desiredObjects(resource({ sso: { secretName: 'errata-sso', createUsers: true, name: 'Keycloak' } }), observed),
     );
-    const env = (role: string) => objects.get(`Deployment/prod-${role}`).spec.template.spec.containers[0].env as Array<{ name: string }>;
+    const env = (role: string) =>
+      objects.get(`Deployment/prod-${role}`).spec.template.spec.containers[0].env as Array<{ name: string }>;
     const mcpEnv = env('mcp');
     const ref = (name: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: 'errata-sso', key } } });
     expect(mcpEnv).toEqual(
@@ -187,12 +191,25 @@ describe('desired objects', () => {
     expect(hashes(resource())).toEqual(before);
   });
 
-  it('leaves out what is switched off: autoscalers, budgets, ingress, and a ServiceMonitor without its CRD', () => {
+  it('leaves out what is switched off: autoscalers, budgets, ingress, and a ServiceMonitor or PrometheusRule without its CRD', () => {
     const plain = resource({ ingest: { replicas: 1 }, ingress: undefined, podDisruptionBudgets: { enabled: false } });
-    const kinds = desiredObjects(plain, { ...observed, serviceMonitorCrdInstalled: false }).map((o) => o.kind);
+    const withoutCrds = { ...observed, serviceMonitorCrdInstalled: false, prometheusRuleCrdInstalled: false };
+    const kinds = desiredObjects(plain, withoutCrds).map((o) => o.kind);
     expect(new Set(kinds)).toEqual(new Set(['ConfigMap', 'Service', 'Deployment']));
+    const switchedOff = resource({ monitoring: { serviceMonitor: false, prometheusRule: false } });
+    expect(desiredObjects(switchedOff, observed).map((o) => o.kind)).not.toContain('PrometheusRule');
     const config = byKey(desiredObjects(plain, observed)).get('ConfigMap/prod-config');
     expect(config.data.ERRATA_BASE_URL).toBe('http://prod-ingest.errata.svc:8000');
+  });
+
+  it('puts the shipped rules file, as it is, in the PrometheusRule', () => {
+    const rule = byKey(desiredObjects(resource(), observed)).get('PrometheusRule/prod');
+    const file = parse(readFileSync(new URL('../../charts/errata/monitoring/errata-rules.yaml', import.meta.url), 'utf8'));
+    expect(rule.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(rule.spec).toEqual(file);
+    expect(rule.spec.groups.flatMap((g: any) => g.rules.map((r: any) => r.alert)).filter(Boolean)).toContain(
+      'ErrataDispatcherNotConsuming',
+    );
   });
 
   it('migrates with a Job per target version, and Deployments run the version they are given', () => {

@@ -1,9 +1,9 @@
 // Everything an `Errata` should own right now, built by pure functions from the resource and
-// two facts the reconciler observed: which version the Deployments may run (the one whose
-// migrations completed), and whether the ServiceMonitor CRD exists. The reconciler applies
+// facts the reconciler observed: which version the Deployments may run (the one whose
+// migrations completed), and whether the ServiceMonitor and PrometheusRule CRDs exist. The reconciler applies
 // these and prunes owned objects of these kinds that are not in the list.
 import type { ErrataResource } from '../api/errata-resource.ts';
-import { autoscaler, disruptionBudget, perRole, serviceMonitor } from './availability.ts';
+import { autoscaler, disruptionBudget, perRole, prometheusRule, serviceMonitor } from './availability.ts';
 import { ingress, roleService } from './networking.ts';
 import { configMap, roleDeployments } from './workloads.ts';
 
@@ -11,6 +11,7 @@ interface Observed {
   /** The version the Deployments run: the spec's once its migrations completed, until then the one before. */
   rolloutVersion: string;
   serviceMonitorCrdInstalled: boolean;
+  prometheusRuleCrdInstalled: boolean;
 }
 
 export interface KubeObject {
@@ -28,11 +29,13 @@ export const OWNED_KINDS = [
   'PodDisruptionBudget',
   'Ingress',
   'ServiceMonitor',
+  'PrometheusRule',
 ] as const;
 
 export function desiredObjects(resource: ErrataResource, observed: Observed): KubeObject[] {
   const ingressObject = ingress(resource);
   const monitor = serviceMonitor(resource, observed.serviceMonitorCrdInstalled);
+  const rules = prometheusRule(resource, observed.prometheusRuleCrdInstalled);
   return [
     configMap(resource),
     ...perRole((role) => roleService(resource, role)),
@@ -41,5 +44,6 @@ export function desiredObjects(resource: ErrataResource, observed: Observed): Ku
     ...perRole((role) => disruptionBudget(resource, role)),
     ...(ingressObject ? [ingressObject] : []),
     ...(monitor ? [monitor] : []),
+    ...(rules ? [rules] : []),
   ];
 }

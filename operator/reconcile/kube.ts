@@ -29,6 +29,7 @@ const API_VERSIONS: Record<string, string> = {
   PodDisruptionBudget: 'policy/v1',
   Ingress: 'networking.k8s.io/v1',
   ServiceMonitor: 'monitoring.coreos.com/v1',
+  PrometheusRule: 'monitoring.coreos.com/v1',
 };
 
 export function isNotFound(error: unknown): boolean {

@@ -20,6 +20,7 @@ import type { Kube, LiveObject } from './kube.ts';
 import { observedStatus, type MigrationObservation, type RoleObservation } from './observe-status.ts';
 
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
+const PROMETHEUS_RULE_CRD = 'prometheusrules.monitoring.coreos.com';
 const REPLICAS_HANDOVER_MANAGER = 'errata-operator-handover';
 
 interface PassResult {
@@ -81,10 +82,15 @@ export class Reconciler {
 
     // Observe: what it owns now (read once, for the status and for the acting after it).
     const target = resource.spec.version;
+    // A kind whose CRD is missing can be neither listed nor applied.
     const serviceMonitorCrdInstalled = await this.kube.crdInstalled(SERVICE_MONITOR_CRD);
+    const prometheusRuleCrdInstalled = await this.kube.crdInstalled(PROMETHEUS_RULE_CRD);
     const owned = await this.listOwned(
       resource,
-      OWNED_KINDS.filter((kind) => kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled),
+      OWNED_KINDS.filter(
+        (kind) =>
+          (kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled) && (kind !== 'PrometheusRule' || prometheusRuleCrdInstalled),
+      ),
     );
     const migration = await this.observeMigration(resource, previous);
     const roles: Partial<Record<Role, RoleObservation>> = {};
@@ -116,6 +122,7 @@ export class Reconciler {
     const desired = desiredObjects(resource, {
       rolloutVersion: rolloutVersion ?? target,
       serviceMonitorCrdInstalled,
+      prometheusRuleCrdInstalled,
     }).filter(
       // Before the first migration succeeded there is nothing to run: no Deployments yet.
       (object) => rolloutVersion !== undefined || (object.kind !== 'Deployment' && object.kind !== 'HorizontalPodAutoscaler'),

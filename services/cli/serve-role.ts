@@ -35,7 +35,7 @@ interface RoleParts {
 
 export async function serveRole(role: ServerRole, config: Config, rootLogger: Logger): Promise<RunningRole> {
   const logger = rootLogger.child({ role });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ role });
   const parts = await ROLES[role](config, logger, metrics);
   let server: Server;
   let url: string;

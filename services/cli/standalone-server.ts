@@ -47,7 +47,7 @@ export async function startStandaloneServer(
     await socket.remove();
     throw error;
   }
-  const metrics = createMetrics();
+  const metrics = createMetrics({ role: 'standalone' });
   let ports;
   try {
     // The backend thread runs the dispatcher (cli/backend-worker.ts) with these settings.

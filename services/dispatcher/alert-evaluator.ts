@@ -16,6 +16,7 @@ import type { Occurrence, OccurrenceResult } from '../core/issues/occurrence.ts'
 import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { MetadataStore, Project } from '../core/ports/metadata-store.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 
 interface AlertEvaluatorDeps {
   alerts: AlertStore;
@@ -23,6 +24,7 @@ interface AlertEvaluatorDeps {
   events: EventStore;
   baseUrl: string;
   channelLimitPerHour: number;
+  metrics: Metrics;
   now?: () => number;
 }
 
@@ -63,7 +65,11 @@ export class AlertEvaluator {
         });
       }
     }
-    return (await this.deps.alerts.enqueueDeliveries(deliveries)).length;
+    // Counted as added: a batch evaluated again adds (and counts) nothing twice.
+    const added = await this.deps.alerts.enqueueDeliveries(deliveries);
+    const held = added.filter((delivery) => delivery.status === 'held').length;
+    if (held > 0) this.deps.metrics.webhookHeld.inc(held);
+    return added.length;
   }
 
   private async passesCheck(candidate: AlertCandidate): Promise<boolean> {

@@ -53,9 +53,10 @@ async function project(slug: string, name: string) {
 }
 
 let offset = 0;
+const metrics = createMetrics({ processMetrics: false });
+const heldCount = async () => (await metrics.webhookHeld.get()).values[0]?.value ?? 0;
 /** Events as @sentry/node sends them, through the event pipeline with alerts evaluated. */
 async function ingest(projectId: number, events: Array<{ group: string; message: string }>, limitPerHour: number) {
-  const metrics = createMetrics();
   const pipeline = eventPipeline({
     metadata: stores.metadata,
     events: stores.events,
@@ -65,6 +66,7 @@ async function ingest(projectId: number, events: Array<{ group: string; message:
       events: stores.events,
       baseUrl: BASE_URL,
       channelLimitPerHour: limitPerHour,
+      metrics,
     }),
     outcomes: outcomeRecorder(metrics, 'dispatcher'),
     metrics,
@@ -107,6 +109,7 @@ async function deliver(count: number, secret: string): Promise<Array<Record<stri
     sender: { allowHosts: ['localhost'], userAgent: 'errata/test', ca: [receiver.caPem] },
     retryBaseMs: 100,
     logger: createLogger('silent'),
+    metrics,
   });
   try {
     const deadline = Date.now() + 20_000;
@@ -133,6 +136,7 @@ describe('overflow summary', () => {
       url: `${receiver.url}?channel=pager`,
     });
     await manage.createRule(deps, organization, shop, { name: 'Every', trigger: 'every_occurrence', channelIds: [channel.id] });
+    const heldBefore = await heldCount();
     await ingest(
       shop.id,
       Array.from({ length: 5 }, (_, i) => ({ group: `g${i % 2}`, message: `boom ${i}` })),
@@ -140,6 +144,8 @@ describe('overflow summary', () => {
     );
     const statuses = (await stores.alerts.listDeliveries(channel.id, 10)).map((d) => d.status).sort();
     expect(statuses).toEqual(['held', 'held', 'held', 'pending', 'pending']);
+    // errata_webhook_deliveries_held_total, which the WebhookDeliveriesHeld alert reads.
+    expect((await heldCount()) - heldBefore).toBe(3);
 
     const now = Date.now();
     expect(await summarizeOverflow(deps, new Date(now), logger)).toBe(0);

@@ -8,6 +8,7 @@ import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-erra
 import { secretBox } from '../core/alerts/secret-box.ts';
 import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { createMetrics } from '../runtime/metrics.ts';
 import { startConnectionCounter } from '../../test/support/connection-counter.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
@@ -18,6 +19,11 @@ let stores: EmbeddedStores;
 let alerts: EmbeddedStores['alerts'];
 let receiver: HttpsReceiver;
 const box = secretBox(randomBytes(32));
+const metrics = createMetrics({ processMetrics: false });
+/** errata_webhook_delivery_attempts_total by verdict, which the delivery alerts read. */
+async function attemptCounts(): Promise<Record<string, number>> {
+  return Object.fromEntries((await metrics.webhookAttempts.get()).values.map((v) => [v.labels.verdict, v.value]));
+}
 let organizationId: number;
 
 beforeAll(async () => {
@@ -48,6 +54,7 @@ function worker(allowHosts = ['localhost']) {
     sender: { allowHosts, userAgent: 'errata/test', ca: [receiver.caPem] },
     retryBaseMs: 100,
     logger: createLogger('silent'),
+    metrics,
   });
 }
 
@@ -65,6 +72,7 @@ describe('delivery worker', () => {
     const [delivery] = await alerts.enqueueDeliveries([
       { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
     ]);
+    const before = await attemptCounts();
     const running = worker();
     try {
       const done = await until(async () => {
@@ -72,6 +80,9 @@ describe('delivery worker', () => {
         return listed?.status === 'delivered' ? listed : undefined;
       });
       expect(done.id).toBe(delivery!.id);
+      const counted = await attemptCounts();
+      expect((counted.retry ?? 0) - (before.retry ?? 0)).toBe(2);
+      expect((counted.delivered ?? 0) - (before.delivered ?? 0)).toBe(1);
       expect(done.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([
         [500, 'retry'],
         [429, 'retry'],

@@ -8,6 +8,7 @@ import type { SecretBox } from '../core/alerts/secret-box.ts';
 import { SIGNATURE_HEADER, webhookSignature } from '../core/alerts/webhook-signature.ts';
 import type { AlertStore, DueDelivery } from '../core/ports/alert-store.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 import { sendWebhook, type SenderOptions } from './webhook-sender.ts';
 
 const POLL_MS = 500;
@@ -21,11 +22,14 @@ interface DeliveryWorkerDeps {
   sender: Omit<SenderOptions, 'timeoutMs'>;
   retryBaseMs: number;
   logger: Logger;
+  metrics: Metrics;
   now?: () => number;
 }
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise<void> } {
   const now = deps.now ?? Date.now;
+  // Every verdict reported from the start (at 0), so the failure ratio is defined before the first failure.
+  for (const verdict of ['delivered', 'retry', 'failed']) deps.metrics.webhookAttempts.inc({ verdict }, 0);
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -81,6 +85,8 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
       : delay === undefined
         ? ({ status: 'failed' } as const)
         : ({ status: 'pending', nextAttemptAt: new Date(now() + delay) } as const);
+  // By what happens next: a retryable answer that used the last attempt is a failure.
+  deps.metrics.webhookAttempts.inc({ verdict: next.status === 'pending' ? 'retry' : next.status });
   const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.status}`);
   await deps.alerts.recordAttempt(
     delivery.id,

@@ -55,6 +55,7 @@ export function startDispatcherRole(
     baseUrl: settings.alerting.baseUrl,
     blobs: ports.blobs,
     logger: runtime.logger,
+    metrics: runtime.metrics,
     retentionDays: settings.retentionDays,
   });
   return {

@@ -10,7 +10,7 @@ let stores: EmbeddedStores;
 let projectId: number;
 let organizationId: number;
 let events: BatchHandler;
-const metrics = createMetrics();
+const metrics = createMetrics({ processMetrics: false });
 
 beforeAll(async () => {
   stores = await openEmbeddedStores();

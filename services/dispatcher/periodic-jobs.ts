@@ -2,6 +2,7 @@
 // dispatcher role, or the standalone server's backend thread): retention pruning, snooze
 // expiry, and the alert summaries (overflow and digests).
 import type { AlertStore } from '../core/ports/alert-store.ts';
+import { registerRetentionProgress, type Metrics } from '../runtime/metrics.ts';
 import { startAlertJobs } from './alert-jobs.ts';
 import { startRetentionJob, type RetentionDeps } from './retention.ts';
 import { startSnoozeExpiryJob } from './snooze-expiry.ts';
@@ -10,9 +11,14 @@ interface PeriodicJobDeps extends RetentionDeps {
   alerts: AlertStore;
   /** The dashboard base, for the links in summaries. */
   baseUrl: string;
+  metrics: Metrics;
 }
 
 export function startPeriodicJobs(deps: PeriodicJobDeps): { stop(): void } {
-  const jobs = [startRetentionJob(deps), startSnoozeExpiryJob(deps), startAlertJobs(deps)];
+  const jobs = [
+    startRetentionJob(deps, registerRetentionProgress(deps.metrics)),
+    startSnoozeExpiryJob(deps),
+    startAlertJobs(deps),
+  ];
   return { stop: () => jobs.forEach((job) => job.stop()) };
 }

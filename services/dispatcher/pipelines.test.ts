@@ -13,7 +13,7 @@ import { logPipeline } from './log-pipeline.ts';
 let stores: EmbeddedStores;
 let projectId: number;
 let organizationId: number;
-const metrics = createMetrics();
+const metrics = createMetrics({ processMetrics: false });
 const logger = createLogger('silent');
 
 beforeAll(async () => {

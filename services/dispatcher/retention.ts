@@ -26,9 +26,7 @@ export interface RetentionDeps {
   intervalMs?: number;
 }
 
-export async function pruneExpired(
-  deps: RetentionDeps,
-): Promise<{
+export async function pruneExpired(deps: RetentionDeps): Promise<{
   events: number;
   logs: number;
   eventIds: number;
@@ -66,9 +64,11 @@ async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff
   }
 }
 
-export function startRetentionJob(deps: RetentionDeps): { stop(): void } {
+/** `progress` hears of each pass that finished (errata_retention_last_success_timestamp_seconds). */
+export function startRetentionJob(deps: RetentionDeps, progress: { succeeded(): void }): { stop(): void } {
   const job = { name: 'retention pruning', intervalMs: deps.intervalMs ?? 3_600_000, logger: deps.logger };
   return repeatEvery(job, async () => {
     await pruneExpired(deps);
+    progress.succeeded();
   });
 }

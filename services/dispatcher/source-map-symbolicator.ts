@@ -58,6 +58,8 @@ export class SourceMapSymbolicator {
 
   constructor(private readonly deps: SymbolicatorDeps) {
     this.now = deps.now ?? Date.now;
+    // Every result reported from the start (at 0), so a ratio over them is defined before the first failure.
+    for (const result of ['kept', 'too_large', 'absent', 'unreadable']) deps.metrics?.sourceMapLoads.inc({ result }, 0);
   }
 
   /** Rewrites the event's JS frames that have uploaded maps; leaves the others as they are. */

@@ -79,6 +79,7 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
       events: deps.events,
       baseUrl: alerting.baseUrl,
       channelLimitPerHour: alerting.channelLimitPerHour,
+      metrics: deps.metrics,
     });
   const deliveries =
     alerting &&
@@ -92,6 +93,7 @@ export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers 
       },
       retryBaseMs: alerting.retryBaseMs,
       logger: deps.logger,
+      metrics: deps.metrics,
     });
   const events = isolateFailures(
     eventPipeline({ ...deps, ...(symbolicator ? { symbolicator } : {}), ...(alertEvaluator ? { alertEvaluator } : {}) }),

@@ -265,6 +265,8 @@ async function opening<P>(
           if (write.error) metrics.storeWriteErrors.inc({ store: write.table });
         },
       });
+      // Each store reported from the start (at 0): "no errors" is a value, not a missing series.
+      for (const store of ['events', 'logs'] as const) metrics.storeWriteErrors.inc({ store }, 0);
       closers.push(() => stores.close());
       health.push({ name: 'clickhouse', check: () => stores.ping() });
       return { events: stores.events, logs: stores.logs };
@@ -286,7 +288,9 @@ async function opening<P>(
         produceTimeoutMs: k.produceTimeoutMs,
         topics: Object.values(TOPICS),
         logger: logger.child({ component: 'kafka' }),
+        onHandlerError: (_error, topic) => metrics.pipelineBatchErrors.inc({ topic }),
       });
+      if (role === 'dispatcher') for (const topic of Object.values(TOPICS)) metrics.pipelineBatchErrors.inc({ topic }, 0);
       closers.push(() => queue.close());
       health.push({ name: 'kafka', check: () => queue.ping() });
       return queue;

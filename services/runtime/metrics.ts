@@ -13,22 +13,37 @@ import {
 } from 'prom-client';
 import type { DataCategory, OutcomeReason, OutcomeRecorder, OutcomeStage } from '../core/outcomes.ts';
 import type { Queue } from '../core/ports/queue.ts';
+import { VERSION } from './version.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
+/** What a process runs, as errata_build_info's `role` says it. */
+type MetricsRole = 'standalone' | 'ingest' | 'mcp' | 'dispatcher' | 'operator';
+
 /**
- * `processMetrics: false` for a worker thread: process-wide figures (memory, CPU, event loop)
- * are reported once, by the main thread.
+ * A process's registry; `role` names what it runs (for errata_build_info). A worker thread
+ * passes `processMetrics: false` instead: process-wide figures (memory, CPU, event loop, build
+ * info) are reported once, by the main thread, whose /metrics adds the thread's figures.
  */
-export function createMetrics(options: { processMetrics?: boolean } = {}) {
+export function createMetrics(options: { role: MetricsRole } | { processMetrics: false }) {
   const registry = new Registry();
   const registers = [registry];
-  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'errata_' });
+  if ('role' in options) {
+    collectDefaultMetrics({ register: registry, prefix: 'errata_' });
+    // Always 1: a join on it (`* on(instance) group_left(version) errata_build_info`) lets any
+    // alert or panel say which version and role misbehaves.
+    new Gauge({
+      name: 'errata_build_info',
+      help: 'Always 1; its labels say which Errata version and role this process runs.',
+      labelNames: ['version', 'role'] as const,
+      registers,
+    }).set({ version: VERSION, role: options.role }, 1);
+  }
   /** Other registries (another thread's) whose figures /metrics adds to this one's. */
   const sources: Array<() => Promise<MetricsJson>> = [];
-  const thread = options.processMetrics === false ? 'backend' : 'main';
+  const thread = 'role' in options ? 'main' : 'backend';
   new Gauge({
     name: 'errata_thread_heap_bytes',
     help: 'Memory of each thread of the process: V8 heap used and total, external memory (WebAssembly included) and array buffers.',
@@ -141,6 +156,17 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['store'] as const,
       registers,
     }),
+    webhookAttempts: new Counter({
+      name: 'errata_webhook_delivery_attempts_total',
+      help: 'Webhook sends, by verdict: delivered (2xx), retry (5xx, 429 or no answer; sent again later) or failed (any other status, or out of attempts).',
+      labelNames: ['verdict'] as const,
+      registers,
+    }),
+    webhookHeld: new Counter({
+      name: 'errata_webhook_deliveries_held_total',
+      help: 'Alerts held back because their channel was over its hourly limit (they go out in the overflow summary).',
+      registers,
+    }),
     storeBatchSize: new Histogram({
       name: 'errata_store_write_batch_size',
       help: 'Rows per store write, by store.',
@@ -189,6 +215,21 @@ export function registerQueueLag(metrics: Metrics, queue: Queue): void {
       for (const lag of lags) this.set({ topic: lag.topic, partition: String(lag.partition), group: lag.group }, lag.lag);
     },
   });
+}
+
+/**
+ * errata_retention_last_success_timestamp_seconds, for the process that runs the retention job
+ * (the dispatcher): it starts at the process's start, so `time() - it` is how long retention has
+ * gone without a successful pass (or since start, before the first one).
+ */
+export function registerRetentionProgress(metrics: Metrics, now: () => number = Date.now): { succeeded(): void } {
+  const gauge = new Gauge({
+    name: 'errata_retention_last_success_timestamp_seconds',
+    help: 'When the retention job last finished a pass (Unix seconds); the process start time until its first pass.',
+    registers: [metrics.registry],
+  });
+  gauge.set(now() / 1000);
+  return { succeeded: () => gauge.set(now() / 1000) };
 }
 
 /** The Prometheus text of this registry plus every added source, counters summed by label set. */

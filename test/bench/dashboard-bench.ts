@@ -205,7 +205,7 @@ async function distributed(): Promise<void> {
     const p = await cluster.provision('Bench');
     await createOwner(cluster.env);
     const config = loadConfig(cluster.env);
-    const ports = await composeMcp(config, createLogger('warn'), createMetrics());
+    const ports = await composeMcp(config, createLogger('warn'), createMetrics({ processMetrics: false }));
     const started = performance.now();
     try {
       const project = (await ports.metadata.getProject(p.projectId))!;

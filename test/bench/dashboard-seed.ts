@@ -64,7 +64,7 @@ export async function seedProject(
   project: { id: number; organizationId: number },
   counts: { issues: number; events: number },
 ): Promise<void> {
-  const metrics = createMetrics();
+  const metrics = createMetrics({ processMetrics: false });
   const pipeline = eventPipeline({
     metadata: stores.metadata,
     events: stores.events,

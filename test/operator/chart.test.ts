@@ -3,15 +3,19 @@
 // operator's RBAC covers what the reconciler does.
 import { loadConfig } from '../../services/runtime/config.ts';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, PatchStrategy } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/standalone-server.ts';
 import { startOperator } from '../../operator/operator.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import {
   applyCrd,
+  applyPrometheusRuleCrd,
   clients,
   createErrata,
   finishJob,
@@ -75,6 +79,45 @@ describe('the Helm chart', () => {
       image: 'registry.example.com/errata:0.1.0',
       args: ['operator'],
     });
+  });
+
+  it('renders the shipped rules as a PrometheusRule and the dashboard as a ConfigMap for Grafana, which the API server accepts', async () => {
+    await applyPrometheusRuleCrd(kube);
+    const namespace = await freshNamespace(kube);
+    const rendered = helm([
+      'template',
+      'errata',
+      join('charts', 'errata'),
+      '--namespace',
+      namespace,
+      '--set',
+      'monitoring.prometheusRule.enabled=true',
+      '--set',
+      'monitoring.prometheusRule.labels.release=prometheus',
+      '--set',
+      'monitoring.grafanaDashboard.enabled=true',
+    ]);
+    const objects = parseAllDocuments(rendered)
+      .map((d) => d.toJS())
+      .filter(Boolean);
+    const monitoring = join(REPO_ROOT, 'charts', 'errata', 'monitoring');
+    const rule = objects.find((o) => o.kind === 'PrometheusRule');
+    expect(rule.metadata.labels.release).toBe('prometheus');
+    expect(rule.spec).toEqual(parseYaml(readFileSync(join(monitoring, 'errata-rules.yaml'), 'utf8')));
+    const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-dashboard'));
+    expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
+    expect(JSON.parse(dashboard.data['errata-dashboard.json'])).toEqual(
+      JSON.parse(readFileSync(join(monitoring, 'errata-dashboard.json'), 'utf8')),
+    );
+    for (const object of [rule, dashboard]) {
+      await kube.objects.patch(object, undefined, 'All', 'errata-tests', true, PatchStrategy.ServerSideApply);
+    }
+    // The tests of the rules stay out of the packaged chart.
+    const packaged = helm(['package', join('charts', 'errata'), '--destination', await mkdtemp(join(tmpdir(), 'chart-'))]);
+    const archive = packaged.trim().split(' ').pop()!;
+    const listing = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' });
+    expect(listing).toContain('errata/monitoring/errata-rules.yaml');
+    expect(listing).not.toContain('.test.');
   });
 
   it('refuses values its schema does not allow', () => {

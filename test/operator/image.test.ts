@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually, REPO_ROOT, runProcess } from '../support/standalone-server.ts';
-import { applyCrd, clients, freshNamespace } from '../support/kube-cluster.ts';
+import { parse } from 'yaml';
+import {
+  applyCrd,
+  applyPrometheusRuleCrd,
+  clients,
+  createErrata,
+  finishJob,
+  freshNamespace,
+  sampleSpec,
+} from '../support/kube-cluster.ts';
 import { spawnOperator } from '../support/kube-env.ts';
 
 let image: string;
@@ -38,10 +47,11 @@ describe('the image contents', () => {
     for (const command of ['start', 'serve', 'migrate', 'operator']) expect(help.stdout).toContain(command);
   });
 
-  it('run the operator, which takes the lease and answers /healthz', async () => {
+  it('run the operator, which takes the lease, answers /healthz, and makes the PrometheusRule from the rules in dist/', async () => {
     const kube = clients();
     // The operator watches Errata resources; their CRD must exist whichever test file ran first.
     await applyCrd(kube);
+    await applyPrometheusRuleCrd(kube);
     const namespace = await freshNamespace(kube);
     const operator = await spawnOperator({ target: inject('kube'), namespace, dir: image, bin: join(image, 'bin', 'errata.js') });
     try {
@@ -52,6 +62,17 @@ describe('the image contents', () => {
       expect((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity).toBeTruthy();
       const metrics = await (await fetch(`${operator.url}/metrics`)).text();
       expect(metrics).toContain('errata_operator_reconcile_total');
+      expect(metrics).toMatch(/errata_build_info\{version="[^"]+",role="operator"\} 1/);
+      // The bundle reads the rules the build copied beside it (dist/monitoring/), as the image holds them.
+      await createErrata(kube, namespace, 'imaged', { ...sampleSpec(), monitoring: { prometheusRule: true } });
+      const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
+      await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
+      const rule = await eventually(
+        async () => (await kube.objects.list('monitoring.coreos.com/v1', 'PrometheusRule', namespace)).items[0] as any,
+        'the PrometheusRule',
+      );
+      const shipped = parse(await readFile(join(REPO_ROOT, 'charts', 'errata', 'monitoring', 'errata-rules.yaml'), 'utf8'));
+      expect(rule.spec).toEqual(shipped);
     } finally {
       expect(await operator.stop()).toBe(0);
     }

@@ -9,6 +9,8 @@
 #             virtualenv at <cache>/venv; the tests find it there (test/support/test-python.ts)
 #             unless ERRATA_TEST_PYTHON names another interpreter.
 #   go        sentry-go's modules, into Go's own module cache (go mod download).
+#   prometheus  prometheus and promtool, built from the Go module proxy into <cache>/bin by
+#             test/setup/build-prometheus.sh (the rules' tests and the distributed suite's scrape).
 # <cache> is ${XDG_CACHE_HOME:-~/.cache}/errata-ci: keep it in step with test-python.ts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +22,7 @@ fail() { printf '[provision] %s\n' "$*" >&2; exit 1; }
 wanted() { [ "${#components[@]}" -eq 0 ] || [[ " ${components[*]} " == *" $1 "* ]]; }
 components=("$@")
 for c in "${components[@]}"; do
-  case "$c" in chromium | python | go) ;; *) fail "unknown component '$c' (expected chromium, python or go)" ;; esac
+  case "$c" in chromium | python | go | prometheus) ;; *) fail "unknown component '$c' (expected chromium, python, go or prometheus)" ;; esac
 done
 
 # Debian packages go through apt only as root: installing system packages is not something a
@@ -66,4 +68,9 @@ if wanted go; then
   command -v go >/dev/null || fail "Go is missing (the sentry-go test client is built with it): install Go 1.25 or newer from https://go.dev/dl"
   # Already-downloaded modules make this a no-op that takes milliseconds.
   (cd test/clients/go && go mod download) || fail "go mod download (in test/clients/go) failed"
+fi
+
+if wanted prometheus; then
+  # Returns at once when both binaries are there.
+  bash test/setup/build-prometheus.sh >/dev/null || fail "building prometheus and promtool (test/setup/build-prometheus.sh) failed"
 fi

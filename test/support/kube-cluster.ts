@@ -99,6 +99,39 @@ export async function applyCrd(kube = clients()): Promise<void> {
   throw new Error('the Errata CRD did not become established');
 }
 
+/**
+ * The Prometheus Operator's PrometheusRule CRD, reduced to its names (spec kept as given): enough
+ * for the API server to serve the kind, which is all the operator's check for it needs.
+ */
+export async function applyPrometheusRuleCrd(kube = clients()): Promise<void> {
+  const name = 'prometheusrules.monitoring.coreos.com';
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name },
+    spec: {
+      group: 'monitoring.coreos.com',
+      scope: 'Namespaced',
+      names: { plural: 'prometheusrules', singular: 'prometheusrule', kind: 'PrometheusRule', listKind: 'PrometheusRuleList' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+  await rawApply(kube.config, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, crd);
+  for (let i = 0; i < 100; i++) {
+    const current = await kube.extensions.readCustomResourceDefinition({ name });
+    if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the PrometheusRule CRD did not become established');
+}
+
 /** A valid spec whose dependencies need not exist (no pod runs on the test API server). */
 export const sampleSpec = (version = '0.1.0') => ({
   image: 'registry.example.com/errata',

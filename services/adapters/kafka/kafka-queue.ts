@@ -47,6 +47,8 @@ export interface KafkaQueueOptions {
   lagGroups?: string[];
   logger?: KafkaLogger;
   observe?: { produce?(observation: ProduceObservation): void };
+  /** Hears of each failed handler call (its records are retried), as errata_pipeline_batch_errors_total counts them. */
+  onHandlerError?: (error: unknown, topic: string) => void;
 }
 
 /** services/dispatcher/workers.ts CONSUMER_GROUP: ingest reports the backlog its dispatchers face. */
@@ -181,6 +183,7 @@ export class KafkaQueue implements Queue {
       settings: this.consumerSettings,
       ensureTopic: () => this.ensureTopics([kafkaTopic]),
       ...(this.options.logger ? { logger: this.options.logger } : {}),
+      ...(this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {}),
       onStopped: () => this.subscriptions.delete(subscription),
     });
     this.subscriptions.add(subscription);

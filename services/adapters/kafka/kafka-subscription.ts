@@ -34,6 +34,7 @@ interface KafkaSubscriptionContext {
   settings: ConsumerSettings;
   ensureTopic(): Promise<void>;
   logger?: KafkaLogger;
+  onHandlerError?: (error: unknown, topic: string) => void;
   onStopped(): void;
 }
 
@@ -187,6 +188,7 @@ export class KafkaSubscription implements Subscription {
           await this.context.handler(records);
           return true;
         } catch (error) {
+          this.context.onHandlerError?.(error, this.context.topic);
           this.context.logger?.warn(
             { err: error, topic: this.context.topic, partition, failures },
             'queue handler failed; retrying the same records',

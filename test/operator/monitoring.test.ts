@@ -1,0 +1,92 @@
+// The operator's part in monitoring, against the real kube-apiserver: with the Prometheus
+// Operator's PrometheusRule CRD installed, an Errata with spec.monitoring.prometheusRule gets a
+// PrometheusRule holding exactly the shipped rules file, pruned when switched off; and the
+// operator's /metrics serves every errata_operator_ series the rules read, with their labels.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startOperator } from '../../operator/operator.ts';
+import { loadConfig } from '../../services/runtime/config.ts';
+import { createLogger } from '../../services/runtime/logger.ts';
+import {
+  applyCrd,
+  applyPrometheusRuleCrd,
+  clients,
+  createErrata,
+  finishJob,
+  freshNamespace,
+  patchErrataSpec,
+  sampleSpec,
+} from '../support/kube-cluster.ts';
+import { eventually, REPO_ROOT } from '../support/standalone-server.ts';
+
+const kube = clients();
+const RULES = parse(readFileSync(join(REPO_ROOT, 'charts', 'errata', 'monitoring', 'errata-rules.yaml'), 'utf8'));
+let operator: Awaited<ReturnType<typeof startOperator>>;
+
+beforeAll(async () => {
+  await applyCrd(kube);
+  await applyPrometheusRuleCrd(kube);
+  operator = await startOperator({
+    kubeConfig: kube.config,
+    logger: createLogger('silent'),
+    leaseNamespace: await freshNamespace(kube),
+    host: '127.0.0.1',
+    port: 0,
+    http: loadConfig({}).http,
+    leaseSeconds: 3,
+    retryMs: 250,
+    resyncMs: 2_000,
+  });
+  await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead');
+}, 120_000);
+afterAll(async () => {
+  await operator?.stop();
+});
+
+const prometheusRules = async (namespace: string) =>
+  (await kube.objects.list('monitoring.coreos.com/v1', 'PrometheusRule', namespace)).items as any[];
+
+describe('the operator and Prometheus', () => {
+  it('makes a PrometheusRule with the shipped rules when asked, and prunes it when switched off', async () => {
+    const namespace = await freshNamespace(kube);
+    await createErrata(kube, namespace, 'watched', { ...sampleSpec(), monitoring: { prometheusRule: true } });
+    const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
+    await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
+    const [rule] = await eventually(async () => {
+      const rules = await prometheusRules(namespace);
+      return rules.length > 0 ? rules : undefined;
+    }, 'the PrometheusRule');
+    expect(rule.metadata.name).toBe('watched');
+    expect(rule.metadata.ownerReferences[0]).toMatchObject({ kind: 'Errata', name: 'watched' });
+    expect(rule.spec).toEqual(RULES);
+
+    await patchErrataSpec(kube, namespace, 'watched', { monitoring: { prometheusRule: false } });
+    await eventually(
+      async () => ((await prometheusRules(namespace)).length === 0 ? true : undefined),
+      'the PrometheusRule pruned',
+    );
+  });
+
+  it('serves every errata_operator_ series the rules and the dashboard read, labelled as they expect', async () => {
+    const namespace = await freshNamespace(kube);
+    await createErrata(kube, namespace, 'scraped', sampleSpec());
+    const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
+    await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
+    const text = await eventually(async () => {
+      const body = await (await fetch(`${operator.url}/metrics`)).text();
+      return body.includes(
+        `errata_operator_role_replicas{namespace="${namespace}",name="scraped",role="dispatcher",state="desired"}`,
+      )
+        ? body
+        : undefined;
+    }, 'the operator to report the new resource');
+    expect(text).toMatch(new RegExp(`errata_operator_resource_ready\\{namespace="${namespace}",name="scraped"\\} 0`));
+    expect(text).toMatch(/errata_operator_reconcile_total\{result="ok"\} \d+/);
+    expect(text).toMatch(/errata_build_info\{version="[^"]+",role="operator"\} 1/);
+    const referenced = new Set(JSON.stringify(RULES).match(/errata_operator_[a-z_]+/g));
+    expect(referenced.size).toBeGreaterThanOrEqual(3);
+    for (const name of referenced) expect(text, name).toMatch(new RegExp(`^${name}\\{`, 'm'));
+  });
+});
