@@ -13,6 +13,7 @@ import { groupingRulesLoader } from './grouping-rules-loader.ts';
 import { prepareEvents, type PreparedBatch } from './prepare-events.ts';
 import type { SourceMapSymbolicator } from './source-map-symbolicator.ts';
 import type { AlertEvaluator } from './alert-evaluator.ts';
+import { countByProject } from './count-by-project.ts';
 
 interface EventPipelineDeps {
   metadata: MetadataStore;
@@ -84,7 +85,9 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
     alertTimer();
   }
   deps.metrics.storeBatchSize.observe({ store: 'events' }, rows.length);
-  deps.metrics.pipelineProcessed.inc({ category: 'error' }, rows.length);
+  for (const [projectId, count] of countByProject(rows)) {
+    deps.metrics.pipelineProcessed.inc({ category: 'error', project_id: String(projectId) }, count);
+  }
   const now = Date.now() / 1000;
   for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
   outcomes.recordTo(deps.outcomes);

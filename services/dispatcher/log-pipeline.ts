@@ -8,6 +8,7 @@ import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { countByProject } from './count-by-project.ts';
 import { readQueuedJson } from './queued-json.ts';
 
 interface LogPipelineDeps {
@@ -43,7 +44,9 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
       await deps.logs.insertLogs(rows);
       stop();
       deps.metrics.storeBatchSize.observe({ store: 'logs' }, rows.length);
-      deps.metrics.pipelineProcessed.inc({ category: 'log_item' }, rows.length);
+      for (const [projectId, count] of countByProject(rows)) {
+        deps.metrics.pipelineProcessed.inc({ category: 'log_item', project_id: String(projectId) }, count);
+      }
     }
     outcomes.recordTo(deps.outcomes);
   };

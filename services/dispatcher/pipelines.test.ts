@@ -55,9 +55,12 @@ async function outcome(reason: string, category: string): Promise<number> {
   return metric.values.find((v) => v.labels.reason === reason && v.labels.category === category)?.value ?? 0;
 }
 
-async function processed(category: string): Promise<number> {
+/** Items stored, of one category: in all, or of one project (counted per project). */
+async function processed(category: string, project?: number): Promise<number> {
   const metric = await metrics.pipelineProcessed.get();
-  return metric.values.find((v) => v.labels.category === category)?.value ?? 0;
+  return metric.values
+    .filter((v) => v.labels.category === category && (project === undefined || v.labels.project_id === String(project)))
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 async function eventAges(): Promise<{ count: number; sum: number }> {
@@ -148,12 +151,14 @@ describe('event pipeline', () => {
 
   it('counts the second copy of an event id in one batch as a duplicate', async () => {
     const [stored, duplicates] = [await processed('error'), await outcome('duplicate', 'error')];
+    const storedInProject = await processed('error', projectId);
     const id = '9'.repeat(32);
     await events([
       record('event', id, '{"message": "twice in a batch"}'),
       record('event', id, '{"message": "twice in a batch"}'),
     ]);
     expect(await processed('error')).toBe(stored + 1);
+    expect(await processed('error', projectId)).toBe(storedInProject + 1);
     expect(await outcome('duplicate', 'error')).toBe(duplicates + 1);
   });
 });
@@ -269,11 +274,13 @@ describe('log pipeline', () => {
       },
     );
     const [stored, invalid] = [await processed('log_item'), await outcome('invalid_log', 'log_item')];
+    const storedInProject = await processed('log_item', projectId);
     await isolated([
       record('log', 'retried-a', '{"items":[{"body":"retried a"},{"level":"info"},{"level":"info"}]}', 3),
       record('log', 'retried-b', '{"items":[{"body":"retried b"}]}', 1),
     ]);
     expect(await processed('log_item')).toBe(stored + 2);
+    expect(await processed('log_item', projectId)).toBe(storedInProject + 2);
     expect(await outcome('invalid_log', 'log_item')).toBe(invalid + 2);
   });
 });

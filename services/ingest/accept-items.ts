@@ -134,7 +134,8 @@ export async function acceptItems(
   const queuedBytes = accepted.reduce((sum, { record }) => sum + record.value.length, 0);
   if (!lease.take(queuedBytes)) throw new UnavailableError('ingest is busy with other large requests: retry shortly');
   await publish(deps, accepted);
-  for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category }, quantity);
+  const project_id = String(key.projectId);
+  for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category, project_id }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}), outcomes: dropped };
 }
 

@@ -213,5 +213,10 @@ describe('every refusal records its outcome once, where the request ends', () =>
       status: 200,
       recorded: { 'rate_limited/log_item': 3 },
     });
+    // What it accepted is counted by category and project, for the SRE's per-project rates.
+    const accepted = await partial.metrics.accepted.get();
+    expect(accepted.values.map((v) => ({ labels: v.labels, value: v.value }))).toEqual([
+      { labels: { category: 'error', project_id: String(projectId) }, value: 1 },
+    ]);
   });
 });

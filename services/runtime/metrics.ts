@@ -88,8 +88,8 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
     }),
     accepted: new Counter({
       name: 'errata_ingest_accepted_total',
-      help: 'Items ingest accepted and queued, by data category.',
-      labelNames: ['category'] as const,
+      help: 'Items ingest accepted and queued, by data category and project (its numeric id).',
+      labelNames: ['category', 'project_id'] as const,
       registers,
     }),
     outcomes: new Counter({
@@ -134,8 +134,8 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
     }),
     pipelineProcessed: new Counter({
       name: 'errata_pipeline_processed_total',
-      help: 'Items the dispatcher stored, by data category.',
-      labelNames: ['category'] as const,
+      help: 'Items the dispatcher stored, by data category and project (its numeric id).',
+      labelNames: ['category', 'project_id'] as const,
       registers,
     }),
     pipelineBatchErrors: new Counter({

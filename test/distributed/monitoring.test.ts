@@ -31,8 +31,8 @@ const RULES_FILE = join(REPO_ROOT, 'charts', 'errata', 'monitoring', 'errata-rul
  */
 const EXPECTED_LABELS: Record<string, string[]> = {
   errata_build_info: ['version', 'role'],
-  errata_ingest_accepted_total: ['category'],
-  errata_pipeline_processed_total: ['category'],
+  errata_ingest_accepted_total: ['category', 'project_id'],
+  errata_pipeline_processed_total: ['category', 'project_id'],
   errata_outcomes_total: ['stage', 'reason', 'category'],
   errata_http_requests_total: ['route', 'method', 'status'],
   errata_pipeline_event_age_seconds_bucket: ['le'],
@@ -148,8 +148,15 @@ describe('the shipped rules and dashboard on a real Prometheus', () => {
       }
     }
     // Every role says what it runs.
-    const roles = (await prometheus.query('errata_build_info')).map((s) => s.metric.role).sort();
-    expect(roles).toEqual(['dispatcher', 'dispatcher', 'ingest', 'ingest', 'mcp']);
+    // Waited for: a target's first scrape may not have happened yet (seen when the machine was busy).
+    const everyRole = ['dispatcher', 'dispatcher', 'ingest', 'ingest', 'mcp'];
+    const roles = async () => (await prometheus.query('errata_build_info')).map((s) => s.metric.role).sort();
+    await eventually(
+      async () => (JSON.stringify(await roles()) === JSON.stringify(everyRole) ? true : undefined),
+      'every role scraped',
+      60_000,
+    );
+    expect(await roles()).toEqual(everyRole);
 
     for (const record of rules.map((r) => r.record).filter((r): r is string => Boolean(r))) {
       await eventually(

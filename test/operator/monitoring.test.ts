@@ -19,10 +19,13 @@ import {
   patchErrataSpec,
   sampleSpec,
 } from '../support/kube-cluster.ts';
+import { startPrometheus } from '../support/prometheus-server.ts';
 import { eventually, REPO_ROOT } from '../support/standalone-server.ts';
+import { dashboardQueries } from '../../charts/errata/monitoring/dashboard-queries.ts';
 
 const kube = clients();
-const RULES = parse(readFileSync(join(REPO_ROOT, 'charts', 'errata', 'monitoring', 'errata-rules.yaml'), 'utf8'));
+const RULES_TEXT = readFileSync(join(REPO_ROOT, 'charts', 'errata', 'monitoring', 'errata-rules.yaml'), 'utf8');
+const RULES = parse(RULES_TEXT);
 let operator: Awaited<ReturnType<typeof startOperator>>;
 
 beforeAll(async () => {
@@ -88,5 +91,49 @@ describe('the operator and Prometheus', () => {
     const referenced = new Set(JSON.stringify(RULES).match(/errata_operator_[a-z_]+/g));
     expect(referenced.size).toBeGreaterThanOrEqual(3);
     for (const name of referenced) expect(text, name).toMatch(new RegExp(`^${name}\\{`, 'm'));
+  });
+
+  it("answers the dashboard's operator panels and the operator alerts' expressions on a real Prometheus scraping it as Kubernetes would", async () => {
+    const namespace = await freshNamespace(kube);
+    await createErrata(kube, namespace, 'graphed', sampleSpec());
+    const job = await eventually(async () => (await kube.batch.listNamespacedJob({ namespace })).items[0], 'the migration Job');
+    await finishJob(kube, namespace, job.metadata!.name!, 'Complete');
+    // Discovery in a cluster labels the target with the operator's own namespace; the operator's
+    // series carry the namespace of each Errata, which only honor_labels keeps (docs/monitoring.md).
+    const prometheus = await startPrometheus({
+      targets: { 'errata-operator': [operator.url] },
+      jobs: { 'errata-operator': { labels: { namespace: 'errata-system' }, honorLabels: true } },
+      rules: RULES_TEXT,
+    });
+    try {
+      const panels = dashboardQueries().filter(({ expr }) => expr.includes('errata_operator_'));
+      expect(panels.map((p) => p.panel)).toEqual([
+        'Reconcile passes per second',
+        'Errata resources Ready',
+        'Ready replicas per role',
+      ]);
+      const alerts = (RULES.groups as Array<{ rules: Array<{ alert?: string; expr: string }> }>)
+        .flatMap((g) => g.rules)
+        .filter((r) => r.alert && r.expr.includes('errata_operator_'));
+      expect(alerts.length).toBeGreaterThanOrEqual(3);
+      for (const { panel, expr } of panels) {
+        const samples = await eventually(
+          async () => {
+            const found = await prometheus.query(expr);
+            return found.length > 0 ? found : undefined;
+          },
+          `data for "${panel}": ${expr}\n${prometheus.output()}`,
+          60_000,
+        );
+        if (expr.includes('by (namespace')) expect(samples.map((s) => s.metric.namespace)).toContain(namespace);
+      }
+      // Each alert's expression without its comparison reads series that exist (the resource
+      // above is not Ready, so ErrataOperatorResourceNotReady's own expression matches it too).
+      for (const alert of alerts) await prometheus.query(alert.expr); // a query Prometheus refuses throws
+      const notReady = await prometheus.query(`errata_operator_resource_ready{namespace="${namespace}"} == 0`);
+      expect(notReady.map((s) => s.metric.name)).toEqual(['graphed']);
+    } finally {
+      await prometheus.stop();
+    }
   });
 });

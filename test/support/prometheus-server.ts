@@ -24,7 +24,17 @@ export interface PrometheusServer {
   stop(): Promise<void>;
 }
 
-export async function startPrometheus(options: { targets: Record<string, string[]>; rules: string }): Promise<PrometheusServer> {
+/** How one job is scraped beyond its targets: labels the discovery would add, and whether the target's own labels win. */
+interface JobOptions {
+  labels?: Record<string, string>;
+  honorLabels?: boolean;
+}
+
+export async function startPrometheus(options: {
+  targets: Record<string, string[]>;
+  rules: string;
+  jobs?: Record<string, JobOptions>;
+}): Promise<PrometheusServer> {
   const dir = await mkdtemp(join(tmpdir(), 'errata-prometheus-'));
   await writeFile(join(dir, 'rules.yaml'), options.rules);
   const config = {
@@ -32,7 +42,13 @@ export async function startPrometheus(options: { targets: Record<string, string[
     rule_files: [join(dir, 'rules.yaml')],
     scrape_configs: Object.entries(options.targets).map(([job, targets]) => ({
       job_name: job,
-      static_configs: [{ targets: targets.map((url) => new URL(url).host) }],
+      ...(options.jobs?.[job]?.honorLabels ? { honor_labels: true } : {}),
+      static_configs: [
+        {
+          targets: targets.map((url) => new URL(url).host),
+          ...(options.jobs?.[job]?.labels ? { labels: options.jobs[job].labels } : {}),
+        },
+      ],
     })),
   };
   await writeFile(join(dir, 'prometheus.yml'), stringify(config));

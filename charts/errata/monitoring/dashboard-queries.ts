@@ -1,5 +1,5 @@
 // The queries of the shipped Grafana dashboard (errata-dashboard.json), as Prometheus would
-// receive them: Grafana's variables replaced by what they stand for with every namespace
+// receive them: Grafana's variables replaced by what they stand for with every namespace and project
 // selected. Read by the dashboard's unit test and by the distributed suite, which runs each
 // against a real Prometheus.
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export function dashboardQueries(rateInterval = '1m'): Array<{ panel: string; ex
   return dashboard.panels.flatMap((panel) =>
     (panel.targets ?? []).map((target) => ({
       panel: panel.title,
-      expr: target.expr.replaceAll('$__rate_interval', rateInterval).replaceAll('$namespace', '.*'),
+      expr: target.expr.replaceAll('$__rate_interval', rateInterval).replaceAll('$namespace', '.*').replaceAll('$project', '.*'),
     })),
   );
 }
