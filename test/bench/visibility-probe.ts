@@ -37,7 +37,7 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
   let sending = true;
   let n = 0;
   const sender = setInterval(() => {
-    const marker = `probe-${run}-${n++}`;
+    const marker = `probe-${run}-${String(n++).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
     void fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker) }).then(
       // Refused probes are the load's failures, counted there.
       (response) => response.status === 200 && waiting.set(marker, Date.now()),
@@ -47,10 +47,15 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
   const poll = async (until: () => boolean) => {
     while (!until()) {
       const started = Date.now();
-      const result = await agent.call('list_issues', { project, query: PROBE_TYPE, limit: 100 });
+      // The newest hundred probe issues; and the oldest probe still waiting by its own marker, since
+      // after 100 s of backlog it may sit behind a hundred newer ones.
+      const oldest = waiting.keys().next();
+      const calls = [agent.call('list_issues', { project, query: PROBE_TYPE, limit: 100 })];
+      if (!oldest.done) calls.push(agent.call('list_issues', { project, query: `"${oldest.value}"`, limit: 1 }));
+      const text = (await Promise.all(calls)).map((r) => (r.isError ? '' : r.text)).join('\n');
       const now = Date.now();
       for (const [marker, accepted] of waiting) {
-        if (!result.isError && result.text.includes(marker)) {
+        if (text.includes(marker)) {
           times.push(now - accepted);
           waiting.delete(marker);
         }

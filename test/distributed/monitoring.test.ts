@@ -193,7 +193,7 @@ describe('the shipped rules and dashboard on a real Prometheus', () => {
     await until('ErrataDispatcherNotConsuming', false, 'ErrataDispatcherNotConsuming to resolve');
     await until('ErrataEventsWaitingTooLong', false, 'ErrataEventsWaitingTooLong to resolve');
     expect(traffic.sent()).toBeGreaterThan(0);
-  });
+  }, 400_000); // a fixed 70 s outage, two restarts, and alerts firing and resolving on a busy machine
 
   it('fires ErrataWebhookDeliveriesFailing while a channel’s receiver answers 500, and resolves once it answers 200', async () => {
     const call = (method: string, path: string, body?: unknown) =>

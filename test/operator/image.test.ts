@@ -40,6 +40,38 @@ beforeAll(async () => {
 }, 20 * 60_000);
 afterAll(() => rm(image, { recursive: true, force: true }));
 
+/**
+ * Whether Docker leaves `path` out of the build context under these .dockerignore patterns: the
+ * last pattern that matches the path or one of its parent directories decides, `!` re-includes.
+ * Only what this repository's file uses: plain paths and `*` within one path segment.
+ */
+function excludedFromContext(path: string, patterns: string[]): boolean {
+  let excluded = false;
+  for (const line of patterns) {
+    const negated = line.startsWith('!');
+    const pattern = negated ? line.slice(1) : line;
+    const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/.*)?$`);
+    if (regex.test(path)) excluded = !negated;
+  }
+  return excluded;
+}
+
+describe('the build context', () => {
+  it('holds every file the Dockerfile copies from it (.dockerignore leaves none of them out)', async () => {
+    const patterns = (await readFile(join(REPO_ROOT, '.dockerignore'), 'utf8'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    const dockerfile = await readFile(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    expect(sources).toContain('charts/errata/monitoring/errata-rules.yaml');
+    expect(sources.filter((source) => excludedFromContext(source, patterns))).toEqual([]);
+    // The matcher itself: what the file excludes stays excluded.
+    expect(excludedFromContext('test/operator/image.test.ts', patterns)).toBe(true);
+    expect(excludedFromContext('charts/errata/values.yaml', patterns)).toBe(true);
+  });
+});
+
 describe('the image contents', () => {
   it('run the CLI with production dependencies only', async () => {
     const help = await runProcess(process.execPath, [join(image, 'bin', 'errata.js'), '--help'], { cwd: image });
