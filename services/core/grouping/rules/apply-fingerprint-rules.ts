@@ -2,8 +2,8 @@
 // hold decides the event's fingerprint, overriding one the SDK sent (as Sentry's server rules
 // do). Runs after the stack-trace rules, so `app:` sees the project's own in_app decisions.
 // A frame matcher holds when any frame of any stack trace matches it.
-import type { Frame, NormalizedEvent, Stacktrace } from '../../event/event.ts';
-import { eventMessage } from '../../event/event.ts';
+import type { Frame, NormalizedEvent } from '../../event/event.ts';
+import { eventMessage, eventStacktraces } from '../../event/event.ts';
 import type { FingerprintRule } from './fingerprint-rules.ts';
 import { exceptionValuesFor, frameValuesFor, matcherHolds, platformFamily } from './match-values.ts';
 import type { Matcher } from './rule-scanner.ts';
@@ -47,12 +47,5 @@ function eventValues(matcher: Matcher, event: NormalizedEvent): Array<string | b
 }
 
 function allFrames(event: NormalizedEvent): Frame[] {
-  const stacktraces: Stacktrace[] = [];
-  for (const exception of event.exception?.values ?? []) if (exception.stacktrace) stacktraces.push(exception.stacktrace);
-  if (event.stacktrace) stacktraces.push(event.stacktrace);
-  for (const thread of event.threads?.values ?? []) {
-    const stacktrace = (thread as { stacktrace?: Stacktrace }).stacktrace;
-    if (stacktrace) stacktraces.push(stacktrace);
-  }
-  return stacktraces.flatMap((stacktrace) => stacktrace.frames);
+  return eventStacktraces(event).flatMap((stacktrace) => stacktrace.frames);
 }
