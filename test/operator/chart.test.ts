@@ -1,7 +1,6 @@
 // The Helm chart renders (`helm template`, helm built from the Go module proxy by kube-up.sh) and
 // the API server accepts every rendered object (server-side dry run), the CRD included; the
 // operator's RBAC covers what the reconciler does.
-import { loadConfig } from '../../services/runtime/config.ts';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -11,8 +10,6 @@ import { CoreV1Api, KubeConfig, PatchStrategy } from '@kubernetes/client-node';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/standalone-server.ts';
-import { startOperator } from '../../operator/operator.ts';
-import { createLogger } from '../../services/runtime/logger.ts';
 import {
   applyCrd,
   applyPrometheusRuleCrd,
@@ -24,6 +21,7 @@ import {
   patchErrataSpec,
   rawApply,
   sampleSpec,
+  startTestOperator,
 } from '../support/kube-cluster.ts';
 import { eventually } from '../support/standalone-server.ts';
 import { inject } from 'vitest';
@@ -34,23 +32,20 @@ function helm(args: string[]): string {
   return execFileSync(inject('kube').helm, args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** `helm template` of the chart into `namespace` with these flags and `--set` values, as objects. */
+function renderChart(namespace: string, options: { release?: string; flags?: string[]; set: string[] }): any[] {
+  const args = ['template', options.release ?? 'errata', join('charts', 'errata'), '--namespace', namespace];
+  args.push(...(options.flags ?? []), ...options.set.flatMap((value) => ['--set', value]));
+  return parseAllDocuments(helm(args))
+    .map((d) => d.toJS())
+    .filter(Boolean);
+}
+
 describe('the Helm chart', () => {
   it('renders, and the API server accepts every object it renders', async () => {
     await applyCrd(kube);
     const namespace = await freshNamespace(kube);
-    const rendered = helm([
-      'template',
-      'errata',
-      join('charts', 'errata'),
-      '--namespace',
-      namespace,
-      '--include-crds',
-      '--set',
-      'image.repository=registry.example.com/errata',
-    ]);
-    const objects = parseAllDocuments(rendered)
-      .map((d) => d.toJS())
-      .filter(Boolean);
+    const objects = renderChart(namespace, { flags: ['--include-crds'], set: ['image.repository=registry.example.com/errata'] });
     expect(objects.map((o) => o.kind).sort()).toEqual([
       'ClusterRole',
       'ClusterRoleBinding',
@@ -84,22 +79,13 @@ describe('the Helm chart', () => {
   it('renders the shipped rules as a PrometheusRule and the dashboard as a ConfigMap for Grafana, which the API server accepts', async () => {
     await applyPrometheusRuleCrd(kube);
     const namespace = await freshNamespace(kube);
-    const rendered = helm([
-      'template',
-      'errata',
-      join('charts', 'errata'),
-      '--namespace',
-      namespace,
-      '--set',
-      'monitoring.prometheusRule.enabled=true',
-      '--set',
-      'monitoring.prometheusRule.labels.release=prometheus',
-      '--set',
-      'monitoring.grafanaDashboard.enabled=true',
-    ]);
-    const objects = parseAllDocuments(rendered)
-      .map((d) => d.toJS())
-      .filter(Boolean);
+    const objects = renderChart(namespace, {
+      set: [
+        'monitoring.prometheusRule.enabled=true',
+        'monitoring.prometheusRule.labels.release=prometheus',
+        'monitoring.grafanaDashboard.enabled=true',
+      ],
+    });
     const monitoring = join(REPO_ROOT, 'charts', 'errata', 'monitoring');
     const rule = objects.find((o) => o.kind === 'PrometheusRule');
     expect(rule.metadata.labels.release).toBe('prometheus');
@@ -129,11 +115,9 @@ describe('the Helm chart', () => {
     await applyCrd(kube);
     const namespace = await freshNamespace(kube);
     const release = `rbac-${namespace}`;
-    const objects = parseAllDocuments(
-      helm(['template', release, join('charts', 'errata'), '--namespace', namespace, '--set', 'image.repository=r/errata']),
-    )
-      .map((d) => d.toJS())
-      .filter((o) => o && ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(o.kind));
+    const objects = renderChart(namespace, { release, set: ['image.repository=r/errata'] }).filter((o) =>
+      ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(o.kind),
+    );
     for (const object of objects) {
       if (!object.kind.startsWith('Cluster')) object.metadata.namespace = namespace;
       await kube.objects.patch(object, undefined, undefined, 'errata-tests', true, PatchStrategy.ServerSideApply);
@@ -151,16 +135,7 @@ describe('the Helm chart', () => {
       contexts: [{ name: 'test', cluster: 'test', user: 'operator' }],
       currentContext: 'test',
     });
-    const operator = await startOperator({
-      kubeConfig: asOperator,
-      logger: createLogger('silent'),
-      leaseNamespace: namespace,
-      host: '127.0.0.1',
-      port: 0,
-      http: loadConfig({}).http,
-      leaseSeconds: 3,
-      retryMs: 250,
-    });
+    const operator = await startTestOperator({ kubeConfig: asOperator, leaseNamespace: namespace });
     try {
       await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead with its own rights');
       await createErrata(kube, namespace, 'rbac', sampleSpec());

@@ -6,9 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startOperator } from '../../operator/operator.ts';
-import { loadConfig } from '../../services/runtime/config.ts';
-import { createLogger } from '../../services/runtime/logger.ts';
+import type { startOperator } from '../../operator/operator.ts';
 import {
   applyCrd,
   applyPrometheusRuleCrd,
@@ -18,6 +16,7 @@ import {
   freshNamespace,
   patchErrataSpec,
   sampleSpec,
+  startTestOperator,
 } from '../support/kube-cluster.ts';
 import { startPrometheus } from '../support/prometheus-server.ts';
 import { eventually, REPO_ROOT } from '../support/standalone-server.ts';
@@ -31,17 +30,7 @@ let operator: Awaited<ReturnType<typeof startOperator>>;
 beforeAll(async () => {
   await applyCrd(kube);
   await applyPrometheusRuleCrd(kube);
-  operator = await startOperator({
-    kubeConfig: kube.config,
-    logger: createLogger('silent'),
-    leaseNamespace: await freshNamespace(kube),
-    host: '127.0.0.1',
-    port: 0,
-    http: loadConfig({}).http,
-    leaseSeconds: 3,
-    retryMs: 250,
-    resyncMs: 2_000,
-  });
+  operator = await startTestOperator({ kubeConfig: kube.config, leaseNamespace: await freshNamespace(kube), resyncMs: 2_000 });
   await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead');
 }, 120_000);
 afterAll(async () => {

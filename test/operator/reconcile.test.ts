@@ -2,9 +2,8 @@
 // created, changed, broken and deleted, and the owned objects, status and leadership checked.
 // No controllers run there, so the tests play them: they finish migration Jobs and set
 // Deployment status through the status subresources.
-import { loadConfig } from '../../services/runtime/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOperator } from '../../operator/operator.ts';
+import type { startOperator } from '../../operator/operator.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import { eventually } from '../support/standalone-server.ts';
 import {
@@ -17,6 +16,7 @@ import {
   getTable,
   patchErrataSpec,
   sampleSpec,
+  startTestOperator,
   setDeploymentStatus,
 } from '../support/kube-cluster.ts';
 
@@ -30,17 +30,7 @@ const spec = (version = '0.1.0') => ({ ...sampleSpec(version), dispatcher: { rep
 beforeAll(async () => {
   await applyCrd(kube);
   leaseNamespace = await freshNamespace(kube);
-  operator = await startOperator({
-    kubeConfig: kube.config,
-    logger,
-    leaseNamespace,
-    host: '127.0.0.1',
-    port: 0,
-    http: loadConfig({}).http,
-    leaseSeconds: 3,
-    retryMs: 250,
-    resyncMs: 2_000,
-  });
+  operator = await startTestOperator({ kubeConfig: kube.config, logger, leaseNamespace, resyncMs: 2_000 });
   await eventually(async () => (operator.isLeader() ? true : undefined), 'the operator to lead');
 }, 120_000);
 afterAll(async () => {
@@ -270,17 +260,7 @@ describe('the operator', () => {
 describe('leader election', () => {
   it('lets one of two operators reconcile, and the other take over when it stops', async () => {
     const namespace = await freshNamespace(kube);
-    const start = () =>
-      startOperator({
-        kubeConfig: kube.config,
-        logger,
-        leaseNamespace: namespace,
-        host: '127.0.0.1',
-        port: 0,
-        http: loadConfig({}).http,
-        leaseSeconds: 3,
-        retryMs: 250,
-      });
+    const start = () => startTestOperator({ kubeConfig: kube.config, logger, leaseNamespace: namespace });
     const first = await start();
     await eventually(async () => (first.isLeader() ? true : undefined), 'the first to lead');
     const second = await start();

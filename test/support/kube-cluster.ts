@@ -19,6 +19,9 @@ import { parse } from 'yaml';
 import { inject } from 'vitest';
 import { CRD_FILE } from '../../operator/api/crd-file.ts';
 import { GROUP, PLURAL, VERSION } from '../../operator/api/errata-resource.ts';
+import { startOperator } from '../../operator/operator.ts';
+import { loadConfig } from '../../services/runtime/config.ts';
+import { createLogger, type Logger } from '../../services/runtime/logger.ts';
 
 /** A kubeconfig for the test API server: the suite's (provided by its global setup), or the one given. */
 export function testKubeConfig(target: { url: string; token: string } = inject('kube')): KubeConfig {
@@ -237,4 +240,28 @@ export async function setDeploymentStatus(
     },
     setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
   );
+}
+
+/**
+ * The operator as the suites run it: in this process, on a free loopback port, with a 3 s lease
+ * and 250 ms retries so leadership changes and retries happen within a test. The caller waits
+ * for leadership when it needs it.
+ */
+export function startTestOperator(options: {
+  leaseNamespace: string;
+  kubeConfig?: KubeConfig;
+  logger?: Logger;
+  resyncMs?: number;
+}): ReturnType<typeof startOperator> {
+  return startOperator({
+    kubeConfig: options.kubeConfig ?? testKubeConfig(),
+    logger: options.logger ?? createLogger('silent'),
+    leaseNamespace: options.leaseNamespace,
+    host: '127.0.0.1',
+    port: 0,
+    http: loadConfig({}).http,
+    leaseSeconds: 3,
+    retryMs: 250,
+    ...(options.resyncMs === undefined ? {} : { resyncMs: options.resyncMs }),
+  });
 }
