@@ -17,16 +17,10 @@ import { listIssues } from '../support/issues.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { runProcess, type Provisioned } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
-import { treeCpuSeconds } from './thread-cpu.ts';
+import { processCpuSeconds, treeCpuSeconds } from './thread-cpu.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
 const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
-
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100
-}
 
 /** The backing servers test/infra/up.sh started, by the PID files it keeps (lib.sh). */
 const INFRA_PIDS = join(process.env.ERRATA_INFRA_RUN ?? '/tmp/errata-infra', 'pids');
@@ -118,10 +112,10 @@ async function main() {
 
     const lag: string[] = [];
     let stopSampling = sampleLag(lagReader, lag);
-    const cpuBefore = cpuSeconds(ingest.child.pid!);
+    const cpuBefore = processCpuSeconds(ingest.child.pid!);
     const componentsBefore = componentCpu([ingest, mcp]);
     const max = await closedLoop(url, MAX_SECONDS);
-    const ingestCpu = cpuSeconds(ingest.child.pid!) - cpuBefore;
+    const ingestCpu = processCpuSeconds(ingest.child.pid!) - cpuBefore;
     const maxRate = max.accepted / max.seconds;
     console.log(describe('errata ingest + Kafka  (max)', max));
     console.log(

@@ -13,18 +13,15 @@ import { gzipSync } from 'node:zlib';
 import { peakRssMb } from './load.ts';
 import { cyclingBundle } from '../support/cycling-bundle.ts';
 import { runCliJson, startServer, stopAndRemove } from '../support/standalone-server.ts';
+import { processCpuSeconds } from './thread-cpu.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 64);
 const MiB = 1024 * 1024;
 
 const server = await startServer();
 const pid = server.child.pid!;
-/** The server's user + system CPU seconds (/proc/<pid>/stat fields 14 and 15, in 1/100 s). */
-const cpuSeconds = () => {
-  const stat = execFileSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' });
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
+/** The server's user + system CPU seconds. */
+const cpuSeconds = () => processCpuSeconds(pid);
 const rssMb = () =>
   Number(/VmRSS:\s+(\d+) kB/.exec(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }))?.[1]) / 1024;
 try {
