@@ -3,7 +3,7 @@
 // surrogates in jsonb, so a user's odd character anywhere (a search, a name, a note) answered
 // 500. The client makes every text and JSON parameter storable instead, as ingest does.
 import { describe, expect, it } from 'vitest';
-import { jsonParam, type SqlClient } from '../postgres/sql-client.ts';
+import { jsonParam, unnestRows, type SqlClient } from '../postgres/sql-client.ts';
 
 export function describeSqlClientContract(name: string, open: () => Promise<SqlClient>): void {
   describe(`SqlClient contract: ${name}`, () => {
@@ -55,6 +55,25 @@ export function describeSqlClientContract(name: string, open: () => Promise<SqlC
       expect(await one(client, 'SELECT $1::jsonb AS v', [jsonParam(value)])).toEqual({ ...value, c: '\\\ufffd' });
       // A text parameter is text, never rewritten as JSON.
       expect(await one(client, 'SELECT $1::text AS v', ['{"a":"\\u0000"}'])).toBe('{"a":"\\u0000"}');
+    });
+
+    it('gives unnestRows rows back exactly as sent: quotes, backslashes, commas, braces, text that reads NULL, empty text, nulls', async () => {
+      const client = await open();
+      const rows = [
+        [1, 'plain', true, null],
+        [2, 'with "quotes", commas, {braces} and \\ backslashes \\"', false, 'NULL'],
+        [3, '', true, ' spaced  '],
+        [4, 'NULL', false, 'a\u0000b 😀'],
+        [5, '{}', true, '{"json":["text"]}'],
+      ];
+      const values = unnestRows(rows, ['integer', 'text', 'boolean', 'text']);
+      const result = await client.query<{ n: number; a: string; b: boolean; c: string | null }>(
+        `SELECT * FROM ${values.sql} AS v (n, a, b, c)`,
+        values.params,
+      );
+      expect(result.rows.map((r) => [r.n, r.a, r.b, r.c])).toEqual(
+        rows.map((row) => (row[3] === 'a\u0000b 😀' ? [...row.slice(0, 3), 'a\ufffdb 😀'] : row)),
+      );
     });
   });
 }

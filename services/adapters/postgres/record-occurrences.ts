@@ -18,7 +18,10 @@ import {
 } from '../../core/issues/occurrence.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
 import { applyEventTransitions } from './event-transitions.ts';
-import { chunk, jsonParam, valuesList, type SqlExecutor } from './sql-client.ts';
+import { chunk, jsonParam, unnestRows, valuesList, type SqlExecutor } from './sql-client.ts';
+
+/** Rows a statement over unnest() arrays takes: no placeholder limit applies, this bounds one message. */
+const ROWS_PER_STATEMENT = 5000;
 
 export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): Promise<OccurrenceResult[]> {
   const unique = new Map<string, Occurrence>();
@@ -146,10 +149,10 @@ async function upsertIssues(
 async function issuesByHash(tx: SqlExecutor, groups: OccurrenceGroup[]): Promise<Map<string, number>> {
   const known = new Map<string, number>();
   const pairs = groups.flatMap((g) => g.hashes.map((hash) => [g.projectId, hash]));
-  for (const part of chunk(pairs, 1000)) {
-    const values = valuesList(part, ['integer', 'text']);
+  for (const part of chunk(pairs, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(part, ['integer', 'text']);
     const rows = await tx.query<{ project_id: number; hash: string; issue_id: number }>(
-      `SELECT h.project_id, h.hash, h.issue_id FROM (VALUES ${values.sql}) AS v (project_id, hash)
+      `SELECT h.project_id, h.hash, h.issue_id FROM ${values.sql} AS v (project_id, hash)
        JOIN issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash`,
       values.params,
     );
@@ -172,10 +175,10 @@ async function linkHashes(
       rows.push([group.projectId, hash, issueId]);
     }
   }
-  for (const part of chunk(rows, 1000)) {
-    const values = valuesList(part);
+  for (const part of chunk(rows, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(part, ['integer', 'text', 'integer']);
     await tx.query(
-      `INSERT INTO issue_hashes (project_id, hash, issue_id) VALUES ${values.sql} ON CONFLICT DO NOTHING`,
+      `INSERT INTO issue_hashes (project_id, hash, issue_id) SELECT * FROM ${values.sql} ON CONFLICT DO NOTHING`,
       values.params,
     );
   }
@@ -295,10 +298,10 @@ async function updateIssues(
 /** Records (issue, user) pairs not seen before; returns how many were new per issue. */
 async function insertNewUsers(tx: SqlExecutor, pairs: Array<[number, string]>): Promise<Map<number, number>> {
   const added = new Map<number, number>();
-  for (const part of chunk(pairs, 1000)) {
-    const values = valuesList(part);
+  for (const part of chunk(pairs, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(part, ['integer', 'text']);
     const rows = await tx.query<{ issue_id: number }>(
-      `INSERT INTO issue_users (issue_id, user_key) VALUES ${values.sql} ON CONFLICT DO NOTHING RETURNING issue_id`,
+      `INSERT INTO issue_users (issue_id, user_key) SELECT * FROM ${values.sql} ON CONFLICT DO NOTHING RETURNING issue_id`,
       values.params,
     );
     for (const row of rows.rows) added.set(row.issue_id, (added.get(row.issue_id) ?? 0) + 1);
@@ -359,10 +362,10 @@ async function recordTagValues(tx: SqlExecutor, counted: OccurrenceResult[], fre
   const sorted = [...rows.values()].sort(
     (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0),
   );
-  for (const part of chunk(sorted, 1000)) {
-    const values = valuesList(part, ['integer', 'text', 'text', 'integer']);
+  for (const part of chunk(sorted, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(part, ['integer', 'text', 'text', 'integer']);
     await tx.query(
-      `INSERT INTO issue_tag_values (issue_id, key, value, count) VALUES ${values.sql}
+      `INSERT INTO issue_tag_values (issue_id, key, value, count) SELECT * FROM ${values.sql}
        ON CONFLICT (issue_id, key, value) DO UPDATE SET count = issue_tag_values.count + EXCLUDED.count`,
       values.params,
     );
@@ -401,8 +404,8 @@ async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Pro
   const sorted = [...results].sort(
     (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
   );
-  for (const part of chunk(sorted, 1000)) {
-    const values = valuesList(
+  for (const part of chunk(sorted, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(
       part.map((r) => [
         r.projectId,
         r.eventId,
@@ -413,11 +416,12 @@ async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Pro
         r.countBefore,
         r.countAfter,
       ]),
+      ['integer', 'text', 'integer', 'boolean', 'boolean', 'boolean', 'integer', 'integer'],
     );
     await tx.query(
       `INSERT INTO processed_events
          (project_id, event_id, issue_id, is_new_issue, is_regression, is_new_release, count_before, count_after)
-       VALUES ${values.sql} ON CONFLICT DO NOTHING`,
+       SELECT * FROM ${values.sql} ON CONFLICT DO NOTHING`,
       values.params,
     );
   }
@@ -425,15 +429,15 @@ async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Pro
 
 async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): Promise<OccurrenceResult[]> {
   const found: OccurrenceResult[] = [];
-  for (const part of chunk(occurrences, 1000)) {
-    const values = valuesList(
+  for (const part of chunk(occurrences, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(
       part.map((o) => [o.projectId, o.eventId]),
       ['integer', 'text'],
     );
     const rows = await tx.query<RecordedEventRow>(
       `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug, pe.is_new_issue, pe.is_regression,
          pe.is_new_release, pe.count_before, pe.count_after
-       FROM (VALUES ${values.sql}) AS v (project_id, event_id)
+       FROM ${values.sql} AS v (project_id, event_id)
        JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
        JOIN issues i ON i.id = pe.issue_id
        JOIN projects p ON p.id = i.project_id`,
