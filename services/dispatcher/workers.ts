@@ -58,8 +58,16 @@ export interface DispatcherWorkers {
   stop(options?: { drain?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
+/**
+ * Records per handler call at most. A consumer takes what is waiting, so batches grow only when
+ * the dispatcher is behind, and then larger ones catch up faster: an issue seen many times in a
+ * batch is updated once. At 1,000 instead of 200, recording a batch's occurrences over 100
+ * issues cost 80 instead of 170-200 us of database CPU per event (issue 20; docs/benchmarks.md).
+ */
+const MAX_BATCH_SIZE = 1000;
+
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
-  const maxBatchSize = deps.batchSize ?? 200;
+  const maxBatchSize = deps.batchSize ?? MAX_BATCH_SIZE;
   const isolation = { outcomes: deps.outcomes, logger: deps.logger };
   const symbolicator = deps.blobs
     ? new SourceMapSymbolicator({
