@@ -1,0 +1,72 @@
+// npm run bench:occurrences — database CPU per event of recording a batch's occurrences (the
+// issue side of the path of an event: issues, hashes, users, tag values, processed events) on
+// a file-backed PGlite, as the standalone server does it, for several batch sizes. Events are
+// spread over 100 issues and 500 users with six tags each. Prints the minimum, 25th percentile
+// and median over the batches after ten warm-up ones: the minimum is the figure least moved by
+// other work on the machine. Asserts nothing.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
+import { migrate } from '../../services/adapters/postgres/migrate.ts';
+import { PgMetadataStore } from '../../services/adapters/postgres/pg-metadata-store.ts';
+import type { Occurrence } from '../../services/core/issues/occurrence.ts';
+
+const SIZES = (process.env.BENCH_BATCH_SIZES ?? '200,500,1000').split(',').map(Number);
+const EVENTS_PER_SIZE = Number(process.env.BENCH_EVENTS ?? 50_000);
+const WARM_UP_BATCHES = 10;
+
+function occurrence(n: number): Occurrence {
+  return {
+    projectId: 1,
+    eventId: randomUUID().replace(/-/g, ''),
+    hashes: [`hash-${n % 100}`],
+    title: `ValueError: thing ${n % 100}`,
+    culprit: 'app.handlers.checkout',
+    level: 'error',
+    type: 'error',
+    metadata: { type: 'ValueError', value: `thing ${n % 100}` },
+    timestamp: Date.now() / 1000,
+    environment: 'production',
+    release: 'web@1.0.0',
+    userKey: `id:user-${n % 500}`,
+    tags: {
+      environment: 'production',
+      release: 'web@1.0.0',
+      browser: `browser-${n % 3}`,
+      os: `os-${n % 4}`,
+      server_name: `server-${n % 2}`,
+      level: 'error',
+    },
+  };
+}
+
+async function measure(batchSize: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'errata-occurrences-bench-'));
+  const db = await PGliteClient.open(dir);
+  try {
+    await migrate(db);
+    await db.query(`INSERT INTO organizations (slug, name) VALUES ('bench', 'Bench')`);
+    await db.query(`INSERT INTO projects (organization_id, slug, name) SELECT id, 'bench', 'Bench' FROM organizations`);
+    const store = new PgMetadataStore(db);
+    const perEvent: number[] = [];
+    const batches = WARM_UP_BATCHES + Math.ceil(EVENTS_PER_SIZE / batchSize);
+    for (let b = 0; b < batches; b++) {
+      const batch = Array.from({ length: batchSize }, (_, i) => occurrence(b * batchSize + i));
+      const before = process.cpuUsage();
+      await store.recordOccurrences(batch);
+      const used = process.cpuUsage(before);
+      if (b >= WARM_UP_BATCHES) perEvent.push((used.user + used.system) / batchSize);
+    }
+    perEvent.sort((a, b) => a - b);
+    const at = (q: number) => perEvent[Math.floor(q * (perEvent.length - 1))]!.toFixed(1);
+    return `batches of ${batchSize}: ${perEvent.length} batches, CPU per event min ${at(0)} us, p25 ${at(0.25)} us, median ${at(0.5)} us`;
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`recordOccurrences on PGlite: ${EVENTS_PER_SIZE} events per batch size over 100 issues, 500 users, 6 tags each`);
+for (const size of SIZES) console.log(await measure(size));
