@@ -61,10 +61,12 @@ export interface DispatcherWorkers {
 /**
  * Records per handler call at most. A consumer takes what is waiting, so batches grow only when
  * the dispatcher is behind, and then larger ones catch up faster: an issue seen many times in a
- * batch is updated once. At 1,000 instead of 200, recording a batch's occurrences over 100
- * issues cost 80 instead of 170-200 us of database CPU per event (issue 20; docs/benchmarks.md).
+ * batch is updated once. Recording the occurrences of events over 100 issues costs 170-200 us
+ * of database CPU per event in batches of 200, 96-110 in batches of 500 and 73-85 in batches of
+ * 1,000 (npm run bench:occurrences); 1,000 also held 30-60 MB more at peak, in malloc's share
+ * (issue 20; docs/benchmarks.md), so 500.
  */
-const MAX_BATCH_SIZE = 1000;
+const MAX_BATCH_SIZE = 500;
 
 export function startDispatcherWorkers(deps: DispatcherDeps): DispatcherWorkers {
   const maxBatchSize = deps.batchSize ?? MAX_BATCH_SIZE;
