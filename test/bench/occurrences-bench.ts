@@ -12,6 +12,7 @@ import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { migrate } from '../../services/adapters/postgres/migrate.ts';
 import { PgMetadataStore } from '../../services/adapters/postgres/pg-metadata-store.ts';
 import type { Occurrence } from '../../services/core/issues/occurrence.ts';
+import { percentile } from './load.ts';
 
 const SIZES = (process.env.BENCH_BATCH_SIZES ?? '200,500,1000').split(',').map(Number);
 const EVENTS_PER_SIZE = Number(process.env.BENCH_EVENTS ?? 50_000);
@@ -59,9 +60,8 @@ async function measure(batchSize: number): Promise<string> {
       const used = process.cpuUsage(before);
       if (b >= WARM_UP_BATCHES) perEvent.push((used.user + used.system) / batchSize);
     }
-    perEvent.sort((a, b) => a - b);
-    const at = (q: number) => perEvent[Math.floor(q * (perEvent.length - 1))]!.toFixed(1);
-    return `batches of ${batchSize}: ${perEvent.length} batches, CPU per event min ${at(0)} us, p25 ${at(0.25)} us, median ${at(0.5)} us`;
+    const at = (p: number) => percentile(perEvent, p).toFixed(1);
+    return `batches of ${batchSize}: ${perEvent.length} batches, CPU per event min ${at(0)} us, p25 ${at(25)} us, median ${at(50)} us`;
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -74,9 +74,9 @@ export function valuesList(rows: unknown[][], casts: string[] = [], offset = 0):
  * for wide text such as event payloads: escaping them into array literals costs more than it
  * saves. Columns must be one-dimensional (no array-typed columns).
  */
-export function unnestRows(rows: unknown[][], casts: string[], offset = 0): { sql: string; params: unknown[] } {
+export function unnestRows(rows: unknown[][], casts: string[]): { sql: string; params: unknown[] } {
   const params = casts.map((_, column) => rows.map((row) => row[column]));
-  return { sql: `unnest(${casts.map((cast, column) => `$${offset + column + 1}::${cast}[]`).join(', ')})`, params };
+  return { sql: `unnest(${casts.map((cast, column) => `$${column + 1}::${cast}[]`).join(', ')})`, params };
 }
 
 /** Splits rows so one statement stays well under Postgres's 65535-parameter limit. */
