@@ -4,16 +4,15 @@
 // Kafka broker stops and restarts under load. Counts are read through the read API and from
 // the stores themselves (issue counts in Postgres, distinct events in ClickHouse).
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
-import { infraEnv, infraSetting } from '../support/infra-env.ts';
+import { infraEnv } from '../support/infra-env.ts';
+import { restartServers, stopServer } from '../support/infra-servers.ts';
 import { listIssues } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import type { RoleProcess } from '../support/role-process.ts';
-import { eventually, runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { eventually, type Provisioned } from '../support/standalone-server.ts';
 
 let cluster: Cluster;
 let mcp: RoleProcess;
@@ -176,25 +175,3 @@ describe('faults in the distributed mode', () => {
     });
   }
 });
-
-/** Stops one of the test servers infra:up started, by its recorded PID, and waits for it to exit. */
-async function stopServer(name: string, signal: NodeJS.Signals): Promise<void> {
-  const pid = Number((await readFile(join(infraSetting('ERRATA_INFRA_PIDS'), `${name}.pid`), 'utf8')).trim());
-  process.kill(pid, signal);
-  await eventually(async () => (isAlive(pid) ? undefined : true), `${name} to exit`, 60_000);
-}
-
-/** infra:up starts again whatever is not running. */
-async function restartServers(): Promise<void> {
-  const up = await runProcess('bash', [infraSetting('ERRATA_INFRA_UP')], { timeoutMs: 180_000 });
-  expect(up.code, up.stderr).toBe(0);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -2,9 +2,9 @@
 // test/setup/provision.sh) scraping the real roles on loopback, under steady SDK traffic:
 // every series that a rule or a dashboard panel reads exists with the labels they use, every
 // recording rule and every panel query returns data, and alerts fire for real faults and
-// resolve once the faults are undone: the dispatchers stopped (ErrataDispatcherNotConsuming,
-// then ErrataEventsWaitingTooLong for the events they store late) and a channel whose receiver
-// answers 500 (ErrataWebhookDeliveriesFailing).
+// resolve once the faults are undone: the dispatchers stopped (ErrataDispatcherNotConsuming),
+// ClickHouse stopped for 70 s (ErrataEventsWaitingTooLong for the events stored late) and a
+// channel whose receiver answers 500 (ErrataWebhookDeliveriesFailing).
 // The rules are the shipped file with its time scaled down (each `for` to 2 s, rate windows of
 // 5 and 10 minutes to 15 and 30 s, against a 1 s scrape) so a fault shows in seconds; every
 // expression is otherwise the shipped one. The operator's series are checked by the operator
@@ -19,6 +19,7 @@ import { dashboardQueries } from '../../charts/errata/monitoring/dashboard-queri
 import { startFullCluster, type FullCluster } from '../support/distributed-cluster.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.ts';
 import { infraEnv } from '../support/infra-env.ts';
+import { restartServers, stopServer } from '../support/infra-servers.ts';
 import { startPrometheus, type PrometheusServer } from '../support/prometheus-server.ts';
 import { apiRequest, eventually, REPO_ROOT } from '../support/standalone-server.ts';
 
@@ -90,6 +91,8 @@ function startTraffic(): { stop(): Promise<void>; sent(): number } {
 
 const firing = async (alertname: string) =>
   (await prometheus.alerts()).some((a) => a.labels.alertname === alertname && a.state === 'firing');
+const until = (alertname: string, state: boolean, what: string) =>
+  eventually(async () => ((await firing(alertname)) === state ? true : undefined), what, 90_000);
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -175,25 +178,33 @@ describe('the shipped rules and dashboard on a real Prometheus', () => {
     }
   });
 
-  it('fires ErrataDispatcherNotConsuming, then ErrataEventsWaitingTooLong, when the dispatchers stop under load; both resolve once they are back', async () => {
-    const until = (alertname: string, state: boolean, what: string) =>
-      eventually(async () => ((await firing(alertname)) === state ? true : undefined), what, 90_000);
+  it('fires ErrataDispatcherNotConsuming when the dispatchers stop under load, and resolves once they are back', async () => {
     expect(await firing('ErrataDispatcherNotConsuming')).toBe(false);
-    expect(await firing('ErrataEventsWaitingTooLong')).toBe(false);
     const ports = full.dispatchers.map((d) => d.port);
-    const stoppedAt = Date.now();
     for (const dispatcher of full.dispatchers) expect(await dispatcher.stop()).toBe(0);
     await until('ErrataDispatcherNotConsuming', true, 'ErrataDispatcherNotConsuming to fire');
-    // Accepted events wait in Kafka; once they have waited past the latency alert's 60 s, the
-    // dispatchers come back on the same ports (which Prometheus scrapes) and store them late.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + 70_000 - Date.now())));
+    // Back on the same ports, which Prometheus scrapes.
     full.dispatchers = [];
     for (const port of ports) full.dispatchers.push(await full.cluster.start('dispatcher', { port }));
-    await until('ErrataEventsWaitingTooLong', true, 'ErrataEventsWaitingTooLong to fire');
     await until('ErrataDispatcherNotConsuming', false, 'ErrataDispatcherNotConsuming to resolve');
-    await until('ErrataEventsWaitingTooLong', false, 'ErrataEventsWaitingTooLong to resolve');
     expect(traffic.sent()).toBeGreaterThan(0);
-  }, 400_000); // a fixed 70 s outage, two restarts, and alerts firing and resolving on a busy machine
+  }, 300_000);
+
+  // The late events are made by taking ClickHouse away rather than the dispatchers: a dispatcher
+  // started afresh can drain the whole backlog before Prometheus first scrapes it, and rate()
+  // never sees the increase before a series' first sample (this failed CI once). Here the same
+  // dispatcher processes are scraped throughout: they hold their offsets and retry while
+  // ClickHouse is down, and store the waiting events once it is back.
+  it('fires ErrataEventsWaitingTooLong when accepted events are stored more than 60 s late (ClickHouse down under load), and resolves once they are on time', async () => {
+    expect(await firing('ErrataEventsWaitingTooLong')).toBe(false);
+    const stoppedAt = Date.now();
+    await stopServer('clickhouse', 'SIGTERM');
+    // Past the alert's 60 s, ClickHouse comes back and the dispatchers store the backlog late.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + 70_000 - Date.now())));
+    await restartServers();
+    await until('ErrataEventsWaitingTooLong', true, 'ErrataEventsWaitingTooLong to fire');
+    await until('ErrataEventsWaitingTooLong', false, 'ErrataEventsWaitingTooLong to resolve');
+  }, 400_000); // a fixed 70 s outage, a restart, and the alert firing and resolving on a busy machine
 
   it('fires ErrataWebhookDeliveriesFailing while a channel’s receiver answers 500, and resolves once it answers 200', async () => {
     const call = (method: string, path: string, body?: unknown) =>
