@@ -114,6 +114,11 @@ export class KafkaQueue implements Queue {
       rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 30_000,
       heartbeatIntervalMs: Math.min(1_000, Math.floor((options.sessionTimeoutMs ?? 10_000) / 3)),
       maxWaitTimeMs: 500,
+      // kafkajs's 1 MB held a partition's batch near 110 events of 9 KB, far under the
+      // dispatcher's 500. With 2 MB (about 220) one dispatcher worked off a backlog at 1,003-1,150
+      // events/s against 775-923, for 55-60 MB more at peak; 4 MB did no better (1,029-1,221)
+      // and held 100-120 MB more (npm run bench:distributed; docs/benchmarks.md).
+      maxBytesPerPartition: 2 * 1024 * 1024,
       partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? partitions,
     };
   }

@@ -18,6 +18,8 @@ export interface ConsumerSettings {
   heartbeatIntervalMs: number;
   /** Longest wait of an idle fetch; also bounds how soon an idle member notices a rebalance. */
   maxWaitTimeMs: number;
+  /** Most bytes one fetch brings of one partition, which bounds that partition's batch. */
+  maxBytesPerPartition: number;
   partitionsConsumedConcurrently: number;
 }
 
@@ -134,6 +136,7 @@ export class KafkaSubscription implements Subscription {
       rebalanceTimeout: s.rebalanceTimeoutMs,
       heartbeatInterval: s.heartbeatIntervalMs,
       maxWaitTimeInMs: s.maxWaitTimeMs,
+      maxBytesPerPartition: s.maxBytesPerPartition,
       allowAutoTopicCreation: false,
       retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5000 },
     });
