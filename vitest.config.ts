@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // server process with real SDK clients; and the distributed suite (adapter contracts against
 // real Postgres, ClickHouse, Kafka and MinIO, then the three roles as separate processes),
 // which `npm test` leaves out and `npm run test:distributed` runs; and the operator suite against
-// a real kube-apiserver, run by `npm run test:operator`.
+// a real kube-apiserver, run by `npm run test:operator`; and the cluster suite, the operator and
+// the roles as pods of Errata's image on a real single-node cluster, run by `npm run test:cluster`.
 export default defineConfig({
   test: {
     projects: [
@@ -42,6 +43,16 @@ export default defineConfig({
           globalSetup: ['test/distributed/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          globalSetup: ['test/cluster/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 60 * 60_000,
           fileParallelism: false,
         },
       },

@@ -12,58 +12,13 @@ cd "$(dirname "$0")/../.."
 REPO=$(pwd)
 LOG_TAG=kube
 . test/infra/lib.sh
-ETCD_VERSION=v3.5.21
-KUBE_VERSION=1.35.4
-HELM_VERSION=v3.22.0
 ETCD_PORT=12379 ETCD_PEER_PORT=12380 APISERVER_PORT=16443
 TOKEN=errata-operator-test-token
 mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
 
 
-# A wrapper module per binary, so the build never touches the repository.
-if [ ! -x "$CACHE/bin/etcd-$ETCD_VERSION" ]; then
-  log "building etcd $ETCD_VERSION from the Go module proxy"
-  src="$CACHE/src/etcd" && rm -rf "$src" && mkdir -p "$src"
-  (cd "$src" && go mod init local/etcd >/dev/null 2>&1 && go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null 2>&1 \
-    && CGO_ENABLED=0 go build -o "$CACHE/bin/etcd-$ETCD_VERSION" go.etcd.io/etcd/server/v3)
-fi
-
-if [ ! -x "$CACHE/bin/kube-apiserver-$KUBE_VERSION" ]; then
-  log "building kube-apiserver $KUBE_VERSION from the Go module proxy (10-20 minutes the first time)"
-  src="$CACHE/src/kube-apiserver" && rm -rf "$src" && mkdir -p "$src"
-  (
-    cd "$src"
-    go mod init local/kas >/dev/null 2>&1
-    cat >main.go <<'GO'
-package main
-
-import (
-	"os"
-
-	"k8s.io/component-base/cli"
-	"k8s.io/kubernetes/cmd/kube-apiserver/app"
-)
-
-func main() { os.Exit(cli.Run(app.NewAPIServerCommand())) }
-GO
-    # k8s.io/kubernetes requires its staging modules at v0.0.0 with replaces into its own tree;
-    # map each to its published v0.<minor>.<patch> (the list is read from the real go.mod).
-    gomod=$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
-    staging="0.${KUBE_VERSION#1.}"
-    for module in $(awk '$1 ~ /^k8s.io\// && $2 == "v0.0.0" {print $1}' "$gomod"); do
-      go mod edit -replace="$module=$module@v$staging"
-    done
-    go mod edit -require="k8s.io/kubernetes@v$KUBE_VERSION"
-    go mod tidy >/dev/null 2>&1
-    CGO_ENABLED=0 GOMAXPROCS="${GOMAXPROCS:-2}" go build -o "$CACHE/bin/kube-apiserver-$KUBE_VERSION" .
-  )
-fi
-
-if [ ! -x "$CACHE/bin/helm-$HELM_VERSION" ]; then
-  log "building helm $HELM_VERSION from the Go module proxy (for the chart test)"
-  GOBIN="$CACHE/src/helm-bin" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  mv "$CACHE/src/helm-bin/helm" "$CACHE/bin/helm-$HELM_VERSION"
-fi
+. test/infra/kube-binaries.sh
+build_control_plane
 
 if ! alive etcd; then
   log "starting etcd on 127.0.0.1:$ETCD_PORT"

@@ -11,6 +11,9 @@ REPO=$(pwd)
 LOG_TAG=infra
 . test/infra/lib.sh
 PG_PORT=55432 CH_HTTP_PORT=18123 CH_TCP_PORT=19500 KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 MINIO_PORT=19900
+# Pods of the cluster suite reach Kafka at the bridge gateway (npm run cluster:up), where
+# test/infra/pod-gateway.ts forwards this loopback port; the broker advertises that address.
+KAFKA_POD_PORT=19094 POD_GATEWAY=10.88.0.1
 KAFKA_VERSION=3.9.1
 # The newest minio/minio the Go module proxy serves (the repository is archived; its release
 # tags are not on the proxy).
@@ -115,11 +118,11 @@ if ! alive kafka; then
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT,POD://127.0.0.1:$KAFKA_POD_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,POD://$POD_GATEWAY:$KAFKA_POD_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,POD:PLAINTEXT
 log.dirs=$K/data
 num.partitions=1
 offsets.topic.replication.factor=1

@@ -10,9 +10,11 @@ import {
   BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
+  DiscoveryV1Api,
   KubeConfig,
   KubernetesObjectApi,
   PatchStrategy,
+  RbacAuthorizationV1Api,
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
@@ -43,6 +45,8 @@ export function clients(config = testKubeConfig()) {
     apps: config.makeApiClient(AppsV1Api),
     batch: config.makeApiClient(BatchV1Api),
     custom: config.makeApiClient(CustomObjectsApi),
+    discovery: config.makeApiClient(DiscoveryV1Api),
+    rbac: config.makeApiClient(RbacAuthorizationV1Api),
     extensions: config.makeApiClient(ApiextensionsV1Api),
     objects: KubernetesObjectApi.makeApiClient(config),
   };
