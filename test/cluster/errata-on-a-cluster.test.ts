@@ -1,14 +1,16 @@
 // Errata on a real single-node cluster (npm run cluster:up): the chart's operator runs as a pod
-// of Errata's image, an `Errata` resource with a Secret for every credential becomes a migration
-// Job and three role Deployments whose pods pass their real probes, and a real @sentry/node
-// event goes through an ingest pod and a dispatcher pod to `/mcp` on an mcp pod. Then what a
-// platform team does on day two: scale, lose a pod, change the spec, ship a bad version.
+// of Errata's image, the sample `Errata` resource (docs/errata-example.yaml, a Secret for every
+// credential) becomes a migration Job and three role Deployments whose pods pass their real
+// probes, and a real @sentry/node event goes through an ingest pod and a dispatcher pod to
+// `/mcp` on an mcp pod. Then what a platform team does on day two: scale, lose a pod, change
+// the spec, ship a bad version.
 // No kube-proxy runs, so Service addresses do not route: the suite reaches pods by their IPs on
 // the bridge, and checks each Service's endpoints instead (the pods a Service would route to).
 // The operator pod uses the host's network, since the API server's `kubernetes` Service cannot
 // route either: it talks to the API server on loopback with its own ServiceAccount token.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -68,6 +70,8 @@ async function readyAtGeneration(): Promise<boolean> {
   return ready?.status === 'True' && errata.status?.observedGeneration === errata.metadata.generation;
 }
 
+/** Each role's replica count: the sample's, then as the tests change it. */
+const expected: Record<string, number> = {};
 let projectId: number;
 let projectSlug: string;
 let publicKey: string;
@@ -85,7 +89,7 @@ async function sendEvent(ingest: V1Pod, message: string): Promise<number> {
 
 /** Total events of the issues whose title contains `marker`, read through `/mcp` on an mcp pod. */
 async function countThroughMcp(marker: string): Promise<number> {
-  const [mcp] = await readyPods('mcp', 1);
+  const [mcp] = await readyPods('mcp', expected.mcp!);
   const agent = await connectAgent(podUrl(mcp!), readToken);
   try {
     const result = await agent.call('list_issues', { project: projectSlug, query: marker, status: 'all', limit: 100 });
@@ -173,6 +177,11 @@ beforeAll(async () => {
     'access-key-id': infra.ERRATA_S3_ACCESS_KEY_ID!,
     'secret-access-key': infra.ERRATA_S3_SECRET_ACCESS_KEY!,
   });
+  // docs/errata-example.yaml, the sample users copy, with this machine's image and addresses.
+  const sample = parseAllDocuments(readFileSync(join(REPO_ROOT, 'docs', 'errata-example.yaml'), 'utf8'))
+    .map((d) => d.toJS())
+    .find((o) => o?.kind === 'Errata');
+  const spec = sample.spec;
   await kube.custom.createNamespacedCustomObject({
     group: 'errata.dev',
     version: 'v1alpha1',
@@ -183,26 +192,19 @@ beforeAll(async () => {
       kind: 'Errata',
       metadata: { name: NAME, namespace },
       spec: {
+        ...spec,
         image: IMAGE,
         version: VERSION,
         imagePullPolicy: 'Never',
-        ingest: { replicas: 1 },
-        mcp: { replicas: 1 },
-        dispatcher: { replicas: 1 },
-        kafka: { brokers: [`${cluster.gateway}:19094`], topicPrefix: `cluster-${run}.` },
-        clickhouse: { url: fromPods(infra.ERRATA_CLICKHOUSE_URL!), database: `errata_cluster_${run}` },
-        postgres: { url: { name: 'errata-postgres', key: 'url' } },
-        s3: {
-          bucket: `errata-cluster-${run}`,
-          endpoint: fromPods(infra.ERRATA_S3_ENDPOINT!),
-          forcePathStyle: true,
-          accessKeyId: { name: 'errata-s3', key: 'access-key-id' },
-          secretAccessKey: { name: 'errata-s3', key: 'secret-access-key' },
-        },
-        secretsKey: { name: 'errata-secrets', key: 'secrets-key' },
+        kafka: { ...spec.kafka, brokers: [`${cluster.gateway}:19094`], topicPrefix: `cluster-${run}.` },
+        clickhouse: { ...spec.clickhouse, url: fromPods(infra.ERRATA_CLICKHOUSE_URL!), database: `errata_cluster_${run}` },
+        s3: { ...spec.s3, bucket: `errata-cluster-${run}`, endpoint: fromPods(infra.ERRATA_S3_ENDPOINT!) },
       },
     },
   });
+  expected.ingest = spec.ingest.autoscaling.minReplicas;
+  expected.mcp = spec.mcp.replicas;
+  expected.dispatcher = spec.dispatcher.replicas;
 }, 600_000);
 
 afterAll(async () => {
@@ -231,7 +233,7 @@ describe('Errata on a real single-node cluster', () => {
       const deployment = await kube.apps.readNamespacedDeployment({ namespace, name: `${NAME}-${role}` });
       // Created once the migration had succeeded (timestamps have 1 s resolution).
       expect(new Date(deployment.metadata!.creationTimestamp!).getTime()).toBeGreaterThanOrEqual(migrated - 1000);
-      const [pod] = await readyPods(role, 1);
+      const [pod] = await readyPods(role, expected[role]!);
       const container = pod!.spec!.containers[0]!;
       expect(container.image).toBe(`${IMAGE}:${VERSION}`);
       expect(container.readinessProbe?.httpGet?.path).toBe('/healthz');
@@ -240,7 +242,7 @@ describe('Errata on a real single-node cluster', () => {
   });
 
   it('takes a @sentry/node event at an ingest pod, processes it in a dispatcher pod, and shows it through /mcp on an mcp pod with a token minted in that pod', async () => {
-    const [mcp] = await readyPods('mcp', 1);
+    const [mcp] = await readyPods('mcp', expected.mcp!);
     const created = await execInPod(cluster, mcp!, [
       'node',
       '/app/bin/errata.js',
@@ -273,30 +275,33 @@ describe('Errata on a real single-node cluster', () => {
     expect(token.code, token.stderr).toBe(0);
     readToken = (JSON.parse(token.stdout) as { plaintext: string }).plaintext;
 
-    const [ingest] = await readyPods('ingest', 1);
+    const [ingest] = await readyPods('ingest', expected.ingest!);
     const marker = `cluster-${run}`;
     const ids = await sendScenario(dsnFor(ingest!), 'checkout-error', marker, `cluster@${VERSION}`);
     expect(ids).toHaveLength(1);
     await countedThroughMcp(marker, 1);
   });
 
-  it('scales ingest to 2 replicas: a second Ready pod that accepts events too', async () => {
-    await patchErrataSpec(kube, namespace, NAME, { ingest: { replicas: 2 } });
-    const ingests = await readyPods('ingest', 2);
+  it("scales ingest from the sample's 2 replicas to 3 (the autoscaler's minimum): a new Ready pod that accepts events too", async () => {
+    const before = (await readyPods('ingest', expected.ingest!)).map((p) => p.metadata!.name);
+    await patchErrataSpec(kube, namespace, NAME, { ingest: { autoscaling: { minReplicas: 3 } } });
+    expected.ingest = 3;
+    const ingests = await readyPods('ingest', expected.ingest);
+    expect(ingests.filter((p) => !before.includes(p.metadata!.name))).toHaveLength(1);
     const marker = `scaled-${run}`;
     for (const ingest of ingests) expect(await sendEvent(ingest, `${marker} at ${ingest.metadata!.name}`)).toBe(200);
-    await countedThroughMcp(marker, 2);
+    await countedThroughMcp(marker, ingests.length);
   });
 
   it('loses no acknowledged event when a dispatcher pod is deleted under load', async () => {
-    const ingests = await readyPods('ingest', 2);
-    const [dispatcher] = await readyPods('dispatcher', 1);
+    const ingests = await readyPods('ingest', expected.ingest!);
+    const [dispatcher] = await readyPods('dispatcher', expected.dispatcher!);
     const marker = `deleted-${run}`;
     let acknowledged = 0;
     let sent = 0;
     const load = (async () => {
       while (sent < 300) {
-        const status = await sendEvent(ingests[sent % 2]!, `${marker} ${sent % 5}`);
+        const status = await sendEvent(ingests[sent % ingests.length]!, `${marker} ${sent % 5}`);
         sent++;
         if (status === 200) acknowledged++;
       }
@@ -305,8 +310,8 @@ describe('Errata on a real single-node cluster', () => {
     await kube.core.deleteNamespacedPod({ namespace, name: dispatcher!.metadata!.name! });
     await load;
     expect(acknowledged).toBeGreaterThan(250);
-    const [replacement] = await readyPods('dispatcher', 1);
-    expect(replacement!.metadata!.name).not.toBe(dispatcher!.metadata!.name);
+    const dispatchers = await readyPods('dispatcher', expected.dispatcher!);
+    expect(dispatchers.map((p) => p.metadata!.name)).not.toContain(dispatcher!.metadata!.name);
     await countedThroughMcp(marker, acknowledged, 240_000);
   });
 
@@ -330,9 +335,10 @@ describe('Errata on a real single-node cluster', () => {
       'Progressing, then Ready at the new generation',
       240_000,
     );
-    const [dispatcher] = await readyPods('dispatcher', 1);
-    expect(dispatcher!.spec!.containers[0]!.env).toContainEqual({ name: 'ERRATA_LOG_LEVEL', value: 'debug' });
-    expect(before.dispatcher).not.toContain(dispatcher!.metadata!.name);
+    for (const dispatcher of await readyPods('dispatcher', expected.dispatcher!)) {
+      expect(dispatcher.spec!.containers[0]!.env).toContainEqual({ name: 'ERRATA_LOG_LEVEL', value: 'debug' });
+      expect(before.dispatcher).not.toContain(dispatcher.metadata!.name);
+    }
     expect((await pods('ingest')).map((p) => p.metadata!.name).sort()).toEqual(before.ingest);
     expect((await pods('mcp')).map((p) => p.metadata!.name).sort()).toEqual(before.mcp);
     const status = (await getErrata(kube, namespace, NAME)).status;
@@ -367,10 +373,10 @@ describe('Errata on a real single-node cluster', () => {
       300_000,
     );
     for (const role of ['ingest', 'mcp', 'dispatcher']) {
-      const found = await readyPods(role, role === 'ingest' ? 2 : 1);
+      const found = await readyPods(role, expected[role]!);
       for (const pod of found) expect(pod.spec!.containers[0]!.image).toBe(`${IMAGE}:${SAME_BUILD_TAG}`);
     }
-    const [ingest] = await readyPods('ingest', 2);
+    const [ingest] = await readyPods('ingest', expected.ingest!);
     const marker = `held-${run}`;
     expect(await sendEvent(ingest!, marker)).toBe(200);
     await countedThroughMcp(marker, 1);
@@ -413,7 +419,7 @@ describe('Errata on a real single-node cluster', () => {
       expect(spec.process.user.uid, pod.metadata!.name).toBe(1000);
       expect(spec.root.readonly, pod.metadata!.name).toBe(true);
     }
-    const [ingest] = await readyPods('ingest', 2);
+    const [ingest] = await readyPods('ingest', expected.ingest!);
     const write = (path: string) =>
       execInPod(cluster, ingest!, ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(path)}, 'x')`]);
     const app = await write('/app/written');
