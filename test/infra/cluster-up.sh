@@ -159,33 +159,10 @@ if ! "${CTR[@]}" images ls -q | grep -qx "errata.test/errata:broken"; then
 fi
 
 # ---- control plane --------------------------------------------------------------------------
-if ! alive cluster-etcd; then
-  log "starting etcd on 127.0.0.1:$ETCD_PORT"
-  rm -rf "$CL/etcd" && mkdir -p "$CL/etcd"
-  nohup "$CACHE/bin/etcd-$ETCD_VERSION" --name errata-cluster --data-dir "$CL/etcd/data" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster "errata-cluster=http://127.0.0.1:$ETCD_PEER_PORT" --log-level warn >"$CL/etcd/etcd.log" 2>&1 &
-  echo $! >"$PIDS/cluster-etcd.pid"
-  wait_for cluster-etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
-fi
-
+start_etcd cluster-etcd "$CL/etcd" "$ETCD_PORT" "$ETCD_PEER_PORT"
 API="https://127.0.0.1:$APISERVER_PORT"
-if ! alive cluster-apiserver; then
-  log "starting kube-apiserver $KUBE_VERSION on 127.0.0.1:$APISERVER_PORT"
-  dir="$CL/apiserver" && rm -rf "$dir" && mkdir -p "$dir/certs"
-  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
-  openssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub" 2>/dev/null
-  echo "$TOKEN,errata-cluster-admin,errata-cluster-admin,\"system:masters\"" >"$dir/tokens.csv"
-  nohup "$CACHE/bin/kube-apiserver-$KUBE_VERSION" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" --cert-dir="$dir/certs" \
-    --service-cluster-ip-range=10.96.0.0/24 --service-account-issuer=https://kubernetes.default.svc \
-    --service-account-key-file="$dir/sa.pub" --service-account-signing-key-file="$dir/sa.key" \
-    --token-auth-file="$dir/tokens.csv" --authorization-mode=Node,RBAC --allow-privileged=false \
-    >"$dir/kube-apiserver.log" 2>&1 &
-  echo $! >"$PIDS/cluster-apiserver.pid"
-  wait_for cluster-apiserver 120 curl -sfk -H "Authorization: Bearer $TOKEN" "$API/readyz"
-fi
+start_apiserver cluster-apiserver "$CL/apiserver" "$ETCD_PORT" "$APISERVER_PORT" "$TOKEN" \
+  --service-cluster-ip-range=10.96.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=false
 cat >"$CL/kubeconfig" <<YAML
 apiVersion: v1
 kind: Config

@@ -1,8 +1,9 @@
-# Building the Kubernetes binaries from the Go module proxy (sourced, never run; after lib.sh),
+# The Kubernetes binaries, built from the Go module proxy (sourced, never run; after lib.sh),
 # once each, into the cache outside the repository: kube:up's control plane (etcd, kube-apiserver,
 # helm) and the node cluster:up adds (kubelet, kube-controller-manager, kube-scheduler). No
 # registry ships them for this platform's needs; each builds in a wrapper module of its own, so
-# the build never touches the repository.
+# the build never touches the repository. Also how kube:up and cluster:up start the control
+# plane on loopback, each on its own ports and directories.
 ETCD_VERSION=v3.5.21
 KUBE_VERSION=1.35.4
 HELM_VERSION=v3.22.0
@@ -81,4 +82,41 @@ build_node() {
       CGO_ENABLED=0 GOMAXPROCS="${GOMAXPROCS:-2}" go build -o "$CACHE/bin/$b-$KUBE_VERSION" "./cmd/$b"
     done
   )
+}
+
+# etcd on loopback, unless the process recorded as <pid name> answers.
+# Usage: start_etcd <pid name> <dir> <client port> <peer port>
+start_etcd() {
+  local name=$1 dir=$2 port=$3 peer=$4
+  alive "$name" && return 0
+  log "starting etcd on 127.0.0.1:$port"
+  rm -rf "$dir" && mkdir -p "$dir"
+  nohup "$CACHE/bin/etcd-$ETCD_VERSION" --name "$name" --data-dir "$dir/data" \
+    --listen-client-urls "http://127.0.0.1:$port" --advertise-client-urls "http://127.0.0.1:$port" \
+    --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+    --initial-cluster "$name=http://127.0.0.1:$peer" --log-level warn >"$dir/etcd.log" 2>&1 &
+  echo $! >"$PIDS/$name.pid"
+  wait_for "$name" 60 curl -sf "http://127.0.0.1:$port/health"
+}
+
+# kube-apiserver on loopback over that etcd, with a static token in system:masters and its own
+# service-account keys, unless the process recorded as <pid name> answers. The rest of the
+# arguments are its flags that differ between the two (service range, authorization, admission).
+# Usage: start_apiserver <pid name> <dir> <etcd port> <port> <token> <flag>...
+start_apiserver() {
+  local name=$1 dir=$2 etcd_port=$3 port=$4 token=$5
+  shift 5
+  alive "$name" && return 0
+  log "starting kube-apiserver $KUBE_VERSION on 127.0.0.1:$port"
+  rm -rf "$dir" && mkdir -p "$dir/certs"
+  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub" 2>/dev/null
+  echo "$token,errata-test-admin,errata-test-admin,\"system:masters\"" >"$dir/tokens.csv"
+  nohup "$CACHE/bin/kube-apiserver-$KUBE_VERSION" --etcd-servers="http://127.0.0.1:$etcd_port" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" --cert-dir="$dir/certs" \
+    --service-account-issuer=https://kubernetes.default.svc \
+    --service-account-key-file="$dir/sa.pub" --service-account-signing-key-file="$dir/sa.key" \
+    --token-auth-file="$dir/tokens.csv" "$@" >"$dir/kube-apiserver.log" 2>&1 &
+  echo $! >"$PIDS/$name.pid"
+  wait_for "$name" 120 curl -sfk -H "Authorization: Bearer $token" "https://127.0.0.1:$port/readyz"
 }

@@ -20,32 +20,10 @@ mkdir -p "$CACHE/bin" "$RUN" "$PIDS"
 . test/infra/kube-binaries.sh
 build_control_plane
 
-if ! alive etcd; then
-  log "starting etcd on 127.0.0.1:$ETCD_PORT"
-  rm -rf "$RUN/etcd" && mkdir -p "$RUN/etcd"
-  nohup "$CACHE/bin/etcd-$ETCD_VERSION" --name errata --data-dir "$RUN/etcd/data" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster "errata=http://127.0.0.1:$ETCD_PEER_PORT" --log-level warn >"$RUN/etcd/etcd.log" 2>&1 &
-  echo $! >"$PIDS/etcd.pid"
-  wait_for etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
-fi
-
-if ! alive kube-apiserver; then
-  log "starting kube-apiserver $KUBE_VERSION on 127.0.0.1:$APISERVER_PORT"
-  dir="$RUN/kube-apiserver" && rm -rf "$dir" && mkdir -p "$dir/certs"
-  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
-  openssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub" 2>/dev/null
-  echo "$TOKEN,errata-test-admin,errata-test-admin,\"system:masters\"" >"$dir/tokens.csv"
-  nohup "$CACHE/bin/kube-apiserver-$KUBE_VERSION" --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" --cert-dir="$dir/certs" \
-    --service-cluster-ip-range=10.0.0.0/24 --service-account-issuer=https://kubernetes.default.svc \
-    --service-account-key-file="$dir/sa.pub" --service-account-signing-key-file="$dir/sa.key" \
-    --token-auth-file="$dir/tokens.csv" --authorization-mode=RBAC --disable-admission-plugins=ServiceAccount \
-    >"$dir/kube-apiserver.log" 2>&1 &
-  echo $! >"$PIDS/kube-apiserver.pid"
-  wait_for kube-apiserver 120 curl -sfk -H "Authorization: Bearer $TOKEN" "https://127.0.0.1:$APISERVER_PORT/readyz"
-fi
+start_etcd etcd "$RUN/etcd" "$ETCD_PORT" "$ETCD_PEER_PORT"
+# No controller manager mints ServiceAccount tokens here, so its admission plugin is off.
+start_apiserver kube-apiserver "$RUN/kube-apiserver" "$ETCD_PORT" "$APISERVER_PORT" "$TOKEN" \
+  --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=RBAC --disable-admission-plugins=ServiceAccount
 
 cat >"$REPO/.errata-kube.env" <<ENV
 ERRATA_KUBE_URL=https://127.0.0.1:$APISERVER_PORT

@@ -12,7 +12,6 @@ import { REPO_ROOT, runProcess, type CommandResult } from './standalone-server.t
 export interface ClusterTarget {
   url: string;
   token: string;
-  node: string;
   /** Errata's image as cluster:up built it from dist/, e.g. errata.test/errata:0.1.0. */
   image: string;
   /** Where pods reach the backing servers (the bridge's gateway address). */
@@ -30,7 +29,6 @@ export async function clusterUp(): Promise<ClusterTarget> {
   return {
     url: env.ERRATA_CLUSTER_URL!,
     token: env.ERRATA_CLUSTER_TOKEN!,
-    node: env.ERRATA_CLUSTER_NODE!,
     image: env.ERRATA_CLUSTER_IMAGE!,
     gateway: env.ERRATA_CLUSTER_GATEWAY!,
     ctr: env.ERRATA_CLUSTER_CTR!.split(' '),
@@ -38,11 +36,10 @@ export async function clusterUp(): Promise<ClusterTarget> {
   };
 }
 
-/** The containerd id of a pod's first (or named) container. */
-function containerId(pod: V1Pod, name?: string): string {
-  const status = (pod.status?.containerStatuses ?? []).find((s) => !name || s.name === name);
-  const id = status?.containerID?.replace(/^containerd:\/\//, '');
-  if (!id) throw new Error(`pod ${pod.metadata?.name} has no running container${name ? ` named ${name}` : ''}`);
+/** The containerd id of a pod's container (Errata's pods have one). */
+function containerId(pod: V1Pod): string {
+  const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+  if (!id) throw new Error(`pod ${pod.metadata?.name} has no running container`);
   return id;
 }
 
