@@ -259,6 +259,7 @@ async function opening<P>(
         database: ch.database,
         username: ch.username,
         password: ch.password,
+        compression: ch.compression,
         batch: { maxRows: ch.batchRows, maxWaitMs: ch.batchWaitMs },
         // Batch sizes are observed by the pipelines, per write call; failed INSERTs here.
         observe(write) {

@@ -60,7 +60,16 @@ describe('loadConfig', () => {
       ERRATA_S3_FORCE_PATH_STYLE: 'true',
     });
     expect(config.postgres).toEqual({ url: 'postgres://errata:pw@db:5432/errata', poolSize: 10 });
-    expect(config.clickhouse).toMatchObject({ url: 'http://ch:8123', database: 'errata', batchRows: 5000, batchWaitMs: 100 });
+    expect(config.clickhouse).toMatchObject({
+      url: 'http://ch:8123',
+      database: 'errata',
+      batchRows: 5000,
+      batchWaitMs: 100,
+      compression: 'none',
+    });
+    expect(
+      loadConfig({ ERRATA_CLICKHOUSE_URL: 'http://ch:8123', ERRATA_CLICKHOUSE_COMPRESSION: 'gzip' }).clickhouse?.compression,
+    ).toBe('gzip');
     expect(config.kafka).toMatchObject({ brokers: ['k1:9092', 'k2:9092'], topicPrefix: 'prod.', partitions: 8 });
     expect(config.s3).toMatchObject({ bucket: 'errata-maps', region: 'us-east-1', forcePathStyle: true, prefix: '' });
   });
@@ -70,6 +79,7 @@ describe('loadConfig', () => {
       /ERRATA_KAFKA_BROKERS="k1:9092, k2": a comma-separated/,
     );
     expect(() => loadConfig({ ERRATA_S3_BUCKET: 'B' })).toThrow(/ERRATA_S3_BUCKET/);
+    expect(() => loadConfig({ ERRATA_CLICKHOUSE_COMPRESSION: 'lz4' })).toThrow(/ERRATA_CLICKHOUSE_COMPRESSION="lz4".*none.*gzip/);
     let message = '';
     try {
       loadConfig({ ERRATA_POSTGRES_URL: 'mysql://root:hunter2@db/x' });

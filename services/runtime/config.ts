@@ -77,6 +77,7 @@ const schema = z
     ERRATA_CLICKHOUSE_PASSWORD: z.string().default(''),
     ERRATA_CLICKHOUSE_BATCH_ROWS: integer(1, 1_000_000).default(5000),
     ERRATA_CLICKHOUSE_BATCH_WAIT_MS: integer(0, 60_000).default(100),
+    ERRATA_CLICKHOUSE_COMPRESSION: z.enum(['none', 'gzip']).default('none'),
     ERRATA_KAFKA_BROKERS: z
       .string()
       .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma-separated list of host:port')
@@ -211,7 +212,15 @@ export interface Config {
   };
   /** The distributed adapters' settings; a section is present when its server is configured. */
   postgres?: { url: string; poolSize: number };
-  clickhouse?: { url: string; database: string; username: string; password: string; batchRows: number; batchWaitMs: number };
+  clickhouse?: {
+    url: string;
+    database: string;
+    username: string;
+    password: string;
+    batchRows: number;
+    batchWaitMs: number;
+    compression: 'none' | 'gzip';
+  };
   kafka?: {
     brokers: string[];
     topicPrefix: string;
@@ -311,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           password: c.ERRATA_CLICKHOUSE_PASSWORD,
           batchRows: c.ERRATA_CLICKHOUSE_BATCH_ROWS,
           batchWaitMs: c.ERRATA_CLICKHOUSE_BATCH_WAIT_MS,
+          compression: c.ERRATA_CLICKHOUSE_COMPRESSION,
         }
       : undefined,
     kafka: c.ERRATA_KAFKA_BROKERS

@@ -32,6 +32,12 @@ interface ClickHouseServerSettings {
   password?: string;
   /** Per request; default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * How INSERT bodies travel; default 'none'. gzip (level 1) sends about a fifth of the bytes but
+   * cost the dispatcher about a fifth of its CPU per event at zlib's default level (docs/benchmarks.md):
+   * worth it only across a slow or metered link.
+   */
+  compression?: 'none' | 'gzip';
 }
 
 interface ClickHouseConnectionSettings extends ClickHouseServerSettings, ClickHouseStoreSettings {}
@@ -52,8 +58,7 @@ export function createClickHouseClient(settings: ClickHouseServerSettings): Clic
     username: settings.username ?? 'default',
     password: settings.password ?? '',
     request_timeout: settings.requestTimeoutMs ?? 30_000,
-    // Event payloads are JSON text; gzip makes an INSERT of thousands of them several times smaller.
-    compression: { request: true, response: false },
+    compression: { request: settings.compression === 'gzip' ? { codec: 'gzip', level: 1 } : false, response: false },
     application: 'errata',
     // Failures reach the caller as errors and are logged there, with context; not on stderr too.
     log: { level: ClickHouseLogLevel.OFF },

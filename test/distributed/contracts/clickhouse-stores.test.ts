@@ -1,6 +1,7 @@
 // The ClickHouse stores on the real ClickHouse server (Debian's 18.16, over HTTP with the
 // official client), held to the same port contracts and adapter suite that chdb (current
 // ClickHouse) passes in the unit suite. Every database is a throwaway one, dropped afterwards.
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createClickHouseClient,
@@ -17,6 +18,7 @@ import { identifier, sql } from '../../../services/adapters/clickhouse/clickhous
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { infraSetting } from '../../support/infra-env.ts';
+import { startRecordingHttpProxy } from '../../support/recording-http-proxy.ts';
 
 const url = () => infraSetting('ERRATA_CLICKHOUSE_URL');
 const database = throwawayDatabase();
@@ -55,6 +57,47 @@ describe('ClickHouse 18.16 over HTTP', () => {
       const admin = createClickHouseClient({ url: url() });
       await admin.command({ query: sql`DROP DATABASE IF EXISTS ${identifier(fresh)}`.text });
       await admin.close();
+    }
+  });
+
+  it('sends INSERT bodies as they are by default and gzipped when asked, and reads either back', async () => {
+    for (const compression of [undefined, 'none', 'gzip'] as const) {
+      const proxy = await startRecordingHttpProxy(url());
+      const stores = await openClickHouseStores({ url: proxy.url, database, compression, batch: { maxWaitMs: 5 } });
+      try {
+        const eventId = randomUUID().replace(/-/g, '');
+        const payload = {
+          event_id: eventId,
+          message: `sent with compression ${compression}`,
+          extra: { text: 'é'.repeat(5_000) },
+        };
+        await stores.events.insertEvents([
+          {
+            projectId: 424_242,
+            eventId,
+            issueId: 1,
+            timestamp: 1_700_000_000,
+            receivedAt: 1_700_000_001,
+            level: 'error',
+            title: 'Error: compressed?',
+            culprit: 'run(app.js)',
+            platform: 'node',
+            environment: null,
+            release: null,
+            traceId: null,
+            userKey: null,
+            payloadJson: JSON.stringify(payload),
+          },
+        ]);
+        expect((await stores.events.getEvent(424_242, eventId))?.payload).toEqual(payload);
+        const inserts = proxy.requests.filter((r) =>
+          new URL(r.url, proxy.url).searchParams.get('query')?.startsWith('INSERT INTO'),
+        );
+        expect(inserts.map((r) => r.headers['content-encoding'])).toEqual([compression === 'gzip' ? 'gzip' : undefined]);
+      } finally {
+        await stores.close();
+        await proxy.close();
+      }
     }
   });
 
