@@ -4,13 +4,13 @@
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
 }
 
-export interface RecordingHttpProxy {
+interface RecordingHttpProxy {
   url: string;
   requests: RecordedRequest[];
   close(): Promise<void>;
