@@ -6,7 +6,9 @@
 //   The dispatcher starts only afterwards: on two cores it would take CPU from ingest, and the
 //   backlog it then works off measures processing on its own.
 //   Half: open loop at half of ingest's maximum for HALF_SECONDS, dispatcher running: p50/p99
-//   accept latency. Throughout: consumer lag every 2 s (read from Kafka); after each phase, the
+//   accept latency, and the time from accepted to listed by `list_issues` through the mcp role
+//   (visibility-probe.ts; its probes go to a project of their own, so the counts above stay the
+//   load's). Throughout: consumer lag every 2 s (read from Kafka); after each phase, the
 //   time until every accepted event is queryable through the read API. Peak RSS of each role.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import type { RoleProcess } from '../support/role-process.ts';
 import { runProcess, type Provisioned } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
 import { processCpuSeconds, treeCpuSeconds } from './thread-cpu.ts';
+import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
 const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
@@ -94,7 +97,11 @@ async function main() {
   const cluster = await createCluster({
     infra: await readInfraEnv(),
     ingestProcesses: 1,
-    env: { ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: '100000000', ERRATA_CLICKHOUSE_BATCH_WAIT_MS: '200' },
+    env: {
+      ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: '100000000',
+      ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: '100000',
+      ERRATA_CLICKHOUSE_BATCH_WAIT_MS: '200',
+    },
   });
   try {
     const ingest = await cluster.startIngest(0);
@@ -138,13 +145,20 @@ async function main() {
     const half: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
     lag.length = 0;
     stopSampling = sampleLag(lagReader, lag);
+    const probeProject = await cluster.provision('Probe');
+    const probeUrl = new URL(`${ingest.url}/api/${probeProject.projectId}/envelope/?sentry_key=${probeProject.publicKey}`);
+    const visibility = await startVisibilityProbe(mcp.url, probeUrl, probeProject.token, probeProject.projectSlug);
     await openLoop(url, halfRate, HALF_SECONDS, half);
     console.log(describe(`errata ingest + Kafka  (${halfRate}/s, half of max)`, half));
-    const halfQueryable = await secondsUntilQueryable(mcp, p, max.accepted + half.accepted);
+    const [probes, halfQueryable] = await Promise.all([
+      visibility.stop(30_000),
+      secondsUntilQueryable(mcp, p, max.accepted + half.accepted),
+    ]);
     stopSampling();
     console.log(`  all ${half.accepted} accepted events queryable ${halfQueryable.toFixed(1)} s after the last request`);
+    console.log(`  ${describeVisibility(probes)}`);
     console.log(
-      `  over the load and until queryable, ${describeComponentCpu(componentsAfterMax, componentCpu([ingest, mcp, dispatcher]), half.accepted)}`,
+      `  over the load and until queryable, ${describeComponentCpu(componentsAfterMax, componentCpu([ingest, mcp, dispatcher]), half.accepted)} (mcp: the probe's list_issues calls and this benchmark's own polling)`,
     );
     console.log(`  consumer lag every 2 s: ${lag.join(', ')}`);
     for (const role of [ingest, dispatcher, mcp]) {

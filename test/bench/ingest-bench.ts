@@ -14,7 +14,7 @@ import { provision, removeDir, startServer, type StandaloneServer } from '../sup
 import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, percentile, startBare, type Result } from './load.ts';
 import { describeMemory, heapTotals } from './memory-breakdown.ts';
 import { describeThreadCpu, processCpuSeconds, threadCpuSeconds } from './thread-cpu.ts';
-import { startVisibilityProbe } from './visibility-probe.ts';
+import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 15);
 const RATES = (process.env.BENCH_RATES ?? process.env.BENCH_RATE ?? '1000,2000,3000').split(',').map(Number);
@@ -100,12 +100,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     console.log(
       `  processed within 30 s of the load's end: ${(storedShare * 100).toFixed(1)}%; all ${drained.toFixed(1)} s after it; time from accepted to processed ${await eventAgePercentiles(server)}`,
     );
-    if (probes) {
-      const seen = probes.filter(Number.isFinite);
-      console.log(
-        `  accepted to listed by list_issues (${probes.length} probes, ${probes.length - seen.length} never listed): p50 ${percentile(probes, 50)} ms, p95 ${percentile(probes, 95)} ms`,
-      );
-    }
+    if (probes) console.log(`  ${describeVisibility(probes)}`);
     const probeNote = probe ? ", the probe's list_issues calls included" : '';
     console.log(
       `  core-ms per event (whole process, load and drain${probeNote}): ${coreMs.toFixed(3)}; peak RSS ${peakRssMb(pid).toFixed(0)} MB`,

@@ -5,6 +5,7 @@
 // interval plus one call. One poller, so a lagging server is not also flooded by the probe.
 import { randomUUID } from 'node:crypto';
 import { connectAgent } from '../support/mcp-client.ts';
+import { percentile } from './load.ts';
 
 const POLL_MS = 100;
 const PROBE_TYPE = 'VisibilityProbe';
@@ -75,4 +76,10 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
       return [...times, ...[...waiting.keys()].map(() => Infinity)];
     },
   };
+}
+
+/** One line of figures from what `stop` returned. */
+export function describeVisibility(probes: number[]): string {
+  const never = probes.filter((ms) => !Number.isFinite(ms)).length;
+  return `accepted to listed by list_issues (${probes.length} probes, ${never} never listed): p50 ${percentile(probes, 50)} ms, p95 ${percentile(probes, 95)} ms`;
 }
