@@ -33,9 +33,9 @@ interface ClickHouseServerSettings {
   /** Per request; default 30 s. */
   requestTimeoutMs?: number;
   /**
-   * How INSERT bodies travel; default 'none'. gzip (level 1) sends about a fifth of the bytes but
-   * cost the dispatcher about a fifth of its CPU per event at zlib's default level (docs/benchmarks.md):
-   * worth it only across a slow or metered link.
+   * How INSERT bodies travel; default 'none': gzipping them at zlib's default level took about a
+   * fifth of the dispatcher's CPU per event (docs/benchmarks.md). 'gzip' (level 1, about a fifth
+   * of the bytes) is for a ClickHouse across a slow or metered link.
    */
   compression?: 'none' | 'gzip';
 }
