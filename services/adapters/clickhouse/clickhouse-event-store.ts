@@ -1,5 +1,5 @@
 // EventStore on ClickHouse (distributed): the dispatcher's writes are coalesced into batched
-// JSONEachRow INSERTs; reads serve the mcp role. Idempotent by (project, event id): the first
+// TabSeparated INSERTs (tab-separated.ts); reads serve the mcp role. Idempotent by (project, event id): the first
 // write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
 // eventually. Retention drops whole days (day-partitions.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +25,7 @@ import { dropDaysBefore } from './day-partitions.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
+import { tsvDateTime, tsvNullableText, tsvText, type TabSeparatedRows } from './tab-separated.ts';
 import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
 
 /** A row as inserted; `version` is set per INSERT. */
@@ -64,6 +65,33 @@ interface EventSelectRow {
   user_key: string | null;
   payload: string;
 }
+
+/** The INSERT's columns and one row's line, in the same order. */
+const EVENT_LINES: TabSeparatedRows<EventInsertRow> = {
+  columns: [
+    'project_id',
+    'event_id',
+    'issue_id',
+    'timestamp',
+    'timestamp_us',
+    'received_at_us',
+    'level',
+    'title',
+    'culprit',
+    'platform',
+    'environment',
+    'release',
+    'trace_id',
+    'user_key',
+    'payload',
+    'version',
+  ],
+  line: (r) =>
+    `${r.project_id}\t${tsvText(r.event_id)}\t${r.issue_id}\t${tsvDateTime(r.timestamp)}\t${r.timestamp_us}\t` +
+    `${r.received_at_us}\t${tsvText(r.level)}\t${tsvText(r.title)}\t${tsvText(r.culprit)}\t${tsvText(r.platform)}\t` +
+    `${tsvNullableText(r.environment)}\t${tsvNullableText(r.release)}\t${tsvNullableText(r.trace_id)}\t` +
+    `${tsvNullableText(r.user_key)}\t${tsvText(r.payload)}\t${r.version}\n`,
+};
 
 const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_us, level, title, culprit, platform,
   environment, release, trace_id, user_key, payload`);
@@ -260,7 +288,7 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   private insertBatch(rows: EventInsertRow[]): Promise<void> {
-    return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.event_id}`, this.versions);
+    return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.event_id}`, this.versions, EVENT_LINES);
   }
 
   /** Waits until no mutation of the table is pending (ours, and any other started before it). */

@@ -342,6 +342,46 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
       expect(await s.events.getEvent(p, "' OR 1=1 --")).toBeUndefined();
     });
 
+    it('stores every text column of an event exactly, in one INSERT with its neighbours', async () => {
+      const s = await stores();
+      const p = project();
+      // Pretty-printed JSON has raw tabs and newlines between its tokens: they must not end the row.
+      const events = NASTY_STRINGS.map((text, i) =>
+        event(p, {
+          issueId: i + 1,
+          timestamp: 1_700_000_000 + i * 3_599.25,
+          title: text,
+          culprit: `${text}|culprit`,
+          platform: text.slice(0, 30),
+          environment: i % 3 === 0 ? null : text,
+          release: i % 3 === 1 ? null : `${text}@1`,
+          traceId: i % 2 === 0 ? null : text,
+          userKey: text,
+          payloadJson: JSON.stringify({ text, [text]: [i] }, null, i % 2 === 0 ? '\t' : 2),
+        }),
+      );
+      await s.events.insertEvents(events);
+      for (const e of events) {
+        const stored = await s.events.getEvent(p, e.eventId);
+        expect(stored).toEqual({
+          projectId: e.projectId,
+          eventId: e.eventId,
+          issueId: e.issueId,
+          timestamp: e.timestamp,
+          receivedAt: e.receivedAt,
+          level: e.level,
+          title: e.title,
+          culprit: e.culprit,
+          platform: e.platform,
+          environment: e.environment,
+          release: e.release,
+          traceId: e.traceId,
+          userKey: e.userKey,
+          payload: JSON.parse(e.payloadJson),
+        });
+      }
+    });
+
     it('rejects a cursor it did not make', async () => {
       const s = await stores();
       await expect(s.logs.searchLogs({ projectId: 1, limit: 1, cursor: 'bm90IGEgY3Vyc29y' })).rejects.toThrow(/invalid cursor/);
