@@ -1,6 +1,7 @@
 // The one place the ClickHouse adapters turn values into SQL text. ClickHouse 18.16 has no
 // server-side parameters (`query_params` is an unknown setting there), so every value in a
-// query is a literal escaped here; rows themselves go in as JSONEachRow and never pass through.
+// query is a literal escaped here; rows themselves go in as JSONEachRow or TabSeparated
+// (tab-separated.ts) and never pass through.
 // `sql` is a tagged template: interpolated values are quoted, interpolated `Sql` fragments are not.
 
 /** A value that may be written into a query as a literal. */

@@ -1,4 +1,4 @@
-// Column values for the JSONEachRow rows the ClickHouse stores insert, checked when a caller
+// Column values for the rows the ClickHouse stores insert, checked when a caller
 // hands them over: a value the server would refuse fails that caller's call alone, instead of
 // the batched INSERT it would have shared with other callers' rows.
 import { wellFormed } from './clickhouse-sql.ts';
