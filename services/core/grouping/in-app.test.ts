@@ -43,3 +43,25 @@ describe('JVM frameworks are never the application', () => {
     ]);
   });
 });
+
+describe('monitoring agents that wrap every call', () => {
+  it('keeps frames under a New Relic or LogRocket directory out of grouping, in any case and with either slash', () => {
+    const mine = { function: 'checkout', abs_path: '/srv/app/cart.js', filename: 'cart.js', in_app: true };
+    const agents = [
+      '/srv/app/node_modules/newrelic/lib/shim.js',
+      '/srv/app/vendor/NewRelic-Agent/wrap.js',
+      'C:\\app\\node_modules\\@newrelic\\native\\index.js',
+      'https://cdn.example.com/LogRocket/build.min.js',
+    ].map((abs_path) => ({ function: 'wrapped', abs_path, filename: 'x.js', in_app: true }));
+    for (const agent of agents) {
+      const { event, grouping } = group('node', [mine, agent]);
+      expect(event.stacktrace!.frames[1]!.data).toMatchObject({ ignored_for_grouping: true });
+      expect(grouping.hashes[0]).toBe(group('node', [mine]).grouping.hashes[0]);
+    }
+    // The name as a file, not a directory, is the application's own code.
+    const file = { function: 'report', abs_path: '/srv/app/newrelic.js', filename: 'newrelic.js', in_app: true };
+    const { event } = group('node', [mine, file]);
+    expect(event.stacktrace!.frames[1]!.data?.ignored_for_grouping).toBeUndefined();
+    expect(event.stacktrace!.frames[1]!.in_app).toBe(true);
+  });
+});
