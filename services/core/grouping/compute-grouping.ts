@@ -4,7 +4,7 @@
 // chain > thread > stack trace > message; a custom fingerprint overrides or salts the result.
 // Each hash is the MD5 of the contributing values concatenated without separator, so events
 // hash as they would in Sentry. The first hash is the primary one; all are linked to the issue.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ExceptionValue, NormalizedEvent, Stacktrace } from '../event/event.ts';
 import { singleThreadStacktrace } from './crash-frame.ts';
 import { selectExceptionsOfGroups } from './exception-groups.ts';
@@ -35,9 +35,12 @@ interface VariantValues {
 const FALLBACK_HASH = md5([]);
 const MD5_HEX = /^[0-9a-f]{32}$/;
 
-/** MD5 of the values concatenated without separator (hashing them one update at a time is slower). */
+/**
+ * MD5 of the values concatenated without separator (hashing them one update at a time is
+ * slower). The one-shot `hash` (Node 20.12 and later) costs half of a `createHash` object.
+ */
 export function md5(values: string[]): string {
-  return createHash('md5').update(values.join(''), 'utf8').digest('hex');
+  return hash('md5', values.join(''), 'hex');
 }
 
 export function computeGrouping(event: NormalizedEvent): Grouping {
