@@ -1,7 +1,7 @@
 // EventStore on ClickHouse (distributed): the dispatcher's writes are coalesced into batched
-// TabSeparated INSERTs (tab-separated.ts); reads serve the mcp role. Idempotent by (project, event id): the first
-// write wins (first-write-wins.ts) and every read dedupes, since merges collapse copies only
-// eventually. Retention drops whole days (day-partitions.ts).
+// TabSeparated INSERTs (tab-separated.ts); reads serve the mcp role. Idempotent by (project,
+// event id): the first write wins (first-write-wins.ts) and every read dedupes, since merges
+// collapse copies only eventually. Retention drops whole days (day-partitions.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';

@@ -1,7 +1,7 @@
 // Rows as TabSeparated text, for the events INSERT. JSONEachRow made the client re-escape every
 // 9 KB payload (itself JSON) into a JSON string: about 60 µs per event on the dispatcher's main
-// thread, against about 20 µs as TabSeparated (docs/benchmarks.md). Text rather than RowBinary because chdb,
-// which the unit suite runs these stores on, reads every INSERT body as UTF-8.
+// thread, against about 20 µs as TabSeparated (docs/benchmarks.md). Text rather than RowBinary
+// because chdb, which the unit suite runs these stores on, reads every INSERT body as UTF-8.
 // TabSeparated's escaping, read the same by 18.16 and current servers: a backslash starts an
 // escape sequence, so it is doubled; tab and newline end a field and a row; `\N` is NULL.
 import { Readable } from 'node:stream';
