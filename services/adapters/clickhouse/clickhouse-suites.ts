@@ -382,6 +382,36 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
       }
     });
 
+    it('keeps the whole second of the first and the last times a DateTime holds, and times before 1970', async () => {
+      const database = freshDatabase();
+      const s = await stores({ database });
+      const p = project();
+      // The DateTime column is what partitions by day and what retention drops; reads use the micros.
+      const cases: Array<[number, number]> = [
+        [0, 0],
+        [9.5, 9],
+        [99_999, 99_999],
+        [1_700_000_000.25, 1_700_000_000],
+        [4_292_000_000, 4_292_000_000],
+        [4_294_967_295, 4_294_967_295],
+        [-86_400.5, 0],
+      ];
+      const events = cases.map(([timestamp], i) => event(p, { issueId: i + 1, timestamp }));
+      await s.events.insertEvents(events);
+      const admin = newClient();
+      const result = await admin.query({
+        query: sql`SELECT event_id, toUInt32(timestamp) AS seconds FROM ${tableName(database, 'events')}
+          WHERE project_id = ${p}`.text,
+        format: 'JSONEachRow',
+      });
+      const stored = new Map(
+        (await result.json<{ event_id: string; seconds: number }>()).map((r) => [r.event_id, Number(r.seconds)]),
+      );
+      await admin.close();
+      expect(events.map((e) => stored.get(e.eventId))).toEqual(cases.map(([, seconds]) => seconds));
+      for (const e of events) expect((await s.events.getEvent(p, e.eventId))?.timestamp).toBe(e.timestamp);
+    });
+
     it('rejects a cursor it did not make', async () => {
       const s = await stores();
       await expect(s.logs.searchLogs({ projectId: 1, limit: 1, cursor: 'bm90IGEgY3Vyc29y' })).rejects.toThrow(/invalid cursor/);

@@ -38,10 +38,13 @@ export function tsvNullableText(value: string | null): string {
   return value === null ? '\\N' : tsvText(value);
 }
 
-/** Whole seconds as a DateTime('UTC') field: `YYYY-MM-DD hh:mm:ss`, which every version parses alike. */
+/**
+ * Whole seconds (0 to 2^32 - 1) as a DateTime field: the epoch number, zero-padded to ten digits
+ * because servers read a field as a number only when its fifth character is a digit. Not
+ * `YYYY-MM-DD hh:mm:ss`: 18.16 reads a year after 2105 in that form as 1970.
+ */
 export function tsvDateTime(seconds: number): string {
-  const iso = new Date(seconds * 1000).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  return String(seconds).padStart(10, '0');
 }
 
 /** The INSERT's body: the client sends a raw format only from a byte stream. */
