@@ -25,7 +25,7 @@ import { dropDaysBefore } from './day-partitions.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
-import { tsvDateTime, tsvNullableText, tsvText, type TabSeparatedRows } from './tab-separated.ts';
+import { tabSeparatedRows, tsvDateTime, tsvNullableText, tsvText } from './tab-separated.ts';
 import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
 
 /** A row as inserted; `version` is set per INSERT. */
@@ -66,32 +66,25 @@ interface EventSelectRow {
   payload: string;
 }
 
-/** The INSERT's columns and one row's line, in the same order. */
-const EVENT_LINES: TabSeparatedRows<EventInsertRow> = {
-  columns: [
-    'project_id',
-    'event_id',
-    'issue_id',
-    'timestamp',
-    'timestamp_us',
-    'received_at_us',
-    'level',
-    'title',
-    'culprit',
-    'platform',
-    'environment',
-    'release',
-    'trace_id',
-    'user_key',
-    'payload',
-    'version',
-  ],
-  line: (r) =>
-    `${r.project_id}\t${tsvText(r.event_id)}\t${r.issue_id}\t${tsvDateTime(r.timestamp)}\t${r.timestamp_us}\t` +
-    `${r.received_at_us}\t${tsvText(r.level)}\t${tsvText(r.title)}\t${tsvText(r.culprit)}\t${tsvText(r.platform)}\t` +
-    `${tsvNullableText(r.environment)}\t${tsvNullableText(r.release)}\t${tsvNullableText(r.trace_id)}\t` +
-    `${tsvNullableText(r.user_key)}\t${tsvText(r.payload)}\t${r.version}\n`,
-};
+/** The INSERT's columns, each with its field of a row's line. */
+const EVENT_LINES = tabSeparatedRows<EventInsertRow>([
+  ['project_id', (r) => String(r.project_id)],
+  ['event_id', (r) => tsvText(r.event_id)],
+  ['issue_id', (r) => String(r.issue_id)],
+  ['timestamp', (r) => tsvDateTime(r.timestamp)],
+  ['timestamp_us', (r) => String(r.timestamp_us)],
+  ['received_at_us', (r) => String(r.received_at_us)],
+  ['level', (r) => tsvText(r.level)],
+  ['title', (r) => tsvText(r.title)],
+  ['culprit', (r) => tsvText(r.culprit)],
+  ['platform', (r) => tsvText(r.platform)],
+  ['environment', (r) => tsvNullableText(r.environment)],
+  ['release', (r) => tsvNullableText(r.release)],
+  ['trace_id', (r) => tsvNullableText(r.trace_id)],
+  ['user_key', (r) => tsvNullableText(r.user_key)],
+  ['payload', (r) => tsvText(r.payload)],
+  ['version', (r) => String(r.version)],
+]);
 
 const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_us, level, title, culprit, platform,
   environment, release, trace_id, user_key, payload`);

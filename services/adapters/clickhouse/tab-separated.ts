@@ -12,6 +12,22 @@ export interface TabSeparatedRows<Row> {
   line(row: Row): string;
 }
 
+/** One column: its name, and a row's value in it as a TabSeparated field (tsvText and the others below). */
+type TabSeparatedColumn<Row> = readonly [name: string, field: (row: Row) => string];
+
+/** The INSERT's columns and lines from one list, so a column's name and its field cannot fall out of step. */
+export function tabSeparatedRows<Row>(columns: [TabSeparatedColumn<Row>, ...TabSeparatedColumn<Row>[]]): TabSeparatedRows<Row> {
+  const [[firstName, first], ...rest] = columns;
+  return {
+    columns: [firstName, ...rest.map(([name]) => name)],
+    line(row) {
+      let line = first(row);
+      for (const [, field] of rest) line += `\t${field(row)}`;
+      return `${line}\n`;
+    },
+  };
+}
+
 /** The characters that would end a field or a row, or that servers read as escapes, spelled as escapes. */
 const CONTROLS: ReadonlyArray<readonly [string, string]> = [
   ['\t', '\\t'],
