@@ -23,7 +23,7 @@ export async function runAdminCommand(
 ): Promise<unknown> {
   const blobs = lazyBlobStore(config);
   if (config.postgres) {
-    const client = openPostgres(config.postgres);
+    const client = await openPostgres(config.postgres);
     try {
       const { metadata, alerts, users } = createSqlStores(client);
       await ensureFirstOrganization(metadata, config.organization);

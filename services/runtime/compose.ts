@@ -11,11 +11,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { migrateClickHouse, openClickHouseStores } from '../adapters/clickhouse/open-clickhouse.ts';
-import { openKafkaQueue } from '../adapters/kafka/kafka-queue.ts';
 import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
 import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
-import { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
+import type { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { createSqlStores, type SqlStores } from '../adapters/postgres/sql-stores.ts';
 import type { SecretBox } from '../core/alerts/secret-box.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
@@ -241,7 +239,7 @@ async function opening<P>(
   };
   const openers: Openers = {
     async postgres(settings) {
-      const postgres = openPostgres(settings, logger);
+      const postgres = await openPostgres(settings, logger);
       closers.push(() => postgres.close());
       const pending = await pendingMigrations(postgres);
       if (pending.length > 0) {
@@ -254,6 +252,7 @@ async function opening<P>(
       return { metadata, alerts, users, secrets: openSecretBox(secretsKeyOf(config, false)) };
     },
     async clickhouse(ch) {
+      const { openClickHouseStores } = await import('../adapters/clickhouse/open-clickhouse.ts');
       const stores = await openClickHouseStores({
         url: ch.url,
         database: ch.database,
@@ -280,6 +279,7 @@ async function opening<P>(
       return blobs;
     },
     async kafka(k, role) {
+      const { openKafkaQueue } = await import('../adapters/kafka/kafka-queue.ts');
       const queue = await openKafkaQueue({
         brokers: k.brokers,
         clientId: `${k.clientId}-${role}`,
@@ -307,8 +307,15 @@ async function opening<P>(
 
 type PostgresSettings = NonNullable<Config['postgres']>;
 
-/** The metadata store of the distributed mode, for the roles, `errata migrate` and the admin commands. */
-export function openPostgres(settings: PostgresSettings, logger?: Logger): PgPoolClient {
+/**
+ * The metadata store of the distributed mode, for the roles, `errata migrate` and the admin
+ * commands. The distributed mode's drivers (pg here; ClickHouse's client and both Kafka clients
+ * in the openers above) are imported only when a configuration names their server: the
+ * standalone server never uses them, and they held 8 MB of its heap and about 15 MB of its idle
+ * RSS (docs/benchmarks.md). `npm run build` splits each into a chunk of its own for that.
+ */
+export async function openPostgres(settings: PostgresSettings, logger?: Logger): Promise<PgPoolClient> {
+  const { PgPoolClient } = await import('../adapters/postgres/pg-pool-client.ts');
   return PgPoolClient.open({
     url: settings.url,
     maxConnections: settings.poolSize,
@@ -321,10 +328,13 @@ export async function migrateDistributed(
   postgres: PostgresSettings,
   clickhouse: Config['clickhouse'],
 ): Promise<{ postgres: string[]; clickhouse: boolean }> {
-  const client = openPostgres(postgres);
+  const client = await openPostgres(postgres);
   try {
     const report = await migrate(client);
-    if (clickhouse) await migrateClickHouse(clickhouse);
+    if (clickhouse) {
+      const { migrateClickHouse } = await import('../adapters/clickhouse/open-clickhouse.ts');
+      await migrateClickHouse(clickhouse);
+    }
     return { postgres: report.applied, clickhouse: Boolean(clickhouse) };
   } finally {
     await client.close();

@@ -1,0 +1,49 @@
+// The standalone server's bundle (what `npm start` runs, built by `npm run build`) imports the
+// distributed mode's drivers only on demand: they held 8 MB of its heap and about 15 MB of its
+// idle RSS (docs/benchmarks.md). Read from the built files, following their static imports.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/standalone-server.ts';
+
+const DIST = join(REPO_ROOT, 'dist');
+const DRIVERS = ['pg', 'kafkajs', '@platformatic/kafka', '@clickhouse/client'];
+
+/** `import … from "x"` and `import "x"` statements, which may span lines; not `import("x")`. */
+const STATIC_IMPORT = /^import\s*(?:[^;("]*?\sfrom\s*)?"([^"]+)";/gm;
+const DYNAMIC_IMPORT = /\bimport\("([^"]+)"\)/g;
+
+/** The packages a built file and the chunks it imports statically load when it loads. */
+function packagesLoadedWith(file: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(file)) return packages;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const [, specifier] of text.matchAll(STATIC_IMPORT)) {
+    if (specifier!.startsWith('.')) {
+      for (const p of packagesLoadedWith(join(file, '..', specifier!), seen)) packages.add(p);
+    } else if (!specifier!.startsWith('node:')) packages.add(specifier!);
+  }
+  return packages;
+}
+
+function chunksImportedOnDemand(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(DYNAMIC_IMPORT)].map(([, specifier]) => join(file, '..', specifier!));
+}
+
+describe('the standalone bundle', () => {
+  const entries = ['errata.mjs', 'backend-worker.mjs'].map((name) => join(DIST, name));
+
+  it('loads none of the distributed drivers at start', () => {
+    const loaded = new Set(entries.flatMap((entry) => [...packagesLoadedWith(entry)]));
+    // What it does load at start is found (so the reading above works): the HTTP server and PGlite.
+    expect(loaded).toContain('koa');
+    expect(loaded).toContain('@electric-sql/pglite');
+    expect(DRIVERS.filter((driver) => loaded.has(driver))).toEqual([]);
+  });
+
+  it('reaches every distributed driver through an import on demand', () => {
+    const onDemand = new Set(chunksImportedOnDemand(entries[0]!).flatMap((chunk) => [...packagesLoadedWith(chunk)]));
+    expect(DRIVERS.filter((driver) => !onDemand.has(driver))).toEqual([]);
+  });
+});
