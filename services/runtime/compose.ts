@@ -311,7 +311,7 @@ type PostgresSettings = NonNullable<Config['postgres']>;
  * The metadata store of the distributed mode, for the roles, `errata migrate` and the admin
  * commands. The distributed mode's drivers (pg here; ClickHouse's client and both Kafka clients
  * in the openers above) are imported only when a configuration names their server: the
- * standalone server never uses them, and they held 8 MB of its heap and about 15 MB of its idle
+ * standalone server never uses them, and they held 8 MB of its heap and about 13 MB of its idle
  * RSS (docs/benchmarks.md). `npm run build` splits each into a chunk of its own for that.
  */
 export async function openPostgres(settings: PostgresSettings, logger?: Logger): Promise<PgPoolClient> {

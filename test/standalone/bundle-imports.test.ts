@@ -1,5 +1,5 @@
 // The standalone server's bundle (what `npm start` runs, built by `npm run build`) imports the
-// distributed mode's drivers only on demand: they held 8 MB of its heap and about 15 MB of its
+// distributed mode's drivers only on demand: they held 8 MB of its heap and about 13 MB of its
 // idle RSS (docs/benchmarks.md). Read from the built files, following their static imports.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
