@@ -20,7 +20,7 @@ import { dashboardRoutes } from '../dashboard/dashboard-routes.ts';
 import { bootstrapRoutes } from './bootstrap/bootstrap-routes.ts';
 import { mcpRoute } from './mcp-route.ts';
 import { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
-import { renderToolList, ToolList } from './tool-list.ts';
+import { processToolList } from './tool-list.ts';
 
 interface McpAppDeps extends ReadApiDeps {
   logger: Logger;
@@ -47,7 +47,7 @@ interface McpAppDeps extends ReadApiDeps {
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
   const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
-  const toolList = new ToolList(() => renderToolList(deps.logger));
+  const toolList = processToolList(deps.logger);
   // One count per process, read by /mcp (and whoami) and by the dashboard's Agent tokens page.
   const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);
   app.use(

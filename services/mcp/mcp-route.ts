@@ -4,7 +4,6 @@
 // its JSON-RPC messages counts toward the token's rate limit before any runs (message-budget.ts).
 // Each tool call is recorded for the Agent activity page once answered (call-recorder.ts).
 // POST only: a stateless server has no stream to offer on GET and no session to DELETE.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type Koa from 'koa';
 import { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 import { PayloadTooLargeError, UnavailableError } from '../core/errors.ts';
@@ -15,7 +14,6 @@ import { readJsonBody } from '../runtime/json-body.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requireAgentToken } from './agent-auth.ts';
 import { CallRecorder } from './call-recorder.ts';
-import { createMcpServer } from './mcp-server.ts';
 import { jsonRpcError, meterMessages } from './message-budget.ts';
 import type { ToolContext } from './tool-kit/tool.ts';
 import type { ToolList } from './tool-list.ts';
@@ -65,20 +63,9 @@ export function mcpRoute(deps: McpRouteDeps): Koa.Middleware {
         return;
       }
       const context = await toolContext(deps, token, limiter, now);
-      const server = createMcpServer(context, log, deps.toolList, (id, note) => recorder.note(id, note));
-      // The client's Accept order picks the answer's form: JSON first (the SDK client) gets one
-      // JSON body; event-stream first gets SSE.
-      const enableJsonResponse = ctx.accepts('application/json', 'text/event-stream') === 'application/json';
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
-      recorder.watch(transport);
-      ctx.res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      ctx.respond = false;
-      await transport.handleRequest(ctx.req, ctx.res, body);
-      ctx.status = ctx.res.statusCode;
+      // The MCP SDK loads with the first request that gets this far, not with the server.
+      const { answerMcp } = await import('./mcp-exchange.ts');
+      await answerMcp(ctx, body, { context, logger: log, toolList: deps.toolList, recorder });
     });
   };
 }

@@ -38,7 +38,7 @@ export function createMcpServer(context: ToolContext, logger: Logger, toolList: 
 }
 
 /**
- * Every tool, and the SDK's own tools/list of all of them, which tool-list.ts renders once.
+ * Every tool, and the SDK's own tools/list of all of them, which sdk-tool-list.ts renders once.
  * `context` is called once per tool call: a server built only to list its tools never calls it.
  */
 export function toolServer(context: () => ToolContext, logger: Logger, noteCall?: NoteCall): McpServer {

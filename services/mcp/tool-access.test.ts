@@ -6,7 +6,7 @@ import { READ_TOOLS, TOOLS } from '../../test/support/agent-suite/suite.ts';
 import { OPEN_TIMEOUT_MS, openToolHarness, type TokenName, type ToolHarness } from '../../test/support/tool-harness.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { toolCatalog } from './bootstrap/tool-catalog.ts';
-import { renderToolList, ToolList } from './tool-list.ts';
+import { processToolList } from './tool-list.ts';
 
 let h: ToolHarness;
 beforeAll(async () => {
@@ -54,7 +54,7 @@ describe('tools/list by role', () => {
   });
 
   it('keeps the full catalogue, with the role each tool needs, in the agent manifest', async () => {
-    const catalog = await toolCatalog(new ToolList(() => renderToolList(createLogger('silent'))));
+    const catalog = await toolCatalog(processToolList(createLogger('silent')));
     expect(catalog.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     expect(catalog.find((tool) => tool.name === 'update_issue')).toMatchObject({ minimumRole: 'triage' });
     expect(catalog.find((tool) => tool.name === 'create_project')).toMatchObject({

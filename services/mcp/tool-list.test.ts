@@ -6,7 +6,8 @@ import type { AgentToken } from '../core/ports/token-store.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createMcpServer } from './mcp-server.ts';
 import type { ToolContext } from './tool-kit/tool.ts';
-import { renderToolList, sdkToolList, ToolList } from './tool-list.ts';
+import { renderToolList, sdkToolList } from './sdk-tool-list.ts';
+import { ToolList } from './tool-list.ts';
 import { AGENT_TOOLS } from './tool-registry.ts';
 
 const logger = createLogger('silent');

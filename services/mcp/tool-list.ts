@@ -4,11 +4,10 @@
 // this one rendering, made by the SDK itself and so what it would have answered, less the
 // meaningless safe-integer bounds (published-schema.ts). It is the full catalogue: /mcp lists
 // each token the part of it the token may call (tool-access.ts), the manifest all of it.
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+// The rendering (sdk-tool-list.ts) loads the MCP SDK, so it is imported on first use: a server
+// nobody has asked for tools yet does not hold the SDK (docs/benchmarks.md).
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../runtime/logger.ts';
-import { toolServer } from './mcp-server.ts';
-import { withoutSafeIntegerBounds } from './published-schema.ts';
 
 type ToolListRenderer = () => Promise<Tool[]>;
 
@@ -27,29 +26,7 @@ export class ToolList {
   }
 }
 
-/** tools/list as the SDK answers it for every tool, over an in-memory transport, then cleaned. */
-export async function renderToolList(logger: Logger): Promise<Tool[]> {
-  return withoutSafeIntegerBounds(await sdkToolList(logger));
-}
-
-/** tools/list exactly as the SDK answers it. */
-export async function sdkToolList(logger: Logger): Promise<Tool[]> {
-  const server = toolServer(() => {
-    throw new Error('the tool list server runs no tools');
-  }, logger);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const answer = new Promise<JSONRPCMessage>((resolve) => {
-    clientSide.onmessage = resolve;
-  });
-  await server.connect(serverSide);
-  await clientSide.start();
-  try {
-    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const message = (await answer) as { result?: { tools?: Tool[] }; error?: { message: string } };
-    if (!message.result?.tools) throw new Error(`tools/list failed: ${message.error?.message ?? 'no tools in the answer'}`);
-    return message.result.tools;
-  } finally {
-    await clientSide.close();
-    await server.close();
-  }
+/** The process's one tool list, rendered by the SDK the first time it is asked for. */
+export function processToolList(logger: Logger): ToolList {
+  return new ToolList(async () => (await import('./sdk-tool-list.ts')).renderToolList(logger));
 }

@@ -1,6 +1,7 @@
 // The standalone server's bundle (what `npm start` runs, built by `npm run build`) imports the
 // distributed mode's drivers only on demand: they held 8 MB of its heap and about 13 MB of its
-// idle RSS (docs/benchmarks.md). Read from the built files, following their static imports.
+// idle RSS (docs/benchmarks.md). So does it the MCP SDK, which /mcp and the agent manifest load
+// on their first request. Read from the built files, following their static imports.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,13 @@ import { REPO_ROOT } from '../support/standalone-server.ts';
 
 const DIST = join(REPO_ROOT, 'dist');
 const DRIVERS = ['pg', 'kafkajs', '@platformatic/kafka', '@clickhouse/client'];
+const MCP_SDK = '@modelcontextprotocol/sdk';
+const ON_DEMAND = [...DRIVERS, MCP_SDK];
+
+/** The packages of `packages` that `loaded` holds, itself or any of its subpaths. */
+function among(packages: readonly string[], loaded: Set<string>): string[] {
+  return packages.filter((name) => [...loaded].some((specifier) => specifier === name || specifier.startsWith(`${name}/`)));
+}
 
 /** `import … from "x"` and `import "x"` statements, which may span lines; not `import("x")`. */
 const STATIC_IMPORT = /^import\s*(?:[^;("]*?\sfrom\s*)?"([^"]+)";/gm;
@@ -34,16 +42,16 @@ function chunksImportedOnDemand(file: string): string[] {
 describe('the standalone bundle', () => {
   const entries = ['errata.mjs', 'backend-worker.mjs'].map((name) => join(DIST, name));
 
-  it('loads none of the distributed drivers at start', () => {
+  it('loads none of the distributed drivers, nor the MCP SDK, at start', () => {
     const loaded = new Set(entries.flatMap((entry) => [...packagesLoadedWith(entry)]));
     // What it does load at start is found (so the reading above works): the HTTP server and PGlite.
     expect(loaded).toContain('koa');
     expect(loaded).toContain('@electric-sql/pglite');
-    expect(DRIVERS.filter((driver) => loaded.has(driver))).toEqual([]);
+    expect(among(ON_DEMAND, loaded)).toEqual([]);
   });
 
-  it('reaches every distributed driver through an import on demand', () => {
+  it('reaches every distributed driver, and the MCP SDK, through an import on demand', () => {
     const onDemand = new Set(chunksImportedOnDemand(entries[0]!).flatMap((chunk) => [...packagesLoadedWith(chunk)]));
-    expect(DRIVERS.filter((driver) => !onDemand.has(driver))).toEqual([]);
+    expect(among(ON_DEMAND, onDemand)).toEqual(ON_DEMAND);
   });
 });

@@ -20,7 +20,7 @@ import { eventPipeline } from '../../services/dispatcher/event-pipeline.ts';
 import { logPipeline } from '../../services/dispatcher/log-pipeline.ts';
 import { toolContext } from '../../services/mcp/mcp-route.ts';
 import { createMcpServer } from '../../services/mcp/mcp-server.ts';
-import { renderToolList, ToolList } from '../../services/mcp/tool-list.ts';
+import { processToolList } from '../../services/mcp/tool-list.ts';
 import { AGENT_TOOLS } from '../../services/mcp/tool-registry.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../../services/runtime/metrics.ts';
@@ -123,7 +123,7 @@ export async function openToolHarness(): Promise<ToolHarness> {
   const limiter = new AgentCallLimiter(CALLS_PER_MINUTE);
   const clients = new Map<TokenName, Promise<Client>>();
   const deps = { ...stores, baseUrl: BASE_URL, maxWindowMinutes: MAX_WINDOW_MINUTES };
-  const toolList = new ToolList(() => renderToolList(logger));
+  const toolList = processToolList(logger);
   const connect = async (name: TokenName): Promise<Client> => {
     const context = await toolContext(deps, tokens[name], limiter, () => harness.now);
     const server = createMcpServer(context, logger, toolList);
