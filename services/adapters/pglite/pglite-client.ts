@@ -2,6 +2,7 @@
 // data directory. One connection; PGlite serializes queries and transactions itself.
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
+import { setFlagsFromString } from 'node:v8';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { PrivateNodeFS } from './private-node-fs.ts';
 
@@ -25,6 +26,12 @@ export class PGliteClient implements SqlClient {
    * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
    */
   static async open(dataDir: string | undefined, from?: Blob): Promise<PGliteClient> {
+    // V8 compiles WebAssembly with its baseline compiler (Liftoff), then recompiles the hot
+    // functions with TurboFan. For Postgres that recompilation left about 70 MB more resident in
+    // an idle server (compiler memory that malloc keeps), and about 30 MB at peak; without it
+    // the backend thread spends about 5% more CPU per event, a trade docs/benchmarks.md sets
+    // out. The flag is the process's; nothing else here is WebAssembly.
+    setFlagsFromString('--liftoff-only');
     const options = { postgresqlconf: POSTGRES_CONF };
     const db =
       dataDir === undefined
