@@ -1,7 +1,7 @@
 // The standalone server's bundle (what `npm start` runs, built by `npm run build`) imports the
 // distributed mode's drivers only on demand: they held 8 MB of its heap and about 13 MB of its
-// idle RSS (docs/benchmarks.md). So does it the MCP SDK, which /mcp and the agent manifest load
-// on their first request. Read from the built files, following their static imports.
+// idle RSS (docs/benchmarks.md). It imports the MCP SDK on demand too: /mcp and the agent
+// manifest load it on their first request. Read from the built files, following their static imports.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -18,6 +18,24 @@ const POSTGRES_CONF = [
   'temp_buffers=1MB',
 ];
 
+let baselineOnly = false;
+
+/**
+ * V8 compiles WebAssembly with its baseline compiler (Liftoff), then recompiles the hot
+ * functions with TurboFan. For Postgres that recompilation left about 70 MB more resident in an
+ * idle server and 20-50 MB more at peak (compiler memory malloc keeps), and saved 5-6% of the
+ * server's CPU per event and 7% of its processing rate: docs/benchmarks.md sets out the trade. These two flags stop the
+ * recompilation but keep V8's fallback to TurboFan for a function Liftoff cannot compile
+ * (`--liftoff-only`, a flag for testing, aborts the process instead). They are the process's:
+ * the other WebAssembly in it (llhttp, the parser of Node's fetch) stays on Liftoff too.
+ */
+function keepWebAssemblyOnBaselineCompiler(): void {
+  if (baselineOnly) return;
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+  setFlagsFromString('--no-wasm-tier-up');
+  baselineOnly = true;
+}
+
 export class PGliteClient implements SqlClient {
   private constructor(private readonly db: PGlite) {}
 
@@ -26,12 +44,7 @@ export class PGliteClient implements SqlClient {
    * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
    */
   static async open(dataDir: string | undefined, from?: Blob): Promise<PGliteClient> {
-    // V8 compiles WebAssembly with its baseline compiler (Liftoff), then recompiles the hot
-    // functions with TurboFan. For Postgres that recompilation left about 70 MB more resident in
-    // an idle server (compiler memory that malloc keeps), and about 30 MB at peak; without it
-    // the backend thread spends about 5% more CPU per event, a trade docs/benchmarks.md sets
-    // out. The flag is the process's; nothing else here is WebAssembly.
-    setFlagsFromString('--liftoff-only');
+    keepWebAssemblyOnBaselineCompiler();
     const options = { postgresqlconf: POSTGRES_CONF };
     const db =
       dataDir === undefined
