@@ -83,14 +83,19 @@ export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, 
     return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
   }
   if (maxDepth <= 0) return DEPTH_MARKER;
+  // Plain loops: this runs on every breadcrumb and frame, and slice().map() or Object.entries()
+  // allocated an array (and one per property) for each object only to copy it.
   if (Array.isArray(value)) {
-    return value.slice(0, maxItems).map((item) => boundedJson(item, maxDepth - 1, maxString, maxItems));
+    const items: unknown[] = [];
+    for (let i = 0; i < value.length && i < maxItems; i++) items.push(boundedJson(value[i], maxDepth - 1, maxString, maxItems));
+    return items;
   }
   const out: JsonRecord = {};
   let count = 0;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (count++ >= maxItems) break;
-    out[storableText(key)] = boundedJson(item, maxDepth - 1, maxString, maxItems);
+    out[storableText(key)] = boundedJson((value as JsonRecord)[key], maxDepth - 1, maxString, maxItems);
   }
   return out;
 }

@@ -8,6 +8,9 @@ import { isJavaScriptPlatform } from './in-app.ts';
 const CONTEXT_LINE_PLATFORMS = new Set(['javascript', 'node', 'python', 'php', 'ruby']);
 const JS_ANONYMOUS = new Set(['?', '<anonymous function>', '<anonymous>', 'Anonymous function']);
 const JS_NON_CODE_PATHS = new Set(['[native code]', 'native code', 'eval code', '<anonymous>']);
+// Whitespace that collapsing changes: runs of two or more, and any single character other than a
+// space. A line without any is returned as it is (`\s+` would copy every line with a space).
+const EXTRA_WHITESPACE = /\s{2,}|[^\S ]/g;
 
 export function hasUrlOrigin(path: string | undefined, filesCountAsUrls: boolean): boolean {
   if (!path) return false;
@@ -26,17 +29,18 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
     frame.module && !(platform === 'javascript' && frame.module.includes('/') && frame.abs_path?.endsWith(frame.module))
       ? groupingModule(frame.module, platform)
       : undefined;
-  const basename = frame.filename?.split(/[/\\]/).pop()?.toLowerCase();
+  const basename = frame.filename === undefined ? undefined : lastPathSegment(frame.filename).toLowerCase();
   const filename =
     !module && basename && !hasUrlOrigin(frame.abs_path, false) && basename !== '<anonymous>' && basename !== '[native code]'
       ? groupingFilename(basename, platform)
       : undefined;
 
   let contextLine: string | undefined;
-  if (frame.context_line && CONTEXT_LINE_PLATFORMS.has(platform)) {
-    const collapsed = frame.context_line.trim().replace(/\s+/g, ' ');
+  // Longer lines never contribute, so they are not collapsed.
+  if (frame.context_line && frame.context_line.length <= 120 && CONTEXT_LINE_PLATFORMS.has(platform)) {
+    const collapsed = frame.context_line.trim().replace(EXTRA_WHITESPACE, ' ');
     const urlWithoutFunction = js && !frame.function && hasUrlOrigin(frame.abs_path, true);
-    if (collapsed && frame.context_line.length <= 120 && !urlWithoutFunction) contextLine = collapsed;
+    if (collapsed && !urlWithoutFunction) contextLine = collapsed;
   }
 
   let fn = frameFunctionName(frame, platform);
@@ -48,8 +52,17 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
     if (fn && frame.data?.sourcemap && contextLine) fn = undefined;
   }
 
-  const values = [module ?? filename, fn || undefined, contextLine].filter((v): v is string => v !== undefined);
+  const values: string[] = [];
+  const name = module ?? filename;
+  if (name !== undefined) values.push(name);
+  if (fn) values.push(fn);
+  if (contextLine !== undefined) values.push(contextLine);
   return values.length > 0 ? values : null;
+}
+
+/** What `split(/[/\\]/).pop()` gives, without an array of every segment. */
+function lastPathSegment(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
 function lastDotSegment(name: string): string {

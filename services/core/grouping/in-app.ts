@@ -73,19 +73,18 @@ function applyToFrame(frame: Frame, platform: string): void {
   const path = `/${(frame.abs_path ?? frame.filename ?? '').toLowerCase().replace(/\\/g, '/')}`;
   const js = isJavaScriptPlatform(platform);
   const functionName = frame.function ?? frame.raw_function ?? '';
-  // Path rules look at abs_path and filename alike, as Sentry's do.
-  const paths = [frame.abs_path, frame.filename].filter((p): p is string => p !== undefined);
   const noise =
     (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
     NOISE_PATHS.some(({ word, pattern }) => path.includes(word) && pattern.test(path)) ||
-    paths.some((p) => SENTRY_DART_NOISE.test(p) || (js && DART_SDK_JS.test(p))) ||
+    eitherPath(frame, SENTRY_DART_NOISE) ||
+    (js && eitherPath(frame, DART_SDK_JS)) ||
     frame.module?.startsWith('io.sentry.') === true ||
     (platform === 'node' && NODE_PLUMBING.has(functionName)) ||
     (js && functionName === '_callSuper');
   const notApp =
     noise ||
     NOT_APP_PATHS.some((p) => path.includes(p)) ||
-    paths.some((p) => SENTRY_DART_NOT_APP.test(p)) ||
+    eitherPath(frame, SENTRY_DART_NOT_APP) ||
     (frame.module !== undefined && JVM_FRAMEWORK_PREFIXES.some((prefix) => frame.module!.startsWith(prefix))) ||
     (js && (functionName === 'reportError' || (frame.module !== undefined && FLUTTER_JS_MODULE.test(frame.module))));
   const original = frame.in_app;
@@ -93,4 +92,12 @@ function applyToFrame(frame: Frame, platform: string): void {
   if (decided !== original) frame.data = { ...frame.data, orig_in_app: original ?? -1 };
   frame.in_app = decided;
   if (noise) frame.data = { ...frame.data, ignored_for_grouping: true };
+}
+
+/** Path rules look at abs_path and filename alike, as Sentry's do. */
+function eitherPath(frame: Frame, pattern: RegExp): boolean {
+  return (
+    (frame.abs_path !== undefined && pattern.test(frame.abs_path)) ||
+    (frame.filename !== undefined && pattern.test(frame.filename))
+  );
 }
