@@ -13,6 +13,16 @@ export type Notes = NormalizationNote[];
 
 export type JsonRecord = Record<string, unknown>;
 
+/**
+ * Sets a property whose name came from a payload. Plain assignment takes `__proto__` as the
+ * object's prototype: the key was lost, and the object inherited whatever the sender put there
+ * (a top-level `"__proto__": {"exception": ...}` made normalization throw).
+ */
+export function setOwn(target: JsonRecord, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -95,7 +105,7 @@ export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, 
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     if (count++ >= maxItems) break;
-    out[storableText(key)] = boundedJson((value as JsonRecord)[key], maxDepth - 1, maxString, maxItems);
+    setOwn(out, storableText(key), boundedJson((value as JsonRecord)[key], maxDepth - 1, maxString, maxItems));
   }
   return out;
 }

@@ -5,6 +5,7 @@ import {
   cappedString,
   isRecord,
   lenientString,
+  setOwn,
   storableText,
   valuesOf,
   type JsonRecord,
@@ -77,7 +78,7 @@ export function normalizeContexts(raw: unknown, notes: Notes): Record<string, Js
     const context = boundedJson(value, 5, 8192, 200) as JsonRecord;
     // The type may be left out when the alias already names it ("os": {...}).
     if (typeof context.type !== 'string') context.type = alias;
-    contexts[alias] = context;
+    setOwn(contexts, alias, context);
   }
   const trace = contexts.trace;
   if (trace && typeof trace.trace_id === 'string') trace.trace_id = trace.trace_id.toLowerCase().replace(/-/g, '');
@@ -129,7 +130,7 @@ export function normalizeModules(raw: unknown): Record<string, string> | undefin
   const modules: Record<string, string> = {};
   for (const [name, version] of Object.entries(raw).slice(0, 2000)) {
     const text = lenientString(version);
-    if (text !== undefined) modules[storableText(name.slice(0, 256))] = text.slice(0, 128);
+    if (text !== undefined) setOwn(modules, storableText(name.slice(0, 256)), text.slice(0, 128));
   }
   return modules;
 }

@@ -249,3 +249,37 @@ describe('normalizeEvent variants', () => {
     expect(normalize({ custom_field: { a: 1 } }).custom_field).toEqual({ a: 1 });
   });
 });
+
+describe('keys named __proto__ in a payload', () => {
+  // JSON.parse makes "__proto__" an ordinary key; only assignment would take it as the prototype.
+  const parsed = (json: string) => JSON.parse(json) as unknown;
+
+  it('at the top level are kept as data, and the event inherits nothing from them', () => {
+    const event = normalize(parsed('{"message":"hi","__proto__":{"exception":{"values":"x"},"fingerprint":["boom"]}}'));
+    expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
+    expect(event.exception).toBeUndefined();
+    expect(event.fingerprint).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(event, '__proto__')?.value).toEqual({
+      exception: { values: 'x' },
+      fingerprint: ['boom'],
+    });
+  });
+
+  it('in extra, contexts, tags and modules are kept as data', () => {
+    const event = normalize(
+      parsed(
+        '{"message":"hi","extra":{"__proto__":{"a":1}},"contexts":{"__proto__":{"trace":{"trace_id":"x"}}},' +
+          '"tags":{"__proto__":"v"},"modules":{"__proto__":"1.0"}}',
+      ),
+    );
+    const own = (value: object) => [
+      Object.getPrototypeOf(value) === Object.prototype,
+      Object.getOwnPropertyDescriptor(value, '__proto__')?.value,
+    ];
+    expect(own(event.extra!)).toEqual([true, { a: 1 }]);
+    expect(own(event.contexts!)).toEqual([true, { trace: { trace_id: 'x' }, type: '__proto__' }]);
+    expect(event.contexts!.trace).toBeUndefined();
+    expect(own(event.tags!)).toEqual([true, 'v']);
+    expect(own(event.modules!)).toEqual([true, '1.0']);
+  });
+});

@@ -1,7 +1,16 @@
 // Dispatcher step 1 of the path of an event: turn whatever an SDK sent into the one
 // NormalizedEvent shape. Never throws on field-level problems: a field of the wrong shape is
 // coerced or dropped and noted in `errors`, and the rest of the event is kept.
-import { boundedJson, cappedString, isRecord, lenientString, storableText, type JsonRecord, type Notes } from './coerce.ts';
+import {
+  boundedJson,
+  cappedString,
+  isRecord,
+  lenientString,
+  setOwn,
+  storableText,
+  type JsonRecord,
+  type Notes,
+} from './coerce.ts';
 import { normalizeBreadcrumbs } from './breadcrumbs.ts';
 import { clockCorrection } from './clock-drift.ts';
 import {
@@ -127,7 +136,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
 
   // Fields we do not model are kept, bounded, so the stored payload stays complete.
   for (const [key, value] of Object.entries(input)) {
-    if (!KNOWN_FIELDS.has(key) && key.length <= 128) event[storableText(key)] = boundedJson(value, 5, 8192, 200);
+    if (!KNOWN_FIELDS.has(key) && key.length <= 128) setOwn(event, storableText(key), boundedJson(value, 5, 8192, 200));
   }
   if (notes.length > 0) event.errors = notes.slice(0, 100);
   return event;

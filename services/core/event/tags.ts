@@ -1,7 +1,7 @@
 // Tags arrive as an object or as a list of [key, value] pairs. Keys and values follow Relay's
 // rules: keys from a-zA-Z0-9_.:- (spaces become dashes), both at most 200 characters, values
 // without newlines, booleans written Python-style ("True"/"False").
-import { isRecord, storableText, type Notes } from './coerce.ts';
+import { isRecord, setOwn, storableText, type Notes } from './coerce.ts';
 
 const MAX_TAG = 200;
 const KEY_PATTERN = /^[a-zA-Z0-9_.:-]+$/;
@@ -34,7 +34,7 @@ export function normalizeTags(raw: unknown, notes: Notes): Record<string, string
       notes.push({ type: 'invalid_data', name: `tags.${key}` });
       continue;
     }
-    tags[key] = value;
+    setOwn(tags, key, value);
   }
   return tags;
 }

@@ -29,7 +29,7 @@ export function frameValues(frame: Frame, eventPlatform: string): string[] | nul
     frame.module && !(platform === 'javascript' && frame.module.includes('/') && frame.abs_path?.endsWith(frame.module))
       ? groupingModule(frame.module, platform)
       : undefined;
-  const basename = frame.filename === undefined ? undefined : lastPathSegment(frame.filename).toLowerCase();
+  const basename = !module && frame.filename ? lastPathSegment(frame.filename).toLowerCase() : undefined;
   const filename =
     !module && basename && !hasUrlOrigin(frame.abs_path, false) && basename !== '<anonymous>' && basename !== '[native code]'
       ? groupingFilename(basename, platform)

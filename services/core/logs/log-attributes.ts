@@ -3,6 +3,7 @@
 // bookkeeping, which costs an agent tokens and a person attention and tells neither anything:
 // the SDK's name and version, the per-record sequence number, and what the record already
 // carries as its own field (release, environment, level, trace id).
+import { setOwn } from '../event/coerce.ts';
 import type { LogRecord } from './log-record.ts';
 
 /** Attributes that repeat a field of the record itself. */
@@ -25,7 +26,7 @@ export function logAttributes(record: Pick<LogRecord, 'attributes' | 'spanId'>):
     if (isBookkeeping(key)) continue;
     // The parent span id the JS SDK sends is the record's own spanId when it has one.
     if (key === 'sentry.trace.parent_span_id' && attribute.value === record.spanId) continue;
-    out[key] = attribute.value;
+    setOwn(out, key, attribute.value);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { logAttributes } from './log-attributes.ts';
 import { normalizeLogContainer } from './normalize-log.ts';
 
 const RECEIVED = Date.UTC(2026, 10, 21, 22) / 1000;
@@ -146,5 +147,18 @@ describe('normalizeLogContainer', () => {
     const slightlyOff = new Date((RECEIVED - 54 * 60) * 1000).toISOString();
     const recent = { items: [{ body: 'small skew', timestamp: RECEIVED - 54 * 60 - 2 }] };
     expect(normalizeLogContainer(recent, { ...context, sentAt: slightlyOff }).records[0]?.timestamp).toBe(RECEIVED - 54 * 60 - 2);
+  });
+});
+
+describe('an attribute named __proto__', () => {
+  it('is kept as data, and the attributes inherit nothing from it', () => {
+    const record = one(
+      JSON.parse('{"body":"b","level":"info","attributes":{"__proto__":{"value":"x","type":"string"}}}') as never,
+    )!;
+    expect(Object.getPrototypeOf(record.attributes)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(record.attributes, '__proto__')?.value).toEqual({ value: 'x', type: 'string' });
+    const shown = logAttributes(record);
+    expect(Object.getPrototypeOf(shown)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(shown, '__proto__')?.value).toBe('x');
   });
 });

@@ -2,7 +2,7 @@
 // LogRecords. Every SDK variant is accepted: timestamps as floats (JS, Python) or RFC 3339
 // (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
-import { boundedJson, isRecord, lenientString, storableText, type JsonRecord } from '../event/coerce.ts';
+import { boundedJson, isRecord, lenientString, setOwn, storableText, type JsonRecord } from '../event/coerce.ts';
 import { clockCorrection } from '../event/clock-drift.ts';
 import { implausibleTimestamp, parseTimestamp } from '../event/timestamp.ts';
 import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
@@ -110,7 +110,7 @@ function normalizeAttributes(raw: unknown): Record<string, LogAttribute> {
   for (const [key, value] of Object.entries(raw).slice(0, MAX_ATTRIBUTES)) {
     if (key.length > 256) continue;
     const attribute = normalizeAttribute(value);
-    if (attribute) out[storableText(key)] = attribute;
+    if (attribute) setOwn(out, storableText(key), attribute);
   }
   return out;
 }
