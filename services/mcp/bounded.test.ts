@@ -10,6 +10,12 @@ describe('bounded', () => {
     expect(bounded({ a: { b: { c: { d: 1 } } } }, bounds)).toEqual({ a: { b: { c: '[truncated: nested too deeply]' } } });
     expect(bounded({ s: 'short', n: 1, t: true, x: null }, bounds)).toEqual({ s: 'short', n: 1, t: true, x: null });
   });
+
+  it('keeps a key named __proto__ (stored events may have one) as data', () => {
+    const out = bounded(JSON.parse('{"__proto__":{"a":1}}'), bounds) as object;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"a":1}}');
+  });
 });
 
 describe('lastWithNote', () => {

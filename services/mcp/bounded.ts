@@ -1,5 +1,6 @@
 // Keeps tool results a size an agent's context can hold: long strings and long lists are cut,
 // and each cut says how much was left out, so nothing disappears without a trace.
+import { setOwn } from '../core/event/coerce.ts';
 
 interface Bounds {
   maxString: number;
@@ -24,7 +25,7 @@ export function bounded(value: unknown, bounds: Bounds = DEFAULT_BOUNDS, depth =
   }
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value);
-  for (const [key, item] of entries.slice(0, bounds.maxList * 4)) out[key] = bounded(item, bounds, depth + 1);
+  for (const [key, item] of entries.slice(0, bounds.maxList * 4)) setOwn(out, key, bounded(item, bounds, depth + 1));
   if (entries.length > bounds.maxList * 4) out['…'] = `[truncated ${entries.length - bounds.maxList * 4} more keys]`;
   return out;
 }

@@ -22,7 +22,8 @@ export function parseLevel(value: unknown): Level | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim().toLowerCase();
   if (/^\d+$/.test(trimmed)) return PYTHON_LEVELS[Number(trimmed)];
-  return ALIASES[trimmed];
+  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype's members.
+  return Object.hasOwn(ALIASES, trimmed) ? ALIASES[trimmed] : undefined;
 }
 
 /** Order for "at least this level" filters. */

@@ -282,4 +282,12 @@ describe('keys named __proto__ in a payload', () => {
     expect(own(event.tags!)).toEqual([true, 'v']);
     expect(own(event.modules!)).toEqual([true, '1.0']);
   });
+
+  it('as a level, like "constructor", are unknown levels, not Object.prototype members', () => {
+    const unknown = normalize({ message: 'hi', level: 'bogus', breadcrumbs: [{ message: 'b', level: 'bogus' }] });
+    for (const level of ['constructor', '__proto__', 'toString']) {
+      const event = normalize({ message: 'hi', level, breadcrumbs: [{ message: 'b', level }] });
+      expect([event.level, event.breadcrumbs?.values[0]?.level]).toEqual([unknown.level, unknown.breadcrumbs?.values[0]?.level]);
+    }
+  });
 });

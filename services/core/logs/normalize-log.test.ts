@@ -161,4 +161,10 @@ describe('an attribute named __proto__', () => {
     expect(Object.getPrototypeOf(shown)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(shown, '__proto__')?.value).toBe('x');
   });
+
+  it('as a level, like "constructor", is an unknown level: info, severity 9', () => {
+    for (const level of ['constructor', '__proto__', 'toString']) {
+      expect(one({ body: 'b', level })).toMatchObject({ level: 'info', severityNumber: 9 });
+    }
+  });
 });

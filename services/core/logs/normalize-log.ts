@@ -89,7 +89,8 @@ const LEVEL_ALIASES: Record<string, LogLevel> = { warning: 'warn', critical: 'fa
 function logLevel(value: unknown, severity: number | undefined): LogLevel {
   const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
   if (isLogLevel(text)) return text;
-  if (text && LEVEL_ALIASES[text]) return LEVEL_ALIASES[text];
+  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype's members.
+  if (text && Object.hasOwn(LEVEL_ALIASES, text)) return LEVEL_ALIASES[text]!;
   return severity !== undefined ? levelForSeverity(severity) : 'info';
 }
 
