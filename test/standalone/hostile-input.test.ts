@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopePoster, envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../support/raw-http.ts';
-import { listIssues, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
+import { listIssues, searchLogs, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
   api,
@@ -190,6 +190,22 @@ describe('payloads', () => {
     };
     expect((await post(eventEnvelope(event))).status).toBe(200);
     expect(await waitForIssue(server, p, marker)).toMatchObject({ level: 'error' });
+  });
+
+  it('keeps log attributes named like Object members as data, and filters on them', async () => {
+    const marker = `odd keys ${randomUUID().slice(0, 8)}`;
+    const now = Date.now() / 1000;
+    const attributes = '{"__proto__":{"value":"p","type":"string"},"constructor":{"value":"c","type":"string"}}';
+    const items = `{"items":[{"timestamp":${now},"level":"info","body":"${marker} odd","attributes":${attributes}},{"timestamp":${now},"level":"info","body":"${marker} plain"}]}`;
+    expect((await post(`{}\n{"type":"log","item_count":2}\n${items}\n`)).status).toBe(200);
+    await waitForLogs(server, p, `query=${encodeURIComponent(marker)}`, 2);
+    const bodies = async (filter: string) =>
+      (await searchLogs(server, p, `query=${encodeURIComponent(marker)}&attribute=${encodeURIComponent(filter)}`)).map(
+        (log) => log.body,
+      );
+    // Each filter matches the one record that has the key; a filter dropped would match both.
+    expect(await bodies('__proto__:p')).toEqual([`${marker} odd`]);
+    expect(await bodies('constructor:c')).toEqual([`${marker} odd`]);
   });
 
   it('acknowledges item types it does not store, counting them', async () => {

@@ -23,6 +23,14 @@ export function setOwn(target: JsonRecord, key: string, value: unknown): void {
   else target[key] = value;
 }
 
+/**
+ * A table's entry for a key that came from input, among its own keys only: a plain lookup finds
+ * Object.prototype's members for "constructor", "toString" or "__proto__".
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 // Event and breadcrumb levels, with the aliases SDKs use (Relay's Level type).
+import { ownValue } from './coerce.ts';
 
 export const LEVELS = ['debug', 'info', 'warning', 'error', 'fatal'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -22,8 +23,7 @@ export function parseLevel(value: unknown): Level | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim().toLowerCase();
   if (/^\d+$/.test(trimmed)) return PYTHON_LEVELS[Number(trimmed)];
-  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype's members.
-  return Object.hasOwn(ALIASES, trimmed) ? ALIASES[trimmed] : undefined;
+  return ownValue(ALIASES, trimmed);
 }
 
 /** Order for "at least this level" filters. */

@@ -48,8 +48,8 @@ function formatParams(message: string, params: unknown): string {
   }
   if (isRecord(params)) {
     return message
-      .replace(/%\((\w+)\)[sdifr]/g, (match, name: string) => (name in params ? display(params[name]) : match))
-      .replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? display(params[name]) : match));
+      .replace(/%\((\w+)\)[sdifr]/g, (match, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : match))
+      .replace(/\{(\w+)\}/g, (match, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : match));
   }
   return message;
 }

@@ -96,6 +96,11 @@ describe('normalizeEvent variants', () => {
     ],
     ['logentry where message equals formatted', { logentry: { message: 'same', formatted: 'same' } }, { formatted: 'same' }],
     ['a number', { message: 42 }, { formatted: '42' }],
+    [
+      'dict params, placeholders named like Object members left as written',
+      { logentry: { message: '{name} {constructor} %(toString)s', params: { name: 'ann' } } },
+      { formatted: 'ann {constructor} %(toString)s', message: '{name} {constructor} %(toString)s', params: { name: 'ann' } },
+    ],
   ])('merges every message form into logentry: %s', (_name, raw, expected) => {
     expect(normalize(raw).logentry).toEqual(expected);
   });

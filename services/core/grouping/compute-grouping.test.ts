@@ -175,6 +175,8 @@ describe('grouping rules', () => {
     });
     expect(group({ ...base, fingerprint: ['{{ type }}', '{{ tags.region }}'] }).hashes).toEqual([md5(['DbError', 'eu'])]);
     expect(group({ ...base, fingerprint: ['{{ tags.zone }}'] }).hashes).toEqual([md5(['<no-value-for-tag-zone>'])]);
+    // A tag named like an Object member is a tag like any other, not that member's source text.
+    expect(group({ ...base, fingerprint: ['{{ tags.constructor }}'] }).hashes).toEqual([md5(['<no-value-for-tag-constructor>'])]);
   });
 
   it('salts default grouping with {{ default }} plus other entries', () => {

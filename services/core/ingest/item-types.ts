@@ -1,6 +1,7 @@
 // What ingest does with each envelope item type. Events and logs go through the pipeline and
 // are stored; the rest is acknowledged (SDKs must not retry or complain) and counted as an
 // outcome saying why it was not stored. `integration` is Relay-internal and refused as such.
+import { ownValue } from '../event/coerce.ts';
 import type { DataCategory, OutcomeReason } from '../outcomes.ts';
 
 type ItemRoute =
@@ -38,7 +39,7 @@ export function routeItem(type: string): ItemRoute {
   if (type === 'event') return { kind: 'event', category: 'error' };
   if (type === 'log') return { kind: 'log', category: 'log_item' };
   if (type === 'integration') return { kind: 'not_stored', category: 'internal', reason: 'internal_item_type' };
-  const category = NOT_STORED[type];
+  const category = ownValue(NOT_STORED, type);
   if (category) return { kind: 'not_stored', category, reason: 'item_not_stored' };
   return { kind: 'not_stored', category: 'unknown', reason: 'unknown_item_type' };
 }

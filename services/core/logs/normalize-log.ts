@@ -2,7 +2,7 @@
 // LogRecords. Every SDK variant is accepted: timestamps as floats (JS, Python) or RFC 3339
 // (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
-import { boundedJson, isRecord, lenientString, setOwn, storableText, type JsonRecord } from '../event/coerce.ts';
+import { boundedJson, isRecord, lenientString, ownValue, setOwn, storableText, type JsonRecord } from '../event/coerce.ts';
 import { clockCorrection } from '../event/clock-drift.ts';
 import { implausibleTimestamp, parseTimestamp } from '../event/timestamp.ts';
 import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
@@ -89,8 +89,8 @@ const LEVEL_ALIASES: Record<string, LogLevel> = { warning: 'warn', critical: 'fa
 function logLevel(value: unknown, severity: number | undefined): LogLevel {
   const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
   if (isLogLevel(text)) return text;
-  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype's members.
-  if (text && Object.hasOwn(LEVEL_ALIASES, text)) return LEVEL_ALIASES[text]!;
+  const alias = text ? ownValue(LEVEL_ALIASES, text) : undefined;
+  if (alias) return alias;
   return severity !== undefined ? levelForSeverity(severity) : 'info';
 }
 

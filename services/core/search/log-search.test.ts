@@ -39,6 +39,13 @@ describe('logSearch', () => {
     });
   });
 
+  it('takes keys named like Object members as attributes, each once', () => {
+    expect(logSearch('constructor:a toString:b hasOwnProperty:c')).toEqual({
+      attributes: { constructor: 'a', toString: 'b', hasOwnProperty: 'c' },
+    });
+    expect(failure('constructor:a constructor:b', 'constructor:b').message).toContain('given twice');
+  });
+
   it('takes a quoted value as the text itself, not a comparison', () => {
     expect(logSearch('op:">=" ms:">5"')).toEqual({ attributes: { op: '>=', ms: '>5' } });
   });

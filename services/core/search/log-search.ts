@@ -2,6 +2,7 @@
 // the message, and every other key an attribute, `key:value` for equality or `key:>250` (also
 // `<`, `>=`, `<=`) to compare a number. It makes the part of a LogQuery a search sets; the time
 // window and the project are given beside it. search_logs takes the same filters as arguments.
+import { setOwn } from '../event/coerce.ts';
 import { LOG_LEVELS, type LogLevel } from '../logs/log-record.ts';
 import type { AttributeComparison, ComparisonOperator, LogFilter } from '../ports/log-store.ts';
 import { parseSearch, SearchSyntaxError, type FilterTerm, type SearchSpec } from './search-syntax.ts';
@@ -54,7 +55,7 @@ export function logSearch(query: string): LogSearch {
   const attributes: Record<string, string> = {};
   const comparisons: AttributeComparison[] = [];
   for (const term of filters) {
-    if (term.key in LOG_SEARCH.keys) continue;
+    if (Object.hasOwn(LOG_SEARCH.keys, term.key)) continue;
     // A quoted value is the text itself: `op:">"` matches the attribute ">".
     const quoted = term.token.slice(term.token.indexOf(':') + 1).startsWith('"');
     const compared = quoted ? null : COMPARISON.exec(term.value);
@@ -69,10 +70,10 @@ export function logSearch(query: string): LogSearch {
       comparisons.push({ key: term.key, operator: operator as ComparisonOperator, value: Number(number) });
       continue;
     }
-    if (term.key in attributes) {
+    if (Object.hasOwn(attributes, term.key)) {
       throw new SearchSyntaxError(term.token, `${term.key}: is given twice; an attribute has one value (compare with > or <)`);
     }
-    attributes[term.key] = term.value;
+    setOwn(attributes, term.key, term.value);
   }
   const text = terms
     .filter((t) => t.kind === 'text')

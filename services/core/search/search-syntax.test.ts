@@ -78,6 +78,14 @@ describe('parseSearch', () => {
     expect(failure('release:1.0', 'release:1.0').message).toContain('use firstRelease:');
   });
 
+  it('refuses a key named like an Object member as unknown, not with that member for a reason', () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      const e = failure(`${key}:x`, `${key}:x`);
+      expect(e.message).toContain(`unknown key "${key}"`);
+      expect(e.message).not.toContain('native code');
+    }
+  });
+
   it('refuses a value the key does not take, listing those it does', () => {
     expect(failure('is:bogus', 'is:bogus').message).toContain('is: takes one of open, closed');
     failure('!is:"open "', '!is:"open "');

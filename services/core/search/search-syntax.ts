@@ -4,6 +4,7 @@
 // caller's (issue-search.ts for issues), and each store adapter compiles the result. Every
 // error names the token that caused it and says what is accepted instead.
 import { UserInputError } from '../errors.ts';
+import { ownValue } from '../event/coerce.ts';
 
 /** `key:value` or `!key:value`; `key` is the spec's own spelling, whatever alias was typed. */
 export interface FilterTerm {
@@ -105,7 +106,7 @@ export function parseSearch(query: string, spec: SearchSpec): SearchTerm[] {
         terms.push({ kind: 'text', value: token, token });
         continue;
       }
-      const refusal = spec.refused?.[typed] ?? spec.refused?.[typed.toLowerCase()];
+      const refusal = spec.refused && (ownValue(spec.refused, typed) ?? ownValue(spec.refused, typed.toLowerCase()));
       if (refusal) throw new SearchSyntaxError(token, refusal);
     }
     const name = known ?? (spec.otherKeys ? typed : undefined);

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { DSN_READER_ROLE, roleAtLeast } from '../../core/auth/roles.ts';
+import { setOwn } from '../../core/event/coerce.ts';
 import { LEVELS } from '../../core/event/level.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
@@ -75,7 +76,7 @@ const logQuery = (maxMinutes: number) =>
             ctx.addIssue({ code: 'custom', message: `attribute filter "${entry.slice(0, 50)}" must look like key:value` });
             return z.NEVER;
           }
-          attributes[entry.slice(0, at)] = entry.slice(at + 1);
+          setOwn(attributes, entry.slice(0, at), entry.slice(at + 1));
         }
         return attributes;
       }),

@@ -2,6 +2,7 @@
 // hold decides the event's fingerprint, overriding one the SDK sent (as Sentry's server rules
 // do). Runs after the stack-trace rules, so `app:` sees the project's own in_app decisions.
 // A frame matcher holds when any frame of any stack trace matches it.
+import { ownValue } from '../../event/coerce.ts';
 import type { Frame, NormalizedEvent } from '../../event/event.ts';
 import { eventMessage, eventStacktraces } from '../../event/event.ts';
 import type { FingerprintRule } from './fingerprint-rules.ts';
@@ -23,7 +24,7 @@ export function applyFingerprintRules(event: NormalizedEvent, rules: readonly Fi
 function eventValues(matcher: Matcher, event: NormalizedEvent): Array<string | boolean | undefined> {
   const exceptions = event.exception?.values ?? [];
   if (FRAME_KEYS.has(matcher.key)) return allFrames(event).flatMap((frame) => frameValuesFor(matcher.key, frame, event.platform));
-  if (matcher.key.startsWith('tags.')) return [event.tags[matcher.key.slice(5)]];
+  if (matcher.key.startsWith('tags.')) return [ownValue(event.tags, matcher.key.slice(5))];
   switch (matcher.key) {
     case 'type':
     case 'value':

@@ -70,6 +70,10 @@ describe('fingerprint rules', () => {
     expect(group(raw, '!tags.region:us-* -> regional').event.fingerprint).toBeUndefined();
     expect(group(raw, 'message:bad stack.function:handle_* -> bad').event.fingerprint).toEqual(['bad']);
     expect(group(raw, 'stack.function:nowhere -> bad').event.fingerprint).toBeUndefined();
+    // A tag named like an Object member matches only when the event has that tag.
+    expect(group(raw, 'tags.toString:* -> every').event.fingerprint).toBeUndefined();
+    const tagged = exceptionEvent('ValueError', 'Bad', frames, { tags: { toString: 'yes' } });
+    expect(group(tagged, 'tags.toString:y* -> tagged').event.fingerprint).toEqual(['tagged']);
   });
 
   it('resolve variables and set the issue title', () => {
