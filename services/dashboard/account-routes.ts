@@ -4,6 +4,7 @@
 import type Koa from 'koa';
 import { h } from 'preact';
 import { UserInputError } from '../core/errors.ts';
+import { ownValue } from '../core/event/coerce.ts';
 import { endSession, listOwnSessions } from '../core/people/sessions.ts';
 import { changePassword, timeZones, updateProfile } from '../core/people/users.ts';
 import type { AssetSet } from './assets/asset-store.ts';
@@ -83,7 +84,8 @@ export function accountRoutes(deps: SignInDeps) {
       const signed = await currentSession(deps.users, jar, ctx);
       if (!signed) return seeOther(ctx, '/login');
       const saved = typeof ctx.query.saved === 'string' ? ctx.query.saved : '';
-      const notice = SAVED[saved] ? { form: saved as 'profile' | 'password', kind: 'saved' as const, text: SAVED[saved]! } : undefined;
+      const text = ownValue(SAVED, saved);
+      const notice = text ? { form: saved as 'profile' | 'password', kind: 'saved' as const, text } : undefined;
       return render(ctx, assets, signed, 200, notice);
     },
 

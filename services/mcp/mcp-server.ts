@@ -43,6 +43,10 @@ export function createMcpServer(context: ToolContext, logger: Logger, toolList: 
  */
 export function toolServer(context: () => ToolContext, logger: Logger, noteCall?: NoteCall): McpServer {
   const server = new McpServer({ name: 'errata', version: VERSION }, { instructions: SERVER_INSTRUCTIONS });
+  // The SDK looks a called tool up in a plain object, where "constructor" or "toString" found
+  // Object's members and was answered "disabled" instead of "not found" (and recorded as an
+  // error, not an unknown tool). Its registry has no prototype here; tool-access.test.ts pins it.
+  Object.setPrototypeOf((server as unknown as { _registeredTools: object })._registeredTools, null);
   for (const tool of AGENT_TOOLS) {
     server.registerTool(
       tool.name,

@@ -26,6 +26,23 @@ describe('lists of records in the text', () => {
     expect(fromTables(text)).toEqual({ project: 'web', issues: rows });
   });
 
+  it('leave a cell null where a record lacks a field named like an Object member', () => {
+    const plain = ['x', 'y', 'z', 'w'].map((category, i) => ({ shortId: `A-${i + 2}`, category }));
+    const captured = [JSON.parse('{"__proto__": "p", "shortId": "A-1"}'), ...plain];
+    expect(withTables({ items: captured })).toEqual({
+      items: {
+        columns: ['__proto__', 'shortId', 'category'],
+        rows: [
+          ['p', 'A-1', null],
+          [null, 'A-2', 'x'],
+          [null, 'A-3', 'y'],
+          [null, 'A-4', 'z'],
+          [null, 'A-5', 'w'],
+        ],
+      },
+    });
+  });
+
   it('are tables at any depth, and records inside a table cell are kept', () => {
     const nested = { untrustedData: { issues: rows.map((r) => ({ ...r, user: { id: r.shortId } })) } };
     const text = withTables(nested) as { untrustedData: { issues: { rows: unknown[][] } } };

@@ -5,6 +5,8 @@
 // Still JSON, still escaped by the envelopes; the structured content keeps the records as they are,
 // for clients that read fields by name.
 
+import { ownValue } from '../core/event/coerce.ts';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 interface Table {
@@ -26,7 +28,7 @@ export function withTables(value: unknown): unknown {
 
 function asTable(records: Array<Record<string, unknown>>): Table {
   const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  return { columns, rows: records.map((record) => columns.map((column) => (record[column] ?? null) as Json)) };
+  return { columns, rows: records.map((record) => columns.map((column) => (ownValue(record, column) ?? null) as Json)) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

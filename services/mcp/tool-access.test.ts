@@ -51,6 +51,10 @@ describe('tools/list by role', () => {
     const unknown = await h.call('read', 'no_such_tool');
     expect(unknown).toMatchObject({ isError: true });
     expect(unknown.text).toContain('no_such_tool not found');
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const named = await h.call('read', name);
+      expect([name, named.isError, named.text]).toEqual([name, true, expect.stringContaining(`${name} not found`)]);
+    }
   });
 
   it('keeps the full catalogue, with the role each tool needs, in the agent manifest', async () => {

@@ -8,6 +8,7 @@ import { h } from 'preact';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertRule } from '../../core/alerts/alert-rules.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { ownValue } from '../../core/event/coerce.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertRulePage } from '../pages/alert-rule.tsx';
@@ -34,7 +35,7 @@ const SAVED: Record<string, string> = {
 };
 
 const savedNotice = (page: OrganizationPage): FormNotice | undefined => {
-  const text = SAVED[page.ctx.query.saved as string];
+  const text = ownValue(SAVED, String(page.ctx.query.saved));
   return text ? { kind: 'saved', text } : undefined;
 };
 

@@ -8,6 +8,7 @@ import { renderToString } from 'preact-render-to-string';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
+import { ownValue } from '../../core/event/coerce.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertChannelPage, type ChannelFields } from '../pages/alert-channel.tsx';
 import { AlertChannelsPage } from '../pages/alert-channels.tsx';
@@ -73,7 +74,7 @@ interface ChannelPageExtras {
 
 async function channelPage(page: OrganizationPage, channel: AlertChannel, status: number, extras: ChannelPageExtras = {}) {
   const { deliveries } = await manage.listChannelDeliveries(page.deps, page.organization, channel.id, LOGGED_DELIVERIES);
-  const saved = SAVED[page.ctx.query.saved as string];
+  const saved = ownValue(SAVED, String(page.ctx.query.saved));
   // The log changes by the second and a secret must never be kept by a cache.
   page.ctx.set('Cache-Control', 'no-store');
   page.send(

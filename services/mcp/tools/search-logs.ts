@@ -25,6 +25,21 @@ const logRow = z.object({
   environment: z.string().optional(),
 });
 
+/**
+ * zod's record drops a key named `__proto__` without a word, so the search would run without
+ * that filter and answer with more than was asked for: it is refused instead.
+ */
+function refuseProtoKey(value: unknown, ctx: { addIssue(issue: { code: 'custom'; message: string }): void }): unknown {
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'an attribute named __proto__ cannot be searched here; the read API takes it: GET .../logs?attribute=__proto__:value',
+    });
+  }
+  return value;
+}
+
 const isoInstant = z.string().datetime({ offset: true, message: 'an ISO 8601 time, e.g. 2026-01-31T09:30:00Z' });
 
 export const searchLogs = defineTool({
@@ -52,7 +67,7 @@ export const searchLogs = defineTool({
       .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
       .optional(),
     attributes: z
-      .record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()]))
+      .preprocess(refuseProtoKey, z.record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()])))
       .optional()
       .describe('attribute name to the value it must have'),
     comparisons: z
@@ -128,7 +143,11 @@ export const searchLogs = defineTool({
       result: {
         project: project.slug,
         count: page.items.length,
-        window: { since: isoSeconds(new Date(since)), ...(until !== undefined && { until: isoSeconds(new Date(until)) }), minutes },
+        window: {
+          since: isoSeconds(new Date(since)),
+          ...(until !== undefined && { until: isoSeconds(new Date(until)) }),
+          minutes,
+        },
         ...(query.traceId && { traceId: query.traceId }),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
         untrustedData: {
@@ -166,7 +185,9 @@ function logWindow(
     return { since: now - minutes * 60_000, minutes };
   }
   if (input.sinceMinutes !== undefined) {
-    throw new UserInputError('give either sinceMinutes or from/to, not both: from/to is a fixed window, sinceMinutes the last minutes');
+    throw new UserInputError(
+      'give either sinceMinutes or from/to, not both: from/to is a fixed window, sinceMinutes the last minutes',
+    );
   }
   const until = input.to === undefined ? undefined : Date.parse(input.to);
   const since = Math.max(oldest, input.from === undefined ? now - DEFAULT_MINUTES * 60_000 : Date.parse(input.from));
