@@ -12,6 +12,7 @@ import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { createMetrics } from '../runtime/metrics.ts';
 import { deleteStoredMaps } from '../core/sourcemaps/stored-maps.ts';
 import { PARSED_HEAP_PER_JSON_BYTE, SourceMapSymbolicator } from './source-map-symbolicator.ts';
 
@@ -128,6 +129,27 @@ describe('SourceMapSymbolicator', () => {
     // What each holds is private; their budgets are what the figures in docs/benchmarks.md explain.
     expect((tight as unknown as { cachedBytes: number }).cachedBytes).toBeLessThanOrEqual(perMap);
     expect((tiny as unknown as { cachedBytes: number }).cachedBytes).toBe(0);
+  });
+
+  it('looks up at most 50 maps for one event, and forgets absences beyond its budget', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const absent = async () => (await metrics.sourceMapLoads.get()).values.find((v) => v.labels.result === 'absent')?.value;
+    const unknown = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
+    const symbolicator = new SourceMapSymbolicator({
+      metadata: stores.metadata,
+      blobs,
+      logger: createLogger('silent'),
+      metrics,
+      // Room for 60 remembered absences.
+      maxCacheBytes: 60 * 256,
+    });
+    await symbolicator.symbolicate(projectId, event(Array.from({ length: 500 }, (_, i) => unknown(i))));
+    expect(await absent()).toBe(50);
+    await symbolicator.symbolicate(projectId, event(Array.from({ length: 50 }, (_, i) => unknown(1000 + i))));
+    expect(await absent()).toBe(100);
+    // The first ones were evicted to make room, so they are looked up again; the latest are not.
+    await symbolicator.symbolicate(projectId, event([unknown(0), unknown(1049)]));
+    expect(await absent()).toBe(101);
   });
 
   it('stops using a kept map from the batch after it was deleted, and uses it again once uploaded again', async () => {

@@ -25,6 +25,18 @@ export const PARSED_HEAP_PER_JSON_BYTE = 8;
 
 // Short: a map uploaded right after the first events it was missing for should apply soon.
 const ABSENT_TTL_MS = 10_000;
+
+/**
+ * What a remembered absence holds (its key and entry), counted against the budget: counted as
+ * nothing, absences of made-up ids (an event may name 500) filled the heap and were never evicted.
+ */
+const ABSENT_ENTRY_BYTES = 256;
+
+/**
+ * The most maps one event is symbolicated with, each one indexed lookup when not cached. A page
+ * loads a few bundles; an event naming 500 made-up ids cost 500 lookups in a row.
+ */
+const MAX_MAPS_PER_EVENT = 50;
 const TOUCH_EVERY_MS = 3_600_000;
 
 interface SymbolicatorDeps {
@@ -67,7 +79,7 @@ export class SourceMapSymbolicator {
     const needed = debugIdsNeeded(event);
     if (needed.size === 0) return;
     const maps = new Map<string, ParsedSourceMap>();
-    for (const debugId of new Set(needed.values())) {
+    for (const debugId of [...new Set(needed.values())].slice(0, MAX_MAPS_PER_EVENT)) {
       const map = await this.load(projectId, debugId);
       if (map) maps.set(debugId, map);
     }
@@ -126,7 +138,7 @@ export class SourceMapSymbolicator {
     artifact: SourceMapArtifact | undefined,
   ): Promise<ParsedSourceMap | null> {
     const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
-    if (!artifact || !stored) return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS }, 'absent');
+    if (!artifact || !stored) return this.remember(key, this.absence(), 'absent');
     try {
       const json = await gunzipAsync(stored);
       const map = parseSourceMap(json, artifact.url);
@@ -134,15 +146,19 @@ export class SourceMapSymbolicator {
     } catch (error) {
       // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
       this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
-      return this.remember(key, { map: null, bytes: 0, until: this.now() + ABSENT_TTL_MS }, 'unreadable');
+      return this.remember(key, this.absence(), 'unreadable');
     }
+  }
+
+  private absence(): Cached {
+    return { map: null, bytes: ABSENT_ENTRY_BYTES, until: this.now() + ABSENT_TTL_MS };
   }
 
   private remember(key: string, entry: Cached, result: 'kept' | 'absent' | 'unreadable'): ParsedSourceMap | null {
     const max = this.deps.maxCacheBytes ?? 256 * 1024 * 1024;
     // A map larger than the whole cache is used for this event and not kept.
     if (entry.bytes > max) {
-      this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
+      this.deps.metrics?.sourceMapLoads.inc({ result: result === 'kept' ? 'too_large' : result });
       return entry.map;
     }
     this.deps.metrics?.sourceMapLoads.inc({ result });

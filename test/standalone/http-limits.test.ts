@@ -123,6 +123,22 @@ describe('slow clients', () => {
   });
 });
 
+describe('query strings', () => {
+  it('refuses an address with more than 100 query parameters with 400, before any page or API reads them', async () => {
+    const many = Array.from({ length: 3000 }, () => 'a').join('&');
+    for (const path of ['/login', '/api/v1/organizations/default/projects', `/api/${p.projectId}/envelope/`]) {
+      const response = await rawRequest(`${server.url}${path}?${many}`, { method: 'GET' });
+      expect([path, response.status]).toEqual([path, 400]);
+      expect(response.json()).toEqual({
+        error: { code: 'invalid_input', message: 'the address has more than 100 query parameters; send at most 100' },
+      });
+    }
+    const hundred = Array.from({ length: 100 }, () => 'a').join('&');
+    expect((await rawRequest(`${server.url}/login?${hundred}`, { method: 'GET' })).status).toBe(200);
+    await servedMeanwhile();
+  });
+});
+
 describe('sharing connections', () => {
   it('holds one client address to its share of connections, and serves the others meanwhile', async () => {
     const before = await dropped('client_share');

@@ -269,6 +269,31 @@ describe('issues', () => {
     );
     expect(attribute.body.error.message).toMatch(/must look like key:value/);
   });
+
+  it('refuses a cursor made up by hand with 400, and answers 404 for a short id no issue can have', async () => {
+    const forged = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    const cursors: Array<[string, unknown[]]> = [
+      ['issues', ['not a time', 1]],
+      ['issues', ['2026-02-30T00:00:00.000000Z', 1]],
+      ['issues', ['2026-01-01T00:00:00.000000Z', 1e10]],
+      ['logs', ['not a time', 'x']],
+    ];
+    for (const [list, key] of cursors) {
+      const answer = await api<{ error: { message: string } }>(
+        server,
+        `/api/v1/organizations/default/projects/web/${list}?cursor=${forged(key)}`,
+        readWebToken,
+      );
+      expect([list, key, answer.status, answer.body.error?.message]).toEqual([
+        list,
+        key,
+        400,
+        expect.stringMatching(/invalid cursor/),
+      ]);
+    }
+    const far = await api(server, '/api/v1/organizations/default/issues/WEB-2147483648', readWebToken);
+    expect(far.status).toBe(404);
+  });
 });
 
 describe('query parameters', () => {

@@ -226,7 +226,7 @@ function afterKey(key: LogKey, oldest: boolean): Sql {
 }
 
 function decodeLogCursor(cursor: string): LogKey {
-  const [micros, id] = decodeCursor(cursor, ['number', 'string']) as [number, string];
+  const [micros, id] = decodeCursor(cursor, ['integer', 'string']) as [number, string];
   if (!Number.isSafeInteger(micros)) {
     throw new UserInputError('invalid cursor: pass back the nextCursor value of the previous page unchanged');
   }

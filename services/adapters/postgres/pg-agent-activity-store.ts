@@ -67,7 +67,7 @@ export class PgAgentActivityStore implements AgentActivityStore {
     if (query.tool !== undefined) where.push(`tool = $${params.push(query.tool)}`);
     if (query.issue !== undefined) where.push(`issues @> ARRAY[$${params.push(query.issue)}::text]`);
     if (query.cursor) {
-      const [at, id] = decodeCursor(query.cursor, ['string', 'number']);
+      const [at, id] = decodeCursor(query.cursor, ['time', 'integer']);
       where.push(`(at, id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::bigint)`);
     }
     const result = await this.db.query<AgentCallRow>(

@@ -360,11 +360,11 @@ function decodeSortCursor(cursor: string, sort: IssueSort): [string | number, nu
     throw new UserInputError(`this cursor pages issues by ${from}, not ${sort}: start again from the first page`);
   }
   if (sort === 'lastSeen') {
-    const [key, id] = decodeCursor(cursor, ['string', 'number']);
+    const [key, id] = decodeCursor(cursor, ['time', 'int4']);
     return [key!, id as number];
   }
-  const keyType = SORTS[sort].type === 'integer' ? 'number' : 'string';
-  const [named, key, id] = decodeCursor(cursor, ['string', keyType, 'number']);
+  const keyType = SORTS[sort].type === 'integer' ? 'int4' : 'time';
+  const [named, key, id] = decodeCursor(cursor, ['string', keyType, 'int4']);
   if (named !== sort) {
     throw new UserInputError(`this cursor pages issues by ${String(named)}, not ${sort}: start again from the first page`);
   }

@@ -89,7 +89,7 @@ export class PgLogStore implements LogStore {
     const direction = oldest ? 'ASC' : 'DESC';
     const { conditions, params } = filterConditions(query);
     if (query.cursor) {
-      const [timestamp, id] = decodeCursor(query.cursor, ['string', 'string']);
+      const [timestamp, id] = decodeCursor(query.cursor, ['time', 'string']);
       params.push(timestamp, id);
       conditions.push(`(timestamp, id) ${oldest ? '>' : '<'} ($${params.length - 1}::timestamptz, $${params.length})`);
     }

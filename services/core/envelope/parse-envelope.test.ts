@@ -88,4 +88,14 @@ describe('parseEnvelope', () => {
     const brackets = `{"sdk":{"name":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}}`;
     expect(env(`${brackets}\n`).headers.sdk).toEqual({ name: `${'['.repeat(500)}"${'{'.repeat(500)}` });
   });
+
+  it('refuses a header longer than 64 KiB before parsing it, the envelope header and item headers alike', () => {
+    // Objects in an array: parsed, each 3 bytes would take some 50 times that in memory.
+    const wide = (bytes: number) => `{"x":[${'{},'.repeat(Math.floor(bytes / 3))}{}]}`;
+    expect(env(`${wide(60_000)}\n`).headers.x).toHaveLength(20_001);
+    expect(() => env(`${wide(1_000_000)}\n`)).toThrow('envelope header is longer than 64 KiB');
+    expect(() => env(`{}\n{"type":"attachment","x":${wide(100_000)}}\n{}`)).toThrow(
+      'envelope item 1 header is longer than 64 KiB',
+    );
+  });
 });

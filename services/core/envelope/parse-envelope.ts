@@ -125,6 +125,13 @@ function checkItemHeaders(headers: Record<string, unknown>, itemNumber: number):
 /** Header lines nest no deeper than this (serde_json's limit, which Relay parses them with). */
 const MAX_HEADER_DEPTH = 128;
 
+/**
+ * A header is at most this long. SDKs write a few hundred bytes (event_id, dsn, sdk, trace,
+ * type, length); without a limit a header of 20 MiB of `{},` parsed into some 50 times its size
+ * in objects, running ingest out of memory from one small compressed request.
+ */
+const MAX_HEADER_BYTES = 64 * 1024;
+
 // Fatal: a header with bytes that are not UTF-8 is refused, as serde_json refuses it, instead
 // of being read with replacement characters. The BOM is kept, so it fails as JSON would.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -170,7 +177,8 @@ function readHeader(body: Buffer, from: number, what: string): { value: Record<s
 function closingBrace(body: Buffer, start: number, what: string): number {
   let depth = 0;
   let inString = false;
-  for (let i = start; i < body.length; i++) {
+  const end = Math.min(body.length, start + MAX_HEADER_BYTES);
+  for (let i = start; i < end; i++) {
     const byte = body[i];
     if (inString) {
       if (byte === 0x5c)
@@ -188,6 +196,11 @@ function closingBrace(body: Buffer, start: number, what: string): number {
       depth -= 1;
       if (depth === 0) return i;
     }
+  }
+  if (end < body.length) {
+    throw new EnvelopeFramingError(
+      `${what} is longer than ${MAX_HEADER_BYTES / 1024} KiB: headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item`,
+    );
   }
   throw invalidJson(what);
 }

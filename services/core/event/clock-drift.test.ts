@@ -18,6 +18,18 @@ function normalized(sentAt: unknown, receivedAt: number) {
 }
 
 describe('clock-drift correction', () => {
+  it('takes a sent_at or breadcrumb time beyond what a date can hold as no time, not as an error', () => {
+    for (const sentAt of ['9999999999999', '8640000000000', '+275760-09-13T00:00:00.5Z']) {
+      expect(clockCorrection(sentAt, END), sentAt).toBeUndefined();
+    }
+    const event = normalizeEvent(
+      { timestamp: iso(END), breadcrumbs: [{ message: 'far', timestamp: 9_999_999_999_999 }] },
+      { eventId: 'f'.repeat(32), receivedAt: END, sentAt: '9999999999999' },
+    );
+    expect(event.timestamp).toBe(END);
+    expect(event.breadcrumbs?.values[0]?.timestamp).toBeUndefined();
+  });
+
   it('changes nothing without sent_at (test_no_sent_at)', () => {
     const event = normalized(undefined, END);
     expect(event.timestamp).toBe(END);

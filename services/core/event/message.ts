@@ -36,22 +36,42 @@ function cap(text: string): string {
   return text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) : text;
 }
 
-/** printf-style `%s`/`%d` with a list, or `{name}` with a dict, as Python and PHP SDKs send. */
+/**
+ * printf-style `%s`/`%d` with a list, or `{name}` with a dict, as Python and PHP SDKs send.
+ * The template is cut to the stored length first, and substitution stops once the text is
+ * longer than that: a template naming one large param thousands of times built a string of
+ * gigabytes, which ran the dispatcher out of memory on every delivery of the event.
+ */
 function formatParams(message: string, params: unknown): string {
+  const template = cap(message);
+  let length = template.length;
+  const substitute = (match: string, value: () => string): string => {
+    if (length > MAX_MESSAGE) return match;
+    const text = value();
+    length += text.length - match.length;
+    return text;
+  };
   if (Array.isArray(params)) {
     let index = 0;
-    return message.replace(/%(%|s|d|i|f|r)/g, (match, spec: string) => {
+    return template.replace(/%(%|s|d|i|f|r)/g, (match, spec: string) => {
       if (spec === '%') return '%';
       if (index >= params.length) return match;
-      return display(params[index++]);
+      return substitute(match, () => display(params[index++]));
     });
   }
   if (isRecord(params)) {
-    return message
-      .replace(/%\((\w+)\)[sdifr]/g, (match, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : match))
-      .replace(/\{(\w+)\}/g, (match, name: string) => (Object.hasOwn(params, name) ? display(params[name]) : match));
+    // Each param is written out once, however often the template names it.
+    const shown = new Map<string, string>();
+    const displayed = (name: string): string => {
+      const text = shown.get(name) ?? display(params[name]);
+      shown.set(name, text);
+      return text;
+    };
+    const named = (match: string, name: string) =>
+      Object.hasOwn(params, name) ? substitute(match, () => displayed(name)) : match;
+    return template.replace(/%\((\w+)\)[sdifr]/g, named).replace(/\{(\w+)\}/g, named);
   }
-  return message;
+  return template;
 }
 
 function display(value: unknown): string {

@@ -105,6 +105,15 @@ describe('normalizeEvent variants', () => {
     expect(normalize(raw).logentry).toEqual(expected);
   });
 
+  it('formats a template naming a large param thousands of times without building the whole text', () => {
+    const large = Array.from({ length: 100 }, () => 'x'.repeat(1000));
+    // Written out whole, 6,000 copies of a 100 KB param would pass V8's longest string.
+    const entry = normalize({ logentry: { message: '{a} '.repeat(6000), params: { a: large } } }).logentry!;
+    expect(entry.formatted).toHaveLength(8192);
+    expect(entry.formatted).toBe(JSON.stringify(large).slice(0, 8192));
+    expect(entry.message).toHaveLength(8192);
+  });
+
   it.each([
     ['warning', 'warning'],
     ['warn', 'warning'],
@@ -211,6 +220,11 @@ describe('normalizeEvent variants', () => {
     const bad = normalize({ tags: { 'a/b': 'x', long: 'y'.repeat(201), multi: 'a\nb', fine: 'ok' } });
     expect(bad.tags).toEqual({ fine: 'ok' });
     expect(bad.errors).toHaveLength(3);
+  });
+
+  it('reads an object of 200,000 tags (short ones fill a 1 MiB event that way) without overflowing the stack', () => {
+    const many = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`t${i}`, '']));
+    expect(Object.keys(normalize({ tags: { ...many, last: 'x' } }).tags)).toContain('last');
   });
 
   it('fills a user ip of {{auto}} from the client address', () => {

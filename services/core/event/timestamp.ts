@@ -3,15 +3,19 @@
 
 const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
+// The last second a JavaScript Date can hold: a later "timestamp" (sent_at "9999999999999")
+// made toIso throw, which failed whole batches in the dispatcher.
+const LAST_SECOND = 8.64e12 - 1;
+
 /** Seconds since the epoch, or undefined when the value is not a timestamp. */
 export function parseTimestamp(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 && value <= LAST_SECOND ? value : undefined;
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
   const withZone = ISO_WITHOUT_ZONE.test(text) ? `${text}Z` : text;
   const millis = parseIsoMillis(withZone);
-  return millis === undefined ? undefined : millis / 1000;
+  return millis === undefined || Math.abs(millis / 1000) > LAST_SECOND ? undefined : millis / 1000;
 }
 
 // Date.parse keeps only milliseconds and rejects nanosecond fractions in some forms (Go sends

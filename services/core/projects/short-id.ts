@@ -9,6 +9,7 @@ export function parseShortId(text: string): { projectSlug: string; number: numbe
   const match = /^([A-Za-z0-9][A-Za-z0-9_-]*)-(\d{1,15})$/.exec(text.trim());
   if (!match) return undefined;
   const number = Number(match[2]);
-  if (!Number.isSafeInteger(number) || number < 1) return undefined;
+  // Short numbers are Postgres integers: a larger one names no issue, and failed the query.
+  if (!Number.isSafeInteger(number) || number < 1 || number > 2_147_483_647) return undefined;
   return { projectSlug: match[1]!.toLowerCase(), number };
 }

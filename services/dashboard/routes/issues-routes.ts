@@ -198,7 +198,9 @@ async function selectedIssues(page: OrganizationPage, project: Project, values: 
     );
   }
   const ids = [...new Set(values.map(Number))];
-  if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw new UserInputError('an issue to act on is not an issue id');
+  if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)) {
+    throw new UserInputError('an issue to act on is not an issue id');
+  }
   const found = await Promise.all(ids.map((id) => page.deps.metadata.getIssue(id)));
   // An issue of another project (or one deleted meanwhile) is left out, as if never selected.
   const issues = found.filter((issue): issue is Issue => issue?.projectId === project.id);
