@@ -268,6 +268,16 @@ describe('issues', () => {
       readWebToken,
     );
     expect(attribute.body.error.message).toMatch(/must look like key:value/);
+    const many = Array.from({ length: 21 }, (_, i) => `attribute=a${i}:1`).join('&');
+    const tooMany = await api<{ error: { message: string } }>(
+      server,
+      `/api/v1/organizations/default/projects/web/logs?${many}`,
+      readWebToken,
+    );
+    expect([tooMany.status, tooMany.body.error.message]).toEqual([
+      400,
+      expect.stringMatching(/21 attribute filters; at most 20/),
+    ]);
   });
 
   it('refuses a cursor made up by hand with 400, and answers 404 for a short id no issue can have', async () => {

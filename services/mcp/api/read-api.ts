@@ -69,6 +69,11 @@ const logQuery = (maxMinutes: number) =>
       .optional()
       .transform((value, ctx) => {
         const entries = value === undefined ? [] : Array.isArray(value) ? value : [value];
+        // Each is a condition of the query, as search_logs takes at most 20.
+        if (entries.length > 20) {
+          ctx.addIssue({ code: 'custom', message: `${entries.length} attribute filters; at most 20` });
+          return z.NEVER;
+        }
         const attributes: Record<string, string> = {};
         for (const entry of entries) {
           const at = entry.indexOf(':');

@@ -102,6 +102,7 @@ describe('search_logs', () => {
       [{ comparisons: [{ attribute: 'order', operator: '>', value: 1, extra: 1 }] }, 'extra'],
       // zod would drop the key, and the search answer with every record; refused instead.
       [{ attributes: JSON.parse('{"__proto__": "p"}') }, 'an attribute named __proto__ cannot be searched here'],
+      [{ attributes: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`a${i}`, 1])) }, 'at most 20 attributes'],
     ];
     for (const [args, message] of refusals) {
       const refused = await search(args);

@@ -40,6 +40,9 @@ function refuseProtoKey(value: unknown, ctx: { addIssue(issue: { code: 'custom';
   return value;
 }
 
+/** Attribute filters, and comparisons, one search takes: each is a condition of the query. */
+const MAX_ATTRIBUTE_FILTERS = 20;
+
 const isoInstant = z.string().datetime({ offset: true, message: 'an ISO 8601 time, e.g. 2026-01-31T09:30:00Z' });
 
 export const searchLogs = defineTool({
@@ -67,7 +70,14 @@ export const searchLogs = defineTool({
       .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
       .optional(),
     attributes: z
-      .preprocess(refuseProtoKey, z.record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()])))
+      .preprocess(
+        refuseProtoKey,
+        z
+          .record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()]))
+          .refine((attributes) => Object.keys(attributes).length <= MAX_ATTRIBUTE_FILTERS, {
+            message: `at most ${MAX_ATTRIBUTE_FILTERS} attributes, as for comparisons`,
+          }),
+      )
       .optional()
       .describe('attribute name to the value it must have'),
     comparisons: z
@@ -80,7 +90,7 @@ export const searchLogs = defineTool({
           })
           .strict(),
       )
-      .max(20)
+      .max(MAX_ATTRIBUTE_FILTERS)
       .optional()
       .describe('each attribute must hold a number (or text reading as one) that compares so with value'),
     from: isoInstant.optional().describe('ISO 8601 start of the window, instead of sinceMinutes (the Logs page copies these)'),
