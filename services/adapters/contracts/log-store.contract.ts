@@ -115,6 +115,18 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search([{ key: 'ms', operator: '>', value: 0 }], { ms: '40' })).toEqual(['fast']);
     });
 
+    it('compares past a stored number beyond the range of a double', async () => {
+      const project = projectId();
+      await store.insertLogs([
+        record(project, { body: 'huge', attributes: { ms: { type: 'string', value: '1e999' } } }),
+        record(project, { body: 'fast', attributes: { ms: { type: 'integer', value: 40 } } }),
+      ]);
+      const search = async (comparisons: AttributeComparison[]) =>
+        (await store.searchLogs({ projectId: project, limit: 10, comparisons })).items.map((r) => r.body).sort();
+      expect(await search([{ key: 'ms', operator: '<', value: 100 }])).toEqual(['fast']);
+      expect(await search([{ key: 'ms', operator: '>', value: 100 }])).toEqual(['huge']);
+    });
+
     it('counts matching records per level in each time bucket, oldest first', async () => {
       const project = projectId();
       const at = 1_765_000_000;

@@ -41,6 +41,9 @@ const CASTS = ['integer', 'text', 'float8', 'float8', 'text', 'text', 'text', 'i
 /** The records a histogram of a search by text or attributes reads at most (see countNewestRows). */
 const VOLUME_SCAN_LIMIT = 20_000;
 
+/** DECIMAL_NUMBER with an exponent of at most three digits: numeric holds every such number. */
+const STORED_NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$';
+
 export class PgLogStore implements LogStore {
   constructor(
     private readonly db: SqlClient,
@@ -253,8 +256,10 @@ function filterConditions(query: LogFilter, params: unknown[] = []): { condition
     params.push(key, value);
     const text = `(attributes -> $${params.length - 1} ->> 'value')`;
     // CASE, not AND: Postgres may evaluate an AND's sides in either order, and the cast must
-    // only see text that reads as a number (the same text ClickHouse's toFloat64OrNull accepts).
-    conditions.push(`CASE WHEN ${text} ~ '${DECIMAL_NUMBER}' THEN ${text}::float8 END ${operator} $${params.length}::float8`);
+    // only see text that reads as a number (the same text ClickHouse's toFloat64OrNull accepts,
+    // with an exponent of at most three digits). As numeric, not float8: one stored "1e999"
+    // was out of float8's range and failed every comparison search over its window.
+    conditions.push(`CASE WHEN ${text} ~ '${STORED_NUMBER}' THEN ${text}::numeric END ${operator} $${params.length}::numeric`);
   }
   return { conditions, params };
 }
