@@ -40,7 +40,7 @@ interface Harness {
   projectId: number;
 }
 
-async function openTail(): Promise<Harness> {
+async function openTail(client: { unread?: () => number; abandon?: () => void } = {}): Promise<Harness> {
   const id = ++projectId;
   const timers = new SteppedTimers();
   const clock = { ms: Date.UTC(2026, 0, 1, 12, 0, 0) };
@@ -56,6 +56,7 @@ async function openTail(): Promise<Harness> {
     end: () => (ended = true),
     now: () => clock.ms,
     timers,
+    ...client,
   });
   return { timers, clock, events, ended: () => ended, stop, projectId: id };
 }
@@ -112,6 +113,24 @@ describe('the live tail loop', () => {
     await polling;
     expect(busy.timers.pending.size).toBe(0);
     expect(busy.ended()).toBe(false);
+  });
+
+  it('drops a client that stopped reading, past 1 MiB unread: nothing more written, no timer left', async () => {
+    let unread = 0;
+    let abandoned = false;
+    const h = await openTail({ unread: () => unread, abandon: () => (abandoned = true) });
+    const t0 = h.clock.ms / 1000;
+    await stores.logs.insertLogs([record(h.projectId, 'read', t0 + 0.5)]);
+    h.clock.ms += 1000;
+    await h.timers.poll();
+    expect(bodies(h)).toEqual(['read']);
+    unread = 1024 * 1024 + 1;
+    await stores.logs.insertLogs([record(h.projectId, 'never read', t0 + 1.5)]);
+    h.clock.ms += 1000;
+    await h.timers.poll();
+    expect(bodies(h)).toEqual(['read']);
+    expect(abandoned).toBe(true);
+    expect(h.timers.pending.size).toBe(0);
   });
 
   it('pauses above 100 records a second: a paused event, the stream ended, no timer left', async () => {

@@ -16,6 +16,10 @@ interface TailOptions {
   write(chunk: string): void;
   /** The tail ended by itself (paused, stopped, failed): end the response. */
   end(): void;
+  /** Bytes written that the client has not taken yet. */
+  unread?(): number;
+  /** The client stopped reading: drop the connection, and what waits for it. */
+  abandon?(): void;
   now?: () => number;
   /** Where the next poll is scheduled: setTimeout unless a test steps through the polls itself. */
   timers?: TailTimers;
@@ -42,6 +46,12 @@ const KEEP_ALIVE_MS = 15_000;
 const MAX_BODY = 2000;
 /** EventSource reconnects after a dropped connection (a restart) this long after. */
 const RETRY_MS = 5000;
+/**
+ * Unread bytes at which the client is taken to have stopped reading. Without a limit, a client
+ * holding the connection open without reading (a frozen tab, a script) had every record of the
+ * ten minutes a tail lasts kept in memory for it: up to hundreds of MB for each of its tails.
+ */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /** An SSE event; JSON data has no newline, so one data line carries it. */
 function sseEvent(event: string, data: unknown): string {
@@ -108,6 +118,11 @@ export function startLogTail(options: TailOptions): () => void {
 
   const tick = async (): Promise<void> => {
     timer = undefined;
+    if ((options.unread?.() ?? 0) > MAX_UNREAD_BYTES) {
+      stop();
+      options.abandon?.();
+      return;
+    }
     let fresh: LogRecord[];
     let more: boolean;
     try {

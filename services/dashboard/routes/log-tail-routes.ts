@@ -109,6 +109,9 @@ export const logTailRoutes: OrganizationRoute[] = [
         },
         write: (chunk) => body.write(chunk),
         end: () => body.end(),
+        // What waits in the stream and in the response (its socket's buffer included).
+        unread: () => body.readableLength + ctx.res.writableLength,
+        abandon: () => ctx.res.destroy(),
       });
       // Closed when the tail ends itself or the client goes away: either way no timer is left.
       ctx.res.once('close', () => {
