@@ -227,6 +227,21 @@ describe('normalizeEvent variants', () => {
     expect(Object.keys(normalize({ tags: { ...many, last: 'x' } }).tags)).toContain('last');
   });
 
+  it("keeps threads' stack traces to 1,000 frames in all, the crashed thread's first", () => {
+    const frames = Array.from({ length: 250 }, (_, i) => ({ function: `f${i}` }));
+    const threads = Array.from({ length: 100 }, (_, i) => ({ id: i, crashed: i === 70, stacktrace: { frames } }));
+    const event = normalize({ threads: { values: threads } });
+    const kept = (event.threads!.values as Array<{ id: string; stacktrace?: { frames: unknown[] } }>).filter((t) => t.stacktrace);
+    expect(kept.map((t) => t.id)).toEqual(['0', '1', '2', '70']);
+    expect(kept.flatMap((t) => t.stacktrace!.frames)).toHaveLength(1000);
+    expect(event.threads!.values).toHaveLength(100);
+    expect(event.errors).toContainEqual({
+      type: 'value_too_long',
+      name: 'threads',
+      value: '96 stack traces left out: over 1000 frames in all',
+    });
+  });
+
   it('fills a user ip of {{auto}} from the client address', () => {
     expect(normalize({ user: { ip_address: '{{auto}}', id: 7 } }, { clientIp: '203.0.113.9' }).user).toEqual({
       id: '7',
