@@ -27,7 +27,8 @@ export function normalizeMessage(raw: Record<string, unknown>, notes: Notes): Lo
   if (formatted === undefined && message === undefined) return undefined;
   const entry: LogEntry = {};
   if (formatted !== undefined) entry.formatted = cap(formatted);
-  if (message !== undefined && message !== formatted) entry.message = cap(message);
+  // Compared as stored: a long template with nothing to fill is kept once, as formatted.
+  if (message !== undefined && cap(message) !== entry.formatted) entry.message = cap(message);
   if (params !== undefined) entry.params = params;
   return entry;
 }
@@ -38,25 +39,19 @@ function cap(text: string): string {
 
 /**
  * printf-style `%s`/`%d` with a list, or `{name}` with a dict, as Python and PHP SDKs send.
- * The template is cut to the stored length first, and substitution stops once the text is
- * longer than that: a template naming one large param thousands of times built a string of
- * gigabytes, which ran the dispatcher out of memory on every delivery of the event.
+ * Only placeholders that start within the stored length are filled: a template naming one
+ * large param thousands of times built a string of gigabytes, which ran the dispatcher out of
+ * memory on every delivery of the event. What is filled is what is kept, as before.
  */
 function formatParams(message: string, params: unknown): string {
   const template = cap(message);
-  let length = template.length;
-  const substitute = (match: string, value: () => string): string => {
-    if (length > MAX_MESSAGE) return match;
-    const text = value();
-    length += text.length - match.length;
-    return text;
-  };
   if (Array.isArray(params)) {
     let index = 0;
-    return template.replace(/%(%|s|d|i|f|r)/g, (match, spec: string) => {
-      if (spec === '%') return '%';
+    const fill = filler();
+    return template.replace(/%(%|s|d|i|f|r)/g, (match, spec: string, offset: number) => {
+      if (spec === '%') return fill(match, offset, () => '%');
       if (index >= params.length) return match;
-      return substitute(match, () => display(params[index++]));
+      return fill(match, offset, () => display(params[index++]));
     });
   }
   if (isRecord(params)) {
@@ -67,11 +62,25 @@ function formatParams(message: string, params: unknown): string {
       shown.set(name, text);
       return text;
     };
-    const named = (match: string, name: string) =>
-      Object.hasOwn(params, name) ? substitute(match, () => displayed(name)) : match;
-    return template.replace(/%\((\w+)\)[sdifr]/g, named).replace(/\{(\w+)\}/g, named);
+    const named = (fill: Fill) => (match: string, name: string, offset: number) =>
+      Object.hasOwn(params, name) ? fill(match, offset, () => displayed(name)) : match;
+    return template.replace(/%\((\w+)\)[sdifr]/g, named(filler())).replace(/\{(\w+)\}/g, named(filler()));
   }
   return template;
+}
+
+/** A placeholder's replacement, given where it starts in the template of one replace() pass. */
+type Fill = (match: string, offset: number, value: () => string) => string;
+
+/** Fills placeholders until the text written so far reaches the stored length, then leaves them. */
+function filler(): Fill {
+  let growth = 0;
+  return (match, offset, value) => {
+    if (offset + growth >= MAX_MESSAGE) return match;
+    const text = value();
+    growth += text.length - match.length;
+    return text;
+  };
 }
 
 function display(value: unknown): string {

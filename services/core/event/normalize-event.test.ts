@@ -111,6 +111,12 @@ describe('normalizeEvent variants', () => {
     const entry = normalize({ logentry: { message: '{a} '.repeat(6000), params: { a: large } } }).logentry!;
     expect(entry.formatted).toHaveLength(8192);
     expect(entry.formatted).toBe(JSON.stringify(large).slice(0, 8192));
+    // Every placeholder that starts within the stored length is filled, however long the template.
+    const long = normalize({ logentry: { message: `%s %s ${'y'.repeat(7200)}`, params: ['a'.repeat(1024), 'b'] } });
+    expect(long.logentry!.formatted).toBe(`${'a'.repeat(1024)} b ${'y'.repeat(7200)}`.slice(0, 8192));
+    // A template with nothing to fill is kept once, as formatted.
+    const plain = normalize({ logentry: { message: 'z'.repeat(9000), params: ['unused'] } }).logentry!;
+    expect(plain).toEqual({ formatted: 'z'.repeat(8192), params: ['unused'] });
     expect(entry.message).toHaveLength(8192);
   });
 
@@ -227,18 +233,18 @@ describe('normalizeEvent variants', () => {
     expect(Object.keys(normalize({ tags: { ...many, last: 'x' } }).tags)).toContain('last');
   });
 
-  it("keeps threads' stack traces to 1,000 frames in all, the crashed thread's first", () => {
+  it("keeps threads' stack traces to 5,000 frames in all, the crashed thread's first", () => {
     const frames = Array.from({ length: 250 }, (_, i) => ({ function: `f${i}` }));
     const threads = Array.from({ length: 100 }, (_, i) => ({ id: i, crashed: i === 70, stacktrace: { frames } }));
     const event = normalize({ threads: { values: threads } });
     const kept = (event.threads!.values as Array<{ id: string; stacktrace?: { frames: unknown[] } }>).filter((t) => t.stacktrace);
-    expect(kept.map((t) => t.id)).toEqual(['0', '1', '2', '70']);
-    expect(kept.flatMap((t) => t.stacktrace!.frames)).toHaveLength(1000);
+    expect(kept.map((t) => t.id)).toEqual([...Array.from({ length: 19 }, (_, i) => String(i)), '70']);
+    expect(kept.flatMap((t) => t.stacktrace!.frames)).toHaveLength(5000);
     expect(event.threads!.values).toHaveLength(100);
     expect(event.errors).toContainEqual({
       type: 'value_too_long',
       name: 'threads',
-      value: '96 stack traces left out: over 1000 frames in all',
+      value: '80 stack traces left out: over 5000 frames in all',
     });
   });
 

@@ -205,9 +205,10 @@ function validDist(value: unknown, notes: Notes): string | undefined {
 /**
  * Frames all threads' stack traces may hold together, the crashed and current threads' first.
  * Each trace holds up to 250, and 100 threads of them made an event of 25,000 frames for every
- * grouping rule to look at; a person reads the crashed thread, and grouping uses no other.
+ * grouping rule to look at. Default grouping reads one thread; a fingerprint or stack-trace rule
+ * on frames sees those of the threads within this budget (a thread dump of 80 threads of 60).
  */
-const MAX_THREAD_FRAMES = 1000;
+const MAX_THREAD_FRAMES = 5000;
 
 function normalizeThreads(raw: unknown, notes: Notes): { values: unknown[] } | undefined {
   const values = Array.isArray(raw) ? raw : isRecord(raw) && Array.isArray(raw.values) ? raw.values : undefined;
