@@ -126,11 +126,13 @@ function checkItemHeaders(headers: Record<string, unknown>, itemNumber: number):
 const MAX_HEADER_DEPTH = 128;
 
 /**
- * A header is at most this long. SDKs write a few hundred bytes (event_id, dsn, sdk, trace,
- * type, length); without a limit a header of 20 MiB of `{},` parsed into some 50 times its size
- * in objects, running ingest out of memory from one small compressed request.
+ * Values a header may hold (objects, arrays and list items, counted by their brackets and
+ * commas). SDKs write a few dozen; without a limit a header of megabytes of `{},` parsed into
+ * some 50 times its size in objects, running ingest out of memory from one small compressed
+ * request. A long string is one value and costs its length, so an oversized `sdk` is still read
+ * and cut down later (ingest-hardening.test.ts).
  */
-const MAX_HEADER_BYTES = 64 * 1024;
+const MAX_HEADER_VALUES = 10_000;
 
 // Fatal: a header with bytes that are not UTF-8 is refused, as serde_json refuses it, instead
 // of being read with replacement characters. The BOM is kept, so it fails as JSON would.
@@ -176,16 +178,19 @@ function readHeader(body: Buffer, from: number, what: string): { value: Record<s
  */
 function closingBrace(body: Buffer, start: number, what: string): number {
   let depth = 0;
+  let values = 0;
   let inString = false;
-  const end = Math.min(body.length, start + MAX_HEADER_BYTES);
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < body.length; i++) {
     const byte = body[i];
     if (inString) {
       if (byte === 0x5c)
         i += 1; // a backslash escapes the next byte
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) {
+    else if (byte === 0x2c) {
+      if (++values > MAX_HEADER_VALUES) throw tooManyValues(what);
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (++values > MAX_HEADER_VALUES) throw tooManyValues(what);
       depth += 1;
       if (depth > MAX_HEADER_DEPTH) {
         throw new EnvelopeFramingError(
@@ -197,12 +202,13 @@ function closingBrace(body: Buffer, start: number, what: string): number {
       if (depth === 0) return i;
     }
   }
-  if (end < body.length) {
-    throw new EnvelopeFramingError(
-      `${what} is longer than ${MAX_HEADER_BYTES / 1024} KiB: headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item`,
-    );
-  }
   throw invalidJson(what);
+}
+
+function tooManyValues(what: string): EnvelopeFramingError {
+  return new EnvelopeFramingError(
+    `${what} holds more than ${MAX_HEADER_VALUES} values: headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item`,
+  );
 }
 
 function invalidJson(what: string): EnvelopeFramingError {
