@@ -1,6 +1,7 @@
 // Keyset pagination shared by every list: stores return a page and an opaque cursor for the
 // next one. The cursor is the sort key of the last item, base64url JSON, validated on the way in.
 import { UserInputError } from '../errors.ts';
+import { POSTGRES_INTEGER_MAX } from '../row-id.ts';
 
 export interface Page<T> {
   items: T[];
@@ -25,7 +26,8 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const PART_CHECKS: Record<CursorPart, (part: unknown) => boolean> = {
   string: (part) => typeof part === 'string',
   time: (part) => typeof part === 'string' && INSTANT.test(part) && !Number.isNaN(Date.parse(part)) && validDay(part),
-  int4: (part) => Number.isInteger(part) && (part as number) >= -2_147_483_648 && (part as number) <= 2_147_483_647,
+  int4: (part) =>
+    Number.isInteger(part) && (part as number) >= -POSTGRES_INTEGER_MAX - 1 && (part as number) <= POSTGRES_INTEGER_MAX,
   integer: (part) => Number.isSafeInteger(part),
 };
 

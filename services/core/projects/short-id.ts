@@ -1,5 +1,7 @@
 // Issue short ids: `<PREFIX>-<n>`, the prefix being the project slug upper-cased and n a
 // per-project counter starting at 1 (WEB-1, WEB-2, ...).
+import { isRowId } from '../row-id.ts';
+
 export function formatShortId(projectSlug: string, number: number): string {
   return `${projectSlug.toUpperCase()}-${number}`;
 }
@@ -10,6 +12,6 @@ export function parseShortId(text: string): { projectSlug: string; number: numbe
   if (!match) return undefined;
   const number = Number(match[2]);
   // Short numbers are Postgres integers: a larger one names no issue, and failed the query.
-  if (!Number.isSafeInteger(number) || number < 1 || number > 2_147_483_647) return undefined;
+  if (!isRowId(number)) return undefined;
   return { projectSlug: match[1]!.toLowerCase(), number };
 }

@@ -8,7 +8,7 @@ import { h } from 'preact';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertRule } from '../../core/alerts/alert-rules.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertRulePage } from '../pages/alert-rule.tsx';
@@ -23,6 +23,7 @@ import {
   type RuleFormProblems,
   type RuleFormValues,
 } from '../pages/rule-form.ts';
+import { isRowId } from '../../core/row-id.ts';
 
 /** How many of the project's environments the form suggests. */
 const SUGGESTED_ENVIRONMENTS = 20;
@@ -35,7 +36,7 @@ const SAVED: Record<string, string> = {
 };
 
 const savedNotice = (page: OrganizationPage): FormNotice | undefined => {
-  const text = ownValue(SAVED, String(page.ctx.query.saved));
+  const text = redirectNotice(page.ctx, 'saved', SAVED);
   return text ? { kind: 'saved', text } : undefined;
 };
 
@@ -48,7 +49,7 @@ async function projectOf(page: OrganizationPage, slug: string): Promise<Project>
 /** A rule id from the address; anything else is no rule at all. */
 async function ruleOf(page: OrganizationPage, project: Project, raw: string): Promise<AlertRule> {
   const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
+  if (!isRowId(id)) {
     throw new NotFoundError(`no alert rule ${raw.slice(0, 20)} in project ${project.slug}: its Alert rules page lists them`);
   }
   return manage.ruleOf(page.deps, project, id);

@@ -8,12 +8,13 @@ import { renderToString } from 'preact-render-to-string';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertChannelPage, type ChannelFields } from '../pages/alert-channel.tsx';
 import { AlertChannelsPage } from '../pages/alert-channels.tsx';
 import { DeliveryLog } from '../pages/channel-deliveries.tsx';
 import type { FormNotice } from '../pages/project-parts.tsx';
+import { isRowId } from '../../core/row-id.ts';
 
 /** How many deliveries the log shows, newest first. */
 const LOGGED_DELIVERIES = 50;
@@ -45,7 +46,7 @@ function formProblem(message: string): string {
 /** A channel id from the address; anything else is no channel at all. */
 async function channelOf(page: OrganizationPage, raw: string): Promise<AlertChannel> {
   const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
+  if (!isRowId(id)) {
     throw new NotFoundError(`no alert channel ${raw.slice(0, 20)} in ${page.organization.slug}: the Alert channels page lists them`);
   }
   return manage.channelOf(page.deps, page.organization, id);
@@ -74,7 +75,7 @@ interface ChannelPageExtras {
 
 async function channelPage(page: OrganizationPage, channel: AlertChannel, status: number, extras: ChannelPageExtras = {}) {
   const { deliveries } = await manage.listChannelDeliveries(page.deps, page.organization, channel.id, LOGGED_DELIVERIES);
-  const saved = ownValue(SAVED, String(page.ctx.query.saved));
+  const saved = redirectNotice(page.ctx, 'saved', SAVED);
   // The log changes by the second and a secret must never be kept by a cache.
   page.ctx.set('Cache-Control', 'no-store');
   page.send(

@@ -4,7 +4,7 @@
 // issue is looked up, acted on by the signed-in person.
 import { h } from 'preact';
 import { UserInputError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import { checkResolveFields, checkSnoozeMinutes } from '../../core/issues/action-checks.ts';
 import { ISSUE_ACTIONS, type IssueAction } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
@@ -45,7 +45,7 @@ async function showIssue(page: OrganizationPage, shortId: string, eventId: strin
       csrf: page.csrf,
       now: page.now(),
       view,
-      notice: typeof query.done === 'string' ? ownValue(NOTICES, query.done) : undefined,
+      notice: redirectNotice(page.ctx, 'done', NOTICES),
       canTriage: page.can('triage'),
       canDelete: page.can('delete'),
       agentActivityHref: page.can('agent_activity')

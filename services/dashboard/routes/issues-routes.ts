@@ -16,6 +16,7 @@ import { IssuesConfirmPage } from '../pages/issues-confirm.tsx';
 import { formatCount } from '../components/formats.ts';
 import { IssuesPage } from '../pages/issues.tsx';
 import { NoProjectsPage } from '../pages/no-projects.tsx';
+import { isRowId } from '../../core/row-id.ts';
 
 const PAGE_SIZE = 25;
 /** Issues selected by their checkboxes in one post: a page's worth, with room. */
@@ -198,7 +199,7 @@ async function selectedIssues(page: OrganizationPage, project: Project, values: 
     );
   }
   const ids = [...new Set(values.map(Number))];
-  if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)) {
+  if (ids.some((id) => !isRowId(id))) {
     throw new UserInputError('an issue to act on is not an issue id');
   }
   const found = await Promise.all(ids.map((id) => page.deps.metadata.getIssue(id)));

@@ -5,7 +5,7 @@
 import { h } from 'preact';
 import { can } from '../../core/auth/capabilities.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import { invitationLink, invite, revokeInvitation } from '../../core/people/invitations.ts';
 import { changeRole, removeMember } from '../../core/people/members.ts';
 import { ERROR_STATUS } from '../../runtime/http.ts';
@@ -36,7 +36,7 @@ async function membersPage(page: OrganizationPage, status: number, shown: Shown 
     users.lastSeenByUser(),
     users.listInvitations(now),
   ]);
-  const done = page.ctx.method === 'GET' ? ownValue(DONE, String(page.ctx.query.done)) : undefined;
+  const done = page.ctx.method === 'GET' ? redirectNotice(page.ctx, 'done', DONE) : undefined;
   page.send(
     status,
     h(MembersPage, {

@@ -6,7 +6,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { ConflictError, NotFoundError, UserInputError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import { installationState } from '../../core/projects/installation-state.ts';
 import { formatDsn, slugify } from '../../core/projects/slug.ts';
@@ -33,7 +33,7 @@ const SAVED: Record<string, string> = {
 };
 
 const savedNotice = (page: OrganizationPage): FormNotice | undefined => {
-  const text = ownValue(SAVED, String(page.ctx.query.saved));
+  const text = redirectNotice(page.ctx, 'saved', SAVED);
   return text ? { kind: 'saved', text } : undefined;
 };
 

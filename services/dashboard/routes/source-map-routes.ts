@@ -6,7 +6,7 @@
 // and never redirected to), inside the environment block sentry-cli reads.
 import { h } from 'preact';
 import { ConflictError, NotFoundError, UserInputError } from '../../core/errors.ts';
-import { ownValue } from '../../core/event/coerce.ts';
+import { redirectNotice } from '../redirect-notice.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import {
   createUploadToken,
@@ -42,7 +42,7 @@ async function mapsPage(page: OrganizationPage, project: Project, status: number
     page.deps.metadata.listUploadTokens(page.organization.id),
     page.deps.metadata.listSourceMapArtifacts(project.id),
   ]);
-  const saved = page.ctx.method === 'GET' ? ownValue(SAVED, String(page.ctx.query.saved)) : undefined;
+  const saved = page.ctx.method === 'GET' ? redirectNotice(page.ctx, 'saved', SAVED) : undefined;
   page.send(
     status,
     h(SourceMapsPage, {

@@ -13,6 +13,7 @@ import type { AgentToken, Organization } from '../../core/ports/metadata-store.t
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
 import { noQueryParams, queryParams, queryShape } from './query-params.ts';
+import { isRowId } from '../../core/row-id.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -27,7 +28,7 @@ const NO_BODY = strictObject({});
 function idParam(ctx: Koa.Context): number {
   const raw = ctx.params.id!;
   const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) {
+  if (!isRowId(id)) {
     throw new UserInputError(`"${raw.slice(0, 40)}" is not an id: ids are positive integers, as the listings show them`);
   }
   return id;
