@@ -92,20 +92,39 @@ export function stringList(value: unknown, maxItems: number, maxLength: number):
 const DEPTH_MARKER = '[truncated: nested too deeply]';
 
 /**
+ * Markers one copy writes; past them a container nested too deeply becomes null. A marker is 32
+ * bytes in place of as little as `[0]`, and 1 MiB of such leaves made an event of 10 MiB to
+ * serialize and hold (a batch of them past the dispatcher's heap).
+ */
+const MAX_DEPTH_MARKERS = 20;
+
+interface CopyBounds {
+  maxString: number;
+  maxItems: number;
+  markersLeft: number;
+}
+
+/**
  * Copies arbitrary JSON (extra, contexts, breadcrumb data, frame vars) with bounds on depth,
- * string length and collection size. Iterative bounds keep hostile nesting from exhausting the stack.
+ * string length and collection size. Iterative bounds keep hostile nesting from exhausting the
+ * stack. An empty object or array past the depth is kept as it is: it says all there is.
  */
 export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, maxItems = 200): unknown {
+  return boundedCopy(value, maxDepth, { maxString, maxItems, markersLeft: MAX_DEPTH_MARKERS });
+}
+
+function boundedCopy(value: unknown, maxDepth: number, bounds: CopyBounds): unknown {
+  const { maxString, maxItems } = bounds;
   if (typeof value === 'string') return storableText(value.length > maxString ? `${value.slice(0, maxString)}…` : value);
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
   }
-  if (maxDepth <= 0) return DEPTH_MARKER;
+  if (maxDepth <= 0) return pastDepth(value, bounds);
   // Plain loops: this runs on every breadcrumb and frame, and slice().map() or Object.entries()
   // allocated an array (and one per property) for each object only to copy it.
   if (Array.isArray(value)) {
     const items: unknown[] = [];
-    for (let i = 0; i < value.length && i < maxItems; i++) items.push(boundedJson(value[i], maxDepth - 1, maxString, maxItems));
+    for (let i = 0; i < value.length && i < maxItems; i++) items.push(boundedCopy(value[i], maxDepth - 1, bounds));
     return items;
   }
   const out: JsonRecord = {};
@@ -113,9 +132,25 @@ export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, 
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     if (count++ >= maxItems) break;
-    setOwn(out, storableText(key), boundedJson((value as JsonRecord)[key], maxDepth - 1, maxString, maxItems));
+    setOwn(out, storableText(key), boundedCopy((value as JsonRecord)[key], maxDepth - 1, bounds));
   }
   return out;
+}
+
+function pastDepth(value: object, bounds: CopyBounds): unknown {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [];
+  } else if (!hasOwnKey(value)) {
+    return {};
+  }
+  if (bounds.markersLeft <= 0) return null;
+  bounds.markersLeft--;
+  return DEPTH_MARKER;
+}
+
+function hasOwnKey(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 function describe(value: unknown): string {

@@ -196,6 +196,40 @@ describe('normalizeEvent variants', () => {
     expect(stacktrace.frames_omitted).toEqual([125, 275]);
   });
 
+  it('reads only the frames it keeps of an overlong stack trace, counting non-frames as none', () => {
+    let middleReads = 0;
+    const middle = () => ({
+      get function() {
+        middleReads += 1;
+        return 'middle';
+      },
+    });
+    const frames = [
+      ...Array.from({ length: 125 }, (_, i) => ({ function: `head${i}` })),
+      'not a frame',
+      ...Array.from({ length: 100_000 }, middle),
+      7,
+      ...Array.from({ length: 125 }, (_, i) => ({ function: `tail${i}` })),
+    ];
+    const stacktrace = normalize({ exception: [{ type: 'E', stacktrace: { frames } }] }).exception!.values[0]!.stacktrace!;
+    expect(middleReads).toBe(0);
+    expect(stacktrace.frames.map((f) => f.function)).toEqual([
+      ...Array.from({ length: 125 }, (_, i) => `head${i}`),
+      ...Array.from({ length: 125 }, (_, i) => `tail${i}`),
+    ]);
+    expect(stacktrace.frames_omitted).toEqual([125, 100_125]);
+  });
+
+  it('keeps a trace whole when its non-frames are all that exceed the limit', () => {
+    const frames = [
+      ...Array.from({ length: 250 }, (_, i) => ({ function: `f${i}` })),
+      ...Array.from({ length: 300 }, () => null),
+    ];
+    const stacktrace = normalize({ exception: [{ type: 'E', stacktrace: { frames } }] }).exception!.values[0]!.stacktrace!;
+    expect(stacktrace.frames).toHaveLength(250);
+    expect(stacktrace.frames_omitted).toBeUndefined();
+  });
+
   it('accepts breadcrumbs as {values} or an array, in the order sent', () => {
     const crumbs = [
       { message: 'b', timestamp: '2026-11-21T21:50:00Z', level: 'warn', category: 'ui' },
@@ -277,6 +311,23 @@ describe('normalizeEvent variants', () => {
     }
     expect(depth).toBeLessThan(10);
     expect(cursor).toBe('[truncated: nested too deeply]');
+  });
+
+  it('never stores nesting past the depth larger than it came: empty kept, twenty markers, then null', () => {
+    // extra is copied 7 levels deep: extra, a, then five arrays; what the sixth array holds is past it.
+    const fan = (levels: number, leaf: () => unknown): unknown =>
+      levels === 0 ? leaf() : Array.from({ length: 10 }, () => fan(levels - 1, leaf));
+    const leaves = (extra: unknown) => JSON.stringify(extra).match(/\[truncated: nested too deeply\]|\[\]|null/g) ?? [];
+
+    const empty = normalize({ extra: { a: fan(5, () => [[], {}]) } }).extra!;
+    expect(new Set(leaves(empty))).toEqual(new Set(['[]']));
+
+    const input = { extra: { a: fan(5, () => [[0], { k: 1 }]) } };
+    const full = normalize(input).extra!;
+    const kinds = leaves(full);
+    expect(kinds.filter((leaf) => leaf.startsWith('[truncated'))).toHaveLength(20);
+    expect(kinds.filter((leaf) => leaf === 'null')).toHaveLength(200_000 - 20);
+    expect(JSON.stringify(full).length).toBeLessThan(JSON.stringify(input).length);
   });
 
   it('turns a payload that is not an object into an empty event that still says what happened', () => {

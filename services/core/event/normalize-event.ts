@@ -25,7 +25,7 @@ import {
 import type { NormalizedEvent } from './event.ts';
 import { parseLevel } from './level.ts';
 import { normalizeMessage } from './message.ts';
-import { normalizeExceptions, normalizeStacktrace } from './stacktrace.ts';
+import { MAX_FRAMES, normalizeExceptions, normalizeStacktrace } from './stacktrace.ts';
 import { normalizeTags } from './tags.ts';
 import { implausibleTimestamp, parseTimestamp } from './timestamp.ts';
 
@@ -204,7 +204,7 @@ function validDist(value: unknown, notes: Notes): string | undefined {
 
 /**
  * Frames all threads' stack traces may hold together, the crashed and current threads' first.
- * Each trace holds up to 250, and 100 threads of them made an event of 25,000 frames for every
+ * Each trace holds up to MAX_FRAMES (250), and 100 threads of them made an event of 25,000 frames for every
  * grouping rule to look at. Default grouping reads one thread; a fingerprint or stack-trace rule
  * on frames sees those of the threads within this budget (a thread dump of 80 threads of 60).
  */
@@ -219,7 +219,7 @@ function normalizeThreads(raw: unknown, notes: Notes): { values: unknown[] } | u
   let budget = MAX_THREAD_FRAMES;
   for (const thread of [...records].sort((a, b) => firstRead(a) - firstRead(b))) {
     const frames = isRecord(thread.stacktrace) && Array.isArray(thread.stacktrace.frames) ? thread.stacktrace.frames.length : 0;
-    const cost = Math.min(frames, 250);
+    const cost = Math.min(frames, MAX_FRAMES);
     framesLeft.set(thread, cost <= budget);
     if (cost <= budget) budget -= cost;
   }

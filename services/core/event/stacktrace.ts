@@ -13,7 +13,8 @@ import {
 } from './coerce.ts';
 import type { ExceptionValue, Frame, Mechanism, Stacktrace } from './event.ts';
 
-const MAX_FRAMES = 250;
+/** Frames one stack trace keeps: the first and last halves of a longer one. */
+export const MAX_FRAMES = 250;
 const MAX_EXCEPTIONS = 25;
 const MAX_PATH = 1024;
 const MAX_FUNCTION = 512;
@@ -82,19 +83,38 @@ function normalizeMechanism(raw: unknown): Mechanism | undefined {
 
 export function normalizeStacktrace(raw: unknown, notes: Notes): Stacktrace | undefined {
   if (!isRecord(raw)) return undefined;
-  const rawFrames = Array.isArray(raw.frames) ? raw.frames : [];
-  const frames: Frame[] = [];
-  for (const rawFrame of rawFrames) {
-    const frame = normalizeFrame(rawFrame, notes);
-    if (frame) frames.push(frame);
-  }
-  if (frames.length === 0) return undefined;
-  if (frames.length <= MAX_FRAMES) return { frames };
+  const rawFrames: unknown[] = Array.isArray(raw.frames) ? raw.frames : [];
   // Like Sentry, keep both ends of an overlong trace: where it started and where it crashed.
+  // Only the frames kept are normalized: a 1 MiB event of `{}` frames is 350,000 of them, and
+  // normalizing all to keep 250 took 120 ms of the dispatcher's CPU per event.
   const half = MAX_FRAMES / 2;
-  const omittedFrom = half;
-  const omittedTo = frames.length - half;
-  return { frames: [...frames.slice(0, half), ...frames.slice(-half)], frames_omitted: [omittedFrom, omittedTo] };
+  const { head, tail, omitted } = keptEnds(rawFrames, half);
+  const normalized = (from: number, to: number) => {
+    const frames: Frame[] = [];
+    for (let i = from; i < to; i++) {
+      const frame = normalizeFrame(rawFrames[i], notes);
+      if (frame) frames.push(frame);
+    }
+    return frames;
+  };
+  const frames = [...normalized(0, head), ...normalized(tail, rawFrames.length)];
+  if (frames.length === 0) return undefined;
+  if (omitted === 0) return { frames };
+  return { frames, frames_omitted: [half, half + omitted] };
+}
+
+/**
+ * Where the first `half` frames (records; anything else is no frame) end and the last `half`
+ * begin, and how many frames lie between: none when the trace is short enough to keep whole.
+ */
+function keptEnds(rawFrames: unknown[], half: number): { head: number; tail: number; omitted: number } {
+  let head = 0;
+  for (let found = 0; head < rawFrames.length && found < half; head++) if (isRecord(rawFrames[head])) found++;
+  let tail = rawFrames.length;
+  for (let found = 0; tail > head && found < half;) if (isRecord(rawFrames[--tail])) found++;
+  let omitted = 0;
+  for (let i = head; i < tail; i++) if (isRecord(rawFrames[i])) omitted++;
+  return omitted === 0 ? { head: rawFrames.length, tail: rawFrames.length, omitted } : { head, tail, omitted };
 }
 
 function normalizeFrame(raw: unknown, notes: Notes): Frame | undefined {
