@@ -18,12 +18,11 @@ const NOT_APP_PATHS = [
 ];
 
 const NOISE_MODULES = [/^unpkg\//, /^@babel\//, /^core-js\//, /^regenerator-runtime\//, /^tslib\//, /^newrelic$/];
-// Each with a word the (lowercased) path must contain: `includes` rules out nearly every frame at
-// a fraction of the cost of the pattern, which backtracks at every slash.
-const NOISE_PATHS = [
-  { word: 'newrelic', pattern: /\/[^/]*newrelic[^/]*\//i },
-  { word: 'logrocket', pattern: /\/[^/]*logrocket[^/]*\//i },
-];
+// Sentry's `/[^/]*newrelic[^/]*/` on the path: a directory whose name holds the word. The paths
+// tested start with a slash, so that is the word anywhere before the last slash. Tested as that,
+// not as the pattern, which backtracks over the rest of the path at each occurrence of the word
+// (a 1 KB path of `newrelic` repeated took 0.2 ms per frame).
+const NOISE_DIRECTORY_WORDS = ['newrelic', 'logrocket'];
 // Dart and Flutter: the SDK's runtime compiled to JavaScript, and sentry-dart's own packages.
 const DART_SDK_JS = /^org-dartlang-sdk:\/\/\//i;
 const SENTRY_DART_NOISE = /^package:sentry(?:_flutter|_logging|_dio|_file|_hive|_isar|_sqflite|_drift)?\//i;
@@ -62,6 +61,11 @@ export function isJavaScriptPlatform(platform: string | undefined): boolean {
   return platform === 'javascript' || platform === 'node';
 }
 
+/** A path (starting with a slash) up to its last slash: the names of its directories. */
+function directoriesOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'));
+}
+
 /** Sets in_app on every frame of the event; returns nothing, the event is updated in place. */
 export function applyInAppRules(event: NormalizedEvent): void {
   for (const stacktrace of eventStacktraces(event)) {
@@ -71,11 +75,12 @@ export function applyInAppRules(event: NormalizedEvent): void {
 
 function applyToFrame(frame: Frame, platform: string): void {
   const path = `/${(frame.abs_path ?? frame.filename ?? '').toLowerCase().replace(/\\/g, '/')}`;
+  const directories = directoriesOf(path);
   const js = isJavaScriptPlatform(platform);
   const functionName = frame.function ?? frame.raw_function ?? '';
   const noise =
     (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
-    NOISE_PATHS.some(({ word, pattern }) => path.includes(word) && pattern.test(path)) ||
+    NOISE_DIRECTORY_WORDS.some((word) => directories.includes(word)) ||
     eitherPath(frame, SENTRY_DART_NOISE) ||
     (js && eitherPath(frame, DART_SDK_JS)) ||
     frame.module?.startsWith('io.sentry.') === true ||
