@@ -1,7 +1,7 @@
 // Bad and hostile input against a running server: each gets the right status and a message
 // that says what was wrong, nothing already accepted is harmed, and the server keeps serving.
-import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopePoster, envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../support/raw-http.ts';
 import { listIssues, searchLogs, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
@@ -153,6 +153,42 @@ describe('limits', () => {
     );
     expect(response.status).toBe(413);
     expect((response.json().error as { message: string }).message).toMatch(/exceeds 1 MiB \(ERRATA_MAX_EVENT_BYTES\)/);
+  });
+
+  it('refuses a base64 store body too long for any event before decoding it (it was decoded, then 400)', async () => {
+    const before = await outcomes('too_large');
+    const response = await post(
+      gzipSync(`\n${'A'.repeat(3 * 1024 * 1024)}`),
+      { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7`, 'content-encoding': 'gzip' },
+      `${server.url}/api/${p.projectId}/store/`,
+    );
+    expect(response.status).toBe(413);
+    expect((response.json().error as { message: string }).message).toMatch(
+      /event of 2304 KiB exceeds 1 MiB \(ERRATA_MAX_EVENT_BYTES\)/,
+    );
+    expect(await outcomes('too_large')).toBe(before + 1);
+  });
+
+  it('stores a base64 store body of uncompressed zlib in MIME lines, its event just under the limit', async () => {
+    const eventId = id();
+    const marker = `mime ${randomUUID().slice(0, 8)}`;
+    const event = JSON.stringify({ event_id: eventId, message: marker, extra: { random: randomBytes(490_000).toString('hex') } });
+    expect(event.length).toBeGreaterThan(980_000);
+    expect(event.length).toBeLessThan(1024 * 1024);
+    // Stored deflate blocks (level 0) and CRLF every 76 characters: the longest text such an event makes.
+    const lines = deflateSync(event, { level: 0 })
+      .toString('base64')
+      .match(/.{1,76}/g)!
+      .join('\r\n');
+    expect(lines.length).toBeGreaterThan(1.35 * event.length);
+    const response = await post(
+      gzipSync(lines),
+      { 'x-sentry-auth': `Sentry sentry_key=${p.publicKey}, sentry_version=7`, 'content-encoding': 'gzip' },
+      `${server.url}/api/${p.projectId}/store/`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ id: eventId });
+    await waitForIssue(server, p, marker);
   });
 
   it('refuses a request body over 20 MiB with 413 naming the limit', async () => {

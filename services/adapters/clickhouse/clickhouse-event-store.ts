@@ -26,7 +26,7 @@ import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
 import { tabSeparatedRows, tsvDateTime, tsvNullableText, tsvText } from './tab-separated.ts';
-import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
+import { boundMicros, dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
 
 /** A row as inserted; `version` is set per INSERT. */
 interface EventInsertRow {
@@ -310,13 +310,13 @@ export class ClickHouseEventStore implements EventStore {
 
 /** timestamp_us >= since; the same bound on `timestamp` lets the server skip whole day partitions. */
 function from(since: number): Sql {
-  const micros = toMicros(since);
+  const micros = boundMicros(since);
   return sql`timestamp_us >= ${micros} AND timestamp >= toDateTime(${dateTimeOfMicros(micros)})`;
 }
 
 /** timestamp_us < until, likewise. */
 function before(until: number): Sql {
-  const micros = toMicros(until);
+  const micros = boundMicros(until);
   return sql`timestamp_us < ${micros} AND timestamp <= toDateTime(${dateTimeOfMicros(micros)})`;
 }
 

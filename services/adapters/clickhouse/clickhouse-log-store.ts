@@ -22,7 +22,7 @@ import { dropDaysBefore } from './day-partitions.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX, UINT8_MAX } from './insert-values.ts';
-import { dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
+import { boundMicros, dateTimeOfMicros, fromMicros, toMicros } from './time-columns.ts';
 import { DECIMAL_NUMBER } from '../../core/search/log-search.ts';
 
 interface LogInsertRow {
@@ -115,8 +115,9 @@ export class ClickHouseLogStore implements LogStore {
   }
 
   async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts> {
-    const bucket = Math.max(1, Math.round(bucketSeconds * 1_000_000));
-    const since = toMicros(filter.since);
+    // Buckets start at the window's start; one before 1685 (boundMicros) has them start there.
+    const bucket = Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.round(bucketSeconds * 1_000_000)));
+    const since = boundMicros(filter.since);
     // Copies of a record (not merged yet) share its id, time and level: count each id once.
     const rows = await selectRows<{ bucket: string; level: LogLevel; count: string }>(
       this.client,
@@ -126,7 +127,7 @@ export class ClickHouseLogStore implements LogStore {
     );
     // ClickHouse counts a whole window of a day's partitions fast enough: never bounded.
     const counts = rows.map((row) => ({
-      start: filter.since + Number(row.bucket) * (bucket / 1_000_000),
+      start: fromMicros(since) + Number(row.bucket) * (bucket / 1_000_000),
       level: row.level,
       count: Number(row.count),
     }));
@@ -194,11 +195,11 @@ function searchFilters(query: LogFilter): Sql[] {
   // Each bound also on the whole-second `timestamp`: that column partitions the table, so the
   // server skips the days outside the window without opening them.
   if (query.since !== undefined) {
-    const since = toMicros(query.since);
+    const since = boundMicros(query.since);
     filters.push(sql`timestamp_us >= ${since}`, sql`timestamp >= toDateTime(${dateTimeOfMicros(since)})`);
   }
   if (query.until !== undefined) {
-    const until = toMicros(query.until);
+    const until = boundMicros(query.until);
     filters.push(sql`timestamp_us <= ${until}`, sql`timestamp <= toDateTime(${dateTimeOfMicros(until)})`);
   }
   return filters;

@@ -11,6 +11,16 @@ export function toMicros(seconds: number): number {
   return micros;
 }
 
+/**
+ * A query bound in microseconds. Bounds come from any date Date.parse reads (the Logs page's
+ * `from` and `to`, search_logs'), and those past 2255 or before 1685 are beyond a safe integer of
+ * microseconds. Stored rows are within it (toMicros above), so the nearest safe integer matches
+ * the same rows as the bound given.
+ */
+export function boundMicros(seconds: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(Number.MIN_SAFE_INTEGER, Math.round(seconds * 1_000_000)));
+}
+
 /** Back to float seconds; 64-bit integers arrive as strings from 18.16 and as numbers from newer servers. */
 export function fromMicros(micros: string | number): number {
   return Number(micros) / 1_000_000;

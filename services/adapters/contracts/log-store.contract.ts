@@ -4,6 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { AttributeComparison, LogStore } from '../../core/ports/log-store.ts';
 
+/** The last time a JS Date holds, in seconds (Date.parse('+275760-09-13T00:00:00Z') / 1000). */
+const DATE_LIMIT_SECONDS = 8.64e12;
+
 export function describeLogStoreContract(name: string, open: () => Promise<LogStore>): void {
   describe(`LogStore contract: ${name}`, () => {
     let store: LogStore;
@@ -84,6 +87,17 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search({ since: traced!.timestamp })).toEqual(['with attributes', 'in trace']);
       expect(await search({ until: warn!.timestamp })).toEqual(['Disk almost FULL (95%)']);
       expect(await search({ projectId: project + 1 })).toEqual([]);
+    });
+
+    it('answers a window reaching to the first and last times a date holds', async () => {
+      // `from` and `to` are any dates Date.parse reads; in microseconds those pass 2^53.
+      const project = projectId();
+      const one = record(project);
+      await store.insertLogs([one]);
+      const window = { projectId: project, since: -DATE_LIMIT_SECONDS, until: DATE_LIMIT_SECONDS };
+      expect((await store.searchLogs({ ...window, limit: 10 })).items.map((r) => r.body)).toEqual([one.body]);
+      const volume = await counts(window, 2 * DATE_LIMIT_SECONDS);
+      expect(volume.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(1);
     });
 
     it('compares attributes that read as numbers with >, <, >= and <=', async () => {

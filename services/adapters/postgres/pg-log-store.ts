@@ -129,8 +129,9 @@ export class PgLogStore implements LogStore {
     // Whole minutes from the per-minute counts; the minute `until` falls in, when it is not
     // over, from its rows (bucket boundaries fall on minutes, so a minute is in one bucket).
     const lastMinute = Math.floor(filter.until / 60) * 60;
-    const params: unknown[] = [filter.projectId, filter.since, lastMinute, bucketSeconds];
-    const conditions = ['project_id = $1', 'minute >= to_timestamp($2::float8)', 'minute < to_timestamp($3::float8)'];
+    // $2 is where buckets start, as given; the bounds are what a timestamp holds.
+    const params: unknown[] = [filter.projectId, filter.since, timeBound(lastMinute), bucketSeconds, timeBound(filter.since)];
+    const conditions = ['project_id = $1', 'minute >= to_timestamp($5::float8)', 'minute < to_timestamp($3::float8)'];
     if (filter.levels && filter.levels.length > 0) {
       params.push(filter.levels);
       conditions.push(`level = ANY($${params.length}::text[])`);
@@ -229,6 +230,18 @@ export class PgLogStore implements LogStore {
   }
 }
 
+// A window's bounds come from any date Date.parse reads (the Logs page's `from` and `to`,
+// search_logs'), and to_timestamp refuses those past Postgres's range (4713 BC to 294276 AD)
+// with an error. Stored records are plausible times (ingest refuses the rest), so a bound
+// beyond the years 1 to 9999 matches the same records as that year's end.
+const FIRST_SECOND = -62_135_596_800;
+const LAST_SECOND = 253_402_300_799;
+
+/** A query bound to_timestamp takes, matching the same records as the bound given. */
+function timeBound(seconds: number): number {
+  return Math.min(LAST_SECOND, Math.max(FIRST_SECOND, seconds));
+}
+
 /**
  * The WHERE conditions of a filter and their parameters, numbered after `params` (which they
  * extend; more may be pushed after).
@@ -243,8 +256,8 @@ function filterConditions(query: LogFilter, params: unknown[] = []): { condition
   if (query.text) add((n) => `body ILIKE $${n}`, containsPattern(query.text));
   if (query.traceId) add((n) => `trace_id = $${n}`, query.traceId.toLowerCase());
   if (query.environment !== undefined) add((n) => `environment = $${n}`, query.environment);
-  if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, query.since);
-  if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, query.until);
+  if (query.since !== undefined) add((n) => `timestamp >= to_timestamp($${n}::float8)`, timeBound(query.since));
+  if (query.until !== undefined) add((n) => `timestamp <= to_timestamp($${n}::float8)`, timeBound(query.until));
   for (const [key, value] of Object.entries(query.attributes ?? {})) {
     params.push(key, value);
     // ->> 'value' renders numbers and booleans as text, so "42" matches an integer 42.
