@@ -98,11 +98,9 @@ const DEPTH_MARKER = '[truncated: nested too deeply]';
  */
 const MAX_DEPTH_MARKERS = 20;
 
-interface CopyBounds {
-  maxString: number;
-  maxItems: number;
-  markersLeft: number;
-}
+// Markers left to the copy under way. A copy runs from start to end without yielding, so one
+// counter serves them all (an object per copy was measurable: this runs for every breadcrumb).
+let markersLeft = 0;
 
 /**
  * Copies arbitrary JSON (extra, contexts, breadcrumb data, frame vars) with bounds on depth,
@@ -110,21 +108,21 @@ interface CopyBounds {
  * stack. An empty object or array past the depth is kept as it is: it says all there is.
  */
 export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, maxItems = 200): unknown {
-  return boundedCopy(value, maxDepth, { maxString, maxItems, markersLeft: MAX_DEPTH_MARKERS });
+  markersLeft = MAX_DEPTH_MARKERS;
+  return boundedCopy(value, maxDepth, maxString, maxItems);
 }
 
-function boundedCopy(value: unknown, maxDepth: number, bounds: CopyBounds): unknown {
-  const { maxString, maxItems } = bounds;
+function boundedCopy(value: unknown, maxDepth: number, maxString: number, maxItems: number): unknown {
   if (typeof value === 'string') return storableText(value.length > maxString ? `${value.slice(0, maxString)}…` : value);
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
   }
-  if (maxDepth <= 0) return pastDepth(value, bounds);
+  if (maxDepth <= 0) return pastDepth(value);
   // Plain loops: this runs on every breadcrumb and frame, and slice().map() or Object.entries()
   // allocated an array (and one per property) for each object only to copy it.
   if (Array.isArray(value)) {
     const items: unknown[] = [];
-    for (let i = 0; i < value.length && i < maxItems; i++) items.push(boundedCopy(value[i], maxDepth - 1, bounds));
+    for (let i = 0; i < value.length && i < maxItems; i++) items.push(boundedCopy(value[i], maxDepth - 1, maxString, maxItems));
     return items;
   }
   const out: JsonRecord = {};
@@ -132,19 +130,19 @@ function boundedCopy(value: unknown, maxDepth: number, bounds: CopyBounds): unkn
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     if (count++ >= maxItems) break;
-    setOwn(out, storableText(key), boundedCopy((value as JsonRecord)[key], maxDepth - 1, bounds));
+    setOwn(out, storableText(key), boundedCopy((value as JsonRecord)[key], maxDepth - 1, maxString, maxItems));
   }
   return out;
 }
 
-function pastDepth(value: object, bounds: CopyBounds): unknown {
+function pastDepth(value: object): unknown {
   if (Array.isArray(value)) {
     if (value.length === 0) return [];
   } else if (!hasOwnKey(value)) {
     return {};
   }
-  if (bounds.markersLeft <= 0) return null;
-  bounds.markersLeft--;
+  if (markersLeft <= 0) return null;
+  markersLeft--;
   return DEPTH_MARKER;
 }
 

@@ -89,15 +89,15 @@ export function normalizeStacktrace(raw: unknown, notes: Notes): Stacktrace | un
   // normalizing all to keep 250 took 120 ms of the dispatcher's CPU per event.
   const half = MAX_FRAMES / 2;
   const { head, tail, omitted } = keptEnds(rawFrames, half);
-  const normalized = (from: number, to: number) => {
-    const frames: Frame[] = [];
+  const frames: Frame[] = [];
+  const normalize = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const frame = normalizeFrame(rawFrames[i], notes);
       if (frame) frames.push(frame);
     }
-    return frames;
   };
-  const frames = [...normalized(0, head), ...normalized(tail, rawFrames.length)];
+  normalize(0, head);
+  normalize(tail, rawFrames.length);
   if (frames.length === 0) return undefined;
   if (omitted === 0) return { frames };
   return { frames, frames_omitted: [half, half + omitted] };

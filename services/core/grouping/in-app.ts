@@ -61,9 +61,10 @@ export function isJavaScriptPlatform(platform: string | undefined): boolean {
   return platform === 'javascript' || platform === 'node';
 }
 
-/** A path (starting with a slash) up to its last slash: the names of its directories. */
-function directoriesOf(path: string): string {
-  return path.slice(0, path.lastIndexOf('/'));
+/** Whether the word is in a directory's name of a path that starts with a slash: before its last slash. */
+function inDirectoryName(path: string, word: string): boolean {
+  const at = path.indexOf(word);
+  return at !== -1 && at + word.length <= path.lastIndexOf('/');
 }
 
 /** Sets in_app on every frame of the event; returns nothing, the event is updated in place. */
@@ -75,12 +76,11 @@ export function applyInAppRules(event: NormalizedEvent): void {
 
 function applyToFrame(frame: Frame, platform: string): void {
   const path = `/${(frame.abs_path ?? frame.filename ?? '').toLowerCase().replace(/\\/g, '/')}`;
-  const directories = directoriesOf(path);
   const js = isJavaScriptPlatform(platform);
   const functionName = frame.function ?? frame.raw_function ?? '';
   const noise =
     (frame.module !== undefined && NOISE_MODULES.some((re) => re.test(frame.module!))) ||
-    NOISE_DIRECTORY_WORDS.some((word) => directories.includes(word)) ||
+    NOISE_DIRECTORY_WORDS.some((word) => inDirectoryName(path, word)) ||
     eitherPath(frame, SENTRY_DART_NOISE) ||
     (js && eitherPath(frame, DART_SDK_JS)) ||
     frame.module?.startsWith('io.sentry.') === true ||
