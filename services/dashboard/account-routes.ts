@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import { h } from 'preact';
 import { UserInputError } from '../core/errors.ts';
-import { ownValue } from '../core/event/coerce.ts';
+import { isRowId } from '../core/row-id.ts';
 import { endSession, listOwnSessions } from '../core/people/sessions.ts';
 import { changePassword, timeZones, updateProfile } from '../core/people/users.ts';
 import type { AssetSet } from './assets/asset-store.ts';
@@ -14,6 +14,7 @@ import { sessionCsrfToken } from './auth/csrf.ts';
 import { currentSession, type Signed } from './auth/current-session.ts';
 import { AccountPage, type AccountNotice } from './pages/account.tsx';
 import { sendPage } from './render-page.ts';
+import { redirectNotice } from './redirect-notice.ts';
 import type { SignInDeps } from './sign-in-routes.ts';
 
 const SAVED: Record<string, string> = {
@@ -57,7 +58,13 @@ export function accountRoutes(deps: SignInDeps) {
   };
 
   /** A refused setting shows the page again with the reason, the other forms untouched. */
-  const refusedWith = async (ctx: Koa.Context, assets: AssetSet, signed: Signed, form: 'profile' | 'password', work: () => Promise<void>) => {
+  const refusedWith = async (
+    ctx: Koa.Context,
+    assets: AssetSet,
+    signed: Signed,
+    form: 'profile' | 'password',
+    work: () => Promise<void>,
+  ) => {
     try {
       await work();
     } catch (error) {
@@ -83,9 +90,8 @@ export function accountRoutes(deps: SignInDeps) {
       }
       const signed = await currentSession(deps.users, jar, ctx);
       if (!signed) return seeOther(ctx, '/login');
-      const saved = typeof ctx.query.saved === 'string' ? ctx.query.saved : '';
-      const text = ownValue(SAVED, saved);
-      const notice = text ? { form: saved as 'profile' | 'password', kind: 'saved' as const, text } : undefined;
+      const text = redirectNotice(ctx, 'saved', SAVED);
+      const notice = text ? { form: ctx.query.saved as 'profile' | 'password', kind: 'saved' as const, text } : undefined;
       return render(ctx, assets, signed, 200, notice);
     },
 
@@ -95,7 +101,8 @@ export function accountRoutes(deps: SignInDeps) {
       const { signed, form } = got;
       return refusedWith(ctx, assets, signed, 'password', async () => {
         const password = form.get('password') ?? '';
-        if (password !== form.get('password2')) throw new UserInputError('the two new passwords are not the same: type the same password twice');
+        if (password !== form.get('password2'))
+          throw new UserInputError('the two new passwords are not the same: type the same password twice');
         await changePassword(deps, signed.user.id, { current: form.get('current') ?? '', password }, signed.session.id);
       });
     },
@@ -105,7 +112,7 @@ export function accountRoutes(deps: SignInDeps) {
       if (!got) return;
       const { signed, form } = got;
       const id = Number(form.get('session'));
-      if (!Number.isSafeInteger(id)) throw new UserInputError('the session to end is not a number: use the End button on /account');
+      if (!isRowId(id)) throw new UserInputError('the session to end is not a session id: use the End button on /account');
       await endSession(deps.users, signed.user.id, id);
       if (id === signed.session.id) {
         setCookie(ctx, jar, jar.session, '', 0);

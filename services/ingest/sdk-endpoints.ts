@@ -281,7 +281,7 @@ const LEADING_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]);
  * The longest base64 body whose event can be within `maxEventBytes`: base64 holds 3 bytes in 4
  * characters, and zlib's output is never much smaller than its input (deflateBound: the input
  * plus about 0.03% and 13 bytes, so a longer stream inflates past the limit). Line breaks and
- * spaces in the text are allowed for with a tenth more (MIME's every 76 characters add 1.3%).
+ * spaces in the text are allowed for with a tenth more (MIME's CRLF every 76 characters adds 2.6%).
  */
 function maxBase64Length(maxEventBytes: number): number {
   const deflateBound = maxEventBytes + (maxEventBytes >> 12) + (maxEventBytes >> 14) + (maxEventBytes >> 25) + 13;

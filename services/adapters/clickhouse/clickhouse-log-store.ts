@@ -115,19 +115,19 @@ export class ClickHouseLogStore implements LogStore {
   }
 
   async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts> {
-    // Buckets start at the window's start; one before 1685 (boundMicros) has them start there.
-    const bucket = Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.round(bucketSeconds * 1_000_000)));
-    const since = boundMicros(filter.since);
-    // Copies of a record (not merged yet) share its id, time and level: count each id once.
+    // In float seconds, as the Postgres store counts them: buckets start at since + n * bucketSeconds
+    // for any window, where microseconds of a window from before 1685 pass a safe integer.
     const rows = await selectRows<{ bucket: string; level: LogLevel; count: string }>(
       this.client,
-      sql`SELECT toString(intDiv(timestamp_us - ${since}, ${bucket})) AS bucket, level, toString(uniqExact(id)) AS count
+      sql`SELECT toString(toInt64(floor((timestamp_us / 1000000 - ${filter.since}) / ${bucketSeconds}))) AS bucket, level,
+          toString(uniqExact(id)) AS count
         FROM ${this.table} WHERE ${join(searchFilters(filter), ' AND ')}
         GROUP BY bucket, level ORDER BY toInt64(bucket), level`,
     );
+    // Copies of a record (not merged yet) share its id, time and level: uniqExact counts each id once.
     // ClickHouse counts a whole window of a day's partitions fast enough: never bounded.
     const counts = rows.map((row) => ({
-      start: fromMicros(since) + Number(row.bucket) * (bucket / 1_000_000),
+      start: filter.since + Number(row.bucket) * bucketSeconds,
       level: row.level,
       count: Number(row.count),
     }));

@@ -92,15 +92,28 @@ export function stringList(value: unknown, maxItems: number, maxLength: number):
 const DEPTH_MARKER = '[truncated: nested too deeply]';
 
 /**
- * Markers one copy writes; past them a container nested too deeply becomes null. A marker is 32
- * bytes in place of as little as `[0]`, and 1 MiB of such leaves made an event of 10 MiB to
- * serialize and hold (a batch of them past the dispatcher's heap).
+ * Markers one event (or one copy outside an event) writes; past them a container nested too
+ * deeply becomes null. A marker is 32 bytes in place of as little as `[0]`, and 1 MiB of such
+ * leaves made an event of 10 MiB to serialize and hold (a batch of them past the dispatcher's
+ * heap). Per event, not per copy: an event makes a copy per unknown field, context and frame.
  */
-const MAX_DEPTH_MARKERS = 20;
+const MAX_DEPTH_MARKERS = 100;
 
-// Markers left to the copy under way. A copy runs from start to end without yielding, so one
-// counter serves them all (an object per copy was measurable: this runs for every breadcrumb).
+// Markers left to the event or copy under way. Both run from start to end without yielding, so
+// one counter serves them all (an object per copy was measurable: this runs for every breadcrumb).
 let markersLeft = 0;
+let inEvent = false;
+
+/** Runs `normalize` (one event's or record's normalization) with one budget of depth markers for all its copies. */
+export function withDepthMarkerBudget<T>(normalize: () => T): T {
+  markersLeft = MAX_DEPTH_MARKERS;
+  inEvent = true;
+  try {
+    return normalize();
+  } finally {
+    inEvent = false;
+  }
+}
 
 /**
  * Copies arbitrary JSON (extra, contexts, breadcrumb data, frame vars) with bounds on depth,
@@ -108,7 +121,7 @@ let markersLeft = 0;
  * stack. An empty object or array past the depth is kept as it is: it says all there is.
  */
 export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, maxItems = 200): unknown {
-  markersLeft = MAX_DEPTH_MARKERS;
+  if (!inEvent) markersLeft = MAX_DEPTH_MARKERS;
   return boundedCopy(value, maxDepth, maxString, maxItems);
 }
 

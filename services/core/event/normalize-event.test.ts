@@ -313,7 +313,7 @@ describe('normalizeEvent variants', () => {
     expect(cursor).toBe('[truncated: nested too deeply]');
   });
 
-  it('never stores nesting past the depth larger than it came: empty kept, twenty markers, then null', () => {
+  it('never stores nesting past the depth larger than it came: empty kept, a hundred markers, then null', () => {
     // extra is copied 7 levels deep: extra, a, then five arrays; what the sixth array holds is past it.
     const fan = (levels: number, leaf: () => unknown): unknown =>
       levels === 0 ? leaf() : Array.from({ length: 10 }, () => fan(levels - 1, leaf));
@@ -325,9 +325,20 @@ describe('normalizeEvent variants', () => {
     const input = { extra: { a: fan(5, () => [[0], { k: 1 }]) } };
     const full = normalize(input).extra!;
     const kinds = leaves(full);
-    expect(kinds.filter((leaf) => leaf.startsWith('[truncated'))).toHaveLength(20);
-    expect(kinds.filter((leaf) => leaf === 'null')).toHaveLength(200_000 - 20);
+    expect(kinds.filter((leaf) => leaf.startsWith('[truncated'))).toHaveLength(100);
+    expect(kinds.filter((leaf) => leaf === 'null')).toHaveLength(200_000 - 100);
     expect(JSON.stringify(full).length).toBeLessThan(JSON.stringify(input).length);
+  });
+
+  it('writes at most 100 depth markers per event, however many fields it copies', () => {
+    // Unknown fields are copied 5 levels deep, each one apart: [[[[[0]]]]] is past it.
+    const deep = () => [[[[[[0]]]]], [[[[[0]]]]]];
+    const raw: Record<string, unknown> = { message: 'many' };
+    for (let i = 0; i < 500; i++) raw[`field${i}`] = deep();
+    const markers = JSON.stringify(normalize(raw)).match(/\[truncated: nested too deeply\]/g) ?? [];
+    expect(markers).toHaveLength(100);
+    // The budget is the event's: the next event has its own.
+    expect(JSON.stringify(normalize({ field: deep() })).match(/\[truncated: nested too deeply\]/g)).toHaveLength(2);
   });
 
   it('turns a payload that is not an object into an empty event that still says what happened', () => {

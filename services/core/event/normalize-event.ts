@@ -8,6 +8,7 @@ import {
   lenientString,
   setOwn,
   storableText,
+  withDepthMarkerBudget,
   type JsonRecord,
   type Notes,
 } from './coerce.ts';
@@ -85,6 +86,10 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 export function normalizeEvent(raw: unknown, context: NormalizeContext): NormalizedEvent {
+  return withDepthMarkerBudget(() => normalizeFields(raw, context));
+}
+
+function normalizeFields(raw: unknown, context: NormalizeContext): NormalizedEvent {
   const notes: Notes = [];
   const input: JsonRecord = isRecord(raw) ? raw : {};
   if (!isRecord(raw)) notes.push({ type: 'invalid_data', name: 'event', value: Array.isArray(raw) ? 'array' : typeof raw });

@@ -2,7 +2,16 @@
 // LogRecords. Every SDK variant is accepted: timestamps as floats (JS, Python) or RFC 3339
 // (Go); severity_number top-level (JS, Go) or as the `sentry.severity_number` attribute
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
-import { boundedJson, isRecord, lenientString, ownValue, setOwn, storableText, type JsonRecord } from '../event/coerce.ts';
+import {
+  boundedJson,
+  isRecord,
+  lenientString,
+  ownValue,
+  setOwn,
+  storableText,
+  withDepthMarkerBudget,
+  type JsonRecord,
+} from '../event/coerce.ts';
 import { clockCorrection } from '../event/clock-drift.ts';
 import { implausibleTimestamp, parseTimestamp } from '../event/timestamp.ts';
 import { isLogLevel, levelForSeverity, SEVERITY_NUMBER, type LogAttribute, type LogLevel, type LogRecord } from './log-record.ts';
@@ -33,6 +42,10 @@ interface NormalizedLogs {
 }
 
 export function normalizeLogContainer(payload: unknown, context: LogContainerContext): NormalizedLogs {
+  return withDepthMarkerBudget(() => normalizeRecords(payload, context));
+}
+
+function normalizeRecords(payload: unknown, context: LogContainerContext): NormalizedLogs {
   const items = isRecord(payload) && Array.isArray(payload.items) ? payload.items : undefined;
   if (!items) return { records: [], invalid: context.maxRecords ?? 1, undeclared: 0 };
   const records: LogRecord[] = [];

@@ -67,6 +67,17 @@ describe('the account settings', () => {
     expect((await post({ name: '  ' })).html).toContain('The name is empty');
     expect((await person.client.get('/account')).html).not.toContain('Kept');
   });
+
+  it('refuses to end a session whose id is no session id with 400 (past a Postgres integer it was a 500)', async () => {
+    const person = await signedInPerson(server, 'member');
+    const csrf = await person.client.token('/account');
+    for (const session of ['2147483648', '0', 'x']) {
+      const refused = await person.client.post('/account/sessions/end', { csrf, session });
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain('the session to end is not a session id: use the End button on /account');
+    }
+    expect((await person.client.get('/account')).status).toBe(200);
+  });
 });
 
 describe('changing the password', () => {
