@@ -16,29 +16,30 @@ let db: PGliteClient;
 const seen: Array<{ sql: string; params: unknown[] }> = [];
 
 /** The database, noting each SELECT the store sends, to plan it again below. */
-const settings: string[] = [];
 const noting: SqlClient = {
   query(sql, params) {
     if (/^\s*SELECT/i.test(sql)) seen.push({ sql, params: params ?? [] });
     return db.query(sql, params);
   },
-  // The settings a store makes for one query (SET LOCAL) are noted with it.
-  transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) =>
-    db.transaction((tx) =>
+  // The settings a store makes in a transaction (SET LOCAL) are noted with each query after them.
+  transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) => {
+    const settings: string[] = [];
+    return db.transaction((tx) =>
       work({
         query(sql, params) {
           if (/^\s*SET LOCAL/i.test(sql)) settings.push(sql);
-          else if (/^\s*SELECT/i.test(sql)) seen.push({ sql, params: params ?? [], settings: settings.splice(0) } as never);
+          else if (/^\s*SELECT/i.test(sql)) seen.push({ sql, params: params ?? [], settings: [...settings] } as never);
           return tx.query(sql, params);
         },
       }),
-    ),
+    );
+  },
   close: () => db.close(),
 };
 
-/** The plan of the store's last SELECT, under `planner` settings or else the ones the store made for it. */
-async function planOfLastSelect(planner?: string): Promise<string> {
-  const { sql, params, settings: own } = seen.at(-1)! as { sql: string; params: unknown[]; settings?: string[] };
+/** The plan of the store's last SELECT (or `back` before it), under `planner` settings or else the ones the store made for it. */
+async function planOfLastSelect(planner?: string, back = 0): Promise<string> {
+  const { sql, params, settings: own } = seen.at(-1 - back)! as { sql: string; params: unknown[]; settings?: string[] };
   return db.transaction(async (tx) => {
     for (const setting of planner ? [planner] : (own ?? [])) await tx.query(setting);
     const plan = await tx.query<Record<string, string>>(`EXPLAIN ${sql}`, params);
@@ -86,10 +87,21 @@ describe('page queries in index order', () => {
       })),
     );
     await db.query('ANALYZE logs');
-    await logs.searchLogs({ projectId: 1, text: 'upstream timeout', since: 0, until: 2_000_000_000, limit: 50 });
+    const found = await logs.searchLogs({ projectId: 1, text: 'upstream timeout', since: 0, until: 2_000_000_000, limit: 50 });
+    expect(found.items).toEqual([]);
     const plan = await planOfLastSelect();
     expect(plan).toContain('logs_project_time');
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('a bounded log search reads in time order, and so does finding where it stopped', async () => {
+    // The 3,000 records above; the search may read 1,000 of them and matches none.
+    const found = await new PgLogStore(noting, undefined, 1000).searchLogs({ projectId: 1, text: 'upstream timeout', limit: 50 });
+    expect(found.searchedTo).toBe(1_700_000_000 + 2000);
+    const [search, bound] = [await planOfLastSelect(undefined, 1), await planOfLastSelect()];
+    expect(search).toContain('logs_project_time');
+    expect(bound).toContain('logs_project_time');
+    expect(`${search}\n${bound}`).not.toMatch(/Sort/);
   });
 
   it('listAgentCalls pages calls of one millisecond by number, across 9 to 10', async () => {

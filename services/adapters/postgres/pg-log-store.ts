@@ -3,14 +3,16 @@
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import {
   COMPARISON_OPERATORS,
+  SEARCH_SCAN_RECORDS,
   type LogFilter,
+  type LogPage,
   type LogQuery,
   type LogStore,
   type LogVolume,
   type LogVolumeCounts,
 } from '../../core/ports/log-store.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
-import { chunk, containsPattern, jsonParam, valuesList, type SqlClient } from './sql-client.ts';
+import { decodeCursor, encodeCursor, type CursorKey } from '../../core/ports/page.ts';
+import { chunk, containsPattern, jsonParam, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 import { DECIMAL_NUMBER, searchesContent } from '../../core/search/log-search.ts';
 
 interface LogRow {
@@ -41,6 +43,13 @@ const CASTS = ['integer', 'text', 'float8', 'float8', 'text', 'text', 'text', 'i
 /** The records a histogram of a search by text or attributes reads at most (see countNewestRows). */
 const VOLUME_SCAN_LIMIT = 20_000;
 
+/** The last record a bounded search reads. */
+interface ScanBound {
+  timestamp: number;
+  timestamp_cursor: string;
+  id: string;
+}
+
 /** DECIMAL_NUMBER with an exponent of at most three digits: numeric holds every such number. */
 const STORED_NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$';
 
@@ -48,6 +57,7 @@ export class PgLogStore implements LogStore {
   constructor(
     private readonly db: SqlClient,
     private readonly volumeScanLimit = VOLUME_SCAN_LIMIT,
+    private readonly searchScanLimit = SEARCH_SCAN_RECORDS,
   ) {}
 
   async insertLogs(records: LogRecord[]): Promise<void> {
@@ -87,34 +97,39 @@ export class PgLogStore implements LogStore {
     }
   }
 
-  async searchLogs(query: LogQuery): Promise<Page<LogRecord>> {
+  async searchLogs(query: LogQuery): Promise<LogPage> {
     const oldest = query.order === 'oldest';
-    const direction = oldest ? 'ASC' : 'DESC';
-    const { conditions, params } = filterConditions(query);
-    if (query.cursor) {
-      const [timestamp, id] = decodeCursor(query.cursor, ['time', 'string']);
-      params.push(timestamp, id);
-      conditions.push(`(timestamp, id) ${oldest ? '>' : '<'} ($${params.length - 1}::timestamptz, $${params.length})`);
+    const order = `ORDER BY logs.timestamp ${oldest ? 'ASC' : 'DESC'}, logs.id ${oldest ? 'ASC' : 'DESC'}`;
+    const cursor = query.cursor ? decodeCursor(query.cursor, ['time', 'string']) : undefined;
+    // A search by text or attributes tests each record: it reads at most searchScanLimit of the
+    // window's records in the page's order, then stops (see scanBound). Records are read
+    // lazily, so a page that fills early reads no further than it did unbounded.
+    const bounded = searchesContent(query) && !query.traceId;
+    const { text, attributes, comparisons, ...rest } = query;
+    const window = windowConditions(bounded ? rest : query, cursor, oldest);
+    const { conditions, params } = bounded
+      ? filterConditions({ projectId: query.projectId, text, attributes, comparisons }, window.params)
+      : window;
+    let from = 'logs';
+    if (bounded) {
+      params.push(this.searchScanLimit);
+      from = `(SELECT * FROM logs WHERE ${window.conditions.join(' AND ')} ${order} LIMIT $${params.length}) AS logs`;
     }
     params.push(query.limit + 1);
-    const select = `SELECT ${COLUMNS} FROM logs WHERE ${conditions.join(' AND ')}
-      ORDER BY logs.timestamp ${direction}, logs.id ${direction} LIMIT $${params.length}`;
+    const select = `SELECT ${COLUMNS} FROM ${from} WHERE ${conditions.join(' AND ')} ${order} LIMIT $${params.length}`;
     // A page is the first matches in time order: read through the time index until it is full.
     // Guessing few matches for a text or attribute filter (from sampled statistics), the planner
     // may instead read and sort the whole window: 1.5 s for a day of a million records, against
     // 16 ms. A trace's records are few, and its own index finds them faster than time order.
-    const result = query.traceId
-      ? await this.db.query<LogRow>(select, params)
-      : await this.db.transaction(async (tx) => {
-          await tx.query('SET LOCAL enable_sort = off');
-          return tx.query<LogRow>(select, params);
-        });
-    const rows = result.rows.slice(0, query.limit);
-    const last = rows[rows.length - 1];
-    return {
-      items: rows.map(toLogRecord),
-      nextCursor: result.rows.length > query.limit && last ? encodeCursor([last.timestamp_cursor, last.id]) : undefined,
-    };
+    if (query.traceId) return page(await this.db.query<LogRow>(select, params), query.limit);
+    return this.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_sort = off');
+      const found = page(await tx.query<LogRow>(select, params), query.limit);
+      if (found.nextCursor || !bounded) return found;
+      const bound = await scanBound(tx, rest, cursor, oldest, this.searchScanLimit);
+      if (!bound) return found;
+      return { ...found, nextCursor: encodeCursor([bound.timestamp_cursor, bound.id]), searchedTo: bound.timestamp };
+    });
   }
 
   async logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts> {
@@ -240,6 +255,51 @@ const LAST_SECOND = 253_402_300_799;
 /** A query bound to_timestamp takes, matching the same records as the bound given. */
 function timeBound(seconds: number): number {
   return Math.min(LAST_SECOND, Math.max(FIRST_SECOND, seconds));
+}
+
+/** The first `limit` rows of a search's result, and a cursor to read on when it holds one more. */
+function page(result: { rows: LogRow[] }, limit: number): LogPage {
+  const rows = result.rows.slice(0, limit);
+  const last = rows[rows.length - 1];
+  const items = rows.map(toLogRecord);
+  return result.rows.length > limit && last ? { items, nextCursor: encodeCursor([last.timestamp_cursor, last.id]) } : { items };
+}
+
+/**
+ * The last record a search by text or attributes read, when it read all it may: the
+ * `scanLimit`-th of the window after the cursor, in the page's order. Every record read is tested
+ * row by row, and PGlite answers one query at a time: a search that matched nothing in a day of
+ * a million records held every other query, ingest's included, for seconds.
+ */
+async function scanBound(
+  db: SqlExecutor,
+  filter: LogFilter,
+  cursor: CursorKey | undefined,
+  oldest: boolean,
+  scanLimit: number,
+): Promise<ScanBound | undefined> {
+  const direction = oldest ? 'ASC' : 'DESC';
+  const { conditions, params } = windowConditions(filter, cursor, oldest);
+  params.push(scanLimit - 1);
+  const result = await db.query<ScanBound>(
+    `SELECT extract(epoch from timestamp)::float8 AS timestamp,
+       to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor, id
+     FROM logs WHERE ${conditions.join(' AND ')}
+     ORDER BY logs.timestamp ${direction}, logs.id ${direction} OFFSET $${params.length} LIMIT 1`,
+    params,
+  );
+  return result.rows[0];
+}
+
+/** A filter's conditions, and the records after the cursor in the page's order. */
+function windowConditions(filter: LogFilter, cursor: CursorKey | undefined, oldest: boolean) {
+  const window = filterConditions(filter);
+  if (cursor) {
+    window.params.push(cursor[0], cursor[1]);
+    const n = window.params.length;
+    window.conditions.push(`(timestamp, id) ${oldest ? '>' : '<'} ($${n - 1}::timestamptz, $${n})`);
+  }
+  return window;
 }
 
 /**

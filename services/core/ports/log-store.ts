@@ -56,12 +56,26 @@ export interface LogVolumeCounts {
   countedSince?: number;
 }
 
+/** The records the SQL store (standalone) reads at most for one page of a search by text or attributes. */
+export const SEARCH_SCAN_RECORDS = 50_000;
+
+/** A page of a search; it may end short of its limit with a cursor to read on. */
+export interface LogPage extends Page<LogRecord> {
+  /**
+   * Set when the store read as many records as it reads for one page and stopped before finding
+   * `limit` matches: the time (float seconds) of the last record it read. `nextCursor` continues
+   * from there. A store may bound the records a search by text or attributes reads per page, so
+   * that one search cannot hold the database for the whole of retention.
+   */
+  searchedTo?: number;
+}
+
 export const LOG_ORDERS = ['newest', 'oldest'] as const;
 export type LogOrder = (typeof LOG_ORDERS)[number];
 
 export interface LogStore {
   insertLogs(records: LogRecord[]): Promise<void>;
-  searchLogs(query: LogQuery): Promise<Page<LogRecord>>;
+  searchLogs(query: LogQuery): Promise<LogPage>;
   /**
    * How many records match the filter per level in each bucket of `bucketSeconds` from `since`
    * up to `until` (both required here); buckets and levels without records left out, oldest first.

@@ -8,7 +8,7 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-type CursorKey = Array<string | number>;
+export type CursorKey = Array<string | number>;
 
 export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');

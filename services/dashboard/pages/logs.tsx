@@ -4,6 +4,7 @@
 // call" gives an agent the same records.
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { Project } from '../../core/ports/tenancy-store.ts';
+import { SEARCH_SCAN_RECORDS } from '../../core/ports/log-store.ts';
 import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
@@ -35,6 +36,8 @@ interface LogsPageProps extends Frame {
   nextCursor: string | undefined;
   /** The search_logs call for the same records; absent when the search was refused. */
   call: string | undefined;
+  /** When the search stopped after reading as many records as one page reads: the last one's time, as text. */
+  searchedToText?: string | undefined;
   /** The window searched, as text (shown when a bar narrowed it). */
   windowText: string;
   /** A refused search or address, shown above the list. */
@@ -163,9 +166,18 @@ export function LogsPage(props: LogsPageProps) {
             <p>
               {props.error
                 ? 'Fix the search above to see logs.'
-                : 'No log records match in this window. Widen the window or loosen the search; an SDK sends logs with enableLogs: true.'}
+                : props.searchedToText
+                  ? 'No match in the records read so far.'
+                  : 'No log records match in this window. Widen the window or loosen the search; an SDK sends logs with enableLogs: true.'}
             </p>
           </div>
+        )}
+
+        {props.searchedToText && props.nextCursor && (
+          <p class="muted small logs-searched" role="status">
+            {`Searched the window's records ${filter.sort === 'oldest' ? 'up' : 'back'} to ${props.searchedToText} and stopped: a page reads at most ${SEARCH_SCAN_RECORDS.toLocaleString('en-US')} records. `}
+            <a href={link({ cursor: props.nextCursor })}>Search on</a>
+          </p>
         )}
 
         <nav class="paging" aria-label="Pages">

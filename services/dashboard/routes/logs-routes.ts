@@ -92,6 +92,7 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
   let error = view.error;
   let logs: LogRecord[] = [];
   let nextCursor: string | undefined;
+  let searchedTo: number | undefined;
   let volume: LogsVolume | undefined;
   let call: string | undefined;
   if (search) {
@@ -109,6 +110,7 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
       ]);
       logs = found.items;
       nextCursor = found.nextCursor;
+      searchedTo = found.searchedTo;
       // The fragment's address pins the window, so that the bars count what the rows show.
       const pinned = logsParams(filter, { from: iso(window.since), to: iso(window.until) });
       volume = counts
@@ -143,6 +145,7 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
       volume,
       nextCursor,
       call,
+      searchedToText: searchedTo === undefined ? undefined : at(searchedTo),
       windowText: `${at(window.since)} to ${at(window.until)}`,
       error,
     }),

@@ -152,7 +152,12 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
       limit: query.limit,
       ...(query.cursor ? { cursor: query.cursor } : {}),
     });
-    ctx.body = { logs: page.items.map(logJson), nextCursor: page.nextCursor ?? null };
+    ctx.body = {
+      logs: page.items.map(logJson),
+      nextCursor: page.nextCursor ?? null,
+      // Set when the search stopped after reading as many records as one page reads (see LogPage).
+      searchedTo: page.searchedTo === undefined ? null : new Date(page.searchedTo * 1000).toISOString(),
+    };
   });
 
   return router.routes() as unknown as Koa.Middleware;

@@ -116,6 +116,12 @@ export const searchLogs = defineTool({
     }),
     traceId: z.string().optional().describe('the trace searched, when one was: every record is of it'),
     nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
+    searchedTo: z
+      .string()
+      .optional()
+      .describe(
+        'present when the search stopped after reading as many records as one page reads, before finding limit matches: the time of the last record read. nextCursor searches on from there',
+      ),
     untrustedData: z.object({
       logs: tableSchema(logRow, 'the log records'),
     }),
@@ -146,8 +152,14 @@ export const searchLogs = defineTool({
     };
     const page = await context.logs.searchLogs(query);
     const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes`;
-    const more = page.nextCursor ? ' (more: pass nextCursor as cursor)' : '';
-    const empty = page.items.length === 0 && !input.cursor ? ` ${widenHint(input, minutes, context.maxWindowMinutes)}` : '';
+    const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
+    const more = searchedTo
+      ? ` (stopped after reading the records back to ${searchedTo}, as many as one page reads: pass nextCursor as cursor to search further)`
+      : page.nextCursor
+        ? ' (more: pass nextCursor as cursor)'
+        : '';
+    const empty =
+      page.items.length === 0 && !input.cursor && !searchedTo ? ` ${widenHint(input, minutes, context.maxWindowMinutes)}` : '';
     return {
       summary: `${count}${more}.${empty}`,
       result: {
@@ -160,6 +172,7 @@ export const searchLogs = defineTool({
         },
         ...(query.traceId && { traceId: query.traceId }),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
+        ...(searchedTo && { searchedTo }),
         untrustedData: {
           logs: asTable<z.infer<typeof logRow>>(
             page.items.map((log) => ({
