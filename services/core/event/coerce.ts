@@ -106,6 +106,8 @@ let inEvent = false;
 
 /** Runs `normalize` (one event's or record's normalization) with one budget of depth markers for all its copies. */
 export function withDepthMarkerBudget<T>(normalize: () => T): T {
+  // Within another budget (nothing nests today) the outer one goes on counting.
+  if (inEvent) return normalize();
   markersLeft = MAX_DEPTH_MARKERS;
   inEvent = true;
   try {

@@ -63,7 +63,7 @@ export const SEARCH_SCAN_RECORDS = 50_000;
 export interface LogPage extends Page<LogRecord> {
   /**
    * Set when the store read as many records as it reads for one page and stopped before finding
-   * `limit` matches: the time (float seconds) of the last record it read. `nextCursor` continues
+   * more than `limit` matches: the time (float seconds) of the last record it read. `nextCursor` continues
    * from there. A store may bound the records a search by text or attributes reads per page, so
    * that one search cannot hold the database for the whole of retention.
    */

@@ -115,7 +115,7 @@ export const searchLogs = defineTool({
       minutes: z.number().int(),
     }),
     traceId: z.string().optional().describe('the trace searched, when one was: every record is of it'),
-    nextCursor: z.string().optional().describe('present when there are more: pass it back as cursor'),
+    nextCursor: z.string().optional().describe('present when there are more records to read: pass it back as cursor'),
     searchedTo: z
       .string()
       .optional()
@@ -154,7 +154,7 @@ export const searchLogs = defineTool({
     const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes`;
     const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
     const more = searchedTo
-      ? ` (stopped after reading the records back to ${searchedTo}, as many as one page reads: pass nextCursor as cursor to search further)`
+      ? ` (stopped after reading the records ${input.sort === 'oldest' ? 'up' : 'back'} to ${searchedTo}, as many as one call reads: pass nextCursor as cursor to search further)`
       : page.nextCursor
         ? ' (more: pass nextCursor as cursor)'
         : '';
