@@ -140,8 +140,7 @@ describe('SourceMapSymbolicator', () => {
       blobs,
       logger: createLogger('silent'),
       metrics,
-      // Room for 60 remembered absences.
-      maxCacheBytes: 60 * 256,
+      maxAbsences: 60,
     });
     await symbolicator.symbolicate(projectId, event(Array.from({ length: 500 }, (_, i) => unknown(i))));
     expect(await absent()).toBe(50);
@@ -150,6 +149,30 @@ describe('SourceMapSymbolicator', () => {
     // The first ones were evicted to make room, so they are looked up again; the latest are not.
     await symbolicator.symbolicate(projectId, event([unknown(0), unknown(1049)]));
     expect(await absent()).toBe(101);
+  });
+
+  it('keeps a map in use however many absences it remembers besides (they evicted it, to be parsed again)', async () => {
+    await upload(ID(5));
+    const metrics = createMetrics({ processMetrics: false });
+    const kept = async () => (await metrics.sourceMapLoads.get()).values.find((v) => v.labels.result === 'kept')?.value;
+    const unknown = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
+    const symbolicator = new SourceMapSymbolicator({
+      metadata: stores.metadata,
+      blobs,
+      logger: createLogger('silent'),
+      metrics,
+      // Room for the one map and a little more.
+      maxCacheBytes: MAP.length * PARSED_HEAP_PER_JSON_BYTE + 1024,
+    });
+    await symbolicator.symbolicate(projectId, event([ID(5)]));
+    expect(await kept()).toBe(1);
+    for (let batch = 0; batch < 4; batch++) {
+      await symbolicator.symbolicate(projectId, event(Array.from({ length: 50 }, (_, i) => unknown(batch * 50 + i))));
+    }
+    const again = event([ID(5)]);
+    await symbolicator.symbolicate(projectId, again);
+    expect(filenameOf(again)).toBe('src/a.js');
+    expect(await kept()).toBe(1);
   });
 
   it('stops using a kept map from the batch after it was deleted, and uses it again once uploaded again', async () => {

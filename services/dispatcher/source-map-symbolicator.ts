@@ -27,10 +27,11 @@ export const PARSED_HEAP_PER_JSON_BYTE = 8;
 const ABSENT_TTL_MS = 10_000;
 
 /**
- * What a remembered absence holds (its key and entry), counted against the budget: counted as
- * nothing, absences of made-up ids (an event may name 500) filled the heap and were never evicted.
+ * Absences remembered at once, apart from the maps' byte budget: uncounted, absences of made-up
+ * ids (an event may name 500) filled the heap and were never evicted; counted in that budget, a
+ * flood of them evicted the maps in use, which were then read and parsed again. About 150 bytes each.
  */
-const ABSENT_ENTRY_BYTES = 256;
+const MAX_ABSENCES = 10_000;
 
 /**
  * The most maps one event is symbolicated with, each one indexed lookup when not cached. A page
@@ -47,21 +48,23 @@ interface SymbolicatorDeps {
   metrics?: Pick<Metrics, 'sourceMapLoads'>;
   /** Heap the parsed maps may hold (estimated from their JSON size). Default 256 MiB. */
   maxCacheBytes?: number;
+  /** Absent or unreadable maps remembered at once (each for ten seconds). Default MAX_ABSENCES. */
+  maxAbsences?: number;
   now?: () => number;
 }
 
 interface Cached {
-  map: ParsedSourceMap | null;
+  map: ParsedSourceMap;
   bytes: number;
-  /** For a kept map: the index entry it was read from (blob and upload time), to see it deleted or replaced. */
-  source?: string;
-  /** For an absent map: when to look again. */
-  until?: number;
+  /** The index entry it was read from (blob and upload time), to see it deleted or replaced. */
+  source: string;
 }
 
 export class SourceMapSymbolicator {
   private readonly cache = new Map<string, Cached>();
   private cachedBytes = 0;
+  /** Maps found absent or unreadable: when to look again, oldest first. */
+  private readonly absent = new Map<string, number>();
   private readonly touched = new Map<string, number>();
   private readonly used = new Map<number, Set<string>>();
   /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
@@ -108,9 +111,14 @@ export class SourceMapSymbolicator {
 
   private async load(projectId: number, debugId: string): Promise<ParsedSourceMap | null> {
     const key = `${projectId}:${debugId}`;
+    const absentUntil = this.absent.get(key);
+    if (absentUntil !== undefined) {
+      if (absentUntil > this.now()) return null;
+      this.absent.delete(key);
+    }
     const cached = this.cache.get(key);
-    if (cached && (cached.until === undefined || cached.until > this.now())) {
-      if (cached.source === undefined || this.checked.has(key)) return this.reuse(key, cached);
+    if (cached) {
+      if (this.checked.has(key)) return this.reuse(key, cached);
       const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
       this.checked.add(key);
       if (artifact && sourceOf(artifact) === cached.source) return this.reuse(key, cached);
@@ -118,13 +126,12 @@ export class SourceMapSymbolicator {
       this.forget(key, cached);
       return this.read(key, projectId, debugId, artifact);
     }
-    if (cached) this.forget(key, cached);
     const artifact = await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map');
     this.checked.add(key);
     return this.read(key, projectId, debugId, artifact);
   }
 
-  private reuse(key: string, cached: Cached): ParsedSourceMap | null {
+  private reuse(key: string, cached: Cached): ParsedSourceMap {
     // Most recently used last: the first entries are the ones to evict.
     this.cache.delete(key);
     this.cache.set(key, cached);
@@ -138,30 +145,37 @@ export class SourceMapSymbolicator {
     artifact: SourceMapArtifact | undefined,
   ): Promise<ParsedSourceMap | null> {
     const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
-    if (!artifact || !stored) return this.remember(key, this.absence(), 'absent');
+    if (!artifact || !stored) return this.rememberAbsent(key, 'absent');
     try {
       const json = await gunzipAsync(stored);
       const map = parseSourceMap(json, artifact.url);
-      return this.remember(key, { map, bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE, source: sourceOf(artifact) }, 'kept');
+      return this.remember(key, { map, bytes: json.byteLength * PARSED_HEAP_PER_JSON_BYTE, source: sourceOf(artifact) });
     } catch (error) {
       // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
       this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
-      return this.remember(key, this.absence(), 'unreadable');
+      return this.rememberAbsent(key, 'unreadable');
     }
   }
 
-  private absence(): Cached {
-    return { map: null, bytes: ABSENT_ENTRY_BYTES, until: this.now() + ABSENT_TTL_MS };
+  private rememberAbsent(key: string, result: 'absent' | 'unreadable'): null {
+    this.deps.metrics?.sourceMapLoads.inc({ result });
+    this.absent.set(key, this.now() + ABSENT_TTL_MS);
+    const max = this.deps.maxAbsences ?? MAX_ABSENCES;
+    for (const oldest of this.absent.keys()) {
+      if (this.absent.size <= max) break;
+      this.absent.delete(oldest);
+    }
+    return null;
   }
 
-  private remember(key: string, entry: Cached, result: 'kept' | 'absent' | 'unreadable'): ParsedSourceMap | null {
+  private remember(key: string, entry: Cached): ParsedSourceMap {
     const max = this.deps.maxCacheBytes ?? 256 * 1024 * 1024;
     // A map larger than the whole cache is used for this event and not kept.
     if (entry.bytes > max) {
-      this.deps.metrics?.sourceMapLoads.inc({ result: result === 'kept' ? 'too_large' : result });
+      this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
       return entry.map;
     }
-    this.deps.metrics?.sourceMapLoads.inc({ result });
+    this.deps.metrics?.sourceMapLoads.inc({ result: 'kept' });
     this.cache.set(key, entry);
     this.cachedBytes += entry.bytes;
     for (const [oldest, cached] of this.cache) {
