@@ -29,15 +29,4 @@ describe('globMatches', () => {
     expect(globMatches('[ab]x', 'bx', plain)).toBe(true);
     expect(globMatches('[!ab]x', 'bx', plain)).toBe(false);
   });
-
-  it('answers a pattern of many stars against a long path or message as before, without backtracking for seconds', () => {
-    // `*a*a*a*b` against 512 `a` backtracked for 24 s (this test timed out); now it is read in linear time.
-    const caseless = { path: false, ignoreCase: true };
-    expect(globMatches('*a*a*a*b', 'a'.repeat(512), path)).toBe(false);
-    expect(globMatches('*A*a*A*B', `${'a'.repeat(512)}b`, path)).toBe(true);
-    expect(globMatches('*a*a*a*b', `${'a'.repeat(256)}/${'a'.repeat(255)}b`, path)).toBe(false);
-    expect(globMatches('**/a*a*a*b', `${'x/'.repeat(10)}${'a'.repeat(400)}`, path)).toBe(false);
-    expect(globMatches('*error*error*error*timeout', 'ERROR '.repeat(1300), caseless)).toBe(false);
-    expect(globMatches('*error*error*error*timeout', `${'ERROR '.repeat(1300)}Timeout`, caseless)).toBe(true);
-  });
 });

@@ -1,17 +1,6 @@
 // Sentry's glob patterns as grouping rules use them: `*` any run of characters, `?` one,
 // `[abc]` a class. In paths (path, package) `*` stops at a slash, `**` crosses slashes, `**/`
 // also matches no directory at all, backslashes count as slashes and case is ignored.
-import { setFlagsFromString } from 'node:v8';
-
-// Patterns are written by project owners and tested against text SDKs send (paths of up to 1,024
-// characters, messages of 8,192): several `*` in one pattern backtrack without bound, and
-// `*a*a*a*b` against a path of 512 `a` took 24 s, on the dispatcher's only thread. With this
-// flag V8 runs an expression that backtracks past its limit (50,000 steps) on its linear-time
-// engine instead; the answer is the same. That engine has no case-insensitive mode, so case is
-// ignored by lowercasing the pattern and the text. The flag is the process's; it changes how
-// long a pathological expression takes anywhere, never what it matches.
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-
 const cache = new Map<string, RegExp>();
 
 interface GlobOptions {
@@ -25,17 +14,19 @@ export function globMatches(pattern: string, value: string, options: GlobOptions
 
 /** A function testing values against the pattern, compiled once (rules test every frame). */
 export function globTester(pattern: string, options: GlobOptions): (value: string) => boolean {
-  const regexp = globRegExp(options.ignoreCase ? pattern.toLowerCase() : pattern, options);
-  const cased = options.ignoreCase ? (value: string) => value.toLowerCase() : (value: string) => value;
-  if (!options.path) return (value) => regexp.test(cased(value));
-  return (value) => regexp.test(cased(value.includes('\\') ? value.replace(/\\/g, '/') : value));
+  const regexp = globRegExp(pattern, options);
+  if (!options.path) return (value) => regexp.test(value);
+  return (value) => regexp.test(value.includes('\\') ? value.replace(/\\/g, '/') : value);
 }
 
 function globRegExp(pattern: string, options: GlobOptions): RegExp {
   const key = `${options.path ? 'p' : '-'}${options.ignoreCase ? 'i' : '-'}${pattern}`;
   let regexp = cache.get(key);
   if (!regexp) {
-    regexp = new RegExp(`^${translate(options.path ? pattern.replace(/\\/g, '/') : pattern, options.path)}$`, 's');
+    regexp = new RegExp(
+      `^${translate(options.path ? pattern.replace(/\\/g, '/') : pattern, options.path)}$`,
+      options.ignoreCase ? 'is' : 's',
+    );
     // Rule texts are few and small; the cap only guards against unbounded growth.
     if (cache.size > 10_000) cache.clear();
     cache.set(key, regexp);
