@@ -31,10 +31,12 @@ interface LogRow {
   environment: string | null;
 }
 
+/** A record's time as a cursor holds it: to the microsecond, in UTC, as decodeCursor's `time` reads it. */
+const TIMESTAMP_CURSOR = `to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor`;
+
 // ORDER BY names the table's columns qualified: a bare `timestamp` there would be this float
 // alias, which no index has, and the window's every row would be read and sorted.
-const COLUMNS = `project_id, id, extract(epoch from timestamp)::float8 AS timestamp,
-  to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor,
+const COLUMNS = `project_id, id, extract(epoch from timestamp)::float8 AS timestamp, ${TIMESTAMP_CURSOR},
   extract(epoch from observed_at)::float8 AS observed_at, trace_id, span_id, level, severity_number, body, attributes,
   release, environment`;
 
@@ -283,7 +285,7 @@ async function scanBound(
   params.push(scanLimit - 1);
   const result = await db.query<ScanBound>(
     `SELECT extract(epoch from timestamp)::float8 AS timestamp,
-       to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS timestamp_cursor, id
+       ${TIMESTAMP_CURSOR}, id
      FROM logs WHERE ${conditions.join(' AND ')}
      ORDER BY logs.timestamp ${direction}, logs.id ${direction} OFFSET $${params.length} LIMIT 1`,
     params,
