@@ -7,7 +7,7 @@
 import { connect, createServer } from 'node:net';
 
 /** Postgres, ClickHouse (HTTP), Kafka (the listener advertised to pods), MinIO; as in up.sh. */
-const PORTS = [55432, 18123, 19094, 19900];
+const PORTS = [15432, 18123, 19094, 19900];
 
 const gateway = process.argv[2];
 if (!gateway) throw new Error('usage: pod-gateway.ts <gateway address>');

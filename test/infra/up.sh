@@ -10,7 +10,9 @@ cd "$(dirname "$0")/../.."
 REPO=$(pwd)
 LOG_TAG=infra
 . test/infra/lib.sh
-PG_PORT=55432 CH_HTTP_PORT=18123 CH_TCP_PORT=19500 KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 MINIO_PORT=19900
+# Every port sits below 32768, outside Linux's ephemeral range (32768-60999), so a client socket
+# left in TIME_WAIT by an earlier suite can never hold one when a server starts.
+PG_PORT=15432 CH_HTTP_PORT=18123 CH_TCP_PORT=19500 KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 MINIO_PORT=19900
 # Pods of the cluster suite reach Kafka at the bridge gateway (npm run cluster:up), where
 # test/infra/pod-gateway.ts forwards this loopback port; the broker advertises that address.
 KAFKA_POD_PORT=19094 POD_GATEWAY=10.88.0.1
