@@ -29,4 +29,13 @@ describe('globMatches', () => {
     expect(globMatches('[ab]x', 'bx', plain)).toBe(true);
     expect(globMatches('[!ab]x', 'bx', plain)).toBe(false);
   });
+
+  it('answers a pattern of many runs against a long path or message without backtracking for seconds', () => {
+    // `*a*a*a*b` against 512 `a` backtracked for 24 s (this test timed out); the automaton reads it in linear time.
+    const caseless = { path: false, ignoreCase: true };
+    expect(globMatches('*a*a*a*b', 'a'.repeat(512), path)).toBe(false);
+    expect(globMatches('*A*a*A*B', `${'a'.repeat(512)}b`, path)).toBe(true);
+    expect(globMatches('*error*error*error*timeout', 'ERROR '.repeat(1300), caseless)).toBe(false);
+    expect(globMatches('*error*error*error*timeout', `${'ERROR '.repeat(1300)}Timeout`, caseless)).toBe(true);
+  });
 });

@@ -1,12 +1,29 @@
 // Sentry's glob patterns as grouping rules use them: `*` any run of characters, `?` one,
 // `[abc]` a class. In paths (path, package) `*` stops at a slash, `**` crosses slashes, `**/`
 // also matches no directory at all, backslashes count as slashes and case is ignored.
-const cache = new Map<string, RegExp>();
+//
+// A pattern compiles to a regular expression, the fastest way to read the short texts frames
+// carry. With several runs (`*`), though, a backtracking engine can try about n^k/k! ways to
+// split a text of n characters among k runs (`*a*a*a*b` against 512 `a`: 24 s), and the text
+// comes from an SDK; so a text longer than the expression reads within about REGEXP_SPLITS
+// splits goes to the automaton of glob-automaton.ts, whose time only grows with its length.
+import { automatonTester } from './glob-automaton.ts';
+
+const cache = new Map<string, (value: string) => boolean>();
+const REGEXP_SPLITS = 10_000;
 
 interface GlobOptions {
   path: boolean;
   ignoreCase: boolean;
 }
+
+/** One element of a glob: a character, `?`, a `[class]`, a run of characters (`*`), or any directories. */
+export type GlobToken =
+  | { kind: 'char'; char: string }
+  | { kind: 'any' }
+  | { kind: 'class'; source: string }
+  | { kind: 'run'; crossesSlash: boolean }
+  | { kind: 'dirs' };
 
 export function globMatches(pattern: string, value: string, options: GlobOptions): boolean {
   return globTester(pattern, options)(value);
@@ -14,28 +31,65 @@ export function globMatches(pattern: string, value: string, options: GlobOptions
 
 /** A function testing values against the pattern, compiled once (rules test every frame). */
 export function globTester(pattern: string, options: GlobOptions): (value: string) => boolean {
-  const regexp = globRegExp(pattern, options);
-  if (!options.path) return (value) => regexp.test(value);
-  return (value) => regexp.test(value.includes('\\') ? value.replace(/\\/g, '/') : value);
+  const test = compiled(pattern, options);
+  if (!options.path) return test;
+  return (value) => test(value.includes('\\') ? value.replace(/\\/g, '/') : value);
 }
 
-function globRegExp(pattern: string, options: GlobOptions): RegExp {
+function compiled(pattern: string, options: GlobOptions): (value: string) => boolean {
   const key = `${options.path ? 'p' : '-'}${options.ignoreCase ? 'i' : '-'}${pattern}`;
-  let regexp = cache.get(key);
-  if (!regexp) {
-    regexp = new RegExp(
-      `^${translate(options.path ? pattern.replace(/\\/g, '/') : pattern, options.path)}$`,
-      options.ignoreCase ? 'is' : 's',
-    );
+  let test = cache.get(key);
+  if (!test) {
+    const tokens = globTokens(options.path ? pattern.replace(/\\/g, '/') : pattern, options.path);
+    test = withoutBacktracking(tokens, options);
     // Rule texts are few and small; the cap only guards against unbounded growth.
     if (cache.size > 10_000) cache.clear();
-    cache.set(key, regexp);
+    cache.set(key, test);
   }
-  return regexp;
+  return test;
 }
 
-function translate(pattern: string, path: boolean): string {
-  let out = '';
+function withoutBacktracking(tokens: GlobToken[], options: GlobOptions): (value: string) => boolean {
+  const regexp = regExpTester(tokens, options);
+  const runs = tokens.filter((token) => token.kind === 'run' || token.kind === 'dirs').length;
+  if (runs < 2) return regexp;
+  let factorial = 1;
+  for (let k = 2; k <= runs; k++) factorial *= k;
+  const longestForRegExp = Math.floor((REGEXP_SPLITS * factorial) ** (1 / runs));
+  // Built on the first long text: most patterns never see one.
+  let automaton: ((value: string) => boolean) | undefined;
+  return (value) => {
+    if (value.length <= longestForRegExp) return regexp(value);
+    automaton ??= automatonTester(tokens, options);
+    return automaton(value);
+  };
+}
+
+export function regExpTester(tokens: GlobToken[], options: GlobOptions): (value: string) => boolean {
+  const regexp = new RegExp(
+    `^${tokens.map((token) => regExpSource(token, options.path)).join('')}$`,
+    options.ignoreCase ? 'is' : 's',
+  );
+  return (value) => regexp.test(value);
+}
+
+function regExpSource(token: GlobToken, path: boolean): string {
+  switch (token.kind) {
+    case 'char':
+      return token.char.replace(/[.+^${}()|\\/[\]]/g, '\\$&');
+    case 'any':
+      return path ? '[^/]' : '.';
+    case 'class':
+      return token.source;
+    case 'run':
+      return token.crossesSlash ? '.*' : '[^/]*';
+    case 'dirs':
+      return '(?:.*/)?';
+  }
+}
+
+export function globTokens(pattern: string, path: boolean): GlobToken[] {
+  const tokens: GlobToken[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i]!;
     if (char === '*') {
@@ -43,21 +97,32 @@ function translate(pattern: string, path: boolean): string {
         i++;
         if (pattern[i + 1] === '/') {
           i++;
-          out += '(?:.*/)?';
-        } else out += '.*';
-      } else out += path ? '[^/]*' : '.*';
-    } else if (char === '?') out += path ? '[^/]' : '.';
+          tokens.push({ kind: 'dirs' });
+        } else addRun(tokens, true);
+      } else addRun(tokens, !path);
+    } else if (char === '?') tokens.push({ kind: 'any' });
     else if (char === '[') {
       const end = pattern.indexOf(']', i + 2);
-      if (end === -1) out += '\\[';
+      if (end === -1) tokens.push({ kind: 'char', char });
       else {
         const body = pattern.slice(i + 1, end);
-        out += `[${body.startsWith('!') ? `^${escapeClass(body.slice(1))}` : escapeClass(body)}]`;
+        tokens.push({
+          kind: 'class',
+          source: `[${body.startsWith('!') ? `^${escapeClass(body.slice(1))}` : escapeClass(body)}]`,
+        });
         i = end;
       }
-    } else out += char.replace(/[.+^${}()|\\/\]]/g, '\\$&');
+    } else tokens.push({ kind: 'char', char });
   }
-  return out;
+  return tokens;
+}
+
+// Two runs in a row match what one does (`**` outside paths, `***` in them): one is kept,
+// crossing slashes if either did, so that `**` alone never needs the automaton.
+function addRun(tokens: GlobToken[], crossesSlash: boolean): void {
+  const last = tokens.at(-1);
+  if (last?.kind === 'run') last.crossesSlash ||= crossesSlash;
+  else tokens.push({ kind: 'run', crossesSlash });
 }
 
 function escapeClass(body: string): string {

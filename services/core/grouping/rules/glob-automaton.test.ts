@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { automatonTester } from './glob-automaton.ts';
+import { globTokens, regExpTester } from './glob.ts';
+
+// The automaton must answer what the regular expression answers; these compare the two.
+const modes = [
+  { path: true, ignoreCase: true },
+  { path: false, ignoreCase: true },
+  { path: false, ignoreCase: false },
+];
+
+function bothAnswers(pattern: string, value: string, options: (typeof modes)[number]): [boolean, boolean] {
+  const tokens = globTokens(pattern, options.path);
+  return [regExpTester(tokens, options)(value), automatonTester(tokens, options)(value)];
+}
+
+// A small generator with a fixed seed, so that a failure can be replayed.
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe('automatonTester', () => {
+  it('answers as the regular expression does for random patterns and texts', () => {
+    const next = random(20261129);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const patternParts = ['a', 'B', '/', '.', '*', '**', '**/', '?', '[ab]', '[!a/]', '[Z-a]', '[', 'ß', 'k'];
+    const textParts = ['a', 'A', 'b', 'B', '/', '\\', '.', 'z', '_', 'ß', 'SS', 'K', 'ſ', 'k', '['];
+    let compared = 0;
+    for (let round = 0; round < 4_000; round++) {
+      const pattern = Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(patternParts)).join('');
+      const value = Array.from({ length: Math.floor(next() * 9) }, () => pick(textParts)).join('');
+      for (const options of modes) {
+        const [expected, actual] = bothAnswers(pattern, options.path ? value.replace(/\\/g, '/') : value, options);
+        expect({ pattern, value, options, answer: actual }).toEqual({ pattern, value, options, answer: expected });
+        compared++;
+      }
+    }
+    expect(compared).toBe(12_000);
+  });
+
+  it('ignores case for every UTF-16 unit exactly as a regular expression without the u flag does', () => {
+    const letters = ['a', 'K', 'k', 's', 'S', 'ß', 'ſ', 'µ', 'Μ', 'ÿ', 'İ', 'ı', 'i', 'Σ', 'ς', 'σ', 'ǅ', 'Ω', 'ω', '1', '/'];
+    const differing: string[] = [];
+    for (const letter of letters) {
+      const tokens = globTokens(letter, false);
+      const options = { path: false, ignoreCase: true };
+      const regexp = regExpTester(tokens, options);
+      const automaton = automatonTester(tokens, options);
+      for (let unit = 0; unit < 0x10000; unit++) {
+        const char = String.fromCharCode(unit);
+        if (regexp(char) !== automaton(char)) differing.push(`${letter} ~ U+${unit.toString(16)}`);
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('reads a pattern of many runs against a long text without backtracking', () => {
+    // `*a*a*a*b` against 512 `a` took 24 s as a regular expression (so this test timed out).
+    const path = { path: true, ignoreCase: true };
+    const caseless = { path: false, ignoreCase: true };
+    const tester = (pattern: string, options: typeof path) => automatonTester(globTokens(pattern, options.path), options);
+    expect(tester('*a*a*a*b', path)('a'.repeat(512))).toBe(false);
+    expect(tester('*A*a*A*B', path)(`${'a'.repeat(512)}b`)).toBe(true);
+    expect(tester('*a*a*a*b', path)(`${'a'.repeat(256)}/${'a'.repeat(255)}b`)).toBe(false);
+    expect(tester('**/a*a*a*b', path)(`${'x/'.repeat(10)}${'a'.repeat(400)}`)).toBe(false);
+    expect(tester('*error*error*error*timeout', caseless)(`${'ERROR '.repeat(1300)}Timeout`)).toBe(true);
+    expect(tester('*error*error*error*timeout', caseless)('ERROR '.repeat(1300))).toBe(false);
+  });
+});
