@@ -234,6 +234,18 @@ describe('collectBundleFiles', () => {
     expect(reads).toHaveLength(5);
   });
 
+  it('indexes a file whose path in the bundle is __proto__ like any other', async () => {
+    // zod builds a record by assignment, which took this path as the record's prototype: the
+    // file was neither checked for nor read, nor counted as skipped.
+    const { result, reads } = await collect({
+      ['__proto__']: { type: 'source_map', url: '~/app.js.map', content: sourceMap({ debug_id: ID }) },
+      ['constructor']: { type: 'source', url: '~/src.ts', content: 'x' },
+    });
+    expect(result.files.map((file) => file.url)).toEqual(['~/app.js.map']);
+    expect(result.skipped).toBe(1);
+    expect(reads).toEqual(['__proto__']);
+  });
+
   it('rejects a manifest that lists a missing entry before reading anything', async () => {
     const manifest: ArtifactManifest = {
       files: {

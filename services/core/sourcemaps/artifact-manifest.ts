@@ -7,6 +7,7 @@
 // Every failure is a BundleError, whose message is the `detail` sentry-cli prints to the user.
 import { z } from 'zod';
 import { UserInputError } from '../errors.ts';
+import { setOwn } from '../event/coerce.ts';
 
 /** The artifact types we index; other manifest types (`source`, `indexed_ram_bundle`, …) are skipped. */
 export const ARTIFACT_TYPES = ['minified_source', 'source_map'] as const;
@@ -98,6 +99,16 @@ export function parseManifest(content: Uint8Array): ArtifactManifest {
       return `${path ? `manifest${path}` : 'manifest'}: ${issue.message}`;
     });
     throw new BundleError(`manifest.json has an invalid shape (${problems.join('; ')})`);
+  }
+  // zod builds a record by assignment, which takes a path `__proto__` as the record's prototype:
+  // that file would be neither checked for nor read. Its entry, validated with the others, is
+  // set as an own one again.
+  const rawFiles = (json as { files: Record<string, unknown> }).files;
+  if (Object.hasOwn(rawFiles, '__proto__')) {
+    const files: ArtifactManifest['files'] = {};
+    for (const path of Object.keys(rawFiles))
+      setOwn(files, path, path === '__proto__' ? manifestFileSchema.parse(rawFiles[path]) : parsed.data.files[path]);
+    return { ...parsed.data, files };
   }
   return parsed.data;
 }
