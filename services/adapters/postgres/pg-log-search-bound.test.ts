@@ -90,4 +90,25 @@ describe('a search by text reading a bounded number of records per page', () => 
     expect(narrow.searchedTo).toBeUndefined();
     expect(narrow.nextCursor).toBeUndefined();
   });
+
+  it('reads a window of exactly the bound whole, with no page after it', async () => {
+    // The bound's query looked for the bound-th record only: with exactly that many in the
+    // window it gave a page saying it stopped, and a cursor to an empty page.
+    const window = { since: AT + 8, until: AT + 13 };
+    const inWindow = (await new PgLogStore(db).searchLogs({ projectId: 1, levels: ['info'], ...window, limit: 30 })).items.length;
+    expect(inWindow).toBeGreaterThan(1);
+    const exact = await new PgLogStore(db, undefined, inWindow).searchLogs({ projectId: 1, text: 'match', ...window, limit: 10 });
+    expect(bodies(exact)).toEqual(['r10']);
+    expect(exact.searchedTo).toBeUndefined();
+    expect(exact.nextCursor).toBeUndefined();
+    // One record fewer may be read: the page stops one short of the window's oldest record.
+    const short = await new PgLogStore(db, undefined, inWindow - 1).searchLogs({
+      projectId: 1,
+      text: 'nothing like it',
+      ...window,
+      limit: 10,
+    });
+    expect(short.searchedTo).toBeDefined();
+    expect(short.nextCursor).toBeDefined();
+  });
 });

@@ -268,10 +268,10 @@ function page(result: { rows: LogRow[] }, limit: number): LogPage {
 }
 
 /**
- * The last record a search by text or attributes read, when it read all it may: the
- * `scanLimit`-th of the window after the cursor, in the page's order. Every record read is tested
- * row by row, and PGlite answers one query at a time: a search that matched nothing in a day of
- * a million records held every other query, ingest's included, for seconds.
+ * The last record a search by text or attributes read, when it read all it may and the window
+ * holds more: the `scanLimit`-th of the window after the cursor, in the page's order. Every
+ * record read is tested row by row, and PGlite answers one query at a time: a search that matched
+ * nothing in a day of a million records held every other query, ingest's included, for seconds.
  */
 async function scanBound(
   db: SqlExecutor,
@@ -283,14 +283,16 @@ async function scanBound(
   const direction = oldest ? 'ASC' : 'DESC';
   const { conditions, params } = windowConditions(filter, cursor, oldest);
   params.push(scanLimit - 1);
+  // Two rows: the last one read, and whether any is left after it. A window of exactly
+  // scanLimit records was read whole, and needs no page after it.
   const result = await db.query<ScanBound>(
     `SELECT extract(epoch from timestamp)::float8 AS timestamp,
        ${TIMESTAMP_CURSOR}, id
      FROM logs WHERE ${conditions.join(' AND ')}
-     ORDER BY logs.timestamp ${direction}, logs.id ${direction} OFFSET $${params.length} LIMIT 1`,
+     ORDER BY logs.timestamp ${direction}, logs.id ${direction} OFFSET $${params.length} LIMIT 2`,
     params,
   );
-  return result.rows[0];
+  return result.rows.length === 2 ? result.rows[0] : undefined;
 }
 
 /** A filter's conditions, and the records after the cursor in the page's order. */
