@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { automatonTester } from './glob-automaton.ts';
-import { globTokens, regExpTester } from './glob.ts';
+import { globMatches, globTokens, regExpTester } from './glob.ts';
 
 // The automaton must answer what the regular expression answers; these compare the two.
 const modes = [
@@ -27,12 +27,14 @@ describe('automatonTester', () => {
   it('answers as the regular expression does for random patterns and texts', () => {
     const next = random(20261129);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-    const patternParts = ['a', 'B', '/', '.', '*', '**', '**/', '?', '[ab]', '[!a/]', '[Z-a]', '[', 'ß', 'k'];
-    const textParts = ['a', 'A', 'b', 'B', '/', '\\', '.', 'z', '_', 'ß', 'SS', 'K', 'ſ', 'k', '['];
+    const patternParts = ['a', 'B', '/', '.', '*', '**', '**/', '?', '[ab]', '[!a/]', '[Z-a]', '[', 'ß', 'k', '[é-ü]', '😀'];
+    const textParts = ['a', 'A', 'b', 'B', '/', '\\', '.', 'z', '_', 'ß', 'SS', 'K', 'ſ', 'k', '[', 'É', 'ö', '😀', '\ud83d'];
     let compared = 0;
     for (let round = 0; round < 4_000; round++) {
-      const pattern = Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(patternParts)).join('');
-      const value = Array.from({ length: Math.floor(next() * 9) }, () => pick(textParts)).join('');
+      // One pattern in ten is long enough to need more than one word of 32 positions.
+      const parts = next() < 0.1 ? 25 + Math.floor(next() * 25) : 1 + Math.floor(next() * 6);
+      const pattern = Array.from({ length: parts }, () => pick(patternParts)).join('');
+      const value = Array.from({ length: Math.floor(next() * Math.min(parts + 8, 24)) }, () => pick(textParts)).join('');
       for (const options of modes) {
         const [expected, actual] = bothAnswers(pattern, options.path ? value.replace(/\\/g, '/') : value, options);
         expect({ pattern, value, options, answer: actual }).toEqual({ pattern, value, options, answer: expected });
@@ -40,6 +42,22 @@ describe('automatonTester', () => {
       }
     }
     expect(compared).toBe(12_000);
+  });
+
+  it('gives globTester the same answers on either side of the length where it leaves the regular expression', () => {
+    const next = random(7);
+    const options = { path: true, ignoreCase: true };
+    for (const pattern of ['*a*b', '**/a*b', '*a*a*b', '**/**/x*', '*a?*[ab]*b*', '*a*b*a*b*a*b*a*b']) {
+      const regexp = regExpTester(globTokens(pattern, true), options);
+      for (let length = 0; length <= 160; length++) {
+        const value = Array.from({ length }, () => (next() < 0.5 ? 'a' : next() < 0.5 ? '/' : 'b')).join('');
+        expect({ pattern, value, answer: globMatches(pattern, value, options) }).toEqual({
+          pattern,
+          value,
+          answer: regexp(value),
+        });
+      }
+    }
   });
 
   it('ignores case for every UTF-16 unit exactly as a regular expression without the u flag does', () => {

@@ -1,7 +1,7 @@
 // A glob matched without backtracking: every position the pattern could have reached is
-// carried along the text at once, as bits of a bit set (a Thompson automaton run bit-parallel),
-// so the time is the text's length times the pattern's length over 32, whatever the number of
-// runs (`*`). It answers exactly what the regular expression of glob.ts answers: classes are
+// carried along the text at once, as the bits of a bit set (a Thompson automaton), so the time
+// is at most the text's length times the pattern's (times its length over 32 for a pattern of
+// more than 32 positions), whatever the number of runs (`*`). It answers exactly what the regular expression of glob.ts answers: classes are
 // tested by that engine, and case is compared as a regular expression without `u` compares it.
 import type { GlobToken } from './glob.ts';
 
@@ -19,6 +19,8 @@ interface State {
 }
 
 const ASCII = 128;
+/** Other characters' accepting sets are remembered, up to this many per pattern. */
+const REMEMBERED_CHARS = 4_096;
 
 export function automatonTester(tokens: GlobToken[], options: GlobOptions): (value: string) => boolean {
   const states = tokens.flatMap((token) => statesOf(token, options));
@@ -28,7 +30,18 @@ export function automatonTester(tokens: GlobToken[], options: GlobOptions): (val
   const closures = states.map((_, state) => closureOf(states, state, words));
   const loops = bitSet(words, (state) => states[state]?.loops === true, end);
   const accepts = (char: string): Uint32Array => bitSet(words, (state) => states[state]?.test(char) === true, end);
-  const asciiAccepts = Array.from({ length: ASCII }, (_, code) => accepts(String.fromCharCode(code)));
+  // Each character's set of states that read it, worked out on its first appearance.
+  const asciiAccepts: Array<Uint32Array | undefined> = new Array(ASCII);
+  const otherAccepts = new Map<number, Uint32Array>();
+  const acceptsOther = (code: number): Uint32Array => {
+    let set = otherAccepts.get(code);
+    if (!set) {
+      set = accepts(String.fromCharCode(code));
+      if (otherAccepts.size >= REMEMBERED_CHARS) otherAccepts.clear();
+      otherAccepts.set(code, set);
+    }
+    return set;
+  };
   const start = closures[0] ?? bitSet(words, (state) => state === 0, end);
 
   return (value) => {
@@ -36,7 +49,7 @@ export function automatonTester(tokens: GlobToken[], options: GlobOptions): (val
     let next = new Uint32Array(words);
     for (let at = 0; at < value.length; at++) {
       const code = value.charCodeAt(at);
-      const accepted = code < ASCII ? asciiAccepts[code]! : accepts(value[at]!);
+      const accepted = code < ASCII ? (asciiAccepts[code] ??= accepts(value[at]!)) : acceptsOther(code);
       next.fill(0);
       let any = 0;
       for (let word = 0; word < words; word++) {
@@ -53,7 +66,9 @@ export function automatonTester(tokens: GlobToken[], options: GlobOptions): (val
         }
       }
       if (any === 0) return false;
-      [current, next] = [next, current];
+      const swap = current;
+      current = next;
+      next = swap;
     }
     return (current[end >> 5]! & (1 << (end & 31))) !== 0;
   };
@@ -90,8 +105,8 @@ function statesOf(token: GlobToken, { path, ignoreCase }: GlobOptions): State[] 
     case 'run':
       return [{ test: token.crossesSlash ? always : notSlash, loops: true, alsoReaches: [1] }];
     case 'dirs':
-      // Either nothing at all (on to the state after the slash) or any run and then a slash;
-      // once the run has read a character, the slash is due.
+      // Either nothing at all (on to the state after the slash), or a run (slashes included)
+      // ending with a slash: once the run has read a character, the group is no longer skipped.
       return [
         { test: never, loops: false, alsoReaches: [1, 3] },
         { test: always, loops: true, alsoReaches: [1] },

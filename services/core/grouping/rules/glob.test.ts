@@ -37,5 +37,8 @@ describe('globMatches', () => {
     expect(globMatches('*A*a*A*B', `${'a'.repeat(512)}b`, path)).toBe(true);
     expect(globMatches('*error*error*error*timeout', 'ERROR '.repeat(1300), caseless)).toBe(false);
     expect(globMatches('*error*error*error*timeout', `${'ERROR '.repeat(1300)}Timeout`, caseless)).toBe(true);
+    // Many runs against a short text (a first bound on the text's length let these through).
+    expect(globMatches(`${'**/'.repeat(20)}x`, '/'.repeat(13), path)).toBe(false);
+    expect(globMatches(`${'*a'.repeat(169)}*b`, 'a'.repeat(400), path)).toBe(false);
   });
 });

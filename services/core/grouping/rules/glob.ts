@@ -3,14 +3,17 @@
 // also matches no directory at all, backslashes count as slashes and case is ignored.
 //
 // A pattern compiles to a regular expression, the fastest way to read the short texts frames
-// carry. With several runs (`*`), though, a backtracking engine can try about n^k/k! ways to
-// split a text of n characters among k runs (`*a*a*a*b` against 512 `a`: 24 s), and the text
-// comes from an SDK; so a text longer than the expression reads within about REGEXP_SPLITS
-// splits goes to the automaton of glob-automaton.ts, whose time only grows with its length.
+// carry. With several runs (`*`, `**/`), though, a backtracking engine may try every way to split
+// the text among them, C(n+k, k) for n characters and k runs, twice over for each `**/` (which
+// may also be skipped): `*a*a*a*b` against 512 `a` took 24 s. The text comes from an SDK, so a
+// text longer than the expression reads within REGEXP_SPLITS splits, and any text for a pattern
+// of more than MAX_REGEXP_RUNS runs, goes to the automaton of glob-automaton.ts, whose time only
+// grows with its length.
 import { automatonTester } from './glob-automaton.ts';
 
 const cache = new Map<string, (value: string) => boolean>();
 const REGEXP_SPLITS = 10_000;
+const MAX_REGEXP_RUNS = 6;
 
 interface GlobOptions {
   path: boolean;
@@ -53,9 +56,8 @@ function withoutBacktracking(tokens: GlobToken[], options: GlobOptions): (value:
   const regexp = regExpTester(tokens, options);
   const runs = tokens.filter((token) => token.kind === 'run' || token.kind === 'dirs').length;
   if (runs < 2) return regexp;
-  let factorial = 1;
-  for (let k = 2; k <= runs; k++) factorial *= k;
-  const longestForRegExp = Math.floor((REGEXP_SPLITS * factorial) ** (1 / runs));
+  const longestForRegExp =
+    runs > MAX_REGEXP_RUNS ? -1 : longestWithin(runs, tokens.filter((token) => token.kind === 'dirs').length);
   // Built on the first long text: most patterns never see one.
   let automaton: ((value: string) => boolean) | undefined;
   return (value) => {
@@ -63,6 +65,19 @@ function withoutBacktracking(tokens: GlobToken[], options: GlobOptions): (value:
     automaton ??= automatonTester(tokens, options);
     return automaton(value);
   };
+}
+
+/** The longest text whose splits among `runs` runs, `dirs` of them skippable, stay within REGEXP_SPLITS. */
+function longestWithin(runs: number, dirs: number): number {
+  // C(n+k, k) for n = 0, 1, 2, …: each is the last times (n+k)/n.
+  let splits = 2 ** dirs;
+  let length = 0;
+  for (;;) {
+    const longer = (splits * (length + 1 + runs)) / (length + 1);
+    if (longer > REGEXP_SPLITS) return length;
+    splits = longer;
+    length++;
+  }
 }
 
 export function regExpTester(tokens: GlobToken[], options: GlobOptions): (value: string) => boolean {
