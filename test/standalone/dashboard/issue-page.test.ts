@@ -485,6 +485,9 @@ describe('what an event carries', () => {
         await expect(region('Request and user')).resolves.toContain(`User-Agent${evil}`);
         await expect(region('Request and user')).resolves.toContain(`username${evil}`);
         await expect(region('Contexts')).resolves.toContain(`version${evil}`);
+        // Known contexts under Sentry's titles ("os" read "Os"), others under their key.
+        const contextTitles = await page.locator('.contexts h3').allTextContents();
+        expect(contextTitles).toEqual(expect.arrayContaining(['browser', 'Operating System']));
         await expect(region('Logs of this trace')).resolves.toContain(`log ${evil}`);
         await expect(region('Tags')).resolves.toContain(`flag${marker}${evil}`);
         await expect(page.locator('.context-current code').textContent()).resolves.toBe(evil);

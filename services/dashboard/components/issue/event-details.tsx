@@ -75,6 +75,16 @@ export function RequestAndUser({ payload }: { payload: NormalizedEvent }) {
   );
 }
 
+// Sentry's titles for the contexts SDKs send; another context shows under its own key.
+const CONTEXT_TITLES: Readonly<Record<string, string>> = {
+  os: 'Operating System',
+  client_os: 'Client Operating System',
+  sdk: 'SDK',
+  gpu: 'GPU',
+  cloud_resource: 'Cloud Resource',
+  otel: 'OpenTelemetry',
+};
+
 export function Contexts({ payload }: { payload: NormalizedEvent }) {
   const entries = Object.entries(payload.contexts)
     .filter(([name]) => name !== 'trace')
@@ -90,7 +100,11 @@ export function Contexts({ payload }: { payload: NormalizedEvent }) {
       <h2 id="contexts-heading">Contexts</h2>
       <div class="contexts">
         {all.map(([name, values]) => (
-          <KeyValues key={name} label={name} entries={[...values]} />
+          <KeyValues
+            key={name}
+            label={Object.hasOwn(CONTEXT_TITLES, name) ? CONTEXT_TITLES[name]! : name}
+            entries={[...values]}
+          />
         ))}
       </div>
     </section>
