@@ -17,6 +17,7 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../../core/ports/event-store.ts';
+import { USER_SCAN_EVENTS } from '../../core/ports/event-store.ts';
 import { classifyClickHouseError } from './clickhouse-errors.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
@@ -154,13 +155,6 @@ export class ClickHouseEventStore implements EventStore {
     };
   }
 
-  async latestEventForProject(projectId: number): Promise<StoredEvent | undefined> {
-    return this.selectOne(sql`SELECT ${COLUMNS} FROM ${this.table}
-      WHERE project_id = ${projectId} AND event_id IN (
-        SELECT event_id FROM ${this.table} WHERE project_id = ${projectId} ORDER BY ${NEWEST_FIRST} LIMIT 1)
-      ORDER BY version DESC LIMIT 1`);
-  }
-
   async eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]> {
     if (projectIds.length === 0) return [];
     const projects = projectIds.map((id) => sql`${id}`);
@@ -175,13 +169,16 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
-    // The ids first (each user's newest, then the newest of those); then each one's first write, whole.
+    // The ids first (the issue's newest events, each once; each user's newest of those; the
+    // newest of these); then each one's first write, whole.
     const issue = sql`project_id = ${projectId} AND issue_id = ${issueId}`;
     const rows = await this.select<EventSelectRow>(sql`SELECT ${COLUMNS} FROM ${this.table}
       WHERE ${issue} AND event_id IN (
         SELECT event_id FROM (
-          SELECT event_id, timestamp_us, received_at_us FROM ${this.table} WHERE ${issue} AND isNotNull(user_key)
-          ORDER BY ${NEWEST_FIRST} LIMIT 1 BY user_key)
+          SELECT event_id, timestamp_us, received_at_us FROM (
+            SELECT event_id, user_key, timestamp_us, received_at_us FROM ${this.table} WHERE ${issue}
+            ORDER BY ${NEWEST_FIRST} LIMIT 1 BY event_id LIMIT ${USER_SCAN_EVENTS})
+          WHERE isNotNull(user_key) ORDER BY ${NEWEST_FIRST} LIMIT 1 BY user_key)
         ORDER BY ${NEWEST_FIRST} LIMIT ${limit})
       ORDER BY ${NEWEST_FIRST}, version DESC LIMIT 1 BY event_id`);
     return rows.map(toStoredEvent);

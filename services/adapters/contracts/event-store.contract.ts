@@ -1,7 +1,7 @@
 // The EventStore contract, run against every adapter on the real database.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EventStore, NewEvent, StoredEvent } from '../../core/ports/event-store.ts';
+import { USER_SCAN_EVENTS, type EventStore, type NewEvent, type StoredEvent } from '../../core/ports/event-store.ts';
 
 /** The write form of a stored event. */
 function toNew({ payload, ...record }: StoredEvent): NewEvent {
@@ -109,15 +109,6 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.countEventsForIssue(project, 13)).toBe(1);
     });
 
-    it('finds the latest event of a project, across its issues', async () => {
-      const project = projectId();
-      const events = [1, 3, 2].map((offset, i) => event(project, { issueId: 20 + i, timestamp: 1_700_000_000 + offset }));
-      await store.insertEvents(events.map(toNew));
-      await store.insertEvents([toNew(event(projectId(), { timestamp: 1_800_000_000 }))]);
-      expect(await store.latestEventForProject(project)).toEqual(events[1]);
-      expect(await store.latestEventForProject(projectId())).toBeUndefined();
-    });
-
     it('finds the events either side of an event in its issue, ties broken by received time then id', async () => {
       const project = projectId();
       const t = 1_700_000_000.123456;
@@ -145,7 +136,10 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       await store.insertEvents([toNew({ ...late!, title: 'copy' })]);
       expect(await store.eventsForTrace([project, other], trace.toUpperCase(), 10)).toEqual([early, middle, late]);
       expect(await store.eventsForTrace([project], trace, 10)).toEqual([middle, late]);
-      expect((await store.eventsForTrace([project, other], trace, 2)).map((e) => e.eventId)).toEqual([early!.eventId, middle!.eventId]);
+      expect((await store.eventsForTrace([project, other], trace, 2)).map((e) => e.eventId)).toEqual([
+        early!.eventId,
+        middle!.eventId,
+      ]);
       expect(await store.eventsForTrace([], trace, 10)).toEqual([]);
     });
 
@@ -159,6 +153,20 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventPerUser(project, 22, 10)).toEqual([a5, c4, b3]);
       expect((await store.latestEventPerUser(project, 22, 2)).map((e) => e.eventId)).toEqual([a5!.eventId, c4!.eventId]);
       expect(await store.latestEventPerUser(project, 24, 10)).toEqual([]);
+    });
+
+    it("looks for users among the issue's newest events only", async () => {
+      // A user whose newest event lies behind USER_SCAN_EVENTS newer ones is not looked for: the
+      // whole history of a loud issue was sorted for a handful of users.
+      const project = projectId();
+      const old = event(project, { issueId: 25, userKey: 'id:old', timestamp: 1_600_000_000 });
+      const recent = Array.from({ length: USER_SCAN_EVENTS }, (_, i) =>
+        event(project, { issueId: 25, userKey: i === 0 ? 'id:new' : null, timestamp: 1_700_000_000 + i }),
+      );
+      await store.insertEvents([old, ...recent].map(toNew));
+      expect((await store.latestEventPerUser(project, 25, 5)).map((e) => e.userKey)).toEqual(['id:new']);
+      await store.insertEvents([toNew(event(project, { issueId: 26, userKey: 'id:old', timestamp: 1_600_000_000 }))]);
+      expect((await store.latestEventPerUser(project, 26, 5)).map((e) => e.userKey)).toEqual(['id:old']);
     });
 
     it('sums up the events of an issue since a moment, each event id once', async () => {
@@ -262,7 +270,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.countEventsForIssue(project, 41)).toBe(0);
       expect((await store.issueEventStats(project, 41, 0)).count).toBe(0);
       expect(await store.getEvent(project, kept.eventId)).toEqual(kept);
-      expect(await store.latestEventForProject(project)).toEqual(kept);
+      expect(await store.latestEventForIssue(project, 42)).toEqual(kept);
       expect(await store.getEvent(otherProject, keptElsewhere.eventId)).toEqual(keptElsewhere);
       expect(await store.countEventsForIssue(otherProject, 41)).toBe(1);
       await store.deleteEventsForIssues(project, [41]);

@@ -12,6 +12,7 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../../core/ports/event-store.ts';
+import { USER_SCAN_EVENTS } from '../../core/ports/event-store.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 // Fast compression with a small window: event payloads are a few KB, so a 4 KB window compresses
@@ -129,14 +130,6 @@ export class PgEventStore implements EventStore {
     return result.rows[0]?.count ?? 0;
   }
 
-  async latestEventForProject(projectId: number): Promise<StoredEvent | undefined> {
-    const result = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE project_id = $1 ORDER BY ${NEWEST_FIRST} LIMIT 1`,
-      [projectId],
-    );
-    return result.rows[0] && toStoredEvent(result.rows[0]);
-  }
-
   async eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]> {
     if (projectIds.length === 0) return [];
     const result = await this.db.query<EventRow>(
@@ -148,14 +141,21 @@ export class PgEventStore implements EventStore {
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
-    // DISTINCT ON keeps the first row of each user in the inner order: their newest event.
+    // The issue's newest events through events_issue_time, each user's newest of those (DISTINCT
+    // ON keeps a user's first row in the inner order), then only the chosen rows whole. Sorting
+    // every event of the issue with its payload took 1.1 s for 90,000 in the embedded database.
     const result = await this.db.query<EventRow>(
-      `SELECT * FROM (
-         SELECT DISTINCT ON (user_key) ${COLUMNS} FROM events
-         WHERE project_id = $1 AND issue_id = $2 AND user_key IS NOT NULL
-         ORDER BY user_key, timestamp DESC, received_at DESC, event_id DESC) AS latest
-       ORDER BY timestamp DESC, received_at DESC, event_id DESC LIMIT $3`,
-      [projectId, issueId, limit],
+      `WITH recent AS (
+         SELECT user_key, timestamp, received_at, event_id FROM events
+         WHERE project_id = $1 AND issue_id = $2 ORDER BY ${NEWEST_FIRST} LIMIT $4),
+       chosen AS (
+         SELECT event_id FROM (
+           SELECT DISTINCT ON (user_key) user_key, timestamp, received_at, event_id FROM recent
+           WHERE user_key IS NOT NULL ORDER BY user_key, timestamp DESC, received_at DESC, event_id DESC) AS latest
+         ORDER BY timestamp DESC, received_at DESC, event_id DESC LIMIT $3)
+       SELECT ${COLUMNS} FROM events WHERE project_id = $1 AND event_id IN (SELECT event_id FROM chosen)
+       ORDER BY ${NEWEST_FIRST}`,
+      [projectId, issueId, limit, USER_SCAN_EVENTS],
     );
     return result.rows.map(toStoredEvent);
   }

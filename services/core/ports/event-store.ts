@@ -22,6 +22,12 @@ interface EventRecord {
 }
 
 /** An event as read back. */
+/**
+ * How many of an issue's newest events latestEventPerUser looks through for users: enough for a
+ * handful of recent ones, while a loud issue's whole history is never sorted for them.
+ */
+export const USER_SCAN_EVENTS = 1_000;
+
 export interface StoredEvent extends EventRecord {
   payload: NormalizedEvent;
 }
@@ -69,11 +75,12 @@ export interface EventStore {
   latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined>;
   /** The ids of the events just older and just newer than this one in its issue; both null when the event is not stored. */
   eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours>;
-  /** The newest event of the project, by timestamp (verify_installation). */
-  latestEventForProject(projectId: number): Promise<StoredEvent | undefined>;
   /** Up to `limit` events of these projects with this trace id (lowercase hex), oldest first by timestamp (the trace view). */
   eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]>;
-  /** For up to `limit` distinct non-null user keys, the newest event of each, newest first. */
+  /**
+   * For up to `limit` distinct non-null user keys among the issue's newest USER_SCAN_EVENTS
+   * events, the newest event of each, newest first.
+   */
   latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]>;
   /** How many stored events an issue has (each event id once). */
   countEventsForIssue(projectId: number, issueId: number): Promise<number>;
