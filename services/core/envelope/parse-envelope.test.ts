@@ -100,4 +100,17 @@ describe('parseEnvelope', () => {
     const long = `{"sdk":{"name":"x","settings":"${'y'.repeat(4 * 1024 * 1024)}"}}`;
     expect(env(`${long}\n`).headers.sdk).toMatchObject({ name: 'x' });
   });
+
+  it('shares one allowance of 10,000 values among all the headers of an envelope, beyond a few each', () => {
+    // 1,000 item headers of 9,000 values each passed one by one: 9 million values, some 5
+    // million objects, from a body that compresses to a few KB.
+    const item = (objects: number) => `{"type":"x","a":[${'{},'.repeat(objects - 1)}{}]}\n{}\n`;
+    expect(() => env(`{}\n${item(4_500).repeat(1_000)}`)).toThrow(
+      /envelope item 2 header holds more than \d+ values \(a header may hold 10000, all the envelope's headers 10000 beyond 16 each\)/,
+    );
+    expect(env(`{}\n${item(2_000).repeat(2)}`).items).toHaveLength(2);
+    // The headers SDKs write stay far inside: 1,000 items of a few fields each.
+    const items = '{"type":"attachment","length":0,"filename":"a.txt","content_type":"text/plain"}\n\n'.repeat(1_000);
+    expect(env(`{"event_id":"${'a'.repeat(32)}","sdk":{"name":"s","version":"1"}}\n${items}`).items).toHaveLength(1_000);
+  });
 });

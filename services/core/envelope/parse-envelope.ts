@@ -52,7 +52,8 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems:
   if (body.length === 0) {
     throw new EnvelopeFramingError('empty request body: send an envelope (a JSON header line, then items)');
   }
-  const header = readHeader(body, 0, 'envelope header');
+  const budget = { spare: MAX_HEADER_VALUES };
+  const header = readHeader(body, 0, 'envelope header', budget);
   if (!header) {
     throw new EnvelopeFramingError('missing envelope header: the body holds only whitespace; start it with a JSON header line');
   }
@@ -65,7 +66,7 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems:
         `the envelope has more than ${limits.maxItems} items (ERRATA_MAX_ENVELOPE_ITEMS): send fewer items per request`,
       );
     }
-    const itemHeader = readHeader(body, offset, `envelope item ${itemNumber} header`);
+    const itemHeader = readHeader(body, offset, `envelope item ${itemNumber} header`, budget);
     if (!itemHeader) {
       throw new EnvelopeFramingError(
         `unexpected end of the envelope: only whitespace follows ${items.length === 0 ? 'the envelope header' : `item ${items.length}`}; ` +
@@ -134,6 +135,18 @@ const MAX_HEADER_DEPTH = 128;
  */
 const MAX_HEADER_VALUES = 10_000;
 
+/**
+ * Values each header holds for free; beyond them, the envelope's headers share one allowance of
+ * MAX_HEADER_VALUES. Per header alone, a thousand item headers of 10,000 values each (15 MB,
+ * a few KB compressed) parsed into some 5 million objects.
+ */
+const OWN_HEADER_VALUES = 16;
+
+interface HeaderValueBudget {
+  /** Values the envelope's headers may still hold beyond OWN_HEADER_VALUES each. */
+  spare: number;
+}
+
 // Fatal: a header with bytes that are not UTF-8 is refused, as serde_json refuses it, instead
 // of being read with replacement characters. The BOM is kept, so it fails as JSON would.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -148,12 +161,19 @@ function isWhitespace(byte: number | undefined): boolean {
  * offset just past it; undefined when only whitespace is left. The object may span lines (JSON
  * allows whitespace inside it); it must be followed by "\n" or the end of the body.
  */
-function readHeader(body: Buffer, from: number, what: string): { value: Record<string, unknown>; end: number } | undefined {
+function readHeader(
+  body: Buffer,
+  from: number,
+  what: string,
+  budget: HeaderValueBudget,
+): { value: Record<string, unknown>; end: number } | undefined {
   let start = from;
   while (start < body.length && isWhitespace(body[start])) start += 1;
   if (start === body.length) return undefined;
   if (body[start] !== 0x7b) throw notAnObject(body.subarray(start, lineEnd(body, start)), what);
-  const close = closingBrace(body, start, what);
+  const limit = Math.min(MAX_HEADER_VALUES, OWN_HEADER_VALUES + budget.spare);
+  const { close, values } = closingBrace(body, start, what, limit);
+  budget.spare -= Math.max(0, values - OWN_HEADER_VALUES);
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(body.subarray(start, close + 1)));
@@ -176,7 +196,7 @@ function readHeader(body: Buffer, from: number, what: string): { value: Record<s
  * deeper than MAX_HEADER_DEPTH is refused before anything is parsed: JSON.parse of a line nested
  * millions deep holds the thread for seconds, and no SDK writes a header like that.
  */
-function closingBrace(body: Buffer, start: number, what: string): number {
+function closingBrace(body: Buffer, start: number, what: string, limit: number): { close: number; values: number } {
   let depth = 0;
   let values = 0;
   let inString = false;
@@ -188,9 +208,9 @@ function closingBrace(body: Buffer, start: number, what: string): number {
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x2c) {
-      if (++values > MAX_HEADER_VALUES) throw tooManyValues(what);
+      if (++values > limit) throw tooManyValues(what, limit);
     } else if (byte === 0x5b || byte === 0x7b) {
-      if (++values > MAX_HEADER_VALUES) throw tooManyValues(what);
+      if (++values > limit) throw tooManyValues(what, limit);
       depth += 1;
       if (depth > MAX_HEADER_DEPTH) {
         throw new EnvelopeFramingError(
@@ -199,15 +219,18 @@ function closingBrace(body: Buffer, start: number, what: string): number {
       }
     } else if (byte === 0x5d || byte === 0x7d) {
       depth -= 1;
-      if (depth === 0) return i;
+      if (depth === 0) return { close: i, values };
     }
   }
   throw invalidJson(what);
 }
 
-function tooManyValues(what: string): EnvelopeFramingError {
+function tooManyValues(what: string, limit: number): EnvelopeFramingError {
+  const shared =
+    limit < MAX_HEADER_VALUES ? `, all the envelope's headers ${MAX_HEADER_VALUES} beyond ${OWN_HEADER_VALUES} each` : '';
   return new EnvelopeFramingError(
-    `${what} holds more than ${MAX_HEADER_VALUES} values: headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item`,
+    `${what} holds more than ${limit} values (a header may hold ${MAX_HEADER_VALUES}${shared}): ` +
+      'headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item',
   );
 }
 
