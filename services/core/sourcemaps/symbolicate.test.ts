@@ -6,6 +6,7 @@ import type { DebugImage, Frame, NormalizedEvent } from '../event/event.ts';
 import { addJavaScriptModules } from '../event/js-module.ts';
 import { frameValues } from '../grouping/frame-values.ts';
 import {
+  CONTEXT_CHARACTERS,
   debugIdsNeeded,
   parseSourceMap,
   SourceMapError,
@@ -238,6 +239,27 @@ describe('symbolicateEvent with an esbuild bundle', () => {
       module: 'src/cart',
       data: { sourcemap: DEBUG_ID, symbolicated: true, resolved_with: 'debug-id' },
     });
+  });
+
+  it('adds at most CONTEXT_CHARACTERS of source context to an event, innermost frames first', () => {
+    // 25 exceptions of 250 small frames into one map: eleven lines each made an event of a few
+    // hundred KB into several MB.
+    const event = exceptionEvent([]);
+    event.exception!.values = Array.from({ length: 25 }, () => ({
+      type: 'Error',
+      value: 'deep',
+      stacktrace: { frames: Array.from({ length: 250 }, () => minifiedFrame('src/cart.js', THROW_LINE, 4)) },
+    }));
+    expect(symbolicateEvent(event, maps()).framesSymbolicated).toBe(6_250);
+    const frames = event.exception!.values.flatMap((exception) => exception.stacktrace!.frames);
+    expect(frames.every((frame) => frame.lineno === THROW_LINE && frame.filename === 'src/cart.js')).toBe(true);
+    const context = (frame: Frame) =>
+      [...(frame.pre_context ?? []), frame.context_line ?? '', ...(frame.post_context ?? [])].join('').length;
+    const added = frames.reduce((sum, frame) => sum + context(frame), 0);
+    expect(added).toBeGreaterThan(CONTEXT_CHARACTERS - context(frames.at(-1)!));
+    expect(added).toBeLessThanOrEqual(CONTEXT_CHARACTERS);
+    expect(frames.at(-1)!.context_line).toBe(lineOf('src/cart.js', THROW_LINE));
+    expect(frames[0]!.context_line).toBeUndefined();
   });
 
   it('symbolicates the stack V8 reports when the bundle throws', () => {

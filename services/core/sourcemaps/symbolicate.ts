@@ -154,6 +154,7 @@ export function symbolicateEvent(
   for (const [id, map] of maps) byDebugId.set(normalizeDebugId(id) ?? id, map);
   const byCodeFile = sourceMapImages(event);
   const usedDebugIds = new Set<string>();
+  const pendingContext: PendingContext[] = [];
   let framesSymbolicated = 0;
 
   const symbolicateFrames = (frames: Frame[]): number => {
@@ -165,7 +166,9 @@ export function symbolicateEvent(
       const debugId = path === undefined ? undefined : byCodeFile.get(path);
       const map = debugId === undefined ? undefined : byDebugId.get(debugId);
       const tokenName =
-        path !== undefined && debugId !== undefined && map ? symbolicateFrame(frame, path, map, debugId, callsiteName) : null;
+        path !== undefined && debugId !== undefined && map
+          ? symbolicateFrame(frame, path, map, debugId, callsiteName, pendingContext)
+          : null;
       callsiteName = tokenName ?? undefined;
       if (tokenName !== null && debugId !== undefined) {
         count++;
@@ -183,11 +186,52 @@ export function symbolicateEvent(
     framesSymbolicated += count;
   }
   if (event.stacktrace) framesSymbolicated += symbolicateFrames(event.stacktrace.frames);
+  addContext(pendingContext);
 
   return { usedDebugIds, framesSymbolicated };
 }
 
 const CONTEXT_LINES = 5;
+
+/**
+ * Characters of source context symbolication adds to one event. Without a bound, thousands of
+ * small frames pointing into one map (25 exceptions of 250 frames, 40 bytes each) took eleven
+ * lines of up to 154 characters each: a 260 KB event stored as over 10 MB.
+ */
+export const CONTEXT_CHARACTERS = 256 * 1024;
+
+/** A symbolicated frame waiting for its source context: where in which source it points. */
+interface PendingContext {
+  frame: Frame;
+  parsed: ParsedSourceMap;
+  index: number;
+  /** 1-based, in the original source. */
+  line: number;
+}
+
+/**
+ * The source context of each frame while CONTEXT_CHARACTERS last, innermost frames first (the
+ * last stack trace's newest frame, then back): those are the ones a person reads. A frame past
+ * the bound keeps its original file, line and function, without context.
+ */
+function addContext(pending: PendingContext[]): void {
+  let budget = CONTEXT_CHARACTERS;
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const { frame, parsed, index, line } = pending[i]!;
+    const lines = sourceLines(parsed, index);
+    const contextLine = lines?.[line - 1];
+    if (!lines || contextLine === undefined) continue;
+    const trim = (text: string) => trimLine(text, frame.colno!);
+    const pre = lines.slice(Math.max(0, line - 1 - CONTEXT_LINES), line - 1).map(trim);
+    const current = trim(contextLine);
+    const post = lines.slice(line, line + CONTEXT_LINES).map(trim);
+    budget -= current.length + [...pre, ...post].reduce((sum, text) => sum + text.length, 0);
+    if (budget < 0) return;
+    frame.pre_context = pre;
+    frame.context_line = current;
+    frame.post_context = post;
+  }
+}
 
 /**
  * Rewrites one frame in place. Returns null when it was left as it is, else the mapped token's
@@ -199,6 +243,7 @@ function symbolicateFrame(
   parsed: ParsedSourceMap,
   debugId: string,
   callsiteName: string | undefined,
+  pendingContext: PendingContext[],
 ): string | null {
   const { lineno, colno } = frame;
   if (typeof lineno !== 'number' || !Number.isInteger(lineno) || lineno < 1) return null;
@@ -232,14 +277,7 @@ function symbolicateFrame(
   delete frame.pre_context;
   delete frame.context_line;
   delete frame.post_context;
-  const lines = sourceLines(parsed, index);
-  const contextLine = lines?.[position.line - 1];
-  if (lines && contextLine !== undefined) {
-    const trim = (line: string) => trimLine(line, frame.colno!);
-    frame.pre_context = lines.slice(Math.max(0, position.line - 1 - CONTEXT_LINES), position.line - 1).map(trim);
-    frame.context_line = trim(contextLine);
-    frame.post_context = lines.slice(position.line, position.line + CONTEXT_LINES).map(trim);
-  }
+  pendingContext.push({ frame, parsed, index, line: position.line });
 
   const data: Record<string, unknown> = { ...frame.data };
   if (/(^|[/\\])node_modules[/\\]/.test(source) && frame.in_app !== false) {
