@@ -284,6 +284,56 @@ describe('log pipeline', () => {
     expect(await outcome('invalid_log', 'log_item')).toBe(invalid + 2);
   });
 
+  it('writes a batch of large containers in parts, never holding all its rows at once', async () => {
+    // Two containers of 60,000 records: written after each (50,000 gathered), at most 50,000 a
+    // write, not as one write of 120,000 at the end. A batch of 8 MB may hold 700,000 small records.
+    const writes: number[] = [];
+    const observed: LogStore = {
+      insertLogs: (rows) => (writes.push(rows.length), stores.logs.insertLogs(rows)),
+      searchLogs: (query) => stores.logs.searchLogs(query),
+      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
+      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
+      ping: () => stores.logs.ping(),
+    };
+    const before = await processed('log_item');
+    const container = `{"items":[${Array.from({ length: 60_000 }, () => '{"body":"b"}').join(',')}]}`;
+    await logPipeline({ logs: observed, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger })([
+      record('log', 'part-a', container, 60_000),
+      record('log', 'part-b', container, 60_000),
+    ]);
+    expect(writes).toEqual([50_000, 10_000, 50_000, 10_000]);
+    expect((await processed('log_item')) - before).toBe(120_000);
+  }, 120_000);
+
+  it('counts a batch written in parts once when a later part failed and it ran again', async () => {
+    let calls = 0;
+    const secondFailsOnce: LogStore = {
+      insertLogs: async (rows) => {
+        if (++calls === 2) throw new Error('the second write fails');
+        return stores.logs.insertLogs(rows);
+      },
+      searchLogs: (query) => stores.logs.searchLogs(query),
+      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
+      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
+      ping: () => stores.logs.ping(),
+    };
+    const isolated = isolateFailures(
+      logPipeline({ logs: secondFailsOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
+      {
+        category: 'log_item',
+        storesAnswer: async () => {},
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        logger,
+        backoffMs: 1,
+      },
+    );
+    const before = await processed('log_item');
+    const container = `{"items":[${Array.from({ length: 60_000 }, () => '{"body":"c"}').join(',')}]}`;
+    await isolated([record('log', 'again-a', container, 60_000), record('log', 'again-b', container, 60_000)]);
+    expect(calls).toBeGreaterThan(2);
+    expect((await processed('log_item')) - before).toBe(120_000);
+  }, 120_000);
+
   it('stores a container of 200,000 small records, as many as a 4 MiB log item holds', async () => {
     const before = await processed('log_item');
     const items = Array.from({ length: 200_000 }, () => '{"body":"a"}').join(',');
