@@ -271,6 +271,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect((await store.issueEventStats(project, 41, 0)).count).toBe(0);
       expect(await store.getEvent(project, kept.eventId)).toEqual(kept);
       expect(await store.latestEventForIssue(project, 42)).toEqual(kept);
+      expect(await store.latestEventForIssue(project, 43)).toBeUndefined();
       expect(await store.getEvent(otherProject, keptElsewhere.eventId)).toEqual(keptElsewhere);
       expect(await store.countEventsForIssue(otherProject, 41)).toBe(1);
       await store.deleteEventsForIssues(project, [41]);

@@ -21,13 +21,13 @@ interface EventRecord {
   userKey: string | null;
 }
 
-/** An event as read back. */
 /**
  * How many of an issue's newest events latestEventPerUser looks through for users: enough for a
  * handful of recent ones, while a loud issue's whole history is never sorted for them.
  */
 export const USER_SCAN_EVENTS = 1_000;
 
+/** An event as read back. */
 export interface StoredEvent extends EventRecord {
   payload: NormalizedEvent;
 }

@@ -2,7 +2,8 @@
 // shows live: an active DSN key exists, an event arrived, and whether the latest one was the
 // install guides' synthetic test event (core/agent/test-event.ts) or a real error or message.
 import { isTestEvent } from '../agent/test-event.ts';
-import type { EventStore } from '../ports/event-store.ts';
+import type { EventStore, StoredEvent } from '../ports/event-store.ts';
+import type { Issue } from '../ports/issue-store.ts';
 import type { MetadataStore, Project } from '../ports/metadata-store.ts';
 
 type InstallationVerdict = 'no_dsn_key' | 'waiting_for_first_event' | 'test_event_received' | 'real_event_received';
@@ -14,8 +15,8 @@ export interface InstallationState {
     eventId: string;
     receivedAt: Date;
     kind: 'test_event' | 'error' | 'message';
-    /** The short id of its issue (null if the issue is gone). */
-    shortId: string | null;
+    /** The short id of its issue. */
+    shortId: string;
   } | null;
   verdict: InstallationVerdict;
 }
@@ -28,15 +29,34 @@ export async function installationState(
   // The project's newest event is the newest of its most recently seen issue (an issue's last
   // seen is its newest event's time), found through two indexes: sorting the project's events
   // for it read every one (0.75 s for 100,000 in the embedded database, which answers one query
-  // at a time).
-  const { items } = await stores.metadata.listIssues({ projectId: project.id, status: 'all', sort: 'lastSeen', limit: 1 });
-  const issue = items[0];
-  const latest = issue && (await stores.events.latestEventForIssue(project.id, issue.id));
+  // at a time). A few issues are looked at: the newest may not have its event stored yet (the
+  // issue is recorded first), and ties in last seen go by when the events were received.
+  const { items: issues } = await stores.metadata.listIssues({
+    projectId: project.id,
+    status: 'all',
+    sort: 'lastSeen',
+    limit: RECENT_ISSUES,
+  });
+  let latest: { event: StoredEvent; issue: Issue } | undefined;
+  for (const issue of issues) {
+    const event = await stores.events.latestEventForIssue(project.id, issue.id);
+    if (event && (!latest || newer(event, latest.event))) latest = { event, issue };
+  }
   if (!latest) return { dsnKeyExists, latestEvent: null, verdict: dsnKeyExists ? 'waiting_for_first_event' : 'no_dsn_key' };
-  const kind = isTestEvent(latest.payload) ? 'test_event' : latest.payload.type === 'error' ? 'error' : 'message';
+  const { event, issue } = latest;
+  const kind = isTestEvent(event.payload) ? 'test_event' : event.payload.type === 'error' ? 'error' : 'message';
   return {
     dsnKeyExists,
-    latestEvent: { eventId: latest.eventId, receivedAt: new Date(latest.receivedAt * 1000), kind, shortId: issue.shortId },
+    latestEvent: { eventId: event.eventId, receivedAt: new Date(event.receivedAt * 1000), kind, shortId: issue.shortId },
     verdict: !dsnKeyExists ? 'no_dsn_key' : kind === 'test_event' ? 'test_event_received' : 'real_event_received',
   };
+}
+
+const RECENT_ISSUES = 5;
+
+/** The stores' newest-first order: timestamp, then time received, then event id. */
+function newer(a: StoredEvent, b: StoredEvent): boolean {
+  if (a.timestamp !== b.timestamp) return a.timestamp > b.timestamp;
+  if (a.receivedAt !== b.receivedAt) return a.receivedAt > b.receivedAt;
+  return a.eventId > b.eventId;
 }

@@ -59,6 +59,17 @@ describe('verify_installation', () => {
     });
   });
 
+  it('still finds the latest stored event when the most recently seen issue has none stored', async () => {
+    // An issue is recorded before its event is written, and a write may fail for good: the
+    // project's newest event is then another issue's.
+    h.now += 1000;
+    const kept = await h.sendEvent(h.projects.web, errorEvent('RangeError', 'kept', { event_id: '3'.repeat(32) }));
+    h.now += 1000;
+    const bare = await h.sendEvent(h.projects.web, errorEvent('SyntaxError', 'no event stored', { event_id: '4'.repeat(32) }));
+    await h.stores.events.deleteEventsForIssues(h.projects.web.id, [bare.id]);
+    expect(await verify()).toMatchObject({ latestEvent: { eventId: '3'.repeat(32), shortId: kept.shortId } });
+  });
+
   it('says no_dsn_key when no key of the project is active', async () => {
     const [key] = await h.stores.metadata.listProjectKeys(h.projects.shop.id);
     await h.stores.metadata.setProjectKeyActive(key!.publicKey, false);
