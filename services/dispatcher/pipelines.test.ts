@@ -163,6 +163,17 @@ describe('event pipeline', () => {
   });
 });
 
+/** The real log store behind a port whose writes go through `insertLogs` first. */
+function withInsert(insertLogs: LogStore['insertLogs']): LogStore {
+  return {
+    insertLogs,
+    searchLogs: (query) => stores.logs.searchLogs(query),
+    logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
+    deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
+    ping: () => stores.logs.ping(),
+  };
+}
+
 describe('log pipeline', () => {
   let logs: BatchHandler;
   beforeAll(() => {
@@ -253,16 +264,10 @@ describe('log pipeline', () => {
   it('counts a batch once when it failed and ran again record by record', async () => {
     let failures = 1;
     // The real store behind a port whose first write fails.
-    const failingOnce: LogStore = {
-      insertLogs: async (rows) => {
-        if (failures-- > 0) throw new Error('the first write fails');
-        return stores.logs.insertLogs(rows);
-      },
-      searchLogs: (query) => stores.logs.searchLogs(query),
-      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
-      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
-      ping: () => stores.logs.ping(),
-    };
+    const failingOnce = withInsert(async (rows) => {
+      if (failures-- > 0) throw new Error('the first write fails');
+      return stores.logs.insertLogs(rows);
+    });
     const isolated = isolateFailures(
       logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
       {
@@ -288,13 +293,7 @@ describe('log pipeline', () => {
     // Two containers of 60,000 records: written after each (50,000 gathered), at most 50,000 a
     // write, not as one write of 120,000 at the end. A batch of 8 MB may hold 700,000 small records.
     const writes: number[] = [];
-    const observed: LogStore = {
-      insertLogs: (rows) => (writes.push(rows.length), stores.logs.insertLogs(rows)),
-      searchLogs: (query) => stores.logs.searchLogs(query),
-      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
-      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
-      ping: () => stores.logs.ping(),
-    };
+    const observed = withInsert((rows) => (writes.push(rows.length), stores.logs.insertLogs(rows)));
     const before = await processed('log_item');
     const container = `{"items":[${Array.from({ length: 60_000 }, () => '{"body":"b"}').join(',')}]}`;
     await logPipeline({ logs: observed, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger })([
@@ -307,16 +306,10 @@ describe('log pipeline', () => {
 
   it('counts a batch written in parts once when a later part failed and it ran again', async () => {
     let calls = 0;
-    const secondFailsOnce: LogStore = {
-      insertLogs: async (rows) => {
-        if (++calls === 2) throw new Error('the second write fails');
-        return stores.logs.insertLogs(rows);
-      },
-      searchLogs: (query) => stores.logs.searchLogs(query),
-      logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
-      deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
-      ping: () => stores.logs.ping(),
-    };
+    const secondFailsOnce = withInsert(async (rows) => {
+      if (++calls === 2) throw new Error('the second write fails');
+      return stores.logs.insertLogs(rows);
+    });
     const isolated = isolateFailures(
       logPipeline({ logs: secondFailsOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
       {
