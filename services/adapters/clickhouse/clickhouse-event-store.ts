@@ -8,16 +8,16 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
 import { UnavailableError } from '../../core/errors.ts';
-import type {
-  DailyCount,
-  EventNeighbours,
-  HourlyCount,
-  EventStore,
-  IssueEventStats,
-  NewEvent,
-  StoredEvent,
+import {
+  USER_SCAN_EVENTS,
+  type DailyCount,
+  type EventNeighbours,
+  type HourlyCount,
+  type EventStore,
+  type IssueEventStats,
+  type NewEvent,
+  type StoredEvent,
 } from '../../core/ports/event-store.ts';
-import { USER_SCAN_EVENTS } from '../../core/ports/event-store.ts';
 import { classifyClickHouseError } from './clickhouse-errors.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';

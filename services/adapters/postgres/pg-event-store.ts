@@ -3,16 +3,16 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import type {
-  DailyCount,
-  EventNeighbours,
-  HourlyCount,
-  EventStore,
-  IssueEventStats,
-  NewEvent,
-  StoredEvent,
+import {
+  USER_SCAN_EVENTS,
+  type DailyCount,
+  type EventNeighbours,
+  type HourlyCount,
+  type EventStore,
+  type IssueEventStats,
+  type NewEvent,
+  type StoredEvent,
 } from '../../core/ports/event-store.ts';
-import { USER_SCAN_EVENTS } from '../../core/ports/event-store.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 // Fast compression with a small window: event payloads are a few KB, so a 4 KB window compresses

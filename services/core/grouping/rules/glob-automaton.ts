@@ -1,14 +1,10 @@
 // A glob matched without backtracking: every position the pattern could have reached is
 // carried along the text at once, as the bits of a bit set (a Thompson automaton), so the time
 // is at most the text's length times the pattern's (times its length over 32 for a pattern of
-// more than 32 positions), whatever the number of runs (`*`). It answers exactly what the regular expression of glob.ts answers: classes are
-// tested by that engine, and case is compared as a regular expression without `u` compares it.
-import type { GlobToken } from './glob.ts';
-
-interface GlobOptions {
-  path: boolean;
-  ignoreCase: boolean;
-}
+// more than 32 positions), whatever the number of runs (`*`). It answers exactly what the
+// regular expression of glob.ts answers: classes are tested by that engine, and case is
+// compared as a regular expression without `u` compares it.
+import type { GlobOptions, GlobToken } from './glob.ts';
 
 interface State {
   test: (char: string) => boolean;

@@ -15,7 +15,7 @@ const cache = new Map<string, (value: string) => boolean>();
 const REGEXP_SPLITS = 10_000;
 const MAX_REGEXP_RUNS = 6;
 
-interface GlobOptions {
+export interface GlobOptions {
   path: boolean;
   ignoreCase: boolean;
 }
