@@ -22,8 +22,14 @@ const WORKER = new URL('./backend-worker.mjs', import.meta.url);
 /**
  * Heap cap of the backend thread; its WebAssembly database memory is outside of it. Room for the
  * dispatcher's work plus its source map cache (BACKEND_SOURCE_MAP_CACHE_BYTES, backend-thread.ts).
+ * The cap also sets how far V8 lets the heap grow past what a full collection kept before it
+ * marks again: 1.3 times at 256 MB or less, rising linearly to 2 times just under 2,048 MB
+ * (MemoryController::MaxGrowingFactor; 4 times from 2,048 MB). At 256 MB the thread collected
+ * fully every 100-350 ms under load, and the collector took a third of the server's CPU. At
+ * 2,000 MB (1.97 times) the server spends 15-25% less CPU per event and processes 13-30% more
+ * events a second, for a peak 13-25 MB higher (docs/benchmarks.md, 2026-11-29).
  */
-const BACKEND_HEAP_MB = 256;
+const BACKEND_HEAP_MB = 2000;
 
 interface EmbeddedBackend extends SqlStores {
   queue: LocalQueue;
