@@ -4,6 +4,7 @@
 // similar issues, its tag summary, and the logs of its trace.
 import { NotFoundError } from '../../core/errors.ts';
 import { dailySeries, hourlySeries } from '../../core/issues/event-series.ts';
+import { latestIssueEvent } from '../../core/issues/latest-event.ts';
 import { resolutionReport, type ResolutionReport } from '../../core/issues/resolution-report.ts';
 import { findSimilarIssues } from '../../core/issues/similar.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
@@ -74,7 +75,7 @@ export async function loadIssuePage(
       throw new NotFoundError(`${issue.shortId} has no event ${eventId.slice(0, 40)}: it may have been removed by retention`);
     }
   } else {
-    event = await deps.events.latestEventForIssue(project.id, issue.id, environment);
+    event = await latestIssueEvent(deps.events, issue, environment);
   }
   const [neighbours, series, resolution, activity, similar, tags, logs] = await Promise.all([
     event ? deps.events.eventNeighbours(project.id, issue.id, event.eventId) : { older: null, newer: null },

@@ -10,6 +10,7 @@
 // agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
+import { latestIssueEvent } from '../../core/issues/latest-event.ts';
 import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
@@ -185,7 +186,7 @@ export const getIssueContext = defineTool({
     const limits = input.verbose ? LIMITS.verbose : LIMITS.default;
     const { project, issue } = await issueByShortId(context, input.shortId);
     const now = context.now();
-    const latest = await context.events.latestEventForIssue(project.id, issue.id, input.environment);
+    const latest = await latestIssueEvent(context.events, issue, input.environment);
     const payload = latest?.payload;
     const logs = latest?.traceId
       ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })).items

@@ -1,0 +1,77 @@
+// The default event of an issue page and get_issue_context, over the real embedded stores.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '../../../test/fixtures/new-event.ts';
+import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { Issue } from '../ports/metadata-store.ts';
+import { latestIssueEvent } from './latest-event.ts';
+
+let stores: EmbeddedStores;
+let issue: Issue;
+const T0 = Date.UTC(2030, 0, 1) / 1000;
+
+beforeAll(async () => {
+  stores = await openEmbeddedStores();
+  const org = await stores.metadata.ensureOrganization('o', 'o');
+  const { project } = await stores.metadata.createProject(
+    { organizationId: org.id, slug: 'web', name: 'web' },
+    { publicKey: 'k'.repeat(32), label: 'Default' },
+  );
+  const events = [
+    { eventId: 'a'.repeat(32), environment: 'production', timestamp: T0 },
+    { eventId: 'b'.repeat(32), environment: 'staging', timestamp: T0 + 1 },
+    { eventId: 'c'.repeat(32), environment: 'production', timestamp: T0 + 2 },
+  ];
+  const recorded = await stores.metadata.recordOccurrences(
+    events.map((e) => ({
+      projectId: project.id,
+      eventId: e.eventId,
+      hashes: ['h1'],
+      title: 'Error: x',
+      culprit: '',
+      level: 'error',
+      type: 'error',
+      metadata: {},
+      timestamp: e.timestamp,
+      environment: e.environment,
+      release: null,
+      userKey: null,
+      tags: {},
+    })),
+  );
+  const issueId = recorded[0]!.issueId;
+  await stores.events.insertEvents(events.map((e) => newEvent({ projectId: project.id, issueId, title: 'Error: x', ...e })));
+  issue = (await stores.metadata.getIssue(issueId))!;
+});
+afterAll(() => stores.close());
+
+/** The real event store, counting the reads that walk an issue's events. */
+function countingEvents(): { events: Pick<EventStore, 'latestEventForIssue'>; reads: () => number } {
+  let reads = 0;
+  return {
+    events: {
+      latestEventForIssue: (projectId, issueId, environment) => {
+        reads += 1;
+        return stores.events.latestEventForIssue(projectId, issueId, environment);
+      },
+    },
+    reads: () => reads,
+  };
+}
+
+describe('latestIssueEvent', () => {
+  it('finds the newest event, and the newest in an environment the issue was seen in', async () => {
+    expect(issue.environments.sort()).toEqual(['production', 'staging']);
+    expect((await latestIssueEvent(stores.events, issue))?.eventId).toBe('c'.repeat(32));
+    expect((await latestIssueEvent(stores.events, issue, 'staging'))?.eventId).toBe('b'.repeat(32));
+    expect((await latestIssueEvent(stores.events, issue, 'production'))?.eventId).toBe('c'.repeat(32));
+  });
+
+  it('answers an environment none of the issue’s events came with without reading its events', async () => {
+    const counting = countingEvents();
+    expect(await latestIssueEvent(counting.events, issue, 'development')).toBeUndefined();
+    expect(counting.reads()).toBe(0);
+    expect(await latestIssueEvent(counting.events, issue, 'staging')).toBeDefined();
+    expect(counting.reads()).toBe(1);
+  });
+});
