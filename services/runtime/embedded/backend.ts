@@ -1,9 +1,9 @@
 // Starts the standalone server's backend thread (dist/backend-worker.mjs, built from
 // cli/backend-worker.ts over backend-thread.ts) and hands the main thread what it needs: SQL
 // stores over RemoteSqlClient, and the writing side of the queue, linked to the reading side in
-// the backend. The thread's heap is capped so a busy dispatcher cannot grow the process
-// without bound; if the thread dies, the process stops (nothing acknowledged is lost: it is in
-// the queue on disk).
+// the backend. The thread's heap is capped (BACKEND_HEAP_MB) so a runaway batch ends the thread
+// rather than growing without bound; if the thread dies, the process stops (nothing
+// acknowledged is lost: it is in the queue on disk).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -26,8 +26,8 @@ const WORKER = new URL('./backend-worker.mjs', import.meta.url);
  * marks again: 1.3 times at 256 MB or less, rising linearly to 2 times just under 2,048 MB
  * (MemoryController::MaxGrowingFactor; 4 times from 2,048 MB). At 256 MB the thread collected
  * fully every 100-350 ms under load, and the collector took a third of the server's CPU. At
- * 2,000 MB (1.97 times) the server spends 15-25% less CPU per event and processes 13-30% more
- * events a second, for a peak 13-25 MB higher (docs/benchmarks.md, 2026-11-29).
+ * 2,000 MB (1.98 times) the server spends 15-36% less CPU per event and processes 13-52% more
+ * events a second, for a peak 14-27 MB higher (docs/benchmarks.md, 2026-11-29).
  */
 const BACKEND_HEAP_MB = 2000;
 
