@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent } from '../../../test/fixtures/new-event.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { occurrenceMaker, orgWithProject } from '../../adapters/contracts/metadata-fixtures.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { Issue } from '../ports/metadata-store.ts';
 import { latestIssueEvent } from './latest-event.ts';
@@ -12,35 +13,16 @@ const T0 = Date.UTC(2030, 0, 1) / 1000;
 
 beforeAll(async () => {
   stores = await openEmbeddedStores();
-  const org = await stores.metadata.ensureOrganization('o', 'o');
-  const { project } = await stores.metadata.createProject(
-    { organizationId: org.id, slug: 'web', name: 'web' },
-    { publicKey: 'k'.repeat(32), label: 'Default' },
-  );
+  const { project } = await orgWithProject(stores.metadata);
+  const occurrence = occurrenceMaker();
   const events = [
     { eventId: 'a'.repeat(32), environment: 'production', timestamp: T0 },
     { eventId: 'b'.repeat(32), environment: 'staging', timestamp: T0 + 1 },
     { eventId: 'c'.repeat(32), environment: 'production', timestamp: T0 + 2 },
   ];
-  const recorded = await stores.metadata.recordOccurrences(
-    events.map((e) => ({
-      projectId: project.id,
-      eventId: e.eventId,
-      hashes: ['h1'],
-      title: 'Error: x',
-      culprit: '',
-      level: 'error',
-      type: 'error',
-      metadata: {},
-      timestamp: e.timestamp,
-      environment: e.environment,
-      release: null,
-      userKey: null,
-      tags: {},
-    })),
-  );
+  const recorded = await stores.metadata.recordOccurrences(events.map((e) => occurrence(project, e)));
   const issueId = recorded[0]!.issueId;
-  await stores.events.insertEvents(events.map((e) => newEvent({ projectId: project.id, issueId, title: 'Error: x', ...e })));
+  await stores.events.insertEvents(events.map((e) => newEvent({ projectId: project.id, issueId, ...e })));
   issue = (await stores.metadata.getIssue(issueId))!;
 });
 afterAll(() => stores.close());
