@@ -1,7 +1,7 @@
 // Starts the standalone server's backend thread (dist/backend-worker.mjs, built from
 // cli/backend-worker.ts over backend-thread.ts) and hands the main thread what it needs: SQL
 // stores over RemoteSqlClient, and the writing side of the queue, linked to the reading side in
-// the backend. The thread's heap is capped (BACKEND_HEAP_MB) so a runaway batch ends the thread
+// the backend. The thread's heap is capped (backend-heap.ts) so a runaway batch ends the thread
 // rather than growing without bound; if the thread dies, the process stops (nothing
 // acknowledged is lost: it is in the queue on disk).
 import { existsSync } from 'node:fs';
@@ -13,23 +13,12 @@ import type { Metrics, MetricsJson } from '../metrics.ts';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
 import { TOPICS } from '../../core/pipeline/queued-item.ts';
 import type { BackendOptions } from './backend-thread.ts';
+import { backendHeapMb } from './backend-heap.ts';
 import { RemoteSqlClient } from './remote-sql-client.ts';
 import { notifications, RpcClient } from './thread-rpc.ts';
 
 // Next to the bundled CLI (dist/errata.mjs) that runs this code.
 const WORKER = new URL('./backend-worker.mjs', import.meta.url);
-
-/**
- * Heap cap of the backend thread; its WebAssembly database memory is outside of it. Room for the
- * dispatcher's work plus its source map cache (BACKEND_SOURCE_MAP_CACHE_BYTES, backend-thread.ts).
- * The cap also sets how far V8 lets the heap grow past what a full collection kept before it
- * marks again: 1.3 times at 256 MB or less, rising linearly to 2 times just under 2,048 MB
- * (MemoryController::MaxGrowingFactor; 4 times from 2,048 MB). At 256 MB the thread collected
- * fully every 100-350 ms under load, and the collector took a third of the server's CPU. At
- * 2,000 MB (1.98 times) the server spends 15-36% less CPU per event and processes 13-52% more
- * events a second, for a peak 14-27 MB higher (docs/benchmarks.md, 2026-11-29).
- */
-const BACKEND_HEAP_MB = 2000;
 
 interface EmbeddedBackend extends SqlStores {
   queue: LocalQueue;
@@ -52,7 +41,7 @@ export async function startEmbeddedBackend(
   await recovery.close();
   const worker = new Worker(WORKER, {
     workerData: workerOptions,
-    resourceLimits: { maxOldGenerationSizeMb: BACKEND_HEAP_MB, maxYoungGenerationSizeMb: 8 },
+    resourceLimits: { maxOldGenerationSizeMb: backendHeapMb(), maxYoungGenerationSizeMb: 8 },
   });
   const rpc = new RpcClient(worker);
   const queue = new LocalQueue(options.queueDir, {
