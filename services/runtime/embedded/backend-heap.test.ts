@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backendHeapMb } from './backend-heap.ts';
+import { availableMemoryBytes, backendHeapMb } from './backend-heap.ts';
 
 const GiB = 2 ** 30;
 
@@ -9,7 +9,7 @@ describe('the backend thread heap cap', () => {
     expect(backendHeapMb(24 * GiB)).toBe(2000);
   });
 
-  it('stays a quarter of the memory on a small machine, so a runaway batch ends the thread before the kernel ends the process', () => {
+  it('is a quarter of the memory on a small machine', () => {
     expect(backendHeapMb(4 * GiB)).toBe(1024);
     expect(backendHeapMb(2 * GiB)).toBe(512);
   });
@@ -19,9 +19,16 @@ describe('the backend thread heap cap', () => {
     expect(backendHeapMb(512 * 2 ** 20)).toBe(256);
   });
 
-  it('is computed from this machine or its container when not told', () => {
-    const cap = backendHeapMb();
-    expect(cap).toBeGreaterThanOrEqual(256);
-    expect(cap).toBeLessThanOrEqual(2000);
+  it("takes the container's limit when it is below the machine's memory", () => {
+    expect(availableMemoryBytes(1 * GiB, 24 * GiB)).toBe(1 * GiB);
+    expect(backendHeapMb(availableMemoryBytes(2 * GiB, 24 * GiB))).toBe(512);
+  });
+
+  it("takes the machine's memory when the container has no limit, however Node says so", () => {
+    expect(availableMemoryBytes(undefined, 4 * GiB)).toBe(4 * GiB);
+    expect(availableMemoryBytes(0, 4 * GiB)).toBe(4 * GiB);
+    expect(availableMemoryBytes(2 ** 64, 4 * GiB)).toBe(4 * GiB);
+    expect(availableMemoryBytes(9223372036854771712, 4 * GiB)).toBe(4 * GiB);
+    expect(availableMemoryBytes(32 * GiB, 4 * GiB)).toBe(4 * GiB);
   });
 });

@@ -11,20 +11,21 @@
 // Yet the cap is also what ends a runaway batch before the machine runs out: on a small machine
 // (or container) 2,000 MB is more than there is, and the kernel's OOM killer would end the whole
 // process instead. So the cap is a quarter of the memory there is (V8's own rule for a default
-// heap), at least 256 MB and at most 2,000 MB: 2,000 from 8 GB up.
+// heap), at least 256 MB and at most 2,000 MB: 2,000 from 8,000 MiB up.
 import { totalmem } from 'node:os';
 
 const MIN_MB = 256;
 const MAX_MB = 2000;
 
-export function backendHeapMb(memoryBytes = availableMemoryBytes()): number {
+export function backendHeapMb(memoryBytes = availableMemoryBytes(process.constrainedMemory(), totalmem())): number {
   const quarterMb = Math.floor(memoryBytes / 4 / 2 ** 20);
   return Math.min(MAX_MB, Math.max(MIN_MB, quarterMb));
 }
 
-/** The machine's memory, or the container's limit when that is lower (cgroups; Node reports no limit as 2^64). */
-function availableMemoryBytes(): number {
-  const constrained = process.constrainedMemory?.() ?? 0;
-  const total = totalmem();
-  return constrained > 0 && constrained < total ? constrained : total;
+/**
+ * The machine's memory, or the container's limit when that is lower. Node 20 reports no limit as
+ * undefined, Node 22 as 0, and an unlimited cgroup as 2^64 (v2) or about 2^63 (v1).
+ */
+export function availableMemoryBytes(constrained: number | undefined, total: number): number {
+  return constrained !== undefined && constrained > 0 && constrained < total ? constrained : total;
 }

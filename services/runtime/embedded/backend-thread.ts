@@ -21,7 +21,7 @@ import { notifications, serveRpc } from './thread-rpc.ts';
 
 /**
  * Heap the backend thread's cache of parsed source maps may hold, within its heap cap
- * (backend.ts): two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every
+ * (backend-heap.ts): two 5 MB maps (a 5 MB map made the old 48 MiB budget re-read the map for every
  * batch, 79x slower over a burst: npm run bench:symbolicate).
  */
 export const BACKEND_SOURCE_MAP_CACHE_BYTES = 96 * 1024 * 1024;
