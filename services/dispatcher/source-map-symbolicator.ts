@@ -14,6 +14,7 @@ import type { MetadataStore, SourceMapArtifact } from '../core/ports/metadata-st
 import { debugIdsNeeded, parseSourceMap, symbolicateEvent, type ParsedSourceMap } from '../core/sourcemaps/symbolicate.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
+import { sourceMapCacheBudget } from './source-map-cache-budget.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -46,7 +47,7 @@ interface SymbolicatorDeps {
   logger: Logger;
   /** Counts loads (errata_sourcemap_loads_total): a map re-read often means the cache is too small. */
   metrics?: Pick<Metrics, 'sourceMapLoads'>;
-  /** Heap the parsed maps may hold (estimated from their JSON size). Default 256 MiB. */
+  /** Heap the parsed maps may hold (estimated from their JSON size). Default: sourceMapCacheBudget(). */
   maxCacheBytes?: number;
   /** Absent or unreadable maps remembered at once (each for ten seconds). Default MAX_ABSENCES. */
   maxAbsences?: number;
@@ -169,7 +170,7 @@ export class SourceMapSymbolicator {
   }
 
   private remember(key: string, entry: Cached): ParsedSourceMap {
-    const max = this.deps.maxCacheBytes ?? 256 * 1024 * 1024;
+    const max = this.deps.maxCacheBytes ?? sourceMapCacheBudget();
     // A map larger than the whole cache is used for this event and not kept.
     if (entry.bytes > max) {
       this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
