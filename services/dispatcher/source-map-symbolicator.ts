@@ -71,9 +71,12 @@ export class SourceMapSymbolicator {
   /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
   private readonly checked = new Set<string>();
   private readonly now: () => number;
+  private readonly maxCacheBytes: number;
 
   constructor(private readonly deps: SymbolicatorDeps) {
     this.now = deps.now ?? Date.now;
+    // The heap limit is fixed for the process's life, so it is read once, not on every map load.
+    this.maxCacheBytes = deps.maxCacheBytes ?? sourceMapCacheBudget();
     // Every result reported from the start (at 0), so a ratio over them is defined before the first failure.
     for (const result of ['kept', 'too_large', 'absent', 'unreadable']) deps.metrics?.sourceMapLoads.inc({ result }, 0);
   }
@@ -170,7 +173,7 @@ export class SourceMapSymbolicator {
   }
 
   private remember(key: string, entry: Cached): ParsedSourceMap {
-    const max = this.deps.maxCacheBytes ?? sourceMapCacheBudget();
+    const max = this.maxCacheBytes;
     // A map larger than the whole cache is used for this event and not kept.
     if (entry.bytes > max) {
       this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
