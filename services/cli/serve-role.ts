@@ -6,10 +6,12 @@
 // dependencies answer. SIGTERM: stop accepting, finish what is in hand (requests in flight, the
 // batch being handled and its commit), flush, close, exit 0.
 import type { RequestListener, Server } from 'node:http';
+import v8 from 'node:v8';
 import { dispatcherSettings, startDispatcherRole } from '../dispatcher/dispatcher-role.ts';
 import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
 import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';
 import { composeDispatcher, composeIngest, composeMcp, type ServerRole } from '../runtime/compose.ts';
+import { growSmallHeapAsALargeOne } from '../runtime/heap-growth.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
@@ -35,6 +37,7 @@ interface RoleParts {
 
 export async function serveRole(role: ServerRole, config: Config, rootLogger: Logger): Promise<RunningRole> {
   const logger = rootLogger.child({ role });
+  const heapGrowingPercent = growSmallHeapAsALargeOne();
   const metrics = createMetrics({ role });
   const parts = await ROLES[role](config, logger, metrics);
   let server: Server;
@@ -51,7 +54,8 @@ export async function serveRole(role: ServerRole, config: Config, rootLogger: Lo
     await parts.close();
     throw error;
   }
-  logger.info({ listen: url, version: VERSION }, 'errata role started');
+  const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
+  logger.info({ listen: url, version: VERSION, heapLimitMb, heapGrowingPercent }, 'errata role started');
 
   let stopped: Promise<void> | undefined;
   return {

@@ -46,7 +46,7 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
   const thread = 'role' in options ? 'main' : 'backend';
   new Gauge({
     name: 'errata_thread_heap_bytes',
-    help: 'Memory of each thread of the process: V8 heap used and total, external memory (WebAssembly included) and array buffers.',
+    help: 'Memory of each thread of the process: V8 heap used, total and limit, external memory (WebAssembly included) and array buffers.',
     labelNames: ['thread', 'kind'] as const,
     registers,
     collect() {
@@ -54,6 +54,8 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
       const memory = process.memoryUsage();
       this.set({ thread, kind: 'used' }, heap.used_heap_size);
       this.set({ thread, kind: 'total' }, heap.total_heap_size);
+      // The size V8 ends the thread at ("heap out of memory"): set from the pod's limit by the operator, by backend-heap.ts for the backend thread.
+      this.set({ thread, kind: 'limit' }, heap.heap_size_limit);
       this.set({ thread, kind: 'external' }, memory.external);
       this.set({ thread, kind: 'array_buffers' }, memory.arrayBuffers);
     },

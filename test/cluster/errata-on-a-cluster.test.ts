@@ -18,6 +18,7 @@ import { parseAllDocuments } from 'yaml';
 import { containerSpec, execInPod } from '../support/cluster-env.ts';
 import { applyCrd, clients, getErrata, patchErrataSpec, testKubeConfig } from '../support/kube-cluster.ts';
 import { connectAgent, sendScenario } from '../support/mcp-client.ts';
+import { metricTotal } from '../support/metrics.ts';
 import { withDatabase } from '../support/postgres-database.ts';
 import { eventEnvelope, newEventId } from '../support/raw-http.ts';
 import { eventually, REPO_ROOT } from '../support/standalone-server.ts';
@@ -239,6 +240,17 @@ describe('Errata on a real single-node cluster', () => {
       expect(container.readinessProbe?.httpGet?.path).toBe('/healthz');
       expect((await fetch(`${podUrl(pod!)}/healthz`)).status).toBe(200);
     }
+    // The sample gives ingest a 512Mi memory limit, so the operator set its heap to half of it
+    // (operator/desired/node-heap.ts); mcp has no limit and keeps Node's own size, from the node's memory.
+    const heapLimitMib = async (role: string) => {
+      const [pod] = await readyPods(role, expected[role]!);
+      const limit = await metricTotal({ url: podUrl(pod!) }, 'errata_thread_heap_bytes', { thread: 'main', kind: 'limit' });
+      return limit / 2 ** 20;
+    };
+    const ingestHeap = await heapLimitMib('ingest');
+    expect(ingestHeap).toBeGreaterThanOrEqual(256);
+    expect(ingestHeap).toBeLessThan(300);
+    expect(await heapLimitMib('mcp')).toBeGreaterThan(300);
   });
 
   it('takes a @sentry/node event at an ingest pod, processes it in a dispatcher pod, and shows it through /mcp on an mcp pod with a token minted in that pod', async () => {

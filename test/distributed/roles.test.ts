@@ -12,7 +12,7 @@ import { listIssues, searchLogs, waitForIssue, waitForLogs } from '../support/is
 import { metricTotal } from '../support/metrics.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { FormClient } from '../support/dashboard-forms.ts';
-import type { RoleProcess } from '../support/role-process.ts';
+import { startRole, type RoleProcess } from '../support/role-process.ts';
 import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
 import { testPython } from '../support/test-python.ts';
 
@@ -172,6 +172,28 @@ describe('distributed roles', () => {
         headers: { connection: 'close' },
       });
       expect(response.status).toBe(403);
+    }
+  });
+
+  it('a role with a small heap, as in a pod with a memory limit, grows it as V8 would a large one, and says so', async () => {
+    // NODE_OPTIONS as the operator sets it for a 512Mi memory limit (operator/desired/node-heap.ts).
+    const env = { ...cluster.env, NODE_OPTIONS: '--max-old-space-size=256', ERRATA_LOG_LEVEL: 'info' };
+    const small = await startRole('mcp', env);
+    try {
+      const started = await eventually(
+        async () =>
+          small
+            .output()
+            .split('\n')
+            .find((line) => line.includes('errata role started')),
+        'the start line',
+      );
+      const limitMb = (await metricTotal(small, 'errata_thread_heap_bytes', { thread: 'main', kind: 'limit' })) / 2 ** 20;
+      expect(limitMb).toBeGreaterThanOrEqual(256);
+      expect(limitMb).toBeLessThan(400);
+      expect(JSON.parse(started)).toMatchObject({ heapLimitMb: Math.round(limitMb), heapGrowingPercent: 300 });
+    } finally {
+      expect(await small.stop()).toBe(0);
     }
   });
 

@@ -10,6 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { api, freePort, runCli, runCliJson, runProcess, startServer } from '../support/standalone-server.ts';
 import { cliEnvironments } from '../support/cli-env.ts';
+import { metricTotal } from '../support/metrics.ts';
+import { backendHeapMb } from '../../services/runtime/embedded/backend-heap.ts';
 
 const { dataDir, cliEnv } = cliEnvironments();
 
@@ -177,6 +179,10 @@ describe('errata start', () => {
       ]) {
         expect(text).toContain(name);
       }
+      // The backend thread runs with the heap cap backend-heap.ts computes, plus its young generation.
+      const backendHeapLimit = await metricTotal(server, 'errata_thread_heap_bytes', { thread: 'backend', kind: 'limit' });
+      expect(backendHeapLimit / 2 ** 20).toBeGreaterThanOrEqual(backendHeapMb());
+      expect(backendHeapLimit / 2 ** 20).toBeLessThan(backendHeapMb() + 64);
 
       // The server owns the database; the CLI goes through it.
       const project = await runCliJson<{ dsn: string; project: { slug: string } }>(
