@@ -51,11 +51,7 @@ const roleSpec = z
   .object({
     replicas: z.number().int().min(0).max(1000).default(1).describe('fixed replicas; ignored when autoscaling is set'),
     autoscaling: autoscaling.optional(),
-    resources: z
-      .object({ requests: resourceList.optional(), limits: resourceList.optional() })
-      .strict()
-      .optional()
-      .describe("the container's; a memory limit also sets Node's heap to half of it, unless env sets NODE_OPTIONS"),
+    resources: z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict().optional(),
     env: z.array(envVar).max(100).optional().describe('extra environment, e.g. ERRATA_LOG_LEVEL'),
   })
   .strict();

@@ -145,24 +145,24 @@ describe('desired objects', () => {
     expect(JSON.stringify(objects.get('ConfigMap/prod-config').data)).not.toContain('OIDC');
   });
 
-  it("sizes a role's Node heap to half its memory limit, unless the role's env sets NODE_OPTIONS", () => {
+  it("gives a role with a memory limit of 1 GiB or more larger semi-spaces, unless the role's env sets NODE_OPTIONS", () => {
     const objects = byKey(
       desiredObjects(
         resource({
           ingest: { resources: { limits: { memory: '1Gi' } } },
-          mcp: { resources: { limits: { memory: '1Gi' } }, env: [{ name: 'NODE_OPTIONS', value: '--enable-source-maps' }] },
-          dispatcher: { resources: { requests: { memory: '2Gi' } } },
+          mcp: { resources: { limits: { memory: '2Gi' } }, env: [{ name: 'NODE_OPTIONS', value: '--enable-source-maps' }] },
+          dispatcher: { resources: { limits: { memory: '512Mi' } } },
         }),
         observed,
       ),
     );
-    const env = (role: string) =>
-      objects.get(`Deployment/prod-${role}`).spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>;
-    const nodeOptions = (role: string) => env(role).filter((v) => v.name === 'NODE_OPTIONS');
-    expect(nodeOptions('ingest')).toEqual([{ name: 'NODE_OPTIONS', value: '--max-old-space-size=512' }]);
+    const nodeOptions = (role: string) =>
+      (objects.get(`Deployment/prod-${role}`).spec.template.spec.containers[0].env as Array<{ name: string }>).filter(
+        (v) => v.name === 'NODE_OPTIONS',
+      );
+    expect(nodeOptions('ingest')).toEqual([{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=16' }]);
     // The user's NODE_OPTIONS replaces the operator's whole, and stays the only one.
     expect(nodeOptions('mcp')).toEqual([{ name: 'NODE_OPTIONS', value: '--enable-source-maps' }]);
-    // A request is not a limit: the container can use the node's memory, and Node sizes for that.
     expect(nodeOptions('dispatcher')).toEqual([]);
     const job = migrationJob(resource({ ingest: { resources: { limits: { memory: '1Gi' } } } }), '0.2.0');
     expect(JSON.stringify(job)).not.toContain('NODE_OPTIONS');

@@ -3,7 +3,7 @@
 // the reconciler moves to the spec's version only once that version's migrations succeeded.
 import { ROLES, type ErrataResource, type Role } from '../api/errata-resource.ts';
 import { extraEnv, publicUrls, secretEnv, sharedSettings, ssoEnv } from './environment.ts';
-import { nodeHeapEnv } from './node-heap.ts';
+import { nodeOptionsEnv } from './node-options.ts';
 import { HTTP_PORT, objectName, ownedMetadata, selectorLabels, specHash } from './metadata.ts';
 
 export const CONFIG_HASH_ANNOTATION = 'errata.dev/config-hash';
@@ -28,7 +28,7 @@ function container(resource: ErrataResource, version: string, args: string[], ro
     imagePullPolicy: spec.imagePullPolicy,
     args,
     envFrom: [{ configMapRef: { name: objectName(resource, 'config') } }],
-    env: [...secretEnv(spec), ...ssoEnv(spec, role), ...(role ? [...nodeHeapEnv(spec[role]), ...extraEnv(spec, role)] : [])],
+    env: [...secretEnv(spec), ...ssoEnv(spec, role), ...(role ? [...nodeOptionsEnv(spec[role]), ...extraEnv(spec, role)] : [])],
     securityContext: {
       runAsNonRoot: true,
       allowPrivilegeEscalation: false,

@@ -11,7 +11,7 @@ import { dispatcherSettings, startDispatcherRole } from '../dispatcher/dispatche
 import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
 import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';
 import { composeDispatcher, composeIngest, composeMcp, type ServerRole } from '../runtime/compose.ts';
-import { growSmallHeapAsALargeOne } from '../runtime/heap-growth.ts';
+import { applyHeapGrowingPercent } from '../runtime/heap-growth.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
@@ -37,7 +37,7 @@ interface RoleParts {
 
 export async function serveRole(role: ServerRole, config: Config, rootLogger: Logger): Promise<RunningRole> {
   const logger = rootLogger.child({ role });
-  const heapGrowingPercent = growSmallHeapAsALargeOne();
+  const heapGrowingPercent = applyHeapGrowingPercent(config.heapGrowingPercent);
   const metrics = createMetrics({ role });
   const parts = await ROLES[role](config, logger, metrics);
   let server: Server;

@@ -32,6 +32,7 @@ const schema = z
     ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
     ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: integer(1).default(600),
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
+    ERRATA_HEAP_GROWING_PERCENT: integer(0, 1000).optional(),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3600).default(300),
@@ -193,6 +194,8 @@ export interface Config {
   /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
+  /** V8's heap growing percent in a distributed role: undefined for automatic (heap-growth.ts), 0 for V8's own. */
+  heapGrowingPercent: number | undefined;
   /** Source map uploads: bundle assemblies at once per ingest process, stored chunk bytes per project. */
   uploads: { maxAssemblies: number; chunkBytesPerProject: number };
   shutdownTimeoutSeconds: number;
@@ -291,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
+    heapGrowingPercent: c.ERRATA_HEAP_GROWING_PERCENT,
     uploads: { maxAssemblies: c.ERRATA_UPLOAD_MAX_ASSEMBLIES, chunkBytesPerProject: c.ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT },
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     http: {

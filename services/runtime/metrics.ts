@@ -54,7 +54,8 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
       const memory = process.memoryUsage();
       this.set({ thread, kind: 'used' }, heap.used_heap_size);
       this.set({ thread, kind: 'total' }, heap.total_heap_size);
-      // The size V8 ends the thread at ("heap out of memory"): set from the pod's limit by the operator, by backend-heap.ts for the backend thread.
+      // The size V8 ends the thread at ("heap out of memory"): Node's, from the memory it sees, or
+      // NODE_OPTIONS'; for the standalone backend thread, backend-heap.ts.
       this.set({ thread, kind: 'limit' }, heap.heap_size_limit);
       this.set({ thread, kind: 'external' }, memory.external);
       this.set({ thread, kind: 'array_buffers' }, memory.arrayBuffers);

@@ -13,7 +13,7 @@ import { metricTotal } from '../support/metrics.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { FormClient } from '../support/dashboard-forms.ts';
 import { startRole, type RoleProcess } from '../support/role-process.ts';
-import { api, eventually, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
+import { api, eventually, loggedLine, REPO_ROOT, runCli, runProcess, type Provisioned } from '../support/standalone-server.ts';
 import { testPython } from '../support/test-python.ts';
 
 let cluster: Cluster;
@@ -175,26 +175,26 @@ describe('distributed roles', () => {
     }
   });
 
-  it('a role with a small heap, as in a pod with a memory limit, grows it as V8 would a large one, and says so', async () => {
-    // NODE_OPTIONS as the operator sets it for a 512Mi memory limit (operator/desired/node-heap.ts).
+  it('a role with a small heap, as in a pod with a memory limit, fixes its growing factor at 4, says so, and can be told not to', async () => {
+    // The heap Node gives a process in a pod with a 512Mi memory limit (half of it, at least 256 MB).
     const env = { ...cluster.env, NODE_OPTIONS: '--max-old-space-size=256', ERRATA_LOG_LEVEL: 'info' };
-    const small = await startRole('mcp', env);
-    try {
-      const started = await eventually(
-        async () =>
-          small
-            .output()
-            .split('\n')
-            .find((line) => line.includes('errata role started')),
-        'the start line',
-      );
-      const limitMb = (await metricTotal(small, 'errata_thread_heap_bytes', { thread: 'main', kind: 'limit' })) / 2 ** 20;
-      expect(limitMb).toBeGreaterThanOrEqual(256);
-      expect(limitMb).toBeLessThan(400);
-      expect(JSON.parse(started)).toMatchObject({ heapLimitMb: Math.round(limitMb), heapGrowingPercent: 300 });
-    } finally {
-      expect(await small.stop()).toBe(0);
-    }
+    const started = async (extra: Record<string, string>) => {
+      const role = await startRole('mcp', { ...env, ...extra });
+      try {
+        const line = await loggedLine(role, 'errata role started');
+        const limit = await metricTotal(role, 'errata_thread_heap_bytes', { thread: 'main', kind: 'limit' });
+        return { limitMb: limit / 2 ** 20, line };
+      } finally {
+        expect(await role.stop()).toBe(0);
+      }
+    };
+    const small = await started({});
+    expect(small.limitMb).toBeGreaterThanOrEqual(256);
+    expect(small.limitMb).toBeLessThan(400);
+    expect(small.line).toMatchObject({ heapLimitMb: Math.round(small.limitMb), heapGrowingPercent: 300 });
+    const own = await started({ ERRATA_HEAP_GROWING_PERCENT: '0' });
+    expect(own.line.heapLimitMb).toBe(small.line.heapLimitMb);
+    expect(own.line).not.toHaveProperty('heapGrowingPercent');
   });
 
   it('a role refuses to start on a database `errata migrate` has not prepared, saying so', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { addOrganization, tableText } from '../support/embedded-admin.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { api, freePort, runCli, runCliJson, runProcess, startServer } from '../support/standalone-server.ts';
+import { api, freePort, loggedLine, runCli, runCliJson, runProcess, startServer } from '../support/standalone-server.ts';
 import { cliEnvironments } from '../support/cli-env.ts';
 import { metricTotal } from '../support/metrics.ts';
 import { backendHeapMb } from '../../services/runtime/embedded/backend-heap.ts';
@@ -155,6 +155,19 @@ describe('errata start', () => {
     const result = await runCli(['start'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/ERRATA_PORT="eighty"/);
+  });
+
+  it("keeps V8's heap growing factor unless ERRATA_HEAP_GROWING_PERCENT sets one, and says which in its start line", async () => {
+    const startLine = async (env: Record<string, string>) => {
+      const server = await startServer({ env: { ERRATA_LOG_LEVEL: 'info', ...env } });
+      try {
+        return await loggedLine(server, 'errata started');
+      } finally {
+        await server.stop();
+      }
+    };
+    expect(await startLine({ ERRATA_HEAP_GROWING_PERCENT: '300' })).toMatchObject({ heapGrowingPercent: 300 });
+    expect(await startLine({})).not.toHaveProperty('heapGrowingPercent');
   });
 
   it('prints the base URL and next steps, serves /healthz and /metrics, and lets the CLI work while running', async () => {

@@ -219,6 +219,16 @@ export async function apiRequest(
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
+/** The first JSON log line a server printed with message `msg`, once it has printed it (log level info or finer). */
+export async function loggedLine(server: ServerProcess, msg: string): Promise<Record<string, unknown>> {
+  const find = async () =>
+    server
+      .output()
+      .split('\n')
+      .find((line) => line.includes(`"msg":${JSON.stringify(msg)}`));
+  return JSON.parse(await eventually(find, `the log line "${msg}"`));
+}
+
 /** Polls until `check` returns a value (not undefined), or fails after the deadline. */
 export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

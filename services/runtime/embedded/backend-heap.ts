@@ -10,8 +10,8 @@
 //
 // Yet the cap is also what ends a runaway batch before the machine runs out: on a small machine
 // (or container) 2,000 MB is more than there is, and the kernel's OOM killer would end the whole
-// process instead. So the cap is a quarter of the memory there is (V8's own rule for a default
-// heap), at least 256 MB and at most 2,000 MB: 2,000 from 8,000 MiB up.
+// process instead. So the cap is a quarter of the memory there is (half of what Node gives the
+// main thread, which is half), at least 256 MB and at most 2,000 MB: 2,000 from 8,000 MiB up.
 import { totalmem } from 'node:os';
 
 const MIN_MB = 256;

@@ -1,0 +1,40 @@
+// Node sizes a process's young generation from its heap, and its heap from the memory it can
+// see: in a pod with a 1 GiB memory limit, semi-spaces of 4 MiB instead of the 16 MiB a large
+// machine gets. Objects that would have died young then survive into the old generation, and the
+// roles spend more CPU per event (docs/benchmarks.md, "a heap sized from the pod's limit"). So a
+// role with a memory limit of 1 GiB or more gets `--max-semi-space-size=16`, at most 48 MiB of
+// young generation, under 5% of its limit. (Its old generation's growing factor the role sets
+// itself: services/runtime/heap-growth.ts.) A NODE_OPTIONS in the role's env replaces this whole.
+import type { ErrataSpec, Role } from '../api/errata-resource.ts';
+
+const SEMI_SPACE_MIB = 16;
+const MIN_LIMIT_BYTES = 2 ** 30;
+
+const UNIT: Record<string, number> = {
+  '': 1,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+};
+
+/** Bytes in a quantity of the form the resource's schema accepts (`512Mi`, `1.5Gi`, `1G`, `1073741824`). */
+export function quantityBytes(quantity: string): number {
+  const match = /^([0-9]+(?:\.[0-9]+)?)([a-zA-Z]*)$/.exec(quantity);
+  const unit = match ? UNIT[match[2]!] : undefined;
+  if (!match || unit === undefined) throw new Error(`not a Kubernetes quantity: ${quantity}`);
+  return Number(match[1]) * unit;
+}
+
+/** NODE_OPTIONS for a role, when its memory limit calls for one and its own env sets none. */
+export function nodeOptionsEnv(roleSpec: Pick<ErrataSpec[Role], 'resources' | 'env'>): Array<{ name: string; value: string }> {
+  const limit = roleSpec.resources?.limits?.memory;
+  if (!limit || roleSpec.env?.some((v) => v.name === 'NODE_OPTIONS')) return [];
+  if (quantityBytes(limit) < MIN_LIMIT_BYTES) return [];
+  return [{ name: 'NODE_OPTIONS', value: `--max-semi-space-size=${SEMI_SPACE_MIB}` }];
+}
