@@ -14,10 +14,12 @@ describe("a role's NODE_OPTIONS from its memory limit", () => {
     expect(() => quantityBytes('1GB')).toThrow(/not a Kubernetes quantity/);
   });
 
-  it('gives 16 MiB semi-spaces from a 1 GiB limit up, and nothing below, without a limit, or when env sets NODE_OPTIONS', () => {
+  it('gives 16 MiB semi-spaces from a 1 GiB limit to under 4 GiB, and nothing otherwise or when env sets NODE_OPTIONS', () => {
     const semi = [{ name: 'NODE_OPTIONS', value: '--max-semi-space-size=16' }];
     expect(nodeOptionsEnv({ resources: { limits: { memory: '1Gi' } } })).toEqual(semi);
-    expect(nodeOptionsEnv({ resources: { limits: { memory: '8Gi' } } })).toEqual(semi);
+    expect(nodeOptionsEnv({ resources: { limits: { memory: '3.5Gi' } } })).toEqual(semi);
+    // From 4 GiB up Node gives 16 MiB semi-spaces itself.
+    expect(nodeOptionsEnv({ resources: { limits: { memory: '4Gi' } } })).toEqual([]);
     expect(nodeOptionsEnv({ resources: { limits: { memory: '1G' } } })).toEqual([]);
     expect(nodeOptionsEnv({ resources: { limits: { memory: '512Mi' } } })).toEqual([]);
     expect(nodeOptionsEnv({ resources: { requests: { memory: '2Gi' } } })).toEqual([]);

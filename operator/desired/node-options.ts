@@ -2,17 +2,19 @@
 // see: in a pod with a 1 GiB memory limit, semi-spaces of 4 MiB instead of the 16 MiB a large
 // machine gets. Objects that would have died young then survive into the old generation, and the
 // roles spend more CPU per event (docs/benchmarks.md, "a heap sized from the pod's limit"). So a
-// role with a memory limit of 1 GiB or more gets `--max-semi-space-size=16`, at most 48 MiB of
-// young generation, under 5% of its limit. (Its old generation's growing factor the role sets
-// itself: services/runtime/heap-growth.ts.) A NODE_OPTIONS in the role's env replaces this whole.
+// role with a memory limit from 1 GiB to under 4 GiB gets `--max-semi-space-size=16`, at most
+// 48 MiB of young generation, under 5% of its limit; from 4 GiB up Node gives 16 MiB itself. (The
+// old generation's growing factor the role sets itself: services/runtime/heap-growth.ts.) A
+// NODE_OPTIONS in the role's env replaces this whole.
 import type { ErrataSpec, Role } from '../api/errata-resource.ts';
 
 const SEMI_SPACE_MIB = 16;
 const MIN_LIMIT_BYTES = 2 ** 30;
+const NODE_GIVES_IT_FROM_BYTES = 4 * 2 ** 30;
 
 const UNIT: Record<string, number> = {
   '': 1,
-  m: 1e-3,
+  m: 1 / 1000,
   k: 1e3,
   M: 1e6,
   G: 1e9,
@@ -35,6 +37,7 @@ export function quantityBytes(quantity: string): number {
 export function nodeOptionsEnv(roleSpec: Pick<ErrataSpec[Role], 'resources' | 'env'>): Array<{ name: string; value: string }> {
   const limit = roleSpec.resources?.limits?.memory;
   if (!limit || roleSpec.env?.some((v) => v.name === 'NODE_OPTIONS')) return [];
-  if (quantityBytes(limit) < MIN_LIMIT_BYTES) return [];
+  const bytes = quantityBytes(limit);
+  if (bytes < MIN_LIMIT_BYTES || bytes >= NODE_GIVES_IT_FROM_BYTES) return [];
   return [{ name: 'NODE_OPTIONS', value: `--max-semi-space-size=${SEMI_SPACE_MIB}` }];
 }

@@ -9,7 +9,7 @@ describe('the default source map cache budget', () => {
     expect(sourceMapCacheBudget(1024 * MiB)).toBe(256 * MiB);
   });
 
-  it('leaves most of a small heap (a pod with a 1 GiB limit) to the pipeline', () => {
+  it('leaves most of a small heap to the pipeline', () => {
     expect(sourceMapCacheBudget(304 * MiB)).toBe(114 * MiB);
     expect(sourceMapCacheBudget(256 * MiB)).toBe(96 * MiB);
   });

@@ -37,6 +37,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ERRATA_UPLOAD_MAX_ASSEMBLIES: '0' })).toThrow(/ERRATA_UPLOAD_MAX_ASSEMBLIES="0"/);
   });
 
+  it("reads the heap growing percent: unset or empty for automatic, 0 for V8's own, else 10 to 1000", () => {
+    expect(loadConfig({}).heapGrowingPercent).toBeUndefined();
+    expect(loadConfig({ ERRATA_HEAP_GROWING_PERCENT: '' }).heapGrowingPercent).toBeUndefined();
+    expect(loadConfig({ ERRATA_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ ERRATA_HEAP_GROWING_PERCENT: '300' }).heapGrowingPercent).toBe(300);
+    expect(() => loadConfig({ ERRATA_HEAP_GROWING_PERCENT: '5' })).toThrow(
+      /ERRATA_HEAP_GROWING_PERCENT="5": 0 for V8's own, or 10 to 1000/,
+    );
+    expect(() => loadConfig({ ERRATA_HEAP_GROWING_PERCENT: '1001' })).toThrow(/ERRATA_HEAP_GROWING_PERCENT="1001"/);
+    expect(() => loadConfig({ ERRATA_HEAP_GROWING_PERCENT: 'fast' })).toThrow(/ERRATA_HEAP_GROWING_PERCENT="fast"/);
+  });
+
   it('derives the base URL from the port and trims a trailing slash', () => {
     expect(loadConfig({ ERRATA_PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
     expect(loadConfig({ ERRATA_BASE_URL: 'https://errors.example.com/' }).baseUrl).toBe('https://errors.example.com');

@@ -32,7 +32,14 @@ const schema = z
     ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
     ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: integer(1).default(600),
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
-    ERRATA_HEAP_GROWING_PERCENT: integer(0, 1000).optional(),
+    // Empty is unset (the operator writes an env entry without a value as ""); under 10 would make
+    // V8 collect more often than its own lowest factor (1.1) does.
+    ERRATA_HEAP_GROWING_PERCENT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      integer(0, 1000)
+        .refine((percent) => percent === 0 || percent >= 10, "0 for V8's own, or 10 to 1000")
+        .optional(),
+    ),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3600).default(300),
@@ -194,7 +201,7 @@ export interface Config {
   /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
   queueMaxBacklogBytes: number;
-  /** V8's heap growing percent in a distributed role: undefined for automatic (heap-growth.ts), 0 for V8's own. */
+  /** V8's heap growing percent: undefined for automatic (heap-growth.ts; the standalone server keeps V8's own), 0 for V8's own. */
   heapGrowingPercent: number | undefined;
   /** Source map uploads: bundle assemblies at once per ingest process, stored chunk bytes per project. */
   uploads: { maxAssemblies: number; chunkBytesPerProject: number };

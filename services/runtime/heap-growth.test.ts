@@ -37,8 +37,9 @@ describe("a distributed role's heap growing factor", () => {
   it("is 4 under a 2 GiB heap limit and V8's own from there, unless configured", () => {
     expect(heapGrowingPercentFor(259 * MIB, undefined)).toBe(300);
     expect(heapGrowingPercentFor(524 * MIB, undefined)).toBe(300);
-    expect(heapGrowingPercentFor(2047 * MIB, undefined)).toBe(300);
-    expect(heapGrowingPercentFor(2048 * MIB, undefined)).toBeUndefined();
+    // An old generation just under 2 GiB (a pod limit just under 4 GiB), with 16 MiB semi-spaces.
+    expect(heapGrowingPercentFor(2095 * MIB, undefined)).toBe(300);
+    expect(heapGrowingPercentFor(2096 * MIB, undefined)).toBeUndefined();
     expect(heapGrowingPercentFor(4144 * MIB, undefined)).toBeUndefined();
     // ERRATA_HEAP_GROWING_PERCENT: 0 leaves V8's own, any other value applies at every size.
     expect(heapGrowingPercentFor(524 * MIB, 0)).toBeUndefined();
