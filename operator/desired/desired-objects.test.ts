@@ -145,7 +145,7 @@ describe('desired objects', () => {
     expect(JSON.stringify(objects.get('ConfigMap/prod-config').data)).not.toContain('OIDC');
   });
 
-  it("gives a role with a memory limit of 1 GiB or more larger semi-spaces, unless the role's env sets NODE_OPTIONS", () => {
+  it("gives a role with a memory limit from 1 GiB to under 4 GiB larger semi-spaces, unless the role's env sets NODE_OPTIONS", () => {
     const objects = byKey(
       desiredObjects(
         resource({
