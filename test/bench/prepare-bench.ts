@@ -4,7 +4,11 @@
 // ~20 KB Python errors, 100 fingerprints). Prints, per event, the time (minimum and median over
 // ROUNDS passes) and the bytes allocated on V8's heap, which is what the garbage collector then
 // works off (V8's sampling heap profiler, counting objects already collected; the contents of
-// Buffers are outside it). Asserts nothing about the figures; fails if an event is dropped.
+// Buffers are outside it). Then the same for events built to make grouping's message
+// parameterization slow: 25 exceptions without a stack trace (the most normalizeStacktrace
+// keeps), each value two 1,024-character lines (the most that is parameterized) of one shape.
+// Asserts nothing about the figures; fails if an event is dropped.
+import { randomUUID } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { encodeQueuedItem } from '../../services/core/pipeline/queued-item.ts';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
@@ -16,9 +20,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const BATCH = 200;
 const logger = createLogger('silent');
 
-// Queue records as ingest writes them: the header line, then the event item's payload as sent.
-const records = BODIES.map((body, i) => {
-  const payload = withEventId(body).split('\n')[2]!;
+function queueRecord(payload: string, i: number) {
   const header = {
     v: 1,
     kind: 'event',
@@ -28,13 +30,47 @@ const records = BODIES.map((body, i) => {
     receivedAt: Date.now() / 1000,
   } as const;
   return { topic: 'events.received', offset: String(i), value: encodeQueuedItem({ header, payload: Buffer.from(payload) }) };
-});
+}
 
-async function pass(): Promise<void> {
-  for (let i = 0; i < records.length; i += BATCH) {
-    const { prepared } = await prepareEvents(records.slice(i, i + BATCH), logger);
-    if (prepared.length !== Math.min(BATCH, records.length - i)) throw new Error('an event was dropped');
+// Queue records as ingest writes them: the header line, then the event item's payload as sent.
+const records = BODIES.map((body, i) => queueRecord(withEventId(body).split('\n')[2]!, i));
+
+async function pass(batch = records): Promise<void> {
+  for (let i = 0; i < batch.length; i += BATCH) {
+    const { prepared } = await prepareEvents(batch.slice(i, i + BATCH), logger);
+    if (prepared.length !== Math.min(BATCH, batch.length - i)) throw new Error('an event was dropped');
   }
+}
+
+/** Shapes of line that were slow to parameterize, each repeated to 1,024 characters. */
+const HOSTILE_LINES: Record<string, string> = {
+  'digits then a letter': `${'1'.repeat(1023)}x`,
+  '"a." repeated': 'a.'.repeat(512),
+  '"-1" repeated': '-1'.repeat(512),
+  '"1-" repeated': '1-'.repeat(512),
+  '"a.1" repeated': 'a.1'.repeat(342).slice(0, 1024),
+};
+
+function hostileRecords(line: string): ReturnType<typeof queueRecord>[] {
+  return Array.from({ length: 20 }, (_, i) => {
+    const values = Array.from({ length: 25 }, (_, k) => ({ type: `Hostile${k}`, value: `${line}\n${line}` }));
+    return queueRecord(
+      JSON.stringify({ event_id: randomUUID().replaceAll('-', ''), platform: 'python', exception: { values } }),
+      i,
+    );
+  });
+}
+
+/** Milliseconds per event: minimum and median over ROUNDS passes. */
+async function hostileMilliseconds(batch: ReturnType<typeof queueRecord>[]): Promise<[number, number]> {
+  await pass(batch);
+  const milliseconds: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = process.hrtime.bigint();
+    await pass(batch);
+    milliseconds.push(Number(process.hrtime.bigint() - started) / 1e6 / batch.length);
+  }
+  return [Math.min(...milliseconds), percentile(milliseconds, 50)];
 }
 
 async function allocatedBytesPerEvent(): Promise<number> {
@@ -71,3 +107,7 @@ console.log(
   `prepareEvents per event: minimum ${Math.min(...microseconds).toFixed(1)} µs, median ${percentile(microseconds, 50).toFixed(1)} µs; ` +
     `allocated ${(allocated / 1024).toFixed(1)} KB`,
 );
+for (const [shape, line] of Object.entries(HOSTILE_LINES)) {
+  const [minimum, median] = await hostileMilliseconds(hostileRecords(line));
+  console.log(`hostile messages, ${shape}: minimum ${minimum.toFixed(2)} ms, median ${median.toFixed(2)} ms per event`);
+}
