@@ -37,7 +37,8 @@ interface RoleParts {
 
 export async function serveRole(role: ServerRole, config: Config, rootLogger: Logger): Promise<RunningRole> {
   const logger = rootLogger.child({ role });
-  const heapGrowingPercent = applyHeapGrowingPercent(config.heapGrowingPercent);
+  const heapLimitBytes = v8.getHeapStatistics().heap_size_limit;
+  const heapGrowingPercent = applyHeapGrowingPercent(config.heapGrowingPercent, heapLimitBytes);
   const metrics = createMetrics({ role });
   const parts = await ROLES[role](config, logger, metrics);
   let server: Server;
@@ -54,7 +55,7 @@ export async function serveRole(role: ServerRole, config: Config, rootLogger: Lo
     await parts.close();
     throw error;
   }
-  const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
+  const heapLimitMb = Math.round(heapLimitBytes / 2 ** 20);
   logger.info({ listen: url, version: VERSION, heapLimitMb, heapGrowingPercent }, 'errata role started');
 
   let stopped: Promise<void> | undefined;
