@@ -81,6 +81,18 @@ function occurrencesOfExistingIssues(
   return byIssue;
 }
 
+/**
+ * One row of `table` by its primary key (project_id, `key`) for each row of the unnest() `v`
+ * beside it: an index probe per row, whatever the table's size. Joined plainly to a batch of
+ * 250, the planner hashed the whole table instead while it held from a few thousand rows to a
+ * few tens of thousands: in PGlite 7.7-17.6 ms a lookup against processed_events of 5,000 to
+ * 20,000 rows, 3.2-3.9 ms probed (docs/benchmarks.md, 2026-11-30). LIMIT keeps the planner from
+ * flattening the subquery back into that join.
+ */
+function byPrimaryKey(table: 'processed_events' | 'issue_hashes', key: 'event_id' | 'hash'): string {
+  return `SELECT * FROM ${table} t WHERE t.project_id = v.project_id AND t.${key} = v.${key} LIMIT 1`;
+}
+
 function eventKey(projectId: number, eventId: string): string {
   return `${projectId}:${eventId}`;
 }
@@ -153,7 +165,7 @@ async function issuesByHash(tx: SqlExecutor, groups: OccurrenceGroup[]): Promise
     const values = unnestRows(part, ['integer', 'text']);
     const rows = await tx.query<{ project_id: number; hash: string; issue_id: number }>(
       `SELECT h.project_id, h.hash, h.issue_id FROM ${values.sql} AS v (project_id, hash)
-       JOIN issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash`,
+       CROSS JOIN LATERAL (${byPrimaryKey('issue_hashes', 'hash')}) h`,
       values.params,
     );
     for (const row of rows.rows) known.set(hashKey(row.project_id, row.hash), row.issue_id);
@@ -438,7 +450,7 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
       `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug, pe.is_new_issue, pe.is_regression,
          pe.is_new_release, pe.count_before, pe.count_after
        FROM ${values.sql} AS v (project_id, event_id)
-       JOIN processed_events pe ON pe.project_id = v.project_id AND pe.event_id = v.event_id
+       CROSS JOIN LATERAL (${byPrimaryKey('processed_events', 'event_id')}) pe
        JOIN issues i ON i.id = pe.issue_id
        JOIN projects p ON p.id = i.project_id`,
       values.params,
