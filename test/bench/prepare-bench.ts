@@ -4,10 +4,10 @@
 // ~20 KB Python errors, 100 fingerprints). Prints, per event, the time (minimum and median over
 // ROUNDS passes) and the bytes allocated on V8's heap, which is what the garbage collector then
 // works off (V8's sampling heap profiler, counting objects already collected; the contents of
-// Buffers are outside it). Then the same for events built to make grouping's message
-// parameterization slow: 25 exceptions without a stack trace (the most normalizeStacktrace
-// keeps), each value two 1,024-character lines (the most that is parameterized) of one shape.
-// Asserts nothing about the figures; fails if an event is dropped.
+// Buffers are outside it). Then the time for events built to make grouping's message
+// parameterization slow: 25 exceptions without a stack trace (MAX_EXCEPTIONS, the most that
+// normalizing keeps), each value two 1,024-character lines (the most that is parameterized) of
+// one shape. Asserts nothing about the figures; fails if an event is dropped.
 import { randomUUID } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { encodeQueuedItem } from '../../services/core/pipeline/queued-item.ts';

@@ -83,11 +83,12 @@ function occurrencesOfExistingIssues(
 
 /**
  * One row of `table` by its primary key (project_id, `key`) for each row of the unnest() `v`
- * beside it: an index probe per row, whatever the table's size. Joined plainly to a batch of
- * 250, the planner hashed the whole table instead while it held from a few thousand rows to a
- * few tens of thousands: in PGlite 7.7-17.6 ms a lookup against processed_events of 5,000 to
- * 20,000 rows, 3.2-3.9 ms probed (docs/benchmarks.md, 2026-11-30). LIMIT keeps the planner from
- * flattening the subquery back into that join.
+ * beside it: an index probe per row, at any size of the table. Joined plainly to a batch of 250,
+ * the planner hashed the whole table instead while it held from a few thousand rows to a few
+ * tens of thousands: in PGlite 7.7-17.6 ms a lookup against processed_events of 5,000 to 20,000
+ * rows, 3.2-3.9 ms probed. Where the planner chose well, probing costs up to about a millisecond
+ * more (docs/benchmarks.md, 2026-11-30). LIMIT keeps the planner from flattening the subquery
+ * back into that join.
  */
 function byPrimaryKey(table: 'processed_events' | 'issue_hashes', key: 'event_id' | 'hash'): string {
   return `SELECT * FROM ${table} t WHERE t.project_id = v.project_id AND t.${key} = v.${key} LIMIT 1`;
@@ -275,6 +276,9 @@ async function updateIssues(
       ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'text[]', 'text'],
     );
     // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
+    // `i.id = ANY(...)` repeats the join's ids for the planner: joined to the VALUES alone, it
+    // hashed every issue of every project instead (32-46 ms against 14-25 for 126 issues among
+    // 20,000 in PGlite; record-occurrences-plans.test.ts).
     const rows = await tx.query<{ id: number; short_number: number; slug: string; times_seen: number }>(
       `UPDATE issues i SET
          times_seen = i.times_seen + v.count,
@@ -290,9 +294,9 @@ async function updateIssues(
          last_release = CASE WHEN v.release IS NOT NULL AND to_timestamp(v.last_seen) >= i.last_seen THEN v.release ELSE i.last_release END
        FROM (VALUES ${values.sql}) AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
          projects p
-       WHERE i.id = v.id AND p.id = i.project_id
+       WHERE i.id = v.id AND p.id = i.project_id AND i.id = ANY($${values.params.length + 1}::integer[])
        RETURNING i.id, i.short_number, p.slug, i.times_seen`,
-      values.params,
+      [...values.params, part.map(({ issueId }) => issueId)],
     );
     const added = new Map(part.map(({ issueId, group }) => [issueId, group.count]));
     for (const row of rows.rows)
