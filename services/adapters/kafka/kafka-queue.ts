@@ -1,5 +1,6 @@
-// The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through kafkajs
-// (consumers, admin) and @platformatic/kafka (the producer: see batching-producer.ts).
+// The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through
+// @platformatic/kafka (the producer, see batching-producer.ts; the consumers, see
+// kafka-subscription.ts) and kafkajs (the admin client: topics, offsets, lag).
 // Topics keep the domain's `<domain>.<fact>` names behind an optional prefix that only this file
 // sees; consumer groups share partitions across dispatcher processes; a publish resolves once
 // every in-sync replica has the records and fails within produceTimeoutMs when they cannot.
@@ -39,10 +40,8 @@ export interface KafkaQueueOptions {
   produceTimeoutMs?: number;
   /** A consumer silent this long loses its partitions to the rest of its group (default 10 000). */
   sessionTimeoutMs?: number;
-  /** How long a rebalance waits for members to finish the batch in hand (default 30 000). */
+  /** How long a rebalance waits for members to rejoin (default 30 000); a member's batch in hand may still be running. */
   rebalanceTimeoutMs?: number;
-  /** Partitions one subscription handles at the same time (default: `partitions`). */
-  partitionsConsumedConcurrently?: number;
   /** Consumer groups lag() reports besides those this instance subscribed with (default: the dispatcher's). */
   lagGroups?: string[];
   logger?: KafkaLogger;
@@ -119,7 +118,6 @@ export class KafkaQueue implements Queue {
       // events/s against 775-923, for 55-60 MB more at peak; 4 MB did no better (1,029-1,221)
       // and held 100-120 MB more (npm run bench:distributed; docs/benchmarks.md).
       maxBytesPerPartition: 2 * 1024 * 1024,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? partitions,
     };
   }
 
@@ -177,8 +175,8 @@ export class KafkaQueue implements Queue {
     topics.add(topic);
     this.groupTopics.set(options.group, topics);
     const subscription: KafkaSubscription = new KafkaSubscription({
-      // Consumers with a client each: kafkajs keeps one group's offsets per client, shared.
-      kafka: this.client({ connectionTimeout: 3_000, requestTimeout: 30_000 }),
+      brokers: this.options.brokers,
+      clientId: this.options.clientId,
       admin: this.admin,
       topic,
       kafkaTopic,

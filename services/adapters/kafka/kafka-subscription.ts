@@ -1,31 +1,34 @@
-// One subscription of the Kafka queue (broker → dispatcher): a kafkajs consumer of its own in
-// the consumer group, so each topic's subscription starts and stops on its own. Offsets are
-// committed by hand, after the handler resolved, one handler call (at most maxBatchSize records)
-// at a time; a partition's records are handled in order, different partitions concurrently.
+// One subscription of the Kafka queue (broker → dispatcher): a @platformatic/kafka consumer of
+// its own in the consumer group, so each topic's subscription starts and stops on its own.
+// Records arrive on a stream and are sorted into a lane per partition (stream-feed.ts,
+// partition-lanes.ts); a lane's records are handled in order, at most maxBatchSize per handler
+// call, and committed by hand after the handler resolved; different partitions' lanes run
+// concurrently.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { Consumer, type ConsumerGroupJoinPayload } from '@platformatic/kafka';
 import type { BatchHandler, DeliveredRecord, SubscribeOptions, Subscription } from '../../core/ports/queue.ts';
 import type { KafkaLogger } from './kafka-logging.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
-import { subscribedRoundRobin } from './subscription-assigner.ts';
+import { ASSIGNER_PROTOCOL, subscribedRoundRobin } from './subscription-assigner.ts';
+import { StreamFeed, type Fetched } from './stream-feed.ts';
 import { withTimeout } from './with-timeout.ts';
+import type { Admin } from 'kafkajs';
 
 export interface ConsumerSettings {
   /** A member silent this long (crashed, SIGKILLed, partitioned) loses its partitions. */
   sessionTimeoutMs: number;
-  /** How long the group waits for members to finish their batch in hand and rejoin. */
+  /** How long the group waits for members to rejoin when it rebalances. */
   rebalanceTimeoutMs: number;
   heartbeatIntervalMs: number;
-  /** Longest wait of an idle fetch; also bounds how soon an idle member notices a rebalance. */
+  /** Longest wait of an idle fetch; also bounds how soon an idle member sees new records. */
   maxWaitTimeMs: number;
-  /** Most bytes one fetch brings of one partition, which bounds that partition's batch. */
+  /** Most bytes one fetch brings of one partition. */
   maxBytesPerPartition: number;
-  partitionsConsumedConcurrently: number;
 }
 
 interface KafkaSubscriptionContext {
-  /** A client of its own: kafkajs shares committed-offset state among consumers of one client. */
-  kafka: Kafka;
+  brokers: string[];
+  clientId: string;
   admin: Admin;
   /** As the domain names it, and as the broker does (with the prefix). */
   topic: string;
@@ -42,7 +45,6 @@ interface KafkaSubscriptionContext {
 
 export class KafkaSubscription implements Subscription {
   private stopping = false;
-  private finished = false;
   private readonly stopSignal = new AbortController();
   private assigned: number[] = [];
   private endCurrent: (() => void) | undefined;
@@ -53,7 +55,7 @@ export class KafkaSubscription implements Subscription {
     this.loop = this.run();
   }
 
-  /** Partitions of the topic this member holds now (empty while joining or rebalancing). */
+  /** Partitions of the topic the group gave this member when it last joined (empty before that). */
   assignment(): number[] {
     return [...this.assigned];
   }
@@ -68,9 +70,8 @@ export class KafkaSubscription implements Subscription {
     this.stopping = true;
     this.stopSignal.abort();
     this.endCurrent?.();
-    // The consumer's stop waits for the batch in hand: its handler call finishes and commits.
+    // The loop waits for the batches in hand: their handler calls finish and commit.
     await this.loop;
-    this.finished = true;
     this.context.onStopped();
   }
 
@@ -93,133 +94,139 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
-  /** Keeps a consumer in the group until stopped, replacing one that kafkajs gave up on. */
+  /** Keeps a consumer in the group until stopped, replacing one whose stream or group failed. */
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      let consumer: Consumer | undefined;
+      // Made before anything is awaited, so a stop() from now on ends this consumer.
+      const ended = new Promise<void>((resolve) => (this.endCurrent = resolve));
+      let consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
+      let feed: StreamFeed | undefined;
+      let unwatch: (() => void) | undefined;
       try {
         await this.context.ensureTopic();
+        if (this.stopping) break;
         consumer = this.createConsumer();
-        const ended = new Promise<void>((resolve) => (this.endCurrent = resolve));
-        this.watch(consumer, () => (failures = 0));
-        await consumer.connect();
-        await consumer.subscribe({ topics: [this.context.kafkaTopic], fromBeginning: true });
-        if (!this.stopping) {
-          await consumer.run({
-            autoCommit: false,
-            eachBatchAutoResolve: false,
-            partitionsConsumedConcurrently: this.context.settings.partitionsConsumedConcurrently,
-            eachBatch: (payload) => this.eachBatch(payload),
-          });
-          await ended;
-        }
+        feed = new StreamFeed(consumer, this.context, (partition, records, closing) => this.handle(partition, records, closing));
+        const end = this.endCurrent!;
+        unwatch = this.watch(consumer, feed, end, () => (failures = 0));
+        await feed.start(end);
+        await ended;
       } catch (error) {
-        this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer failed to start; retrying');
+        this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer failed; starting a new one');
       }
+      unwatch?.();
+      // Batches in hand finish and commit before the member leaves.
+      await feed?.close();
       this.assigned = [];
-      await consumer?.disconnect().catch((error: unknown) => {
-        this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer did not disconnect cleanly');
+      await leave(consumer).catch((error: unknown) => {
+        this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer did not leave the group cleanly');
       });
       if (this.stopping) break;
       failures += 1;
-      await this.sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)));
+      // Each attempt already retried for a few seconds inside the client; a broker back from a
+      // restart is found within 5 s.
+      await this.sleep(Math.min(5_000, 500 * 2 ** Math.min(failures - 1, 4)));
     }
   }
 
-  private createConsumer(): Consumer {
+  private createConsumer(): Consumer<Buffer, Buffer, Buffer, Buffer> {
     const s = this.context.settings;
-    return this.context.kafka.consumer({
+    return new Consumer({
+      clientId: this.context.clientId,
+      bootstrapBrokers: this.context.brokers,
       groupId: this.context.groupId,
-      partitionAssigners: [subscribedRoundRobin],
       sessionTimeout: s.sessionTimeoutMs,
       rebalanceTimeout: s.rebalanceTimeoutMs,
       heartbeatInterval: s.heartbeatIntervalMs,
-      maxWaitTimeInMs: s.maxWaitTimeMs,
+      maxWaitTime: s.maxWaitTimeMs,
       maxBytesPerPartition: s.maxBytesPerPartition,
-      allowAutoTopicCreation: false,
-      retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5000 },
+      protocols: [ASSIGNER_PROTOCOL],
+      partitionAssigner: subscribedRoundRobin,
+      connectTimeout: 3_000,
+      timeout: 30_000,
+      retries: 5,
+      retryDelay: 300,
+      autocreateTopics: false,
     });
   }
 
-  private watch(consumer: Consumer, onJoined: () => void): void {
-    const { kafkaTopic } = this.context;
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      // A restart kafkajs scheduled just before stop() cleared it would rejoin an ended subscription.
-      if (this.finished) return void consumer.disconnect().catch(() => {});
-      this.assigned = [...(payload.memberAssignment[kafkaTopic] ?? [])].sort((a, b) => a - b);
+  /** Listeners of one consumer: they act on that consumer's feed and end only that consumer. Returns what stops the watchdog. */
+  private watch(
+    consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
+    feed: StreamFeed,
+    end: () => void,
+    onJoined: () => void,
+  ): () => void {
+    const { kafkaTopic, settings } = this.context;
+    let lastJoin: number | undefined;
+    consumer.on('consumer:group:join', (payload: ConsumerGroupJoinPayload) => {
+      const mine = (payload.assignments ?? []).find((a) => a.topic === kafkaTopic)?.partitions ?? [];
+      this.assigned = [...mine].sort((a, b) => a - b);
+      lastJoin = Date.now();
+      // The stream in use fetched for the old assignment: a new one starts from the last commits.
+      feed.restart(end);
       onJoined();
     });
-    consumer.on(consumer.events.REBALANCING, () => (this.assigned = []));
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      this.assigned = [];
-      // kafkajs restarts itself after retriable errors; after any other one, run() starts over.
-      if (!payload.restart) this.endCurrent?.();
+    consumer.on('consumer:group:leave', () => (this.assigned = []));
+    // The client emits errors it could not recover from (a failed rejoin): start over.
+    consumer.on('error', (error: unknown) => {
+      this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer error');
+      end();
     });
+    // A member whose heartbeats stopped without an error (a rejoin that failed half-way) is out
+    // of the group without knowing it: replace it.
+    const watchdog = setInterval(() => {
+      const lastSign = Math.max(consumer.lastHeartbeat?.getTime() ?? 0, lastJoin ?? 0);
+      // Heartbeats pause while a rejoin waits for the rest of the group (up to the rebalance timeout).
+      if (lastJoin === undefined || Date.now() - lastSign < settings.rebalanceTimeoutMs + settings.sessionTimeoutMs) return;
+      this.context.logger?.warn({ topic: this.context.topic }, 'queue consumer stopped heartbeating; starting a new one');
+      end();
+    }, settings.sessionTimeoutMs);
+    watchdog.unref();
+    return () => clearInterval(watchdog);
   }
 
-  private async eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, isRunning, isStale } = payload;
-    const { maxBatchSize } = this.context.options;
-    const messages = batch.messages;
-    for (let start = 0; start < messages.length; start += maxBatchSize) {
-      // Unhandled records stay uncommitted: whoever holds the partition next gets them again.
-      if (this.stopping || !isRunning() || isStale()) return;
-      const chunk = messages.slice(start, start + maxBatchSize);
-      const records = chunk.map((message) => this.deliver(batch.partition, message));
-      if (!(await this.handle(records, batch.partition, payload))) return;
-      const last = chunk[chunk.length - 1]!.offset;
-      // After the batch's last record, past any records kafkajs filtered out (control records).
-      const through = start + maxBatchSize >= messages.length ? batch.lastOffset() : last;
-      await payload.commitOffsetsIfNecessary({
-        topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(through) + 1n).toString() }] }],
-      });
-      payload.resolveOffset(through);
-      // Throws while the group rebalances: kafkajs rejoins, and what is left comes again.
-      await payload.heartbeat();
-    }
-  }
-
-  /** True once the handler resolved; false when stopping or no longer running (nothing committed). */
-  private async handle(records: DeliveredRecord[], partition: number, payload: EachBatchPayload): Promise<boolean> {
-    // kafkajs heartbeats only between batches; neither a long handler call nor the back-off
-    // between retries (up to 30 s, beyond the session timeout) may look like a dead member.
-    const beat = setInterval(() => void payload.heartbeat().catch(() => {}), this.context.settings.heartbeatIntervalMs);
-    try {
-      for (let failures = 1; ; failures++) {
-        try {
-          await this.context.handler(records);
-          return true;
-        } catch (error) {
-          this.context.onHandlerError?.(error, this.context.topic);
-          this.context.logger?.warn(
-            { err: error, topic: this.context.topic, partition, failures },
-            'queue handler failed; retrying the same records',
-          );
-        }
-        if (this.stopping || !payload.isRunning()) return false;
-        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures - 1, 7)));
-        if (this.stopping || !payload.isRunning()) return false;
-        // Throws while the group rebalances: the partition may move to another member, which
-        // starts again from the last commit, so this one stops retrying here.
-        await payload.heartbeat();
+  /** True once the handler resolved; false when stopping or the stream's lanes are closing (nothing committed). */
+  private async handle(partition: number, records: Fetched[], closing: AbortSignal): Promise<boolean> {
+    const delivered = records.map((record) => this.deliver(record));
+    const still = () => !this.stopping && !closing.aborted;
+    for (let failures = 1; ; failures++) {
+      try {
+        await this.context.handler(delivered);
+        return true;
+      } catch (error) {
+        this.context.onHandlerError?.(error, this.context.topic);
+        this.context.logger?.warn(
+          { err: error, topic: this.context.topic, partition, failures },
+          'queue handler failed; retrying the same records',
+        );
       }
-    } finally {
-      clearInterval(beat);
+      if (!still()) return false;
+      await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures - 1, 7)), closing);
+      // Stopping, or the group assigned partitions again meanwhile: the next stream starts from the last commit.
+      if (!still()) return false;
     }
   }
 
-  private deliver(partition: number, message: KafkaMessage): DeliveredRecord {
+  private deliver(record: Fetched): DeliveredRecord {
     return {
       topic: this.context.topic,
-      partition,
-      offset: message.offset,
-      key: message.key?.toString('utf8') ?? '',
-      value: message.value ?? Buffer.alloc(0),
+      partition: record.partition,
+      offset: record.offset.toString(),
+      key: record.key?.toString('utf8') ?? '',
+      value: record.value ?? Buffer.alloc(0),
     };
   }
 
-  private async sleep(ms: number): Promise<void> {
-    await delay(ms, undefined, { signal: this.stopSignal.signal }).catch(() => {});
+  private async sleep(ms: number, also?: AbortSignal): Promise<void> {
+    const signal = also ? AbortSignal.any([this.stopSignal.signal, also]) : this.stopSignal.signal;
+    await delay(ms, undefined, { signal }).catch(() => {});
   }
+}
+
+/** Closes the consumer, its streams first (force), leaving the group so its partitions move at once. */
+function leave(consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined): Promise<void> {
+  if (!consumer) return Promise.resolve();
+  return new Promise((resolve, reject) => consumer.close(true, (error) => (error ? reject(error) : resolve())));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assignPartitions } from './subscription-assigner.ts';
+import type { ClusterMetadata, ExtendedGroupProtocolSubscription } from '@platformatic/kafka';
+import { assignPartitions, subscribedRoundRobin } from './subscription-assigner.ts';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -46,5 +47,27 @@ describe('assignPartitions', () => {
     );
     expect(assignment.get('a')).toEqual({ t: [0] });
     expect(assignment.get('b')).toEqual({});
+  });
+});
+
+describe('subscribedRoundRobin, as @platformatic/kafka calls it on the group leader', () => {
+  it('reads the members’ topics and the partition counts, and answers in the client’s shape', () => {
+    const member = (memberId: string, topics: string[]): [string, ExtendedGroupProtocolSubscription] => [
+      memberId,
+      { memberId, topics, version: 0 },
+    ];
+    const members = new Map([member('events-1', ['events.received']), member('logs-1', ['logs.received'])]);
+    const topic = (partitionsCount: number) => ({ id: 'x', partitions: [], partitionsCount, lastUpdate: 0 });
+    const metadata = {
+      topics: new Map([
+        ['events.received', topic(2)],
+        ['logs.received', topic(3)],
+      ]),
+    } as unknown as ClusterMetadata;
+    const assigned = subscribedRoundRobin('events-1', members, new Set(['events.received']), metadata);
+    expect(assigned.map((m) => [m.memberId, [...m.assignments.values()]])).toEqual([
+      ['events-1', [{ topic: 'events.received', partitions: [0, 1] }]],
+      ['logs-1', [{ topic: 'logs.received', partitions: [0, 1, 2] }]],
+    ]);
   });
 });

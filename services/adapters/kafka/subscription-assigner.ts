@@ -1,10 +1,14 @@
-// How a consumer group's partitions are split among its members. kafkajs's round-robin
-// assigner hands every member partitions of every topic the leader subscribed to, so a group
-// whose members read different topics (the dispatcher runs one consumer per topic in one group)
-// would leave partitions unread. This one gives each topic's partitions only to its subscribers.
-import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
+// How a consumer group's partitions are split among its members. A plain round-robin assigner
+// hands every member partitions of every topic any member subscribed to, so a group whose
+// members read different topics (the dispatcher runs one consumer per topic in one group) would
+// leave partitions unread. This one gives each topic's partitions only to its subscribers.
+import type { GroupPartitionsAssigner, GroupPartitionsAssignments } from '@platformatic/kafka';
 
-const ASSIGNER_NAME = 'ErrataSubscribedRoundRobin';
+/**
+ * The group protocol's name, the same as the kafkajs consumers of earlier versions announced:
+ * during a rolling upgrade old and new members agree on it, and either can lead the group.
+ */
+export const ASSIGNER_PROTOCOL = { name: 'ErrataSubscribedRoundRobin', version: 0 } as const;
 
 interface GroupMemberTopics {
   memberId: string;
@@ -38,32 +42,24 @@ export function assignPartitions(
   return assignment;
 }
 
-export const subscribedRoundRobin: PartitionAssigner = ({ cluster }) => ({
-  name: ASSIGNER_NAME,
-  version: 0,
-  async assign({ members }) {
-    const decoded = members.map((member) => ({
-      memberId: member.memberId,
-      topics: AssignerProtocol.MemberMetadata.decode(member.memberMetadata)?.topics ?? [],
-    }));
-    const topics = [...new Set(decoded.flatMap((m) => m.topics))];
-    // The leader's metadata covers its own topics only; other members may read other topics.
-    await cluster.addMultipleTargetTopics(topics);
-    const partitions = new Map(topics.map((t) => [t, cluster.findTopicPartitionMetadata(t).map((p) => p.partitionId)]));
-    const assignment = assignPartitions(decoded, partitions);
-    return decoded.map(({ memberId }) => ({
-      memberId,
-      memberAssignment: AssignerProtocol.MemberAssignment.encode({
-        version: 0,
-        assignment: assignment.get(memberId) ?? {},
-        userData: Buffer.alloc(0),
-      }),
-    }));
-  },
-  protocol({ topics }) {
+/** The leader's assigner, in the shape @platformatic/kafka calls it (its metadata covers every member's topics). */
+export const subscribedRoundRobin: GroupPartitionsAssigner = (_leader, members, _topics, metadata) => {
+  const decoded = [...members.values()].map((m) => ({ memberId: m.memberId, topics: m.topics ?? [] }));
+  const partitions = new Map<string, number[]>();
+  for (const topic of new Set(decoded.flatMap((m) => m.topics))) {
+    const found = metadata.topics.get(topic);
+    if (found)
+      partitions.set(
+        topic,
+        Array.from({ length: found.partitionsCount }, (_, i) => i),
+      );
+  }
+  const assignment = assignPartitions(decoded, partitions);
+  return decoded.map(({ memberId }): GroupPartitionsAssignments => {
+    const byTopic = assignment.get(memberId) ?? {};
     return {
-      name: ASSIGNER_NAME,
-      metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+      memberId,
+      assignments: new Map(Object.entries(byTopic).map(([topic, list]) => [topic, { topic, partitions: list }])),
     };
-  },
-});
+  });
+};

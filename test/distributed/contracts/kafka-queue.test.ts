@@ -200,6 +200,33 @@ describe('KafkaQueue on a broker', () => {
     expect(seen).toHaveLength(20);
   });
 
+  it('reads on from the oldest record kept when the group committed before records deleted unread', async () => {
+    const q = await open({ partitions: 1 });
+    const t = topic();
+    await q.publish(t, keyed(3, 'read'));
+    const seen: string[] = [];
+    const first = q.subscribe(
+      t,
+      { group: 'behind', maxBatchSize: 10 },
+      async (batch) => void seen.push(...batch.map((r) => r.value.toString())),
+    );
+    await until(() => seen.length === 3, 'the first records');
+    await first.stop();
+    // Retention deleting what nobody read yet: the group's commit (3) falls before the log's start (5).
+    await q.publish(t, keyed(2, 'deleted'));
+    await admin.fetchTopicMetadata({ topics: [`${prefix}${t}`] });
+    await admin.deleteTopicRecords({ topic: `${prefix}${t}`, partitions: [{ partition: 0, offset: '5' }] });
+    await q.publish(t, keyed(2, 'kept'));
+    const second = q.subscribe(
+      t,
+      { group: 'behind', maxBatchSize: 10 },
+      async (batch) => void seen.push(...batch.map((r) => r.value.toString())),
+    );
+    await until(() => seen.length === 5, 'the records kept');
+    await second.stop();
+    expect(seen).toEqual(['read-0', 'read-1', 'read-2', 'kept-0', 'kept-1']);
+  });
+
   it('rejects a publish when no broker answers, instead of waiting', { timeout: 30_000 }, async () => {
     const port = await closedPort();
     const produced: ProduceObservation[] = [];

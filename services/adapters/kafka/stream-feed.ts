@@ -1,0 +1,159 @@
+// One consumer's records, from a @platformatic/kafka stream into partition lanes. Whenever the
+// group assigns partitions again, the stream in use is set aside (its records ignored from that
+// moment), its lanes finish the batches in hand, and a new stream starts from the commits they
+// made: a stream's fetches in flight around a rejoin land after it re-read the commits, and
+// its lanes would otherwise still hold records of partitions now elsewhere. The new stream is
+// opened before the old one is closed, so the consumer never stops subscribing to the topic
+// (which would rejoin the group).
+import { ListOffsetTimestamps, type Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
+import type { SubscribeOptions } from '../../core/ports/queue.ts';
+import type { KafkaLogger } from './kafka-logging.ts';
+import { PartitionLanes } from './partition-lanes.ts';
+
+export type Fetched = Message<Buffer, Buffer, Buffer, Buffer>;
+
+interface FeedContext {
+  topic: string;
+  kafkaTopic: string;
+  options: SubscribeOptions;
+  logger?: KafkaLogger;
+}
+
+type Handle = (partition: number, records: Fetched[], closing: AbortSignal) => Promise<boolean>;
+
+interface Current {
+  stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+  lanes: PartitionLanes<Fetched>;
+  /** False once set aside: its records are ignored and its end is nobody's failure. */
+  active: boolean;
+}
+
+export class StreamFeed {
+  private current: Current | undefined;
+  private switching: Promise<void> = Promise.resolve();
+  /** A replacement is queued and has not started: later joins are served by it. */
+  private queued = false;
+  private closed = false;
+
+  constructor(
+    private readonly consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
+    private readonly context: FeedContext,
+    private readonly handle: Handle,
+  ) {}
+
+  /** Opens the first stream; consume() joins the group, and the stream reads what it assigned. */
+  async start(onFailure: () => void): Promise<void> {
+    this.switching = this.open(onFailure);
+    await this.switching;
+  }
+
+  /** After a join: a new stream for the new assignment, once the old lanes' batches in hand are done. */
+  restart(onFailure: () => void, before?: () => Promise<void>): void {
+    // A join while the first stream is being opened: that stream is made after it, for its assignment.
+    if (!this.current || this.closed) return;
+    this.setAside(this.current);
+    if (this.queued) return;
+    this.queued = true;
+    this.switching = this.switching
+      .then(async () => {
+        this.queued = false;
+        // Whatever is current when this turn comes, which may be newer than at the join.
+        const old = this.current!;
+        this.setAside(old);
+        await old.lanes.close();
+        await before?.();
+        if (!this.closed) await this.open(onFailure);
+        await old.stream.close().catch(() => {});
+      })
+      .catch((error: unknown) => {
+        this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer could not open a new stream');
+        onFailure();
+      });
+  }
+
+  /** Waits for the batches in hand (they commit), then closes the stream. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.switching.catch(() => {});
+    const current = this.current;
+    if (!current) return;
+    this.setAside(current);
+    await current.lanes.close();
+    await current.stream.close().catch(() => {});
+  }
+
+  private setAside(current: Current): void {
+    current.active = false;
+    current.stream.pause();
+  }
+
+  /**
+   * A commit older than the log's start (the records after it were deleted by retention while no
+   * one read them) fails every fetch; as kafkajs did, reading goes on from the oldest record kept.
+   */
+  private async skipDeletedRecords(): Promise<void> {
+    const { kafkaTopic } = this.context;
+    const assigned = this.consumer.assignments?.find((a) => a.topic === kafkaTopic)?.partitions ?? [];
+    if (assigned.length === 0) return;
+    const earliest =
+      (await this.consumer.listOffsets({ topics: [kafkaTopic], timestamp: ListOffsetTimestamps.EARLIEST })).get(kafkaTopic) ?? [];
+    const committed =
+      (await this.consumer.listCommittedOffsets({ topics: [{ topic: kafkaTopic, partitions: assigned }] })).get(kafkaTopic) ?? [];
+    const offsets = assigned
+      .filter((partition) => (committed[partition] ?? -1n) >= 0n && committed[partition]! < (earliest[partition] ?? 0n))
+      .map((partition) => ({ topic: kafkaTopic, partition, offset: earliest[partition]!, leaderEpoch: -1 }));
+    if (offsets.length === 0) return;
+    this.context.logger?.warn(
+      { topic: this.context.topic, partitions: offsets.map((o) => o.partition) },
+      'queue records deleted before they were read; reading on from the oldest kept',
+    );
+    await this.consumer.commit({ offsets });
+  }
+
+  private async open(onFailure: () => void): Promise<void> {
+    const { options, kafkaTopic, logger, topic } = this.context;
+    const lanes = new PartitionLanes<Fetched>({
+      maxBatchSize: options.maxBatchSize,
+      handle: this.handle,
+      commit: (last) => this.commit(last),
+    });
+    const stream = await this.consumer.consume({
+      topics: [kafkaTopic],
+      mode: 'committed',
+      fallbackMode: 'earliest',
+      autocommit: false,
+      // Past this many buffered records the stream schedules no further fetch (one in flight
+      // still lands whole).
+      highWaterMark: options.maxBatchSize,
+    });
+    const current: Current = { stream, lanes, active: true };
+    this.current = current;
+    lanes.onPressure = (full) => {
+      if (current.active) void (full ? stream.pause() : stream.resume());
+    };
+    stream.on('data', (record: Fetched) => {
+      if (current.active) lanes.add(record.partition, record.offset, record);
+    });
+    stream.on('error', (error: unknown) => {
+      if (!current.active) return;
+      if ((error as { findBy?: (key: string, value: unknown) => unknown }).findBy?.('apiId', 'OFFSET_OUT_OF_RANGE')) {
+        this.restart(onFailure, () => this.skipDeletedRecords());
+        return;
+      }
+      logger?.warn({ err: error, topic }, 'queue consumer stream failed');
+      onFailure();
+    });
+    stream.on('close', () => {
+      if (current.active) onFailure();
+    });
+  }
+
+  private async commit(last: Fetched): Promise<void> {
+    try {
+      await last.commit();
+    } catch (error) {
+      // Left uncommitted: whoever reads the partition next handles these records again.
+      this.context.logger?.warn({ err: error, topic: this.context.topic, partition: last.partition }, 'queue commit failed');
+    }
+  }
+}
