@@ -38,7 +38,7 @@ describe('PartitionLanes', () => {
     expect(committed.map((i) => `${i.partition}:${i.offset}`)).toEqual(['0:1', '1:7', '0:2']);
   });
 
-  it('drops a record below the lane position (fetched again after a rejoin)', async () => {
+  it('drops a record below the lane position (delivered again)', async () => {
     const { lanes, add, handled } = lanesUnderTest(10);
     add(0, 5, 6);
     await sleep(0);
