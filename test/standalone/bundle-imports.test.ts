@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/standalone-server.ts';
 
 const DIST = join(REPO_ROOT, 'dist');
-const DRIVERS = ['pg', 'kafkajs', '@platformatic/kafka', '@clickhouse/client'];
+const DRIVERS = ['pg', '@platformatic/kafka', '@clickhouse/client'];
 const MCP_SDK = '@modelcontextprotocol/sdk';
 const ON_DEMAND = [...DRIVERS, MCP_SDK];
 

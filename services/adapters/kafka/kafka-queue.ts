@@ -1,14 +1,14 @@
 // The distributed Queue adapter (ingest publishes, dispatchers consume): Kafka through
 // @platformatic/kafka (the producer, see batching-producer.ts; the consumers, see
-// kafka-subscription.ts) and kafkajs (the admin client: topics, offsets, lag).
+// kafka-subscription.ts; the admin client for topics, offsets and lag).
 // Topics keep the domain's `<domain>.<fact>` names behind an optional prefix that only this file
 // sees; consumer groups share partitions across dispatcher processes; a publish resolves once
 // every in-sync replica has the records and fails within produceTimeoutMs when they cannot.
-import { Kafka, type Admin, type KafkaConfig } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { UnavailableError } from '../../core/errors.ts';
 import type { BatchHandler, PartitionLag, Queue, QueueRecord, SubscribeOptions } from '../../core/ports/queue.ts';
 import { BatchingProducer, ProduceTimeoutError } from './batching-producer.ts';
-import { kafkaLogCreator, kafkaLogLevel, type KafkaLogger } from './kafka-logging.ts';
+import type { KafkaLogger } from './kafka-logging.ts';
 import { KafkaSubscription, type ConsumerSettings } from './kafka-subscription.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
 import { TopicCreator } from './topic-creator.ts';
@@ -79,7 +79,6 @@ export class KafkaQueue implements Queue {
   private readonly knownTopics = new Set<string>();
   /** Consumer groups (domain names) and the topics this instance consumed with them. */
   private readonly groupTopics = new Map<string, Set<string>>();
-  private adminConnected: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly options: KafkaQueueOptions) {
@@ -89,12 +88,15 @@ export class KafkaQueue implements Queue {
     for (const topic of options.topics ?? []) this.knownTopics.add(this.checkedTopic(topic));
     for (const group of options.lagGroups ?? [DISPATCHER_GROUP]) this.groupTopics.set(group, new Set());
     // Producer and admin fail fast: short timeouts and few retries, so a request path never waits long.
-    const client = this.client({
-      connectionTimeout: 3_000,
-      requestTimeout: Math.max(5_000, this.produceTimeoutMs),
-      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+    this.admin = new Admin({
+      clientId: options.clientId,
+      bootstrapBrokers: options.brokers,
+      autocreateTopics: false,
+      connectTimeout: 3_000,
+      timeout: Math.max(5_000, this.produceTimeoutMs),
+      retries: 3,
+      retryDelay: 100,
     });
-    this.admin = client.admin();
     this.producer = new BatchingProducer(
       { clientId: options.clientId, brokers: options.brokers, timeoutMs: this.produceTimeoutMs },
       {
@@ -123,7 +125,7 @@ export class KafkaQueue implements Queue {
 
   /** Connects the admin client and the producer and creates the known topics. */
   async open(): Promise<void> {
-    await this.connectAdmin();
+    await this.admin.metadata({ topics: [] });
     await this.producer.connect();
     await this.topicCreator.ensure([...this.knownTopics].map((t) => this.kafkaName(t)));
   }
@@ -144,7 +146,7 @@ export class KafkaQueue implements Queue {
       if (records.length > 0) {
         const deadline = Date.now() + this.produceTimeoutMs;
         if (!this.topicCreator.exists(kafkaTopic)) {
-          await withTimeout(this.ensureTopics([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
+          await withTimeout(this.topicCreator.ensure([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
         }
         const messages = records.map((r) => ({ key: r.key, value: r.value }));
         await this.producer.send(kafkaTopic, messages, Math.max(1, deadline - Date.now()));
@@ -184,7 +186,7 @@ export class KafkaQueue implements Queue {
       options,
       handler,
       settings: this.consumerSettings,
-      ensureTopic: () => this.ensureTopics([kafkaTopic]),
+      ensureTopic: () => this.topicCreator.ensure([kafkaTopic]),
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       ...(this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {}),
       onStopped: () => this.subscriptions.delete(subscription),
@@ -200,14 +202,7 @@ export class KafkaQueue implements Queue {
 
   async ping(): Promise<void> {
     if (this.closed) throw new UnavailableError('the event queue is closed');
-    await withTimeout(
-      (async () => {
-        await this.connectAdmin();
-        await this.admin.describeCluster();
-      })(),
-      PING_TIMEOUT_MS,
-      'a Kafka metadata request',
-    );
+    await withTimeout(this.admin.metadata({ topics: [], forceUpdate: true }), PING_TIMEOUT_MS, 'a Kafka metadata request');
   }
 
   async close(): Promise<void> {
@@ -215,11 +210,10 @@ export class KafkaQueue implements Queue {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.producer.close(new UnavailableError('the event queue is shutting down: retry shortly'));
-    await this.admin.disconnect().catch(() => {});
+    await this.admin.close().catch(() => {});
   }
 
   private async readLag(): Promise<PartitionLag[]> {
-    await this.connectAdmin();
     const topicsInUse = new Set<string>();
     for (const [, topics] of this.groupTopics) for (const t of topics.size > 0 ? topics : this.knownTopics) topicsInUse.add(t);
     const ranges = new Map<string, Awaited<ReturnType<typeof partitionRanges>>>();
@@ -245,28 +239,6 @@ export class KafkaQueue implements Queue {
       }
     }
     return out;
-  }
-
-  private ensureTopics(kafkaTopics: string[]): Promise<void> {
-    return this.connectAdmin().then(() => this.topicCreator.ensure(kafkaTopics));
-  }
-
-  private connectAdmin(): Promise<void> {
-    this.adminConnected ??= this.admin.connect().catch((error: unknown) => {
-      this.adminConnected = undefined;
-      throw error;
-    });
-    return this.adminConnected;
-  }
-
-  private client(overrides: Partial<KafkaConfig>): Kafka {
-    return new Kafka({
-      brokers: this.options.brokers,
-      clientId: this.options.clientId,
-      logLevel: kafkaLogLevel(this.options.logger),
-      logCreator: kafkaLogCreator(this.options.logger),
-      ...overrides,
-    });
   }
 
   private kafkaName(name: string): string {

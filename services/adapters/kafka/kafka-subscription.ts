@@ -5,14 +5,13 @@
 // call, and committed by hand after the handler resolved; different partitions' lanes run
 // concurrently.
 import { setTimeout as delay } from 'node:timers/promises';
-import { Consumer, type ConsumerGroupJoinPayload } from '@platformatic/kafka';
+import { Consumer, type Admin, type ConsumerGroupJoinPayload } from '@platformatic/kafka';
 import type { BatchHandler, DeliveredRecord, SubscribeOptions, Subscription } from '../../core/ports/queue.ts';
 import type { KafkaLogger } from './kafka-logging.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
 import { ASSIGNER_PROTOCOL, subscribedRoundRobin } from './subscription-assigner.ts';
 import { StreamFeed, type Fetched } from './stream-feed.ts';
 import { withTimeout } from './with-timeout.ts';
-import type { Admin } from 'kafkajs';
 
 export interface ConsumerSettings {
   /** A member silent this long (crashed, SIGKILLed, partitioned) loses its partitions. */

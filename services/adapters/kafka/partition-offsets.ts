@@ -1,7 +1,7 @@
 // Offsets read through the admin client, for lag() (the errata_queue_lag metric) and for a
 // draining stop: how far each partition of a topic reaches, and how far a consumer group has
 // committed. A partition the group never committed counts from its earliest retained offset.
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 
 interface PartitionRange {
   partition: number;
@@ -11,11 +11,27 @@ interface PartitionRange {
   high: bigint;
 }
 
+/** ListOffsets's special timestamps: the log's start and the offset the next record will get. */
+const EARLIEST = -2n;
+const LATEST = -1n;
+
+/** Rejects when the topic does not exist. */
 export async function partitionRanges(admin: Admin, topic: string): Promise<PartitionRange[]> {
-  const offsets = await admin.fetchTopicOffsets(topic);
-  return offsets
-    .map((o) => ({ partition: o.partition, low: BigInt(o.low), high: BigInt(o.high) }))
-    .sort((a, b) => a.partition - b.partition);
+  const metadata = await admin.metadata({ topics: [topic] });
+  const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+  const partitions = Array.from({ length: count }, (_, partition) => partition);
+  // One request per timestamp: a request may name each partition only once.
+  const [low, high] = await Promise.all(
+    [EARLIEST, LATEST].map(async (timestamp) => {
+      const listed = await admin.listOffsets({
+        topics: [{ name: topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })) }],
+      });
+      const byPartition = new Map<number, bigint>();
+      for (const t of listed) for (const p of t.partitions) byPartition.set(p.partitionIndex, p.offset);
+      return byPartition;
+    }),
+  );
+  return partitions.map((partition) => ({ partition, low: low!.get(partition) ?? 0n, high: high!.get(partition) ?? 0n }));
 }
 
 /** The group's committed offset per topic and partition; absent where it never committed. */
@@ -25,10 +41,14 @@ export async function committedOffsets(
   topics: string[],
 ): Promise<Map<string, Map<number, bigint>>> {
   const out = new Map<string, Map<number, bigint>>();
-  for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
+  const [group] = await admin.listConsumerGroupOffsets({ groups: [groupId] });
+  for (const { name, partitions } of group?.topics ?? []) {
+    if (!topics.includes(name)) continue;
     const byPartition = new Map<number, bigint>();
-    for (const { partition, offset } of partitions) if (BigInt(offset) >= 0n) byPartition.set(partition, BigInt(offset));
-    out.set(topic, byPartition);
+    for (const { partitionIndex, committedOffset } of partitions) {
+      if (committedOffset >= 0n) byPartition.set(partitionIndex, committedOffset);
+    }
+    out.set(name, byPartition);
   }
   return out;
 }

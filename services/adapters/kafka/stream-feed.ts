@@ -7,6 +7,7 @@
 // (which would rejoin the group).
 import { ListOffsetTimestamps, type Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { SubscribeOptions } from '../../core/ports/queue.ts';
+import { isKafkaError } from './kafka-error.ts';
 import type { KafkaLogger } from './kafka-logging.ts';
 import { PartitionLanes } from './partition-lanes.ts';
 
@@ -136,7 +137,7 @@ export class StreamFeed {
     });
     stream.on('error', (error: unknown) => {
       if (!current.active) return;
-      if ((error as { findBy?: (key: string, value: unknown) => unknown }).findBy?.('apiId', 'OFFSET_OUT_OF_RANGE')) {
+      if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
         this.restart(onFailure, () => this.skipDeletedRecords());
         return;
       }

@@ -1,7 +1,9 @@
 // Creates the queue's topics on the broker when absent (brokers in this setup do not
 // auto-create them): at start-up for the topics the role is told about, and before the first
 // publish or subscription to any other. Each topic is settled once per process, however many ask.
-import type { Admin } from 'kafkajs';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Admin } from '@platformatic/kafka';
+import { isKafkaError } from './kafka-error.ts';
 
 interface TopicSettings {
   partitions: number;
@@ -10,6 +12,10 @@ interface TopicSettings {
   /** The topic's max.message.bytes: the largest record batch the broker accepts. */
   maxMessageBytes: number;
 }
+
+/** How long a new topic's partitions may take to get leaders, and how often to look. */
+const LEADER_WAIT_MS = 10_000;
+const LEADER_POLL_MS = 100;
 
 export class TopicCreator {
   private readonly settled = new Map<string, Promise<void>>();
@@ -47,15 +53,32 @@ export class TopicCreator {
     const existing = new Set(await this.admin.listTopics());
     const absent = topics.filter((topic) => !existing.has(topic));
     if (absent.length === 0) return;
-    // Another process may create the same topic at the same moment; kafkajs then answers false.
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: absent.map((topic) => ({
-        topic,
-        numPartitions: this.settings.partitions,
-        replicationFactor: this.settings.replicationFactor,
-        configEntries: [{ name: 'max.message.bytes', value: String(this.settings.maxMessageBytes) }],
-      })),
-    });
+    try {
+      await this.admin.createTopics({
+        topics: absent,
+        partitions: this.settings.partitions,
+        replicas: this.settings.replicationFactor,
+        configs: [{ name: 'max.message.bytes', value: String(this.settings.maxMessageBytes) }],
+      });
+    } catch (error) {
+      // Another process may have created the same topic since it was listed.
+      if (!isKafkaError(error, 'TOPIC_ALREADY_EXISTS')) throw error;
+    }
+    await this.leadersElected(absent);
+  }
+
+  /** Until every partition of the topics has a leader: a publish or fetch before that fails. */
+  private async leadersElected(topics: string[]): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+      const metadata = await this.admin.metadata({ topics, forceUpdate: true }).catch(() => undefined);
+      const elected = topics.every((topic) => {
+        const partitions = metadata?.topics.get(topic)?.partitions ?? [];
+        return partitions.length > 0 && partitions.every((p) => p.leader >= 0);
+      });
+      if (elected) return;
+      if (Date.now() >= deadline) throw new Error(`no leader was elected for ${topics.join(', ')} within ${LEADER_WAIT_MS} ms`);
+      await delay(LEADER_POLL_MS);
+    }
   }
 }

@@ -1,5 +1,5 @@
 // A bound on any call to the broker that a caller waits for (publish, ping, lag, drain):
-// kafkajs retries on its own schedule, and a request path must not wait on that schedule.
+// the client retries on its own schedule, and a request path must not wait on that schedule.
 // The work itself is not cancelled; its late outcome is ignored.
 
 class TimeoutError extends Error {

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeQueueContract } from '../../../services/adapters/contracts/queue.contract.ts';
 import {
@@ -30,15 +30,14 @@ const options = (extra: Partial<KafkaQueueOptions> = {}): KafkaQueueOptions => (
 
 let admin: Admin;
 beforeAll(async () => {
-  admin = new Kafka({ brokers: brokers(), clientId: 'errata-test-admin', logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
+  admin = new Admin({ bootstrapBrokers: brokers(), clientId: 'errata-test-admin' });
 });
 afterAll(async () => {
   const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
   if (topics.length > 0) await admin.deleteTopics({ topics });
-  const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
-  if (groups.length > 0) await admin.deleteGroups(groups).catch(() => {});
-  await admin.disconnect();
+  const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(prefix));
+  if (groups.length > 0) await admin.deleteGroups({ groups }).catch(() => {});
+  await admin.close();
 });
 
 describeQueueContract('Kafka', () => openKafkaQueue(options()));
@@ -75,8 +74,8 @@ describe('KafkaQueue on a broker', () => {
       partitions: 3,
       observe: { produce: (o) => void produced.push(o) },
     });
-    const created = await admin.fetchTopicMetadata({ topics: [`${own}events.received`, `${own}logs.received`] });
-    expect(created.topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
+    const created = await admin.metadata({ topics: [`${own}events.received`, `${own}logs.received`] });
+    expect([...created.topics].map(([name, t]) => [name, t.partitionsCount]).sort()).toEqual([
       [`${own}events.received`, 3],
       [`${own}logs.received`, 3],
     ]);
@@ -85,8 +84,8 @@ describe('KafkaQueue on a broker', () => {
     await q.publish('later.topic', [{ key: 'k', value: Buffer.from('v') }]);
     expect(produced).toMatchObject([{ topic: 'later.topic', records: 1 }]);
     expect(produced[0]!.error).toBeUndefined();
-    const later = await admin.fetchTopicMetadata({ topics: [`${own}later.topic`] });
-    expect(later.topics[0]!.partitions).toHaveLength(3);
+    const later = await admin.metadata({ topics: [`${own}later.topic`] });
+    expect(later.topics.get(`${own}later.topic`)!.partitionsCount).toBe(3);
     const seen: DeliveredRecord[] = [];
     const subscription = q.subscribe('later.topic', { group: 'g', maxBatchSize: 10 }, async (batch) => void seen.push(...batch));
     await until(() => seen.length === 1, 'the record');
@@ -97,6 +96,17 @@ describe('KafkaQueue on a broker', () => {
       'later.topic',
       'later.topic',
     ]);
+  });
+
+  it('opens alongside other processes creating the same topics at the same moment', async () => {
+    // Each lists the topics before any has created them; all but one are told they exist.
+    const own = `${prefix}racing-${randomBytes(2).toString('hex')}.`;
+    const queues = await Promise.all(
+      Array.from({ length: 4 }, () => open({ topicPrefix: own, topics: ['events.received', 'logs.received'], partitions: 2 })),
+    );
+    await Promise.all(queues.map((q, i) => q.publish('events.received', keyed(1, `q${i}`))));
+    const created = await admin.metadata({ topics: [`${own}events.received`, `${own}logs.received`] });
+    expect([...created.topics.values()].map((t) => t.partitionsCount)).toEqual([2, 2]);
   });
 
   it('gives each subscription of one group all partitions of its own topic, as the dispatcher subscribes', async () => {
@@ -214,8 +224,7 @@ describe('KafkaQueue on a broker', () => {
     await first.stop();
     // Retention deleting what nobody read yet: the group's commit (3) falls before the log's start (5).
     await q.publish(t, keyed(2, 'deleted'));
-    await admin.fetchTopicMetadata({ topics: [`${prefix}${t}`] });
-    await admin.deleteTopicRecords({ topic: `${prefix}${t}`, partitions: [{ partition: 0, offset: '5' }] });
+    await admin.deleteRecords({ topics: [{ name: `${prefix}${t}`, partitions: [{ partition: 0, offset: 5n }] }] });
     await q.publish(t, keyed(2, 'kept'));
     const second = q.subscribe(
       t,
