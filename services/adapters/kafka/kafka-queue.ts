@@ -93,6 +93,9 @@ export class KafkaQueue implements Queue {
       bootstrapBrokers: options.brokers,
       autocreateTopics: false,
       connectTimeout: 3_000,
+      // Bounds each request on the client's side; `timeout` is what the broker is given for
+      // creating or deleting.
+      requestTimeout: Math.max(5_000, this.produceTimeoutMs),
       timeout: Math.max(5_000, this.produceTimeoutMs),
       retries: 3,
       retryDelay: 100,

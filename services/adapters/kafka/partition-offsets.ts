@@ -41,6 +41,9 @@ export async function committedOffsets(
   topics: string[],
 ): Promise<Map<string, Map<number, bigint>>> {
   const out = new Map<string, Map<number, bigint>>();
+  // The coordinator is looked up in the client's list of brokers, which it otherwise keeps
+  // unrefreshed: a broker absent from it when last read would fail the client in a callback.
+  await admin.metadata({ topics: [], forceUpdate: true });
   const [group] = await admin.listConsumerGroupOffsets({ groups: [groupId] });
   for (const { name, partitions } of group?.topics ?? []) {
     if (!topics.includes(name)) continue;

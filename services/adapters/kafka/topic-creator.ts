@@ -3,7 +3,7 @@
 // publish or subscription to any other. Each topic is settled once per process, however many ask.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin } from '@platformatic/kafka';
-import { isKafkaError } from './kafka-error.ts';
+import { onlyKafkaError } from './kafka-error.ts';
 
 interface TopicSettings {
   partitions: number;
@@ -61,8 +61,8 @@ export class TopicCreator {
         configs: [{ name: 'max.message.bytes', value: String(this.settings.maxMessageBytes) }],
       });
     } catch (error) {
-      // Another process may have created the same topic since it was listed.
-      if (!isKafkaError(error, 'TOPIC_ALREADY_EXISTS')) throw error;
+      // Another process may have created the same topics since they were listed.
+      if (!onlyKafkaError(error, 'TOPIC_ALREADY_EXISTS')) throw error;
     }
     await this.leadersElected(absent);
   }
@@ -71,13 +71,17 @@ export class TopicCreator {
   private async leadersElected(topics: string[]): Promise<void> {
     const deadline = Date.now() + LEADER_WAIT_MS;
     for (;;) {
-      const metadata = await this.admin.metadata({ topics, forceUpdate: true }).catch(() => undefined);
-      const elected = topics.every((topic) => {
-        const partitions = metadata?.topics.get(topic)?.partitions ?? [];
-        return partitions.length > 0 && partitions.every((p) => p.leader >= 0);
-      });
-      if (elected) return;
-      if (Date.now() >= deadline) throw new Error(`no leader was elected for ${topics.join(', ')} within ${LEADER_WAIT_MS} ms`);
+      try {
+        // Answers LEADER_NOT_AVAILABLE while any partition has no leader.
+        await this.admin.metadata({ topics, forceUpdate: true });
+        return;
+      } catch (error) {
+        if (this.admin.closed || Date.now() >= deadline) {
+          const failed = new Error(`no leader was elected for ${topics.join(', ')} within ${LEADER_WAIT_MS} ms`);
+          failed.cause = error;
+          throw failed;
+        }
+      }
       await delay(LEADER_POLL_MS);
     }
   }

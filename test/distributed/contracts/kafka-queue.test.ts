@@ -236,6 +236,18 @@ describe('KafkaQueue on a broker', () => {
     expect(seen).toEqual(['read-0', 'read-1', 'read-2', 'kept-0', 'kept-1']);
   });
 
+  it('fails to open, rather than hangs, when a broker accepts connections but never answers', { timeout: 20_000 }, async () => {
+    // The client's own request timeout is 30 s unless set: this fails within the adapter's 5 s.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(openKafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test' })).rejects.toThrow();
+    } finally {
+      silent.close();
+    }
+  });
+
   it('rejects a publish when no broker answers, instead of waiting', { timeout: 30_000 }, async () => {
     const port = await closedPort();
     const produced: ProduceObservation[] = [];
