@@ -85,7 +85,7 @@ describe('PartitionLanes', () => {
     expect(handled).toHaveLength(1);
   });
 
-  it('pauses at twice maxBatchSize waiting and resumes at half of that', async () => {
+  it('pauses at four times maxBatchSize waiting and resumes at half of that', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { lanes, add } = lanesUnderTest(2, async () => {
@@ -94,11 +94,12 @@ describe('PartitionLanes', () => {
     });
     const pressure: boolean[] = [];
     lanes.onPressure = (full) => void pressure.push(full);
-    add(0, 0, 1, 2);
+    add(0, 0, 1, 2, 3, 4, 5);
+    add(1, 0);
     expect(pressure).toEqual([]);
-    add(0, 3);
+    add(1, 1);
     expect(pressure).toEqual([true]);
-    await sleep(0); // the first batch is in hand: two wait
+    await sleep(0); // a batch of each partition is in hand: four wait
     expect(pressure).toEqual([true, false]);
     release();
     await lanes.close();

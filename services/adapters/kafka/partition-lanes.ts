@@ -31,10 +31,12 @@ export class PartitionLanes<T> {
   private full = false;
 
   constructor(private readonly options: LaneOptions<T>) {
-    // Two handler calls' worth: a lane that finishes a batch finds the next one waiting. One
-    // call's worth held 35-40 MB less at peak but worked off a backlog 20-25% slower, no faster
-    // than kafkajs (npm run bench:distributed; docs/benchmarks.md, 2026-11-30).
-    this.limit = 2 * options.maxBatchSize;
+    // Four handler calls' worth: a lane that finishes a batch finds a full one waiting. A batch
+    // costs mostly round trips (the Postgres transaction, the ClickHouse INSERT's wait for
+    // others), so full batches work off a backlog faster: 2,670-2,729 events/s against
+    // 2,030-2,199 with two calls' worth and 2,348 with three, for 80-100 MB more at the
+    // dispatcher's peak (npm run bench:distributed; docs/benchmarks.md, 2026-11-30).
+    this.limit = 4 * options.maxBatchSize;
   }
 
   /** Queues a record; one below the lane's position (delivered again) is dropped. */
