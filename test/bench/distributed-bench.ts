@@ -25,7 +25,8 @@ import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts'
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
 const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
 /** The open loop's rate when set; issue 20's target from accepted to listed is at 1,000 events/s. */
-const OPEN_RATE = process.env.BENCH_OPEN_RATE ? Number(process.env.BENCH_OPEN_RATE) : undefined;
+const OPEN_RATE = process.env.BENCH_OPEN_RATE === undefined ? undefined : Number(process.env.BENCH_OPEN_RATE);
+if (OPEN_RATE !== undefined && !(OPEN_RATE > 0)) throw new Error('BENCH_OPEN_RATE must be a positive number of events a second');
 
 /** The backing servers test/infra/up.sh started, by the PID files it keeps (lib.sh). */
 const INFRA_PIDS = join(process.env.ERRATA_INFRA_RUN ?? '/tmp/errata-infra', 'pids');
@@ -88,7 +89,7 @@ async function main() {
   if (up.code !== 0) throw new Error(`npm run infra:up failed:\n${up.stderr}`);
   const avgBytes = BODIES.reduce((s, b) => s + Buffer.byteLength(b), 0) / BODIES.length;
   console.log(
-    `distributed benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${HALF_SECONDS} s at half of max`,
+    `distributed benchmark: ${BODIES.length} distinct bodies, mean ${(avgBytes / 1024).toFixed(1)} KiB; concurrency ${CONCURRENCY}; ${MAX_SECONDS} s max phase; ${HALF_SECONDS} s at ${OPEN_RATE ? `${OPEN_RATE}/s` : 'half of max'}`,
   );
 
   const bare = await startBare();

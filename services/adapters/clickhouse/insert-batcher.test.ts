@@ -26,6 +26,19 @@ describe('InsertBatcher', () => {
     expect(r.reports).toEqual([{ rows: 6, seconds: expect.any(Number) }]);
   });
 
+  it('starts an INSERT at once after a quiet spell, and the next no sooner than maxWaitMs after it', async () => {
+    const r = recorder();
+    const batcher = new InsertBatcher(r.write, { maxRows: 100, maxWaitMs: 60_000 });
+    await batcher.add([1]);
+    const second = batcher.add([2]);
+    const third = batcher.add([3]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.writes).toEqual([[1]]);
+    await batcher.flush();
+    await Promise.all([second, third]);
+    expect(r.writes).toEqual([[1], [2, 3]]);
+  });
+
   it('sends as soon as maxRows rows are waiting, without waiting for the timer', async () => {
     const r = recorder();
     const batcher = new InsertBatcher(r.write, { maxRows: 3, maxWaitMs: 60_000 });

@@ -1,12 +1,14 @@
 // Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse
-// makes a part per INSERT and prefers thousands of rows to a handful). A batch goes out when it
-// holds maxRows rows or when its oldest row has waited maxWaitMs. Each caller's promise settles
-// with the INSERTs that carried its rows, so the dispatcher commits queue offsets only after them.
+// makes a part per INSERT and prefers thousands of rows to a handful). INSERTs start at most
+// once per maxWaitMs, unless maxRows rows fill one: rows go out as soon as that allows, so a
+// write after a quiet spell starts at once, and under load each INSERT carries what came in
+// since the last one started. Each caller's promise settles with the INSERTs that carried its
+// rows, so the dispatcher commits queue offsets only after them.
 
 export interface BatchLimits {
   /** Most rows in one INSERT; a larger call is split over several. Default 5000. */
   maxRows?: number;
-  /** Longest a row waits for others before its INSERT starts. Default 200 ms. */
+  /** Least time between the starts of two INSERTs (unless maxRows fill one); so also the longest a row waits for its INSERT to start. Default 200 ms. */
   maxWaitMs?: number;
 }
 
@@ -46,6 +48,8 @@ export class InsertBatcher<Row> {
   private queue: Array<Queued<Row>> = [];
   private queuedRows = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** performance.now() when the last INSERT started. */
+  private lastStarted = -Infinity;
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
@@ -68,8 +72,9 @@ export class InsertBatcher<Row> {
       this.queue.push({ rows: rows.slice(), waiter: { unsent: rows.length, running: 0, failed: false, resolve, reject } });
       this.queuedRows += rows.length;
       while (this.queuedRows >= this.maxRows) this.send();
-      if (this.queuedRows > 0) this.timer ??= setTimeout(() => this.sendAll(), this.maxWaitMs);
-      else this.clearTimer();
+      if (this.queuedRows > 0) {
+        this.timer ??= setTimeout(() => this.sendAll(), Math.max(0, this.lastStarted + this.maxWaitMs - performance.now()));
+      } else this.clearTimer();
     });
   }
 
@@ -116,6 +121,7 @@ export class InsertBatcher<Row> {
       }
     }
     this.queuedRows -= rows.length;
+    this.lastStarted = performance.now();
     const insert = this.run(rows, waiters);
     this.running.add(insert);
     void insert.finally(() => this.running.delete(insert));

@@ -118,10 +118,11 @@ export class KafkaQueue implements Queue {
       rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 30_000,
       heartbeatIntervalMs: Math.min(1_000, Math.floor((options.sessionTimeoutMs ?? 10_000) / 3)),
       maxWaitTimeMs: 500,
-      // kafkajs's 1 MB held a partition's batch near 110 events of 9 KB, far under the
-      // dispatcher's 500. With 2 MB (about 220) one dispatcher worked off a backlog at 1,003-1,150
-      // events/s against 775-923, for 55-60 MB more at peak; 4 MB did no better (1,029-1,221)
-      // and held 100-120 MB more (npm run bench:distributed; docs/benchmarks.md).
+      // Chosen under kafkajs, whose batch for a partition was what one fetch held: its 1 MB held
+      // near 110 events of 9 KB, far under the dispatcher's 500. With 2 MB (about 220) one
+      // dispatcher worked off a backlog at 1,003-1,150 events/s against 775-923, for 55-60 MB
+      // more at peak; 4 MB did no better (npm run bench:distributed; docs/benchmarks.md). The
+      // partition lanes now gather a call's records from several fetches.
       maxBytesPerPartition: 2 * 1024 * 1024,
     };
   }

@@ -31,11 +31,12 @@ export class PartitionLanes<T> {
   private full = false;
 
   constructor(private readonly options: LaneOptions<T>) {
-    // Four handler calls' worth: a lane that finishes a batch finds a full one waiting. A batch
-    // costs mostly round trips (the Postgres transaction, the ClickHouse INSERT's wait for
-    // others), so full batches work off a backlog faster: 2,670-2,729 events/s against
-    // 2,030-2,199 with two calls' worth and 2,348 with three, for 80-100 MB more at the
-    // dispatcher's peak (npm run bench:distributed; docs/benchmarks.md, 2026-11-30).
+    // Four handler calls' worth, shared by the stream's lanes, so that lanes finishing a call
+    // find fuller ones waiting. A call costs mostly round trips and waits (the Postgres
+    // transaction, the ClickHouse INSERT), so fuller calls work off a backlog faster: 2,558-2,729
+    // events/s against 2,030-2,199 with two calls' worth and 2,348 with three, for 80-110 MB
+    // more at the dispatcher's peak (npm run bench:distributed; docs/benchmarks.md,
+    // "2026-11-30 (second)").
     this.limit = 4 * options.maxBatchSize;
   }
 
