@@ -1,14 +1,15 @@
 // Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse
-// makes a part per INSERT and prefers thousands of rows to a handful). INSERTs start at most
-// once per maxWaitMs, unless maxRows rows fill one: rows go out as soon as that allows, so a
-// write after a quiet spell starts at once, and under load each INSERT carries what came in
-// since the last one started. Each caller's promise settles with the INSERTs that carried its
+// makes a part per INSERT and prefers thousands of rows to a handful). Rows wait until maxWaitMs
+// after the last INSERT started, or until maxRows fill one: a write after a quiet spell goes out
+// at once, and under load each INSERT carries what came in since the last one started. The
+// timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window counted
+// from a write's first row; below that ceiling INSERTs may now be smaller and more frequent. Each caller's promise settles with the INSERTs that carried its
 // rows, so the dispatcher commits queue offsets only after them.
 
 export interface BatchLimits {
   /** Most rows in one INSERT; a larger call is split over several. Default 5000. */
   maxRows?: number;
-  /** Least time between the starts of two INSERTs (unless maxRows fill one); so also the longest a row waits for its INSERT to start. Default 200 ms. */
+  /** The longest a row waits for its INSERT to start; rows wait until this long after the last INSERT started. Default 200 ms. */
   maxWaitMs?: number;
 }
 

@@ -76,8 +76,9 @@ export class TopicCreator {
         await this.admin.metadata({ topics, forceUpdate: true });
         return;
       } catch (error) {
-        if (this.admin.closed)
+        if (this.admin.closed) {
           throw new Error(`the queue closed while waiting for leaders of ${topics.join(', ')}`, { cause: error });
+        }
         if (Date.now() >= deadline) {
           throw new Error(`no leader was elected for ${topics.join(', ')} within ${LEADER_WAIT_MS} ms`, { cause: error });
         }
