@@ -3,8 +3,9 @@
 // after the last INSERT started, or until maxRows fill one: a write after a quiet spell goes out
 // at once, and under load each INSERT carries what came in since the last one started. The
 // timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window counted
-// from a write's first row; below that ceiling INSERTs may now be smaller and more frequent. Each caller's promise settles with the INSERTs that carried its
-// rows, so the dispatcher commits queue offsets only after them.
+// from a write's first row; below that ceiling INSERTs may now be smaller and more frequent.
+// Each caller's promise settles with the INSERTs that carried its rows, so the dispatcher
+// commits queue offsets only after them.
 
 export interface BatchLimits {
   /** Most rows in one INSERT; a larger call is split over several. Default 5000. */
