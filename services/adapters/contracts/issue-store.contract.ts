@@ -147,21 +147,23 @@ export function describeIssueStoreContract(
         }),
         occurrence(project, { timestamp: t, title: 'Oldest', environment: 'staging', release: '1.0', userKey: 'id:1' }),
       ]);
+      // An issue seen before takes the batch's new environments too, whatever their characters.
       await store.recordOccurrences([
         occurrence(project, { timestamp: t + 5, title: 'Older than newest', userKey: 'id:2', environment: 'production' }),
+        occurrence(project, { timestamp: t + 1, environment: 'qa "east" \\ ü' }),
       ]);
       const issue = (await store.findIssue(project.id, 1))!;
       expect(issue).toMatchObject({
         title: 'Newest',
         level: 'fatal',
-        count: 3,
+        count: 4,
         userCount: 2,
         firstRelease: '1.0',
         lastRelease: '1.1',
       });
       expect(issue.firstSeen.getTime()).toBe(t * 1000);
       expect(issue.lastSeen.getTime()).toBe((t + 10) * 1000);
-      expect([...issue.environments].sort()).toEqual(['production', 'staging']);
+      expect([...issue.environments].sort()).toEqual(['production', 'qa "east" \\ ü', 'staging']);
       const releases = await store.listReleases(project.id);
       expect(releases.map((r) => r.version).sort()).toEqual(['1.0', '1.1']);
     });

@@ -258,8 +258,8 @@ async function updateIssues(
   );
   // Issue-id order, so concurrent batches lock issue rows in the same order.
   const sorted = [...entries].sort((a, b) => a.issueId - b.issueId);
-  for (const part of chunk(sorted, 1000)) {
-    const values = valuesList(
+  for (const part of chunk(sorted, ROWS_PER_STATEMENT)) {
+    const values = unnestRows(
       part.map(({ issueId, group }) => [
         issueId,
         group.count,
@@ -270,15 +270,18 @@ async function updateIssues(
         group.latest.culprit,
         group.latest.level,
         jsonParam(group.latest.metadata),
-        group.environments,
+        jsonParam(group.environments),
         group.latest.release,
       ]),
-      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'text[]', 'text'],
+      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text'],
     );
     // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
-    // `i.id = ANY(...)` repeats the join's ids for the planner: joined to the VALUES alone, it
+    // `i.id = ANY($1)` repeats the join's ids for the planner: joined to the rows alone, it
     // hashed every issue of every project instead (32-46 ms against 14-25 for 126 issues among
-    // 20,000 in PGlite; record-occurrences-plans.test.ts).
+    // 20,000 in PGlite; record-occurrences-plans.test.ts). Over unnest() rather than a VALUES
+    // list: 1.2 ms less Postgres CPU a transaction of 58 events, 4-9% less in PGlite for
+    // batches of 10 and 250 (docs/benchmarks.md, "2026-11-30 (third)"). The environments come
+    // as one JSON array per row, since unnest() takes one-dimensional columns only.
     const rows = await tx.query<{ id: number; short_number: number; slug: string; times_seen: number }>(
       `UPDATE issues i SET
          times_seen = i.times_seen + v.count,
@@ -289,14 +292,15 @@ async function updateIssues(
          culprit = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.culprit ELSE i.culprit END,
          level = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.level ELSE i.level END,
          metadata = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.metadata ELSE i.metadata END,
-         environments = i.environments || ARRAY(SELECT e FROM unnest(v.environments) AS e WHERE NOT e = ANY(i.environments)),
+         environments = i.environments || ARRAY(
+           SELECT e FROM jsonb_array_elements_text(v.environments) AS e WHERE NOT e = ANY(i.environments)),
          first_release = COALESCE(i.first_release, v.release),
          last_release = CASE WHEN v.release IS NOT NULL AND to_timestamp(v.last_seen) >= i.last_seen THEN v.release ELSE i.last_release END
-       FROM (VALUES ${values.sql}) AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
+       FROM ${values.sql} AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
          projects p
-       WHERE i.id = v.id AND p.id = i.project_id AND i.id = ANY($${values.params.length + 1}::integer[])
+       WHERE i.id = v.id AND p.id = i.project_id AND i.id = ANY($1::integer[])
        RETURNING i.id, i.short_number, p.slug, i.times_seen`,
-      [...values.params, part.map(({ issueId }) => issueId)],
+      values.params,
     );
     const added = new Map(part.map(({ issueId, group }) => [issueId, group.count]));
     for (const row of rows.rows)
