@@ -193,6 +193,25 @@ describe('KafkaQueue on a broker', () => {
     expect(lag.map((l) => l.lag)).toEqual(expected);
   });
 
+  it('starts produce requests at least the interval apart: publishes within it ride together', async () => {
+    const q = await open({ produceIntervalMs: 1_000 });
+    const t = topic();
+    await q.publish(t, keyed(1, 'first'));
+    // The producer is idle now, but its last request started under a second ago: the next
+    // publish waits out the rest of that second, and one made meanwhile joins it.
+    const acknowledged: string[] = [];
+    let laterTurn = false;
+    const second = q.publish(t, keyed(1, 'second')).then(() => {
+      acknowledged.push('second');
+      setImmediate(() => (laterTurn = true));
+    });
+    await sleep(50);
+    const third = q.publish(t, keyed(1, 'third')).then(() => acknowledged.push(laterTurn ? 'third, later' : 'third'));
+    await Promise.all([second, third]);
+    // Answered in one turn, so by one request; sent apart, the third would be answered later.
+    expect(acknowledged).toEqual(['second', 'third']);
+  });
+
   it('keeps its partitions through a handler call longer than the session timeout', async () => {
     const q = await open({ sessionTimeoutMs: 6_000 });
     const t = topic();
