@@ -58,7 +58,7 @@ async function retryLaterIfUnavailable(deps: IsolationDeps, error: unknown): Pro
 
 function drop(deps: IsolationDeps, record: DeliveredRecord, error: unknown): void {
   deps.logger.error(
-    { err: error, topic: record.topic, offset: record.offset, key: record.key },
+    { err: error, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key },
     'record cannot be stored; passed over',
   );
   deps.outcomes.record('processing_failed', deps.category, deps.quantityOf?.(record) ?? 1);

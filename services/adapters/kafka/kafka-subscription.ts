@@ -2,8 +2,8 @@
 // its own in the consumer group, so each topic's subscription starts and stops on its own.
 // Records arrive on a stream and are sorted into a lane per partition (stream-feed.ts,
 // partition-lanes.ts); a lane's records are handled in order, at most maxBatchSize per handler
-// call, and committed by hand after the handler resolved; different partitions' lanes run
-// concurrently.
+// call (a call may take several partitions' records), and committed by hand after the handler
+// resolved; calls over different partitions run side by side when a backlog fills them.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Consumer, type Admin, type ConsumerGroupJoinPayload } from '@platformatic/kafka';
 import type { BatchHandler, DeliveredRecord, SubscribeOptions, Subscription } from '../../core/ports/queue.ts';
@@ -106,7 +106,7 @@ export class KafkaSubscription implements Subscription {
         await this.context.ensureTopic();
         if (this.stopping) break;
         consumer = this.createConsumer();
-        feed = new StreamFeed(consumer, this.context, (partition, records, closing) => this.handle(partition, records, closing));
+        feed = new StreamFeed(consumer, this.context, (records, closing) => this.handle(records, closing));
         const end = this.endCurrent!;
         unwatch = this.watch(consumer, feed, end, () => (failures = 0));
         await feed.start(end);
@@ -187,7 +187,8 @@ export class KafkaSubscription implements Subscription {
   }
 
   /** True once the handler resolved; false when stopping or the stream's lanes are closing (nothing committed). */
-  private async handle(partition: number, records: Fetched[], closing: AbortSignal): Promise<boolean> {
+  private async handle(records: Fetched[], closing: AbortSignal): Promise<boolean> {
+    const partitions = [...new Set(records.map((record) => record.partition))];
     const delivered = records.map((record) => this.deliver(record));
     const still = () => !this.stopping && !closing.aborted;
     for (let failures = 1; ; failures++) {
@@ -197,7 +198,7 @@ export class KafkaSubscription implements Subscription {
       } catch (error) {
         this.context.onHandlerError?.(error, this.context.topic);
         this.context.logger?.warn(
-          { err: error, topic: this.context.topic, partition, failures },
+          { err: error, topic: this.context.topic, partitions, failures },
           'queue handler failed; retrying the same records',
         );
       }

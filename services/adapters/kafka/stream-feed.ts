@@ -20,7 +20,7 @@ interface FeedContext {
   logger?: KafkaLogger;
 }
 
-type Handle = (partition: number, records: Fetched[], closing: AbortSignal) => Promise<boolean>;
+type Handle = (records: Fetched[], closing: AbortSignal) => Promise<boolean>;
 
 interface Current {
   stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
@@ -116,7 +116,7 @@ export class StreamFeed {
     const lanes = new PartitionLanes<Fetched>({
       maxBatchSize: options.maxBatchSize,
       handle: this.handle,
-      commit: (last) => this.commit(last),
+      commit: (lasts) => this.commit(lasts),
     });
     const stream = await this.consumer.consume({
       topics: [kafkaTopic],
@@ -149,12 +149,17 @@ export class StreamFeed {
     });
   }
 
-  private async commit(last: Fetched): Promise<void> {
-    try {
-      await last.commit();
-    } catch (error) {
-      // Left uncommitted: whoever reads the partition next handles these records again.
-      this.context.logger?.warn({ err: error, topic: this.context.topic, partition: last.partition }, 'queue commit failed');
-    }
+  /** Commits past each record, one per partition of a handled call. */
+  private async commit(lasts: Fetched[]): Promise<void> {
+    await Promise.all(
+      lasts.map(async (last) => {
+        try {
+          await last.commit();
+        } catch (error) {
+          // Left uncommitted: whoever reads the partition next handles these records again.
+          this.context.logger?.warn({ err: error, topic: this.context.topic, partition: last.partition }, 'queue commit failed');
+        }
+      }),
+    );
   }
 }
