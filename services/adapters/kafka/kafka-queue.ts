@@ -107,7 +107,7 @@ export class KafkaQueue implements Queue {
       {
         ackTimeoutMs: this.produceTimeoutMs,
         maxRequestBytes: 1024 * 1024,
-        // At 1,000 events/s a request carried about two events with no spacing, and 3-5 with
+        // At 1,000 events/s a request carried two or three events with no spacing, and 3-4 with
         // 3 ms: the broker's CPU per event fell from 0.25-0.27 core-ms to 0.17-0.19 and
         // ingest's from 0.36 to 0.31-0.33, accept p50 unchanged; 5 ms raised it to 6.7-8.0 ms
         // (npm run bench:distributed with BENCH_OPEN_RATE=1000; docs/benchmarks.md, "2026-11-30
