@@ -104,16 +104,20 @@ export class BatchingProducer {
 
   private async drainPending(): Promise<void> {
     for (;;) {
-      const wait = this.lastStarted + this.options.minRequestIntervalMs - performance.now();
-      if (wait > 0) await delay(wait);
+      // Nothing waits: idle at once (close() then has no spacing to wait out).
+      if (this.pending.every((entry) => entry.settled)) break;
+      // Timers may fire up to a millisecond early: wait again for what is left.
+      for (let wait = this.waitBeforeNext(); wait > 0; wait = this.waitBeforeNext()) await delay(Math.ceil(wait));
       const batch = this.take();
-      if (batch.length === 0) {
-        // Cleared in the same turn as the check for work, so no publish can be left waiting.
-        this.active = false;
-        return;
-      }
+      if (batch.length === 0) break;
       await this.sendTogether(batch);
     }
+    // Cleared in the same turn as the check for work, so no publish can be left waiting.
+    this.active = false;
+  }
+
+  private waitBeforeNext(): number {
+    return this.lastStarted + this.options.minRequestIntervalMs - performance.now();
   }
 
   /** Never throws: every publish in the batch is answered either way. */

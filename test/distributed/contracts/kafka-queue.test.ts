@@ -194,11 +194,12 @@ describe('KafkaQueue on a broker', () => {
   });
 
   it('starts produce requests at least the interval apart: publishes within it ride together', async () => {
-    const q = await open({ produceIntervalMs: 1_000 });
+    const q = await open({ produceIntervalMs: 2_000 });
     const t = topic();
+    await q.publish(t, keyed(1, 'creates the topic'));
     await q.publish(t, keyed(1, 'first'));
-    // The producer is idle now, but its last request started under a second ago: the next
-    // publish waits out the rest of that second, and one made meanwhile joins it.
+    // The producer is idle now, but its last request started under two seconds ago: the next
+    // publish waits out the rest of them, and one made meanwhile joins it.
     const acknowledged: string[] = [];
     let laterTurn = false;
     const second = q.publish(t, keyed(1, 'second')).then(() => {
