@@ -188,7 +188,6 @@ export class KafkaSubscription implements Subscription {
 
   /** True once the handler resolved; false when stopping or the stream's lanes are closing (nothing committed). */
   private async handle(records: Fetched[], closing: AbortSignal): Promise<boolean> {
-    const partitions = [...new Set(records.map((record) => record.partition))];
     const delivered = records.map((record) => this.deliver(record));
     const still = () => !this.stopping && !closing.aborted;
     for (let failures = 1; ; failures++) {
@@ -198,7 +197,7 @@ export class KafkaSubscription implements Subscription {
       } catch (error) {
         this.context.onHandlerError?.(error, this.context.topic);
         this.context.logger?.warn(
-          { err: error, topic: this.context.topic, partitions, failures },
+          { err: error, topic: this.context.topic, partitions: [...new Set(records.map((r) => r.partition))], failures },
           'queue handler failed; retrying the same records',
         );
       }
