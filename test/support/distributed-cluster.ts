@@ -3,9 +3,10 @@
 // migrate` prepares them; roles start as separate processes; the real CLI provisions a
 // project and an admin token against Postgres. Ingest processes sit behind one round-robin
 // address (the public base URL, so DSNs point at it), on ports chosen up front so that a
-// restarted ingest comes back behind the same address.
+// restarted ingest comes back behind the same address. Destroying it deletes all three.
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@clickhouse/client';
+import { deleteKafkaPrefixOn } from './kafka-cleanup.ts';
 import { withDatabase } from './postgres-database.ts';
 import { startRole, type RoleProcess } from './role-process.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts';
@@ -23,7 +24,7 @@ export interface Cluster {
   provision(projectName: string): Promise<Provisioned>;
   /** SQL against this cluster's ClickHouse database (JSON rows). */
   clickhouse<T>(sql: string): Promise<T[]>;
-  /** Stops every role still running (SIGTERM, expecting exit 0), then drops the databases. */
+  /** Stops every role still running (SIGTERM, expecting exit 0), then drops the databases and deletes the topics. */
   destroy(): Promise<{ exitCodes: Array<number | null> }>;
 }
 
@@ -82,6 +83,7 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
       await ch.command({ query: `DROP DATABASE IF EXISTS ${clickhouseDatabase}` }).catch(() => {});
       await ch.close();
       await postgres.drop();
+      await deleteKafkaPrefixOn(infra.ERRATA_KAFKA_BROKERS!.split(','), env.ERRATA_KAFKA_TOPIC_PREFIX!);
       return { exitCodes };
     },
   };

@@ -17,6 +17,7 @@ import {
 import { UnavailableError } from '../../../services/core/errors.ts';
 import type { DeliveredRecord } from '../../../services/core/ports/queue.ts';
 import { infraSetting } from '../../support/infra-env.ts';
+import { deleteKafkaPrefix } from '../../support/kafka-cleanup.ts';
 
 const prefix = `errata-test-${randomBytes(4).toString('hex')}.`;
 const brokers = () => infraSetting('ERRATA_KAFKA_BROKERS').split(',');
@@ -33,10 +34,7 @@ beforeAll(async () => {
   admin = new Admin({ bootstrapBrokers: brokers(), clientId: 'errata-test-admin' });
 });
 afterAll(async () => {
-  const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-  if (topics.length > 0) await admin.deleteTopics({ topics });
-  const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(prefix));
-  if (groups.length > 0) await admin.deleteGroups({ groups }).catch(() => {});
+  await deleteKafkaPrefix(admin, prefix);
   await admin.close();
 });
 

@@ -1,0 +1,21 @@
+// Deletes what a suite left on the shared test broker under its prefix: its topics (and their
+// data, which otherwise stays on disk until the broker's retention, a week by default: a day of
+// benchmark runs filled the machine's disk) and its consumer groups.
+import { Admin } from '@platformatic/kafka';
+
+export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<void> {
+  const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+  if (topics.length > 0) await admin.deleteTopics({ topics });
+  const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(prefix));
+  if (groups.length > 0) await admin.deleteGroups({ groups }).catch(() => {});
+}
+
+/** The same with an admin client of its own, for callers that have none. */
+export async function deleteKafkaPrefixOn(brokers: string[], prefix: string): Promise<void> {
+  const admin = new Admin({ bootstrapBrokers: brokers, clientId: 'errata-test-cleanup' });
+  try {
+    await deleteKafkaPrefix(admin, prefix);
+  } finally {
+    await admin.close();
+  }
+}
