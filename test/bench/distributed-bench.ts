@@ -10,9 +10,8 @@
 //   `list_issues` through the mcp role (visibility-probe.ts; its probes go to a project of their
 //   own, so the counts above stay the load's). Throughout: consumer lag every 2 s (read from Kafka); after each phase, the
 //   time until every accepted event is queryable through the read API. Peak RSS of each role.
-//   The open loop starts once ClickHouse has ended merging the backlog's parts, and ClickHouse's
-//   share of it is also given until it ended merging the open loop's own, split into its query
-//   threads (the INSERTs) and the rest (the merges; from its system.events counters). Last, the
+//   ClickHouse's share of the open loop is split into its query threads and the rest (the merges,
+//   which also take in parts of the phase before; from its system.events counters). Last, the
 //   bare node:http server at the open loop's rate: the floor of any HTTP server here at that rate.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,7 +46,11 @@ function componentCpu(roles: RoleProcess[]): Map<string, number> {
   return out;
 }
 
-/** ClickHouse's own counters (system.events, since it started): CPU of its query threads, rows inserted and rows merged. */
+/**
+ * ClickHouse's own counters (system.events, server-wide since it started: the benchmark has the
+ * test server to itself, whose config logs no queries): CPU of its query threads, rows inserted
+ * and rows merged.
+ */
 async function clickHouseCounters(url: string): Promise<{ querySeconds: number; inserted: number; merged: number }> {
   const names = ['UserTimeMicroseconds', 'SystemTimeMicroseconds', 'InsertedRows', 'MergedRows'];
   const query = `SELECT event, value FROM system.events WHERE event IN (${names.map((n) => `'${n}'`).join(', ')}) FORMAT JSONEachRow`;
@@ -66,21 +69,6 @@ async function clickHouseCounters(url: string): Promise<{ querySeconds: number; 
   };
 }
 
-/** Waits (at most two minutes) until ClickHouse has had no merge running for a second; the seconds waited. */
-async function secondsUntilMergesEnd(url: string): Promise<number> {
-  const started = Date.now();
-  let quietSince: number | undefined;
-  while (Date.now() - started < 120_000) {
-    const response = await fetch(`${url}/?query=${encodeURIComponent('SELECT count() FROM system.merges')}`);
-    if (!response.ok) throw new Error(`ClickHouse answered ${response.status}: ${await response.text()}`);
-    const running = Number((await response.text()).trim());
-    if (running > 0) quietSince = undefined;
-    else if ((quietSince ??= Date.now()) <= Date.now() - 1000) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return (Date.now() - started) / 1000;
-}
-
 /** ClickHouse's core-ms per event split into its query threads and the rest (merges, background), and its rows merged per row inserted. */
 function describeClickHouse(
   before: { querySeconds: number; inserted: number; merged: number },
@@ -92,7 +80,7 @@ function describeClickHouse(
   const perEvent = (seconds: number) => ((seconds * 1000) / events).toFixed(2);
   const inserted = after.inserted - before.inserted;
   const amplification = inserted > 0 ? ((after.merged - before.merged) / inserted).toFixed(1) : '-';
-  return `clickhouse ${perEvent(totalSeconds)} = query threads ${perEvent(queries)} + the rest (merges, background) ${perEvent(totalSeconds - queries)}; rows merged per row inserted: ${amplification}`;
+  return `${perEvent(totalSeconds)} = query threads ${perEvent(queries)} (the INSERTs, and the reads of mcp and this benchmark) + the rest ${perEvent(totalSeconds - queries)} (merges, background); rows merged per row inserted, server-wide: ${amplification}`;
 }
 
 /** Core-ms per event of each component and in all, between two componentCpu snapshots. */
@@ -196,12 +184,7 @@ async function main() {
     );
     console.log(`  consumer lag (events.received, all partitions) every 2 s: ${lag.join(', ')}`);
 
-    // ClickHouse merges the parts of the backlog's INSERTs for a while after: left in, that work
-    // was counted as the next phase's: a quarter of ClickHouse's share at 1,000/s, with 6.8-7.0
-    // rows merged per row inserted against 2.7-2.8 (docs/benchmarks.md, "2026-11-30 (fourth)").
     const clickHouseUrl = cluster.env.ERRATA_CLICKHOUSE_URL!;
-    console.log(`  ClickHouse merging the backlog's parts for ${(await secondsUntilMergesEnd(clickHouseUrl)).toFixed(0)} s more`);
-    const componentsBeforeHalf = componentCpu([ingest, mcp, dispatcher]);
     const clickHouseBeforeHalf = await clickHouseCounters(clickHouseUrl);
     const halfRate = OPEN_RATE ?? Math.max(1, Math.round(maxRate / 2));
     const half: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
@@ -219,14 +202,13 @@ async function main() {
     stopSampling();
     console.log(`  all ${half.accepted} accepted events queryable ${halfQueryable.toFixed(1)} s after the last request`);
     console.log(`  ${describeVisibility(probes)}`);
+    const componentsAfterHalf = componentCpu([ingest, mcp, dispatcher]);
     console.log(
-      `  over the load and until queryable, ${describeComponentCpu(componentsBeforeHalf, componentCpu([ingest, mcp, dispatcher]), half.accepted)} (mcp: the probe's list_issues calls and this benchmark's own polling)`,
+      `  over the load and until queryable, ${describeComponentCpu(componentsAfterMax, componentsAfterHalf, half.accepted)} (mcp: the probe's list_issues calls and this benchmark's own polling)`,
     );
-    const mergesAfter = await secondsUntilMergesEnd(clickHouseUrl);
-    const backingServers = componentCpu([]);
-    const clickHouseSeconds = backingServers.get('clickhouse')! - componentsBeforeHalf.get('clickhouse')!;
+    const clickHouseSeconds = componentsAfterHalf.get('clickhouse')! - componentsAfterMax.get('clickhouse')!;
     console.log(
-      `  ClickHouse until it ended merging this phase's parts (${mergesAfter.toFixed(0)} s more): ${describeClickHouse(clickHouseBeforeHalf, await clickHouseCounters(clickHouseUrl), clickHouseSeconds, half.accepted)}`,
+      `  of which ClickHouse ${describeClickHouse(clickHouseBeforeHalf, await clickHouseCounters(clickHouseUrl), clickHouseSeconds, half.accepted)}`,
     );
     console.log(`  consumer lag every 2 s: ${lag.join(', ')}`);
     for (const role of [ingest, dispatcher, mcp]) {
@@ -251,6 +233,7 @@ async function bareFloor(rate: number): Promise<void> {
       seconds: 0,
       latenciesMs: [],
     });
+    if (result.accepted === 0) throw new Error('the bare server accepted nothing');
     const perRequest = ((treeCpuSeconds(floor.child.pid!) - before) * 1000) / result.accepted;
     console.log(
       `bare node:http         (${rate}/s): ${perRequest.toFixed(2)} core-ms per request (the floor of ingest's share at this rate)`,

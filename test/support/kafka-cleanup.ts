@@ -7,7 +7,12 @@ export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<v
   const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
   if (topics.length > 0) await admin.deleteTopics({ topics });
   const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(prefix));
-  if (groups.length > 0) await admin.deleteGroups({ groups }).catch(() => {});
+  // A group whose member was killed stays non-empty until its session times out: left behind, and said.
+  if (groups.length > 0) {
+    await admin
+      .deleteGroups({ groups })
+      .catch((error: unknown) => console.warn(`consumer groups ${groups.join(', ')} not deleted:`, error));
+  }
 }
 
 /** The same with an admin client of its own, for callers that have none. */

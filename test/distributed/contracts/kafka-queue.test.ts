@@ -34,8 +34,11 @@ beforeAll(async () => {
   admin = new Admin({ bootstrapBrokers: brokers(), clientId: 'errata-test-admin' });
 });
 afterAll(async () => {
-  await deleteKafkaPrefix(admin, prefix);
-  await admin.close();
+  try {
+    await deleteKafkaPrefix(admin, prefix);
+  } finally {
+    await admin.close();
+  }
 });
 
 describeQueueContract('Kafka', () => openKafkaQueue(options()));
