@@ -1,5 +1,5 @@
 // The test cluster leaves nothing behind on the shared servers: the broker kept every suite's
-// topics (and every benchmark's events) until a day of runs filled the machine's disk.
+// topics (and every benchmark's events) until the runs of several sessions filled the machine's disk.
 import { Admin } from '@platformatic/kafka';
 import { expect, it } from 'vitest';
 import { createCluster } from '../support/distributed-cluster.ts';

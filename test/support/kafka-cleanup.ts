@@ -1,6 +1,6 @@
 // Deletes what a suite left on the shared test broker under its prefix: its topics (and their
-// data, which otherwise stays on disk until the broker's retention, a week by default: a day of
-// benchmark runs filled the machine's disk) and its consumer groups.
+// data, which otherwise stays on disk until the broker's retention, a week by default: the
+// benchmark runs of several sessions filled the machine's disk) and its consumer groups.
 import { Admin } from '@platformatic/kafka';
 
 export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<void> {
