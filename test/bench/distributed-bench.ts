@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openKafkaQueue, type KafkaQueue } from '../../services/adapters/kafka/kafka-queue.ts';
-import { createCluster } from '../support/distributed-cluster.ts';
+import { createCluster, type Cluster } from '../support/distributed-cluster.ts';
 import { INFRA_UP, readInfraEnv } from '../support/infra-env-file.ts';
 import { listIssues } from '../support/issues.ts';
 import type { RoleProcess } from '../support/role-process.ts';
@@ -46,22 +46,22 @@ function componentCpu(roles: RoleProcess[]): Map<string, number> {
   return out;
 }
 
+interface ClickHouseCounters {
+  querySeconds: number;
+  inserted: number;
+  merged: number;
+}
+
 /**
  * ClickHouse's own counters (system.events, server-wide since it started: the benchmark has the
  * test server to itself, whose config logs no queries): CPU of its query threads, rows inserted
  * and rows merged.
  */
-async function clickHouseCounters(url: string): Promise<{ querySeconds: number; inserted: number; merged: number }> {
-  const names = ['UserTimeMicroseconds', 'SystemTimeMicroseconds', 'InsertedRows', 'MergedRows'];
-  const query = `SELECT event, value FROM system.events WHERE event IN (${names.map((n) => `'${n}'`).join(', ')}) FORMAT JSONEachRow`;
-  const response = await fetch(`${url}/?query=${encodeURIComponent(query)}`);
-  if (!response.ok) throw new Error(`ClickHouse answered ${response.status}: ${await response.text()}`);
-  const values = new Map<string, number>();
-  for (const line of (await response.text()).trim().split('\n').filter(Boolean)) {
-    const row = JSON.parse(line) as { event: string; value: string | number };
-    values.set(row.event, Number(row.value));
-  }
-  const value = (name: string) => values.get(name) ?? 0;
+async function clickHouseCounters(cluster: Cluster): Promise<ClickHouseCounters> {
+  const rows = await cluster.clickhouse<{ event: string; value: string }>(
+    "SELECT event, value FROM system.events WHERE event IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds', 'InsertedRows', 'MergedRows')",
+  );
+  const value = (name: string) => Number(rows.find((row) => row.event === name)?.value ?? 0);
   return {
     querySeconds: (value('UserTimeMicroseconds') + value('SystemTimeMicroseconds')) / 1e6,
     inserted: value('InsertedRows'),
@@ -70,12 +70,7 @@ async function clickHouseCounters(url: string): Promise<{ querySeconds: number; 
 }
 
 /** ClickHouse's core-ms per event split into its query threads and the rest (merges, background), and its rows merged per row inserted. */
-function describeClickHouse(
-  before: { querySeconds: number; inserted: number; merged: number },
-  after: { querySeconds: number; inserted: number; merged: number },
-  totalSeconds: number,
-  events: number,
-): string {
+function describeClickHouse(before: ClickHouseCounters, after: ClickHouseCounters, totalSeconds: number, events: number): string {
   const queries = after.querySeconds - before.querySeconds;
   const perEvent = (seconds: number) => ((seconds * 1000) / events).toFixed(2);
   const inserted = after.inserted - before.inserted;
@@ -184,8 +179,7 @@ async function main() {
     );
     console.log(`  consumer lag (events.received, all partitions) every 2 s: ${lag.join(', ')}`);
 
-    const clickHouseUrl = cluster.env.ERRATA_CLICKHOUSE_URL!;
-    const clickHouseBeforeHalf = await clickHouseCounters(clickHouseUrl);
+    const clickHouseBeforeHalf = await clickHouseCounters(cluster);
     const halfRate = OPEN_RATE ?? Math.max(1, Math.round(maxRate / 2));
     const half: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
     lag.length = 0;
@@ -208,7 +202,7 @@ async function main() {
     );
     const clickHouseSeconds = componentsAfterHalf.get('clickhouse')! - componentsAfterMax.get('clickhouse')!;
     console.log(
-      `  of which ClickHouse ${describeClickHouse(clickHouseBeforeHalf, await clickHouseCounters(clickHouseUrl), clickHouseSeconds, half.accepted)}`,
+      `  of which ClickHouse ${describeClickHouse(clickHouseBeforeHalf, await clickHouseCounters(cluster), clickHouseSeconds, half.accepted)}`,
     );
     console.log(`  consumer lag every 2 s: ${lag.join(', ')}`);
     for (const role of [ingest, dispatcher, mcp]) {
