@@ -1,12 +1,14 @@
 // npm run bench:mcp — what an agent's tool call costs on a standalone server holding a few
 // thousand events: sequential calls through the real MCP client (each one a POST that builds
-// a fresh stateless server), per tool, against GET /healthz on the same server as the floor.
+// a fresh stateless server), per tool, against GET /healthz on the same server as the floor:
+// calls a second, latency, and the server's CPU per call (every thread, from /proc).
 // Prints figures; asserts nothing.
 import { connectAgent } from '../support/mcp-client.ts';
 import { waitForIssue } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { provision, removeDir, startServer } from '../support/standalone-server.ts';
 import { peakRssMb } from './load.ts';
+import { threadCpuSeconds } from './thread-cpu.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -20,9 +22,17 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** The server's CPU per call between two snapshots of its threads: all of them, and the main thread's (HTTP, MCP; the database is the backend thread's). */
+function cpuPerCall(before: Map<string, number>, after: Map<string, number>): { all: number; main: number } {
+  const used = (tid: string) => ((after.get(tid)! - (before.get(tid) ?? 0)) * 1000) / CALLS;
+  const all = [...after.keys()].reduce((sum, tid) => sum + used(tid), 0);
+  return { all, main: used(String(server.child.pid!)) };
+}
+
 async function timed(label: string, call: () => Promise<unknown>, floor?: number): Promise<number> {
   for (let i = 0; i < 20; i++) await call(); // warm-up
   const times: number[] = [];
+  const cpuBefore = threadCpuSeconds(server.child.pid!);
   const started = performance.now();
   for (let i = 0; i < CALLS; i++) {
     const t = performance.now();
@@ -30,11 +40,12 @@ async function timed(label: string, call: () => Promise<unknown>, floor?: number
     times.push(performance.now() - t);
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuPerCall(cpuBefore, threadCpuSeconds(server.child.pid!));
   times.sort((a, b) => a - b);
   const p50 = percentile(times, 50);
   const ratio = floor ? `  (${(p50 / floor).toFixed(1)}x /healthz)` : '';
   console.log(
-    `${label.padEnd(22)} ${(CALLS / seconds).toFixed(0).padStart(5)} calls/s  p50 ${p50.toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms${ratio}`,
+    `${label.padEnd(22)} ${(CALLS / seconds).toFixed(0).padStart(5)} calls/s  p50 ${p50.toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms  server ${cpu.all.toFixed(2)} core-ms per call (main thread ${cpu.main.toFixed(2)})${ratio}`,
   );
   return p50;
 }

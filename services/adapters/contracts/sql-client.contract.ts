@@ -57,6 +57,65 @@ export function describeSqlClientContract(name: string, open: () => Promise<SqlC
       expect(await one(client, 'SELECT $1::text AS v', ['{"a":"\\u0000"}'])).toBe('{"a":"\\u0000"}');
     });
 
+    it('sends numbers, booleans, nulls, dates and one-dimensional arrays, read as the types the statement gives them', async () => {
+      const client = await open();
+      const at = new Date('2026-11-30T12:34:56.789Z');
+      const result = await client.query<Record<string, unknown>>(
+        `SELECT $1::integer + 1 AS int, $2::bigint AS big, $3::double precision AS float, $4::boolean AS yes,
+                $5::boolean AS no, $6::text AS nothing, $7::timestamptz AS at, $8::integer[] AS ints,
+                $9::text[] AS texts, $10::timestamptz[] AS ats, $11::text AS quoted, count(*) AS counted
+           FROM generate_series(1, 3)`,
+        [41, 9_007_199_254_740_991, 0.25, true, false, null, at, [1, 2, null], ['a,b', 'c"d', 'e\\f', '', null], [at], "it's"],
+      );
+      expect(result.rows).toEqual([
+        {
+          int: 42,
+          big: 9_007_199_254_740_991,
+          float: 0.25,
+          yes: true,
+          no: false,
+          nothing: null,
+          at,
+          ints: [1, 2, null],
+          texts: ['a,b', 'c"d', 'e\\f', '', null],
+          ats: [at],
+          quoted: "it's",
+          counted: 3,
+        },
+      ]);
+    });
+
+    it('answers a statement run again and again as it did the first time', async () => {
+      const client = await open();
+      // Postgres may plan a prepared statement once for all parameters from its sixth run on.
+      const sql =
+        'SELECT n, $1::text || n AS label FROM generate_series(1, $2::integer) AS n WHERE n % $3::integer = 0 ORDER BY n';
+      for (let run = 1; run <= 8; run++) {
+        const { rows } = await client.query<{ n: number; label: string }>(sql, [`run ${run}: `, 10 + run, (run % 3) + 1]);
+        const expected = Array.from({ length: 10 + run }, (_, i) => i + 1).filter((n) => n % ((run % 3) + 1) === 0);
+        expect(rows).toEqual(expected.map((n) => ({ n, label: `run ${run}: ${n}` })));
+      }
+    });
+
+    it('reads a table whose columns changed since the same statement last ran', async () => {
+      const client = await open();
+      const table = `contract_shape_${Date.now()}`;
+      await client.query(`CREATE TABLE ${table} (id integer)`);
+      try {
+        await client.query(`INSERT INTO ${table} VALUES (1)`);
+        expect((await client.query(`SELECT * FROM ${table}`)).rows).toEqual([{ id: 1 }]);
+        await client.query(`ALTER TABLE ${table} ADD COLUMN note text DEFAULT 'added'`);
+        expect((await client.query(`SELECT * FROM ${table}`)).rows).toEqual([{ id: 1, note: 'added' }]);
+        await client.transaction(async (tx) => {
+          await tx.query(`ALTER TABLE ${table} DROP COLUMN note`);
+          expect((await tx.query(`SELECT * FROM ${table}`)).rows).toEqual([{ id: 1 }]);
+        });
+        expect((await client.query(`SELECT * FROM ${table}`)).rows).toEqual([{ id: 1 }]);
+      } finally {
+        await client.query(`DROP TABLE ${table}`);
+      }
+    });
+
     it('gives unnestRows rows back exactly as sent: quotes, backslashes, commas, braces, text that reads NULL, empty text, nulls', async () => {
       const client = await open();
       const rows = [

@@ -4,6 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'node:v8';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
+import { isPreparable, PreparedStatements, queryInOneExchange } from './one-exchange.ts';
 import { PrivateNodeFS } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
@@ -37,6 +38,8 @@ function keepWebAssemblyOnBaselineCompiler(): void {
 }
 
 export class PGliteClient implements SqlClient {
+  private readonly statements = new PreparedStatements();
+
   private constructor(private readonly db: PGlite) {}
 
   /**
@@ -60,23 +63,41 @@ export class PGliteClient implements SqlClient {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    const result = await this.db.query<T>(sql, storableParams(params));
+    // PGlite's query() takes both of its locks: the transaction one, so that a statement never
+    // runs inside another caller's open transaction, and the query one. They and _checkReady are
+    // PGlite's underscored members (typed, but internal): an upgrade of PGlite must keep them.
+    await this.db._checkReady();
+    const result = await this.db._runExclusiveTransaction(() =>
+      this.db.runExclusive(() =>
+        queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], { syncToFs: true, prepare: true }),
+      ),
+    );
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
     // a turn after each lets waiting messages in (a health ping, the main thread's reads).
     await new Promise((resolve) => setImmediate(resolve));
-    return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+    return result;
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) =>
-      work({
-        async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
-          const result = await tx.query<R>(sql, storableParams(params));
-          return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+    // Inside the transaction, which holds the transaction lock, each statement takes the query
+    // lock, as PGlite's own tx.query() does, and is refused once the transaction has ended.
+    // After any statement that is not DML (DDL, or the log search's SET LOCAL) the rest of the
+    // transaction runs unprepared: none is then prepared against a table shape a rollback
+    // would undo (one-exchange.ts, forgetAll), nor under a setting that ends with the transaction.
+    return this.db.transaction(async (tx) => {
+      let prepare = true;
+      return work({
+        query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
+          if (tx.closed) throw new Error('the transaction has ended: run the statement in a new one');
+          prepare &&= isPreparable(sql);
+          const options = { syncToFs: false, prepare };
+          return this.db.runExclusive(() =>
+            queryInOneExchange<R>(this.db, this.statements, sql, storableParams(params) ?? [], options),
+          );
         },
-      }),
-    );
+      });
+    });
   }
 
   async close(): Promise<void> {
