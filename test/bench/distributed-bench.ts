@@ -21,7 +21,7 @@ import { INFRA_UP, readInfraEnv } from '../support/infra-env-file.ts';
 import { listIssues } from '../support/issues.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { runProcess, type Provisioned } from '../support/standalone-server.ts';
-import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, startBare, type Result } from './load.ts';
+import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, startBare } from './load.ts';
 import { processCpuSeconds, treeCpuSeconds } from './thread-cpu.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
@@ -181,7 +181,7 @@ async function main() {
 
     const clickHouseBeforeHalf = await clickHouseCounters(cluster);
     const halfRate = OPEN_RATE ?? Math.max(1, Math.round(maxRate / 2));
-    const half: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+    const half = emptyResult();
     lag.length = 0;
     stopSampling = sampleLag(lagReader, lag);
     const probeProject = await cluster.provision('Probe');

@@ -11,7 +11,7 @@
 // Peak RSS of the server process is read from /proc/<pid>/status (VmHWM).
 import { metricTotal } from '../support/metrics.ts';
 import { provision, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
-import { BODIES, CONCURRENCY, closedLoop, describe, openLoop, peakRssMb, percentile, startBare, type Result } from './load.ts';
+import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, percentile, startBare } from './load.ts';
 import { describeMemory, heapTotals } from './memory-breakdown.ts';
 import { describeThreadCpu, processCpuSeconds, threadCpuSeconds } from './thread-cpu.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
@@ -74,7 +74,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     const p = await provision(server, 'Bench');
     const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
     const pid = server.child.pid!;
-    const result: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+    const result = emptyResult();
     const backlog: number[] = [];
     const sampler = setInterval(() => {
       void processedEvents(server).then((processed) => backlog.push(result.accepted - processed));

@@ -46,9 +46,14 @@ export const BODIES = Array.from({ length: 2000 }, (_, i) => mixedEnvelope(i));
 let cursor = 0;
 const nextBody = () => withEventId(BODIES[cursor++ % BODIES.length]!);
 
+/** A result with nothing sent yet, for a loop to add to. */
+export function emptyResult(): Result {
+  return { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+}
+
 export async function closedLoop(url: URL, seconds: number): Promise<Result> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const result: Result = { sent: 0, accepted: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const result = emptyResult();
   const started = Date.now();
   const deadline = started + seconds * 1000;
   await Promise.all(

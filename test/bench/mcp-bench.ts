@@ -8,7 +8,7 @@ import { waitForIssue } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import { provision, removeDir, startServer } from '../support/standalone-server.ts';
 import { peakRssMb } from './load.ts';
-import { threadCpuSeconds } from './thread-cpu.ts';
+import { threadCpuSeconds, threadCpuSplit } from './thread-cpu.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -22,13 +22,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** The server's CPU per call between two snapshots of its threads: all of them, and the main thread's (HTTP, MCP; the database is the backend thread's). */
-function cpuPerCall(before: Map<string, number>, after: Map<string, number>): { all: number; main: number } {
-  const used = (tid: string) => ((after.get(tid)! - (before.get(tid) ?? 0)) * 1000) / CALLS;
-  const all = [...after.keys()].reduce((sum, tid) => sum + used(tid), 0);
-  return { all, main: used(String(server.child.pid!)) };
-}
-
 async function timed(label: string, call: () => Promise<unknown>, floor?: number): Promise<number> {
   for (let i = 0; i < 20; i++) await call(); // warm-up
   const times: number[] = [];
@@ -40,7 +33,7 @@ async function timed(label: string, call: () => Promise<unknown>, floor?: number
     times.push(performance.now() - t);
   }
   const seconds = (performance.now() - started) / 1000;
-  const cpu = cpuPerCall(cpuBefore, threadCpuSeconds(server.child.pid!));
+  const cpu = threadCpuSplit(server.child.pid!, cpuBefore, threadCpuSeconds(server.child.pid!), CALLS);
   times.sort((a, b) => a - b);
   const p50 = percentile(times, 50);
   const ratio = floor ? `  (${(p50 / floor).toFixed(1)}x /healthz)` : '';

@@ -25,17 +25,23 @@ export function processCpuSeconds(pid: number): number {
 }
 
 /**
- * Server CPU per event between two snapshots, split into the main thread (HTTP and queue
- * appends), the busiest other thread (the backend thread: database and dispatcher) and the
- * rest (V8's garbage-collection and compiler helpers, libuv's pool doing zlib and fsync).
+ * Server CPU per unit (event, call) between two snapshots, in core-ms, split into the main
+ * thread (HTTP, MCP, queue appends), the busiest other thread (the backend thread: database and
+ * dispatcher) and the rest (V8's garbage-collection and compiler helpers, libuv's pool doing
+ * zlib and fsync).
  */
-export function describeThreadCpu(pid: number, before: Map<string, number>, after: Map<string, number>, events: number): string {
-  const used = [...after].map(([tid, seconds]) => ({ tid, ms: ((seconds - (before.get(tid) ?? 0)) * 1000) / events }));
+export function threadCpuSplit(pid: number, before: Map<string, number>, after: Map<string, number>, units: number) {
+  const used = [...after].map(([tid, seconds]) => ({ tid, ms: ((seconds - (before.get(tid) ?? 0)) * 1000) / units }));
   const main = used.find((t) => t.tid === String(pid))?.ms ?? 0;
   const others = used.filter((t) => t.tid !== String(pid)).sort((a, b) => b.ms - a.ms);
   const backend = others[0]?.ms ?? 0;
-  const rest = others.slice(1).reduce((sum, t) => sum + t.ms, 0);
-  return `server CPU per event: ${(main + backend + rest).toFixed(2)} core-ms = main thread ${main.toFixed(2)} + backend thread ${backend.toFixed(2)} + helper threads ${rest.toFixed(2)}`;
+  const helpers = others.slice(1).reduce((sum, t) => sum + t.ms, 0);
+  return { all: main + backend + helpers, main, backend, helpers };
+}
+
+export function describeThreadCpu(pid: number, before: Map<string, number>, after: Map<string, number>, events: number): string {
+  const { all, main, backend, helpers } = threadCpuSplit(pid, before, after, events);
+  return `server CPU per event: ${all.toFixed(2)} core-ms = main thread ${main.toFixed(2)} + backend thread ${backend.toFixed(2)} + helper threads ${helpers.toFixed(2)}`;
 }
 
 /**

@@ -90,6 +90,7 @@ export class KafkaQueue implements Queue {
     for (const topic of options.topics ?? []) this.knownTopics.add(this.checkedTopic(topic));
     for (const group of options.lagGroups ?? [DISPATCHER_GROUP]) this.groupTopics.set(group, new Set());
     // Producer and admin fail fast: short timeouts and few retries, so a request path never waits long.
+    const adminTimeoutMs = Math.max(5_000, this.produceTimeoutMs);
     this.admin = new Admin({
       clientId: options.clientId,
       bootstrapBrokers: options.brokers,
@@ -97,8 +98,8 @@ export class KafkaQueue implements Queue {
       connectTimeout: 3_000,
       // Bounds each request on the client's side; `timeout` is what the broker is given for
       // creating or deleting.
-      requestTimeout: Math.max(5_000, this.produceTimeoutMs),
-      timeout: Math.max(5_000, this.produceTimeoutMs),
+      requestTimeout: adminTimeoutMs,
+      timeout: adminTimeoutMs,
       retries: 3,
       retryDelay: 100,
     });

@@ -68,9 +68,7 @@ export class PGliteClient implements SqlClient {
     // PGlite's underscored members (typed, but internal): an upgrade of PGlite must keep them.
     await this.db._checkReady();
     const result = await this.db._runExclusiveTransaction(() =>
-      this.db.runExclusive(() =>
-        queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], { syncToFs: true, prepare: true }),
-      ),
+      this.db.runExclusive(() => this.run<T>(sql, params, { syncToFs: true, prepare: true })),
     );
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
@@ -91,13 +89,15 @@ export class PGliteClient implements SqlClient {
         query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
           if (tx.closed) throw new Error('the transaction has ended: run the statement in a new one');
           prepare &&= isPreparable(sql);
-          const options = { syncToFs: false, prepare };
-          return this.db.runExclusive(() =>
-            queryInOneExchange<R>(this.db, this.statements, sql, storableParams(params) ?? [], options),
-          );
+          return this.db.runExclusive(() => this.run<R>(sql, params, { syncToFs: false, prepare }));
         },
       });
     });
+  }
+
+  /** One statement, the caller holding PGlite's locks. */
+  private run<T>(sql: string, params: unknown[] | undefined, options: { syncToFs: boolean; prepare: boolean }) {
+    return queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], options);
   }
 
   async close(): Promise<void> {
