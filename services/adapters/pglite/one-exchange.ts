@@ -7,6 +7,7 @@
 // left to Postgres to infer from the statement, as the `pg` driver sends them to a real
 // Postgres in the distributed roles: the same SQL, the same inference, in both modes.
 import { parse, protocol, types, type PGlite } from '@electric-sql/pglite';
+import { changesShape, worthPreparing } from '../postgres/preparable.ts';
 import type { SqlResult } from '../postgres/sql-client.ts';
 
 /**
@@ -15,19 +16,6 @@ import type { SqlResult } from '../postgres/sql-client.ts';
  * run, Postgres's generic plan when that is estimated no dearer than planning each run.
  */
 const MAX_PREPARED = 100;
-
-/** Statements with more parameters than this (multi-row VALUES lists) run unnamed. */
-const MAX_PREPARED_PARAMETERS = 64;
-
-/** The statements kept prepared; the rest (DDL, SET, VACUUM, EXPLAIN) run unnamed. */
-const PREPARABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
-
-/** Statements that may change a table's shape. */
-const DDL = /^\s*(?:CREATE|ALTER|DROP)\b/i;
-
-export function isPreparable(sql: string): boolean {
-  return PREPARABLE.test(sql);
-}
 
 type WireValue = string | ArrayBufferView | null;
 
@@ -92,10 +80,8 @@ export async function queryInOneExchange<T>(
   const { serialize } = protocol;
   // Serialized first: a value that cannot be (an invalid date) throws before any name is taken.
   const values = params.map(wireValue);
-  // A multi-row VALUES list's text changes with its row count: kept, such texts would push the
-  // few small statements run again and again out of the cache.
-  const preparable = prepare && isPreparable(sql) && params.length <= MAX_PREPARED_PARAMETERS;
-  if (DDL.test(sql)) statements.forgetAll();
+  const preparable = prepare && worthPreparing(sql, params.length);
+  if (changesShape(sql)) statements.forgetAll();
   const statement = preparable ? statements.nameFor(sql) : { name: '', parse: true };
   const message = concatenate([
     ...statements.takeClosing().map((name) => serialize.close({ type: 'S', name })),

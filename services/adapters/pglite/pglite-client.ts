@@ -4,7 +4,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'node:v8';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
-import { isPreparable, PreparedStatements, queryInOneExchange } from './one-exchange.ts';
+import { isPreparable } from '../postgres/preparable.ts';
+import { PreparedStatements, queryInOneExchange } from './one-exchange.ts';
 import { PrivateNodeFS } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small

@@ -13,6 +13,15 @@ describe('Postgres error classes', () => {
     expect(isTransientPgError(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
 
+  it('treats a prepared statement whose table changed shape as transient, and nothing else of its class', () => {
+    const stale = Object.assign(withCode('0A000', 'cached plan must not change result type'), {
+      routine: 'RevalidateCachedQuery',
+    });
+    expect(isTransientPgError(stale)).toBe(true);
+    expect(isTransientPgError(withCode('0A000', 'cached plan must not change result type'))).toBe(false);
+    expect(isTransientPgError(Object.assign(withCode('0A000'), { routine: 'transformSelectStmt' }))).toBe(false);
+  });
+
   it('leaves the statement’s own faults as they are', () => {
     for (const code of ['23505', '22P02', '42601', '42703', '25P02'])
       expect(isTransientPgError(withCode(code)), code).toBe(false);

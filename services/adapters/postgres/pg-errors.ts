@@ -15,6 +15,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 
 export function isTransientPgError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
+  if (isStalePlan(error)) return true;
   if (typeof code === 'string') {
     if (code.length === 5 && (TRANSIENT_CLASSES.has(code.slice(0, 2)) || code === '25006' || code === '42P01')) return true;
     if (NETWORK_CODES.has(code)) return true;
@@ -22,6 +23,16 @@ export function isTransientPgError(error: unknown): boolean {
   const message = (error as Error)?.message ?? '';
   // pg's own wording for a dropped connection and for a pool that had no connection in time.
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+}
+
+/**
+ * Postgres's refusal to run a prepared statement whose table changed shape since it was parsed
+ * ("cached plan must not change result type", a newer release's migration in a fleet). Transient:
+ * the client prepares its statements afresh, so the next try runs (pg-pool-client.ts).
+ */
+export function isStalePlan(error: unknown): boolean {
+  const { code, routine } = (error ?? {}) as { code?: unknown; routine?: unknown };
+  return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
 export function classifyPgError(error: unknown): unknown {

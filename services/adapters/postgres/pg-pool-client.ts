@@ -2,7 +2,8 @@
 // MetadataStore. The stores, their SQL and their migrations are the same ones PGlite runs.
 // Values come back as PGlite returns them (int8 and numeric as numbers), so no store branches.
 import pg from 'pg';
-import { classifyPgError } from './pg-errors.ts';
+import { classifyPgError, isStalePlan } from './pg-errors.ts';
+import { changesShape, isPreparable, worthPreparing } from './preparable.ts';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from './sql-client.ts';
 
 // count(*) and sums are int8; every such value we keep fits in a double.
@@ -22,7 +23,70 @@ interface PgPoolOptions {
   onError?: (error: Error) => void;
 }
 
+/** Distinct statement texts named at most; past this, new texts run unnamed. */
+const MAX_NAMED = 200;
+
+/** Texts seen once that are remembered, waiting for a second run to be named. */
+const MAX_SEEN_ONCE = 1_000;
+
+/**
+ * A connection's lifetime: `pg` never closes a prepared statement, so those of earlier
+ * generations (below) go with their connection.
+ */
+const CONNECTION_LIFETIME_SECONDS = 3_600;
+
+/** A query for `pg`, and the generation of names it was given under. */
+interface NamedQuery {
+  config: pg.QueryConfig;
+  generation: number;
+}
+
+/**
+ * A name for each statement text worth preparing and run at least twice, the same on every
+ * connection: `pg` parses a named statement on a connection the first time it runs there and
+ * only binds and executes it after, which spares Postgres parsing, analysing and (once it finds
+ * a generic plan no dearer) planning each run. A text seen once (a log search's filters make
+ * many) runs unnamed, so one-off texts do not take the names.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private readonly seenOnce = new Set<string>();
+  private generation = 1;
+
+  /** The query `pg` is given: named when worth preparing, seen before and under the cap. */
+  queryFor(sql: string, values: unknown[] | undefined, prepare = true): NamedQuery {
+    const generation = this.generation;
+    if (!prepare || !worthPreparing(sql, values?.length ?? 0)) return { config: { text: sql, values }, generation };
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < MAX_NAMED) {
+      if (this.seenOnce.delete(sql)) {
+        name = `errata_${generation}_${this.names.size + 1}`;
+        this.names.set(sql, name);
+      } else {
+        if (this.seenOnce.size >= MAX_SEEN_ONCE) this.seenOnce.clear();
+        this.seenOnce.add(sql);
+      }
+    }
+    return { config: name === undefined ? { text: sql, values } : { name, text: sql, values }, generation };
+  }
+
+  /**
+   * A prepared statement's result columns are fixed when it is parsed: once DDL changed a table
+   * it reads, Postgres refuses to run it (pg-errors.ts, isStalePlan). New names make every
+   * connection parse each statement afresh; the old ones stay unused until their connection
+   * ends. Only once for the failures of one generation: statements failing together after a
+   * migration renew the names once, not once each.
+   */
+  renameAll(from = this.generation): void {
+    if (from !== this.generation) return;
+    this.names.clear();
+    this.generation++;
+  }
+}
+
 export class PgPoolClient implements SqlClient {
+  private readonly statements = new StatementNames();
+
   private constructor(
     private readonly pool: pg.Pool,
     private readonly onError?: (error: Error) => void,
@@ -35,6 +99,7 @@ export class PgPoolClient implements SqlClient {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       statement_timeout: options.statementTimeoutMs ?? 60_000,
       idleTimeoutMillis: 30_000,
+      maxLifetimeSeconds: CONNECTION_LIFETIME_SECONDS,
       types,
       application_name: 'errata',
     });
@@ -44,11 +109,28 @@ export class PgPoolClient implements SqlClient {
   }
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+    const values = storableParams(params);
     try {
-      const result = await this.pool.query(sql, storableParams(params));
+      return await this.run<T>(sql, values);
+    } catch (error) {
+      // A statement prepared before another process (a newer release's migration) changed its
+      // table runs once more, prepared afresh: the pool closed that connection, as after any
+      // error, and run() renewed the names for the others.
+      if (!isStalePlan(error)) throw classifyPgError(error);
+      return this.run<T>(sql, values).catch((again: unknown) => Promise.reject(classifyPgError(again)));
+    }
+  }
+
+  /** One statement on any connection; on an error the pool closes that connection. */
+  private async run<T>(sql: string, values: unknown[] | undefined): Promise<SqlResult<T>> {
+    const query = this.statements.queryFor(sql, values);
+    try {
+      const result = await this.pool.query(query.config);
+      if (changesShape(sql)) this.statements.renameAll();
       return { rows: result.rows as T[], affectedRows: result.rowCount ?? 0 };
     } catch (error) {
-      throw classifyPgError(error);
+      if (isStalePlan(error)) this.statements.renameAll(query.generation);
+      throw error;
     }
   }
 
@@ -62,15 +144,35 @@ export class PgPoolClient implements SqlClient {
       this.onError?.(error);
     };
     connection.on('error', onConnectionError);
+    const statements = this.statements;
+    // After a statement that is not DML (the log search's SET LOCAL of a planner setting, DDL)
+    // the rest of the transaction runs unnamed: a generic plan made under other settings, or
+    // against a table shape the transaction changes, is not reused there.
+    let prepare = true;
+    let changedShape = false;
     try {
       await connection.query('BEGIN');
       const result = await work({
         async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
-          const r = await connection.query(sql, storableParams(params));
-          return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };
+          prepare &&= isPreparable(sql);
+          changedShape ||= changesShape(sql);
+          const query = statements.queryFor(sql, storableParams(params), prepare);
+          try {
+            const r = await connection.query(query.config);
+            return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };
+          } catch (error) {
+            // A stale plan is not retried here, in a transaction it aborted: it is transient
+            // (pg-errors.ts), and the caller's next try runs under new names. A value `pg` could
+            // not bind leaves a named statement closed on the server but known to `pg` as
+            // parsed: the connection is not reused, as the pool does after any failed query.
+            if (isStalePlan(error)) statements.renameAll(query.generation);
+            else if (query.config.name !== undefined && !(error instanceof pg.DatabaseError)) broken = true;
+            throw error;
+          }
         },
       });
       await connection.query('COMMIT');
+      if (changedShape) statements.renameAll();
       return result;
     } catch (error) {
       try {
