@@ -90,7 +90,8 @@ export class PGliteClient implements SqlClient {
         query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
           if (tx.closed) throw new Error('the transaction has ended: run the statement in a new one');
           prepare &&= isPreparable(sql);
-          return this.db.runExclusive(() => this.run<R>(sql, params, { syncToFs: false, prepare }));
+          const options = { syncToFs: false, prepare }; // as of this call, not of when the lock is granted
+          return this.db.runExclusive(() => this.run<R>(sql, params, options));
         },
       });
     });

@@ -84,6 +84,16 @@ class StatementNames {
   }
 }
 
+/**
+ * Whether a named statement's failure may come from a schema changed since its parse: its result
+ * columns (isStalePlan), or its parameters' types (class 42: after ALTER COLUMN TYPE, 42883 or
+ * 42804 where the same text parsed afresh would run). Renewing the names costs one parse each.
+ */
+function mayBeOutdated(query: NamedQuery, error: unknown): boolean {
+  if (isStalePlan(error)) return true;
+  return query.config.name !== undefined && error instanceof pg.DatabaseError && (error.code ?? '').startsWith('42');
+}
+
 export class PgPoolClient implements SqlClient {
   private readonly statements = new StatementNames();
 
@@ -129,7 +139,7 @@ export class PgPoolClient implements SqlClient {
       if (changesShape(sql)) this.statements.renameAll();
       return { rows: result.rows as T[], affectedRows: result.rowCount ?? 0 };
     } catch (error) {
-      if (isStalePlan(error)) this.statements.renameAll(query.generation);
+      if (mayBeOutdated(query, error)) this.statements.renameAll(query.generation);
       throw error;
     }
   }
@@ -161,12 +171,16 @@ export class PgPoolClient implements SqlClient {
             const r = await connection.query(query.config);
             return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };
           } catch (error) {
-            // A stale plan is not retried here, in a transaction it aborted: it is transient
-            // (pg-errors.ts), and the caller's next try runs under new names. A value `pg` could
-            // not bind leaves a named statement closed on the server but known to `pg` as
-            // parsed: the connection is not reused, as the pool does after any failed query.
-            if (isStalePlan(error)) statements.renameAll(query.generation);
-            else if (query.config.name !== undefined && !(error instanceof pg.DatabaseError)) broken = true;
+            // Not retried here, in a transaction the error aborted: a stale plan is transient
+            // (pg-errors.ts), and the caller's next try runs under new names. The connection is
+            // retired, as the pool does after any failed query, and the rest of the transaction
+            // runs unnamed: a value `pg` could not bind leaves a named statement closed on the
+            // server but known to `pg` as parsed.
+            if (mayBeOutdated(query, error)) statements.renameAll(query.generation);
+            if (query.config.name !== undefined) {
+              broken = true;
+              prepare = false;
+            }
             throw error;
           }
         },

@@ -20,7 +20,7 @@ export function changesShape(sql: string): boolean {
   return DDL.test(sql);
 }
 
-/** Whether `sql` is DML, a statement that cannot change a table's shape or a session's settings. */
+/** Whether `sql` is DML: its first word SELECT, INSERT, UPDATE, DELETE or WITH (so not SET, nor DDL). */
 export function isPreparable(sql: string): boolean {
   return PREPARABLE.test(sql);
 }

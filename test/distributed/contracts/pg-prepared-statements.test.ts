@@ -20,9 +20,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** A client of its own, as another process would have: one connection, so each run lands on it. */
-function open(): PgPoolClient {
-  const client = PgPoolClient.open({ url, maxConnections: 1 });
+/** A client of its own, as another process would have: one connection unless told, so each run lands on it. */
+function open(maxConnections = 1): PgPoolClient {
+  const client = PgPoolClient.open({ url, maxConnections });
   clients.push(client);
   return client;
 }
@@ -99,6 +99,22 @@ describe('named statements on Postgres', () => {
     expect((await client.query(read, [1])).rows).toEqual([{ id: 1, note: 'added' }]);
     await client.transaction((tx) => tx.query(`ALTER TABLE ${name} DROP COLUMN note`));
     expect((await client.transaction((tx) => tx.query(read, [1]))).rows).toEqual([{ id: 1 }]);
+  });
+
+  it('after a column changed type under statements prepared on two connections, fails one transaction and runs the next on the other', async () => {
+    const client = open(2);
+    const other = open();
+    const name = await table(client);
+    const read = `SELECT id FROM ${name} WHERE id = $1`;
+    const inTransaction = () => client.transaction((tx) => tx.query(read, [1]));
+    // Concurrent transactions hold both connections: from the second round on, each has it prepared.
+    for (let round = 0; round < 3; round++) {
+      for (const { rows } of await Promise.all([inTransaction(), inTransaction()])) expect(rows).toEqual([{ id: 1 }]);
+    }
+    // Prepared with an integer parameter; parsed afresh, the parameter is text like the column.
+    await other.query(`ALTER TABLE ${name} ALTER COLUMN id TYPE text`);
+    await expect(inTransaction()).rejects.toMatchObject({ code: '42883' });
+    expect((await inTransaction()).rows).toEqual([{ id: '1' }]);
   });
 
   it('runs a prepared statement in a transaction after another transaction could not bind a value for it', async () => {
