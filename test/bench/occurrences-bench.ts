@@ -25,7 +25,7 @@ import { readInfraEnv } from '../support/infra-env-file.ts';
 import { withDatabase as withPostgresDatabase } from '../support/postgres-database.ts';
 import type { Occurrence } from '../../services/core/issues/occurrence.ts';
 import { percentile } from './load.ts';
-import { treeCpuSeconds } from './thread-cpu.ts';
+import { parentPid, treeCpuSeconds } from './thread-cpu.ts';
 
 const SIZES = (process.env.BENCH_BATCH_SIZES ?? '200,500,1000').split(',').map(Number);
 const EVENTS_PER_SIZE = Number(process.env.BENCH_EVENTS ?? 50_000);
@@ -95,8 +95,7 @@ async function postmasterPid(db: SqlClient): Promise<number> {
       `process ${backend} here is not the Postgres backend: BENCH_DATABASE=postgres needs the server of npm run infra:up`,
     );
   }
-  const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return parentPid(backend);
 }
 
 /** Batches of `batchSize` on Postgres: CPU per event over all of them, this process's and the server's. */

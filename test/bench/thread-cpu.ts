@@ -44,6 +44,12 @@ export function describeThreadCpu(pid: number, before: Map<string, number>, afte
   return `server CPU per event: ${all.toFixed(2)} core-ms = main thread ${main.toFixed(2)} + backend thread ${backend.toFixed(2)} + helper threads ${helpers.toFixed(2)}`;
 }
 
+/** The parent of a process, from its /proc stat line. */
+export function parentPid(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 /**
  * CPU seconds of a process and all its descendants, live and exited: each live process's own
  * time plus what its reaped children used (cutime, cstime). A Postgres server's connection

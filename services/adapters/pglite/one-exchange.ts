@@ -83,7 +83,7 @@ export async function queryInOneExchange<T>(
   const preparable = prepare && worthPreparing(sql, params.length);
   if (changesShape(sql)) statements.forgetAll();
   const statement = preparable ? statements.nameFor(sql) : { name: '', parse: true };
-  const message = concatenate([
+  const message = Buffer.concat([
     ...statements.takeClosing().map((name) => serialize.close({ type: 'S', name })),
     ...(statement.parse ? [serialize.parse({ name: statement.name, text: sql, types: [] })] : []),
     serialize.bind({ statement: statement.name, values }),
@@ -125,14 +125,4 @@ function wireValue(value: unknown): WireValue {
 function elementText(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function concatenate(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
