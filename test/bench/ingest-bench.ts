@@ -5,14 +5,16 @@
 //   Sustained: for each of RATES, a fresh server under an open loop at that rate for
 //   STEADY_SECONDS; whether it kept up (issue 20: at most 1% of requests failed, at least 99% of
 //   what was accepted processed within 30 s of the load's end, the backlog never growing for more
-//   than 10 s), core-ms per event over the load and its drain, peak RSS. At the first rate, the
+//   than 10 s), core-ms per event over the load and its drain, peak RSS and where the memory went
+//   in the largest of the samples taken every 2 s. At the first rate, the
 //   time from accepted to listed by `list_issues` (visibility-probe.ts).
 //   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS (the bare server too).
-// Peak RSS of the server process is read from /proc/<pid>/status (VmHWM).
+// Peak RSS of the server process is read from /proc/<pid>/status (VmHWM). The server runs with
+// the node flags of `npm start` (test/support/standalone-server.ts).
 import { metricTotal } from '../support/metrics.ts';
 import { provision, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, percentile, startBare } from './load.ts';
-import { describeMemory, heapTotals } from './memory-breakdown.ts';
+import { memoryBreakdown, readThreadMemory, type MemorySample } from './memory-breakdown.ts';
 import { describeThreadCpu, processCpuSeconds, threadCpuSeconds } from './thread-cpu.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
@@ -67,6 +69,51 @@ function longestGrowth(samples: number[]): number {
   return longest;
 }
 
+/**
+ * Every SAMPLE_SECONDS during an open loop, one sample at a time: the backlog, and where the memory
+ * went in the sample with the largest RSS (the kernel's VmHWM says only how much). A sample that
+ * fails is reported and skipped.
+ */
+function startSampler(server: StandaloneServer, accepted: () => number) {
+  const backlog: number[] = [];
+  let largest: MemorySample | undefined;
+  let failures = 0;
+  const started = Date.now();
+  let running = true;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  const sample = async () => {
+    try {
+      const processed = await processedEvents(server);
+      backlog.push(accepted() - processed);
+      const memory = await memoryBreakdown(server.child.pid!, await readThreadMemory(server.url));
+      if (memory.rssKb > (largest?.rssKb ?? 0)) largest = memory;
+    } catch (error) {
+      if (failures++ === 0) console.log(`  a sample failed (${String(error)}); the samples skip it`);
+    }
+  };
+  const schedule = (n: number) => {
+    // On the clock (every SAMPLE_SECONDS from the start), not after the last sample ended.
+    timer = setTimeout(
+      () => {
+        inFlight = sample().then(() => {
+          if (running) schedule(n + 1);
+        });
+      },
+      Math.max(0, started + n * SAMPLE_SECONDS * 1000 - Date.now()),
+    );
+  };
+  schedule(1);
+  return {
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await inFlight;
+      return { backlog, largest };
+    },
+  };
+}
+
 /** One rate on a fresh server: prints its figures; returns whether it kept up. */
 async function sustained(rate: number, probe: boolean): Promise<boolean> {
   const server = await startServer({ env: SERVER_ENV });
@@ -75,15 +122,12 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
     const pid = server.child.pid!;
     const result = emptyResult();
-    const backlog: number[] = [];
-    const sampler = setInterval(() => {
-      void processedEvents(server).then((processed) => backlog.push(result.accepted - processed));
-    }, SAMPLE_SECONDS * 1000);
+    const sampler = startSampler(server, () => result.accepted);
     const visibility = probe ? await startVisibilityProbe(server.url, url, p.token, p.projectSlug) : undefined;
     const cpuBefore = processCpuSeconds(pid);
     await openLoop(url, rate, STEADY_SECONDS, result);
-    clearInterval(sampler);
     const loadEnded = Date.now();
+    const { backlog, largest } = await sampler.stop();
     const [probes] = await Promise.all([visibility?.stop(30_000), waitProcessed(server, result.accepted, loadEnded + 30_000)]);
     const within30s = Math.min(await processedEvents(server), result.accepted);
     await waitProcessed(server, result.accepted);
@@ -105,6 +149,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     console.log(
       `  core-ms per event (whole process, load and drain${probeNote}): ${coreMs.toFixed(3)}; peak RSS ${peakRssMb(pid).toFixed(0)} MB`,
     );
+    if (largest) console.log(`  the largest of the samples every ${SAMPLE_SECONDS} s: ${largest.line}`);
     console.log(`  kept up: ${keptUp ? 'yes' : 'no'}`);
     return keptUp;
   } finally {
@@ -137,7 +182,9 @@ async function main() {
     const p = await provision(server, 'Bench');
     const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    console.log(`idle, ${IDLE_SECONDS} s after start: ${describeMemory(server.child.pid!, await heapTotals(server.url))}`);
+    console.log(
+      `idle, ${IDLE_SECONDS} s after start: ${(await memoryBreakdown(server.child.pid!, await readThreadMemory(server.url))).line}`,
+    );
 
     // Then as fast as it will go.
     const before = await processedEvents(server);
@@ -160,7 +207,7 @@ async function main() {
       `  ratio errata/bare (accepted events/s, max phase): ${(max.accepted / max.seconds / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`,
     );
     console.log(`  peak RSS of the server process: ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
-    console.log(`  after the max phase: ${describeMemory(server.child.pid!, await heapTotals(server.url))}`);
+    console.log(`  after the max phase: ${(await memoryBreakdown(server.child.pid!, await readThreadMemory(server.url))).line}`);
   } finally {
     await server.stop();
     await removeDir(server.dataDir);

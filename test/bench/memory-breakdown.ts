@@ -3,7 +3,7 @@
 // 128 MiB and only grows, and no other read-write anonymous mapping of the process is that large;
 // only its touched pages are resident), the two JavaScript heaps, the code of node and its libraries (file-backed), and
 // the rest (malloc: buffers, zlib state, V8's own tables).
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 const WASM_MEMORY_MIN_KB = 128 * 1024;
 
@@ -14,10 +14,11 @@ interface Mapping {
   anonymousReadWrite: boolean;
 }
 
-function mappings(pid: number): Mapping[] {
+// Read asynchronously: the benchmark samples it while its own open loop sends.
+async function mappings(pid: number): Promise<Mapping[]> {
   const out: Mapping[] = [];
   let current: Mapping | undefined;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+  for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
     const header = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (header) {
       const file = header[2] !== '0' && header[3]!.startsWith('/');
@@ -31,25 +32,50 @@ function mappings(pid: number): Mapping[] {
   return out;
 }
 
-/** One line: RSS and its parts in MB. `heaps` is total V8 heap bytes by thread, from /metrics. */
-export function describeMemory(pid: number, heaps: Record<string, number>): string {
-  const all = mappings(pid);
+/** V8's figures per thread, from errata_thread_heap_bytes on /metrics. */
+export interface ThreadMemory {
+  /** Total heap bytes. */
+  heaps: Record<string, number>;
+  /** Bytes of ArrayBuffers and Buffers, which live outside the heap (in malloc's part of RSS). */
+  arrayBuffers: Record<string, number>;
+}
+
+/** One line of RSS and its parts in MB, and the RSS it adds up (to keep the largest of several samples). */
+export interface MemorySample {
+  rssKb: number;
+  line: string;
+}
+
+/**
+ * RSS read now, the heaps as `memory` says (read a moment earlier, from /metrics): under load the
+ * "other allocations" left over mix two moments, a few MB either way.
+ */
+export async function memoryBreakdown(pid: number, { heaps, arrayBuffers }: ThreadMemory): Promise<MemorySample> {
+  const all = await mappings(pid);
   const mb = (kb: number) => (kb / 1024).toFixed(0);
   const rss = all.reduce((s, m) => s + m.rssKb, 0);
   const wasm = all.filter((m) => m.anonymousReadWrite && m.sizeKb >= WASM_MEMORY_MIN_KB).reduce((s, m) => s + m.rssKb, 0);
   const files = all.filter((m) => m.file).reduce((s, m) => s + m.rssKb, 0);
   const heapKb = Object.values(heaps).reduce((s, b) => s + b / 1024, 0);
-  const heapParts = Object.entries(heaps)
-    .map(([thread, bytes]) => `${thread} ${mb(bytes / 1024)}`)
-    .join(' + ');
+  const byThread = (bytes: Record<string, number>) =>
+    Object.entries(bytes)
+      .map(([thread, n]) => `${thread} ${mb(n / 1024)}`)
+      .join(' + ');
   const rest = rss - wasm - files - heapKb;
-  return `RSS ${mb(rss)} MB = WebAssembly database ${mb(wasm)} + JavaScript heaps ${mb(heapKb)} (${heapParts}) + code of node and libraries ${mb(files)} + other allocations ${mb(rest)}`;
+  const line = `RSS ${mb(rss)} MB = WebAssembly database ${mb(wasm)} + JavaScript heaps ${mb(heapKb)} (${byThread(heaps)}) + code of node and libraries ${mb(files)} + other allocations ${mb(rest)} (array buffers ${byThread(arrayBuffers)})`;
+  return { rssKb: rss, line };
 }
 
-/** Total V8 heap bytes per thread, read from errata_thread_heap_bytes{kind="total"} on /metrics. */
-export async function heapTotals(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^errata_thread_heap_bytes\{thread="([^"]+)",kind="total"\} (\S+)$/gm)) out[m[1]!] = Number(m[2]);
+/** Read from errata_thread_heap_bytes{kind="total"} and {kind="array_buffers"} on /metrics. */
+export async function readThreadMemory(url: string): Promise<ThreadMemory> {
+  const response = await fetch(`${url}/metrics`);
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  const out: ThreadMemory = { heaps: {}, arrayBuffers: {} };
+  for (const m of (await response.text()).matchAll(
+    /^errata_thread_heap_bytes\{thread="([^"]+)",kind="(total|array_buffers)"\} (\S+)$/gm,
+  )) {
+    out[m[2] === 'total' ? 'heaps' : 'arrayBuffers'][m[1]!] = Number(m[3]);
+  }
+  if (Object.keys(out.heaps).length === 0) throw new Error('/metrics has no errata_thread_heap_bytes{thread,kind="total"}');
   return out;
 }

@@ -56,5 +56,5 @@ export async function spawnOperator(options: {
     ERRATA_PORT: String(port),
     ERRATA_LOG_LEVEL: 'warn',
   };
-  return { url, ...(await spawnUntilHealthy(['operator'], env, url, options.bin)) };
+  return { url, ...(await spawnUntilHealthy(['operator'], env, url, { bin: options.bin })) };
 }

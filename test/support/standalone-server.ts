@@ -2,6 +2,7 @@
 // free loopback port and a fresh data directory, and drives it the way a user would: the CLI,
 // HTTP, SIGTERM and kill -9. Stopped by PID, never by name.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,20 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'bin', 'errata.js');
+
+/**
+ * The flags `npm start` gives node, read from package.json's start script, so that the suites and
+ * benchmarks run the server as a user does. Read when a server starts, not when this module loads:
+ * the distributed and operator suites import it too. (`npm start`'s environment, MALLOC_ARENA_MAX,
+ * is copied by hand in startServer.)
+ */
+function startNodeFlags(): string[] {
+  const script: string = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = /\bnode((?: --[\w-]+=\w+)*) bin\/errata\.js start$/.exec(script);
+  if (!flags)
+    throw new Error(`package.json's start script is not \`... node [--flag=value ...] bin/errata.js start\`: ${script}`);
+  return flags[1]!.split(' ').filter(Boolean);
+}
 
 export interface CommandResult {
   code: number | null;
@@ -83,13 +98,18 @@ export async function startServer(options: StartOptions = {}): Promise<Standalon
     ...options.env,
   };
   const url = `http://127.0.0.1:${port}`;
-  return { url, port, dataDir, env, ...(await spawnUntilHealthy(['start'], env, url)) };
+  return { url, port, dataDir, env, ...(await spawnUntilHealthy(['start'], env, url, { nodeFlags: startNodeFlags() })) };
 }
 
-/** Starts `errata <args>` (from `bin`, the repository's by default) and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
-export async function spawnUntilHealthy(args: string[], env: NodeJS.ProcessEnv, url: string, bin = BIN): Promise<ServerProcess> {
+/** Starts `errata <args>` (from `bin`, the repository's by default, with `nodeFlags` for node itself) and resolves once its /healthz at `url` answers 200 (or fails, with its output). */
+export async function spawnUntilHealthy(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  url: string,
+  { bin = BIN, nodeFlags = [] }: { bin?: string; nodeFlags?: string[] } = {},
+): Promise<ServerProcess> {
   const what = `errata ${args.join(' ')}`;
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
