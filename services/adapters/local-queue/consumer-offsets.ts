@@ -1,6 +1,7 @@
 // A consumer group's committed position in a topic, kept in `<topic dir>/<group>.offset`.
 // Written to a temporary file, synced and renamed, so a crash leaves the old or the new value.
-import { open, readFile, rename } from 'node:fs/promises';
+import { closeSync, fdatasyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export async function readCommittedOffset(dir: string, group: string): Promise<number | undefined> {
@@ -13,17 +14,22 @@ export async function readCommittedOffset(dir: string, group: string): Promise<n
   }
 }
 
-export async function writeCommittedOffset(dir: string, group: string, offset: number): Promise<void> {
+/**
+ * Blocks the thread for its write and sync (0.5-0.8 ms on this machine's idle disk): the
+ * consumer's thread is the dispatcher's, which commits between two batches, and whose busy event
+ * loop would delay each of five hops through libuv's pool (open, write, sync, close, rename).
+ */
+export function writeCommittedOffset(dir: string, group: string, offset: number): void {
   const path = offsetPath(dir, group);
   const temporary = `${path}.tmp`;
-  const handle = await open(temporary, 'w');
+  const fd = openSync(temporary, 'w');
   try {
-    await handle.writeFile(String(offset));
-    await handle.datasync();
+    writeSync(fd, String(offset));
+    fdatasyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  await rename(temporary, path);
+  renameSync(temporary, path);
 }
 
 function offsetPath(dir: string, group: string): string {

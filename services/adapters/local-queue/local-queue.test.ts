@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,42 @@ describe('LocalQueue on disk', () => {
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect((await second.lag()).find((l) => l.group === 'g')?.lag).toBe(0);
     await second.close();
+  });
+
+  it('goes on delivering, once each, while commits fail, and commits past them once they can', async () => {
+    const dir = await tempDir();
+    const errors: unknown[] = [];
+    const queue = new LocalQueue(dir, { onHandlerError: (error) => errors.push(error) });
+    await queue.publish(
+      't',
+      [0, 1, 2, 3, 4, 5].map((i) => ({ key: 'k', value: Buffer.from([i]) })),
+    );
+    // A directory where the commit writes its temporary file: every commit fails.
+    const blocker = join(dir, 't', 'g.offset.tmp');
+    await mkdir(blocker);
+    const seen: number[] = [];
+    const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+    });
+    for (let tries = 0; tries < 500 && seen.length < 6; tries++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+    for (let tries = 0; tries < 100 && errors.length < 3; tries++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(['EISDIR', 'EISDIR', 'EISDIR']);
+    expect((await queue.lag()).find((l) => l.group === 'g')?.lag).toBe(6);
+
+    await rm(blocker, { recursive: true });
+    await queue.publish('t', [{ key: 'k', value: Buffer.from([6]) }]);
+    await subscription.stop({ drain: true, timeoutMs: 20_000 });
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    await queue.close();
+    // The commit after the failed ones covers them: a restart starts after the last record.
+    const again = new LocalQueue(dir);
+    await again.publish('t', [{ key: 'k', value: Buffer.from([7]) }]);
+    const after = await new Promise<number[]>((resolve) => {
+      again.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => resolve(batch.map((r) => r.value[0]!)));
+    });
+    await again.close();
+    expect(after).toEqual([7]);
   });
 
   it('refuses to publish with 503 semantics once the backlog limit would be passed', async () => {

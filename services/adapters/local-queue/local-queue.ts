@@ -159,7 +159,7 @@ export class LocalQueue implements Queue {
 
   /** @internal Records the group's new position and drops segments nobody needs any more. */
   async commit(state: GroupState, offset: number): Promise<void> {
-    await writeCommittedOffset(join(this.dir, state.topic), state.group, offset);
+    writeCommittedOffset(join(this.dir, state.topic), state.group, offset);
     state.committed = offset;
     this.noteCommitted(state.topic, state.group, offset);
     await (await this.log(state.topic)).discardBefore(Math.min(...this.committed.get(state.topic)!.values()));
@@ -228,17 +228,20 @@ class LocalSubscription implements Subscription {
   private async run(): Promise<void> {
     const log = await this.queue.log(this.topic);
     const state = await this.queue.groupState(this.topic, this.options.group);
+    /** Where the next batch starts: past the last one handled, even if its commit failed. */
+    let position = state.committed;
     let failures = 0;
     while (this.running) {
       let records;
       try {
-        records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
+        records = await log.read(position, this.options.maxBatchSize, MAX_BATCH_BYTES);
       } catch (error) {
         failures += 1;
         this.queue.handlerFailed(error, this.topic);
         if (error instanceof DamagedSegmentError && error.nextSegment !== undefined) {
           // The rest of a damaged segment cannot be read; the next one can.
-          await this.queue.commit(state, error.nextSegment);
+          position = error.nextSegment;
+          await this.commit(state, position);
         } else {
           await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         }
@@ -248,8 +251,8 @@ class LocalSubscription implements Subscription {
         // Checked with no await in between, so a concurrent stop() cannot be missed.
         if (!this.running) break;
         // Announced but not yet readable (a segment file still being created): look again shortly.
-        if (log.durableEnd > state.committed) await this.sleep(10);
-        else await log.waitForData(state.committed);
+        if (log.durableEnd > position) await this.sleep(10);
+        else await log.waitForData(position);
         continue;
       }
       const delivered: DeliveredRecord[] = records.map((r) => ({
@@ -269,13 +272,21 @@ class LocalSubscription implements Subscription {
         await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      try {
-        await this.queue.commit(state, records[records.length - 1]!.next);
-      } catch (error) {
-        // Not committed: the batch comes again (handlers are idempotent).
-        this.queue.handlerFailed(error, this.topic);
-        await this.sleep(1000);
-      }
+      position = records[records.length - 1]!.next;
+      await this.commit(state, position);
+    }
+  }
+
+  /**
+   * A failed commit is reported and delivery goes on: the next commit covers it, and a restart
+   * before then hands the batch over again, which handlers take as a repeat. (Handing it over
+   * again at once, as before, repeated its work and stalled delivery while commits failed.)
+   */
+  private async commit(state: GroupState, offset: number): Promise<void> {
+    try {
+      await this.queue.commit(state, offset);
+    } catch (error) {
+      this.queue.handlerFailed(error, this.topic);
     }
   }
 
