@@ -15,9 +15,10 @@ export async function readCommittedOffset(dir: string, group: string): Promise<n
 }
 
 /**
- * Blocks the thread for its write and sync (0.5-0.8 ms on this machine's idle disk): the
- * consumer's thread is the dispatcher's, which commits between two batches, and whose busy event
- * loop would delay each of five hops through libuv's pool (open, write, sync, close, rename).
+ * Blocks the thread for its write and sync (0.5-0.8 ms on this machine's idle disk; longer while
+ * the writer's appends sync too): the consumer's thread is the dispatcher's, which commits between
+ * two batches, and whose busy event loop would delay each of five hops through libuv's pool
+ * (open, write, sync, close, rename).
  */
 export function writeCommittedOffset(dir: string, group: string, offset: number): void {
   const path = offsetPath(dir, group);

@@ -34,7 +34,7 @@ interface LocalQueueOptions {
   segmentBytes?: number;
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */
   maxBacklogBytes?: number;
-  /** Called when a handler throws; the batch is retried after a back-off. */
+  /** Called when a handler, a read or a commit fails; each is tried again after a back-off. */
   onHandlerError?: (error: unknown, topic: string) => void;
   /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
   mode?: 'both' | 'writer' | 'reader';
@@ -228,20 +228,17 @@ class LocalSubscription implements Subscription {
   private async run(): Promise<void> {
     const log = await this.queue.log(this.topic);
     const state = await this.queue.groupState(this.topic, this.options.group);
-    /** Where the next batch starts: past the last one handled, even if its commit failed. */
-    let position = state.committed;
     let failures = 0;
     while (this.running) {
       let records;
       try {
-        records = await log.read(position, this.options.maxBatchSize, MAX_BATCH_BYTES);
+        records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
       } catch (error) {
         failures += 1;
         this.queue.handlerFailed(error, this.topic);
         if (error instanceof DamagedSegmentError && error.nextSegment !== undefined) {
           // The rest of a damaged segment cannot be read; the next one can.
-          position = error.nextSegment;
-          await this.commit(state, position);
+          await this.commit(state, error.nextSegment);
         } else {
           await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         }
@@ -251,8 +248,8 @@ class LocalSubscription implements Subscription {
         // Checked with no await in between, so a concurrent stop() cannot be missed.
         if (!this.running) break;
         // Announced but not yet readable (a segment file still being created): look again shortly.
-        if (log.durableEnd > position) await this.sleep(10);
-        else await log.waitForData(position);
+        if (log.durableEnd > state.committed) await this.sleep(10);
+        else await log.waitForData(state.committed);
         continue;
       }
       const delivered: DeliveredRecord[] = records.map((r) => ({
@@ -272,21 +269,28 @@ class LocalSubscription implements Subscription {
         await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      position = records[records.length - 1]!.next;
-      await this.commit(state, position);
+      await this.commit(state, records[records.length - 1]!.next);
     }
   }
 
   /**
-   * A failed commit is reported and delivery goes on: the next commit covers it, and a restart
-   * before then hands the batch over again, which handlers take as a repeat. (Handing it over
-   * again at once, as before, repeated its work and stalled delivery while commits failed.)
+   * Commits, retrying after a back-off until the commit succeeds or the subscription stops. The
+   * batch is not handed over again meanwhile: its work is done, only its position is not on disk
+   * yet. A restart before the commit succeeds redelivers it, which handlers take as a repeat.
    */
   private async commit(state: GroupState, offset: number): Promise<void> {
-    try {
-      await this.queue.commit(state, offset);
-    } catch (error) {
-      this.queue.handlerFailed(error, this.topic);
+    for (let failures = 1; ; failures++) {
+      try {
+        await this.queue.commit(state, offset);
+        return;
+      } catch (error) {
+        this.queue.handlerFailed(
+          new Error(`committing the consumer's position failed: ${String(error)}`, { cause: error }),
+          this.topic,
+        );
+        if (!this.running) return;
+        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+      }
     }
   }
 
