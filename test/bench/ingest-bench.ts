@@ -15,7 +15,7 @@ import { metricTotal } from '../support/metrics.ts';
 import { provision, removeDir, startServer, type StandaloneServer } from '../support/standalone-server.ts';
 import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, percentile, startBare } from './load.ts';
 import { memoryBreakdown, readThreadMemory, type MemorySample } from './memory-breakdown.ts';
-import { describeThreadCpu, processCpuSeconds, threadCpuSeconds } from './thread-cpu.ts';
+import { describeThreadCpu, processCpuSeconds, threadCpuSeconds, threadCpuSplit } from './thread-cpu.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 15);
@@ -125,6 +125,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     const sampler = startSampler(server, () => result.accepted);
     const visibility = probe ? await startVisibilityProbe(server.url, url, p.token, p.projectSlug) : undefined;
     const cpuBefore = processCpuSeconds(pid);
+    const threadsBefore = threadCpuSeconds(pid);
     await openLoop(url, rate, STEADY_SECONDS, result);
     const loadEnded = Date.now();
     const { backlog, largest } = await sampler.stop();
@@ -133,6 +134,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     await waitProcessed(server, result.accepted);
     const drained = (Date.now() - loadEnded) / 1000;
     const coreMs = ((processCpuSeconds(pid) - cpuBefore) * 1000) / result.accepted;
+    const threads = threadCpuSplit(pid, threadsBefore, threadCpuSeconds(pid), result.accepted);
     const failedShare = result.failed / Math.max(1, result.sent);
     const storedShare = within30s / Math.max(1, result.accepted);
     const growth = longestGrowth(backlog);
@@ -147,7 +149,7 @@ async function sustained(rate: number, probe: boolean): Promise<boolean> {
     if (probes) console.log(`  ${describeVisibility(probes)}`);
     const probeNote = probe ? ", the probe's list_issues calls included" : '';
     console.log(
-      `  core-ms per event (whole process, load and drain${probeNote}): ${coreMs.toFixed(3)}; peak RSS ${peakRssMb(pid).toFixed(0)} MB`,
+      `  core-ms per event (whole process, load and drain${probeNote}): ${coreMs.toFixed(3)} (main thread ${threads.main.toFixed(2)}, backend thread ${threads.backend.toFixed(2)}, helper threads ${threads.helpers.toFixed(2)}); peak RSS ${peakRssMb(pid).toFixed(0)} MB`,
     );
     if (largest) console.log(`  the largest of the samples every ${SAMPLE_SECONDS} s: ${largest.line}`);
     console.log(`  kept up: ${keptUp ? 'yes' : 'no'}`);
