@@ -69,6 +69,61 @@ describe('LocalQueue on disk', () => {
     expect(String(errors[0])).toMatch(/damaged at offset/);
   });
 
+  it('delivers the whole records before a damaged one in the same read', async () => {
+    const dir = await tempDir();
+    const first = new LocalQueue(dir, { segmentBytes: 200 });
+    for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await first.close();
+    const [damaged] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    // Flip a byte inside the second record's value (each frame is 119 bytes).
+    const handle = await open(join(dir, 't', damaged!), 'r+');
+    await handle.write(Buffer.from([0xff]), 0, 1, 119 + 60);
+    await handle.close();
+    const second = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: () => undefined });
+    const seen: number[] = [];
+    await new Promise<void>((resolve) => {
+      second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+        seen.push(...batch.map((r) => r.value[0]!));
+        if (seen.includes(5)) resolve();
+      });
+    });
+    await second.close();
+    expect(seen).toEqual([0, 2, 3, 4, 5]);
+  });
+
+  it('goes on delivering when a finished segment cannot be deleted, and deletes it later', async () => {
+    const dir = await tempDir();
+    const errors: unknown[] = [];
+    const queue = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: (error) => errors.push(error) });
+    for (let i = 0; i < 6; i++) await queue.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    const [firstSegment] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    const path = join(dir, 't', firstSegment!);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seen: number[] = [];
+    const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+      await held;
+    });
+    while (seen.length < 2) await new Promise((r) => setTimeout(r, 5));
+    // The first segment, read and handled, turns into a directory that cannot be removed.
+    await rm(path);
+    await mkdir(path);
+    await writeFile(join(path, 'x'), '');
+    release();
+    for (let tries = 0; tries < 500 && seen.length < 6; tries++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(String(errors[0])).toMatch(/deleting a finished queue segment failed/);
+    // Removable again: the next commit deletes it.
+    await rm(path, { recursive: true });
+    await writeFile(path, '');
+    await queue.publish('t', [{ key: 'k', value: Buffer.alloc(100, 6) }]);
+    await subscription.stop({ drain: true, timeoutMs: 20_000 });
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(await readdir(join(dir, 't'))).not.toContain(firstSegment);
+    await queue.close();
+  });
+
   it('rolls segments and deletes the ones every consumer is done with', async () => {
     const dir = await tempDir();
     const queue = new LocalQueue(dir, { segmentBytes: 1024 });

@@ -34,7 +34,11 @@ interface LocalQueueOptions {
   segmentBytes?: number;
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */
   maxBacklogBytes?: number;
-  /** Called when a handler, a read or a commit fails; each is tried again after a back-off. */
+  /**
+   * Called when a handler, a read, a commit or a segment's deletion fails. Each is tried again
+   * (after a back-off; a deletion at the next commit), except a damaged segment's remaining
+   * records, which are skipped.
+   */
   onHandlerError?: (error: unknown, topic: string) => void;
   /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
   mode?: 'both' | 'writer' | 'reader';
@@ -162,7 +166,12 @@ export class LocalQueue implements Queue {
     writeCommittedOffset(join(this.dir, state.topic), state.group, offset);
     state.committed = offset;
     this.noteCommitted(state.topic, state.group, offset);
-    await (await this.log(state.topic)).discardBefore(Math.min(...this.committed.get(state.topic)!.values()));
+    try {
+      await (await this.log(state.topic)).discardBefore(Math.min(...this.committed.get(state.topic)!.values()));
+    } catch (error) {
+      // The position is committed; the segment stays listed and is tried again at the next commit.
+      this.handlerFailed(new Error(`deleting a finished queue segment failed: ${String(error)}`, { cause: error }), state.topic);
+    }
   }
 
   private noteCommitted(topic: string, group: string, offset: number): void {
