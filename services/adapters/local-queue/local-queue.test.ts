@@ -17,6 +17,18 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
+/** A topic's segment files, oldest first. */
+async function segments(dir: string, topic = 't'): Promise<string[]> {
+  return (await readdir(join(dir, topic))).filter((f) => f.endsWith('.log')).sort();
+}
+
+/** Spoils one byte of a segment, as a bad disk sector would: that record's checksum no longer matches. */
+async function flipByte(path: string, at: number): Promise<void> {
+  const handle = await open(path, 'r+');
+  await handle.write(Buffer.from([0xff]), 0, 1, at);
+  await handle.close();
+}
+
 const shared = tempDir();
 describeQueueContract('local write-ahead log', async () => new LocalQueue(await shared));
 
@@ -45,41 +57,17 @@ describe('LocalQueue on disk', () => {
     expect(seen).toEqual(['one', 'two', 'three']);
   });
 
-  it('skips the rest of a damaged segment instead of stalling, and keeps the segments after it', async () => {
+  // Six records of 100 bytes (119-byte frames), two a segment; then one byte of the first
+  // segment, `at` bytes in, is flipped and a new queue delivers what it can.
+  async function deliveredAfterFlip(at: number) {
     const dir = await tempDir();
     const first = new LocalQueue(dir, { segmentBytes: 200 });
     for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
     await first.close();
-    const [damaged] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
-    // Flip a byte inside the first record's value: its checksum no longer matches.
-    const handle = await open(join(dir, 't', damaged!), 'r+');
-    await handle.write(Buffer.from([0xff]), 0, 1, 60);
-    await handle.close();
+    const [damaged] = await segments(dir);
+    await flipByte(join(dir, 't', damaged!), at);
     const errors: unknown[] = [];
     const second = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: (error) => errors.push(error) });
-    const seen: number[] = [];
-    await new Promise<void>((resolve) => {
-      second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
-        seen.push(...batch.map((r) => r.value[0]!));
-        if (seen.length >= 4) resolve();
-      });
-    });
-    await second.close();
-    expect(seen).toEqual([2, 3, 4, 5]);
-    expect(String(errors[0])).toMatch(/damaged at offset/);
-  });
-
-  it('delivers the whole records before a damaged one in the same read', async () => {
-    const dir = await tempDir();
-    const first = new LocalQueue(dir, { segmentBytes: 200 });
-    for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
-    await first.close();
-    const [damaged] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
-    // Flip a byte inside the second record's value (each frame is 119 bytes).
-    const handle = await open(join(dir, 't', damaged!), 'r+');
-    await handle.write(Buffer.from([0xff]), 0, 1, 119 + 60);
-    await handle.close();
-    const second = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: () => undefined });
     const seen: number[] = [];
     await new Promise<void>((resolve) => {
       second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
@@ -88,6 +76,17 @@ describe('LocalQueue on disk', () => {
       });
     });
     await second.close();
+    return { seen, errors };
+  }
+
+  it('skips the rest of a damaged segment instead of stalling, and keeps the segments after it', async () => {
+    const { seen, errors } = await deliveredAfterFlip(60); // inside the first record's value
+    expect(seen).toEqual([2, 3, 4, 5]);
+    expect(String(errors[0])).toMatch(/damaged at offset/);
+  });
+
+  it('delivers the whole records before a damaged one in the same read', async () => {
+    const { seen } = await deliveredAfterFlip(119 + 60); // inside the second record's value
     expect(seen).toEqual([0, 2, 3, 4, 5]);
   });
 
@@ -96,7 +95,7 @@ describe('LocalQueue on disk', () => {
     const errors: unknown[] = [];
     const queue = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: (error) => errors.push(error) });
     for (let i = 0; i < 6; i++) await queue.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
-    const [firstSegment] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    const [firstSegment] = await segments(dir);
     const path = join(dir, 't', firstSegment!);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -128,7 +127,7 @@ describe('LocalQueue on disk', () => {
     const dir = await tempDir();
     const queue = new LocalQueue(dir, { segmentBytes: 1024 });
     for (let i = 0; i < 10; i++) await queue.publish('t', [{ key: 'k', value: Buffer.alloc(300, i) }]);
-    expect((await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).length).toBeGreaterThan(2);
+    expect((await segments(dir)).length).toBeGreaterThan(2);
     let count = 0;
     await new Promise<void>((resolve) => {
       queue.subscribe('t', { group: 'g', maxBatchSize: 3 }, async (batch) => {
@@ -137,7 +136,7 @@ describe('LocalQueue on disk', () => {
       });
     });
     await queue.close();
-    const left = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log'));
+    const left = await segments(dir);
     expect(left).toHaveLength(1);
     expect((await stat(join(dir, 't', left[0]!))).size).toBeLessThanOrEqual(1024 + 400);
   });
@@ -148,7 +147,7 @@ describe('LocalQueue on disk', () => {
     for (let i = 0; i < 6; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
     await first.close();
     // A crash just after the writer started a new, still empty segment.
-    const names = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    const names = await segments(dir);
     const lastBase = Number(names[names.length - 1]!.slice(0, 20));
     const lastSize = (await stat(join(dir, 't', names[names.length - 1]!))).size;
     await writeFile(join(dir, 't', `${String(lastBase + lastSize).padStart(20, '0')}.log`), '');
@@ -303,7 +302,7 @@ describe('LocalQueue split into a writer and a reader', () => {
     });
     while (seen.length < 1) await new Promise((r) => setTimeout(r, 5));
     for (const i of [2, 3, 4, 5]) await publish(i); // two records (119 bytes each) a segment
-    const [first] = (await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log')).sort();
+    const [first] = await segments(dir);
     await damage(join(dir, 't', first!));
     release();
     for (let tries = 0; tries < 500 && !seen.includes(5); tries++) await new Promise((r) => setTimeout(r, 10));
@@ -312,11 +311,7 @@ describe('LocalQueue split into a writer and a reader', () => {
   }
 
   it('resumes after a damaged record in the next segment, one the reader had not listed yet', async () => {
-    const seen = await readPastDamage(async (path) => {
-      const handle = await open(path, 'r+');
-      await handle.write(Buffer.from([0xff]), 0, 1, 119 + 30); // inside the second record's value
-      await handle.close();
-    });
+    const seen = await readPastDamage((path) => flipByte(path, 119 + 30)); // inside the second record's value
     expect(seen).toEqual([0, 2, 3, 4, 5]);
   });
 
@@ -348,6 +343,6 @@ describe('LocalQueue split into a writer and a reader', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     await queue.close();
-    expect((await readdir(join(dir, 't'))).filter((f) => f.endsWith('.log'))).toHaveLength(1);
+    expect(await segments(dir)).toHaveLength(1);
   });
 });
