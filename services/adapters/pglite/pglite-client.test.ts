@@ -1,6 +1,10 @@
 // PGliteClient's prepared statements (one-exchange.ts): bounded, never left naming a statement
 // Postgres does not have, and never used where a setting of the transaction should apply. What
 // every SqlClient answers is held by the contract in pglite-stores.test.ts.
+import fs, { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from './pglite-client.ts';
 
@@ -73,5 +77,43 @@ describe('PGliteClient prepared statements', () => {
     expect(await prepared()).not.toContain(sql);
     await client.query(sql, [2]);
     expect(await prepared()).toContain(sql);
+  });
+});
+
+describe('PGliteClient on a data directory', () => {
+  // What reaches the disk is seen through node's fdatasyncSync, which private-node-fs.ts calls
+  // for Postgres's fsync: each call is recorded with the file it syncs (Linux's /proc names it).
+  it('syncs the WAL to disk before a commit returns, and the data files at a checkpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'errata-pglite-'));
+    const synced: string[] = [];
+    const fdatasyncSync = fs.fdatasyncSync;
+    fs.fdatasyncSync = (fd: number) => {
+      synced.push(readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length));
+      fdatasyncSync(fd);
+    };
+    syncBuiltinESMExports();
+    const disk = await PGliteClient.open(dir);
+    try {
+      await disk.query('CREATE TABLE kept (v text)');
+      synced.length = 0;
+      await disk.query('INSERT INTO kept VALUES ($1)', ['one statement']);
+      expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
+      synced.length = 0;
+      await disk.transaction(async (tx) => {
+        await tx.query('INSERT INTO kept VALUES ($1)', ['a transaction']);
+        await tx.query('INSERT INTO kept VALUES ($1)', ['of two']);
+        expect(synced).toEqual([]); // nothing is flushed before the commit
+      });
+      expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
+      synced.length = 0;
+      await disk.query('CHECKPOINT');
+      expect(synced.filter((path) => path.startsWith('/base/')).length).toBeGreaterThan(0);
+      expect(synced).toContain('/global/pg_control');
+    } finally {
+      fs.fdatasyncSync = fdatasyncSync;
+      syncBuiltinESMExports();
+      await disk.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,7 +18,19 @@ const POSTGRES_CONF = [
   'work_mem=1MB',
   'maintenance_work_mem=4MB',
   'temp_buffers=1MB',
+  // Emscripten's fdatasync() returns at once without a word to the filesystem; its fsync() reaches
+  // private-node-fs.ts's, which syncs. The WAL's default method is fdatasync.
+  'wal_sync_method=fsync',
 ];
+
+/**
+ * PGlite starts Postgres with `-F` (fsync off): nothing of its reaches the disk before the
+ * kernel writes it back, so a machine's crash could lose committed batches (whose queue
+ * records were then already released) or leave the database inconsistent. On a data directory
+ * it runs with fsync on, over private-node-fs.ts's fsync: a commit waits for its WAL to reach
+ * the disk (a batch of events is one commit) and a checkpoint for the files it wrote.
+ */
+const WITH_FSYNC = PGlite.defaultStartParams.filter((param) => param !== '-F');
 
 let baselineOnly = false;
 
@@ -53,7 +65,7 @@ export class PGliteClient implements SqlClient {
     const db =
       dataDir === undefined
         ? new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) })
-        : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir) });
+        : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir), startParams: WITH_FSYNC });
     await db.waitReady;
     return new PGliteClient(db);
   }

@@ -15,6 +15,7 @@ import { createMetrics, type Metrics } from '../metrics.ts';
 import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
 import { openSecretBox } from '../open-secret-box.ts';
 import type { DispatcherPorts } from '../role-ports.ts';
+import { startCheckpointJob } from './checkpoint-job.ts';
 import { sqlHandlers } from './remote-sql-client.ts';
 import { startTableMaintenanceJob } from './table-maintenance.ts';
 import { notifications, serveRpc } from './thread-rpc.ts';
@@ -72,6 +73,7 @@ export async function runEmbeddedBackend<Settings>(
   const secrets = openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined);
   const work = startWork({ queue, ...createSqlStores(client), blobs, secrets }, options.work, { logger, metrics });
   const maintenance = startTableMaintenanceJob(client, logger);
+  const checkpoints = startCheckpointJob(client, logger);
 
   serveRpc(port, {
     ...sqlHandlers(client),
@@ -79,6 +81,7 @@ export async function runEmbeddedBackend<Settings>(
     'metrics.get': () => metrics.registry.getMetricsAsJSON(),
     'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
       maintenance.stop();
+      checkpoints.stop();
       await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
       await queue.close();
       await client.close();
