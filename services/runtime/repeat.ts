@@ -6,21 +6,28 @@ import type { Logger } from './logger.ts';
 export function repeatEvery(
   job: { name: string; intervalMs: number; logger: Logger },
   work: () => Promise<void>,
-): { stop(): void } {
-  let running = false;
-  const run = async () => {
+): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const run = () => {
     if (running) return;
-    running = true;
-    try {
-      await work();
-    } catch (error) {
-      job.logger.error({ err: error }, `${job.name} failed; will retry`);
-    } finally {
-      running = false;
-    }
+    running = (async () => {
+      try {
+        await work();
+      } catch (error) {
+        job.logger.error({ err: error }, `${job.name} failed; will retry`);
+      } finally {
+        running = undefined;
+      }
+    })();
   };
-  void run();
-  const timer = setInterval(() => void run(), job.intervalMs);
+  run();
+  const timer = setInterval(run, job.intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    /** No more runs; resolves once a run under way has ended (before what it uses is closed). */
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

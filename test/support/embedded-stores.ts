@@ -16,7 +16,7 @@ export interface EmbeddedStores extends SqlStores {
 }
 
 export async function openEmbeddedStores(): Promise<EmbeddedStores> {
-  const client = await PGliteClient.open(undefined, await migratedDump());
+  const client = await PGliteClient.open(undefined, { from: await migratedDump() });
   await migrate(client); // a no-op on the dump, kept so a stale one could never go unnoticed
   return { client, ...createSqlStores(client), close: () => client.close() };
 }

@@ -1,7 +1,7 @@
 // PGliteClient's prepared statements (one-exchange.ts): bounded, never left naming a statement
 // Postgres does not have, and never used where a setting of the transaction should apply. What
 // every SqlClient answers is held by the contract in pglite-stores.test.ts.
-import fs, { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import fs, { mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,38 +82,76 @@ describe('PGliteClient prepared statements', () => {
 
 describe('PGliteClient on a data directory', () => {
   // What reaches the disk is seen through node's fdatasyncSync, which private-node-fs.ts calls
-  // for Postgres's fsync: each call is recorded with the file it syncs (Linux's /proc names it).
-  it('syncs the WAL to disk before a commit returns, and the data files at a checkpoint', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'errata-pglite-'));
-    const synced: string[] = [];
-    const fdatasyncSync = fs.fdatasyncSync;
+  // for Postgres's fsync: each call is recorded with the file it syncs (Linux's /proc names it),
+  // and `failing` makes the calls for matching files throw as a failing disk would.
+  let synced: string[] = [];
+  let failing: RegExp | undefined;
+  const fdatasyncSync = fs.fdatasyncSync;
+
+  async function withDataDir(test: (dir: string) => Promise<void>): Promise<void> {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'errata-pglite-')));
+    synced = [];
+    failing = undefined;
     fs.fdatasyncSync = (fd: number) => {
-      synced.push(readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length));
+      const path = readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length);
+      if (failing?.test(path)) throw Object.assign(new Error(`EIO: i/o error, fdatasync`), { code: 'EIO' });
+      synced.push(path);
       fdatasyncSync(fd);
     };
     syncBuiltinESMExports();
-    const disk = await PGliteClient.open(dir);
     try {
-      await disk.query('CREATE TABLE kept (v text)');
-      synced.length = 0;
-      await disk.query('INSERT INTO kept VALUES ($1)', ['one statement']);
-      expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
-      synced.length = 0;
-      await disk.transaction(async (tx) => {
-        await tx.query('INSERT INTO kept VALUES ($1)', ['a transaction']);
-        await tx.query('INSERT INTO kept VALUES ($1)', ['of two']);
-        expect(synced).toEqual([]); // nothing is flushed before the commit
-      });
-      expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
-      synced.length = 0;
-      await disk.query('CHECKPOINT');
-      expect(synced.filter((path) => path.startsWith('/base/')).length).toBeGreaterThan(0);
-      expect(synced).toContain('/global/pg_control');
+      await test(dir);
     } finally {
       fs.fdatasyncSync = fdatasyncSync;
       syncBuiltinESMExports();
-      await disk.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('syncs a new data directory, the WAL before a commit returns, and the data files at a checkpoint', async () => {
+    await withDataDir(async (dir) => {
+      const disk = await PGliteClient.open(dir);
+      try {
+        // initdb's files, written by an instance whose filesystem never syncs.
+        expect(synced).toEqual(expect.arrayContaining(['/PG_VERSION', '/global/pg_control', '/base', '']));
+        await disk.query('CREATE TABLE kept (v text)');
+        synced.length = 0;
+        await disk.query('INSERT INTO kept VALUES ($1)', ['one statement']);
+        expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
+        synced.length = 0;
+        await disk.transaction(async (tx) => {
+          await tx.query('INSERT INTO kept VALUES ($1)', ['a transaction']);
+          await tx.query('INSERT INTO kept VALUES ($1)', ['of two']);
+          expect(synced).toEqual([]); // nothing is flushed before the commit
+        });
+        expect(synced.filter((path) => path.startsWith('/pg_wal/'))).toHaveLength(1);
+        synced.length = 0;
+        await disk.query('CHECKPOINT');
+        expect(synced.filter((path) => path.startsWith('/base/')).length).toBeGreaterThan(0);
+        expect(synced).toContain('/global/pg_control');
+      } finally {
+        await disk.close();
+      }
+    });
+  });
+
+  it('refuses every statement once a sync failed, since the commit may not be on disk', async () => {
+    await withDataDir(async (dir) => {
+      const failures: Error[] = [];
+      const disk = await PGliteClient.open(dir, { onSyncFailure: (error) => failures.push(error) });
+      try {
+        await disk.query('CREATE TABLE kept (v text)');
+        failing = /^\/pg_wal\//;
+        // Postgres's own answer (a PANIC, which PGlite reports and goes on from).
+        await expect(disk.query('INSERT INTO kept VALUES ($1)', ['lost?'])).rejects.toThrow(/could not fsync file/);
+        expect(failures).toHaveLength(1);
+        expect(failures[0]!.message).toMatch(/could not sync its files to disk in .*: Error: EIO/);
+        failing = undefined;
+        await expect(disk.query('SELECT count(*) FROM kept')).rejects.toThrow(/could not sync/);
+        await expect(disk.transaction((tx) => tx.query('SELECT 1'))).rejects.toThrow(/could not sync/);
+      } finally {
+        await disk.close().catch(() => undefined); // Postgres is past a PANIC
+      }
+    });
   });
 });

@@ -2,11 +2,13 @@
 // data directory. One connection; PGlite serializes queries and transactions itself.
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { isPreparable } from '../postgres/preparable.ts';
 import { PreparedStatements, queryInOneExchange } from './one-exchange.ts';
-import { PrivateNodeFS } from './private-node-fs.ts';
+import { PrivateNodeFS, syncDirectoryTree } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
 // instance does well with far less, and resident memory is a target. 16 MB holds the issues of
@@ -53,24 +55,46 @@ function keepWebAssemblyOnBaselineCompiler(): void {
 export class PGliteClient implements SqlClient {
   private readonly statements = new PreparedStatements();
 
+  /** Set once a sync of the database's files failed: from then on it refuses every statement. */
+  private syncFailure: Error | undefined;
+
   private constructor(private readonly db: PGlite) {}
 
   /**
    * Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory,
    * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
+   * `onSyncFailure` hears of a failed sync of the database's files to disk, after which the
+   * client refuses every statement (private-node-fs.ts): the owner should stop, and the next
+   * start recovers from what reached the disk.
    */
-  static async open(dataDir: string | undefined, from?: Blob): Promise<PGliteClient> {
+  static async open(
+    dataDir: string | undefined,
+    { from, onSyncFailure }: { from?: Blob; onSyncFailure?: (error: Error) => void } = {},
+  ): Promise<PGliteClient> {
     keepWebAssemblyOnBaselineCompiler();
     const options = { postgresqlconf: POSTGRES_CONF };
-    const db =
-      dataDir === undefined
-        ? new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) })
-        : new PGlite({ ...options, fs: new PrivateNodeFS(dataDir), startParams: WITH_FSYNC });
+    if (dataDir === undefined) {
+      const db = new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) });
+      await db.waitReady;
+      return new PGliteClient(db);
+    }
+    const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
+    let client: PGliteClient | undefined;
+    let failure: Error | undefined; // also one while Postgres starts, before there is a client
+    const fs = new PrivateNodeFS(dataDir, (cause) => {
+      failure ??= new Error(`the database could not sync its files to disk in ${dataDir}: ${String(cause)}`, { cause });
+      if (client) client.syncFailure = failure;
+      onSyncFailure?.(failure);
+    });
+    const db = new PGlite({ ...options, fs, startParams: WITH_FSYNC });
     await db.waitReady;
-    return new PGliteClient(db);
+    if (fresh) syncDirectoryTree(dataDir);
+    client = new PGliteClient(db);
+    client.syncFailure = failure;
+    return client;
   }
 
-  /** The whole database as an uncompressed tarball, for `open(undefined, dump)`. */
+  /** The whole database as an uncompressed tarball, for `open(undefined, { from: dump })`. */
   async dump(): Promise<Blob> {
     return this.db.dumpDataDir('none');
   }
@@ -83,6 +107,7 @@ export class PGliteClient implements SqlClient {
     const result = await this.db._runExclusiveTransaction(() =>
       this.db.runExclusive(() => this.run<T>(sql, params, { syncToFs: true, prepare: true })),
     );
+    if (this.syncFailure) throw this.syncFailure; // the statement's commit may not be on disk
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
     // a turn after each lets waiting messages in (a health ping, the main thread's reads).
@@ -90,13 +115,14 @@ export class PGliteClient implements SqlClient {
     return result;
   }
 
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     // Inside the transaction, which holds the transaction lock, each statement takes the query
     // lock, as PGlite's own tx.query() does, and is refused once the transaction has ended.
     // After any statement that is not DML (DDL, or the log search's SET LOCAL) the rest of the
     // transaction runs unprepared: none is then prepared against a table shape a rollback
     // would undo (one-exchange.ts, forgetAll), nor under a setting that ends with the transaction.
-    return this.db.transaction(async (tx) => {
+    if (this.syncFailure) throw this.syncFailure;
+    const result = await this.db.transaction(async (tx) => {
       let prepare = true;
       return work({
         query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
@@ -107,10 +133,13 @@ export class PGliteClient implements SqlClient {
         },
       });
     });
+    if (this.syncFailure) throw this.syncFailure; // the commit may not be on disk
+    return result;
   }
 
   /** One statement, the caller holding PGlite's locks. */
   private run<T>(sql: string, params: unknown[] | undefined, options: { syncToFs: boolean; prepare: boolean }) {
+    if (this.syncFailure) throw this.syncFailure;
     return queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], options);
   }
 

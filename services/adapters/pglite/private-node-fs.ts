@@ -9,13 +9,14 @@
 //   returned at once with nothing written out: a commit was durable against a crash of this
 //   process (the page cache keeps it) but not of the machine, while the queue had already been
 //   told the batch was stored. pglite-client.ts turns Postgres's own fsync on to use it.
-import { fdatasyncSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 type Init = Awaited<ReturnType<NodeFS['init']>>;
 type Chmod = (path: unknown, mode: number, dontFollow?: boolean) => void;
-/** Emscripten's stream operations of its Node filesystem (NODEFS), shared by every file it opens. */
+/** Emscripten's stream operations of its Node filesystem (NODEFS), shared by the files of one PGlite. */
 interface NodeStreamOps {
   fsync?: (stream: { nfd?: number }) => number;
 }
@@ -25,6 +26,18 @@ interface EmscriptenModule {
 }
 
 export class PrivateNodeFS extends NodeFS {
+  /**
+   * `onSyncFailure` hears of a sync that failed. Postgres answers one with a PANIC, which in
+   * PGlite does not end anything (its loop drops the abort), so the caller must stop using the
+   * database: what Postgres believes is on disk may not be.
+   */
+  constructor(
+    dataDir: string,
+    private readonly onSyncFailure: (error: unknown) => void,
+  ) {
+    super(dataDir);
+  }
+
   override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]): Promise<Init> {
     const { emscriptenOpts } = await super.init(pg, opts);
     const ownFiles = (module: EmscriptenModule) => {
@@ -32,15 +45,41 @@ export class PrivateNodeFS extends NodeFS {
       const chmod = fs.chmod.bind(fs);
       fs.chmod = (path, mode, dontFollow) => chmod(path, mode & ~0o077, dontFollow);
       const nodefs = module.NODEFS;
-      // fdatasync covers what reading the data back needs (a grown file's size), as Postgres's
-      // wal_sync_method asks. A failure reaches Postgres as an I/O error (tryFSOperation maps
-      // it), which there fails the commit or checkpoint instead of passing silently.
+      // fdatasync covers what reading the data back needs (a grown file's size).
       nodefs.stream_ops.fsync = (stream) =>
         nodefs.tryFSOperation(() => {
-          if (stream.nfd !== undefined) fdatasyncSync(stream.nfd);
+          try {
+            if (stream.nfd !== undefined) fdatasyncSync(stream.nfd);
+          } catch (error) {
+            this.onSyncFailure(error);
+            throw error;
+          }
           return 0;
         });
     };
     return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), ownFiles] } };
+  }
+}
+
+/**
+ * Syncs every file and directory under `dir` to disk. initdb writes a new data directory from
+ * an instance of its own, through a filesystem without fsync, and a checkpoint syncs only the
+ * files its own instance wrote: without this a machine's crash soon after the first start
+ * could leave a catalog half written.
+ */
+export function syncDirectoryTree(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) syncDirectoryTree(join(dir, entry.name));
+    else if (entry.isFile()) syncPath(join(dir, entry.name));
+  }
+  syncPath(dir);
+}
+
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

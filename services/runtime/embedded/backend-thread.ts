@@ -57,7 +57,14 @@ export async function runEmbeddedBackend<Settings>(
   const options = workerData as BackendOptions<Settings>;
   const logger = createLogger(options.logLevel).child({ thread: 'backend' });
   const metrics = createMetrics({ processMetrics: false });
-  const client = await PGliteClient.open(options.databaseDir);
+  const client = await PGliteClient.open(options.databaseDir, {
+    // Where Postgres would stop (a PANIC, which PGlite does not act on): ending this thread ends
+    // the server (backend.ts), and the next start recovers from what reached the disk.
+    onSyncFailure(error) {
+      logger.fatal({ err: error }, 'the database could not sync to disk; stopping');
+      process.exit(1);
+    },
+  });
   await migrate(client);
   // Every await comes before the first port listener (the queue's, below): messages that
   // arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
@@ -80,8 +87,8 @@ export async function runEmbeddedBackend<Settings>(
     'backend.ping': async () => 'ok',
     'metrics.get': () => metrics.registry.getMetricsAsJSON(),
     'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
-      maintenance.stop();
-      checkpoints.stop();
+      // A job's run under way ends before the database closes under it.
+      await Promise.all([maintenance.stop(), checkpoints.stop()]);
       await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
       await queue.close();
       await client.close();

@@ -15,7 +15,7 @@ import { repeatEvery } from '../repeat.ts';
 const INTERVAL_MS = 10 * 60_000;
 const STATISTICS_TARGET = 10;
 
-export function startTableMaintenanceJob(client: SqlClient, logger: Logger, intervalMs = INTERVAL_MS): { stop(): void } {
+export function startTableMaintenanceJob(client: SqlClient, logger: Logger, intervalMs = INTERVAL_MS): { stop(): Promise<void> } {
   return repeatEvery({ name: 'table maintenance', intervalMs, logger }, async () => {
     await client.query(`SET default_statistics_target = ${STATISTICS_TARGET}`);
     await client.query('VACUUM (ANALYZE)');
