@@ -20,7 +20,7 @@ import {
   runProcess,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -50,7 +50,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   const caFile = join(dataDir, 'receiver-ca.pem');
   await writeFile(caFile, receiver.caPem);
   env = {

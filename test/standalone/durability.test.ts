@@ -12,7 +12,7 @@ import {
   provision,
   removeDir,
   startServer,
-  tempDataDir,
+  initializedDataDir,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -69,7 +69,7 @@ const sum = (issues: Array<{ count: number }>) => issues.reduce((total, issue) =
 
 describe('durability', () => {
   it('processes every acknowledged event exactly once after kill -9 and a restart', async () => {
-    const dataDir = await tempDataDir();
+    const dataDir = await initializedDataDir();
     dirs.push(dataDir);
     const first = await startServer({ dataDir });
     const p = await provision(first, 'Durable');
@@ -97,7 +97,7 @@ describe('durability', () => {
   });
 
   it('keeps every acknowledged event when kill -9 lands in the middle of a burst', async () => {
-    const dataDir = await tempDataDir();
+    const dataDir = await initializedDataDir();
     dirs.push(dataDir);
     const first = await startServer({ dataDir });
     const p = await provision(first, 'Mid burst');
@@ -132,7 +132,7 @@ describe('durability', () => {
   });
 
   it('finishes queued work on SIGTERM, exits 0, and resumes cleanly', async () => {
-    const dataDir = await tempDataDir();
+    const dataDir = await initializedDataDir();
     dirs.push(dataDir);
     const server = await startServer({ dataDir });
     const p = await provision(server, 'Graceful');

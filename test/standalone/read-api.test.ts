@@ -11,7 +11,7 @@ import {
   runCliJson,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type Provisioned,
   type StandaloneServer,
 } from '../support/standalone-server.ts';
@@ -30,7 +30,7 @@ async function send(p: { projectId: number; publicKey: string }, message: string
 }
 
 beforeAll(async () => {
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   // A second organization exists from the start (the product has no command for it).
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');

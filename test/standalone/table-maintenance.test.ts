@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
-import { eventually, provision, removeDir, startServer, tempDataDir } from '../support/standalone-server.ts';
+import { eventually, provision, removeDir, startServer, initializedDataDir } from '../support/standalone-server.ts';
 import { envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../support/raw-http.ts';
 import { waitForIssue } from '../support/issues.ts';
 
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('the embedded database', () => {
   it('has its tables analyzed and vacuumed by the server, so the planner knows their sizes and can skip the heap', async () => {
-    const dir = await tempDataDir();
+    const dir = await initializedDataDir();
     dirs.push(dir);
     const server = await startServer({ dataDir: dir });
     const p = await provision(server, 'Stats App');

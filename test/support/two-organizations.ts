@@ -3,7 +3,7 @@
 // them with: default's organization-wide admin and triage tokens, its web-scoped admin token,
 // and other-org's admin token.
 import { addOrganization } from './embedded-admin.ts';
-import { runCliJson, startServer, tempDataDir, type StandaloneServer } from './standalone-server.ts';
+import { runCliJson, startServer, initializedDataDir, type StandaloneServer } from './standalone-server.ts';
 
 export interface TwoOrganizations {
   server: StandaloneServer;
@@ -11,7 +11,7 @@ export interface TwoOrganizations {
 }
 
 export async function startTwoOrganizationServer(): Promise<TwoOrganizations> {
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');
   const server = await startServer({ dataDir });

@@ -21,7 +21,7 @@ import {
   runCliJson,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
 
@@ -32,7 +32,7 @@ const ORG = '/organizations/default';
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   // A second organization, whose channel the first one's pages must not find.
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');

@@ -21,7 +21,7 @@ import {
   runProcess,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
 
@@ -46,7 +46,7 @@ interface RuleJson {
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   // A second organization, whose project and channel the first one's pages must not find.
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');

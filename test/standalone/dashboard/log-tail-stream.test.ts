@@ -17,7 +17,7 @@ import {
   runProcess,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
 
@@ -31,7 +31,7 @@ let tailedDsn: string;
 beforeAll(async () => {
   // Both organizations' projects are made before the server starts, while the CLI may open the
   // database itself: a project only the other organization has, whose slug must not reach across.
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   const offline = { ...process.env, ERRATA_DATA_DIR: dataDir };
   await runCliJson(['createproject', '--name', 'Tailed'], offline);
   await addOrganization(dataDir, 'other-org');

@@ -22,7 +22,7 @@ import {
   runProcess,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type Provisioned,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
@@ -87,7 +87,7 @@ async function provisionDefault(): Promise<Provisioned> {
 }
 
 beforeAll(async () => {
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');
   await addOrganization(dataDir, 'empty-org');

@@ -20,7 +20,7 @@ import {
   runProcess,
   startServer,
   stopAndRemove,
-  tempDataDir,
+  initializedDataDir,
   type StandaloneServer,
 } from '../../support/standalone-server.ts';
 
@@ -33,7 +33,7 @@ const ORG = '/organizations/default';
 const PAGE = `${ORG}/projects/web/source-maps`;
 
 beforeAll(async () => {
-  const dataDir = await tempDataDir();
+  const dataDir = await initializedDataDir();
   await runCliJson(['listprojects'], { ...process.env, ERRATA_DATA_DIR: dataDir });
   await addOrganization(dataDir, 'other-org');
   server = await startServer({ dataDir });
