@@ -12,7 +12,7 @@ interface AlertJobDeps extends DigestDeps {
   intervalMs?: number;
 }
 
-export function startAlertJobs(deps: AlertJobDeps): { stop(): void } {
+export function startAlertJobs(deps: AlertJobDeps): { stop(): Promise<void> } {
   const now = deps.now ?? Date.now;
   return repeatEvery({ name: 'alert summaries', intervalMs: deps.intervalMs ?? 60_000, logger: deps.logger }, async () => {
     const at = new Date(now());

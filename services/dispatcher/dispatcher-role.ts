@@ -60,7 +60,7 @@ export function startDispatcherRole(
   });
   return {
     async stop(options) {
-      periodic.stop();
+      await periodic.stop();
       await workers.stop(options);
     },
   };

@@ -14,11 +14,16 @@ interface PeriodicJobDeps extends RetentionDeps {
   metrics: Metrics;
 }
 
-export function startPeriodicJobs(deps: PeriodicJobDeps): { stop(): void } {
+/** `stop()` resolves once the passes under way have ended, so that their stores may then close. */
+export function startPeriodicJobs(deps: PeriodicJobDeps): { stop(): Promise<void> } {
   const jobs = [
     startRetentionJob(deps, registerRetentionProgress(deps.metrics)),
     startSnoozeExpiryJob(deps),
     startAlertJobs(deps),
   ];
-  return { stop: () => jobs.forEach((job) => job.stop()) };
+  return {
+    stop: async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+  };
 }

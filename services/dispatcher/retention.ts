@@ -65,7 +65,7 @@ async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff
 }
 
 /** `progress` hears of each pass that finished (errata_retention_last_success_timestamp_seconds). */
-export function startRetentionJob(deps: RetentionDeps, progress: { succeeded(): void }): { stop(): void } {
+export function startRetentionJob(deps: RetentionDeps, progress: { succeeded(): void }): { stop(): Promise<void> } {
   const job = { name: 'retention pruning', intervalMs: deps.intervalMs ?? 3_600_000, logger: deps.logger };
   return repeatEvery(job, async () => {
     await pruneExpired(deps);

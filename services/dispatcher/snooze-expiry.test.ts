@@ -73,7 +73,7 @@ describe('snooze expiry job', () => {
       const [latest] = await stores.metadata.listIssueActivity(issue.id, 1);
       expect(latest).toMatchObject({ kind: 'snooze_expired', actor: 'errata' });
     } finally {
-      job.stop();
+      await job.stop();
     }
   });
 

@@ -12,7 +12,7 @@ interface SnoozeExpiryDeps {
   intervalMs?: number;
 }
 
-export function startSnoozeExpiryJob(deps: SnoozeExpiryDeps): { stop(): void } {
+export function startSnoozeExpiryJob(deps: SnoozeExpiryDeps): { stop(): Promise<void> } {
   const now = deps.now ?? Date.now;
   return repeatEvery({ name: 'snooze expiry', intervalMs: deps.intervalMs ?? 60_000, logger: deps.logger }, async () => {
     const woken = await deps.metadata.expireSnoozes(new Date(now()));

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
+import { syncDirectory } from '../disk-sync.ts';
 import {
   assertBlobKey,
   blobCursor,
@@ -166,24 +167,12 @@ async function writeAtomically(root: string, path: string, body: Buffer): Promis
   }
   // The rename is durable once its folder is synced; folders mkdir just made need their own
   // entries synced too, in their parents, up to the first folder that already existed.
-  await syncFolder(folder);
+  await syncDirectory(folder);
   if (firstCreated !== undefined) {
     for (let dir = folder; dir !== dirname(firstCreated) && dir !== root;) {
       dir = dirname(dir);
-      await syncFolder(dir);
+      await syncDirectory(dir);
     }
-  }
-}
-
-async function syncFolder(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } catch (error) {
-    // Some platforms (Windows) cannot fsync a directory; the rename is then as durable as it gets.
-    if (!['EINVAL', 'EPERM', 'EISDIR', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
-  } finally {
-    await handle.close();
   }
 }
 

@@ -10,6 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDirectory } from '../disk-sync.ts';
 import { decodeFrame, encodeFrame, FRAME_HEADER, peekSequence } from './frame.ts';
 
 /** Bytes that are not a whole record where one should start: disk damage, not a crash. */
@@ -391,17 +392,6 @@ async function validLength(path: string): Promise<{ bytes: number; lastSequence:
       carry = Buffer.from(buffer.subarray(at));
     }
     return { bytes: offset, lastSequence };
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some filesystems refuse fsync on directories; the file's own fsync still holds its data.
   } finally {
     await handle.close();
   }

@@ -1,10 +1,10 @@
 // PGliteClient's prepared statements (one-exchange.ts): bounded, never left naming a statement
 // Postgres does not have, and never used where a setting of the transaction should apply. What
 // every SqlClient answers is held by the contract in pglite-stores.test.ts.
-import fs, { mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import fs, { existsSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from './pglite-client.ts';
 
@@ -93,7 +93,8 @@ describe('PGliteClient on a data directory', () => {
     synced = [];
     failing = undefined;
     fs.fdatasyncSync = (fd: number) => {
-      const path = readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length);
+      const full = readlinkSync(`/proc/self/fd/${fd}`);
+      const path = full.startsWith(dir) ? full.slice(dir.length) : full; // the data directory's parent, whole
       if (failing?.test(path)) throw Object.assign(new Error(`EIO: i/o error, fdatasync`), { code: 'EIO' });
       synced.push(path);
       fdatasyncSync(fd);
@@ -112,8 +113,11 @@ describe('PGliteClient on a data directory', () => {
     await withDataDir(async (dir) => {
       const disk = await PGliteClient.open(dir);
       try {
-        // initdb's files, written by an instance whose filesystem never syncs.
-        expect(synced).toEqual(expect.arrayContaining(['/PG_VERSION', '/global/pg_control', '/base', '']));
+        // initdb's files, written by an instance whose filesystem never syncs, the directory's
+        // entry in its parent, and the marker that says so.
+        expect(synced).toEqual(
+          expect.arrayContaining(['/PG_VERSION', '/global/pg_control', '/base', '', dirname(dir), '/errata-synced']),
+        );
         await disk.query('CREATE TABLE kept (v text)');
         synced.length = 0;
         await disk.query('INSERT INTO kept VALUES ($1)', ['one statement']);
@@ -132,6 +136,19 @@ describe('PGliteClient on a data directory', () => {
       } finally {
         await disk.close();
       }
+    });
+  });
+
+  it('syncs the tree once, and again when a crash came before the marker', async () => {
+    await withDataDir(async (dir) => {
+      await (await PGliteClient.open(dir)).close();
+      synced = [];
+      await (await PGliteClient.open(dir)).close();
+      expect(synced).not.toContain('/PG_VERSION');
+      rmSync(join(dir, 'errata-synced'));
+      await (await PGliteClient.open(dir)).close();
+      expect(synced).toContain('/PG_VERSION');
+      expect(existsSync(join(dir, 'errata-synced'))).toBe(true);
     });
   });
 
@@ -154,4 +171,30 @@ describe('PGliteClient on a data directory', () => {
       }
     });
   });
+
+  it("refuses a transaction that waited for the lock while another's commit failed to sync", async () => {
+    await withDataDir(async (dir) => {
+      const failures: Error[] = [];
+      const disk = await PGliteClient.open(dir, { onSyncFailure: (error) => failures.push(error) });
+      try {
+        await disk.query('CREATE TABLE kept (v text)');
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const first = disk.transaction(async (tx) => {
+          await tx.query('INSERT INTO kept VALUES ($1)', ['first']);
+          await held;
+        });
+        // Past the client's own code, waiting inside PGlite for the transaction lock: its BEGIN
+        // is PGlite's, sent once the first commits.
+        const second = disk.transaction((tx) => tx.query('INSERT INTO kept VALUES ($1)', ['second']));
+        failing = /^\/pg_wal\//;
+        release();
+        await expect(first).rejects.toThrow(/could not fsync file|could not sync/);
+        await expect(second).rejects.toThrow(/could not sync/);
+        expect(failures).toHaveLength(1); // told once, though the second was refused too
+      } finally {
+        await disk.close().catch(() => undefined);
+      }
+    });
+  }, 20_000);
 });

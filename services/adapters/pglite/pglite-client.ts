@@ -2,13 +2,11 @@
 // data directory. One connection; PGlite serializes queries and transactions itself.
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { isPreparable } from '../postgres/preparable.ts';
 import { PreparedStatements, queryInOneExchange } from './one-exchange.ts';
-import { PrivateNodeFS, syncDirectoryTree } from './private-node-fs.ts';
+import { PrivateNodeFS, syncDataDirectoryOnce } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
 // instance does well with far less, and resident memory is a target. 16 MB holds the issues of
@@ -52,20 +50,39 @@ function keepWebAssemblyOnBaselineCompiler(): void {
   baselineOnly = true;
 }
 
+/** The first failed sync of a database's files, once there was one. */
+interface SyncFailure {
+  error?: Error;
+}
+
 export class PGliteClient implements SqlClient {
   private readonly statements = new PreparedStatements();
 
-  /** Set once a sync of the database's files failed: from then on it refuses every statement. */
-  private syncFailure: Error | undefined;
-
-  private constructor(private readonly db: PGlite) {}
+  /**
+   * Every exchange with Postgres, PGlite's own BEGIN, COMMIT and ROLLBACK included, goes through
+   * `execProtocolStream`: wrapped here, it is refused once a sync failed (after Postgres's PANIC,
+   * which PGlite reports and goes on from, the next exchange never returned), and one whose
+   * own sync failed (a commit's WAL) rejects though Postgres answered.
+   */
+  private constructor(
+    private readonly db: PGlite,
+    failure: SyncFailure,
+  ) {
+    const exchange = db.execProtocolStream.bind(db);
+    db.execProtocolStream = async (message, options) => {
+      if (failure.error) throw failure.error;
+      const answer = await exchange(message, options);
+      if (failure.error) throw failure.error; // what it wrote may not be on disk
+      return answer;
+    };
+  }
 
   /**
    * Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory,
    * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
-   * `onSyncFailure` hears of a failed sync of the database's files to disk, after which the
-   * client refuses every statement (private-node-fs.ts): the owner should stop, and the next
-   * start recovers from what reached the disk.
+   * `onSyncFailure` hears once of a failed sync of the database's files to disk, after which
+   * the client refuses every statement: the owner should stop, and the next start recovers
+   * from what reached the disk.
    */
   static async open(
     dataDir: string | undefined,
@@ -73,25 +90,27 @@ export class PGliteClient implements SqlClient {
   ): Promise<PGliteClient> {
     keepWebAssemblyOnBaselineCompiler();
     const options = { postgresqlconf: POSTGRES_CONF };
+    const failure: SyncFailure = {};
     if (dataDir === undefined) {
       const db = new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) });
       await db.waitReady;
-      return new PGliteClient(db);
+      return new PGliteClient(db, failure);
     }
-    const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
-    let client: PGliteClient | undefined;
-    let failure: Error | undefined; // also one while Postgres starts, before there is a client
+    // Also one while Postgres starts, before there is a client: the client then refuses at once.
     const fs = new PrivateNodeFS(dataDir, (cause) => {
-      failure ??= new Error(`the database could not sync its files to disk in ${dataDir}: ${String(cause)}`, { cause });
-      if (client) client.syncFailure = failure;
-      onSyncFailure?.(failure);
+      if (failure.error) return;
+      failure.error = new Error(`the database could not sync its files to disk in ${dataDir}: ${String(cause)}`, { cause });
+      onSyncFailure?.(failure.error);
     });
     const db = new PGlite({ ...options, fs, startParams: WITH_FSYNC });
     await db.waitReady;
-    if (fresh) syncDirectoryTree(dataDir);
-    client = new PGliteClient(db);
-    client.syncFailure = failure;
-    return client;
+    try {
+      syncDataDirectoryOnce(dataDir);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return new PGliteClient(db, failure);
   }
 
   /** The whole database as an uncompressed tarball, for `open(undefined, { from: dump })`. */
@@ -107,7 +126,6 @@ export class PGliteClient implements SqlClient {
     const result = await this.db._runExclusiveTransaction(() =>
       this.db.runExclusive(() => this.run<T>(sql, params, { syncToFs: true, prepare: true })),
     );
-    if (this.syncFailure) throw this.syncFailure; // the statement's commit may not be on disk
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
     // a turn after each lets waiting messages in (a health ping, the main thread's reads).
@@ -121,8 +139,7 @@ export class PGliteClient implements SqlClient {
     // After any statement that is not DML (DDL, or the log search's SET LOCAL) the rest of the
     // transaction runs unprepared: none is then prepared against a table shape a rollback
     // would undo (one-exchange.ts, forgetAll), nor under a setting that ends with the transaction.
-    if (this.syncFailure) throw this.syncFailure;
-    const result = await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       let prepare = true;
       return work({
         query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
@@ -133,13 +150,10 @@ export class PGliteClient implements SqlClient {
         },
       });
     });
-    if (this.syncFailure) throw this.syncFailure; // the commit may not be on disk
-    return result;
   }
 
   /** One statement, the caller holding PGlite's locks. */
   private run<T>(sql: string, params: unknown[] | undefined, options: { syncToFs: boolean; prepare: boolean }) {
-    if (this.syncFailure) throw this.syncFailure;
     return queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], options);
   }
 

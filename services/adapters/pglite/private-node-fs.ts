@@ -9,10 +9,11 @@
 //   returned at once with nothing written out: a commit was durable against a crash of this
 //   process (the page cache keeps it) but not of the machine, while the queue had already been
 //   told the batch was stored. pglite-client.ts turns Postgres's own fsync on to use it.
-import { closeSync, fdatasyncSync, openSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, fdatasyncSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { syncDirectorySync, syncFileSync } from '../disk-sync.ts';
 
 type Init = Awaited<ReturnType<NodeFS['init']>>;
 type Chmod = (path: unknown, mode: number, dontFollow?: boolean) => void;
@@ -61,25 +62,31 @@ export class PrivateNodeFS extends NodeFS {
   }
 }
 
+/** Written into a data directory once all of it reached the disk (syncDataDirectoryOnce). */
+const SYNCED_MARKER = 'errata-synced';
+
 /**
- * Syncs every file and directory under `dir` to disk. initdb writes a new data directory from
- * an instance of its own, through a filesystem without fsync, and a checkpoint syncs only the
- * files its own instance wrote: without this a machine's crash soon after the first start
- * could leave a catalog half written.
+ * Syncs a data directory's every file and folder, once: initdb writes a new one from an instance
+ * of its own, through a filesystem without fsync, and a checkpoint syncs only the files its own
+ * instance wrote, so without this a machine's crash soon after the first start could leave a
+ * catalog half written. A marker written after the sync records that it was done: a crash in
+ * between leaves no marker, and the next start syncs again (a directory from before the marker
+ * existed is synced once too).
  */
-export function syncDirectoryTree(dir: string): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) syncDirectoryTree(join(dir, entry.name));
-    else if (entry.isFile()) syncPath(join(dir, entry.name));
-  }
-  syncPath(dir);
+export function syncDataDirectoryOnce(dataDir: string): void {
+  const marker = join(dataDir, SYNCED_MARKER);
+  if (existsSync(marker)) return;
+  syncDirectoryTree(dataDir);
+  syncDirectorySync(dirname(dataDir)); // the data directory's own entry
+  writeFileSync(marker, '', { mode: 0o600 });
+  syncFileSync(marker);
+  syncDirectorySync(dataDir);
 }
 
-function syncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
+function syncDirectoryTree(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) syncDirectoryTree(join(dir, entry.name));
+    else if (entry.isFile()) syncFileSync(join(dir, entry.name));
   }
+  syncDirectorySync(dir);
 }

@@ -41,20 +41,20 @@ describe('checkpointIfDue', () => {
     await client.query('CHECKPOINT');
     const before = await lastCheckpoint();
     await writeWal(2);
-    expect(await checkpointIfDue(client, policy)).toBe(false);
+    expect(await checkpointIfDue(client, policy)).toBeUndefined();
     expect(await lastCheckpoint()).toBe(before);
     await writeWal(8);
-    expect(await checkpointIfDue(client, policy)).toBe(true);
+    expect(await checkpointIfDue(client, policy)).toBeGreaterThan(0);
     expect(await lastCheckpoint()).not.toBe(before);
-    expect(await checkpointIfDue(client, policy)).toBe(false);
+    expect(await checkpointIfDue(client, policy)).toBeUndefined();
   });
 
   it('checkpoints after the timeout only when something was written since the last one', async () => {
     const policy = { maxWalBytes: 1024 * 1024 * 1024, timeoutMs: 0 };
     await client.query('CHECKPOINT');
-    expect(await checkpointIfDue(client, policy)).toBe(false);
+    expect(await checkpointIfDue(client, policy)).toBeUndefined();
     await writeWal(2);
-    expect(await checkpointIfDue(client, policy)).toBe(true);
+    expect(await checkpointIfDue(client, policy)).toBeGreaterThan(0);
   });
 
   it('keeps the WAL from growing for as long as writes go on', async () => {
