@@ -1,11 +1,12 @@
 // Syncing to disk what must survive a machine's crash: a file's data needs its own fsync, and a
 // file created, renamed or removed needs its directory's too. Shared by the local queue, the
 // filesystem blob store and the embedded database.
-import { closeSync, fdatasyncSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 /**
- * What a filesystem that cannot fsync a directory answers (Windows; some network and FUSE
+ * What a filesystem that opens a directory but cannot fsync one answers (some network and FUSE
  * mounts): its entries are then as durable as they get there. Any other error (EIO) is a disk's.
  */
 const NO_DIRECTORY_SYNC = ['EINVAL', 'EPERM', 'EISDIR', 'EBADF'];
@@ -26,21 +27,36 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** The blocking form, for code that runs inside a synchronous call (PGlite's filesystem). */
+/**
+ * Creates `dir` and any missing parents, and syncs each new entry into its parent, up to the
+ * first directory that already existed: what is then synced inside it survives a crash too.
+ */
+export async function makeDirectoryDurably(dir: string): Promise<void> {
+  const firstCreated = await mkdir(dir, { recursive: true });
+  if (firstCreated === undefined) return;
+  const first = resolve(firstCreated);
+  for (let entry = resolve(dir); ; entry = dirname(entry)) {
+    await syncDirectory(dirname(entry));
+    if (entry === first || dirname(entry) === entry) return;
+  }
+}
+
+/** The blocking forms, for code that runs inside a synchronous call (PGlite's filesystem). */
 export function syncDirectorySync(dir: string): void {
-  syncSync(dir, true);
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    if (!tolerated(error)) throw error;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function syncFileSync(path: string): void {
-  syncSync(path, false);
-}
-
-function syncSync(path: string, directory: boolean): void {
   const fd = openSync(path, 'r');
   try {
     fdatasyncSync(fd);
-  } catch (error) {
-    if (!directory || !tolerated(error)) throw error;
   } finally {
     closeSync(fd);
   }

@@ -60,8 +60,8 @@ export function startDispatcherRole(
   });
   return {
     async stop(options) {
-      await periodic.stop();
-      await workers.stop(options);
+      // Together: a long pass under way (retention after downtime) then delays no drain.
+      await Promise.all([periodic.stop(), workers.stop(options)]);
     },
   };
 }

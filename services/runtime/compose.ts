@@ -26,6 +26,7 @@ import type { Queue } from '../core/ports/queue.ts';
 import type { UserStore } from '../core/ports/user-store.ts';
 import { ConfigError, type Config } from './config.ts';
 import { startEmbeddedBackend } from './embedded/backend.ts';
+import { embeddedDatabaseDir } from './embedded/database-dir.ts';
 import type { HealthCheck } from './http.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -42,10 +43,6 @@ interface Stores extends SqlStores {
 interface StandalonePorts extends IngestPorts, McpPorts, Opened {
   /** Drains the queue (the dispatcher in the backend thread) for at most this long, then closes. */
   stop(drainTimeoutMs: number): Promise<void>;
-}
-
-export function embeddedDatabaseDir(dataDir: string): string {
-  return join(dataDir, 'db');
 }
 
 /** Opens the stores of a data directory and brings its schema up to date. */

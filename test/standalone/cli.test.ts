@@ -53,7 +53,7 @@ describe('errata CLI without a running server', () => {
   });
 
   it('mints a token shown once with a ready-to-paste MCP configuration, storing only its hash', async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     await runCli(['createproject', '--name', 'web'], env);
     const result = await runCli(['createtoken', '--project', 'web', '--name', 'repo-web'], env);
     expect(result.code).toBe(0);
@@ -101,7 +101,7 @@ describe('errata CLI without a running server', () => {
   });
 
   it("mints a source map upload token for one project, shown once with the upload tools' settings, storing only its hash", async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     await runCli(['createproject', '--name', 'web'], env);
     const result = await runCli(['createuploadtoken', '--project', 'web', '--name', 'ci-web'], env);
     expect(result.code).toBe(0);
@@ -128,7 +128,7 @@ describe('errata CLI without a running server', () => {
   });
 
   it('asks for --organization when the instance has more than one', async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     await runCli(['listprojects'], env);
     await addOrganization(env.ERRATA_DATA_DIR!, 'second');
     const refused = await runCli(['createtoken', '--role', 'read'], env);
@@ -142,7 +142,7 @@ describe('errata CLI without a running server', () => {
   });
 
   it('refuses bad input with a message saying how to fix it', async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     expect((await runCli(['createtoken', '--role', 'owner'], env)).stderr).toMatch(/Allowed choices are read, triage, admin/);
     expect((await runCli(['createtoken', '--project', 'nope'], env)).stderr).toMatch(/no project "nope"/);
     expect((await runCli(['createproject'], env)).stderr).toMatch(/required option '--name <name>'/);
@@ -171,7 +171,7 @@ describe('errata start', () => {
   });
 
   it('prints the base URL and next steps, serves /healthz and /metrics, and lets the CLI work while running', async () => {
-    const server = await startServer({ dataDir: await dataDir() });
+    const server = await startServer({ dataDir: await dataDir({ initialized: true }) });
     try {
       expect(server.output()).toMatch(
         new RegExp(`Errata \\d+\\.\\d+\\.\\d+ is running at http://127\\.0\\.0\\.1:${server.port}`),
@@ -230,7 +230,7 @@ describe('errata start', () => {
   });
 
   it("prints an MCP client configuration that connects once the export line's variable is set", async () => {
-    const server = await startServer({ dataDir: await dataDir() });
+    const server = await startServer({ dataDir: await dataDir({ initialized: true }) });
     try {
       await runCliJson(['createproject', '--name', 'web'], server.env);
       const printed = await runCli(['createtoken', '--role', 'read', '--project', 'web', '--name', 'repo-web'], server.env);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
-import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 import { listIssues } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import {

@@ -42,7 +42,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const templateParent = await mkdtemp(join(tmpdir(), 'errata-db-template-'));
   const template = join(templateParent, 'db');
   const init = await runProcess(process.execPath, [join(REPO_ROOT, 'bin', 'errata.js'), 'init-embedded-db', template]);
-  if (init.code !== 0) throw new Error(`creating the servers' database template failed:\n${init.stderr}`);
+  if (init.code !== 0) {
+    await rm(templateParent, { recursive: true, force: true });
+    throw new Error(`creating the servers' database template failed:\n${init.stderr}`);
+  }
   process.env[DATABASE_TEMPLATE_ENV] = template;
 
   project.provide('goClient', goClient);

@@ -5,7 +5,7 @@
 // analyzed, and the events that were there when it started are marked visible to all.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
-import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 import { eventually, provision, removeDir, startServer, initializedDataDir } from '../support/standalone-server.ts';
 import { envelopeUrlOf, eventEnvelope, newEventId, rawRequest } from '../support/raw-http.ts';
 import { waitForIssue } from '../support/issues.ts';

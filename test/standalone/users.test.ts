@@ -6,7 +6,7 @@ import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../services/adapters/postgres/sql-stores.ts';
 import { checkCode } from '../../services/core/people/one-time-codes.ts';
 import type { CodePurpose } from '../../services/core/ports/user-store.ts';
-import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 import { tableText } from '../support/embedded-admin.ts';
 import { eventually, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
 import { cliEnvironments } from '../support/cli-env.ts';
@@ -27,7 +27,7 @@ const PASSWORD = 'correct horse battery staple';
 
 describe('errata createuser, listusers, resetpassword, deleteuser', () => {
   it('manages people without a server, never printing or storing a password', async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     const created = await runCli(
       ['createuser', '--email', 'Ada@Example.com', '--name', 'Ada', '--owner', '--password-stdin'],
       env,
@@ -74,7 +74,7 @@ describe('errata createuser, listusers, resetpassword, deleteuser', () => {
   });
 
   it('refuses bad input, saying how to fix it', async () => {
-    const env = await cliEnv();
+    const env = await cliEnv({ initialized: true });
     const noTerminal = await runCli(['createuser', '--email', 'a@example.com', '--owner'], env);
     expect(noTerminal.code).toBe(1);
     expect(noTerminal.stderr).toMatch(/no terminal to ask for the password on: pipe it in with --password-stdin/);
@@ -107,7 +107,7 @@ describe('errata createuser, listusers, resetpassword, deleteuser', () => {
 
 describe('the setup link of errata start', () => {
   it('prints a one-time setup link while nobody exists, a new one at each start, none once a user exists; the CLI works through the server', async () => {
-    const dir = await dataDir();
+    const dir = await dataDir({ initialized: true });
     const linkIn = async (output: () => string) =>
       (await eventually(async () => /\/setup\?code=([0-9A-Za-z]{43})\n/.exec(output())?.[1], 'the setup link')) as string;
 

@@ -2,7 +2,7 @@
 // (stopped) standalone instance, written through the real MetadataStore.
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../services/adapters/postgres/sql-stores.ts';
-import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 
 export async function addOrganization(dataDir: string, slug: string): Promise<void> {
   const db = await PGliteClient.open(embeddedDatabaseDir(dataDir));

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embeddedDatabaseDir } from '../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'bin', 'errata.js');

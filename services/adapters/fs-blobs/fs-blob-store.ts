@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
-import { syncDirectory } from '../disk-sync.ts';
+import { makeDirectoryDurably, syncDirectory } from '../disk-sync.ts';
 import {
   assertBlobKey,
   blobCursor,
@@ -60,7 +60,7 @@ export class FsBlobStore implements BlobStore {
     const path = this.pathOf(key);
     for (let attempt = 1; ; attempt++) {
       try {
-        await writeAtomically(this.root, path, body);
+        await writeAtomically(path, body);
         return;
       } catch (error) {
         const code = errorCode(error);
@@ -148,9 +148,9 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
-async function writeAtomically(root: string, path: string, body: Buffer): Promise<void> {
+async function writeAtomically(path: string, body: Buffer): Promise<void> {
   const folder = dirname(path);
-  const firstCreated = await mkdir(folder, { recursive: true });
+  await makeDirectoryDurably(folder);
   const temp = join(folder, `~${randomBytes(8).toString('hex')}.tmp`);
   const file = await open(temp, 'wx');
   try {
@@ -165,15 +165,8 @@ async function writeAtomically(root: string, path: string, body: Buffer): Promis
     await unlink(temp).catch(() => {});
     throw error;
   }
-  // The rename is durable once its folder is synced; folders mkdir just made need their own
-  // entries synced too, in their parents, up to the first folder that already existed.
+  // The rename is durable once its folder is synced.
   await syncDirectory(folder);
-  if (firstCreated !== undefined) {
-    for (let dir = folder; dir !== dirname(firstCreated) && dir !== root;) {
-      dir = dirname(dir);
-      await syncDirectory(dir);
-    }
-  }
 }
 
 /** Removes folders a delete left empty, so deleted projects leave no trail; stops at the root. */

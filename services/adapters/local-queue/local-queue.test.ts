@@ -197,6 +197,49 @@ describe('LocalQueue on disk', () => {
     await queue.close();
   });
 
+  // A segment's data synced at each publish (datasync), the directory when a segment is added (sync).
+  for (const call of ['datasync', 'sync'] as const) {
+    it(`refuses every publish once a ${call} of its files failed, fails the health check, and recovers on a restart`, async () => {
+      const dir = await tempDir();
+      const queue = new LocalQueue(dir, { segmentBytes: 1024 });
+      await queue.publish('t', [{ key: 'k', value: Buffer.alloc(1100, 1) }]); // fills the first segment
+      const probe = await open(join(dir, 't', (await segments(dir))[0]!), 'r');
+      const fileHandle = Object.getPrototypeOf(probe) as Record<typeof call, () => Promise<void>>;
+      await probe.close();
+      const original = fileHandle[call];
+      fileHandle[call] = async () => {
+        throw Object.assign(new Error(`EIO: i/o error, ${call}`), { code: 'EIO' });
+      };
+      try {
+        // The first segment is full: the publish rolls to a new one first.
+        await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(600, 2) }])).rejects.toThrow(/EIO/);
+      } finally {
+        fileHandle[call] = original;
+      }
+      // A sync retried after a failed one may report success with nothing written: refused.
+      await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(10, 3) }])).rejects.toThrow(
+        /could not sync the queue's files in .*: Error: EIO/,
+      );
+      await expect(queue.ping()).rejects.toThrow(/restart the server/);
+      await queue.close();
+
+      const restarted = new LocalQueue(dir, { segmentBytes: 1024 });
+      await restarted.publish('t', [{ key: 'k', value: Buffer.alloc(10, 4) }]);
+      await restarted.ping();
+      const seen: number[] = [];
+      await new Promise<void>((resolve) => {
+        restarted.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+          seen.push(...batch.map((r) => r.value[0]!));
+          if (seen.includes(4)) resolve();
+        });
+      });
+      await restarted.close();
+      expect(seen[0]).toBe(1);
+      expect(seen.at(-1)).toBe(4);
+      expect(seen).not.toContain(3);
+    });
+  }
+
   it('refuses to publish with 503 semantics once the backlog limit would be passed', async () => {
     const queue = new LocalQueue(await tempDir(), { maxBacklogBytes: 1000 });
     await queue.publish('t', [{ key: 'k', value: Buffer.alloc(900) }]);

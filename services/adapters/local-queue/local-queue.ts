@@ -115,6 +115,10 @@ export class LocalQueue implements Queue {
 
   async ping(): Promise<void> {
     if (this.closed) throw new UnavailableError('the queue is closed');
+    for (const log of this.logs.values()) {
+      const failure = (await log.catch(() => undefined))?.syncFailure; // a log that failed to open fails its publishes itself
+      if (failure) throw new UnavailableError(`${failure.message}: restart the server, which recovers what reached the disk`);
+    }
   }
 
   async close(): Promise<void> {

@@ -8,9 +8,9 @@
 // append while another consumes: the reader learns of new synced bytes through
 // advanceDurableEnd() and finds new segment files on disk as it reaches them.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncDirectory } from '../disk-sync.ts';
+import { makeDirectoryDurably, syncDirectory } from '../disk-sync.ts';
 import { decodeFrame, encodeFrame, FRAME_HEADER, peekSequence } from './frame.ts';
 
 /** Bytes that are not a whole record where one should start: disk damage, not a crash. */
@@ -62,6 +62,13 @@ export class TopicLog {
   private flushing: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
   private closed = false;
+  /**
+   * Set once a sync of the log's files failed, and kept: after a failed fsync Linux may mark the
+   * unwritten pages clean and report the next one successful, so a retried append could be
+   * confirmed with its bytes (or its segment's directory entry) never on disk. As Postgres does
+   * (a PANIC), the log refuses appends from then on; a restart recovers what the disk holds.
+   */
+  syncFailure: Error | undefined;
   /** Global offset up to which bytes are on disk and synced. */
   durableEnd = 0;
   /** Sequence of the last synced record (-1 before the first). */
@@ -75,7 +82,7 @@ export class TopicLog {
 
   static async open(dir: string, options: TopicLogOptions): Promise<TopicLog> {
     const log = new TopicLog(dir, options);
-    await mkdir(dir, { recursive: true });
+    await makeDirectoryDurably(dir); // a new segment's entry is synced into it; its own into its parent
     if (options.readOnly) await log.openForReading();
     else await log.recover();
     return log;
@@ -89,6 +96,7 @@ export class TopicLog {
   append(records: Array<{ key: string; value: Buffer }>): Promise<void> {
     if (this.options.readOnly) return Promise.reject(new Error('this queue log is open read-only'));
     if (this.closed) return Promise.reject(new Error('queue is closed'));
+    if (this.syncFailure) return Promise.reject(this.syncFailure);
     const frames = records.map((r) => encodeFrame(this.nextSequence++, r.key, r.value));
     return new Promise((resolve, reject) => {
       this.pending.push({ frames, resolve, reject });
@@ -257,6 +265,7 @@ export class TopicLog {
   }
 
   private async writeAndSync(frames: Buffer[]): Promise<void> {
+    if (this.syncFailure) throw this.syncFailure; // appended before the sync failed
     const lastSequence = this.nextSequence - 1;
     if (this.activeSize >= this.options.segmentBytes) await this.rollSegment();
     const bytes = frames.reduce((sum, f) => sum + f.length, 0);
@@ -266,7 +275,7 @@ export class TopicLog {
         const { bytesWritten } = await this.writer!.writev(remaining(frames, written), this.activeSize + written);
         written += bytesWritten;
       }
-      await this.writer!.datasync();
+      await this.syncing(() => this.writer!.datasync());
     } catch (error) {
       // Cut anything half-written so the next append starts on a clean frame boundary.
       await this.writer!.truncate(this.activeSize).catch(() => undefined);
@@ -285,7 +294,18 @@ export class TopicLog {
     this.writer = await open(segment.path, 'w');
     this.segments.push(segment);
     this.activeSize = 0;
-    await syncDirectory(this.dir);
+    await this.syncing(() => syncDirectory(this.dir));
+  }
+
+  private async syncing(sync: () => Promise<void>): Promise<void> {
+    try {
+      await sync();
+    } catch (error) {
+      this.syncFailure ??= new Error(`could not sync the queue's files in ${this.dir} to disk: ${String(error)}`, {
+        cause: error,
+      });
+      throw this.syncFailure;
+    }
   }
 
   private async openForReading(): Promise<void> {

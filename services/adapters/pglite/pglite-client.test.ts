@@ -82,28 +82,31 @@ describe('PGliteClient prepared statements', () => {
 
 describe('PGliteClient on a data directory', () => {
   // What reaches the disk is seen through node's fdatasyncSync, which private-node-fs.ts calls
-  // for Postgres's fsync: each call is recorded with the file it syncs (Linux's /proc names it),
-  // and `failing` makes the calls for matching files throw as a failing disk would.
+  // for Postgres's fsync, and fsyncSync: each call is recorded with the file it syncs (Linux's
+  // /proc names it), and `failing` makes the calls for matching files throw as a failing disk would.
   let synced: string[] = [];
   let failing: RegExp | undefined;
-  const fdatasyncSync = fs.fdatasyncSync;
+  const { fdatasyncSync, fsyncSync } = fs;
 
   async function withDataDir(test: (dir: string) => Promise<void>): Promise<void> {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'errata-pglite-')));
     synced = [];
     failing = undefined;
-    fs.fdatasyncSync = (fd: number) => {
+    // Files are synced with fdatasync, directories with fsync (disk-sync.ts): both recorded.
+    const recording = (sync: (fd: number) => void) => (fd: number) => {
       const full = readlinkSync(`/proc/self/fd/${fd}`);
       const path = full.startsWith(dir) ? full.slice(dir.length) : full; // the data directory's parent, whole
-      if (failing?.test(path)) throw Object.assign(new Error(`EIO: i/o error, fdatasync`), { code: 'EIO' });
+      if (failing?.test(path)) throw Object.assign(new Error(`EIO: i/o error, fsync`), { code: 'EIO' });
       synced.push(path);
-      fdatasyncSync(fd);
+      sync(fd);
     };
+    fs.fdatasyncSync = recording(fdatasyncSync);
+    fs.fsyncSync = recording(fsyncSync);
     syncBuiltinESMExports();
     try {
       await test(dir);
     } finally {
-      fs.fdatasyncSync = fdatasyncSync;
+      Object.assign(fs, { fdatasyncSync, fsyncSync });
       syncBuiltinESMExports();
       rmSync(dir, { recursive: true, force: true });
     }

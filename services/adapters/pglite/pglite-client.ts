@@ -107,7 +107,7 @@ export class PGliteClient implements SqlClient {
     try {
       syncDataDirectoryOnce(dataDir);
     } catch (error) {
-      await db.close();
+      await db.close().catch(() => undefined); // the sync's error is the one to report
       throw error;
     }
     return new PGliteClient(db, failure);

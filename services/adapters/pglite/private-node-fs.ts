@@ -71,7 +71,8 @@ const SYNCED_MARKER = 'errata-synced';
  * instance wrote, so without this a machine's crash soon after the first start could leave a
  * catalog half written. A marker written after the sync records that it was done: a crash in
  * between leaves no marker, and the next start syncs again (a directory from before the marker
- * existed is synced once too).
+ * existed is synced once too). A copy of a synced directory carries the marker: whoever copies
+ * one is to sync the copy (the test suite's copies need not survive a crash).
  */
 export function syncDataDirectoryOnce(dataDir: string): void {
   const marker = join(dataDir, SYNCED_MARKER);

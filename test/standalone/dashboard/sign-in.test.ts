@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../../services/adapters/postgres/sql-stores.ts';
 import { SESSION_IDLE_MS } from '../../../services/core/people/sessions.ts';
-import { embeddedDatabaseDir } from '../../../services/runtime/compose.ts';
+import { embeddedDatabaseDir } from '../../../services/runtime/embedded/database-dir.ts';
 import { openCheckedPage } from '../../support/browser.ts';
 import { FormClient } from '../../support/dashboard-forms.ts';
 import { eventually, runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';

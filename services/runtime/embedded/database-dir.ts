@@ -1,0 +1,6 @@
+import { join } from 'node:path';
+
+/** Where the standalone server keeps its embedded database, inside its data directory. */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return join(dataDir, 'db');
+}
