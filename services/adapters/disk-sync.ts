@@ -28,11 +28,13 @@ export async function syncDirectory(dir: string): Promise<void> {
 }
 
 /**
- * Creates `dir` and any missing parents, and syncs each new entry into its parent, up to the
- * first directory that already existed: what is then synced inside it survives a crash too.
+ * Creates `dir` and any missing parents (with `mode`, under the umask), and syncs each new entry
+ * into its parent, up to the first directory that already existed: what is then synced inside it
+ * survives a crash too. For directories made once, as a store opens; one found already there is
+ * taken as durable.
  */
-export async function makeDirectoryDurably(dir: string): Promise<void> {
-  const firstCreated = await mkdir(dir, { recursive: true });
+export async function makeDirectoryDurably(dir: string, mode?: number): Promise<void> {
+  const firstCreated = await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   if (firstCreated === undefined) return;
   const first = resolve(firstCreated);
   for (let entry = resolve(dir); ; entry = dirname(entry)) {

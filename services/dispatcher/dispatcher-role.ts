@@ -60,8 +60,10 @@ export function startDispatcherRole(
   });
   return {
     async stop(options) {
-      // Together: a long pass under way (retention after downtime) then delays no drain.
-      await Promise.all([periodic.stop(), workers.stop(options)]);
+      // Together: a long pass under way (retention after downtime) then delays no drain. Both
+      // settled before returning, whichever failed: the owner closes the stores next.
+      const stopped = await Promise.allSettled([periodic.stop(), workers.stop(options)]);
+      for (const result of stopped) if (result.status === 'rejected') throw result.reason;
     },
   };
 }

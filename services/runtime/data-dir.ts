@@ -3,7 +3,8 @@
 // Whatever opens it (errata start, the CLI without a server, errata migrate) first makes the
 // process create files owner-only (PGlite asks for 0666, the queue for 0644) and the directory
 // 0700 again, saying so when it was open to others, so an older or hand-made one is fixed too.
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
+import { makeDirectoryDurably } from '../adapters/disk-sync.ts';
 import { ConfigError } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -14,7 +15,7 @@ export function createFilesPrivately(): void {
 
 export async function openPrivateDataDir(dataDir: string, logger: Logger): Promise<void> {
   createFilesPrivately();
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await makeDirectoryDurably(dataDir, 0o700);
   const info = await stat(dataDir);
   if (!info.isDirectory()) throw new ConfigError(`ERRATA_DATA_DIR ${dataDir} is not a directory: point it at a directory`);
   const mode = info.mode & 0o777;

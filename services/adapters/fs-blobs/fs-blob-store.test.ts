@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { realpathSync, readlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,33 @@ describe('FsBlobStore on disk', () => {
       '../../../../../../../../etc/passwd',
     ];
     for (const key of escapes) expect(() => blobPath(root, key), JSON.stringify(key)).toThrow(UserInputError);
+  });
+
+  it("syncs a put's folder and every folder above it up to the root, at every put, and the root into its parent", async () => {
+    const parent = realpathSync(await tempDir());
+    const probe = await open(parent, 'r');
+    type Sync = (this: { fd: number }) => Promise<void>;
+    const fileHandle = Object.getPrototypeOf(probe) as { sync: Sync };
+    await probe.close();
+    const original = fileHandle.sync;
+    const synced: string[] = [];
+    fileHandle.sync = function (this: { fd: number }) {
+      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
+      return original.call(this);
+    };
+    try {
+      const root = join(parent, 'blobs');
+      const store = await openFsBlobStore(root);
+      expect(synced).toEqual([parent]);
+      await store.put('projects/1/maps/a.gz', Buffer.from('a'));
+      // The folders already exist for the second put: made by another store, or by a put whose sync failed.
+      synced.length = 0;
+      await store.put('projects/1/maps/b.gz', Buffer.from('b'));
+      const folders = [join(root, 'projects', '1', 'maps'), join(root, 'projects', '1'), join(root, 'projects'), root];
+      expect(synced.filter((path) => !path.endsWith('.tmp') && !path.endsWith('.gz'))).toEqual(folders);
+    } finally {
+      fileHandle.sync = original;
+    }
   });
 
   it('fails ping when the directory is gone', async () => {

@@ -44,7 +44,7 @@ export function blobPath(root: string, key: string): string {
 /** Creates the root if needed and removes temp files a crash left behind. */
 export async function openFsBlobStore(root: string, now: () => number = Date.now): Promise<FsBlobStore> {
   const store = new FsBlobStore(root);
-  await mkdir(store.root, { recursive: true });
+  await makeDirectoryDurably(store.root);
   await removeStaleTempFiles(store.root, now() - STALE_TEMP_MS);
   return store;
 }
@@ -60,7 +60,7 @@ export class FsBlobStore implements BlobStore {
     const path = this.pathOf(key);
     for (let attempt = 1; ; attempt++) {
       try {
-        await writeAtomically(path, body);
+        await writeAtomically(this.root, path, body);
         return;
       } catch (error) {
         const code = errorCode(error);
@@ -148,9 +148,9 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
-async function writeAtomically(path: string, body: Buffer): Promise<void> {
+async function writeAtomically(root: string, path: string, body: Buffer): Promise<void> {
   const folder = dirname(path);
-  await makeDirectoryDurably(folder);
+  await mkdir(folder, { recursive: true });
   const temp = join(folder, `~${randomBytes(8).toString('hex')}.tmp`);
   const file = await open(temp, 'wx');
   try {
@@ -165,8 +165,14 @@ async function writeAtomically(path: string, body: Buffer): Promise<void> {
     await unlink(temp).catch(() => {});
     throw error;
   }
-  // The rename is durable once its folder is synced.
-  await syncDirectory(folder);
+  // The rename is durable once its folder is synced, and the folder once each one above it is, up
+  // to the root (synced into its parent when the store opened). All of them, at every put: a
+  // folder that already existed may have been made by a put still syncing it (the other thread's
+  // store) or by one whose sync failed. A put is a source map or an upload chunk, not an event.
+  for (let dir = folder; ; dir = dirname(dir)) {
+    await syncDirectory(dir);
+    if (dir === root || dirname(dir) === dir) return;
+  }
 }
 
 /** Removes folders a delete left empty, so deleted projects leave no trail; stops at the root. */
