@@ -1,9 +1,10 @@
-import { realpathSync, readlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
+import { recordingSyncs, replaceFileHandleSync } from '../../../test/support/file-handle-syncs.ts';
 import { describeBlobStoreContract } from '../contracts/blob-store.contract.ts';
 import { blobPath, FsBlobStore, openFsBlobStore } from './fs-blob-store.ts';
 
@@ -110,16 +111,8 @@ describe('FsBlobStore on disk', () => {
 
   it("syncs a put's folder and every folder above it up to the root, at every put, and the root into its parent", async () => {
     const parent = realpathSync(await tempDir());
-    const probe = await open(parent, 'r');
-    type Sync = (this: { fd: number }) => Promise<void>;
-    const fileHandle = Object.getPrototypeOf(probe) as { sync: Sync };
-    await probe.close();
-    const original = fileHandle.sync;
     const synced: string[] = [];
-    fileHandle.sync = function (this: { fd: number }) {
-      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
-      return original.call(this);
-    };
+    const restore = await replaceFileHandleSync('sync', recordingSyncs(synced));
     try {
       const root = join(parent, 'blobs');
       const store = await openFsBlobStore(root);
@@ -131,7 +124,7 @@ describe('FsBlobStore on disk', () => {
       const folders = [join(root, 'projects', '1', 'maps'), join(root, 'projects', '1'), join(root, 'projects'), root];
       expect(synced.filter((path) => !path.endsWith('.tmp') && !path.endsWith('.gz'))).toEqual(folders);
     } finally {
-      fileHandle.sync = original;
+      restore();
     }
   });
 

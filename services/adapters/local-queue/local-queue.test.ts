@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../core/errors.ts';
 import { describeQueueContract } from '../contracts/queue.contract.ts';
 import type { Queue } from '../../core/ports/queue.ts';
+import { failingWith, replaceFileHandleSync } from '../../../test/support/file-handle-syncs.ts';
 import { LocalQueue, type QueuePeer, type QueuePeerMessage } from './local-queue.ts';
 
 const dirs: string[] = [];
@@ -203,18 +204,12 @@ describe('LocalQueue on disk', () => {
       const dir = await tempDir();
       const queue = new LocalQueue(dir, { segmentBytes: 1024 });
       await queue.publish('t', [{ key: 'k', value: Buffer.alloc(1100, 1) }]); // fills the first segment
-      const probe = await open(join(dir, 't', (await segments(dir))[0]!), 'r');
-      const fileHandle = Object.getPrototypeOf(probe) as Record<typeof call, () => Promise<void>>;
-      await probe.close();
-      const original = fileHandle[call];
-      fileHandle[call] = async () => {
-        throw Object.assign(new Error(`EIO: i/o error, ${call}`), { code: 'EIO' });
-      };
+      const restore = await replaceFileHandleSync(call, failingWith('EIO'));
       try {
         // The first segment is full: the publish rolls to a new one first.
         await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(600, 2) }])).rejects.toThrow(/EIO/);
       } finally {
-        fileHandle[call] = original;
+        restore();
       }
       // A sync retried after a failed one may report success with nothing written: refused.
       await expect(queue.publish('t', [{ key: 'k', value: Buffer.alloc(10, 3) }])).rejects.toThrow(
