@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { failingWith, recordingSyncs, replaceFileHandleSync } from '../../test/support/file-handle-syncs.ts';
-import { makeDirectoryDurably, syncDirectory } from './disk-sync.ts';
+import { failingWith, recordingSyncs, replaceFileHandleSync } from '../../test/support/replaced-syncs.ts';
+import { makeDirectoryDurably, syncDirectoriesUpTo, syncDirectory } from './disk-sync.ts';
 
 let base: string;
 let restore: (() => void) | undefined;
@@ -29,6 +29,19 @@ describe('makeDirectoryDurably', () => {
     await makeDirectoryDurably(join(base, 'a', 'b', 'c'));
     expect(synced).toEqual([]);
     await makeDirectoryDurably(join(base, 'a', 'd'));
+    expect(synced).toEqual([join(base, 'a')]);
+  });
+});
+
+describe('syncDirectoriesUpTo', () => {
+  it('syncs the directory and each one above it up to and including the last', async () => {
+    await makeDirectoryDurably(join(base, 'a', 'b', 'c'));
+    const synced: string[] = [];
+    restore = await replaceFileHandleSync('sync', recordingSyncs(synced));
+    await syncDirectoriesUpTo(join(base, 'a', 'b', 'c'), base);
+    expect(synced).toEqual([join(base, 'a', 'b', 'c'), join(base, 'a', 'b'), join(base, 'a'), base]);
+    synced.length = 0;
+    await syncDirectoriesUpTo(join(base, 'a'), join(base, 'a'));
     expect(synced).toEqual([join(base, 'a')]);
   });
 });

@@ -36,10 +36,19 @@ export async function syncDirectory(dir: string): Promise<void> {
 export async function makeDirectoryDurably(dir: string, mode?: number): Promise<void> {
   const firstCreated = await mkdir(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   if (firstCreated === undefined) return;
-  const first = resolve(firstCreated);
-  for (let entry = resolve(dir); ; entry = dirname(entry)) {
-    await syncDirectory(dirname(entry));
-    if (entry === first || dirname(entry) === entry) return;
+  await syncDirectoriesUpTo(dirname(resolve(dir)), dirname(resolve(firstCreated)));
+}
+
+/**
+ * Syncs `from` and each directory above it, up to and including `last` (or the filesystem's root
+ * if `last` is not above `from`): an entry is durable once its directory is, and that directory
+ * once its own entry is, and so on up.
+ */
+export async function syncDirectoriesUpTo(from: string, last: string): Promise<void> {
+  const end = resolve(last);
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    await syncDirectory(dir);
+    if (dir === end || dirname(dir) === dir) return;
   }
 }
 

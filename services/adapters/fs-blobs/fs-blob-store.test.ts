@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
-import { recordingSyncs, replaceFileHandleSync } from '../../../test/support/file-handle-syncs.ts';
+import { recordingSyncs, replaceFileHandleSync } from '../../../test/support/replaced-syncs.ts';
 import { describeBlobStoreContract } from '../contracts/blob-store.contract.ts';
 import { blobPath, FsBlobStore, openFsBlobStore } from './fs-blob-store.ts';
 

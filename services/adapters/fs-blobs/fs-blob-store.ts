@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConflictError, UserInputError } from '../../core/errors.ts';
-import { makeDirectoryDurably, syncDirectory } from '../disk-sync.ts';
+import { makeDirectoryDurably, syncDirectoriesUpTo } from '../disk-sync.ts';
 import {
   assertBlobKey,
   blobCursor,
@@ -169,10 +169,7 @@ async function writeAtomically(root: string, path: string, body: Buffer): Promis
   // to the root (synced into its parent when the store opened). All of them, at every put: a
   // folder that already existed may have been made by a put still syncing it (the other thread's
   // store) or by one whose sync failed. A put is a source map or an upload chunk, not an event.
-  for (let dir = folder; ; dir = dirname(dir)) {
-    await syncDirectory(dir);
-    if (dir === root || dirname(dir) === dir) return;
-  }
+  await syncDirectoriesUpTo(folder, root);
 }
 
 /** Removes folders a delete left empty, so deleted projects leave no trail; stops at the root. */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../core/errors.ts';
 import { describeQueueContract } from '../contracts/queue.contract.ts';
 import type { Queue } from '../../core/ports/queue.ts';
-import { failingWith, replaceFileHandleSync } from '../../../test/support/file-handle-syncs.ts';
+import { failingWith, replaceFileHandleSync } from '../../../test/support/replaced-syncs.ts';
 import { LocalQueue, type QueuePeer, type QueuePeerMessage } from './local-queue.ts';
 
 const dirs: string[] = [];
@@ -262,6 +262,24 @@ describe('LocalQueue on disk', () => {
     });
     expect(first).toEqual([3]);
     await reopened.close();
+  });
+
+  it('tries again to open a topic whose log failed to open, and closes past one that failed', async () => {
+    const dir = await tempDir();
+    // A file where the topic's directory belongs: opening its log fails, as a full disk or a wrong permission would.
+    await writeFile(join(dir, 't'), 'in the way');
+    await writeFile(join(dir, 'u'), 'in the way');
+    const queue = new LocalQueue(dir);
+    await expect(queue.publish('t', [{ key: 'k', value: Buffer.from('a') }])).rejects.toBeInstanceOf(UnavailableError);
+    await expect(queue.publish('u', [{ key: 'k', value: Buffer.from('a') }])).rejects.toThrow(/could not open topic u/);
+    await rm(join(dir, 't'));
+    await queue.publish('t', [{ key: 'k', value: Buffer.from('b') }]);
+    const first = await new Promise<string[]>((resolve) => {
+      queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => resolve(batch.map((r) => r.value.toString())));
+    });
+    expect(first).toEqual(['b']);
+    await queue.ping();
+    await queue.close(); // 'u' never opened
   });
 
   it('delivers a record larger than the read chunk', async () => {

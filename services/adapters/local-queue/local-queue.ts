@@ -75,7 +75,9 @@ export class LocalQueue implements Queue {
   async publish(topic: string, records: QueueRecord[]): Promise<void> {
     if (this.mode === 'reader') throw new Error('this side of the queue only consumes');
     if (this.closed) throw new UnavailableError('the queue is shutting down: retry shortly');
-    const log = await this.log(topic);
+    const log = await this.log(topic).catch((error: Error) => {
+      throw new UnavailableError(`the event queue could not open topic ${topic} (${error.message}): retry later`);
+    });
     const positions = [...(this.committed.get(topic)?.values() ?? [])];
     const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
     // The records about to be written count: one large publish cannot overshoot the limit.
@@ -116,7 +118,7 @@ export class LocalQueue implements Queue {
   async ping(): Promise<void> {
     if (this.closed) throw new UnavailableError('the queue is closed');
     for (const log of this.logs.values()) {
-      const failure = (await log.catch(() => undefined))?.syncFailure; // a log that failed to open fails its publishes itself
+      const failure = (await log.catch(() => undefined))?.syncFailure; // a log that failed to open is retried by the next publish
       if (failure) throw new UnavailableError(`${failure.message}: restart the server, which recovers what reached the disk`);
     }
   }
@@ -124,7 +126,12 @@ export class LocalQueue implements Queue {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    for (const log of this.logs.values()) await (await log).close();
+    // A log still opening that fails has nothing to close.
+    for (const log of this.logs.values())
+      await log.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
   }
 
   /** @internal Used by subscriptions. */
@@ -133,14 +140,20 @@ export class LocalQueue implements Queue {
     let log = this.logs.get(topic);
     if (!log) {
       const peer = this.options.peer;
-      log = TopicLog.open(join(this.dir, topic), {
+      const opening = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
         readOnly: this.mode === 'reader',
         ...(this.mode === 'writer' && peer
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
           : {}),
       });
-      this.logs.set(topic, log);
+      // A log that failed to open (a full disk, a permission) is forgotten, so the next publish
+      // or poll tries again instead of failing until a restart; those waiting now get the error.
+      opening.catch(() => {
+        if (this.logs.get(topic) === opening) this.logs.delete(topic);
+      });
+      this.logs.set(topic, opening);
+      log = opening;
     }
     return log;
   }

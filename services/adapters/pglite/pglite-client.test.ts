@@ -1,11 +1,11 @@
 // PGliteClient's prepared statements (one-exchange.ts): bounded, never left naming a statement
 // Postgres does not have, and never used where a setting of the transaction should apply. What
 // every SqlClient answers is held by the contract in pglite-stores.test.ts.
-import fs, { existsSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import { PGliteClient } from './pglite-client.ts';
 
 let client: PGliteClient;
@@ -82,32 +82,24 @@ describe('PGliteClient prepared statements', () => {
 
 describe('PGliteClient on a data directory', () => {
   // What reaches the disk is seen through node's fdatasyncSync, which private-node-fs.ts calls
-  // for Postgres's fsync, and fsyncSync: each call is recorded with the file it syncs (Linux's
-  // /proc names it), and `failing` makes the calls for matching files throw as a failing disk would.
+  // for Postgres's fsync, and fsyncSync (directories, disk-sync.ts): each call is recorded with
+  // the file it syncs, and `failing` makes the calls for matching files throw as a failing disk would.
   let synced: string[] = [];
   let failing: RegExp | undefined;
-  const { fdatasyncSync, fsyncSync } = fs;
 
   async function withDataDir(test: (dir: string) => Promise<void>): Promise<void> {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'errata-pglite-')));
     synced = [];
     failing = undefined;
-    // Files are synced with fdatasync, directories with fsync (disk-sync.ts): both recorded.
-    const recording = (sync: (fd: number) => void) => (fd: number) => {
-      const full = readlinkSync(`/proc/self/fd/${fd}`);
+    const restore = replaceBlockingSyncs((full) => {
       const path = full.startsWith(dir) ? full.slice(dir.length) : full; // the data directory's parent, whole
       if (failing?.test(path)) throw Object.assign(new Error(`EIO: i/o error, fsync`), { code: 'EIO' });
       synced.push(path);
-      sync(fd);
-    };
-    fs.fdatasyncSync = recording(fdatasyncSync);
-    fs.fsyncSync = recording(fsyncSync);
-    syncBuiltinESMExports();
+    });
     try {
       await test(dir);
     } finally {
-      Object.assign(fs, { fdatasyncSync, fsyncSync });
-      syncBuiltinESMExports();
+      restore();
       rmSync(dir, { recursive: true, force: true });
     }
   }

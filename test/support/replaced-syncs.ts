@@ -1,7 +1,9 @@
-// Node's FileHandle sync methods, replaced for a test: the local queue and the blob store sync
-// through them (disk-sync.ts), so a test can see what they sync or make a sync fail as a disk would.
-import { readlinkSync } from 'node:fs';
+// Node's sync calls, replaced for a test, so it can see what is synced or make a sync fail as a
+// disk would: FileHandle's methods, which the local queue and the blob store sync through
+// (disk-sync.ts), and node:fs's blocking functions, which PGlite's filesystem syncs through.
+import fs, { readlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 
 type Sync = (this: { fd: number }) => Promise<void>;
@@ -34,5 +36,27 @@ export function recordingSyncs(synced: string[]): (original: Sync) => Sync {
 export function failingWith(code: string): () => Sync {
   return () => async () => {
     throw Object.assign(new Error(`${code}: i/o error, fsync`), { code });
+  };
+}
+
+/**
+ * Runs `hook` with the file's path before each of node:fs's `fdatasyncSync` and `fsyncSync`
+ * (files and directories), until the returned function restores them; a hook that throws fails
+ * the sync, as a failing disk would.
+ */
+export function replaceBlockingSyncs(hook: (path: string) => void): () => void {
+  const { fdatasyncSync, fsyncSync } = fs;
+  const before =
+    (sync: (fd: number) => void) =>
+    (fd: number): void => {
+      hook(readlinkSync(`/proc/self/fd/${fd}`));
+      sync(fd);
+    };
+  fs.fdatasyncSync = before(fdatasyncSync);
+  fs.fsyncSync = before(fsyncSync);
+  syncBuiltinESMExports(); // so modules that imported them by name see the replacements
+  return () => {
+    Object.assign(fs, { fdatasyncSync, fsyncSync });
+    syncBuiltinESMExports();
   };
 }
