@@ -1,9 +1,9 @@
 // A consumer group's committed position in a topic, kept in `<topic dir>/<group>.offset`.
 // Written to a temporary file, synced and renamed, so a crash leaves the old or the new value.
-// The directory is not synced after the rename: a crash may bring back the previous offset, which
-// hands the last batch over again, whose events and logs the stores recognise by id and count
-// once (docs/path-of-an-event.md); a directory sync at every commit would block the thread for
-// a second sync per batch.
+// The directory is not synced after the rename: a crash may bring back an older position (or
+// none, after a group's first commit), which hands those records over again; the stores
+// recognise events and logs by id and count each once (docs/path-of-an-event.md). A directory
+// sync at every commit would block the thread for a second sync per batch.
 import { closeSync, fdatasyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

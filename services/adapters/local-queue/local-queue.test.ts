@@ -1,4 +1,5 @@
 import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -264,22 +265,51 @@ describe('LocalQueue on disk', () => {
     await reopened.close();
   });
 
-  it('tries again to open a topic whose log failed to open, and closes past one that failed', async () => {
+  it('answers 503 for a topic whose log failed to open, fails its health check until a restart, and closes past it', async () => {
     const dir = await tempDir();
     // A file where the topic's directory belongs: opening its log fails, as a full disk or a wrong permission would.
     await writeFile(join(dir, 't'), 'in the way');
     await writeFile(join(dir, 'u'), 'in the way');
     const queue = new LocalQueue(dir);
-    await expect(queue.publish('t', [{ key: 'k', value: Buffer.from('a') }])).rejects.toBeInstanceOf(UnavailableError);
-    await expect(queue.publish('u', [{ key: 'k', value: Buffer.from('a') }])).rejects.toThrow(/could not open topic u/);
+    await expect(queue.publish('t', [{ key: 'k', value: Buffer.from('a') }])).rejects.toThrow(UnavailableError);
+    await expect(queue.publish('t', [{ key: 'k', value: Buffer.from('a') }])).rejects.toThrow(/could not open topic t/);
+    await expect(queue.publish('bad/name', [{ key: 'k', value: Buffer.from('a') }])).rejects.not.toThrow(UnavailableError);
+    await expect(queue.ping()).rejects.toThrow(/could not open topic t .*restart the server/);
+    // Not opened again while the server runs: a failed open may have left a segment whose entry never reached the disk.
     await rm(join(dir, 't'));
-    await queue.publish('t', [{ key: 'k', value: Buffer.from('b') }]);
-    const first = await new Promise<string[]>((resolve) => {
-      queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => resolve(batch.map((r) => r.value.toString())));
-    });
-    expect(first).toEqual(['b']);
-    await queue.ping();
-    await queue.close(); // 'u' never opened
+    await expect(queue.publish('t', [{ key: 'k', value: Buffer.from('b') }])).rejects.toThrow(UnavailableError);
+    const stillOpening = queue.publish('u', [{ key: 'k', value: Buffer.from('c') }]);
+    await queue.close(); // while 'u' is still opening, and past 't'
+    await expect(stillOpening).rejects.toThrow(/could not open topic u/);
+    // A restart opens it.
+    const restarted = new LocalQueue(dir);
+    await restarted.publish('t', [{ key: 'k', value: Buffer.from('d') }]);
+    await restarted.ping();
+    await restarted.close();
+  });
+
+  it('closes the segment a failed recovery opened', async () => {
+    const dir = realpathSync(await tempDir());
+    const first = new LocalQueue(dir);
+    await first.publish('t', [{ key: 'k', value: Buffer.from('a') }]);
+    await first.close();
+    const openInTopic = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(join(dir, 't'));
+        } catch {
+          return false; // the descriptor readdir itself used, closed since
+        }
+      });
+    const second = new LocalQueue(dir);
+    const restore = await replaceFileHandleSync('datasync', failingWith('EIO')); // recovery's sync of the last segment
+    try {
+      await expect(second.publish('t', [{ key: 'k', value: Buffer.from('b') }])).rejects.toThrow(/EIO/);
+    } finally {
+      restore();
+    }
+    expect(openInTopic()).toEqual([]);
+    await second.close();
   });
 
   it('delivers a record larger than the read chunk', async () => {

@@ -75,8 +75,11 @@ export class LocalQueue implements Queue {
   async publish(topic: string, records: QueueRecord[]): Promise<void> {
     if (this.mode === 'reader') throw new Error('this side of the queue only consumes');
     if (this.closed) throw new UnavailableError('the queue is shutting down: retry shortly');
+    if (!TOPIC_NAME.test(topic)) throw invalidTopicName(topic); // a programming error, not a 503
     const log = await this.log(topic).catch((error: Error) => {
-      throw new UnavailableError(`the event queue could not open topic ${topic} (${error.message}): retry later`);
+      throw new UnavailableError(`the event queue could not open topic ${topic} (${error.message}): retry later`, {
+        cause: error,
+      });
     });
     const positions = [...(this.committed.get(topic)?.values() ?? [])];
     const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
@@ -117,8 +120,11 @@ export class LocalQueue implements Queue {
 
   async ping(): Promise<void> {
     if (this.closed) throw new UnavailableError('the queue is closed');
-    for (const log of this.logs.values()) {
-      const failure = (await log.catch(() => undefined))?.syncFailure; // a log that failed to open is retried by the next publish
+    for (const [topic, log] of this.logs) {
+      const failure = await log.then(
+        (opened) => opened.syncFailure,
+        (error: Error) => new Error(`the event queue could not open topic ${topic} (${error.message})`),
+      );
       if (failure) throw new UnavailableError(`${failure.message}: restart the server, which recovers what reached the disk`);
     }
   }
@@ -136,24 +142,21 @@ export class LocalQueue implements Queue {
 
   /** @internal Used by subscriptions. */
   log(topic: string): Promise<TopicLog> {
-    if (!/^[A-Za-z0-9_.-]+$/.test(topic)) return Promise.reject(new Error(`invalid topic name "${topic}"`));
+    if (!TOPIC_NAME.test(topic)) return Promise.reject(invalidTopicName(topic));
     let log = this.logs.get(topic);
     if (!log) {
       const peer = this.options.peer;
-      const opening = TopicLog.open(join(this.dir, topic), {
+      log = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
         readOnly: this.mode === 'reader',
         ...(this.mode === 'writer' && peer
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
           : {}),
       });
-      // A log that failed to open (a full disk, a permission) is forgotten, so the next publish
-      // or poll tries again instead of failing until a restart; those waiting now get the error.
-      opening.catch(() => {
-        if (this.logs.get(topic) === opening) this.logs.delete(topic);
-      });
-      this.logs.set(topic, opening);
-      log = opening;
+      // A log that failed to open stays failed until a restart, as one whose sync failed does:
+      // opening it again could find a segment whose directory entry never reached the disk and
+      // confirm publishes into it. The health check (ping) reports it.
+      this.logs.set(topic, log);
     }
     return log;
   }
@@ -329,4 +332,10 @@ class LocalSubscription implements Subscription {
       };
     });
   }
+}
+
+const TOPIC_NAME = /^[A-Za-z0-9_.-]+$/;
+
+function invalidTopicName(topic: string): Error {
+  return new Error(`invalid topic name "${topic}"`);
 }

@@ -82,9 +82,14 @@ export class TopicLog {
 
   static async open(dir: string, options: TopicLogOptions): Promise<TopicLog> {
     const log = new TopicLog(dir, options);
-    await makeDirectoryDurably(dir); // a new segment's entry is synced into it; its own into its parent
-    if (options.readOnly) await log.openForReading();
-    else await log.recover();
+    try {
+      await makeDirectoryDurably(dir); // a new segment's entry is synced into it; its own into its parent
+      if (options.readOnly) await log.openForReading();
+      else await log.recover();
+    } catch (error) {
+      await log.close().catch(() => {}); // the segment a failed recovery opened
+      throw error;
+    }
     return log;
   }
 
