@@ -1,5 +1,5 @@
 // A consumer group's committed position in a topic, kept in `<topic dir>/<group>.offset`.
-// Written to a temporary file, synced and renamed, so a crash leaves the old or the new value.
+// Written to a temporary file, synced and renamed, so the file never holds a torn value.
 // The directory is not synced after the rename: a crash may bring back an older position (or
 // none, after a group's first commit), which hands those records over again; the stores
 // recognise events and logs by id and count each once (docs/path-of-an-event.md). A directory

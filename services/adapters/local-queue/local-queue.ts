@@ -77,9 +77,12 @@ export class LocalQueue implements Queue {
     if (this.closed) throw new UnavailableError('the queue is shutting down: retry shortly');
     if (!TOPIC_NAME.test(topic)) throw invalidTopicName(topic); // a programming error, not a 503
     const log = await this.log(topic).catch((error: Error) => {
-      throw new UnavailableError(`the event queue could not open topic ${topic} (${error.message}): retry later`, {
-        cause: error,
-      });
+      throw new UnavailableError(
+        `the event queue could not open topic ${topic} (${error.message}): retry later; the server needs a restart`,
+        {
+          cause: error,
+        },
+      );
     });
     const positions = [...(this.committed.get(topic)?.values() ?? [])];
     const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
