@@ -2,7 +2,7 @@ import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from '
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { UnavailableError } from '../../core/errors.ts';
 import { describeQueueContract } from '../contracts/queue.contract.ts';
 import type { Queue } from '../../core/ports/queue.ts';
@@ -288,6 +288,16 @@ describe('LocalQueue on disk', () => {
     await restarted.close();
   });
 
+  it('reports a subscription whose topic failed to open, and closes past it', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 't'), 'in the way');
+    const errors: string[] = [];
+    const queue = new LocalQueue(dir, { onHandlerError: (error) => errors.push(String(error)) });
+    queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async () => {});
+    await vi.waitFor(() => expect(errors.join('\n')).toMatch(/opening the queue's topic t failed: .*EEXIST/));
+    await queue.close();
+  });
+
   it('closes the segment a failed recovery opened', async () => {
     const dir = realpathSync(await tempDir());
     const first = new LocalQueue(dir);
@@ -342,7 +352,10 @@ describe('LocalQueue split into a writer and a reader', () => {
     return [peer(0, 1), peer(1, 0)];
   }
 
-  async function split(dir: string, options: { segmentBytes?: number; maxBacklogBytes?: number } = {}) {
+  async function split(
+    dir: string,
+    options: { segmentBytes?: number; maxBacklogBytes?: number; onHandlerError?: (error: unknown) => void } = {},
+  ) {
     const [writerPeer, readerPeer] = linkedPeers();
     // The writer opens each topic's log on first use; the reader may open it first, before any
     // segment exists, and must find the segments as the writer creates them.
@@ -363,6 +376,26 @@ describe('LocalQueue split into a writer and a reader', () => {
 
   const splitDir = tempDir();
   describeQueueContract('local write-ahead log, writer and reader apart', async () => (await split(await splitDir)).queue);
+
+  it('a reader whose topic failed to open reports it and opens it once it can, delivering what was published', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 't'), 'in the way');
+    const errors: string[] = [];
+    const { writer, queue } = await split(dir, { onHandlerError: (error) => errors.push(String(error)) });
+    const seen: string[] = [];
+    const delivered = new Promise<void>((resolve) => {
+      queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+        seen.push(...batch.map((r) => r.value.toString()));
+        resolve();
+      });
+    });
+    await vi.waitFor(() => expect(errors.join('\n')).toMatch(/opening the queue's topic t failed: .*EEXIST/));
+    await rm(join(dir, 't'));
+    await writer.publish('t', [{ key: 'k', value: Buffer.from('after') }]);
+    await delivered;
+    expect(seen).toEqual(['after']);
+    await queue.close();
+  });
 
   it('lets each side do only its own part', async () => {
     const { writer, reader, queue } = await split(await tempDir());

@@ -156,10 +156,12 @@ export class LocalQueue implements Queue {
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
           : {}),
       });
-      // A log that failed to open stays failed until a restart, as one whose sync failed does:
-      // opening it again could find a segment whose directory entry never reached the disk and
-      // confirm publishes into it. The health check (ping) reports it.
+      // A writer's log that failed to open stays failed until a restart, as one whose sync failed
+      // does: opening it again could find a segment whose directory entry never reached the disk
+      // and confirm publishes into it. The health check (ping) reports it. A reader's claims
+      // nothing, so the next use opens it again.
       this.logs.set(topic, log);
+      if (this.mode === 'reader') this.forgetIfRejected(this.logs, topic, log);
     }
     return log;
   }
@@ -171,8 +173,15 @@ export class LocalQueue implements Queue {
     if (!state) {
       state = this.loadGroupState(topic, group);
       this.groupStates.set(key, state);
+      this.forgetIfRejected(this.groupStates, key, state); // reading the position again is safe
     }
     return state;
+  }
+
+  private forgetIfRejected<T>(cache: Map<string, Promise<T>>, key: string, promise: Promise<T>): void {
+    promise.catch(() => {
+      if (cache.get(key) === promise) cache.delete(key);
+    });
   }
 
   private async loadGroupState(topic: string, group: string): Promise<GroupState> {
@@ -206,7 +215,9 @@ export class LocalQueue implements Queue {
 
   private async onPeerMessage(message: QueuePeerMessage): Promise<void> {
     if (message.kind === 'durable' && this.mode === 'reader') {
-      (await this.log(message.topic)).advanceDurableEnd(message.end, message.lastSequence);
+      // A log that failed to open reads the end from disk when it is opened again.
+      const log = await this.log(message.topic).catch(() => undefined);
+      log?.advanceDurableEnd(message.end, message.lastSequence);
     }
     if (message.kind === 'committed' && this.mode === 'writer') {
       const groups = this.committed.get(message.topic) ?? new Map<string, number>();
@@ -243,23 +254,44 @@ class LocalSubscription implements Subscription {
   }
 
   async stop(options: { drain?: boolean; timeoutMs?: number } = {}): Promise<void> {
-    if (options.drain && this.running) {
-      const log = await this.queue.log(this.topic);
-      const state = await this.queue.groupState(this.topic, this.options.group);
-      const target = log.durableEnd;
+    const opened = await this.opened().catch(() => undefined); // a topic that failed to open has nothing to drain or wake
+    if (options.drain && this.running && opened) {
+      const target = opened.log.durableEnd;
       const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-      while (state.committed < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (opened.state.committed < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }
     this.running = false;
-    (await this.queue.log(this.topic)).wakeReaders();
+    opened?.log.wakeReaders();
     this.wake?.();
     await this.loop;
     this.queue.forget(this);
   }
 
-  private async run(): Promise<void> {
+  private async opened(): Promise<{ log: TopicLog; state: GroupState }> {
     const log = await this.queue.log(this.topic);
-    const state = await this.queue.groupState(this.topic, this.options.group);
+    return { log, state: await this.queue.groupState(this.topic, this.options.group) };
+  }
+
+  /** The topic's log and the group's position, tried again after a back-off until they open or the subscription stops. */
+  private async open(): Promise<{ log: TopicLog; state: GroupState } | undefined> {
+    for (let failures = 1; this.running; failures++) {
+      try {
+        return await this.opened();
+      } catch (error) {
+        this.queue.handlerFailed(
+          new Error(`opening the queue's topic ${this.topic} failed: ${String(error)}`, { cause: error }),
+          this.topic,
+        );
+        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+      }
+    }
+    return undefined;
+  }
+
+  private async run(): Promise<void> {
+    const opened = await this.open();
+    if (!opened) return; // stopped before the topic opened
+    const { log, state } = opened;
     let failures = 0;
     while (this.running) {
       let records;
