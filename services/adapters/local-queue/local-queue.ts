@@ -77,12 +77,7 @@ export class LocalQueue implements Queue {
     if (this.closed) throw new UnavailableError('the queue is shutting down: retry shortly');
     if (!TOPIC_NAME.test(topic)) throw invalidTopicName(topic); // a programming error, not a 503
     const log = await this.log(topic).catch((error: Error) => {
-      throw new UnavailableError(
-        `the event queue could not open topic ${topic} (${error.message}): retry later; the server needs a restart`,
-        {
-          cause: error,
-        },
-      );
+      throw new UnavailableError(`${openFailure(topic, error)}: retry later; the server needs a restart`, { cause: error });
     });
     const positions = [...(this.committed.get(topic)?.values() ?? [])];
     const consumed = positions.length > 0 ? Math.min(...positions) : log.startOffset;
@@ -126,7 +121,7 @@ export class LocalQueue implements Queue {
     for (const [topic, log] of this.logs) {
       const failure = await log.then(
         (opened) => opened.syncFailure,
-        (error: Error) => new Error(`the event queue could not open topic ${topic} (${error.message})`),
+        (error: Error) => new Error(openFailure(topic, error)),
       );
       if (failure) throw new UnavailableError(`${failure.message}: restart the server, which recovers what reached the disk`);
     }
@@ -161,7 +156,7 @@ export class LocalQueue implements Queue {
       // and confirm publishes into it. The health check (ping) reports it. A reader's claims
       // nothing, so the next use opens it again.
       this.logs.set(topic, log);
-      if (this.mode === 'reader') this.forgetIfRejected(this.logs, topic, log);
+      if (this.mode === 'reader') forgetIfRejected(this.logs, topic, log);
     }
     return log;
   }
@@ -173,15 +168,9 @@ export class LocalQueue implements Queue {
     if (!state) {
       state = this.loadGroupState(topic, group);
       this.groupStates.set(key, state);
-      this.forgetIfRejected(this.groupStates, key, state); // reading the position again is safe
+      forgetIfRejected(this.groupStates, key, state); // reading the position again is safe
     }
     return state;
-  }
-
-  private forgetIfRejected<T>(cache: Map<string, Promise<T>>, key: string, promise: Promise<T>): void {
-    promise.catch(() => {
-      if (cache.get(key) === promise) cache.delete(key);
-    });
   }
 
   private async loadGroupState(topic: string, group: string): Promise<GroupState> {
@@ -282,7 +271,7 @@ class LocalSubscription implements Subscription {
           new Error(`opening the queue's topic ${this.topic} failed: ${String(error)}`, { cause: error }),
           this.topic,
         );
-        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        await this.backOff(failures);
       }
     }
     return undefined;
@@ -304,7 +293,7 @@ class LocalSubscription implements Subscription {
           // The rest of a damaged segment cannot be read; the next one can.
           await this.commit(state, error.nextSegment);
         } else {
-          await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+          await this.backOff(failures);
         }
         continue;
       }
@@ -330,7 +319,7 @@ class LocalSubscription implements Subscription {
         failures += 1;
         this.queue.handlerFailed(error, this.topic);
         // Back off and retry the same batch: nothing is skipped, nothing is committed.
-        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        await this.backOff(failures);
         continue;
       }
       await this.commit(state, records[records.length - 1]!.next);
@@ -353,9 +342,14 @@ class LocalSubscription implements Subscription {
           this.topic,
         );
         if (!this.running) return;
-        await this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        await this.backOff(failures);
       }
     }
+  }
+
+  /** 0.5 s after a first failure, doubling up to 30 s. */
+  private backOff(failures: number): Promise<void> {
+    return this.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
   }
 
   private sleep(ms: number): Promise<void> {
@@ -373,4 +367,15 @@ const TOPIC_NAME = /^[A-Za-z0-9_.-]+$/;
 
 function invalidTopicName(topic: string): Error {
   return new Error(`invalid topic name "${topic}"`);
+}
+
+function openFailure(topic: string, error: Error): string {
+  return `the event queue could not open topic ${topic} (${error.message})`;
+}
+
+/** Removes `promise` from `cache` if it rejects, so the next use tries again. */
+function forgetIfRejected<T>(cache: Map<string, Promise<T>>, key: string, promise: Promise<T>): void {
+  promise.catch(() => {
+    if (cache.get(key) === promise) cache.delete(key);
+  });
 }
