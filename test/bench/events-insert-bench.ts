@@ -1,0 +1,135 @@
+// npm run bench:events-insert — what storing a batch's events costs the standalone server's
+// database: `PgEventStore.insertEvents` (deflate each payload, then one transaction of multi-row
+// INSERTs) on a file-backed PGlite, with the ingest benchmark's bodies (70/30 mix of ~2 KB and
+// ~20 KB Python errors) normalized by `prepareEvents` as the backend does. Prints, per event, the
+// CPU of the whole call and of its transaction alone (minimum, 25th percentile and median over
+// the batches after the warm-up ones), the WAL Postgres wrote (records, bytes, full-page images:
+// pg_stat_wal), the bytes this process handed to write() (the kernel's `wchar`, so data files and
+// WAL as PGlite writes them), and the table's size on disk. These are the figures a change of how
+// payloads are stored would move. Asserts nothing.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
+import { migrate } from '../../services/adapters/postgres/migrate.ts';
+import { PgEventStore } from '../../services/adapters/postgres/pg-event-store.ts';
+import type { SqlClient, SqlExecutor } from '../../services/adapters/postgres/sql-client.ts';
+import { encodeQueuedItem } from '../../services/core/pipeline/queued-item.ts';
+import type { NewEvent } from '../../services/core/ports/event-store.ts';
+import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
+import { createLogger } from '../../services/runtime/logger.ts';
+import { BODIES, percentile } from './load.ts';
+import { withEventId } from './payloads.ts';
+
+const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 250);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 48);
+const WARM_UP_BATCHES = 8;
+
+/** The benchmark's events as the backend hands them to the store, spread over 100 issues. */
+async function benchmarkEvents(): Promise<NewEvent[]> {
+  const records = BODIES.map((body, i) => ({
+    topic: 'events.received',
+    offset: String(i),
+    value: encodeQueuedItem({
+      header: {
+        v: 1,
+        kind: 'event',
+        id: randomUUID().replaceAll('-', ''),
+        projectId: 1,
+        organizationId: 1,
+        receivedAt: Date.now() / 1000,
+      },
+      payload: Buffer.from(withEventId(body).split('\n')[2]!),
+    }),
+  }));
+  const { prepared } = await prepareEvents(records, createLogger('silent'));
+  return prepared.map(({ event }, i) => ({ ...event, issueId: 1 + (i % 100) }));
+}
+
+/** The client, with the CPU of each transaction it ran noted: the database's part of insertEvents. */
+class TimedTransactions implements SqlClient {
+  lastTransactionMicros = 0;
+  constructor(private readonly db: SqlClient) {}
+  query: SqlClient['query'] = (sql, params) => this.db.query(sql, params);
+  close = () => this.db.close();
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const before = cpuMicroseconds();
+    try {
+      return await this.db.transaction(work);
+    } finally {
+      this.lastTransactionMicros = cpuMicroseconds() - before;
+    }
+  }
+}
+
+function cpuMicroseconds(): number {
+  const used = process.cpuUsage();
+  return used.user + used.system;
+}
+
+/** Bytes this process has passed to write() and its kind (/proc/self/io). */
+function bytesWritten(): number {
+  return Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+}
+
+interface WalStats {
+  wal_records: string;
+  wal_fpi: string;
+  wal_bytes: string;
+}
+
+async function walStats(db: SqlClient): Promise<WalStats> {
+  const { rows } = await db.query<WalStats>('SELECT wal_records::text, wal_fpi::text, wal_bytes::text FROM pg_stat_wal');
+  return rows[0]!;
+}
+
+const events = await benchmarkEvents();
+const meanPayload = events.reduce((sum, e) => sum + e.payloadJson.length, 0) / events.length;
+const dir = mkdtempSync(join(tmpdir(), 'errata-events-insert-bench-'));
+const db = new TimedTransactions(await PGliteClient.open(dir));
+try {
+  await migrate(db);
+  const store = new PgEventStore(db);
+  const call: number[] = [];
+  const transaction: number[] = [];
+  let walBefore: WalStats | undefined;
+  let writtenBefore = 0;
+  for (let b = 0; b < WARM_UP_BATCHES + BATCHES; b++) {
+    if (b === WARM_UP_BATCHES) [walBefore, writtenBefore] = [await walStats(db), bytesWritten()];
+    // Fresh ids: every row is new, as in a server that is not redelivering.
+    const batch = Array.from({ length: BATCH }, (_, i) => ({
+      ...events[(b * BATCH + i) % events.length]!,
+      eventId: randomUUID().replaceAll('-', ''),
+    }));
+    const before = cpuMicroseconds();
+    await store.insertEvents(batch);
+    if (b < WARM_UP_BATCHES) continue;
+    call.push((cpuMicroseconds() - before) / BATCH);
+    transaction.push(db.lastTransactionMicros / BATCH);
+  }
+  const measured = BATCHES * BATCH;
+  const written = (bytesWritten() - writtenBefore) / measured;
+  const wal = await walStats(db);
+  const per = (key: keyof WalStats) => (Number(wal[key]) - Number(walBefore![key])) / measured;
+  const { rows } = await db.query<{ bytes: string; count: string }>(
+    `SELECT pg_total_relation_size('events')::text AS bytes, count(*)::text AS count FROM events`,
+  );
+  const at = (values: number[], p: number) => percentile(values, p).toFixed(0);
+  const figures = (values: number[]) => `min ${at(values, 0)}, p25 ${at(values, 25)}, median ${at(values, 50)} us`;
+  console.log(
+    `insertEvents on PGlite: batches of ${BATCH}, ${BATCHES} measured after ${WARM_UP_BATCHES}; payloads ${meanPayload.toFixed(0)} characters on average`,
+  );
+  console.log(`  CPU per event, the whole call (deflate included): ${figures(call)}`);
+  console.log(`  CPU per event, its transaction alone:              ${figures(transaction)}`);
+  console.log(
+    `  WAL per event: ${per('wal_records').toFixed(1)} records, ${per('wal_bytes').toFixed(0)} bytes, ${per('wal_fpi').toFixed(2)} full-page images`,
+  );
+  console.log(`  bytes passed to write() per event (data files and WAL): ${written.toFixed(0)}`);
+  console.log(
+    `  events table with its TOAST and indexes: ${(Number(rows[0]!.bytes) / Number(rows[0]!.count)).toFixed(0)} bytes per event (${rows[0]!.count} rows)`,
+  );
+} finally {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
