@@ -3,10 +3,13 @@
 // INSERTs) on a file-backed PGlite, with the ingest benchmark's bodies (70/30 mix of ~2 KB and
 // ~20 KB Python errors) normalized by `prepareEvents` as the backend does. Prints, per event, the
 // CPU of the whole call and of its transaction alone (minimum, 25th percentile and median over
-// the batches after the warm-up ones), the WAL Postgres wrote (records, bytes, full-page images:
-// pg_stat_wal), the bytes this process handed to write() (the kernel's `wchar`, so data files and
-// WAL as PGlite writes them), and the table's size on disk. These are the figures a change of how
-// payloads are stored would move. Asserts nothing.
+// the batches after the warm-up ones), the WAL Postgres wrote (records, bytes, full-page images),
+// the bytes this process handed to write() and its variants (Linux's /proc/self/io `wchar`: the
+// data files and the WAL as PGlite writes them, and the zeroing of each new WAL segment, which
+// a fresh database creates as it goes and a running one mostly recycles), and the table's size
+// on disk. These are the figures a change of how payloads are stored would move. Asserts nothing.
+// BENCH_BATCH_SIZE (250, about what a loaded server's backend takes) and BENCH_BATCHES (48) set
+// the batches measured.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +18,11 @@ import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { migrate } from '../../services/adapters/postgres/migrate.ts';
 import { PgEventStore } from '../../services/adapters/postgres/pg-event-store.ts';
 import type { SqlClient, SqlExecutor } from '../../services/adapters/postgres/sql-client.ts';
-import { encodeQueuedItem } from '../../services/core/pipeline/queued-item.ts';
 import type { NewEvent } from '../../services/core/ports/event-store.ts';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
-import { BODIES, percentile } from './load.ts';
-import { withEventId } from './payloads.ts';
+import { percentile } from './load.ts';
+import { benchmarkRecords } from './queued-records.ts';
 
 const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 250);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 48);
@@ -28,31 +30,27 @@ const WARM_UP_BATCHES = 8;
 
 /** The benchmark's events as the backend hands them to the store, spread over 100 issues. */
 async function benchmarkEvents(): Promise<NewEvent[]> {
-  const records = BODIES.map((body, i) => ({
-    topic: 'events.received',
-    offset: String(i),
-    value: encodeQueuedItem({
-      header: {
-        v: 1,
-        kind: 'event',
-        id: randomUUID().replaceAll('-', ''),
-        projectId: 1,
-        organizationId: 1,
-        receivedAt: Date.now() / 1000,
-      },
-      payload: Buffer.from(withEventId(body).split('\n')[2]!),
-    }),
-  }));
-  const { prepared } = await prepareEvents(records, createLogger('silent'));
+  const { prepared } = await prepareEvents(benchmarkRecords(), createLogger('silent'));
   return prepared.map(({ event }, i) => ({ ...event, issueId: 1 + (i % 100) }));
 }
 
-/** The client, with the CPU of each transaction it ran noted: the database's part of insertEvents. */
+/**
+ * The client, noting the CPU of each transaction it ran: insertEvents's part after deflating
+ * (building the statements, PGlite's protocol and Postgres, the commit).
+ */
 class TimedTransactions implements SqlClient {
   lastTransactionMicros = 0;
+
   constructor(private readonly db: SqlClient) {}
-  query: SqlClient['query'] = (sql, params) => this.db.query(sql, params);
-  close = () => this.db.close();
+
+  query<T>(sql: string, params?: unknown[]) {
+    return this.db.query<T>(sql, params);
+  }
+
+  close() {
+    return this.db.close();
+  }
+
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const before = cpuMicroseconds();
     try {
@@ -68,27 +66,50 @@ function cpuMicroseconds(): number {
   return used.user + used.system;
 }
 
-/** Bytes this process has passed to write() and its kind (/proc/self/io). */
+/** Bytes this process has passed to write() and its variants (pwrite, writev): /proc/self/io. */
 function bytesWritten(): number {
   return Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
 }
 
 interface WalStats {
-  wal_records: string;
-  wal_fpi: string;
-  wal_bytes: string;
+  records: number;
+  fpi: number;
+  /** Where the next WAL record goes: bytes written are the difference of two. */
+  lsn: string;
 }
 
+/**
+ * pg_stat_wal's counts after this session's own are added to them (a session adds them at most
+ * once a second unless told to), and the WAL's insert position.
+ */
 async function walStats(db: SqlClient): Promise<WalStats> {
-  const { rows } = await db.query<WalStats>('SELECT wal_records::text, wal_fpi::text, wal_bytes::text FROM pg_stat_wal');
+  await db.query('SELECT pg_stat_force_next_flush()');
+  const { rows } = await db.query<WalStats>(
+    'SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, pg_current_wal_insert_lsn()::text AS lsn FROM pg_stat_wal',
+  );
   return rows[0]!;
+}
+
+async function walBytesBetween(db: SqlClient, from: string, to: string): Promise<number> {
+  const { rows } = await db.query<{ bytes: number }>('SELECT pg_wal_lsn_diff($1, $2)::float8 AS bytes', [to, from]);
+  return rows[0]!.bytes;
 }
 
 const events = await benchmarkEvents();
 const meanPayload = events.reduce((sum, e) => sum + e.payloadJson.length, 0) / events.length;
 const dir = mkdtempSync(join(tmpdir(), 'errata-events-insert-bench-'));
-const db = new TimedTransactions(await PGliteClient.open(dir));
 try {
+  const db = new TimedTransactions(await PGliteClient.open(dir));
+  try {
+    await measure(db);
+  } finally {
+    await db.close();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function measure(db: TimedTransactions): Promise<void> {
   await migrate(db);
   const store = new PgEventStore(db);
   const call: number[] = [];
@@ -111,7 +132,7 @@ try {
   const measured = BATCHES * BATCH;
   const written = (bytesWritten() - writtenBefore) / measured;
   const wal = await walStats(db);
-  const per = (key: keyof WalStats) => (Number(wal[key]) - Number(walBefore![key])) / measured;
+  const walBytes = (await walBytesBetween(db, walBefore!.lsn, wal.lsn)) / measured;
   const { rows } = await db.query<{ bytes: string; count: string }>(
     `SELECT pg_total_relation_size('events')::text AS bytes, count(*)::text AS count FROM events`,
   );
@@ -123,13 +144,11 @@ try {
   console.log(`  CPU per event, the whole call (deflate included): ${figures(call)}`);
   console.log(`  CPU per event, its transaction alone:              ${figures(transaction)}`);
   console.log(
-    `  WAL per event: ${per('wal_records').toFixed(1)} records, ${per('wal_bytes').toFixed(0)} bytes, ${per('wal_fpi').toFixed(2)} full-page images`,
+    `  WAL per event: ${((wal.records - walBefore!.records) / measured).toFixed(1)} records, ${walBytes.toFixed(0)} bytes, ` +
+      `${((wal.fpi - walBefore!.fpi) / measured).toFixed(2)} full-page images`,
   );
   console.log(`  bytes passed to write() per event (data files and WAL): ${written.toFixed(0)}`);
   console.log(
     `  events table with its TOAST and indexes: ${(Number(rows[0]!.bytes) / Number(rows[0]!.count)).toFixed(0)} bytes per event (${rows[0]!.count} rows)`,
   );
-} finally {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
 }

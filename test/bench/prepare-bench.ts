@@ -10,30 +10,16 @@
 // one shape. Asserts nothing about the figures; fails if an event is dropped.
 import { randomUUID } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
-import { encodeQueuedItem } from '../../services/core/pipeline/queued-item.ts';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
-import { BODIES, percentile } from './load.ts';
-import { withEventId } from './payloads.ts';
+import { percentile } from './load.ts';
+import { benchmarkRecords, queueRecord } from './queued-records.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const BATCH = 200;
 const logger = createLogger('silent');
 
-function queueRecord(payload: string, i: number) {
-  const header = {
-    v: 1,
-    kind: 'event',
-    id: String(i).padStart(32, '0'),
-    projectId: 1,
-    organizationId: 1,
-    receivedAt: Date.now() / 1000,
-  } as const;
-  return { topic: 'events.received', offset: String(i), value: encodeQueuedItem({ header, payload: Buffer.from(payload) }) };
-}
-
-// Queue records as ingest writes them: the header line, then the event item's payload as sent.
-const records = BODIES.map((body, i) => queueRecord(withEventId(body).split('\n')[2]!, i));
+const records = benchmarkRecords();
 
 async function pass(batch = records): Promise<void> {
   for (let i = 0; i < batch.length; i += BATCH) {
