@@ -90,7 +90,7 @@ const boundQueryParameters: Koa.Middleware = async (ctx, next) => {
 function observe(deps: HttpDeps): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    ctx.state.log = deps.logger.child({ requestId: randomUUID() });
+    requestLogger(ctx, deps.logger);
     try {
       await next();
     } finally {
@@ -101,9 +101,25 @@ function observe(deps: HttpDeps): Koa.Middleware {
       deps.metrics.httpRequests.inc(labels);
       deps.metrics.httpDuration.observe(labels, seconds);
       if (ctx.status >= 500) ctx.state.log.warn({ route: labels.route, status: ctx.status, seconds }, 'request failed');
-      else ctx.state.log.debug({ route: labels.route, status: ctx.status, seconds }, 'request');
+      else if (deps.logger.isLevelEnabled('debug'))
+        ctx.state.log.debug({ route: labels.route, status: ctx.status, seconds }, 'request');
     }
   };
+}
+
+/**
+ * `ctx.state.log`: the logger whose lines carry the request's id, made when the request first
+ * logs. Most requests log nothing at the default level, and making a pino child (its bindings
+ * serialized) and an id for each was 1.6% of the standalone server's main thread under load
+ * (docs/benchmarks.md, 2026-12-01 (sixth)).
+ */
+function requestLogger(ctx: Koa.Context, logger: Logger): void {
+  let log: Logger | undefined;
+  Object.defineProperty(ctx.state, 'log', {
+    get: () => (log ??= logger.child({ requestId: randomUUID() })),
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /** Domain errors carry their own client-facing message; anything else is a 500 with none. */

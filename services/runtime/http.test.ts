@@ -1,0 +1,70 @@
+// The request logger of every role's app (createHttpApp): lines a request writes carry its id,
+// and a request that writes none costs no logger of its own.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createHttpApp } from './http.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMetrics } from './metrics.ts';
+
+interface LogLine {
+  msg: string;
+  level: string;
+  requestId?: string;
+}
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  server = undefined;
+});
+
+/** An app with /ok (200) and /broken (throws), served on loopback; its log lines as written. */
+async function serve(level: string): Promise<{ url: string; lines: LogLine[]; logger: Logger }> {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as LogLine);
+      done();
+    },
+  });
+  const logger = createLogger(level, sink);
+  const app = createHttpApp({ logger, metrics: createMetrics({ processMetrics: false }), health: [] });
+  app.use((ctx) => {
+    if (ctx.path === '/broken') throw new Error('the handler broke');
+    ctx.body = { ok: true };
+  });
+  server = createServer(app.callback());
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, logger };
+}
+
+describe('the request logger', () => {
+  it('makes no logger for a request that logs nothing at the level set', async () => {
+    const { url, lines, logger } = await serve('info');
+    const child = vi.spyOn(logger, 'child');
+    for (let i = 0; i < 3; i++) expect((await fetch(`${url}/ok`)).status).toBe(200);
+    expect(child).not.toHaveBeenCalled();
+    expect(lines).toEqual([]);
+  });
+
+  it('gives every line of a failed request the same id, and another request another', async () => {
+    const { url, lines } = await serve('info');
+    expect((await fetch(`${url}/broken`)).status).toBe(500);
+    expect((await fetch(`${url}/broken`)).status).toBe(500);
+    expect(lines.map((l) => l.msg)).toEqual(['unhandled error', 'request failed', 'unhandled error', 'request failed']);
+    const ids = lines.map((l) => l.requestId);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[3]).toBe(ids[2]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  it('logs each request with its id at debug level', async () => {
+    const { url, lines } = await serve('debug');
+    expect((await fetch(`${url}/ok`)).status).toBe(200);
+    expect(lines).toEqual([expect.objectContaining({ msg: 'request', level: 'debug', requestId: expect.any(String) })]);
+  });
+});
