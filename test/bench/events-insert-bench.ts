@@ -23,6 +23,7 @@ import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
 import { percentile } from './load.ts';
 import { benchmarkRecords } from './queued-records.ts';
+import { ownCpuMicroseconds } from './thread-cpu.ts';
 
 const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 250);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 48);
@@ -52,18 +53,13 @@ class TimedTransactions implements SqlClient {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const before = cpuMicroseconds();
+    const before = ownCpuMicroseconds();
     try {
       return await this.db.transaction(work);
     } finally {
-      this.lastTransactionMicros = cpuMicroseconds() - before;
+      this.lastTransactionMicros = ownCpuMicroseconds() - before;
     }
   }
-}
-
-function cpuMicroseconds(): number {
-  const used = process.cpuUsage();
-  return used.user + used.system;
 }
 
 /** Bytes this process has passed to write() and its variants (pwrite, writev): /proc/self/io. */
@@ -123,10 +119,10 @@ async function measure(db: TimedTransactions): Promise<void> {
       ...events[(b * BATCH + i) % events.length]!,
       eventId: randomUUID().replaceAll('-', ''),
     }));
-    const before = cpuMicroseconds();
+    const before = ownCpuMicroseconds();
     await store.insertEvents(batch);
     if (b < WARM_UP_BATCHES) continue;
-    call.push((cpuMicroseconds() - before) / BATCH);
+    call.push((ownCpuMicroseconds() - before) / BATCH);
     transaction.push(db.lastTransactionMicros / BATCH);
   }
   const measured = BATCHES * BATCH;

@@ -25,7 +25,7 @@ import { readInfraEnv } from '../support/infra-env-file.ts';
 import { withDatabase as withPostgresDatabase } from '../support/postgres-database.ts';
 import type { Occurrence } from '../../services/core/issues/occurrence.ts';
 import { percentile } from './load.ts';
-import { parentPid, treeCpuSeconds } from './thread-cpu.ts';
+import { ownCpuMicroseconds, parentPid, treeCpuSeconds } from './thread-cpu.ts';
 
 const SIZES = (process.env.BENCH_BATCH_SIZES ?? '200,500,1000').split(',').map(Number);
 const EVENTS_PER_SIZE = Number(process.env.BENCH_EVENTS ?? 50_000);
@@ -104,10 +104,10 @@ async function measureOnPostgres(batchSize: number): Promise<string> {
     const server = await postmasterPid(db);
     const batches = Math.ceil(EVENTS_PER_SIZE / batchSize);
     for (let b = 0; b < WARM_UP_BATCHES; b++) await store.recordOccurrences(batch(b, batchSize));
-    const [clientBefore, serverBefore] = [cpuMicroseconds(), treeCpuSeconds(server)];
+    const [clientBefore, serverBefore] = [ownCpuMicroseconds(), treeCpuSeconds(server)];
     for (let b = WARM_UP_BATCHES; b < WARM_UP_BATCHES + batches; b++) await store.recordOccurrences(batch(b, batchSize));
     const events = batches * batchSize;
-    const client = (cpuMicroseconds() - clientBefore) / events;
+    const client = (ownCpuMicroseconds() - clientBefore) / events;
     const postgres = ((treeCpuSeconds(server) - serverBefore) * 1e6) / events;
     return `batches of ${batchSize}: ${events} events, CPU per event ${(client + postgres).toFixed(0)} us = this process ${client.toFixed(0)} + Postgres ${postgres.toFixed(0)}`;
   });
@@ -117,19 +117,14 @@ function batch(b: number, batchSize: number): Occurrence[] {
   return Array.from({ length: batchSize }, (_, i) => occurrence(b * batchSize + i));
 }
 
-function cpuMicroseconds(): number {
-  const used = process.cpuUsage();
-  return used.user + used.system;
-}
-
 async function measure(batchSize: number): Promise<string> {
   return withDatabase(async (store) => {
     const perEvent: number[] = [];
     const batches = WARM_UP_BATCHES + Math.ceil(EVENTS_PER_SIZE / batchSize);
     for (let b = 0; b < batches; b++) {
-      const before = cpuMicroseconds();
+      const before = ownCpuMicroseconds();
       await store.recordOccurrences(batch(b, batchSize));
-      if (b >= WARM_UP_BATCHES) perEvent.push((cpuMicroseconds() - before) / batchSize);
+      if (b >= WARM_UP_BATCHES) perEvent.push((ownCpuMicroseconds() - before) / batchSize);
     }
     const at = (p: number) => percentile(perEvent, p).toFixed(1);
     return `batches of ${batchSize}: ${perEvent.length} batches, CPU per event min ${at(0)} us, p25 ${at(25)} us, median ${at(50)} us`;
@@ -143,10 +138,10 @@ async function batchesAsTheDatabaseGrows(checkpoints: number[]): Promise<string[
     let recorded = 0;
     const record = async (size: number): Promise<number> => {
       const batch = Array.from({ length: size }, (_, i) => occurrence(recorded + i));
-      const before = cpuMicroseconds();
+      const before = ownCpuMicroseconds();
       await store.recordOccurrences(batch);
       recorded += size;
-      return (cpuMicroseconds() - before) / size;
+      return (ownCpuMicroseconds() - before) / size;
     };
     for (const checkpoint of checkpoints) {
       while (recorded < checkpoint) await record(Math.min(500, checkpoint - recorded));
