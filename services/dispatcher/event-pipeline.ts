@@ -1,5 +1,5 @@
 // The dispatcher's event pipeline, one queue batch at a time (see docs/path-of-an-event.md):
-//   prepare (parse, normalize, group, serialize) -> record occurrences (issues, counts; one
+//   prepare (parse, normalize, group, serialize, encode) -> record occurrences (issues, counts; one
 //   metadata transaction) -> store events -> evaluate alert rules (deliveries into the outbox).
 // Everything here is idempotent by event id: a redelivered batch finds its events already
 // counted, counts nothing twice, and (re)writes the same event rows.
@@ -31,12 +31,12 @@ export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   return async (records) => {
     const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'normalize_and_group' });
     const symbolicator = deps.symbolicator;
-    const batch = await prepareEvents(
-      records,
-      deps.logger,
-      symbolicator && ((id, event) => symbolicator.symbolicate(id, event)),
-      groupingRulesLoader(deps.metadata, deps.logger),
-    );
+    const batch = await prepareEvents(records, {
+      encodePayload: (json) => deps.events.encodePayload(json),
+      logger: deps.logger,
+      ...(symbolicator && { symbolicate: (id, event) => symbolicator.symbolicate(id, event) }),
+      groupingRulesFor: groupingRulesLoader(deps.metadata, deps.logger),
+    });
     stop();
     await store(deps, batch);
     await symbolicator?.flushUsage();

@@ -1,6 +1,6 @@
 // The CPU part of the event pipeline, for a batch of queue records: parse, prepare (normalize,
 // in-app, JS modules), symbolicate JS frames (the only I/O here: loading source maps), group,
-// summarize and serialize the payload once. What it returns is what the stores then record.
+// summarize, serialize the payload once and encode it as the event store keeps it. What it returns is what the stores then record.
 import { userKey } from '../core/event/context.ts';
 import { traceIdOf } from '../core/event/event.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';
@@ -33,11 +33,17 @@ interface RecordToPrepare {
 /** Rewrites an event's frames from uploaded source maps (source-map-symbolicator.ts). */
 type Symbolicate = (projectId: number, event: NormalizedEvent) => Promise<void>;
 
+interface PrepareOptions {
+  /** The event store's form of the payload (EventStore.encodePayload), made as each event is prepared. */
+  encodePayload: (payloadJson: string) => string;
+  logger: Logger;
+  symbolicate?: Symbolicate;
+  groupingRulesFor?: GroupingRulesFor;
+}
+
 export async function prepareEvents(
   records: RecordToPrepare[],
-  logger: Logger,
-  symbolicate?: Symbolicate,
-  groupingRulesFor?: GroupingRulesFor,
+  { encodePayload, logger, symbolicate, groupingRulesFor }: PrepareOptions,
 ): Promise<PreparedBatch> {
   const batch: PreparedBatch = { prepared: [], dropped: [] };
   for (const record of records) {
@@ -83,7 +89,7 @@ export async function prepareEvents(
         level: event.level,
         platform: event.platform,
         traceId: traceIdOf(event) ?? null,
-        payloadJson: JSON.stringify(event),
+        encodedPayload: encodePayload(JSON.stringify(event)),
       },
     });
   }

@@ -32,7 +32,7 @@ describe('retention', () => {
       release: null,
       traceId: null,
       userKey: null,
-      payloadJson: JSON.stringify({ event_id: id }),
+      encodedPayload: stores.events.encodePayload(JSON.stringify({ event_id: id })),
     });
     await stores.events.insertEvents([event('a'.repeat(32), 91 * DAY), event('b'.repeat(32), 89 * DAY)]);
     const log = (id: string, age: number) => ({

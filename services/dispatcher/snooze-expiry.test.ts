@@ -36,7 +36,7 @@ beforeAll(async () => {
     },
   ]);
   await stores.events.insertEvents([
-    newEvent({
+    newEvent(stores.events, {
       projectId: project.id,
       eventId: 'e'.repeat(32),
       issueId: recorded!.issueId,

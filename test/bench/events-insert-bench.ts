@@ -1,15 +1,15 @@
 // npm run bench:events-insert — what storing a batch's events costs the standalone server's
-// database: `PgEventStore.insertEvents` (deflate each payload, then one transaction of multi-row
-// INSERTs) on a file-backed PGlite, with the ingest benchmark's bodies (70/30 mix of ~2 KB and
-// ~20 KB Python errors) normalized by `prepareEvents` as the backend does. Prints, per event, the
-// CPU of the whole call and of its transaction alone (minimum, 25th percentile and median over
-// the batches after the warm-up ones), the WAL Postgres wrote (records, bytes, full-page images),
-// the bytes this process handed to write() and its variants (Linux's /proc/self/io `wchar`: the
-// data files and the WAL as PGlite writes them, and the zeroing of each new WAL segment, which
-// a fresh database creates as it goes and a running one mostly recycles), and the table's size
-// on disk. These are the figures a change of how payloads are stored would move. Asserts nothing.
-// BENCH_BATCH_SIZE (250, about what a loaded server's backend takes) and BENCH_BATCHES (48) set
-// the batches measured.
+// database: `PgEventStore.encodePayload` on each payload (deflate) and `insertEvents` (one
+// transaction of multi-row INSERTs) on a file-backed PGlite, with the ingest benchmark's bodies
+// (70/30 mix of ~2 KB and ~20 KB Python errors) normalized by `prepareEvents` as the backend does.
+// Prints, per event, the CPU of the whole call and of its transaction alone (minimum, 25th
+// percentile and median over the batches after the warm-up ones), the WAL Postgres wrote (records,
+// bytes, full-page images), the bytes this process handed to write() and its variants (Linux's
+// /proc/self/io `wchar`: the data files and the WAL as PGlite writes them, and the zeroing of each
+// new WAL segment, which a fresh database creates as it goes and a running one mostly recycles),
+// and the table's size on disk. These are the figures a change of how payloads are stored would
+// move. Asserts nothing. BENCH_BATCH_SIZE (250, about what a loaded server's backend takes) and
+// BENCH_BATCHES (48) set the batches measured.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,9 +29,12 @@ const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 250);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 48);
 const WARM_UP_BATCHES = 8;
 
-/** The benchmark's events as the backend hands them to the store, spread over 100 issues. */
+/**
+ * The benchmark's events as the backend hands them to the store, spread over 100 issues, but with
+ * their payloads left as JSON: the timed part encodes them (deflates) as prepareEvents would.
+ */
 async function benchmarkEvents(): Promise<NewEvent[]> {
-  const { prepared } = await prepareEvents(benchmarkRecords(), createLogger('silent'));
+  const { prepared } = await prepareEvents(benchmarkRecords(), { encodePayload: (json) => json, logger: createLogger('silent') });
   return prepared.map(({ event }, i) => ({ ...event, issueId: 1 + (i % 100) }));
 }
 
@@ -92,7 +95,7 @@ async function walBytesBetween(db: SqlClient, from: string, to: string): Promise
 }
 
 const events = await benchmarkEvents();
-const meanPayload = events.reduce((sum, e) => sum + e.payloadJson.length, 0) / events.length;
+const meanPayload = events.reduce((sum, e) => sum + e.encodedPayload.length, 0) / events.length;
 const dir = mkdtempSync(join(tmpdir(), 'errata-events-insert-bench-'));
 try {
   const db = new TimedTransactions(await PGliteClient.open(dir));
@@ -120,7 +123,7 @@ async function measure(db: TimedTransactions): Promise<void> {
       eventId: randomUUID().replaceAll('-', ''),
     }));
     const before = ownCpuMicroseconds();
-    await store.insertEvents(batch);
+    await store.insertEvents(batch.map((e) => ({ ...e, encodedPayload: store.encodePayload(e.encodedPayload) })));
     if (b < WARM_UP_BATCHES) continue;
     call.push((ownCpuMicroseconds() - before) / BATCH);
     transaction.push(db.lastTransactionMicros / BATCH);

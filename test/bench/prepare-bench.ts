@@ -1,13 +1,14 @@
 // npm run bench:prepare — the CPU part of processing an event, without the database: the
 // dispatcher's prepareEvents (read the queued record, parse, normalize, in-app rules, group,
-// summarize, serialize the payload) over the ingest benchmark's bodies (70/30 mix of ~2 KB and
-// ~20 KB Python errors, 100 fingerprints). Prints, per event, the time (minimum and median over
-// ROUNDS passes) and the bytes allocated on V8's heap, which is what the garbage collector then
-// works off (V8's sampling heap profiler, counting objects already collected; the contents of
+// summarize, serialize the payload, left as JSON: the distributed store's form; the embedded
+// store's deflating is bench:events-insert's) over the ingest benchmark's bodies (70/30 mix of ~2
+// KB and ~20 KB Python errors, 100 fingerprints). Prints, per event, the time (minimum and median
+// over ROUNDS passes) and the bytes allocated on V8's heap, which is what the garbage collector
+// then works off (V8's sampling heap profiler, counting objects already collected; the contents of
 // Buffers are outside it). Then the time for events built to make grouping's message
 // parameterization slow: 25 exceptions without a stack trace (MAX_EXCEPTIONS, the most that
-// normalizing keeps), each value two 1,024-character lines (the most that is parameterized) of
-// one shape. Asserts nothing about the figures; fails if an event is dropped.
+// normalizing keeps), each value two 1,024-character lines (the most that is parameterized) of one
+// shape. Asserts nothing about the figures; fails if an event is dropped.
 import { randomUUID } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
@@ -23,7 +24,7 @@ const records = benchmarkRecords();
 
 async function pass(batch = records): Promise<void> {
   for (let i = 0; i < batch.length; i += BATCH) {
-    const { prepared } = await prepareEvents(batch.slice(i, i + BATCH), logger);
+    const { prepared } = await prepareEvents(batch.slice(i, i + BATCH), { encodePayload: (json) => json, logger });
     if (prepared.length !== Math.min(BATCH, batch.length - i)) throw new Error('an event was dropped');
   }
 }

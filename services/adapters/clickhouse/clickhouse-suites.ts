@@ -137,7 +137,7 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
         release: null,
         traceId: null,
         userKey: null,
-        payloadJson: JSON.stringify({ event_id: eventId }),
+        encodedPayload: JSON.stringify({ event_id: eventId }),
         ...overrides,
       };
     };
@@ -341,7 +341,7 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
         });
         expect(byAttribute.items).toEqual([records[i]]);
       }
-      const e = event(p, { title: nasty.join(''), payloadJson: JSON.stringify({ all: nasty }) });
+      const e = event(p, { title: nasty.join(''), encodedPayload: JSON.stringify({ all: nasty }) });
       await s.events.insertEvents([e]);
       expect(await s.events.getEvent(p, e.eventId)).toMatchObject({ title: e.title, payload: { all: nasty } });
       expect(await s.events.getEvent(p, "' OR 1=1 --")).toBeUndefined();
@@ -362,7 +362,7 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
           release: i % 3 === 1 ? null : `${text}@1`,
           traceId: i % 2 === 0 ? null : text,
           userKey: text,
-          payloadJson: JSON.stringify({ text, [text]: [i] }, null, i % 2 === 0 ? '\t' : 2),
+          encodedPayload: JSON.stringify({ text, [text]: [i] }, null, i % 2 === 0 ? '\t' : 2),
         }),
       );
       await s.events.insertEvents(events);
@@ -382,7 +382,7 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
           release: e.release,
           traceId: e.traceId,
           userKey: e.userKey,
-          payload: JSON.parse(e.payloadJson),
+          payload: JSON.parse(e.encodedPayload),
         });
       }
     });

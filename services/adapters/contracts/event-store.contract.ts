@@ -3,16 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { USER_SCAN_EVENTS, type EventStore, type NewEvent, type StoredEvent } from '../../core/ports/event-store.ts';
 
-/** The write form of a stored event. */
-function toNew({ payload, ...record }: StoredEvent): NewEvent {
-  return { ...record, payloadJson: JSON.stringify(payload) };
-}
-
 export function describeEventStoreContract(name: string, open: () => Promise<EventStore>): void {
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
     beforeAll(async () => {
       store = await open();
+    });
+
+    /** The write form of a stored event. */
+    const toNew = ({ payload, ...record }: StoredEvent): NewEvent => ({
+      ...record,
+      encodedPayload: store.encodePayload(JSON.stringify(payload)),
     });
 
     const projectId = () => 100_000 + Math.floor(Math.random() * 1_000_000);

@@ -69,17 +69,20 @@ export class PgEventStore implements EventStore {
   constructor(private readonly db: SqlClient) {}
 
   /**
-   * Payloads are compressed first, then all rows go in one transaction: one commit per batch,
-   * not one per statement. Compression is synchronous, one payload at a time: for payloads of a
-   * few KB, zlib's asynchronous form (a stream, a hop to libuv's pool and back) cost twice the
-   * CPU (190-235 against 100-125 us per 9 KB payload, all threads counted), and a batch's worth
-   * of calls at once each held its zlib state (~40 KB of malloc) until done, tens of megabytes
-   * that malloc kept.
+   * Deflated and base64-encoded. Synchronous, one payload at a time: for payloads of a few KB,
+   * zlib's asynchronous form (a stream, a hop to libuv's pool and back) cost twice the CPU
+   * (190-235 against 100-125 us per 9 KB payload, all threads counted), and a batch's worth of
+   * calls at once each held its zlib state (~40 KB of malloc) until done, tens of megabytes that
+   * malloc kept.
    */
+  encodePayload(payloadJson: string): string {
+    return deflateRawSync(payloadJson, DEFLATE).toString('base64');
+  }
+
+  /** All rows in one transaction: one commit per batch, not one per statement. */
   async insertEvents(events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const rows = events.map((e) => ({ ...e, payloadDeflated: deflateRawSync(e.payloadJson, DEFLATE).toString('base64') }));
-    await this.db.transaction((tx) => insertEventRows(tx, rows));
+    await this.db.transaction((tx) => insertEventRows(tx, events));
   }
 
   async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
@@ -242,7 +245,7 @@ function toStoredEvent(row: EventRow): StoredEvent {
   };
 }
 
-async function insertEventRows(db: SqlExecutor, events: Array<NewEvent & { payloadDeflated: string }>): Promise<void> {
+async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<void> {
   // A few dozen rows a statement: each statement's payloads pass through the database's
   // message buffers at once, and in PGlite that memory, once grown, stays.
   for (const part of chunk(events, 50)) {
@@ -261,7 +264,7 @@ async function insertEventRows(db: SqlExecutor, events: Array<NewEvent & { paylo
         e.release,
         e.traceId,
         e.userKey,
-        e.payloadDeflated,
+        e.encodedPayload,
       ]),
       CASTS,
     );

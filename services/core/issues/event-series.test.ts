@@ -28,7 +28,7 @@ beforeAll(async () => {
   ];
   await events.insertEvents(
     times.map(([issueId, iso], n) =>
-      newEvent({ projectId: PROJECT, eventId: `e${n}`.padEnd(32, '0'), issueId, timestamp: at(iso) }),
+      newEvent(events, { projectId: PROJECT, eventId: `e${n}`.padEnd(32, '0'), issueId, timestamp: at(iso) }),
     ),
   );
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   ];
   const recorded = await stores.metadata.recordOccurrences(events.map((e) => occurrence(project, e)));
   const issueId = recorded[0]!.issueId;
-  await stores.events.insertEvents(events.map((e) => newEvent({ projectId: project.id, issueId, ...e })));
+  await stores.events.insertEvents(events.map((e) => newEvent(stores.events, { projectId: project.id, issueId, ...e })));
   issue = (await stores.metadata.getIssue(issueId))!;
 });
 afterAll(() => stores.close());
