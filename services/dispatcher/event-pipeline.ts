@@ -29,6 +29,8 @@ interface EventPipelineDeps {
 
 export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
   return async (records) => {
+    // This step includes serializing and encoding each payload (the embedded store deflates it),
+    // which store_events timed until a batch held its payloads encoded (issue 20).
     const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'normalize_and_group' });
     const symbolicator = deps.symbolicator;
     const batch = await prepareEvents(records, {

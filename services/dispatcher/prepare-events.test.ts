@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NormalizedEvent } from '../core/event/event.ts';
 import { encodeQueuedItem, TOPICS } from '../core/pipeline/queued-item.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { prepareEvents } from './prepare-events.ts';
@@ -12,8 +13,13 @@ function record(id: string, payload: object, offset: number) {
   };
 }
 
+const frames = [
+  { filename: '/app/node_modules/lib/index.js', function: 'lib', lineno: 3, in_app: true },
+  { filename: '/app/src/main.js', function: 'main', lineno: 10 },
+];
+
 describe('prepareEvents', () => {
-  it("holds each payload in the store's encoded form, encoded once from the normalized event's JSON", async () => {
+  it("holds each payload in the store's encoded form, encoded once from the event as symbolicated and grouped", async () => {
     const seen: string[] = [];
     const encodePayload = (json: string) => {
       seen.push(json);
@@ -21,10 +27,19 @@ describe('prepareEvents', () => {
     };
     const records = [
       record('a'.repeat(32), { message: 'first', level: 'warning' }, 1),
-      record('b'.repeat(32), { exception: { values: [{ type: 'TypeError', value: 'x is undefined' }] } }, 2),
+      record(
+        'b'.repeat(32),
+        { platform: 'node', exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames } }] } },
+        2,
+      ),
     ];
+    // Both change the event after it is normalized: the payload must be serialized after them.
+    const symbolicate = async (_projectId: number, event: NormalizedEvent) => {
+      const last = event.exception?.values.at(-1)?.stacktrace?.frames.at(-1);
+      if (last) last.function = 'fromSourceMap';
+    };
 
-    const { prepared, dropped } = await prepareEvents(records, { encodePayload, logger: createLogger('silent') });
+    const { prepared, dropped } = await prepareEvents(records, { encodePayload, symbolicate, logger: createLogger('silent') });
 
     expect(dropped).toEqual([]);
     expect(prepared.map((p) => p.event.encodedPayload)).toEqual(['encoded #1', 'encoded #2']);
@@ -32,5 +47,9 @@ describe('prepareEvents', () => {
     expect(payloads.map((p) => p.event_id)).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
     expect(payloads[0]).toMatchObject({ level: 'warning', logentry: { formatted: 'first' } });
     expect(payloads[1].exception.values[0]).toMatchObject({ type: 'TypeError', value: 'x is undefined' });
+    const stored = payloads[1].exception.values[0].stacktrace.frames;
+    expect(stored.map((f: { function: string }) => f.function)).toEqual(['lib', 'fromSourceMap']);
+    // The SDK said in-app; the server's in-app rules (applied in grouping) say a dependency is not.
+    expect(stored[0].in_app).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // The CPU part of the event pipeline, for a batch of queue records: parse, prepare (normalize,
 // in-app, JS modules), symbolicate JS frames (the only I/O here: loading source maps), group,
-// summarize, serialize the payload once and encode it as the event store keeps it. What it returns is what the stores then record.
+// summarize, serialize the payload once and encode it as the event store keeps it. What it
+// returns is what the stores then record.
 import { userKey } from '../core/event/context.ts';
 import { traceIdOf } from '../core/event/event.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';

@@ -39,7 +39,7 @@ async function benchmarkEvents(): Promise<NewEvent[]> {
 }
 
 /**
- * The client, noting the CPU of each transaction it ran: insertEvents's part after deflating
+ * The client, noting the CPU of each transaction it ran: all of insertEvents but its first check
  * (building the statements, PGlite's protocol and Postgres, the commit).
  */
 class TimedTransactions implements SqlClient {

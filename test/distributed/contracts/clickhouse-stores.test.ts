@@ -86,7 +86,7 @@ describe('ClickHouse 18.16 over HTTP', () => {
             release: null,
             traceId: null,
             userKey: null,
-            encodedPayload: JSON.stringify(payload),
+            encodedPayload: stores.events.encodePayload(JSON.stringify(payload)),
           },
         ]);
         expect((await stores.events.getEvent(424_242, eventId))?.payload).toEqual(payload);
