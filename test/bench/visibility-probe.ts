@@ -24,24 +24,31 @@ function probeEnvelope(marker: string): string {
   return `${JSON.stringify({ event_id: eventId })}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(payload) })}\n${payload}\n`;
 }
 
+/** One probe: how many seconds into the load it was sent, and its accept-to-visible time in ms (Infinity: never listed). */
+interface ProbeTime {
+  second: number;
+  ms: number;
+}
+
 interface Probe {
-  /** Stops sending probes, waits up to `waitMs` for those not yet listed; the accept-to-visible times in ms (Infinity: never listed). */
-  stop(waitMs: number): Promise<number[]>;
+  /** Stops sending probes, waits up to `waitMs` for those not yet listed; each probe's time. */
+  stop(waitMs: number): Promise<ProbeTime[]>;
 }
 
 export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, token: string, project: string): Promise<Probe> {
   const agent = await connectAgent(serverUrl, token);
   const run = randomUUID().slice(0, 8);
-  /** Accepted probes not yet listed, by marker: when ingest accepted them. */
-  const waiting = new Map<string, number>();
-  const times: number[] = [];
+  /** Accepted probes not yet listed, by marker: when ingest accepted them, and the second they were sent in. */
+  const waiting = new Map<string, { accepted: number; second: number }>();
+  const times: ProbeTime[] = [];
   let sending = true;
   let n = 0;
   const sender = setInterval(() => {
-    const marker = `probe-${run}-${String(n++).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
+    const second = n++;
+    const marker = `probe-${run}-${String(second).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
     void fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker) }).then(
       // Refused probes are the load's failures, counted there.
-      (response) => response.status === 200 && waiting.set(marker, Date.now()),
+      (response) => response.status === 200 && waiting.set(marker, { accepted: Date.now(), second }),
       () => undefined,
     );
   }, 1000);
@@ -55,9 +62,9 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
       if (!oldest.done) calls.push(agent.call('list_issues', { project, query: `"${oldest.value}"`, limit: 1 }));
       const text = (await Promise.all(calls)).map((r) => (r.isError ? '' : r.text)).join('\n');
       const now = Date.now();
-      for (const [marker, accepted] of waiting) {
+      for (const [marker, { accepted, second }] of waiting) {
         if (text.includes(marker)) {
-          times.push(now - accepted);
+          times.push({ second, ms: now - accepted });
           waiting.delete(marker);
         }
       }
@@ -73,13 +80,25 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
       const deadline = Date.now() + waitMs;
       await poll(() => waiting.size === 0 || Date.now() > deadline);
       await agent.close();
-      return [...times, ...[...waiting.keys()].map(() => Infinity)];
+      return [...times, ...[...waiting.values()].map(({ second }) => ({ second, ms: Infinity }))];
     },
   };
 }
 
+/**
+ * A fresh server's first seconds under load are its slowest (code not yet optimized, the first
+ * issues created rather than updated), and in a short run they decide the p95: so the figures are
+ * also given without the probes of the load's first WARM_UP_SECONDS, for a server in service.
+ */
+const WARM_UP_SECONDS = 5;
+
 /** One line of figures from what `stop` returned. */
-export function describeVisibility(probes: number[]): string {
-  const never = probes.filter((ms) => !Number.isFinite(ms)).length;
-  return `accepted to listed by list_issues (${probes.length} probes, ${never} never listed): p50 ${percentile(probes, 50)} ms, p95 ${percentile(probes, 95)} ms`;
+export function describeVisibility(probes: ProbeTime[]): string {
+  const all = probes.map((p) => p.ms);
+  const warm = probes.filter((p) => p.second >= WARM_UP_SECONDS).map((p) => p.ms);
+  const never = all.filter((ms) => !Number.isFinite(ms)).length;
+  return (
+    `accepted to listed by list_issues (${all.length} probes, ${never} never listed): p50 ${percentile(all, 50)} ms, p95 ${percentile(all, 95)} ms; ` +
+    `after the load's first ${WARM_UP_SECONDS} s (${warm.length} probes): p50 ${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`
+  );
 }
