@@ -24,9 +24,9 @@ function probeEnvelope(marker: string): string {
   return `${JSON.stringify({ event_id: eventId })}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(payload) })}\n${payload}\n`;
 }
 
-/** One probe: how many seconds into the load it was sent, and its accept-to-visible time in ms (Infinity: never listed). */
+/** One probe: its place in the sending order (the k-th is sent about k + 1 s into the load), and its accept-to-visible time in ms (Infinity: never listed). */
 interface ProbeTime {
-  second: number;
+  index: number;
   ms: number;
 }
 
@@ -38,17 +38,17 @@ interface Probe {
 export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, token: string, project: string): Promise<Probe> {
   const agent = await connectAgent(serverUrl, token);
   const run = randomUUID().slice(0, 8);
-  /** Accepted probes not yet listed, by marker: when ingest accepted them, and the second they were sent in. */
-  const waiting = new Map<string, { accepted: number; second: number }>();
+  /** Accepted probes not yet listed, by marker: when ingest accepted them, and their place (ProbeTime). */
+  const waiting = new Map<string, { accepted: number; index: number }>();
   const times: ProbeTime[] = [];
   let sending = true;
   let n = 0;
   const sender = setInterval(() => {
-    const second = n++;
-    const marker = `probe-${run}-${String(second).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
+    const index = n++;
+    const marker = `probe-${run}-${String(index).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
     void fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker) }).then(
       // Refused probes are the load's failures, counted there.
-      (response) => response.status === 200 && waiting.set(marker, { accepted: Date.now(), second }),
+      (response) => response.status === 200 && waiting.set(marker, { accepted: Date.now(), index }),
       () => undefined,
     );
   }, 1000);
@@ -62,9 +62,9 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
       if (!oldest.done) calls.push(agent.call('list_issues', { project, query: `"${oldest.value}"`, limit: 1 }));
       const text = (await Promise.all(calls)).map((r) => (r.isError ? '' : r.text)).join('\n');
       const now = Date.now();
-      for (const [marker, { accepted, second }] of waiting) {
+      for (const [marker, { accepted, index }] of waiting) {
         if (text.includes(marker)) {
-          times.push({ second, ms: now - accepted });
+          times.push({ index, ms: now - accepted });
           waiting.delete(marker);
         }
       }
@@ -80,25 +80,32 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
       const deadline = Date.now() + waitMs;
       await poll(() => waiting.size === 0 || Date.now() > deadline);
       await agent.close();
-      return [...times, ...[...waiting.values()].map(({ second }) => ({ second, ms: Infinity }))];
+      return [...times, ...[...waiting.values()].map(({ index }) => ({ index, ms: Infinity }))];
     },
   };
 }
 
 /**
- * A fresh server's first seconds under load are its slowest (code not yet optimized, the first
- * issues created rather than updated), and in a short run they decide the p95: so the figures are
- * also given without the probes of the load's first WARM_UP_SECONDS, for a server in service.
+ * A server's first seconds under a load are its slowest (on a fresh server its code is not yet
+ * optimized; in any, the load's first issues are created rather than updated), and in a short run
+ * they decide the p95: so the figures are also given without the first WARM_UP_PROBES probes,
+ * those sent in the load's first WARM_UP_PROBES seconds, for a server in service.
  */
-const WARM_UP_SECONDS = 5;
+const WARM_UP_PROBES = 5;
 
 /** One line of figures from what `stop` returned. */
 export function describeVisibility(probes: ProbeTime[]): string {
-  const all = probes.map((p) => p.ms);
-  const warm = probes.filter((p) => p.second >= WARM_UP_SECONDS).map((p) => p.ms);
-  const never = all.filter((ms) => !Number.isFinite(ms)).length;
-  return (
-    `accepted to listed by list_issues (${all.length} probes, ${never} never listed): p50 ${percentile(all, 50)} ms, p95 ${percentile(all, 95)} ms; ` +
-    `after the load's first ${WARM_UP_SECONDS} s (${warm.length} probes): p50 ${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`
-  );
+  const warm = probes.filter((p) => p.index >= WARM_UP_PROBES);
+  const line = `accepted to listed by list_issues ${figures(probes)}`;
+  // A run too short to have probes after the warm-up says so rather than printing NaN.
+  return warm.length === 0
+    ? `${line}; none sent after the load's first ${WARM_UP_PROBES} s`
+    : `${line}; after the load's first ${WARM_UP_PROBES} s ${figures(warm)}`;
+}
+
+/** "(N probes, N never listed): p50 … ms, p95 … ms". */
+function figures(probes: ProbeTime[]): string {
+  const ms = probes.map((p) => p.ms);
+  const never = ms.filter((m) => !Number.isFinite(m)).length;
+  return `(${ms.length} probes, ${never} never listed): p50 ${percentile(ms, 50)} ms, p95 ${percentile(ms, 95)} ms`;
 }
