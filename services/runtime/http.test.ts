@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHttpApp } from './http.ts';
+import { createHttpApp, type HealthCheck } from './http.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 /** An app with /ok (200) and /broken (throws), served on loopback; its log lines as written. */
-async function serve(level: string): Promise<{ url: string; lines: LogLine[]; logger: Logger }> {
+async function serve(level: string, health: HealthCheck[] = []): Promise<{ url: string; lines: LogLine[]; logger: Logger }> {
   const lines: LogLine[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -31,7 +31,7 @@ async function serve(level: string): Promise<{ url: string; lines: LogLine[]; lo
     },
   });
   const logger = createLogger(level, sink);
-  const app = createHttpApp({ logger, metrics: createMetrics({ processMetrics: false }), health: [] });
+  const app = createHttpApp({ logger, metrics: createMetrics({ processMetrics: false }), health });
   app.use((ctx) => {
     if (ctx.path === '/broken') throw new Error('the handler broke');
     ctx.body = { ok: true };
@@ -55,6 +55,19 @@ describe('the request logger', () => {
     expect((await fetch(`${url}/broken`)).status).toBe(500);
     expect((await fetch(`${url}/broken`)).status).toBe(500);
     expect(lines.map((l) => l.msg)).toEqual(['unhandled error', 'request failed', 'unhandled error', 'request failed']);
+    const ids = lines.map((l) => l.requestId);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[3]).toBe(ids[2]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  it("gives a failing /healthz's lines the request's id, one id per request", async () => {
+    const down: HealthCheck = { name: 'queue', check: () => Promise.reject(new Error('the queue is gone')) };
+    const { url, lines } = await serve('info', [down]);
+    expect((await fetch(`${url}/healthz`)).status).toBe(503);
+    expect((await fetch(`${url}/healthz`)).status).toBe(503);
+    expect(lines.map((l) => l.msg)).toEqual(['health check failed', 'request failed', 'health check failed', 'request failed']);
     const ids = lines.map((l) => l.requestId);
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(ids[1]).toBe(ids[0]);

@@ -44,8 +44,8 @@ export function createHttpApp(deps: HttpDeps): Koa {
           try {
             await h.check();
           } catch (error) {
-            // Driver text stays in the log; the probe learns only which part is down.
-            deps.logger.warn({ err: error, check: h.name }, 'health check failed');
+            // Driver text stays in the log, under the request's id; the probe learns only which part is down.
+            ctx.state.log.warn({ err: error, check: h.name }, 'health check failed');
             failures[h.name] = 'unavailable';
           }
         }),

@@ -30,10 +30,20 @@ interface ProbeTime {
   ms: number;
 }
 
-interface Probe {
-  /** Stops sending probes, waits up to `waitMs` for those not yet listed; each probe's time. */
-  stop(waitMs: number): Promise<ProbeTime[]>;
+/** What the probe saw: each accepted probe's time, and the places of those ingest did not accept. */
+interface ProbeResult {
+  times: ProbeTime[];
+  /** Probes ingest refused, or whose request failed or took longer than SEND_TIMEOUT_MS: never timed. */
+  notAccepted: number[];
 }
+
+interface Probe {
+  /** Stops sending probes, waits for those in flight, then up to `waitMs` for those not yet listed. */
+  stop(waitMs: number): Promise<ProbeResult>;
+}
+
+/** A probe not accepted within this is counted as not accepted, so that stop() never hangs on one. */
+const SEND_TIMEOUT_MS = 30_000;
 
 export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, token: string, project: string): Promise<Probe> {
   const agent = await connectAgent(serverUrl, token);
@@ -41,16 +51,23 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
   /** Accepted probes not yet listed, by marker: when ingest accepted them, and their place (ProbeTime). */
   const waiting = new Map<string, { accepted: number; index: number }>();
   const times: ProbeTime[] = [];
+  const notAccepted: number[] = [];
+  const inFlight = new Set<Promise<void>>();
   let sending = true;
   let n = 0;
   const sender = setInterval(() => {
     const index = n++;
     const marker = `probe-${run}-${String(index).padStart(6, '0')}`; // fixed width: no marker is a prefix of another
-    void fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker) }).then(
-      // Refused probes are the load's failures, counted there.
-      (response) => response.status === 200 && waiting.set(marker, { accepted: Date.now(), index }),
-      () => undefined,
-    );
+    const send = fetch(ingestUrl, { method: 'POST', body: probeEnvelope(marker), signal: AbortSignal.timeout(SEND_TIMEOUT_MS) })
+      .then(
+        (response) => {
+          if (response.status === 200) waiting.set(marker, { accepted: Date.now(), index });
+          else notAccepted.push(index);
+        },
+        () => void notAccepted.push(index),
+      )
+      .finally(() => inFlight.delete(send));
+    inFlight.add(send);
   }, 1000);
   const poll = async (until: () => boolean) => {
     while (!until()) {
@@ -75,12 +92,13 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
   return {
     async stop(waitMs) {
       clearInterval(sender);
+      await Promise.all(inFlight);
       sending = false;
       await polling;
       const deadline = Date.now() + waitMs;
       await poll(() => waiting.size === 0 || Date.now() > deadline);
       await agent.close();
-      return [...times, ...[...waiting.values()].map(({ index }) => ({ index, ms: Infinity }))];
+      return { times: [...times, ...[...waiting.values()].map(({ index }) => ({ index, ms: Infinity }))], notAccepted };
     },
   };
 }
@@ -94,18 +112,23 @@ export async function startVisibilityProbe(serverUrl: string, ingestUrl: URL, to
 const WARM_UP_PROBES = 5;
 
 /** One line of figures from what `stop` returned. */
-export function describeVisibility(probes: ProbeTime[]): string {
-  const warm = probes.filter((p) => p.index >= WARM_UP_PROBES);
-  const line = `accepted to listed by list_issues ${figures(probes)}`;
-  // A run too short to have probes after the warm-up says so rather than printing NaN.
-  return warm.length === 0
+export function describeVisibility({ times, notAccepted }: ProbeResult): string {
+  const warm = times.filter((p) => p.index >= WARM_UP_PROBES);
+  const warmNotAccepted = notAccepted.filter((index) => index >= WARM_UP_PROBES);
+  const line = `accepted to listed by list_issues ${figures(times, notAccepted.length)}`;
+  return warm.length + warmNotAccepted.length === 0
     ? `${line}; none sent after the load's first ${WARM_UP_PROBES} s`
-    : `${line}; after the load's first ${WARM_UP_PROBES} s ${figures(warm)}`;
+    : `${line}; after the load's first ${WARM_UP_PROBES} s ${figures(warm, warmNotAccepted.length)}`;
 }
 
-/** "(N probes, N never listed): p50 … ms, p95 … ms". */
-function figures(probes: ProbeTime[]): string {
+/** "(N probes, N not accepted, N never listed): p50 … ms, p95 … ms", the percentiles over the accepted. */
+function figures(probes: ProbeTime[], notAccepted: number): string {
+  // With no probe accepted there are no percentiles to give (rather than NaN).
+  if (probes.length === 0) return notAccepted === 0 ? '(no probe sent)' : `(${notAccepted} probes, none accepted)`;
   const ms = probes.map((p) => p.ms);
   const never = ms.filter((m) => !Number.isFinite(m)).length;
-  return `(${ms.length} probes, ${never} never listed): p50 ${percentile(ms, 50)} ms, p95 ${percentile(ms, 95)} ms`;
+  return (
+    `(${ms.length + notAccepted} probes, ${notAccepted} not accepted, ${never} never listed): ` +
+    `p50 ${percentile(ms, 50)} ms, p95 ${percentile(ms, 95)} ms`
+  );
 }
