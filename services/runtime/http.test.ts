@@ -41,6 +41,15 @@ async function serve(level: string, health: HealthCheck[] = []): Promise<{ url: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, logger };
 }
 
+/** Four lines from two requests: each request's two share an id, and the second request has another. */
+function expectTwoLinesPerRequest(lines: LogLine[]): void {
+  const ids = lines.map((l) => l.requestId);
+  expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(ids[1]).toBe(ids[0]);
+  expect(ids[3]).toBe(ids[2]);
+  expect(ids[2]).not.toBe(ids[0]);
+}
+
 describe('the request logger', () => {
   it('makes no logger for a request that logs nothing at the level set', async () => {
     const { url, lines, logger } = await serve('info');
@@ -55,11 +64,7 @@ describe('the request logger', () => {
     expect((await fetch(`${url}/broken`)).status).toBe(500);
     expect((await fetch(`${url}/broken`)).status).toBe(500);
     expect(lines.map((l) => l.msg)).toEqual(['unhandled error', 'request failed', 'unhandled error', 'request failed']);
-    const ids = lines.map((l) => l.requestId);
-    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(ids[1]).toBe(ids[0]);
-    expect(ids[3]).toBe(ids[2]);
-    expect(ids[2]).not.toBe(ids[0]);
+    expectTwoLinesPerRequest(lines);
   });
 
   it("gives a failing /healthz's lines the request's id, one id per request", async () => {
@@ -68,11 +73,7 @@ describe('the request logger', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(503);
     expect((await fetch(`${url}/healthz`)).status).toBe(503);
     expect(lines.map((l) => l.msg)).toEqual(['health check failed', 'request failed', 'health check failed', 'request failed']);
-    const ids = lines.map((l) => l.requestId);
-    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(ids[1]).toBe(ids[0]);
-    expect(ids[3]).toBe(ids[2]);
-    expect(ids[2]).not.toBe(ids[0]);
+    expectTwoLinesPerRequest(lines);
   });
 
   it('logs each request with its id at debug level', async () => {

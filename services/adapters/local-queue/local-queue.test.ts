@@ -236,6 +236,46 @@ describe('LocalQueue on disk', () => {
     });
   }
 
+  it('lets appends within minFlushIntervalMs of the last flush share the next, and flushes at once after a quiet spell', async () => {
+    const queue = new LocalQueue(await tempDir(), { minFlushIntervalMs: 200 });
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    let syncs = 0;
+    const restore = await replaceFileHandleSync(
+      'datasync',
+      (original) =>
+        function (this: { fd: number }) {
+          syncs++;
+          return original.call(this);
+        },
+    );
+    const publish = (n: number) => queue.publish('t', [{ key: 'k', value: Buffer.from([n]) }]);
+    try {
+      await publish(1); // the first: nothing flushed before it
+      expect(syncs).toBe(1);
+      now = 10; // 10 ms after that flush started: these three wait out the 200 ms, then share one flush
+      const waited = Date.now(); // not mocked: the wait itself is a real timer
+      await Promise.all([publish(2), publish(3), publish(4)]);
+      expect(Date.now() - waited).toBeGreaterThanOrEqual(180);
+      expect(syncs).toBe(2);
+      now = 10_000; // a quiet spell: the first is flushed at once, and the next waits for its turn
+      await Promise.all([publish(5), publish(6)]);
+      expect(syncs).toBe(4);
+    } finally {
+      restore();
+      clock.mockRestore();
+    }
+    const seen: number[] = [];
+    await new Promise<void>((resolve) => {
+      queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+        seen.push(...batch.map((r) => r.value[0]!));
+        if (seen.length === 6) resolve();
+      });
+    });
+    await queue.close();
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('refuses to publish with 503 semantics once the backlog limit would be passed', async () => {
     const queue = new LocalQueue(await tempDir(), { maxBacklogBytes: 1000 });
     await queue.publish('t', [{ key: 'k', value: Buffer.alloc(900) }]);

@@ -32,6 +32,8 @@ export interface QueuePeer {
 interface LocalQueueOptions {
   /** Bytes per segment file before a new one starts. */
   segmentBytes?: number;
+  /** See TopicLog's minFlushIntervalMs: how long appends may wait to share an fsync. */
+  minFlushIntervalMs?: number;
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */
   maxBacklogBytes?: number;
   /**
@@ -146,6 +148,7 @@ export class LocalQueue implements Queue {
       const peer = this.options.peer;
       log = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
+        minFlushIntervalMs: this.options.minFlushIntervalMs ?? 0,
         readOnly: this.mode === 'reader',
         ...(this.mode === 'writer' && peer
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
