@@ -276,6 +276,71 @@ describe('LocalQueue on disk', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('waits out minBatchIntervalMs to fill a batch, except after a quiet spell, for a full batch and when draining', async () => {
+    // A minute: a wait where there should be none would outlast the test's timeout.
+    const queue = new LocalQueue(await tempDir(), { minBatchIntervalMs: 60_000 });
+    const record = (value: string) => ({ key: 'k', value: Buffer.from(value) });
+    const publish = (...values: string[]) => queue.publish('t', values.map(record));
+    const calls: string[][] = [];
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let secondCall!: () => void;
+    const secondMade = new Promise<void>((resolve) => (secondCall = resolve));
+    let firstCall!: () => void;
+    const firstMade = new Promise<void>((resolve) => (firstCall = resolve));
+    const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
+      calls.push(batch.map((r) => r.value.toString()));
+      if (calls.length === 1) {
+        firstCall();
+        await firstHeld;
+      }
+      if (calls.length === 2) secondCall();
+    });
+    await publish('a'); // nothing handled before it: it goes at once
+    await firstMade;
+    await publish('b', 'c'); // a full batch, waiting when the first call ends: it goes at once too
+    releaseFirst();
+    await secondMade;
+    await publish('d'); // less than a batch within the interval: it waits
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await publish('e', 'f'); // arriving during the wait: they join it
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toEqual([['a'], ['b', 'c']]);
+    // Draining: what is left goes at once, the part after a full batch too.
+    await subscription.stop({ drain: true, timeoutMs: 20_000 });
+    expect(calls).toEqual([['a'], ['b', 'c'], ['d', 'e'], ['f']]);
+    await queue.close();
+  });
+
+  it('hands over at once after a quiet spell since the last call, and a plain stop ends the wait', async () => {
+    const queue = new LocalQueue(await tempDir(), { minBatchIntervalMs: 60_000 });
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const calls: string[][] = [];
+      let called!: () => void;
+      let nextCall = new Promise<void>((resolve) => (called = resolve));
+      const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+        calls.push(batch.map((r) => r.value.toString()));
+        called();
+      });
+      const publish = (value: string) => queue.publish('t', [{ key: 'k', value: Buffer.from(value) }]);
+      await publish('a');
+      await nextCall;
+      nextCall = new Promise<void>((resolve) => (called = resolve));
+      now = 120_000; // two minutes after that call started: the next record goes at once
+      await publish('b');
+      await nextCall;
+      await publish('c'); // within the minute after b's call started: it waits
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await subscription.stop(); // not draining: the wait ends, and c stays for the next start
+      expect(calls).toEqual([['a'], ['b']]);
+      await queue.close();
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('refuses to publish with 503 semantics once the backlog limit would be passed', async () => {
     const queue = new LocalQueue(await tempDir(), { maxBacklogBytes: 1000 });
     await queue.publish('t', [{ key: 'k', value: Buffer.alloc(900) }]);
@@ -394,7 +459,12 @@ describe('LocalQueue split into a writer and a reader', () => {
 
   async function split(
     dir: string,
-    options: { segmentBytes?: number; maxBacklogBytes?: number; onHandlerError?: (error: unknown) => void } = {},
+    options: {
+      segmentBytes?: number;
+      maxBacklogBytes?: number;
+      minBatchIntervalMs?: number;
+      onHandlerError?: (error: unknown) => void;
+    } = {},
   ) {
     const [writerPeer, readerPeer] = linkedPeers();
     // The writer opens each topic's log on first use; the reader may open it first, before any
@@ -416,6 +486,12 @@ describe('LocalQueue split into a writer and a reader', () => {
 
   const splitDir = tempDir();
   describeQueueContract('local write-ahead log, writer and reader apart', async () => (await split(await splitDir)).queue);
+  // As the standalone server runs it (backend-thread.ts), across segment ends.
+  const pacedDir = tempDir();
+  describeQueueContract(
+    'local write-ahead log, writer and reader apart, batches paced',
+    async () => (await split(await pacedDir, { minBatchIntervalMs: 50, segmentBytes: 64 * 1024 })).queue,
+  );
 
   it('a reader whose topic failed to open reports it and opens it once it can, delivering what was published', async () => {
     const dir = await tempDir();

@@ -37,6 +37,14 @@ interface LocalQueueOptions {
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */
   maxBacklogBytes?: number;
   /**
+   * How long a subscription waits, from the start of one handler call, before handing over a
+   * batch that is not full: under a steady load each call then takes what arrived in that time,
+   * and the costs of a call are shared by more records. Records after a quiet spell, a batch already
+   * full when a call ends, and a draining stop go at once. 0 (the default): whatever is waiting,
+   * as soon as a call ends.
+   */
+  minBatchIntervalMs?: number;
+  /**
    * Called when a handler, a read, a commit or a segment's deletion fails. Each is tried again
    * (after a back-off; a deletion at the next commit), except a damaged segment's remaining
    * records, which are skipped.
@@ -97,7 +105,7 @@ export class LocalQueue implements Queue {
 
   subscribe(topic: string, options: SubscribeOptions, handler: BatchHandler): Subscription {
     if (this.mode === 'writer') throw new Error('this side of the queue only publishes');
-    const subscription = new LocalSubscription(this, topic, options, handler);
+    const subscription = new LocalSubscription(this, topic, options, handler, this.options.minBatchIntervalMs ?? 0);
     this.subscriptions.add(subscription);
     subscription.start();
     return subscription;
@@ -233,12 +241,17 @@ class LocalSubscription implements Subscription {
   private running = true;
   private loop: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
+  /** Set by a draining stop(): the records left go without waiting to fill a batch. */
+  private draining = false;
+  /** Whether `wake` ends a wait to fill a batch (rather than a back-off, which a drain lets run). */
+  private waitingToFill = false;
 
   constructor(
     private readonly queue: LocalQueue,
     private readonly topic: string,
     private readonly options: SubscribeOptions,
     private readonly handler: BatchHandler,
+    private readonly minBatchIntervalMs: number,
   ) {}
 
   start(): void {
@@ -250,6 +263,8 @@ class LocalSubscription implements Subscription {
     if (options.drain && this.running && opened) {
       const target = opened.log.durableEnd;
       const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+      this.draining = true;
+      if (this.waitingToFill) this.wake?.();
       while (opened.state.committed < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }
     this.running = false;
@@ -285,7 +300,10 @@ class LocalSubscription implements Subscription {
     if (!opened) return; // stopped before the topic opened
     const { log, state } = opened;
     let failures = 0;
+    let lastCallStarted = -Infinity;
     while (this.running) {
+      await this.waitToFillBatch(log, state, lastCallStarted);
+      if (!this.running) break;
       let records;
       try {
         records = await log.read(state.committed, this.options.maxBatchSize, MAX_BATCH_BYTES);
@@ -316,6 +334,7 @@ class LocalSubscription implements Subscription {
         value: r.value,
       }));
       try {
+        lastCallStarted = performance.now();
         await this.handler(delivered);
         failures = 0;
       } catch (error) {
@@ -347,6 +366,26 @@ class LocalSubscription implements Subscription {
         if (!this.running) return;
         await this.backOff(failures);
       }
+    }
+  }
+
+  /**
+   * The rest of minBatchIntervalMs since the last handler call started, unless a full batch (by
+   * records, or about by bytes) is already waiting. Decided once: records that arrive meanwhile
+   * join the next batch, even when they fill it.
+   */
+  private async waitToFillBatch(log: TopicLog, state: GroupState, lastCallStarted: number): Promise<void> {
+    const wait = lastCallStarted + this.minBatchIntervalMs - performance.now();
+    if (wait <= 0 || log.durableEnd - state.committed >= MAX_BATCH_BYTES) return;
+    // A failed look goes on at once: the read that follows reports the failure.
+    const waiting = await log.recordsFrom(state.committed).catch(() => Infinity);
+    // Checked after the look, with no await before the sleep: a stop() meanwhile cannot be missed.
+    if (waiting >= this.options.maxBatchSize || this.draining || !this.running) return;
+    this.waitingToFill = true;
+    try {
+      await this.sleep(Math.ceil(wait));
+    } finally {
+      this.waitingToFill = false;
     }
   }
 
