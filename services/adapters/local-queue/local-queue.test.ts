@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { UnavailableError } from '../../core/errors.ts';
 import { describeQueueContract } from '../contracts/queue.contract.ts';
 import type { Queue } from '../../core/ports/queue.ts';
+import { deferred } from '../../../test/support/deferred.ts';
 import { failingWith, replaceFileHandleSync } from '../../../test/support/replaced-syncs.ts';
 import { LocalQueue, type QueuePeer, type QueuePeerMessage } from './local-queue.ts';
 
@@ -282,25 +283,20 @@ describe('LocalQueue on disk', () => {
     const record = (value: string) => ({ key: 'k', value: Buffer.from(value) });
     const publish = (...values: string[]) => queue.publish('t', values.map(record));
     const calls: string[][] = [];
-    let releaseFirst!: () => void;
-    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
-    let secondCall!: () => void;
-    const secondMade = new Promise<void>((resolve) => (secondCall = resolve));
-    let firstCall!: () => void;
-    const firstMade = new Promise<void>((resolve) => (firstCall = resolve));
+    const [firstMade, firstHeld, secondMade] = [deferred(), deferred(), deferred()];
     const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 2 }, async (batch) => {
       calls.push(batch.map((r) => r.value.toString()));
       if (calls.length === 1) {
-        firstCall();
-        await firstHeld;
+        firstMade.resolve();
+        await firstHeld.promise;
       }
-      if (calls.length === 2) secondCall();
+      if (calls.length === 2) secondMade.resolve();
     });
     await publish('a'); // nothing handled before it: it goes at once
-    await firstMade;
+    await firstMade.promise;
     await publish('b', 'c'); // a full batch, waiting when the first call ends: it goes at once too
-    releaseFirst();
-    await secondMade;
+    firstHeld.resolve();
+    await secondMade.promise;
     await publish('d'); // less than a batch within the interval: it waits
     await new Promise((resolve) => setTimeout(resolve, 300));
     await publish('e', 'f'); // arriving during the wait: they join it
@@ -318,19 +314,18 @@ describe('LocalQueue on disk', () => {
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
     try {
       const calls: string[][] = [];
-      let called!: () => void;
-      let nextCall = new Promise<void>((resolve) => (called = resolve));
+      let nextCall = deferred();
       const subscription = queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
         calls.push(batch.map((r) => r.value.toString()));
-        called();
+        nextCall.resolve();
       });
       const publish = (value: string) => queue.publish('t', [{ key: 'k', value: Buffer.from(value) }]);
       await publish('a');
-      await nextCall;
-      nextCall = new Promise<void>((resolve) => (called = resolve));
+      await nextCall.promise;
+      nextCall = deferred();
       now = 120_000; // two minutes after that call started: the next record goes at once
       await publish('b');
-      await nextCall;
+      await nextCall.promise;
       await publish('c'); // within the minute after b's call started: it waits
       await new Promise((resolve) => setTimeout(resolve, 300));
       await subscription.stop(); // not draining: the wait ends, and c stays for the next start

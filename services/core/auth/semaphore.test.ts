@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../../test/support/deferred.ts';
 import { Semaphore } from './semaphore.ts';
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 describe('Semaphore', () => {
   it('lets `limit` holders run at once and the rest in arrival order', async () => {
