@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { migrate } from '../../services/adapters/postgres/migrate.ts';
 import { PgEventStore } from '../../services/adapters/postgres/pg-event-store.ts';
-import type { SqlClient, SqlExecutor } from '../../services/adapters/postgres/sql-client.ts';
+import type { QueryOptions, SqlClient, SqlExecutor } from '../../services/adapters/postgres/sql-client.ts';
 import type { NewEvent } from '../../services/core/ports/event-store.ts';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
@@ -47,8 +47,8 @@ class TimedTransactions implements SqlClient {
 
   constructor(private readonly db: SqlClient) {}
 
-  query<T>(sql: string, params?: unknown[]) {
-    return this.db.query<T>(sql, params);
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+    return this.db.query<T>(sql, params, options);
   }
 
   close() {

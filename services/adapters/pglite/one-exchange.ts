@@ -68,19 +68,20 @@ export class PreparedStatements {
 
 /**
  * Runs `sql` with `params` (already storable: sql-client.ts) as one exchange; the caller holds
- * PGlite's locks. `prepare` false runs even a preparable statement unnamed.
+ * PGlite's locks. `prepare` false runs even a preparable statement unnamed; `keepPrepared` keeps
+ * one of many parameters prepared (preparable.ts).
  */
 export async function queryInOneExchange<T>(
   db: PGlite,
   statements: PreparedStatements,
   sql: string,
   params: readonly unknown[],
-  { syncToFs, prepare }: { syncToFs: boolean; prepare: boolean },
+  { syncToFs, prepare, keepPrepared = false }: { syncToFs: boolean; prepare: boolean; keepPrepared?: boolean },
 ): Promise<SqlResult<T>> {
   const { serialize } = protocol;
   // Serialized first: a value that cannot be (an invalid date) throws before any name is taken.
   const values = params.map(wireValue);
-  const preparable = prepare && worthPreparing(sql, params.length);
+  const preparable = prepare && worthPreparing(sql, params.length, keepPrepared);
   if (changesShape(sql)) statements.forgetAll();
   const statement = preparable ? statements.nameFor(sql) : { name: '', parse: true };
   const message = Buffer.concat([

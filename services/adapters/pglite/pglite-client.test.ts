@@ -68,6 +68,29 @@ describe('PGliteClient prepared statements', () => {
     expect(await prepared()).not.toContain(sql);
   });
 
+  it('keeps such a list prepared when the caller says its text comes back, in a transaction too', async () => {
+    const list = (n: number) => Array.from({ length: n }, (_, i) => `($${i + 1}::integer)`).join(', ');
+    const once = `SELECT sum(v)::integer AS once FROM (VALUES ${list(70)}) AS rows (v)`;
+    const inTransaction = `SELECT sum(v)::integer AS in_transaction FROM (VALUES ${list(80)}) AS rows (v)`;
+    const seventy = Array.from({ length: 70 }, (_, i) => i);
+    expect((await client.query(once, seventy, { keepPrepared: true })).rows).toEqual([{ once: 2415 }]);
+    await client.transaction(async (tx) => {
+      const rows = (await tx.query(inTransaction, [...seventy, ...seventy.slice(0, 10)], { keepPrepared: true })).rows;
+      expect(rows).toEqual([{ in_transaction: 2460 }]);
+    });
+    expect(await prepared()).toEqual(expect.arrayContaining([once, inTransaction]));
+    // Run again under its name, with other values.
+    expect(
+      (
+        await client.query(
+          once,
+          seventy.map((v) => v * 2),
+          { keepPrepared: true },
+        )
+      ).rows,
+    ).toEqual([{ once: 4830 }]);
+  });
+
   it('runs the rest of a transaction unprepared after a SET LOCAL, so its setting applies', async () => {
     const sql = 'SELECT $1::integer AS after_set';
     await client.transaction(async (tx) => {

@@ -3,7 +3,7 @@
 // Only one process may open a data directory at a time (runtime/instance-lock.ts sees to it).
 import { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'node:v8';
-import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
+import { storableParams, type QueryOptions, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { isPreparable } from '../postgres/preparable.ts';
 import { PreparedStatements, queryInOneExchange } from './one-exchange.ts';
 import { PrivateNodeFS, syncDataDirectoryOnce } from './private-node-fs.ts';
@@ -118,13 +118,15 @@ export class PGliteClient implements SqlClient {
     return this.db.dumpDataDir('none');
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+  async query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>> {
     // PGlite's query() takes both of its locks: the transaction one, so that a statement never
     // runs inside another caller's open transaction, and the query one. They and _checkReady are
     // PGlite's underscored members (typed, but internal): an upgrade of PGlite must keep them.
     await this.db._checkReady();
     const result = await this.db._runExclusiveTransaction(() =>
-      this.db.runExclusive(() => this.run<T>(sql, params, { syncToFs: true, prepare: true })),
+      this.db.runExclusive(() =>
+        this.run<T>(sql, params, { syncToFs: true, prepare: true, keepPrepared: options?.keepPrepared }),
+      ),
     );
     // PGlite runs a query synchronously and settles it without a turn of the event loop, so a
     // run of writes (a batch of logs, 100 rows a statement) would hold the thread to its end:
@@ -142,10 +144,11 @@ export class PGliteClient implements SqlClient {
     return this.db.transaction(async (tx) => {
       let prepare = true;
       return work({
-        query: async <R = Record<string, unknown>>(sql: string, params?: unknown[]) => {
+        query: async <R = Record<string, unknown>>(sql: string, params?: unknown[], queryOptions?: QueryOptions) => {
           if (tx.closed) throw new Error('the transaction has ended: run the statement in a new one');
           prepare &&= isPreparable(sql);
-          const options = { syncToFs: false, prepare }; // as of this call, not of when the lock is granted
+          // `prepare` as of this call, not of when the lock is granted.
+          const options = { syncToFs: false, prepare, keepPrepared: queryOptions?.keepPrepared };
           return this.db.runExclusive(() => this.run<R>(sql, params, options));
         },
       });
@@ -153,7 +156,11 @@ export class PGliteClient implements SqlClient {
   }
 
   /** One statement, the caller holding PGlite's locks. */
-  private run<T>(sql: string, params: unknown[] | undefined, options: { syncToFs: boolean; prepare: boolean }) {
+  private run<T>(
+    sql: string,
+    params: unknown[] | undefined,
+    options: { syncToFs: boolean; prepare: boolean; keepPrepared?: boolean },
+  ) {
     return queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], options);
   }
 

@@ -245,10 +245,14 @@ function toStoredEvent(row: EventRow): StoredEvent {
   };
 }
 
+/**
+ * Rows a statement: a few dozen, since each statement's payloads pass through the database's
+ * message buffers at once, and in PGlite that memory, once grown, stays.
+ */
+const ROWS_PER_INSERT = 50;
+
 async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<void> {
-  // A few dozen rows a statement: each statement's payloads pass through the database's
-  // message buffers at once, and in PGlite that memory, once grown, stays.
-  for (const part of chunk(events, 50)) {
+  for (const part of chunk(events, ROWS_PER_INSERT)) {
     const values = valuesList(
       part.map((e) => [
         e.projectId,
@@ -277,6 +281,11 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<voi
            environment, release, trace_id, user_key, payload)
          ON CONFLICT (project_id, event_id) DO NOTHING`,
       values.params,
+      // A full statement's text is the same every time (a loaded server's batches are mostly
+      // full ones): kept prepared, Postgres no longer parses and plans its 700 placeholders on
+      // each run, about a quarter of the statement's time in PGlite (docs/benchmarks.md,
+      // 2026-12-02 (fourth)). Shorter ones differ in length and run unnamed.
+      { keepPrepared: part.length === ROWS_PER_INSERT },
     );
   }
 }

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { classifyPgError, isStalePlan } from './pg-errors.ts';
 import { changesShape, isPreparable, worthPreparing } from './preparable.ts';
-import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from './sql-client.ts';
+import { storableParams, type QueryOptions, type SqlClient, type SqlExecutor, type SqlResult } from './sql-client.ts';
 
 // count(*) and sums are int8; every such value we keep fits in a double.
 const types = {
@@ -54,9 +54,9 @@ class StatementNames {
   private generation = 1;
 
   /** The query `pg` is given: named when worth preparing, seen before and under the cap. */
-  queryFor(sql: string, values: unknown[] | undefined, prepare = true): NamedQuery {
+  queryFor(sql: string, values: unknown[] | undefined, prepare = true, keepPrepared = false): NamedQuery {
     const generation = this.generation;
-    if (!prepare || !worthPreparing(sql, values?.length ?? 0)) return { config: { text: sql, values }, generation };
+    if (!prepare || !worthPreparing(sql, values?.length ?? 0, keepPrepared)) return { config: { text: sql, values }, generation };
     let name = this.names.get(sql);
     if (name === undefined && this.names.size < MAX_NAMED) {
       if (this.seenOnce.delete(sql)) {
@@ -118,22 +118,23 @@ export class PgPoolClient implements SqlClient {
     return new PgPoolClient(pool, options.onError);
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
+  async query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>> {
     const values = storableParams(params);
+    const keepPrepared = options?.keepPrepared ?? false;
     try {
-      return await this.run<T>(sql, values);
+      return await this.run<T>(sql, values, keepPrepared);
     } catch (error) {
       // A statement prepared before another process (a newer release's migration) changed its
       // table runs once more, prepared afresh: the pool closed that connection, as after any
       // error, and run() renewed the names for the others.
       if (!isStalePlan(error)) throw classifyPgError(error);
-      return this.run<T>(sql, values).catch((again: unknown) => Promise.reject(classifyPgError(again)));
+      return this.run<T>(sql, values, keepPrepared).catch((again: unknown) => Promise.reject(classifyPgError(again)));
     }
   }
 
   /** One statement on any connection; on an error the pool closes that connection. */
-  private async run<T>(sql: string, values: unknown[] | undefined): Promise<SqlResult<T>> {
-    const query = this.statements.queryFor(sql, values);
+  private async run<T>(sql: string, values: unknown[] | undefined, keepPrepared: boolean): Promise<SqlResult<T>> {
+    const query = this.statements.queryFor(sql, values, true, keepPrepared);
     try {
       const result = await this.pool.query(query.config);
       if (changesShape(sql)) this.statements.renameAll();
@@ -163,10 +164,10 @@ export class PgPoolClient implements SqlClient {
     try {
       await connection.query('BEGIN');
       const result = await work({
-        async query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>> {
+        async query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
           prepare &&= isPreparable(sql);
           changedShape ||= changesShape(sql);
-          const query = statements.queryFor(sql, storableParams(params), prepare);
+          const query = statements.queryFor(sql, storableParams(params), prepare, options?.keepPrepared);
           try {
             const r = await connection.query(query.config);
             return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };

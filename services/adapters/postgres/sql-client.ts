@@ -11,8 +11,17 @@ export interface SqlResult<T> {
   affectedRows: number;
 }
 
+export interface QueryOptions {
+  /**
+   * The text comes back verbatim (a multi-row statement of a fixed row count, such as a full
+   * chunk of event rows): kept prepared whatever its number of parameters, where the clients
+   * otherwise run a statement of more than a few dozen unnamed (preparable.ts).
+   */
+  keepPrepared?: boolean;
+}
+
 export interface SqlExecutor {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>>;
 }
 
 /**

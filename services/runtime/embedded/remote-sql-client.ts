@@ -3,14 +3,20 @@
 // holds other queries back meanwhile, exactly as a single connection would. Parameters are made
 // storable here, before they cross: a structured clone keeps no class, so a jsonParam would
 // reach the backend as a plain object and be stored as one.
-import { storableParams, type SqlClient, type SqlExecutor, type SqlResult } from '../../adapters/postgres/sql-client.ts';
+import {
+  storableParams,
+  type QueryOptions,
+  type SqlClient,
+  type SqlExecutor,
+  type SqlResult,
+} from '../../adapters/postgres/sql-client.ts';
 import type { RpcClient } from './thread-rpc.ts';
 
 export class RemoteSqlClient implements SqlClient {
   constructor(private readonly rpc: RpcClient) {}
 
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {
-    return this.rpc.call<SqlResult<T>>('sql.query', { sql, params: storableParams(params) });
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>> {
+    return this.rpc.call<SqlResult<T>>('sql.query', { sql, params: storableParams(params), options });
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -18,8 +24,8 @@ export class RemoteSqlClient implements SqlClient {
     let result: T;
     try {
       result = await work({
-        query: <R = Record<string, unknown>>(sql: string, params?: unknown[]) =>
-          this.rpc.call<SqlResult<R>>('sql.query', { sql, params: storableParams(params), tx }),
+        query: <R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions) =>
+          this.rpc.call<SqlResult<R>>('sql.query', { sql, params: storableParams(params), options, tx }),
       });
     } catch (error) {
       await this.rpc.call('sql.rollback', { tx });
@@ -38,11 +44,21 @@ export function sqlHandlers(client: SqlClient) {
   const open = new Map<number, OpenTransaction>();
   let nextTx = 1;
   return {
-    'sql.query': async ({ sql, params, tx }: { sql: string; params?: unknown[]; tx?: number }) => {
-      if (tx === undefined) return client.query(sql, params);
+    'sql.query': async ({
+      sql,
+      params,
+      options,
+      tx,
+    }: {
+      sql: string;
+      params?: unknown[];
+      options?: QueryOptions;
+      tx?: number;
+    }) => {
+      if (tx === undefined) return client.query(sql, params, options);
       const executor = open.get(tx)?.executor;
       if (!executor) throw new Error(`transaction ${tx} is not open`);
-      return executor.query(sql, params);
+      return executor.query(sql, params, options);
     },
     'sql.begin': () =>
       new Promise<{ tx: number }>((started, failed) => {

@@ -1,7 +1,7 @@
 // PgPoolClient's named statements on a real Postgres server: DML run more than once is prepared
-// once per connection, the rest of a transaction after a setting or DDL is not, and a statement
-// prepared before another process changed its table (a newer release's migration, in a fleet)
-// still runs.
+// once per connection (with many parameters, only when the caller keeps it prepared), the rest
+// of a transaction after a setting or DDL is not, and a statement prepared before another
+// process changed its table (a newer release's migration, in a fleet) still runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../../services/core/errors.ts';
 import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
@@ -58,6 +58,23 @@ describe('named statements on Postgres', () => {
     expect(texts).toContain(twice);
     expect(texts).not.toContain(once);
     expect(texts).not.toContain(afterSet);
+  });
+
+  it('prepares a statement of many parameters only when the caller says its text comes back', async () => {
+    const client = open();
+    const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
+    const kept = `SELECT sum(v)::integer AS total FROM (VALUES ${list}) AS rows (v)`;
+    const unnamed = `SELECT sum(v)::integer AS unnamed FROM (VALUES ${list}) AS rows (v)`;
+    const values = Array.from({ length: 70 }, (_, i) => i);
+    const texts = await client.transaction(async (tx) => {
+      for (let run = 0; run < 2; run++) {
+        expect((await tx.query(kept, values, { keepPrepared: true })).rows).toEqual([{ total: 2415 }]);
+        expect((await tx.query(unnamed, values)).rows).toEqual([{ unnamed: 2415 }]);
+      }
+      return preparedTexts(tx);
+    });
+    expect(texts).toContain(kept);
+    expect(texts).not.toContain(unnamed);
   });
 
   it('runs a statement prepared before another process added a column to its table, reading the new column', async () => {
