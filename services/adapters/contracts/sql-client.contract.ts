@@ -1,7 +1,8 @@
 // The SqlClient contract: what every query may send, whichever driver runs it (PGlite, `pg`).
 // Postgres refuses a NUL in text and the escapes JSON.stringify writes for NUL and lone
 // surrogates in jsonb, so a user's odd character anywhere (a search, a name, a note) answered
-// 500. The client makes every text and JSON parameter storable instead, as ingest does.
+// 500. The client makes every text and JSON parameter storable instead, as ingest does. And a
+// statement the caller keeps prepared (QueryOptions.keepPrepared) is, whatever its size.
 import { describe, expect, it } from 'vitest';
 import { jsonParam, unnestRows, type SqlClient } from '../postgres/sql-client.ts';
 
@@ -25,6 +26,19 @@ export function describeSqlClientContract(name: string, open: () => Promise<SqlC
         async (tx) => ((await tx.query<{ v: string }>('SELECT $1::text AS v', ['\u0000\ud800'])).rows[0] as { v: string }).v,
       );
       expect(inside).toBe('\ufffd\ufffd');
+    });
+
+    it('keeps a statement of many parameters prepared from its first run when asked, in a transaction', async () => {
+      const client = await open();
+      const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
+      const kept = `SELECT sum(v)::integer AS kept_in_contract FROM (VALUES ${list}) AS rows (v)`;
+      const values = Array.from({ length: 70 }, (_, i) => i);
+      // In one transaction, so that `pg` answers from the connection that ran the statement.
+      const texts = await client.transaction(async (tx) => {
+        expect((await tx.query(kept, values, { keepPrepared: true })).rows).toEqual([{ kept_in_contract: 2415 }]);
+        return (await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows;
+      });
+      expect(texts.map((row) => row.statement)).toContain(kept);
     });
 
     it('stores a JSON parameter whose keys or values hold a NUL or a lone surrogate, replaced by U+FFFD', async () => {

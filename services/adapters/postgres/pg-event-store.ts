@@ -282,8 +282,9 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<voi
          ON CONFLICT (project_id, event_id) DO NOTHING`,
       values.params,
       // A full statement's text is the same every time (a loaded server's batches are mostly
-      // full ones): kept prepared, Postgres no longer parses and plans its 700 placeholders on
-      // each run, about a quarter of the statement's time in PGlite (docs/benchmarks.md,
+      // full ones): kept prepared, a session parses it once and plans it for its first few
+      // runs only (then a generic plan), instead of parsing and planning a placeholder per value
+      // on every run: a fifth to a quarter of the statement's time in PGlite (docs/benchmarks.md,
       // 2026-12-02 (fourth)). Shorter ones differ in length and run unnamed.
       { keepPrepared: part.length === ROWS_PER_INSERT },
     );

@@ -46,7 +46,8 @@ interface NamedQuery {
  * connection: `pg` parses a named statement on a connection the first time it runs there and
  * only binds and executes it after, which spares Postgres parsing, analysing and (once it finds
  * a generic plan no dearer) planning each run. A text seen once (a log search's filters make
- * many) runs unnamed, so one-off texts do not take the names.
+ * many) runs unnamed, so one-off texts do not take the names; one the caller keeps prepared
+ * (QueryOptions.keepPrepared) is named the first time.
  */
 class StatementNames {
   private readonly names = new Map<string, string>();
@@ -59,7 +60,9 @@ class StatementNames {
     if (!prepare || !worthPreparing(sql, values?.length ?? 0, keepPrepared)) return { config: { text: sql, values }, generation };
     let name = this.names.get(sql);
     if (name === undefined && this.names.size < MAX_NAMED) {
-      if (this.seenOnce.delete(sql)) {
+      // A text the caller keeps prepared is named at once: it comes back, however many one-off
+      // texts (which clear seenOnce) run between its first two runs.
+      if (this.seenOnce.delete(sql) || keepPrepared) {
         name = `errata_${generation}_${this.names.size + 1}`;
         this.names.set(sql, name);
       } else {

@@ -3,7 +3,7 @@
 // cross the port as structured clones, which keep no class, so the client must make them
 // storable (jsonParam values to text) before they leave.
 import { MessageChannel } from 'node:worker_threads';
-import { afterAll } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { describeSqlClientContract } from '../../adapters/contracts/sql-client.contract.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { RemoteSqlClient, sqlHandlers } from './remote-sql-client.ts';
@@ -18,11 +18,24 @@ afterAll(async () => {
   await backend?.close();
 });
 
-describeSqlClientContract('RemoteSqlClient over a message port', () => {
+/** The one RemoteSqlClient of this file, over the channel to a PGlite of its own. */
+function connect(): Promise<RemoteSqlClient> {
   remote ??= PGliteClient.open(undefined).then((client) => {
     backend = client;
     serveRpc(channel.port2, sqlHandlers(client));
     return new RemoteSqlClient(new RpcClient(channel.port1));
   });
   return remote;
+}
+
+describeSqlClientContract('RemoteSqlClient over a message port', connect);
+
+it('passes keepPrepared to the backend outside a transaction too', async () => {
+  const client = await connect();
+  const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
+  const kept = `SELECT sum(v)::integer AS kept_remotely FROM (VALUES ${list}) AS rows (v)`;
+  const values = Array.from({ length: 70 }, (_, i) => i);
+  expect((await client.query(kept, values, { keepPrepared: true })).rows).toEqual([{ kept_remotely: 2415 }]);
+  const { rows } = await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+  expect(rows.map((row) => row.statement)).toContain(kept);
 });
