@@ -4,6 +4,7 @@
 // 500. The client makes every text and JSON parameter storable instead, as ingest does. And a
 // statement the caller keeps prepared (QueryOptions.keepPrepared) is, whatever its size.
 import { describe, expect, it } from 'vitest';
+import { longValuesList } from '../../../test/support/long-values-list.ts';
 import { jsonParam, unnestRows, type SqlClient } from '../postgres/sql-client.ts';
 
 export function describeSqlClientContract(name: string, open: () => Promise<SqlClient>): void {
@@ -30,15 +31,13 @@ export function describeSqlClientContract(name: string, open: () => Promise<SqlC
 
     it('keeps a statement of many parameters prepared from its first run when asked, in a transaction', async () => {
       const client = await open();
-      const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
-      const kept = `SELECT sum(v)::integer AS kept_in_contract FROM (VALUES ${list}) AS rows (v)`;
-      const values = Array.from({ length: 70 }, (_, i) => i);
+      const kept = longValuesList('kept_in_contract');
       // In one transaction, so that `pg` answers from the connection that ran the statement.
       const texts = await client.transaction(async (tx) => {
-        expect((await tx.query(kept, values, { keepPrepared: true })).rows).toEqual([{ kept_in_contract: 2415 }]);
+        expect((await tx.query(kept.sql, kept.values, { keepPrepared: true })).rows).toEqual([{ kept_in_contract: kept.sum }]);
         return (await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows;
       });
-      expect(texts.map((row) => row.statement)).toContain(kept);
+      expect(texts.map((row) => row.statement)).toContain(kept.sql);
     });
 
     it('stores a JSON parameter whose keys or values hold a NUL or a lone surrogate, replaced by U+FFFD', async () => {

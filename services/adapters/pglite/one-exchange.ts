@@ -66,17 +66,26 @@ export class PreparedStatements {
   }
 }
 
+/** How one exchange runs its statement. */
+export interface ExchangeOptions {
+  /** PGlite's own option: sync its files after the exchange (a statement outside a transaction). */
+  syncToFs: boolean;
+  /** False runs even a preparable statement unnamed. */
+  prepare: boolean;
+  /** Keeps one of many parameters prepared (preparable.ts). */
+  keepPrepared?: boolean;
+}
+
 /**
  * Runs `sql` with `params` (already storable: sql-client.ts) as one exchange; the caller holds
- * PGlite's locks. `prepare` false runs even a preparable statement unnamed; `keepPrepared` keeps
- * one of many parameters prepared (preparable.ts).
+ * PGlite's locks.
  */
 export async function queryInOneExchange<T>(
   db: PGlite,
   statements: PreparedStatements,
   sql: string,
   params: readonly unknown[],
-  { syncToFs, prepare, keepPrepared = false }: { syncToFs: boolean; prepare: boolean; keepPrepared?: boolean },
+  { syncToFs, prepare, keepPrepared = false }: ExchangeOptions,
 ): Promise<SqlResult<T>> {
   const { serialize } = protocol;
   // Serialized first: a value that cannot be (an invalid date) throws before any name is taken.

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { longValuesList } from '../../../test/support/long-values-list.ts';
 import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import { PGliteClient } from './pglite-client.ts';
 
@@ -55,40 +56,23 @@ describe('PGliteClient prepared statements', () => {
   });
 
   it('runs multi-row VALUES lists unnamed: their texts change with the row count', async () => {
-    const values = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
-    const sql = `SELECT sum(v)::integer AS total FROM (VALUES ${values}) AS rows (v)`;
-    expect(
-      (
-        await client.query(
-          sql,
-          Array.from({ length: 70 }, (_, i) => i),
-        )
-      ).rows,
-    ).toEqual([{ total: 2415 }]);
-    expect(await prepared()).not.toContain(sql);
+    const list = longValuesList('total');
+    expect((await client.query(list.sql, list.values)).rows).toEqual([{ total: list.sum }]);
+    expect(await prepared()).not.toContain(list.sql);
   });
 
   it('keeps such a list prepared when the caller says its text comes back, in a transaction too', async () => {
-    const list = (n: number) => Array.from({ length: n }, (_, i) => `($${i + 1}::integer)`).join(', ');
-    const once = `SELECT sum(v)::integer AS once FROM (VALUES ${list(70)}) AS rows (v)`;
-    const inTransaction = `SELECT sum(v)::integer AS in_transaction FROM (VALUES ${list(80)}) AS rows (v)`;
-    const seventy = Array.from({ length: 70 }, (_, i) => i);
-    expect((await client.query(once, seventy, { keepPrepared: true })).rows).toEqual([{ once: 2415 }]);
+    const once = longValuesList('once');
+    const inTransaction = longValuesList('in_transaction', 80);
+    expect((await client.query(once.sql, once.values, { keepPrepared: true })).rows).toEqual([{ once: once.sum }]);
     await client.transaction(async (tx) => {
-      const rows = (await tx.query(inTransaction, [...seventy, ...seventy.slice(0, 10)], { keepPrepared: true })).rows;
-      expect(rows).toEqual([{ in_transaction: 2460 }]);
+      const rows = (await tx.query(inTransaction.sql, inTransaction.values, { keepPrepared: true })).rows;
+      expect(rows).toEqual([{ in_transaction: inTransaction.sum }]);
     });
-    expect(await prepared()).toEqual(expect.arrayContaining([once, inTransaction]));
+    expect(await prepared()).toEqual(expect.arrayContaining([once.sql, inTransaction.sql]));
     // Run again under its name, with other values.
-    expect(
-      (
-        await client.query(
-          once,
-          seventy.map((v) => v * 2),
-          { keepPrepared: true },
-        )
-      ).rows,
-    ).toEqual([{ once: 4830 }]);
+    const doubled = once.values.map((v) => v * 2);
+    expect((await client.query(once.sql, doubled, { keepPrepared: true })).rows).toEqual([{ once: 2 * once.sum }]);
   });
 
   it('runs the rest of a transaction unprepared after a SET LOCAL, so its setting applies', async () => {

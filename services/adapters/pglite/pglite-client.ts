@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'node:v8';
 import { storableParams, type QueryOptions, type SqlClient, type SqlExecutor, type SqlResult } from '../postgres/sql-client.ts';
 import { isPreparable } from '../postgres/preparable.ts';
-import { PreparedStatements, queryInOneExchange } from './one-exchange.ts';
+import { PreparedStatements, queryInOneExchange, type ExchangeOptions } from './one-exchange.ts';
 import { PrivateNodeFS, syncDataDirectoryOnce } from './private-node-fs.ts';
 
 // The defaults reserve 128 MB of shared buffers inside the WebAssembly heap; a small
@@ -156,11 +156,7 @@ export class PGliteClient implements SqlClient {
   }
 
   /** One statement, the caller holding PGlite's locks. */
-  private run<T>(
-    sql: string,
-    params: unknown[] | undefined,
-    options: { syncToFs: boolean; prepare: boolean; keepPrepared?: boolean },
-  ) {
+  private run<T>(sql: string, params: unknown[] | undefined, options: ExchangeOptions) {
     return queryInOneExchange<T>(this.db, this.statements, sql, storableParams(params) ?? [], options);
   }
 

@@ -4,6 +4,7 @@
 // storable (jsonParam values to text) before they leave.
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, expect, it } from 'vitest';
+import { longValuesList } from '../../../test/support/long-values-list.ts';
 import { describeSqlClientContract } from '../../adapters/contracts/sql-client.contract.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { RemoteSqlClient, sqlHandlers } from './remote-sql-client.ts';
@@ -32,10 +33,8 @@ describeSqlClientContract('RemoteSqlClient over a message port', connect);
 
 it('passes keepPrepared to the backend outside a transaction too', async () => {
   const client = await connect();
-  const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
-  const kept = `SELECT sum(v)::integer AS kept_remotely FROM (VALUES ${list}) AS rows (v)`;
-  const values = Array.from({ length: 70 }, (_, i) => i);
-  expect((await client.query(kept, values, { keepPrepared: true })).rows).toEqual([{ kept_remotely: 2415 }]);
+  const kept = longValuesList('kept_remotely');
+  expect((await client.query(kept.sql, kept.values, { keepPrepared: true })).rows).toEqual([{ kept_remotely: kept.sum }]);
   const { rows } = await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
-  expect(rows.map((row) => row.statement)).toContain(kept);
+  expect(rows.map((row) => row.statement)).toContain(kept.sql);
 });

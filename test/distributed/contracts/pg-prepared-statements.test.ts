@@ -7,6 +7,7 @@ import { UnavailableError } from '../../../services/core/errors.ts';
 import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
 import type { SqlExecutor } from '../../../services/adapters/postgres/sql-client.ts';
 import { infraSetting } from '../../support/infra-env.ts';
+import { longValuesList } from '../../support/long-values-list.ts';
 import { withDatabase } from '../../support/postgres-database.ts';
 
 const database = withDatabase(() => infraSetting('ERRATA_POSTGRES_URL'));
@@ -62,19 +63,19 @@ describe('named statements on Postgres', () => {
 
   it('prepares a statement of many parameters when the caller keeps it prepared, from its first run, and no other', async () => {
     const client = open();
-    const list = Array.from({ length: 70 }, (_, i) => `($${i + 1}::integer)`).join(', ');
-    const kept = `SELECT sum(v)::integer AS total FROM (VALUES ${list}) AS rows (v)`;
-    const keptInTransaction = `SELECT sum(v)::integer AS in_transaction FROM (VALUES ${list}) AS rows (v)`;
-    const unnamed = `SELECT sum(v)::integer AS unnamed FROM (VALUES ${list}) AS rows (v)`;
-    const values = Array.from({ length: 70 }, (_, i) => i);
-    expect((await client.query(kept, values, { keepPrepared: true })).rows).toEqual([{ total: 2415 }]);
+    const kept = longValuesList('total');
+    const keptInTransaction = longValuesList('in_transaction');
+    const unnamed = longValuesList('unnamed');
+    expect((await client.query(kept.sql, kept.values, { keepPrepared: true })).rows).toEqual([{ total: kept.sum }]);
     const texts = await client.transaction(async (tx) => {
-      expect((await tx.query(keptInTransaction, values, { keepPrepared: true })).rows).toEqual([{ in_transaction: 2415 }]);
-      for (let run = 0; run < 2; run++) expect((await tx.query(unnamed, values)).rows).toEqual([{ unnamed: 2415 }]);
+      const inTransaction = await tx.query(keptInTransaction.sql, keptInTransaction.values, { keepPrepared: true });
+      expect(inTransaction.rows).toEqual([{ in_transaction: keptInTransaction.sum }]);
+      for (let run = 0; run < 2; run++)
+        expect((await tx.query(unnamed.sql, unnamed.values)).rows).toEqual([{ unnamed: unnamed.sum }]);
       return preparedTexts(tx);
     });
-    expect(texts).toEqual(expect.arrayContaining([kept, keptInTransaction]));
-    expect(texts).not.toContain(unnamed);
+    expect(texts).toEqual(expect.arrayContaining([kept.sql, keptInTransaction.sql]));
+    expect(texts).not.toContain(unnamed.sql);
   });
 
   it('runs a statement prepared before another process added a column to its table, reading the new column', async () => {

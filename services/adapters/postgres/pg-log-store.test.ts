@@ -1,0 +1,50 @@
+// PgLogStore's INSERT of a full chunk of records stays prepared (its text is the same each time);
+// what every LogStore answers is held by the contract, the histogram's bound by
+// pg-log-volume.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../core/logs/log-record.ts';
+import { PGliteClient } from '../pglite/pglite-client.ts';
+import { migrate } from './migrate.ts';
+import { PgLogStore } from './pg-log-store.ts';
+
+let client: PGliteClient;
+
+beforeAll(async () => {
+  client = await PGliteClient.open(undefined);
+  await migrate(client);
+});
+
+afterAll(async () => {
+  await client.close();
+});
+
+const record = (n: number): LogRecord => ({
+  id: `q1:${n}`,
+  projectId: 1,
+  timestamp: 1_800_000_000 + n,
+  observedAt: 1_800_000_000 + n,
+  traceId: null,
+  spanId: null,
+  level: 'info',
+  severityNumber: 9,
+  body: `served request ${n}`,
+  attributes: { n: { type: 'integer', value: n } },
+  release: null,
+  environment: null,
+});
+
+describe('PgLogStore', () => {
+  it('keeps the INSERT of a full chunk of records prepared, and runs a shorter one unnamed', async () => {
+    const store = new PgLogStore(client);
+    await store.insertLogs(Array.from({ length: 230 }, (_, n) => record(n))); // chunks of 100, 100 and 30
+    const { rows } = await client.query<{ parameters: number }>(
+      `SELECT cardinality(parameter_types) AS parameters FROM pg_prepared_statements
+       WHERE statement LIKE 'WITH inserted AS (%INSERT INTO logs%'`,
+    );
+    expect(rows.map((r) => r.parameters)).toEqual([100 * 12]);
+    const stored = await client.query<{ n: number; volume: number }>(
+      `SELECT (SELECT count(*)::integer FROM logs) AS n, (SELECT sum(records)::integer FROM log_volume) AS volume`,
+    );
+    expect(stored.rows).toEqual([{ n: 230, volume: 230 }]);
+  });
+});
