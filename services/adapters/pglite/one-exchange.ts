@@ -72,7 +72,10 @@ export interface ExchangeOptions {
   syncToFs: boolean;
   /** False runs even a preparable statement unnamed. */
   prepare: boolean;
-  /** Keeps one of many parameters prepared (preparable.ts). */
+  /**
+   * Keeps a statement of more than MAX_PREPARED_PARAMETERS prepared (QueryOptions.keepPrepared);
+   * nothing when `prepare` is false or the statement is not DML (preparable.ts).
+   */
   keepPrepared?: boolean;
 }
 

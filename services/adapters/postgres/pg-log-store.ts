@@ -45,7 +45,7 @@ const CASTS = ['integer', 'text', 'float8', 'float8', 'text', 'text', 'text', 'i
 /** The records a histogram of a search by text or attributes reads at most (see countNewestRows). */
 const VOLUME_SCAN_LIMIT = 20_000;
 
-/** Records an INSERT: a full one's text (1,200 placeholders) is the same each time. */
+/** Records per INSERT: a full one's text (1,200 placeholders) is the same each time. */
 const ROWS_PER_INSERT = 100;
 
 /** The last record a bounded search reads. */
@@ -98,10 +98,11 @@ export class PgLogStore implements LogStore {
          ${ADD_TO_VOLUME} FROM inserted GROUP BY 1, 2, 3, 4
          ON CONFLICT (project_id, minute, level, environment) DO UPDATE SET records = log_volume.records + excluded.records`,
         values.params,
-        // Kept prepared, a full statement is parsed once a session and planned for its first
-        // few runs only, where unnamed each run parsed and planned 1,200 placeholders: about 30%
-        // of the insert's CPU on PGlite (docs/benchmarks.md, 2026-12-02 (fifth)). Shorter
-        // ones differ in length and run unnamed, as in PgEventStore.
+        // Kept prepared, a full statement is parsed about once a session (again only if other
+        // statements pushed it out) and planned for its first few runs only, where unnamed each
+        // run parsed and planned 1,200 placeholders: about 30% of the insert's CPU on PGlite
+        // (docs/benchmarks.md, 2026-12-02 (fifth)). Shorter ones differ in length and run
+        // unnamed, as in PgEventStore.
         { keepPrepared: part.length === ROWS_PER_INSERT },
       );
     }

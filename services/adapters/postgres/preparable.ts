@@ -12,7 +12,7 @@ const PREPARABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
  * the row count) run unnamed: kept, such texts would crowd out the few small statements run
  * again and again. Unless the caller knows the text comes back (keepPrepared).
  */
-const MAX_PREPARED_PARAMETERS = 64;
+export const MAX_PREPARED_PARAMETERS = 64;
 
 /** Statements that may change a table's shape. */
 const DDL = /^\s*(?:CREATE|ALTER|DROP)\b/i;
