@@ -55,7 +55,11 @@ class StatementNames {
   private generation = 1;
 
   /** The query `pg` is given: named when worth preparing, seen before and under the cap. */
-  queryFor(sql: string, values: unknown[] | undefined, prepare = true, keepPrepared = false): NamedQuery {
+  queryFor(
+    sql: string,
+    values: unknown[] | undefined,
+    { prepare = true, keepPrepared = false }: { prepare?: boolean } & QueryOptions = {},
+  ): NamedQuery {
     const generation = this.generation;
     if (!prepare || !worthPreparing(sql, values?.length ?? 0, keepPrepared)) return { config: { text: sql, values }, generation };
     let name = this.names.get(sql);
@@ -123,21 +127,20 @@ export class PgPoolClient implements SqlClient {
 
   async query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>> {
     const values = storableParams(params);
-    const keepPrepared = options?.keepPrepared ?? false;
     try {
-      return await this.run<T>(sql, values, keepPrepared);
+      return await this.run<T>(sql, values, options);
     } catch (error) {
       // A statement prepared before another process (a newer release's migration) changed its
       // table runs once more, prepared afresh: the pool closed that connection, as after any
       // error, and run() renewed the names for the others.
       if (!isStalePlan(error)) throw classifyPgError(error);
-      return this.run<T>(sql, values, keepPrepared).catch((again: unknown) => Promise.reject(classifyPgError(again)));
+      return this.run<T>(sql, values, options).catch((again: unknown) => Promise.reject(classifyPgError(again)));
     }
   }
 
   /** One statement on any connection; on an error the pool closes that connection. */
-  private async run<T>(sql: string, values: unknown[] | undefined, keepPrepared: boolean): Promise<SqlResult<T>> {
-    const query = this.statements.queryFor(sql, values, true, keepPrepared);
+  private async run<T>(sql: string, values: unknown[] | undefined, options?: QueryOptions): Promise<SqlResult<T>> {
+    const query = this.statements.queryFor(sql, values, options);
     try {
       const result = await this.pool.query(query.config);
       if (changesShape(sql)) this.statements.renameAll();
@@ -170,7 +173,7 @@ export class PgPoolClient implements SqlClient {
         async query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
           prepare &&= isPreparable(sql);
           changedShape ||= changesShape(sql);
-          const query = statements.queryFor(sql, storableParams(params), prepare, options?.keepPrepared);
+          const query = statements.queryFor(sql, storableParams(params), { ...options, prepare });
           try {
             const r = await connection.query(query.config);
             return { rows: r.rows as R[], affectedRows: r.rowCount ?? 0 };
