@@ -23,6 +23,14 @@ export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 type MetricsRole = 'standalone' | 'ingest' | 'mcp' | 'dispatcher' | 'operator';
 
 /**
+ * How often the event-loop delay figures (errata_nodejs_eventloop_lag_*) sample the loop, in ms.
+ * prom-client's default of 10 wakes an idle process 100 times a second, which was most of an
+ * idle server's main-thread CPU (8-9.5 ms a second against 1-1.5 at 100; docs/benchmarks.md). Any
+ * stall that spans a sample is still measured in full, and stalls that matter last longer.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
+/**
  * A process's registry; `role` names what it runs (for errata_build_info). A worker thread
  * passes `processMetrics: false` instead: process-wide figures (memory, CPU, event loop, build
  * info) are reported once, by the main thread, whose /metrics adds the thread's figures.
@@ -31,7 +39,7 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
   const registry = new Registry();
   const registers = [registry];
   if ('role' in options) {
-    collectDefaultMetrics({ register: registry, prefix: 'errata_' });
+    collectDefaultMetrics({ register: registry, prefix: 'errata_', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     // Always 1: a join on it (`* on(instance) group_left(version) errata_build_info`) lets any
     // alert or panel say which version and role misbehaves.
     new Gauge({
