@@ -1,7 +1,8 @@
 // npm run bench:ingest — ingest throughput and latency of a standalone server under a 70/30 mix
 // of ~2 KB and ~20 KB error envelopes over 100 fingerprints, compared in the same run with a
 // bare node:http server that only reads and answers. Prints figures; asserts nothing.
-//   Idle: a fresh server's resident memory after IDLE_SECONDS, and where it goes.
+//   Idle: a fresh server's resident memory after IDLE_SECONDS, and where it goes; its CPU a
+//   second over the second half of that wait.
 //   Sustained: for each of RATES, a fresh server under an open loop at that rate for
 //   STEADY_SECONDS; whether it kept up (issue 20: at most 1% of requests failed, at least 99% of
 //   what was accepted processed within 30 s of the load's end, the backlog never growing for more
@@ -183,9 +184,16 @@ async function main() {
   try {
     const p = await provision(server, 'Bench');
     const url = new URL(`${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`);
-    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    // CPU over the idle wait's second half: the first has the start's own work in it.
+    await new Promise((r) => setTimeout(r, (IDLE_SECONDS * 1000) / 2));
+    const idleCpuBefore = threadCpuSeconds(server.child.pid!);
+    await new Promise((r) => setTimeout(r, (IDLE_SECONDS * 1000) / 2));
+    const idleCpu = threadCpuSplit(server.child.pid!, idleCpuBefore, threadCpuSeconds(server.child.pid!), IDLE_SECONDS / 2);
     console.log(
       `idle, ${IDLE_SECONDS} s after start: ${(await memoryBreakdown(server.child.pid!, await readThreadMemory(server.url))).line}`,
+    );
+    console.log(
+      `idle CPU over the last ${IDLE_SECONDS / 2} s: ${idleCpu.all.toFixed(1)} ms a second = main thread ${idleCpu.main.toFixed(1)} + the others (backend, V8's and libuv's helpers) ${(idleCpu.backend + idleCpu.helpers).toFixed(1)}`,
     );
 
     // Then as fast as it will go.
