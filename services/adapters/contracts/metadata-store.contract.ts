@@ -19,6 +19,7 @@ import { describeTokenStoreContract } from './token-store.contract.ts';
 const METHODS: Record<keyof MetadataStore, true> = {
   ensureOrganization: true,
   findOrganization: true,
+  getOrganization: true,
   listOrganizations: true,
   createProject: true,
   findProject: true,

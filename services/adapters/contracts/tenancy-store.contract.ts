@@ -22,6 +22,15 @@ export function describeTenancyStoreContract(name: string, open: () => Promise<T
       expect((await store.listOrganizations()).some((o) => o.slug === slug)).toBe(true);
     });
 
+    it('gets an organization by its id, and none for an id no organization has', async () => {
+      const org = await store.ensureOrganization(`org-${unique()}`, 'By Id');
+      const other = await store.ensureOrganization(`org-${unique()}`, 'Other');
+      expect(await store.getOrganization(org.id)).toEqual(org);
+      expect(await store.getOrganization(other.id)).toEqual(other);
+      const highest = Math.max(...(await store.listOrganizations()).map((o) => o.id));
+      expect(await store.getOrganization(highest + 1)).toBeUndefined();
+    });
+
     it('creates a project with its DSN key, finds it by key, and refuses a taken slug', async () => {
       const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
       const publicKey = unique() + unique();

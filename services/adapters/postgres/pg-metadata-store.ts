@@ -34,6 +34,7 @@ export class PgMetadataStore implements MetadataStore {
   // sent to the wrong slice does not compile.
   readonly ensureOrganization: TenancyStore['ensureOrganization'] = (...a) => this.tenancy.ensureOrganization(...a);
   readonly findOrganization: TenancyStore['findOrganization'] = (...a) => this.tenancy.findOrganization(...a);
+  readonly getOrganization: TenancyStore['getOrganization'] = (...a) => this.tenancy.getOrganization(...a);
   readonly listOrganizations: TenancyStore['listOrganizations'] = (...a) => this.tenancy.listOrganizations(...a);
   readonly createProject: TenancyStore['createProject'] = (...a) => this.tenancy.createProject(...a);
   readonly findProject: TenancyStore['findProject'] = (...a) => this.tenancy.findProject(...a);

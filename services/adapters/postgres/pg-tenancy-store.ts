@@ -27,6 +27,11 @@ export class PgTenancyStore implements TenancyStore {
     return result.rows[0] && toOrganization(result.rows[0]);
   }
 
+  async getOrganization(id: number): Promise<Organization | undefined> {
+    const result = await this.db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
+    return result.rows[0] && toOrganization(result.rows[0]);
+  }
+
   async listOrganizations(): Promise<Organization[]> {
     const result = await this.db.query<OrganizationRow>('SELECT * FROM organizations ORDER BY id');
     return result.rows.map(toOrganization);

@@ -38,6 +38,7 @@ export interface GroupingRuleTexts {
 export interface TenancyStore {
   ensureOrganization(slug: string, name: string): Promise<Organization>;
   findOrganization(slug: string): Promise<Organization | undefined>;
+  getOrganization(id: number): Promise<Organization | undefined>;
   listOrganizations(): Promise<Organization[]>;
 
   /** Creates the project and its first DSN key together; ConflictError when the slug is taken. */
