@@ -11,7 +11,6 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGliteClient } from '../adapters/pglite/pglite-client.ts';
 import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
 import type { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
 import { createSqlStores, type SqlStores } from '../adapters/postgres/sql-stores.ts';
@@ -45,11 +44,19 @@ interface StandalonePorts extends IngestPorts, McpPorts, Opened {
   stop(drainTimeoutMs: number): Promise<void>;
 }
 
+/**
+ * The embedded database, loaded when a command opens it: the standalone server's main thread never
+ * does (its backend thread holds the database), and PGlite's module held about 1 MB of its heap.
+ */
+async function openPGlite(dir: string) {
+  return (await import('../adapters/pglite/pglite-client.ts')).PGliteClient.open(dir);
+}
+
 /** Opens the stores of a data directory and brings its schema up to date. */
 export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Stores> {
   const dir = embeddedDatabaseDir(config.dataDir);
   await mkdir(dir, { recursive: true });
-  const client = await PGliteClient.open(dir);
+  const client = await openPGlite(dir);
   try {
     await migrate(client);
   } catch (error) {
@@ -133,7 +140,7 @@ export async function initializeEmbeddedDatabase(dataDir: string): Promise<void>
 
 /** The child's side of initializeEmbeddedDatabase. */
 export async function createEmbeddedDatabase(dir: string): Promise<void> {
-  const client = await PGliteClient.open(dir);
+  const client = await openPGlite(dir);
   await migrate(client);
   await client.close();
 }

@@ -36,18 +36,24 @@ function packagesLoadedWith(file: string, seen = new Set<string>()): Set<string>
   return packages;
 }
 
-/** The chunks that a built file, or any chunk it imports statically, imports on demand. */
-function chunksImportedOnDemand(file: string, seen = new Set<string>()): string[] {
-  if (seen.has(file)) return [];
+/**
+ * The packages that a built file, or any chunk it imports statically, imports on demand: a
+ * package named in `import("x")` itself, and what a chunk imported that way loads with it.
+ */
+function packagesLoadedOnDemand(file: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(file)) return packages;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  const staticChunks = [...text.matchAll(STATIC_IMPORT)].flatMap(([, specifier]) =>
-    specifier!.startsWith('.') ? [join(file, '..', specifier!)] : [],
-  );
-  return [
-    ...[...text.matchAll(DYNAMIC_IMPORT)].map(([, specifier]) => join(file, '..', specifier!)),
-    ...staticChunks.flatMap((chunk) => chunksImportedOnDemand(chunk, seen)),
-  ];
+  for (const [, specifier] of text.matchAll(DYNAMIC_IMPORT)) {
+    if (specifier!.startsWith('.')) {
+      for (const p of packagesLoadedWith(join(file, '..', specifier!))) packages.add(p);
+    } else if (!specifier!.startsWith('node:')) packages.add(specifier!);
+  }
+  for (const [, specifier] of text.matchAll(STATIC_IMPORT)) {
+    if (specifier!.startsWith('.')) for (const p of packagesLoadedOnDemand(join(file, '..', specifier!), seen)) packages.add(p);
+  }
+  return packages;
 }
 
 describe('the standalone bundle', () => {
@@ -61,8 +67,15 @@ describe('the standalone bundle', () => {
     expect(among(ON_DEMAND, loaded)).toEqual([]);
   });
 
+  it('loads neither PGlite nor openid-client on the main thread at start, and reaches both on demand', () => {
+    // The backend thread holds the database; a provider's client loads with the first sign-in.
+    const mainThread = ['@electric-sql/pglite', 'openid-client'];
+    expect(among(mainThread, packagesLoadedWith(entries[0]!))).toEqual([]);
+    expect(among(mainThread, packagesLoadedWith(entries[1]!))).toEqual(['@electric-sql/pglite']);
+    expect(among(mainThread, packagesLoadedOnDemand(entries[0]!))).toEqual(mainThread);
+  });
+
   it('reaches every distributed driver, and the MCP SDK, through an import on demand', () => {
-    const onDemand = new Set(chunksImportedOnDemand(entries[0]!).flatMap((chunk) => [...packagesLoadedWith(chunk)]));
-    expect(among(ON_DEMAND, onDemand)).toEqual(ON_DEMAND);
+    expect(among(ON_DEMAND, packagesLoadedOnDemand(entries[0]!))).toEqual(ON_DEMAND);
   });
 });

@@ -3,7 +3,9 @@
 // authorization URL with PKCE S256, and the code exchange, which checks the state, the ID token's
 // signature, issuer, audience, expiry and nonce. Claims come from the ID token, with the userinfo
 // endpoint filling in what it lacks (many providers keep groups out of the ID token).
-import * as client from 'openid-client';
+// openid-client loads with the first sign-in, not with the server: most servers have no provider,
+// and it held about 1 MB of heap (docs/benchmarks.md).
+import type * as OpenidClient from 'openid-client';
 import type { OidcConfig } from '../../runtime/config.ts';
 import type { SignInChecks } from './sign-in-binding.ts';
 
@@ -20,13 +22,23 @@ export interface OidcProvider {
 
 export function openidProvider(oidc: OidcConfig, baseUrl: string): OidcProvider {
   const redirectUri = new URL(CALLBACK_PATH, `${baseUrl}/`).href;
-  let discovered: Promise<client.Configuration> | undefined;
+  let discovered: Promise<{ client: typeof OpenidClient; config: OpenidClient.Configuration }> | undefined;
+  /** The library and the provider's configuration, discovered once. */
   const configuration = () => {
-    discovered ??= client
-      .discovery(new URL(oidc.issuer), oidc.clientId, { redirect_uris: [redirectUri] }, client.ClientSecretBasic(oidc.clientSecret), {
-        // Allowed by config.ts only for an issuer on loopback.
-        ...(oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : {}),
-        timeout: 10,
+    discovered ??= import('openid-client')
+      .then(async (client) => {
+        const config = await client.discovery(
+          new URL(oidc.issuer),
+          oidc.clientId,
+          { redirect_uris: [redirectUri] },
+          client.ClientSecretBasic(oidc.clientSecret),
+          {
+            // Allowed by config.ts only for an issuer on loopback.
+            ...(oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : {}),
+            timeout: 10,
+          },
+        );
+        return { client, config };
       })
       .catch((error: unknown) => {
         discovered = undefined;
@@ -37,7 +49,8 @@ export function openidProvider(oidc: OidcConfig, baseUrl: string): OidcProvider 
 
   return {
     async authorizationUrl(checks) {
-      return client.buildAuthorizationUrl(await configuration(), {
+      const { client, config } = await configuration();
+      return client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
         scope: oidc.scopes,
         state: checks.state,
@@ -48,7 +61,7 @@ export function openidProvider(oidc: OidcConfig, baseUrl: string): OidcProvider 
     },
 
     async claims(callbackUrl, checks) {
-      const config = await configuration();
+      const { client, config } = await configuration();
       const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: checks.verifier,
         expectedState: checks.state,
