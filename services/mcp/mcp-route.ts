@@ -77,7 +77,7 @@ export async function toolContext(
   limiter: AgentCallLimiter,
   now: () => number,
 ): Promise<ToolContext> {
-  // By its key: listing every organization on each call made a call cost more the more
+  // By its id (the primary key): listing every organization on each call made a call cost more the more
   // organizations the installation has (about 3x at 1,000; docs/benchmarks.md).
   const organization = await deps.metadata.getOrganization(token.organizationId);
   if (!organization) throw new UnavailableError("the token's organization could not be read");

@@ -23,10 +23,13 @@ export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 type MetricsRole = 'standalone' | 'ingest' | 'mcp' | 'dispatcher' | 'operator';
 
 /**
- * How often the event-loop delay figures (errata_nodejs_eventloop_lag_*) sample the loop, in ms.
- * prom-client's default of 10 wakes an idle process 100 times a second, which was most of an
- * idle server's main-thread CPU (8-9.5 ms a second against 1-1.5 at 100; docs/benchmarks.md). Any
- * stall that spans a sample is still measured in full, and stalls that matter last longer.
+ * How often the event-loop delay figures (errata_nodejs_eventloop_lag_{min,max,mean,stddev,pNN}
+ * _seconds) sample the loop, in ms. Each figure is the time between two samples, so this is its
+ * floor (about 0.1 s at rest) and a stall shows as what exceeds it; a stall shorter than this
+ * may fall between two samples. errata_nodejs_eventloop_lag_seconds (one setImmediate's delay,
+ * at each scrape) does not depend on it. prom-client's default of 10 woke an idle process 100
+ * times a second, most of an idle server's main-thread CPU (8-9.5 ms a second against 1-1.5 at
+ * 100; docs/benchmarks.md).
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;
 

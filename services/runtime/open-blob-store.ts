@@ -1,7 +1,7 @@
 // Where uploaded source maps live: S3 when ERRATA_S3_BUCKET is set, else <data dir>/blobs.
 // Its own module so the standalone backend thread can open it without the distributed drivers.
 // The S3 client loads only when a configuration asks for it: imported at start it held about
-// 4 MB of heap in each of the standalone server's two threads (docs/benchmarks.md).
+// 3 MB of heap in each of the standalone server's two threads (docs/benchmarks.md).
 import { join } from 'node:path';
 import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';

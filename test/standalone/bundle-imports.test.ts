@@ -1,8 +1,10 @@
 // The standalone server's bundle (what `npm start` runs, built by `npm run build`) imports the
 // distributed mode's drivers only on demand: they held 8 MB of its heap and about 13 MB of its
-// idle RSS, and the S3 client about 4 MB of heap in each of its two threads (docs/benchmarks.md).
+// idle RSS, and the S3 client about 3 MB of heap in each of its two threads (docs/benchmarks.md).
 // It imports the MCP SDK on demand too: /mcp and the agent manifest load it on their first
-// request. Read from the built files, following their static imports.
+// request. Its main thread loads neither PGlite (the backend thread holds the database) nor
+// openid-client (the first sign-in loads it). Read from the built files, following their static
+// imports, and the imports on demand of those files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

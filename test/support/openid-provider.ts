@@ -21,8 +21,13 @@ export interface OpenIdProvider {
   close(): Promise<void>;
 }
 
-export async function startOpenIdProvider(accounts: Record<string, TestAccount>, redirectUris: string[]): Promise<OpenIdProvider> {
-  const port = await freePort();
+/** Starts the provider on `port` (a free one unless given: a test may point a client at it first). */
+export async function startOpenIdProvider(
+  accounts: Record<string, TestAccount>,
+  redirectUris: string[],
+  port?: number,
+): Promise<OpenIdProvider> {
+  port ??= await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = 'errata-test';
   const clientSecret = 'a-client-secret-that-must-never-show';

@@ -3,8 +3,8 @@
 // authorization URL with PKCE S256, and the code exchange, which checks the state, the ID token's
 // signature, issuer, audience, expiry and nonce. Claims come from the ID token, with the userinfo
 // endpoint filling in what it lacks (many providers keep groups out of the ID token).
-// openid-client loads with the first sign-in, not with the server: most servers have no provider,
-// and it held about 1 MB of heap (docs/benchmarks.md).
+// openid-client loads with the first sign-in, not with the server: most servers have no provider
+// (with PGlite, also on demand on the main thread, it held 1.3 MB of heap; docs/benchmarks.md).
 import type * as OpenidClient from 'openid-client';
 import type { OidcConfig } from '../../runtime/config.ts';
 import type { SignInChecks } from './sign-in-binding.ts';
