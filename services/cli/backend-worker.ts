@@ -3,7 +3,8 @@
 // database, the reading side of the queue and the blobs (runtime/embedded/backend-thread.ts),
 // and the dispatcher role runs on them, exactly as under `errata serve dispatcher`, with the
 // settings the main thread read from the configuration.
-import { startDispatcherRole, type DispatcherSettings } from '../dispatcher/dispatcher-role.ts';
+import { startDispatcherRole } from '../dispatcher/dispatcher-role.ts';
+import type { DispatcherSettings } from '../dispatcher/dispatcher-settings.ts';
 import { BACKEND_SOURCE_MAP_CACHE_BYTES, runEmbeddedBackend } from '../runtime/embedded/backend-thread.ts';
 
 await runEmbeddedBackend<DispatcherSettings>((ports, settings, runtime) =>

@@ -7,7 +7,7 @@
 // batch being handled and its commit), flush, close, exit 0.
 import type { RequestListener, Server } from 'node:http';
 import v8 from 'node:v8';
-import { dispatcherSettings, startDispatcherRole } from '../dispatcher/dispatcher-role.ts';
+import { dispatcherSettings } from '../dispatcher/dispatcher-settings.ts';
 import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
 import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';
 import { composeDispatcher, composeIngest, composeMcp, type ServerRole } from '../runtime/compose.ts';
@@ -95,6 +95,9 @@ const ROLES: Record<ServerRole, (config: Config, logger: Logger, metrics: Metric
     const ports = await composeDispatcher(config, logger, metrics);
     return building(ports, async () => {
       registerQueueLag(metrics, ports.queue);
+      // On demand: the ingest and mcp roles, and the standalone server's main thread, which share
+      // this bundle, need none of the event pipeline.
+      const { startDispatcherRole } = await import('../dispatcher/dispatcher-role.ts');
       const dispatcher = startDispatcherRole(ports, dispatcherSettings(config), { logger, metrics });
       const app = createHttpApp({ logger, metrics, health: ports.health });
       app.use((ctx) => {

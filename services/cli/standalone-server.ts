@@ -8,7 +8,7 @@
 import type { Server } from 'node:http';
 import { codeLink, issueSetupCode } from '../core/people/one-time-codes.ts';
 import type { Organization } from '../core/ports/metadata-store.ts';
-import { dispatcherSettings } from '../dispatcher/dispatcher-role.ts';
+import { dispatcherSettings } from '../dispatcher/dispatcher-settings.ts';
 import { isIngestPath } from '../ingest/app.ts';
 import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
 import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';

@@ -1,37 +1,13 @@
 // The dispatcher role, assembled here once for `errata serve dispatcher` and the standalone
-// server's backend thread alike: its settings from the configuration, and its work over the
-// role's ports: the queue consumers (event and log pipelines, alert evaluation and webhook
-// delivery) and the periodic jobs. Standalone reads the settings on the main thread and hands
-// them to the backend thread, so they are plain data.
-import { readFileSync } from 'node:fs';
-import type { Config } from '../runtime/config.ts';
+// server's backend thread alike: its work over the role's ports, the queue consumers (event and
+// log pipelines, alert evaluation and webhook delivery) and the periodic jobs, with the settings
+// of dispatcher-settings.ts.
 import type { Logger } from '../runtime/logger.ts';
 import { outcomeRecorder, type Metrics } from '../runtime/metrics.ts';
 import type { DispatcherPorts } from '../runtime/role-ports.ts';
 import { startPeriodicJobs } from './periodic-jobs.ts';
-import { startDispatcherWorkers, type AlertingSettings, type DispatcherWorkers } from './workers.ts';
-
-export interface DispatcherSettings {
-  alerting: AlertingSettings;
-  /** ERRATA_EVENT_RETENTION_DAYS: events, logs, maps and deliveries older than this are pruned. */
-  retentionDays: number;
-  /** Heap the cache of parsed source maps may hold; the symbolicator's default when absent. */
-  sourceMapCacheBytes?: number;
-}
-
-export function dispatcherSettings(config: Config): DispatcherSettings {
-  return {
-    alerting: {
-      baseUrl: config.baseUrl,
-      allowHosts: config.webhooks.allowHosts, // ERRATA_WEBHOOK_ALLOW_HOSTS
-      // ERRATA_WEBHOOK_CA_FILE, read once here (standalone: on the main thread).
-      extraCa: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined,
-      retryBaseMs: config.webhooks.retryBaseMs, // ERRATA_WEBHOOK_RETRY_BASE_MS
-      channelLimitPerHour: config.webhooks.channelLimitPerHour, // ERRATA_ALERT_CHANNEL_LIMIT_PER_HOUR
-    },
-    retentionDays: config.eventRetentionDays,
-  };
-}
+import type { DispatcherSettings } from './dispatcher-settings.ts';
+import { startDispatcherWorkers, type DispatcherWorkers } from './workers.ts';
 
 export function startDispatcherRole(
   ports: DispatcherPorts,

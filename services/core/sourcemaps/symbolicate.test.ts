@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DebugImage, Frame, NormalizedEvent } from '../event/event.ts';
 import { addJavaScriptModules } from '../event/js-module.ts';
 import { frameValues } from '../grouping/frame-values.ts';
+import { debugIdsNeeded } from './maps-needed.ts';
 import {
   CONTEXT_CHARACTERS,
-  debugIdsNeeded,
   parseSourceMap,
   SourceMapError,
   symbolicateEvent,

@@ -3,7 +3,7 @@
 // image's source map and rewritten to the original file, line, column, function and source
 // context. The frames as they arrived are kept in `raw_stacktrace`.
 //
-// This module is pure: the caller asks `debugIdsNeeded` which maps the event wants, loads them
+// This module is pure: the caller asks `debugIdsNeeded` (maps-needed.ts) which maps the event wants, loads them
 // however it likes, parses them with `parseSourceMap` and hands them to `symbolicateEvent`.
 //
 // Function names are the known gap. Symbolicator names a frame after the enclosing scope, from a
@@ -20,9 +20,10 @@ import {
   type SectionedSourceMapInput,
   type TraceMap,
 } from '@jridgewell/trace-mapping';
-import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import type { Frame, NormalizedEvent } from '../event/event.ts';
 import { generateModule } from '../event/js-module.ts';
 import { normalizeDebugId } from './artifact-manifest.ts';
+import { lookupPath, sourceMapImages } from './maps-needed.ts';
 
 /** The map cannot be used; the message says why. */
 export class SourceMapError extends Error {
@@ -86,53 +87,6 @@ export function parseSourceMap(json: string | Uint8Array, url?: string): ParsedS
     if (!sourceIndex.has(source)) sourceIndex.set(source, index);
   });
   return { map, url, sourceIndex, lines: [] };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Which maps an event needs
-
-/** Debug IDs the event's frames need: from debug_meta.images of type "sourcemap" whose code_file equals some frame's abs_path (after stripping a leading "async "). */
-export function debugIdsNeeded(event: NormalizedEvent): Map<string, string> {
-  const byCodeFile = sourceMapImages(event);
-  const needed = new Map<string, string>();
-  for (const { frames } of pendingStacktraces(event)) {
-    for (const frame of frames) {
-      const path = lookupPath(frame);
-      const debugId = path === undefined ? undefined : byCodeFile.get(path);
-      if (path !== undefined && debugId) needed.set(path, debugId);
-    }
-  }
-  return needed;
-}
-
-/** code_file → normalized debug id, for the images that describe source maps. */
-function sourceMapImages(event: NormalizedEvent): Map<string, string> {
-  const byCodeFile = new Map<string, string>();
-  for (const image of event.debug_meta?.images ?? []) {
-    if (image.type !== 'sourcemap' || typeof image.code_file !== 'string' || typeof image.debug_id !== 'string') continue;
-    const debugId = normalizeDebugId(image.debug_id);
-    if (debugId) byCodeFile.set(image.code_file, debugId);
-  }
-  return byCodeFile;
-}
-
-/** The stack traces still to symbolicate: an exception that already has raw frames was done before. */
-function pendingStacktraces(event: NormalizedEvent): Stacktrace[] {
-  const out: Stacktrace[] = [];
-  for (const exception of event.exception?.values ?? []) {
-    if (exception.stacktrace && !exception.raw_stacktrace) out.push(exception.stacktrace);
-  }
-  if (event.stacktrace) out.push(event.stacktrace);
-  return out;
-}
-
-/**
- * The path matched against code_file (the exact string, minus the `async ` some SDKs prefix);
- * undefined for a frame that has none or was symbolicated already.
- */
-function lookupPath(frame: Frame): string | undefined {
-  if (typeof frame.abs_path !== 'string' || frame.data?.symbolicated === true) return undefined;
-  return frame.abs_path.startsWith('async ') ? frame.abs_path.slice('async '.length) : frame.abs_path;
 }
 
 // ---------------------------------------------------------------------------------------------

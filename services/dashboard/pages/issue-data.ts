@@ -12,7 +12,7 @@ import type { EventNeighbours, StoredEvent } from '../../core/ports/event-store.
 import type { Issue, IssueActivity, Project } from '../../core/ports/metadata-store.ts';
 import type { TagSummary } from '../../core/ports/issue-store.ts';
 import { parseShortId } from '../../core/projects/short-id.ts';
-import { debugIdsNeeded } from '../../core/sourcemaps/symbolicate.ts';
+import { debugIdsNeeded } from '../../core/sourcemaps/maps-needed.ts';
 import type { OrganizationPage } from '../organization-page.ts';
 
 const TAG_KEYS = 12;

@@ -4,7 +4,7 @@
 // under the uploading project as it was sent, unless already there, within the project's chunk
 // quota; sizes are bounded by what the chunk-upload options advertise.
 import type { IncomingMessage } from 'node:http';
-import busboy from 'busboy';
+import type { Busboy } from 'busboy';
 import { PayloadTooLargeError, UserInputError } from '../../core/errors.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { CHUNK_SIZE, CHUNKS_PER_REQUEST, MAX_REQUEST_BYTES, SHA1 } from '../../core/sourcemaps/upload-protocol.ts';
@@ -29,7 +29,7 @@ export async function receiveChunks(
       MAX_REQUEST_BYTES,
     );
   }
-  const parts = await readParts(req);
+  const parts = await readParts(req, (await import('busboy')).default);
   // A project whose chunks already fill its quota is refused before any part is inflated.
   if (parts.length > 0) quota.check(project);
   for (const part of parts) {
@@ -49,9 +49,10 @@ export async function receiveChunks(
   return parts.length;
 }
 
-function readParts(req: IncomingMessage): Promise<Part[]> {
+/** `busboy` is handed in, loaded with the first upload: a server that never receives one need not hold it. */
+function readParts(req: IncomingMessage, busboy: typeof import('busboy')): Promise<Part[]> {
   return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
+    let parser: Busboy;
     try {
       parser = busboy({ headers: req.headers, limits: { files: CHUNKS_PER_REQUEST, fileSize: CHUNK_SIZE, fields: 0 } });
     } catch {

@@ -24,7 +24,6 @@ import {
 } from '../../core/sourcemaps/upload-protocol.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { assembleBundle } from './assemble-bundle.ts';
 import { AssemblyQueue } from './assembly-queue.ts';
 import { ChunkQuota } from './chunk-quota.ts';
 import { chunkExists } from './chunk-store.ts';
@@ -147,6 +146,9 @@ async function assemble(
   if (known && (known.state !== 'assembling' || Date.now() - known.updatedAt.getTime() < ASSEMBLY_STALE_MS)) {
     return { state: known.state, missingChunks: [], detail: known.detail };
   }
+  // Loaded with the first assembly, not at start: it brings yauzl, a ZIP reader most servers never
+  // need. Here, before the checks, since nothing may be awaited between them and the start.
+  const { assembleBundle } = await import('./assemble-bundle.ts');
   const missing: string[] = [];
   for (const sha1 of new Set(request.chunks)) {
     if (!(await chunkExists(deps.blobs, projectId, sha1))) missing.push(sha1);
