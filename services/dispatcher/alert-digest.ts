@@ -27,14 +27,13 @@ const COUNT_CAP = 100;
 /** Sends the digests that are due; returns how many it queued. */
 export async function sendDueDigests(deps: DigestDeps, now: Date, logger: Logger): Promise<number> {
   let queued = 0;
-  const organizations = new Map((await deps.metadata.listOrganizations()).map((o) => [o.id, o]));
   for (const channel of await deps.alerts.listDigestChannels()) {
     const dueAt = lastDigestDue(now, channel.digest!);
     if (channel.digestSentAt && channel.digestSentAt >= dueAt) continue;
-    const organization = organizations.get(channel.organizationId);
-    if (!organization) continue;
     // One channel's failure must not hold back the others' digests.
     try {
+      const organization = await deps.metadata.getOrganization(channel.organizationId);
+      if (!organization) continue;
       if (await sendDigest(deps, organization, channel, dueAt)) queued++;
     } catch (error) {
       logger.error({ err: error, channelId: channel.id }, 'digest failed; will retry');

@@ -126,11 +126,15 @@ export class AlertEvaluator {
     });
   }
 
+  /** Read once by id and kept: an organization's slug never changes, and a fleet may have thousands. */
   private async organizationSlug(id: number): Promise<string> {
-    if (!this.organizations.has(id)) {
-      this.organizations = new Map((await this.deps.metadata.listOrganizations()).map((o) => [o.id, o.slug]));
+    let slug = this.organizations.get(id);
+    if (slug === undefined) {
+      slug = (await this.deps.metadata.getOrganization(id))?.slug;
+      if (slug === undefined) return ''; // deleted meanwhile: not kept, as before
+      this.organizations.set(id, slug);
     }
-    return this.organizations.get(id) ?? '';
+    return slug;
   }
 }
 

@@ -10,7 +10,7 @@ import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https
 import * as manage from '../core/alerts/alert-management.ts';
 import { secretBox } from '../core/alerts/secret-box.ts';
 import { encodeQueuedItem } from '../core/pipeline/queued-item.ts';
-import type { Organization } from '../core/ports/metadata-store.ts';
+import type { MetadataStore, Organization } from '../core/ports/metadata-store.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { createMetrics, outcomeRecorder } from '../runtime/metrics.ts';
 import { sendDueDigests } from './alert-digest.ts';
@@ -27,6 +27,20 @@ let receiver: HttpsReceiver;
 let organization: Organization;
 let deps: manage.AlertManagementDeps;
 
+/**
+ * The stores' metadata, refusing to list every organization: the evaluator and the jobs read the
+ * one they need by id (listing each minute, or per alert, cost a fleet of thousands).
+ */
+function readingOrganizationsById(metadata: MetadataStore): MetadataStore {
+  return new Proxy(metadata, {
+    get(target, property) {
+      if (property === 'listOrganizations') return () => Promise.reject(new Error('listed every organization'));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 beforeAll(async () => {
   stores = await openEmbeddedStores();
   receiver = await startHttpsReceiver();
@@ -34,7 +48,7 @@ beforeAll(async () => {
   deps = {
     alerts: stores.alerts,
     secrets: secretBox(randomBytes(32)),
-    metadata: stores.metadata,
+    metadata: readingOrganizationsById(stores.metadata),
     baseUrl: BASE_URL,
     webhookAllowHosts: [],
   };
@@ -62,7 +76,7 @@ async function ingest(projectId: number, events: Array<{ group: string; message:
     events: stores.events,
     alertEvaluator: new AlertEvaluator({
       alerts: stores.alerts,
-      metadata: stores.metadata,
+      metadata: readingOrganizationsById(stores.metadata),
       events: stores.events,
       baseUrl: BASE_URL,
       channelLimitPerHour: limitPerHour,

@@ -23,12 +23,12 @@ interface OverflowDeps {
 export async function summarizeOverflow(deps: OverflowDeps, now: Date, logger: Logger): Promise<number> {
   const summarizedSince = new Date(now.getTime() - OVERFLOW_SUMMARY_INTERVAL_MS);
   const due = await deps.alerts.channelsToSummarize(new Date(now.getTime() - OVERFLOW_GATHER_MS), summarizedSince);
-  const organizations = new Map((await deps.metadata.listOrganizations()).map((o) => [o.id, o.slug]));
   let queued = 0;
   for (const channel of due) {
     // One channel's failure must not hold back the others' summaries.
     try {
-      if (await summarizeChannel(deps, channel, organizations.get(channel.organizationId) ?? '', summarizedSince)) queued++;
+      const org = (await deps.metadata.getOrganization(channel.organizationId))?.slug ?? '';
+      if (await summarizeChannel(deps, channel, org, summarizedSince)) queued++;
     } catch (error) {
       logger.error({ err: error, channelId: channel.id }, 'overflow summary failed; will retry');
     }
