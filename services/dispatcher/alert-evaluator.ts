@@ -131,7 +131,7 @@ export class AlertEvaluator {
     let slug = this.organizations.get(id);
     if (slug === undefined) {
       slug = (await this.deps.metadata.getOrganization(id))?.slug;
-      if (slug === undefined) return ''; // deleted meanwhile: not kept, as before
+      if (slug === undefined) return ''; // no such organization (none is ever deleted): nothing kept
       this.organizations.set(id, slug);
     }
     return slug;
