@@ -22,7 +22,7 @@ import { declaredRecords, logPipeline } from './log-pipeline.ts';
 
 const CONSUMER_GROUP = 'errata-dispatcher';
 
-/** What alert delivery needs from the configuration (dispatcher-role.ts reads it). */
+/** What alert delivery needs from the configuration (dispatcher-settings.ts reads it). */
 export interface AlertingSettings {
   /** The dashboard base, for the links in alerts and summaries. */
   baseUrl: string;

@@ -147,7 +147,8 @@ async function assemble(
     return { state: known.state, missingChunks: [], detail: known.detail };
   }
   // Loaded with the first assembly, not at start: it brings yauzl, a ZIP reader most servers never
-  // need. Here, before the checks, since nothing may be awaited between them and the start.
+  // need. Here, before the place is reserved and the assembly claimed, so that an import that
+  // fails leaves neither behind.
   const { assembleBundle } = await import('./assemble-bundle.ts');
   const missing: string[] = [];
   for (const sha1 of new Set(request.chunks)) {
