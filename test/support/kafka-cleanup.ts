@@ -7,12 +7,26 @@ export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<v
   const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
   if (topics.length > 0) await admin.deleteTopics({ topics });
   const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(prefix));
-  // A group whose member was killed stays non-empty until its session times out: left behind, and said.
+  // A group whose member was killed stays non-empty until its session times out: left behind, and
+  // said. One the broker no longer knows is already gone (deleting its topics dropped its offsets).
   if (groups.length > 0) {
-    await admin
-      .deleteGroups({ groups })
-      .catch((error: unknown) => console.warn(`consumer groups ${groups.join(', ')} not deleted:`, error));
+    await admin.deleteGroups({ groups }).catch((error: unknown) => {
+      const reasons = innermost(error).filter((leaf) => leaf.apiId !== 'GROUP_ID_NOT_FOUND');
+      if (reasons.length > 0)
+        console.warn(`consumer groups ${groups.join(', ')} not deleted: ${reasons.map((r) => r.message).join('; ')}`);
+    });
   }
+}
+
+/** The broker's own errors inside @platformatic/kafka's nested ones: a line rather than a page of stack. */
+function innermost(error: unknown): Array<{ message: string; apiId?: string }> {
+  const nested = typeof error === 'object' && error !== null ? (error as { errors?: unknown }).errors : undefined;
+  if (Array.isArray(nested) && nested.length > 0) return nested.flatMap(innermost);
+  if (error instanceof Error) {
+    const { apiId } = error as { apiId?: string };
+    return [apiId ? { message: error.message, apiId } : { message: error.message }];
+  }
+  return [{ message: String(error) }];
 }
 
 /** The same with an admin client of its own, for callers that have none. */
