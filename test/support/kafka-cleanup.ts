@@ -2,6 +2,7 @@
 // data, which otherwise stays on disk until the broker's retention, a week by default: the
 // benchmark runs of several sessions filled the machine's disk) and its consumer groups.
 import { Admin } from '@platformatic/kafka';
+import { innermostErrors, onlyKafkaError } from '../../services/adapters/kafka/kafka-error.ts';
 
 export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<void> {
   const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
@@ -11,22 +12,11 @@ export async function deleteKafkaPrefix(admin: Admin, prefix: string): Promise<v
   // said. One the broker no longer knows is already gone (deleting its topics dropped its offsets).
   if (groups.length > 0) {
     await admin.deleteGroups({ groups }).catch((error: unknown) => {
-      const reasons = innermost(error).filter((leaf) => leaf.apiId !== 'GROUP_ID_NOT_FOUND');
-      if (reasons.length > 0)
-        console.warn(`consumer groups ${groups.join(', ')} not deleted: ${reasons.map((r) => r.message).join('; ')}`);
+      if (onlyKafkaError(error, 'GROUP_ID_NOT_FOUND')) return;
+      const reasons = innermostErrors(error).map((e) => (e instanceof Error ? e.message : String(e)));
+      console.warn(`consumer groups ${groups.join(', ')} not deleted: ${reasons.join('; ')}`);
     });
   }
-}
-
-/** The broker's own errors inside @platformatic/kafka's nested ones: a line rather than a page of stack. */
-function innermost(error: unknown): Array<{ message: string; apiId?: string }> {
-  const nested = typeof error === 'object' && error !== null ? (error as { errors?: unknown }).errors : undefined;
-  if (Array.isArray(nested) && nested.length > 0) return nested.flatMap(innermost);
-  if (error instanceof Error) {
-    const { apiId } = error as { apiId?: string };
-    return [apiId ? { message: error.message, apiId } : { message: error.message }];
-  }
-  return [{ message: String(error) }];
 }
 
 /** The same with an admin client of its own, for callers that have none. */

@@ -11,7 +11,8 @@ export function onlyKafkaError(error: unknown, apiId: string): boolean {
   return innermostErrors(error).every((e) => (e as { apiId?: unknown }).apiId === apiId);
 }
 
-function innermostErrors(error: unknown): unknown[] {
+/** The errors inside the aggregates: the broker's own, each with its `apiId`. */
+export function innermostErrors(error: unknown): unknown[] {
   const nested = (error as { errors?: unknown } | undefined)?.errors;
   return Array.isArray(nested) && nested.length > 0 ? nested.flatMap(innermostErrors) : [error];
 }
