@@ -61,6 +61,22 @@ export function describeQueueContract(name: string, open: () => Promise<Queue>):
       expect(seen.every((r) => r.topic === t)).toBe(true);
     });
 
+    it('delivers records published unordered, each once, with their keys', async () => {
+      const q = await queue();
+      const t = topic();
+      const unordered = Array.from({ length: 12 }, (_, i) => ({ key: `item-${i}`, value: Buffer.from(`unordered ${i}`) }));
+      await Promise.all([
+        q.publish(t, unordered.slice(0, 6), { unordered: true }),
+        q.publish(t, unordered.slice(6), { unordered: true }),
+      ]);
+      const { seen, finished, subscription } = collect(q, t, 12);
+      await finished;
+      await subscription.stop();
+      expect(seen.map((r) => `${r.key}=${r.value.toString()}`).sort()).toEqual(
+        unordered.map((r) => `${r.key}=${r.value.toString()}`).sort(),
+      );
+    });
+
     it('retries a batch whose handler failed, skipping nothing', async () => {
       const q = await queue();
       const t = topic();

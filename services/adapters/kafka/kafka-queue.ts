@@ -6,7 +6,7 @@
 // every in-sync replica has the records and fails within produceTimeoutMs when they cannot.
 import { Admin } from '@platformatic/kafka';
 import { UnavailableError } from '../../core/errors.ts';
-import type { BatchHandler, PartitionLag, Queue, QueueRecord, SubscribeOptions } from '../../core/ports/queue.ts';
+import type { BatchHandler, PartitionLag, PublishOptions, Queue, QueueRecord, SubscribeOptions } from '../../core/ports/queue.ts';
 import { BatchingProducer, ProduceTimeoutError } from './batching-producer.ts';
 import type { KafkaLogger } from './kafka-logging.ts';
 import { KafkaSubscription, type ConsumerSettings } from './kafka-subscription.ts';
@@ -143,7 +143,7 @@ export class KafkaQueue implements Queue {
     await this.topicCreator.ensure([...this.knownTopics].map((t) => this.kafkaName(t)));
   }
 
-  async publish(topic: string, records: QueueRecord[]): Promise<void> {
+  async publish(topic: string, records: QueueRecord[], options: PublishOptions = {}): Promise<void> {
     const started = performance.now();
     const observe = (error?: unknown) =>
       this.options.observe?.produce?.({
@@ -162,7 +162,7 @@ export class KafkaQueue implements Queue {
           await withTimeout(this.topicCreator.ensure([kafkaTopic]), this.produceTimeoutMs, 'creating the topic');
         }
         const messages = records.map((r) => ({ key: r.key, value: r.value }));
-        await this.producer.send(kafkaTopic, messages, Math.max(1, deadline - Date.now()));
+        await this.producer.send(kafkaTopic, messages, Math.max(1, deadline - Date.now()), options.unordered === true);
       }
       observe();
     } catch (error) {

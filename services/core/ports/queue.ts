@@ -4,9 +4,21 @@
 // after its handler resolved, so a crash redelivers (handlers must be idempotent).
 
 export interface QueueRecord {
-  /** Records with the same key are delivered in order; different keys may run concurrently. */
+  /**
+   * Names the record. Records with the same key are delivered in order, unless published
+   * `unordered`; different keys may run concurrently.
+   */
   key: string;
   value: Buffer;
+}
+
+export interface PublishOptions {
+  /**
+   * The records need no order among themselves or with any other publish (every key is
+   * unique, or each record is handled on its own), so the queue may place them where storing
+   * them costs least: Kafka puts all such records of one produce request on one partition.
+   */
+  unordered?: boolean;
 }
 
 export interface DeliveredRecord extends QueueRecord {
@@ -42,7 +54,7 @@ export interface PartitionLag {
 }
 
 export interface Queue {
-  publish(topic: string, records: QueueRecord[]): Promise<void>;
+  publish(topic: string, records: QueueRecord[], options?: PublishOptions): Promise<void>;
   subscribe(topic: string, options: SubscribeOptions, handler: BatchHandler): Subscription;
   /** Records published but not yet committed, per consumer group and partition. */
   lag(): Promise<PartitionLag[]>;

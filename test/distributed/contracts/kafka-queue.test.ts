@@ -172,6 +172,24 @@ describe('KafkaQueue on a broker', () => {
     expect(new Set(after.map((h) => h.record.value.toString())).size).toBe(100);
   });
 
+  it('puts the unordered records of a produce request on one partition, and the next request’s on the next', async () => {
+    const q = await open();
+    const t = topic();
+    // Each publish is awaited, so each is a request of its own; 30 keys hash to most of 8 partitions.
+    await q.publish(t, keyed(30, 'by-key'));
+    await q.publish(t, keyed(30, 'first'), { unordered: true });
+    await q.publish(t, keyed(30, 'second'), { unordered: true });
+    const seen: DeliveredRecord[] = [];
+    const subscription = q.subscribe(t, { group: 'placement', maxBatchSize: 100 }, async (batch) => void seen.push(...batch));
+    await until(() => seen.length === 90, 'every record');
+    await subscription.stop();
+    const partitionsOf = (tag: string) => [...new Set(seen.filter((r) => r.key.startsWith(`${tag}-`)).map((r) => r.partition))];
+    expect(partitionsOf('by-key').length).toBeGreaterThan(1);
+    const [first, second] = [partitionsOf('first'), partitionsOf('second')];
+    expect(first).toHaveLength(1);
+    expect(second).toEqual([(first[0]! + 1) % 8]);
+  });
+
   it('reports the lag of every partition', async () => {
     const q = await open();
     const t = topic();
