@@ -21,6 +21,12 @@ const POSTGRES_CONF = [
   // Emscripten's fdatasync() returns at once without a word to the filesystem; its fsync() reaches
   // private-node-fs.ts's, which syncs. The WAL's default method is fdatasync.
   'wal_sync_method=fsync',
+  // Postgres prices a random page read at 4 sequential ones, a spinning disk's ratio; these
+  // pages are in shared buffers or the page cache. At 4 the planner read all of issue_hashes for
+  // each hash of a batch, and all of processed_events for each event id, while they held a few
+  // hundred rows (5-6 ms a lookup of 200 hashes, against 2 probed by the primary key); at 1.1,
+  // the usual setting for SSDs, it probes (docs/benchmarks.md, 2026-12-03 (third)).
+  'random_page_cost=1.1',
 ];
 
 /**
