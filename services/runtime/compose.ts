@@ -13,6 +13,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
 import type { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
+import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
 import { createSqlStores, type SqlStores } from '../adapters/postgres/sql-stores.ts';
 import type { SecretBox } from '../core/alerts/secret-box.ts';
 import { TOPICS } from '../core/pipeline/queued-item.ts';
@@ -25,7 +26,7 @@ import type { Queue } from '../core/ports/queue.ts';
 import type { UserStore } from '../core/ports/user-store.ts';
 import { ConfigError, type Config } from './config.ts';
 import { startEmbeddedBackend } from './embedded/backend.ts';
-import { embeddedDatabaseDir } from './embedded/database-dir.ts';
+import { embeddedDatabaseDir, embeddedPayloadDir } from './embedded/database-dir.ts';
 import type { HealthCheck } from './http.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -63,7 +64,14 @@ export async function openStores(config: Pick<Config, 'dataDir'>): Promise<Store
     await client.close();
     throw error;
   }
-  return { ...createSqlStores(client), close: () => client.close() };
+  const payloads = await PayloadSegments.open(embeddedPayloadDir(config.dataDir), { mode: 'writer' });
+  return {
+    ...createSqlStores(client, payloads),
+    close: async () => {
+      payloads.close();
+      await client.close();
+    },
+  };
 }
 
 /**
@@ -84,6 +92,7 @@ export async function composeStandalone(
   const backend = await startEmbeddedBackend(
     {
       databaseDir: embeddedDatabaseDir(config.dataDir),
+      payloadDir: embeddedPayloadDir(config.dataDir),
       queueDir: join(config.dataDir, 'queue'),
       queueMaxBacklogBytes: config.queueMaxBacklogBytes,
       logLevel: config.logLevel,

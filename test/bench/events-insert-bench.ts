@@ -8,14 +8,18 @@
 // /proc/self/io `wchar`: the data files and the WAL as PGlite writes them, and the zeroing of each
 // new WAL segment, which a fresh database creates as it goes and a running one mostly recycles),
 // and the table's size on disk. These are the figures a change of how payloads are stored would
-// move. Asserts nothing. BENCH_BATCH_SIZE (250, about what a loaded server's backend takes) and
+// move. Both forms of PgEventStore, one after the other in fresh databases: payloads in the rows
+// (as on Postgres) and in payload segment files beside the database (the standalone server's),
+// where the whole call includes appending the payloads and the transaction syncing them, and
+// the size on disk the segments'. Asserts nothing. BENCH_BATCH_SIZE (250, about what a loaded server's backend takes) and
 // BENCH_BATCHES (48) set the batches measured.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { migrate } from '../../services/adapters/postgres/migrate.ts';
+import { PayloadSegments } from '../../services/adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../../services/adapters/postgres/pg-event-store.ts';
 import type { QueryOptions, SqlClient, SqlExecutor } from '../../services/adapters/postgres/sql-client.ts';
 import type { NewEvent } from '../../services/core/ports/event-store.ts';
@@ -96,21 +100,27 @@ async function walBytesBetween(db: SqlClient, from: string, to: string): Promise
 
 const events = await benchmarkEvents();
 const meanPayload = events.reduce((sum, e) => sum + e.encodedPayload.length, 0) / events.length;
-const dir = mkdtempSync(join(tmpdir(), 'errata-events-insert-bench-'));
-try {
-  const db = new TimedTransactions(await PGliteClient.open(dir));
+type PayloadForm = 'in the rows' | 'in segment files';
+for (const form of ['in the rows', 'in segment files'] as const) {
+  const dir = mkdtempSync(join(tmpdir(), 'errata-events-insert-bench-'));
   try {
-    await measure(db);
+    const db = new TimedTransactions(await PGliteClient.open(join(dir, 'db')));
+    const segments =
+      form === 'in segment files' ? await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer' }) : undefined;
+    try {
+      await measure(db, form, segments);
+    } finally {
+      segments?.close();
+      await db.close();
+    }
   } finally {
-    await db.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
 
-async function measure(db: TimedTransactions): Promise<void> {
+async function measure(db: TimedTransactions, form: PayloadForm, segments: PayloadSegments | undefined): Promise<void> {
   await migrate(db);
-  const store = new PgEventStore(db);
+  const store = new PgEventStore(db, segments);
   const call: number[] = [];
   const transaction: number[] = [];
   let walBefore: WalStats | undefined;
@@ -138,7 +148,7 @@ async function measure(db: TimedTransactions): Promise<void> {
   const at = (values: number[], p: number) => percentile(values, p).toFixed(0);
   const figures = (values: number[]) => `min ${at(values, 0)}, p25 ${at(values, 25)}, median ${at(values, 50)} us`;
   console.log(
-    `insertEvents on PGlite: batches of ${BATCH}, ${BATCHES} measured after ${WARM_UP_BATCHES}; payloads ${meanPayload.toFixed(0)} characters on average`,
+    `insertEvents on PGlite, payloads ${form}: batches of ${BATCH}, ${BATCHES} measured after ${WARM_UP_BATCHES}; payloads ${meanPayload.toFixed(0)} characters on average`,
   );
   console.log(`  CPU per event, the whole call (deflate included): ${figures(call)}`);
   console.log(`  CPU per event, its transaction alone:              ${figures(transaction)}`);
@@ -147,7 +157,9 @@ async function measure(db: TimedTransactions): Promise<void> {
       `${((wal.fpi - walBefore!.fpi) / measured).toFixed(2)} full-page images`,
   );
   console.log(`  bytes passed to write() per event (data files and WAL): ${written.toFixed(0)}`);
+  const segmentBytes = (segments?.list() ?? []).reduce((sum, name) => sum + statSync(join(segments!.dir, `${name}.seg`)).size, 0);
   console.log(
-    `  events table with its TOAST and indexes: ${(Number(rows[0]!.bytes) / Number(rows[0]!.count)).toFixed(0)} bytes per event (${rows[0]!.count} rows)`,
+    `  events table with its TOAST and indexes: ${(Number(rows[0]!.bytes) / Number(rows[0]!.count)).toFixed(0)} bytes per event (${rows[0]!.count} rows)` +
+      (segments ? `; payload segments ${(segmentBytes / Number(rows[0]!.count)).toFixed(0)} bytes per event` : ''),
   );
 }

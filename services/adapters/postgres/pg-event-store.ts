@@ -13,6 +13,7 @@ import {
   type NewEvent,
   type StoredEvent,
 } from '../../core/ports/event-store.ts';
+import { PayloadSegments } from './payload-segments.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 // Fast compression with a small window: event payloads are a few KB, so a 4 KB window compresses
@@ -66,23 +67,40 @@ const CASTS = [
 ];
 
 export class PgEventStore implements EventStore {
-  constructor(private readonly db: SqlClient) {}
+  /**
+   * With `segments` (the standalone server's), payloads are kept in those files and rows hold
+   * references; without (Postgres), in the rows. Rows of either kind read back the same.
+   */
+  constructor(
+    private readonly db: SqlClient,
+    private readonly segments?: PayloadSegments,
+  ) {}
 
   /**
-   * Deflated and base64-encoded. Synchronous, one payload at a time: for payloads of a few KB,
-   * zlib's asynchronous form (a stream, a hop to libuv's pool and back) cost twice the CPU
-   * (190-235 against 100-125 us per 9 KB payload, all threads counted), and a batch's worth of
-   * calls at once each held its zlib state (~40 KB of malloc) until done, tens of megabytes that
-   * malloc kept.
+   * Deflated, then appended to a payload segment (its reference returned), or base64-encoded for
+   * the row. Synchronous, one payload at a time: for payloads of a few KB, zlib's asynchronous form
+   * (a stream, a hop to libuv's pool and back) cost twice the CPU (190-235 against 100-125 us per
+   * 9 KB payload, all threads counted), and a batch's worth of calls at once each held its zlib
+   * state (~40 KB of malloc) until done, tens of megabytes that malloc kept. Written as it is
+   * made, the payload leaves the heap at once rather than riding along with its batch.
    */
   encodePayload(payloadJson: string): string {
-    return deflateRawSync(payloadJson, DEFLATE).toString('base64');
+    const deflated = deflateRawSync(payloadJson, DEFLATE);
+    return this.segments ? this.segments.append(deflated) : deflated.toString('base64');
   }
 
-  /** All rows in one transaction: one commit per batch, not one per statement. */
+  /**
+   * All rows in one transaction: one commit per batch, not one per statement. The payload segments
+   * its rows refer to are synced first, and their newest event times raised in the same
+   * transaction, so a committed row never points at bytes a crash could lose or retention remove.
+   */
   async insertEvents(events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.db.transaction((tx) => insertEventRows(tx, events));
+    this.segments?.sync();
+    await this.db.transaction(async (tx) => {
+      await insertEventRows(tx, events);
+      await recordSegmentTimes(tx, events);
+    });
   }
 
   async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
@@ -90,7 +108,7 @@ export class PgEventStore implements EventStore {
       projectId,
       eventId,
     ]);
-    return result.rows[0] && toStoredEvent(result.rows[0]);
+    return result.rows[0] && this.stored(result.rows[0]);
   }
 
   async latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined> {
@@ -100,7 +118,7 @@ export class PgEventStore implements EventStore {
          ${environment === undefined ? '' : 'AND environment = $3'} ORDER BY ${NEWEST_FIRST} LIMIT 1`,
       environment === undefined ? [projectId, issueId] : [projectId, issueId, environment],
     );
-    return result.rows[0] && toStoredEvent(result.rows[0]);
+    return result.rows[0] && this.stored(result.rows[0]);
   }
 
   async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
@@ -140,7 +158,7 @@ export class PgEventStore implements EventStore {
        ORDER BY events.timestamp, events.received_at, events.event_id LIMIT $3`,
       [projectIds, traceId.toLowerCase(), limit],
     );
-    return result.rows.map(toStoredEvent);
+    return result.rows.map((row) => this.stored(row));
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
@@ -160,7 +178,7 @@ export class PgEventStore implements EventStore {
        ORDER BY ${NEWEST_FIRST}`,
       [projectId, issueId, limit, USER_SCAN_EVENTS],
     );
-    return result.rows.map(toStoredEvent);
+    return result.rows.map((row) => this.stored(row));
   }
 
   async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
@@ -212,21 +230,61 @@ export class PgEventStore implements EventStore {
     return new Map(result.rows.map((r) => [r.issue_id, r.count]));
   }
 
+  /** The rows go, and the payloads they referred to in segments are overwritten with zeros. */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
-    await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+    const deleted = await this.db.query<{ reference: string | null }>(
+      `DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])
+       RETURNING CASE WHEN left(payload_deflated, 1) = '@' THEN payload_deflated END AS reference`,
+      [projectId, issueIds],
+    );
+    const references = deleted.rows.map((r) => r.reference).filter((r): r is string => r !== null);
+    if (references.length === 0) return;
+    if (!this.segments) throw new Error('deleted events whose payloads are in segment files this store was not given');
+    this.segments.erase(references);
   }
 
+  /**
+   * The rows older than `cutoff`, then the payload segments no remaining row can refer to: those
+   * whose newest event is older too, and those no committed row ever referred to (a crash or a
+   * retried batch leaves such bytes). Segments written today or yesterday stay either way
+   * (PayloadSegments.remove). Files first, then their records: a crash in between leaves records
+   * of files already gone, which the next run removes.
+   */
   async deleteEventsBefore(cutoff: number): Promise<number> {
-    return (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+    const deleted = (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+    if (this.segments) await this.removeUnreferencedSegments(cutoff);
+    return deleted;
+  }
+
+  private async removeUnreferencedSegments(cutoff: number): Promise<void> {
+    const segments = this.segments!;
+    const tracked = await this.db.query<{ name: string; expired: boolean }>(
+      'SELECT name, newest_event < to_timestamp($1::float8) AS expired FROM payload_segments',
+      [cutoff],
+    );
+    const known = new Set(tracked.rows.map((r) => r.name));
+    segments.remove(segments.list().filter((name) => !known.has(name)));
+    const gone = segments.remove(tracked.rows.filter((r) => r.expired).map((r) => r.name));
+    if (gone.length > 0) await this.db.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
   }
 
   async ping(): Promise<void> {
     await this.db.query('SELECT 1');
   }
+
+  private stored(row: EventRow): StoredEvent {
+    return toStoredEvent(row, this.payloadBytes(row.payload_deflated));
+  }
+
+  private payloadBytes(stored: string): Buffer {
+    if (!PayloadSegments.isReference(stored)) return Buffer.from(stored, 'base64');
+    if (!this.segments) throw new Error('an event payload is in a segment file this store was not given');
+    return this.segments.read(stored);
+  }
 }
 
-function toStoredEvent(row: EventRow): StoredEvent {
+function toStoredEvent(row: EventRow, deflatedPayload: Buffer): StoredEvent {
   return {
     projectId: row.project_id,
     eventId: row.event_id,
@@ -241,8 +299,25 @@ function toStoredEvent(row: EventRow): StoredEvent {
     release: row.release,
     traceId: row.trace_id,
     userKey: row.user_key,
-    payload: JSON.parse(inflateRawSync(Buffer.from(row.payload_deflated, 'base64')).toString('utf8')) as NormalizedEvent,
+    payload: JSON.parse(inflateRawSync(deflatedPayload).toString('utf8')) as NormalizedEvent,
   };
+}
+
+/** Raises each referred-to segment's newest event time to the newest of `events` in it. */
+async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[]): Promise<void> {
+  const newest = new Map<string, number>();
+  for (const e of events) {
+    if (!PayloadSegments.isReference(e.encodedPayload)) continue;
+    const segment = PayloadSegments.segmentOf(e.encodedPayload);
+    newest.set(segment, Math.max(newest.get(segment) ?? -Infinity, e.timestamp));
+  }
+  if (newest.size === 0) return;
+  await db.query(
+    `INSERT INTO payload_segments (name, newest_event)
+       SELECT name, to_timestamp(ts) FROM unnest($1::text[], $2::float8[]) AS t (name, ts)
+     ON CONFLICT (name) DO UPDATE SET newest_event = greatest(payload_segments.newest_event, excluded.newest_event)`,
+    [[...newest.keys()], [...newest.values()]],
+  );
 }
 
 /**

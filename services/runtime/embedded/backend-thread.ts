@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
+import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import { createSqlStores } from '../../adapters/postgres/sql-stores.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMetrics, type Metrics } from '../metrics.ts';
@@ -40,6 +41,8 @@ const BATCH_INTERVAL_MS = 200;
 /** What the main thread (backend.ts) tells the thread; it crosses as structured-clone data. */
 export interface BackendOptions<Settings = unknown> {
   databaseDir: string;
+  /** The event payload files beside the database: this thread appends, the main thread reads. */
+  payloadDir: string;
   queueDir: string;
   logLevel: string;
   /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
@@ -76,6 +79,15 @@ export async function runEmbeddedBackend<Settings>(
     },
   });
   await migrate(client);
+  const payloads = await PayloadSegments.open(options.payloadDir, {
+    mode: 'writer',
+    // As for the database's: what a failed sync leaves on disk is unknown, so nothing more may
+    // be stored over it; the next start begins past it.
+    onSyncFailure(error) {
+      logger.fatal({ err: error }, 'the event payload files could not sync to disk; stopping');
+      process.exit(1);
+    },
+  });
   // Every await comes before the first port listener (the queue's, below): messages that
   // arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
   const blobs = await openBlobStore(options.blobs);
@@ -89,7 +101,7 @@ export async function runEmbeddedBackend<Settings>(
     },
   });
   const secrets = openSecretBox(options.secretsKeyHex ? Buffer.from(options.secretsKeyHex, 'hex') : undefined);
-  const work = startWork({ queue, ...createSqlStores(client), blobs, secrets }, options.work, { logger, metrics });
+  const work = startWork({ queue, ...createSqlStores(client, payloads), blobs, secrets }, options.work, { logger, metrics });
   const maintenance = startTableMaintenanceJob(client, logger);
   const checkpoints = startCheckpointJob(client, logger);
 
@@ -103,6 +115,7 @@ export async function runEmbeddedBackend<Settings>(
       await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
       await queue.close();
       await client.close();
+      payloads.close();
       await blobs.close();
     },
   });

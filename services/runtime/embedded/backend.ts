@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import { createSqlStores, type SqlStores } from '../../adapters/postgres/sql-stores.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics, MetricsJson } from '../metrics.ts';
@@ -75,7 +76,8 @@ export async function startEmbeddedBackend(
   await Promise.race([rpc.call('backend.ping'), died]);
   metrics.sources.push(() => rpc.call<MetricsJson>('metrics.get'));
   return {
-    ...createSqlStores(new RemoteSqlClient(rpc)),
+    // Reads the payload files the thread writes (it made their directory before answering the ping).
+    ...createSqlStores(new RemoteSqlClient(rpc), new PayloadSegments(options.payloadDir, { mode: 'reader' })),
     queue,
     async stop(drainTimeoutMs) {
       stopping = true;

@@ -4,3 +4,8 @@ import { join } from 'node:path';
 export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'db');
 }
+
+/** Where it keeps its event payloads, beside the database (payload-segments.ts). */
+export function embeddedPayloadDir(dataDir: string): string {
+  return join(dataDir, 'payloads');
+}

@@ -17,6 +17,7 @@ import logVolume from './0015-log-volume.ts';
 import userIdentities from './0016-user-identities.ts';
 import groupingRules from './0017-grouping-rules.ts';
 import eventPayloadStorage from './0018-event-payload-storage.ts';
+import payloadSegments from './0019-payload-segments.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -37,4 +38,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0016-user-identities', sql: userIdentities },
   { version: '0017-grouping-rules', sql: groupingRules },
   { version: '0018-event-payload-storage', sql: eventPayloadStorage },
+  { version: '0019-payload-segments', sql: payloadSegments },
 ];

@@ -1,0 +1,156 @@
+// The payload files themselves: what is appended reads back, survives a reopen, rolls by day and
+// size, is zeroed when erased, and goes only when it is old enough.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
+import { PayloadSegments } from './payload-segments.ts';
+
+const DAY = 86_400_000;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function segments(now: () => number, options: { segmentBytes?: number; dir?: string } = {}) {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'errata-payloads-'));
+  dirs.push(dir);
+  return PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer', now, ...options });
+}
+
+const at = (iso: string) => () => Date.parse(iso);
+
+describe('PayloadSegments', () => {
+  it('reads back what it appended, in a segment named for the UTC day, owner-only', async () => {
+    const files = await segments(at('2026-12-04T23:59:59Z'));
+    const first = files.append(Buffer.from('first payload'));
+    const second = files.append(Buffer.from([0, 1, 2, 255]));
+    expect(first).toBe('@20261204-0000:0:13');
+    expect(second).toBe('@20261204-0000:13:4');
+    expect(files.read(second)).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(files.read(first).toString()).toBe('first payload');
+    expect(statSync(join(files.dir, '20261204-0000.seg')).mode & 0o777).toBe(0o600);
+    expect(statSync(files.dir).mode & 0o777).toBe(0o700);
+    files.close();
+  });
+
+  it('syncs each segment written to, and the directory of a new one, once per sync', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    const synced: string[] = [];
+    const restore = replaceBlockingSyncs((path) => synced.push(path));
+    try {
+      files.append(Buffer.from('a'));
+      files.append(Buffer.from('b'));
+      files.sync();
+      expect(synced).toEqual([join(files.dir, '20261204-0000.seg'), files.dir]);
+      synced.length = 0;
+      files.sync();
+      expect(synced).toEqual([]);
+      files.append(Buffer.from('c'));
+      files.sync();
+      expect(synced).toEqual([join(files.dir, '20261204-0000.seg')]);
+    } finally {
+      restore();
+      files.close();
+    }
+  });
+
+  it('refuses every append and sync after a sync failed, and says so once', async () => {
+    const failures: Error[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'errata-payloads-'));
+    dirs.push(dir);
+    const files = await PayloadSegments.open(join(dir, 'payloads'), {
+      mode: 'writer',
+      now: at('2026-12-04T10:00:00Z'),
+      onSyncFailure: (error) => failures.push(error),
+    });
+    files.append(Buffer.from('lost, perhaps'));
+    const restore = replaceBlockingSyncs((path) => {
+      if (path.endsWith('.seg')) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    });
+    try {
+      expect(() => files.sync()).toThrow(/could not sync the event payload files .* EIO/);
+    } finally {
+      restore();
+    }
+    // The disk answers again, but what the failed sync held may be gone: nothing more goes here.
+    expect(() => files.sync()).toThrow(/could not sync/);
+    expect(() => files.append(Buffer.from('more'))).toThrow(/could not sync/);
+    expect(failures).toHaveLength(1);
+    files.close();
+  });
+
+  it('goes on after a reopen past what the segment holds, a torn tail included', async () => {
+    let now = Date.parse('2026-12-04T10:00:00Z');
+    const files = await segments(() => now);
+    const kept = files.append(Buffer.from('committed'));
+    files.sync();
+    files.close();
+    writeFileSync(join(files.dir, '20261204-0000.seg'), 'torn', { flag: 'a' }); // a write the crash cut short
+    const reopened = new PayloadSegments(files.dir, { mode: 'writer', now: () => now });
+    const next = reopened.append(Buffer.from('after'));
+    expect(next).toBe('@20261204-0000:13:5');
+    expect(reopened.read(kept).toString()).toBe('committed');
+    expect(reopened.read(next).toString()).toBe('after');
+    now += DAY;
+    expect(reopened.append(Buffer.from('tomorrow'))).toBe('@20261205-0000:0:8');
+    reopened.sync();
+    reopened.close();
+  });
+
+  it('starts the next segment of the day once one is full, and reopens the newest with room', async () => {
+    const now = at('2026-12-04T10:00:00Z');
+    const files = await segments(now, { segmentBytes: 10 });
+    expect(files.append(Buffer.alloc(6))).toBe('@20261204-0000:0:6');
+    expect(files.append(Buffer.alloc(6))).toBe('@20261204-0000:6:6');
+    expect(files.append(Buffer.alloc(6))).toBe('@20261204-0001:0:6');
+    files.sync();
+    files.close();
+    const reopened = new PayloadSegments(files.dir, { mode: 'writer', now, segmentBytes: 10 });
+    expect(reopened.append(Buffer.alloc(1))).toBe('@20261204-0001:6:1');
+    expect(reopened.list()).toEqual(['20261204-0000', '20261204-0001']);
+    reopened.close();
+  });
+
+  it('overwrites erased payloads with zeros, leaving the others', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    const gone = files.append(Buffer.from('secret card number'));
+    const kept = files.append(Buffer.from('kept'));
+    files.sync();
+    const reader = new PayloadSegments(files.dir, { mode: 'reader' });
+    reader.erase([gone]);
+    const bytes = readFileSync(join(files.dir, '20261204-0000.seg'));
+    expect(bytes.subarray(0, 18)).toEqual(Buffer.alloc(18));
+    expect(bytes.includes('secret')).toBe(false);
+    expect(reader.read(kept).toString()).toBe('kept');
+    files.close();
+  });
+
+  it('removes only segments older than yesterday, and only for the writer', async () => {
+    let now = Date.parse('2026-12-01T10:00:00Z');
+    const files = await segments(() => now);
+    for (let day = 0; day < 4; day++, now += DAY) files.append(Buffer.from(`day ${day}`));
+    files.sync();
+    // Now 12-05: 12-01, 12-02 and 12-03 exist, 12-04 is open; yesterday is 12-04.
+    expect(files.list()).toEqual(['20261201-0000', '20261202-0000', '20261203-0000', '20261204-0000']);
+    expect(() => new PayloadSegments(files.dir, { mode: 'reader' }).remove(['20261201-0000'])).toThrow(/reading/);
+    // A name it never wrote counts as gone; a name that is not a segment's is left alone.
+    expect(files.remove(['20261201-0000', '20261204-0000', '../db', '20261130-0007'])).toEqual([
+      '20261201-0000',
+      '20261130-0007',
+    ]);
+    expect(readdirSync(files.dir).sort()).toEqual(['20261202-0000.seg', '20261203-0000.seg', '20261204-0000.seg']);
+    files.close();
+  });
+
+  it('refuses references that are not its own, and appends from a reader', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    expect(() => files.read('@../../etc/passwd:0:10')).toThrow(/not an event payload reference/);
+    expect(() => files.read('AAAA')).toThrow(/not an event payload reference/);
+    const reference = files.append(Buffer.from('short'));
+    expect(() => files.read(reference.replace(':5', ':50'))).toThrow(/cut short/);
+    expect(() => new PayloadSegments(files.dir, { mode: 'reader' }).append(Buffer.from('x'))).toThrow(/reading/);
+    files.close();
+  });
+});

@@ -1,0 +1,234 @@
+// The standalone server's event payloads, kept in files beside the embedded database rather than
+// in it: each payload is appended, deflated, to the segment of the UTC day it was written, and its
+// row holds a reference (`@<segment>:<offset>:<length>`). Storing them in PGlite cost the backend
+// thread about 7% of its CPU per event at its maximum (docs/benchmarks.md, 2026-12-02 (fourth)
+// and 2026-12-04). The store (pg-event-store.ts) keeps the rules that make this safe:
+// - a segment is synced before the transaction that refers to it commits (`sync`), so a committed
+//   row never points past what reached the disk;
+// - an event deleted with its issue has its bytes overwritten with zeros (`erase`);
+// - a segment goes once the newest event that refers to it is older than retention's cutoff
+//   (the store records that time per segment, in the same transaction as the rows; `remove`).
+// Bytes no row refers to (an event prepared twice, a batch retried, a crash between the write and
+// the commit) stay until their segment goes.
+import { closeSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
+
+/** A segment's name: the UTC day it was written (YYYYMMDD) and its number within that day. */
+const SEGMENT_NAME = /^(\d{8})-(\d{4})$/;
+const SEGMENT_FILE = /^(\d{8}-\d{4})\.seg$/;
+const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
+
+/** A segment is closed and the next one opened past this size, so that no file grows without bound within a day. */
+const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;
+
+interface PayloadSegmentsOptions {
+  /** Only the thread that stores events appends; others (the main thread's reads and deletions) may not. */
+  mode: 'writer' | 'reader';
+  segmentBytes?: number;
+  /** Milliseconds since the epoch, for the day a payload is written on (tests move it). */
+  now?: () => number;
+  /** Hears, once, of a sync that failed: the writer's owner stops, as for the database's own. */
+  onSyncFailure?: (error: Error) => void;
+}
+
+interface OpenSegment {
+  name: string;
+  fd: number;
+  size: number;
+}
+
+export class PayloadSegments {
+  private open: OpenSegment | undefined;
+  /** Segments appended to since the last sync, and whether a new one's directory entry needs syncing. */
+  private readonly unsynced = new Map<string, number>();
+  private directoryUnsynced = false;
+  /**
+   * Set by the first sync that fails, and thrown by every append and sync after it: once a sync
+   * has failed, Linux may have dropped the unwritten pages and a later sync report success, so
+   * no row may ever refer to what was appended here since (the queue and the database stop the
+   * same way).
+   */
+  private syncFailure: Error | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: PayloadSegmentsOptions,
+  ) {}
+
+  /** Over `dir`, made (owner only) and synced into its parent if it is new. */
+  static async open(dir: string, options: PayloadSegmentsOptions): Promise<PayloadSegments> {
+    await makeDirectoryDurably(dir, 0o700);
+    return new PayloadSegments(dir, options);
+  }
+
+  /** Whether a stored payload column holds a reference here rather than the payload itself. */
+  static isReference(stored: string): boolean {
+    return stored.startsWith('@');
+  }
+
+  /** The segment a reference points into. */
+  static segmentOf(reference: string): string {
+    return parseReference(reference).segment;
+  }
+
+  /** Appends `bytes` to today's segment (written, not yet synced) and returns their reference. */
+  append(bytes: Uint8Array): string {
+    if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be appended to');
+    if (this.syncFailure) throw this.syncFailure;
+    const segment = this.segmentForAppend();
+    let written = 0;
+    while (written < bytes.length)
+      written += writeSync(segment.fd, bytes, written, bytes.length - written, segment.size + written);
+    const reference = `@${segment.name}:${segment.size}:${bytes.length}`;
+    segment.size += bytes.length;
+    this.unsynced.set(segment.name, segment.fd);
+    return reference;
+  }
+
+  /** Makes everything appended so far durable: each segment's data, and the directory entry of a new one. */
+  sync(): void {
+    if (this.syncFailure) throw this.syncFailure;
+    try {
+      for (const [name, fd] of this.unsynced) {
+        fdatasyncSync(fd);
+        if (name !== this.open?.name) closeSync(fd); // closed for appends since
+        this.unsynced.delete(name);
+      }
+      if (this.directoryUnsynced) {
+        syncDirectorySync(this.dir);
+        this.directoryUnsynced = false;
+      }
+    } catch (error) {
+      this.syncFailure = new Error(`could not sync the event payload files in ${this.dir} to disk: ${String(error)}`, {
+        cause: error,
+      });
+      this.options.onSyncFailure?.(this.syncFailure);
+      throw this.syncFailure;
+    }
+  }
+
+  /** The bytes a reference points at. */
+  read(reference: string): Buffer {
+    const { segment, offset, length } = parseReference(reference);
+    const fd = openSync(join(this.dir, `${segment}.seg`), 'r');
+    try {
+      const bytes = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const n = readSync(fd, bytes, read, length - read, offset + read);
+        if (n === 0) throw new Error(`event payload ${reference} ends past its segment's end: the segment was cut short`);
+        read += n;
+      }
+      return bytes;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Overwrites the bytes of each reference with zeros and syncs them: the payloads of deleted events. */
+  erase(references: string[]): void {
+    const bySegment = new Map<string, { offset: number; length: number }[]>();
+    for (const reference of references) {
+      const { segment, offset, length } = parseReference(reference);
+      const ranges = bySegment.get(segment) ?? [];
+      ranges.push({ offset, length });
+      bySegment.set(segment, ranges);
+    }
+    for (const [segment, ranges] of bySegment) {
+      let fd: number;
+      try {
+        fd = openSync(join(this.dir, `${segment}.seg`), 'r+');
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ENOENT') continue; // removed by retention meanwhile
+        throw error;
+      }
+      try {
+        for (const { offset, length } of ranges) writeSync(fd, Buffer.alloc(length), 0, length, offset);
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+
+  /**
+   * Removes the named segments written before yesterday (UTC); returns the names now gone
+   * (removed, or found gone already). Today's and yesterday's stay whatever the caller thinks:
+   * a batch whose payloads were written there may not have committed yet. Only the writer removes.
+   */
+  remove(segments: string[]): string[] {
+    if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
+    const yesterday = utcDay((this.options.now ?? Date.now)() - 86_400_000);
+    const gone: string[] = [];
+    for (const segment of segments) {
+      if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
+      try {
+        unlinkSync(join(this.dir, `${segment}.seg`));
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ENOENT') throw error;
+      }
+      gone.push(segment);
+    }
+    return gone;
+  }
+
+  /** The segments on disk, oldest first. */
+  list(): string[] {
+    return readdirSync(this.dir)
+      .map((file) => SEGMENT_FILE.exec(file)?.[1])
+      .filter((name): name is string => name !== undefined)
+      .sort();
+  }
+
+  /** Closes the descriptors; whatever was appended and not synced is as durable as the kernel makes it. */
+  close(): void {
+    for (const [name, fd] of this.unsynced) if (name !== this.open?.name) closeSync(fd);
+    if (this.open) closeSync(this.open.fd);
+    this.open = undefined;
+    this.unsynced.clear();
+  }
+
+  private segmentForAppend(): OpenSegment {
+    const day = utcDay((this.options.now ?? Date.now)());
+    const limit = this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+    const current = this.open;
+    if (current && current.name.startsWith(day) && current.size < limit) return current;
+    // A segment left with unsynced bytes keeps its descriptor until sync() closes it.
+    if (current && !this.unsynced.has(current.name)) closeSync(current.fd);
+    this.open = undefined;
+    const todays = this.list().filter((name) => name.startsWith(day));
+    const newest = todays.at(-1);
+    if (newest !== undefined && newest !== current?.name) {
+      // After a restart, today's newest segment takes more while it has room, past whatever it
+      // holds (a torn tail no committed row refers to included). Not opened to append: Linux
+      // ignores the position of a write to a file opened so.
+      const fd = openSync(join(this.dir, `${newest}.seg`), 'r+');
+      const size = fstatSync(fd).size;
+      if (size < limit) return (this.open = { name: newest, fd, size });
+      closeSync(fd);
+    }
+    const name = nextName(day, todays);
+    const fd = openSync(join(this.dir, `${name}.seg`), 'wx', 0o600);
+    this.directoryUnsynced = true;
+    return (this.open = { name, fd, size: 0 });
+  }
+}
+
+function utcDay(millis: number): string {
+  return new Date(millis).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+/** The segment of `day` after the newest of `todays` (its segments on disk). */
+function nextName(day: string, todays: string[]): string {
+  const numbers = todays.map((name) => Number(SEGMENT_NAME.exec(name)![2]));
+  const next = numbers.length === 0 ? 0 : Math.max(...numbers) + 1;
+  if (next > 9999) throw new Error(`more than 10,000 payload segments for ${day}`);
+  return `${day}-${String(next).padStart(4, '0')}`;
+}
+
+function parseReference(reference: string): { segment: string; offset: number; length: number } {
+  const match = REFERENCE.exec(reference);
+  if (!match) throw new Error(`not an event payload reference: ${JSON.stringify(reference.slice(0, 64))}`);
+  return { segment: match[1]!, offset: Number(match[2]), length: Number(match[3]) };
+}

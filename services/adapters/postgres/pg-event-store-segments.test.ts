@@ -1,0 +1,156 @@
+// PgEventStore with its payloads in segment files (the standalone server's form): what the rows
+// hold, the sync before the commit, rows written before still read, deletion zeroing the bytes,
+// and retention removing a segment only once no row can refer to it.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
+import type { NewEvent } from '../../core/ports/event-store.ts';
+import { PGliteClient } from '../pglite/pglite-client.ts';
+import { migrate } from './migrate.ts';
+import { PayloadSegments } from './payload-segments.ts';
+import { PgEventStore } from './pg-event-store.ts';
+
+const DAY = 86_400;
+let dir: string;
+let db: PGliteClient;
+/** The segments' clock, in seconds: each test moves it to the days it needs. */
+let now = Date.parse('2026-11-01T12:00:00Z') / 1000;
+let writer: PayloadSegments;
+let store: PgEventStore;
+
+beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'errata-segments-store-')));
+  db = await PGliteClient.open(join(dir, 'db'));
+  await migrate(db);
+  writer = await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer', now: () => now * 1000 });
+  store = new PgEventStore(db, writer);
+});
+
+afterAll(async () => {
+  writer.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newEvent(through: PgEventStore, project: number, issueId: number, timestamp: number, marker: string): NewEvent {
+  const eventId = randomUUID().replaceAll('-', '');
+  return {
+    projectId: project,
+    eventId,
+    issueId,
+    timestamp,
+    receivedAt: timestamp,
+    level: 'error',
+    title: 'Error',
+    culprit: 'here',
+    platform: 'python',
+    environment: null,
+    release: null,
+    traceId: null,
+    userKey: null,
+    encodedPayload: through.encodePayload(JSON.stringify({ event_id: eventId, marker })),
+  };
+}
+
+const segmentFile = (name: string) => join(dir, 'payloads', `${name}.seg`);
+const project = () => 1 + Math.floor(Math.random() * 1_000_000);
+
+describe('PgEventStore with payload segments', () => {
+  it('keeps a reference in the row and the deflated payload in the segment, synced before the commit', async () => {
+    const p = project();
+    const event = newEvent(store, p, 1, now, 'kept apart');
+    expect(event.encodedPayload).toMatch(/^@20261101-0000:\d+:\d+$/);
+    const synced: string[] = [];
+    const restore = replaceBlockingSyncs((path) => synced.push(path));
+    try {
+      await store.insertEvents([event]);
+    } finally {
+      restore();
+    }
+    const segment = synced.indexOf(segmentFile('20261101-0000'));
+    const wal = synced.findIndex((path) => path.startsWith(join(dir, 'db', 'pg_wal')));
+    expect(segment).toBeGreaterThanOrEqual(0);
+    expect(wal).toBeGreaterThan(segment);
+
+    const row = await db.query<{ payload_deflated: string }>('SELECT payload_deflated FROM events WHERE project_id = $1', [p]);
+    expect(row.rows[0]!.payload_deflated).toBe(event.encodedPayload);
+    const deflated = deflateRawSync(JSON.stringify({ event_id: event.eventId, marker: 'kept apart' }), {
+      level: 1,
+      windowBits: 12,
+      memLevel: 5,
+    });
+    expect(readFileSync(segmentFile('20261101-0000')).includes(deflated)).toBe(true);
+    expect((await store.getEvent(p, event.eventId))?.payload).toEqual({ event_id: event.eventId, marker: 'kept apart' });
+  });
+
+  it('reads rows that hold their payload, as every row did before, beside rows that refer to segments', async () => {
+    const p = project();
+    const inline = newEvent(new PgEventStore(db), p, 1, now, 'in the row');
+    const apart = newEvent(store, p, 1, now + 1, 'in a segment');
+    await store.insertEvents([inline, apart]);
+    expect(inline.encodedPayload.startsWith('@')).toBe(false);
+    const reader = new PgEventStore(db, new PayloadSegments(join(dir, 'payloads'), { mode: 'reader' }));
+    expect((await reader.getEvent(p, inline.eventId))?.payload).toMatchObject({ marker: 'in the row' });
+    expect((await reader.latestEventForIssue(p, 1))?.payload).toMatchObject({ marker: 'in a segment' });
+    await expect(new PgEventStore(db).getEvent(p, apart.eventId)).rejects.toThrow(/segment file this store was not given/);
+  });
+
+  it("overwrites a deleted issue's payloads with zeros, from the main thread's reading store too", async () => {
+    const p = project();
+    const gone = newEvent(store, p, 41, now, 'SECRET-of-issue-41');
+    const kept = newEvent(store, p, 42, now, 'payload of issue 42');
+    const inline = newEvent(new PgEventStore(db), p, 41, now, 'inline of issue 41');
+    await store.insertEvents([gone, kept, inline]);
+    const { offset, length } = /^@[^:]+:(?<offset>\d+):(?<length>\d+)$/.exec(gone.encodedPayload)!.groups!;
+    const before = readFileSync(segmentFile('20261101-0000')).subarray(Number(offset), Number(offset) + Number(length));
+    expect(before.equals(Buffer.alloc(Number(length)))).toBe(false);
+
+    const reader = new PgEventStore(db, new PayloadSegments(join(dir, 'payloads'), { mode: 'reader' }));
+    await reader.deleteEventsForIssues(p, [41]);
+    const after = readFileSync(segmentFile('20261101-0000')).subarray(Number(offset), Number(offset) + Number(length));
+    expect(after.equals(Buffer.alloc(Number(length)))).toBe(true);
+    expect(await store.getEvent(p, gone.eventId)).toBeUndefined();
+    expect(await store.getEvent(p, inline.eventId)).toBeUndefined();
+    expect((await store.getEvent(p, kept.eventId))?.payload).toMatchObject({ marker: 'payload of issue 42' });
+  });
+
+  it('removes a segment once its newest event is past the cutoff, keeps one a newer row refers to, and removes untracked old ones', async () => {
+    now = Date.parse('2026-11-10T12:00:00Z') / 1000;
+    const p = project();
+    const old = newEvent(store, p, 1, now - 3 * DAY, 'old');
+    const older = newEvent(store, p, 1, now - 4 * DAY, 'older');
+    await store.insertEvents([old, older]); // segment 20261110, newest event 11-07
+    newEvent(store, p, 1, now, 'prepared, never stored'); // bytes no row refers to
+    now += DAY;
+    const held = newEvent(store, p, 2, now + 60, 'held by a late timestamp');
+    await store.insertEvents([held]); // segment 20261111, newest event 11-11
+    now += DAY;
+    writer.append(Buffer.from('orphan')); // 20261112, never referred to
+    expect(writer.list()).toEqual(expect.arrayContaining(['20261110-0000', '20261111-0000', '20261112-0000']));
+
+    // 11-15: the cutoff (11-08) is past 20261110's newest event (11-07): its rows go, then the file.
+    now = Date.parse('2026-11-15T12:00:00Z') / 1000;
+    expect(await store.deleteEventsBefore(Date.parse('2026-11-08T00:00:00Z') / 1000)).toBeGreaterThanOrEqual(2);
+    expect(writer.list()).not.toContain('20261110-0000');
+    expect(writer.list()).toContain('20261111-0000'); // its event is newer than the cutoff
+    expect(writer.list()).not.toContain('20261112-0000'); // never referred to, and older than yesterday
+    const records = await db.query<{ name: string }>('SELECT name FROM payload_segments ORDER BY name');
+    expect(records.rows.map((r) => r.name)).not.toContain('20261110-0000');
+    expect(records.rows.map((r) => r.name)).toContain('20261111-0000');
+    expect((await store.getEvent(p, held.eventId))?.payload).toMatchObject({ marker: 'held by a late timestamp' });
+  });
+
+  it("keeps today's and yesterday's segments even when every row in them is past the cutoff", async () => {
+    now = Date.parse('2026-11-20T12:00:00Z') / 1000;
+    const p = project();
+    await store.insertEvents([newEvent(store, p, 1, now - 20 * DAY, 'an old timestamp, received today')]);
+    expect(await store.deleteEventsBefore(now - 10 * DAY)).toBeGreaterThanOrEqual(1);
+    expect(writer.list()).toContain('20261120-0000');
+    const records = await db.query<{ name: string }>('SELECT name FROM payload_segments');
+    expect(records.rows.map((r) => r.name)).toContain('20261120-0000'); // still to be removed later
+  });
+});
