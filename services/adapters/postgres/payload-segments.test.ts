@@ -93,6 +93,15 @@ describe('PayloadSegments', () => {
     expect(next).toBe('@20261204-0000:13:5');
     expect(reopened.read(kept).toString()).toBe('committed');
     expect(reopened.read(next).toString()).toBe('after');
+    // The process before may have died before syncing the new file's directory entry.
+    const synced: string[] = [];
+    const restore = replaceBlockingSyncs((path) => synced.push(path));
+    try {
+      reopened.sync();
+    } finally {
+      restore();
+    }
+    expect(synced).toEqual([join(files.dir, '20261204-0000.seg'), files.dir]);
     now += DAY;
     expect(reopened.append(Buffer.from('tomorrow'))).toBe('@20261205-0000:0:8');
     reopened.sync();
@@ -117,12 +126,14 @@ describe('PayloadSegments', () => {
     const files = await segments(at('2026-12-04T10:00:00Z'));
     const gone = files.append(Buffer.from('secret card number'));
     const kept = files.append(Buffer.from('kept'));
+    const large = files.append(Buffer.alloc(100_000, 'x')); // more than one buffer of zeros
     files.sync();
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
-    reader.erase([gone]);
+    reader.erase([large, gone]);
     const bytes = readFileSync(join(files.dir, '20261204-0000.seg'));
     expect(bytes.subarray(0, 18)).toEqual(Buffer.alloc(18));
     expect(bytes.includes('secret')).toBe(false);
+    expect(bytes.subarray(22)).toEqual(Buffer.alloc(100_000));
     expect(reader.read(kept).toString()).toBe('kept');
     files.close();
   });
@@ -141,6 +152,20 @@ describe('PayloadSegments', () => {
       '20261130-0007',
     ]);
     expect(readdirSync(files.dir).sort()).toEqual(['20261202-0000.seg', '20261203-0000.seg', '20261204-0000.seg']);
+    files.close();
+  });
+
+  it('keeps the segment being appended to or waiting for its sync, even when the clock jumps days ahead', async () => {
+    let now = Date.parse('2026-12-01T10:00:00Z');
+    const files = await segments(() => now);
+    files.append(Buffer.from('not yet committed'));
+    now += 9 * DAY;
+    expect(files.remove(['20261201-0000'])).toEqual([]);
+    files.append(Buffer.from('today')); // 20261201-0000 now waits only for its sync
+    expect(files.remove(['20261201-0000'])).toEqual([]);
+    files.sync();
+    expect(files.remove(['20261201-0000'])).toEqual(['20261201-0000']);
+    expect(files.list()).toEqual(['20261210-0000']);
     files.close();
   });
 

@@ -22,6 +22,9 @@ const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
 /** A segment is closed and the next one opened past this size, so that no file grows without bound within a day. */
 const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;
 
+/** Zeros written at a time when erasing: one buffer for every payload, however many. */
+const MAX_ERASED_LENGTH = 64 * 1024;
+
 interface PayloadSegmentsOptions {
   /** Only the thread that stores events appends; others (the main thread's reads and deletions) may not. */
   mode: 'writer' | 'reader';
@@ -135,7 +138,9 @@ export class PayloadSegments {
       ranges.push({ offset, length });
       bySegment.set(segment, ranges);
     }
+    const zeros = Buffer.alloc(references.length === 0 ? 0 : MAX_ERASED_LENGTH);
     for (const [segment, ranges] of bySegment) {
+      ranges.sort((a, b) => a.offset - b.offset);
       let fd: number;
       try {
         fd = openSync(join(this.dir, `${segment}.seg`), 'r+');
@@ -144,7 +149,10 @@ export class PayloadSegments {
         throw error;
       }
       try {
-        for (const { offset, length } of ranges) writeSync(fd, Buffer.alloc(length), 0, length, offset);
+        for (const { offset, length } of ranges) {
+          for (let done = 0; done < length;)
+            done += writeSync(fd, zeros, 0, Math.min(zeros.length, length - done), offset + done);
+        }
         fdatasyncSync(fd);
       } finally {
         closeSync(fd);
@@ -155,7 +163,9 @@ export class PayloadSegments {
   /**
    * Removes the named segments written before yesterday (UTC); returns the names now gone
    * (removed, or found gone already). Today's and yesterday's stay whatever the caller thinks:
-   * a batch whose payloads were written there may not have committed yet. Only the writer removes.
+   * a batch whose payloads were written there may not have committed yet; so does the segment
+   * being appended to or waiting for its sync, whatever its day (the clock may jump). Only the
+   * writer removes.
    */
   remove(segments: string[]): string[] {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
@@ -163,6 +173,7 @@ export class PayloadSegments {
     const gone: string[] = [];
     for (const segment of segments) {
       if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
+      if (segment === this.open?.name || this.unsynced.has(segment)) continue;
       try {
         unlinkSync(join(this.dir, `${segment}.seg`));
       } catch (error) {
@@ -203,10 +214,22 @@ export class PayloadSegments {
       // After a restart, today's newest segment takes more while it has room, past whatever it
       // holds (a torn tail no committed row refers to included). Not opened to append: Linux
       // ignores the position of a write to a file opened so.
-      const fd = openSync(join(this.dir, `${newest}.seg`), 'r+');
-      const size = fstatSync(fd).size;
-      if (size < limit) return (this.open = { name: newest, fd, size });
-      closeSync(fd);
+      // (A descriptor still waiting for its sync is reused: the clock went back a day.)
+      const kept = this.unsynced.get(newest);
+      const fd = kept ?? openSync(join(this.dir, `${newest}.seg`), 'r+');
+      let size: number;
+      try {
+        size = fstatSync(fd).size;
+      } catch (error) {
+        if (kept === undefined) closeSync(fd);
+        throw error;
+      }
+      if (size < limit) {
+        // Made by a process that may have died before syncing the file's directory entry.
+        this.directoryUnsynced = true;
+        return (this.open = { name: newest, fd, size });
+      }
+      if (kept === undefined) closeSync(fd);
     }
     const name = nextName(day, todays);
     const fd = openSync(join(this.dir, `${name}.seg`), 'wx', 0o600);

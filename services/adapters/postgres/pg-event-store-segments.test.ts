@@ -134,6 +134,8 @@ describe('PgEventStore with payload segments', () => {
 
     // 11-15: the cutoff (11-08) is past 20261110's newest event (11-07): its rows go, then the file.
     now = Date.parse('2026-11-15T12:00:00Z') / 1000;
+    writer.append(Buffer.from('today')); // 20261112 is no longer the one appended to
+    writer.sync();
     expect(await store.deleteEventsBefore(Date.parse('2026-11-08T00:00:00Z') / 1000)).toBeGreaterThanOrEqual(2);
     expect(writer.list()).not.toContain('20261110-0000');
     expect(writer.list()).toContain('20261111-0000'); // its event is newer than the cutoff
