@@ -5,8 +5,11 @@ import { inject } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { startServer, stopAndRemove, type StandaloneServer } from './standalone-server.ts';
 
-export async function startWithBrowser(): Promise<{ server: StandaloneServer; browser: Browser }> {
-  const server = await startServer();
+/** `env` adds to or overrides the server's environment (startServer's). */
+export async function startWithBrowser(
+  env: Record<string, string> = {},
+): Promise<{ server: StandaloneServer; browser: Browser }> {
+  const server = await startServer({ env });
   try {
     return { server, browser: await launchChromium(inject('chromium')) };
   } catch (error) {

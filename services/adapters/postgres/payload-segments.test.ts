@@ -13,8 +13,8 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function segments(now: () => number, options: { segmentBytes?: number; dir?: string } = {}) {
-  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'errata-payloads-'));
+async function segments(now: () => number, options: { segmentBytes?: number; onSyncFailure?: (error: Error) => void } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'errata-payloads-'));
   dirs.push(dir);
   return PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer', now, ...options });
 }
@@ -29,7 +29,7 @@ describe('PayloadSegments', () => {
     expect(first).toBe('@20261204-0000:0:13');
     expect(second).toBe('@20261204-0000:13:4');
     expect(files.read(second)).toEqual(Buffer.from([0, 1, 2, 255]));
-    expect(files.read(first).toString()).toBe('first payload');
+    expect(files.read(first)?.toString()).toBe('first payload');
     expect(statSync(join(files.dir, '20261204-0000.seg')).mode & 0o777).toBe(0o600);
     expect(statSync(files.dir).mode & 0o777).toBe(0o700);
     files.close();
@@ -58,13 +58,7 @@ describe('PayloadSegments', () => {
 
   it('refuses every append and sync after a sync failed, and says so once', async () => {
     const failures: Error[] = [];
-    const dir = mkdtempSync(join(tmpdir(), 'errata-payloads-'));
-    dirs.push(dir);
-    const files = await PayloadSegments.open(join(dir, 'payloads'), {
-      mode: 'writer',
-      now: at('2026-12-04T10:00:00Z'),
-      onSyncFailure: (error) => failures.push(error),
-    });
+    const files = await segments(at('2026-12-04T10:00:00Z'), { onSyncFailure: (error) => failures.push(error) });
     files.append(Buffer.from('lost, perhaps'));
     const restore = replaceBlockingSyncs((path) => {
       if (path.endsWith('.seg')) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
@@ -91,8 +85,8 @@ describe('PayloadSegments', () => {
     const reopened = new PayloadSegments(files.dir, { mode: 'writer', now: () => now });
     const next = reopened.append(Buffer.from('after'));
     expect(next).toBe('@20261204-0000:13:5');
-    expect(reopened.read(kept).toString()).toBe('committed');
-    expect(reopened.read(next).toString()).toBe('after');
+    expect(reopened.read(kept)?.toString()).toBe('committed');
+    expect(reopened.read(next)?.toString()).toBe('after');
     // The process before may have died before syncing the new file's directory entry.
     const synced: string[] = [];
     const restore = replaceBlockingSyncs((path) => synced.push(path));
@@ -122,19 +116,39 @@ describe('PayloadSegments', () => {
     reopened.close();
   });
 
-  it('overwrites erased payloads with zeros, leaving the others', async () => {
+  it('overwrites erased payloads with zeros, leaving the others; only the writer erases', async () => {
     const files = await segments(at('2026-12-04T10:00:00Z'));
     const gone = files.append(Buffer.from('secret card number'));
     const kept = files.append(Buffer.from('kept'));
     const large = files.append(Buffer.alloc(100_000, 'x')); // more than one buffer of zeros
     files.sync();
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
-    reader.erase([large, gone]);
+    expect(() => reader.erase([gone])).toThrow(/reading/);
+    files.erase([large, gone]);
     const bytes = readFileSync(join(files.dir, '20261204-0000.seg'));
     expect(bytes.subarray(0, 18)).toEqual(Buffer.alloc(18));
     expect(bytes.includes('secret')).toBe(false);
     expect(bytes.subarray(22)).toEqual(Buffer.alloc(100_000));
-    expect(reader.read(kept).toString()).toBe('kept');
+    expect(reader.read(kept)?.toString()).toBe('kept');
+    files.close();
+  });
+
+  it('reads nothing, rather than failing, where a payload was erased or its segment removed', async () => {
+    let now = Date.parse('2026-12-01T10:00:00Z');
+    const files = await segments(() => now);
+    const erased = files.append(Buffer.alloc(70_000, 'y')); // compared past one buffer of zeros
+    const zeroFirst = files.append(Buffer.from([0, 0, 7])); // not erased: one byte is not zero
+    const removed = files.append(Buffer.from('old'));
+    files.sync();
+    files.erase([erased]);
+    const reader = new PayloadSegments(files.dir, { mode: 'reader' });
+    expect(reader.read(erased)).toBeUndefined();
+    expect(reader.read(zeroFirst)).toEqual(Buffer.from([0, 0, 7]));
+    now += 3 * DAY;
+    files.append(Buffer.from('today'));
+    files.sync();
+    expect(files.remove(['20261201-0000'])).toEqual(['20261201-0000']);
+    expect(reader.read(removed)).toBeUndefined();
     files.close();
   });
 

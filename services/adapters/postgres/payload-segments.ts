@@ -5,9 +5,11 @@
 // and 2026-12-04). The store (pg-event-store.ts) keeps the rules that make this safe:
 // - a segment is synced before the transaction that refers to it commits (`sync`), so a committed
 //   row never points past what reached the disk;
-// - an event deleted with its issue has its bytes overwritten with zeros (`erase`);
+// - an event deleted with its issue has its bytes overwritten with zeros (`erase`, by the writer,
+//   working off the list the deletion recorded: payload-erasures.ts); a read then finds nothing;
 // - a segment goes once the newest event that refers to it is older than retention's cutoff
-//   (the store records that time per segment, in the same transaction as the rows; `remove`).
+//   (the store records that time per segment, in the same transaction as the rows; `remove`); a
+//   read that raced the removal finds nothing.
 // Bytes no row refers to (an event prepared twice, a batch retried, a crash between the write and
 // the commit) stay until their segment goes.
 import { closeSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
@@ -22,11 +24,11 @@ const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
 /** A segment is closed and the next one opened past this size, so that no file grows without bound within a day. */
 const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;
 
-/** Zeros written at a time when erasing: one buffer for every payload, however many. */
-const MAX_ERASED_LENGTH = 64 * 1024;
+/** Zeros written at a time when erasing, and compared with when reading: one buffer for every payload. */
+const ZEROS = Buffer.alloc(64 * 1024);
 
 interface PayloadSegmentsOptions {
-  /** Only the thread that stores events appends; others (the main thread's reads and deletions) may not. */
+  /** Only the thread that stores events appends, erases and removes; others (the main thread's) only read. */
   mode: 'writer' | 'reader';
   segmentBytes?: number;
   /** Milliseconds since the epoch, for the day a payload is written on (tests move it). */
@@ -111,10 +113,19 @@ export class PayloadSegments {
     }
   }
 
-  /** The bytes a reference points at. */
-  read(reference: string): Buffer {
+  /**
+   * The bytes a reference points at; undefined when they are gone: erased (all zeros, which no
+   * deflate stream is) or their segment removed by retention, either of which a read can race.
+   */
+  read(reference: string): Buffer | undefined {
     const { segment, offset, length } = parseReference(reference);
-    const fd = openSync(join(this.dir, `${segment}.seg`), 'r');
+    let fd: number;
+    try {
+      fd = openSync(join(this.dir, `${segment}.seg`), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
     try {
       const bytes = Buffer.allocUnsafe(length);
       let read = 0;
@@ -123,7 +134,7 @@ export class PayloadSegments {
         if (n === 0) throw new Error(`event payload ${reference} ends past its segment's end: the segment was cut short`);
         read += n;
       }
-      return bytes;
+      return isErased(bytes) ? undefined : bytes;
     } finally {
       closeSync(fd);
     }
@@ -131,6 +142,7 @@ export class PayloadSegments {
 
   /** Overwrites the bytes of each reference with zeros and syncs them: the payloads of deleted events. */
   erase(references: string[]): void {
+    if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be erased');
     const bySegment = new Map<string, { offset: number; length: number }[]>();
     for (const reference of references) {
       const { segment, offset, length } = parseReference(reference);
@@ -138,20 +150,19 @@ export class PayloadSegments {
       ranges.push({ offset, length });
       bySegment.set(segment, ranges);
     }
-    const zeros = Buffer.alloc(references.length === 0 ? 0 : MAX_ERASED_LENGTH);
     for (const [segment, ranges] of bySegment) {
       ranges.sort((a, b) => a.offset - b.offset);
       let fd: number;
       try {
         fd = openSync(join(this.dir, `${segment}.seg`), 'r+');
       } catch (error) {
-        if ((error as { code?: string }).code === 'ENOENT') continue; // removed by retention meanwhile
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed by retention meanwhile
         throw error;
       }
       try {
         for (const { offset, length } of ranges) {
           for (let done = 0; done < length;)
-            done += writeSync(fd, zeros, 0, Math.min(zeros.length, length - done), offset + done);
+            done += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, length - done), offset + done);
         }
         fdatasyncSync(fd);
       } finally {
@@ -169,7 +180,7 @@ export class PayloadSegments {
    */
   remove(segments: string[]): string[] {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
-    const yesterday = utcDay((this.options.now ?? Date.now)() - 86_400_000);
+    const yesterday = utcDay(this.now() - 86_400_000);
     const gone: string[] = [];
     for (const segment of segments) {
       if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
@@ -177,7 +188,7 @@ export class PayloadSegments {
       try {
         unlinkSync(join(this.dir, `${segment}.seg`));
       } catch (error) {
-        if ((error as { code?: string }).code !== 'ENOENT') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
       gone.push(segment);
     }
@@ -200,8 +211,12 @@ export class PayloadSegments {
     this.unsynced.clear();
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private segmentForAppend(): OpenSegment {
-    const day = utcDay((this.options.now ?? Date.now)());
+    const day = utcDay(this.now());
     const limit = this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     const current = this.open;
     if (current && current.name.startsWith(day) && current.size < limit) return current;
@@ -236,6 +251,15 @@ export class PayloadSegments {
     this.directoryUnsynced = true;
     return (this.open = { name, fd, size: 0 });
   }
+}
+
+/** Whether `bytes` are all zeros. A deflate stream's first byte is rarely 0, so this is mostly one comparison. */
+function isErased(bytes: Buffer): boolean {
+  for (let at = 0; at < bytes.length; at += ZEROS.length) {
+    const end = Math.min(bytes.length, at + ZEROS.length);
+    if (bytes.compare(ZEROS, 0, end - at, at, end) !== 0) return false;
+  }
+  return true;
 }
 
 function utcDay(millis: number): string {

@@ -1,16 +1,18 @@
 // PgEventStore with its payloads in segment files (the standalone server's form): what the rows
-// hold, the sync before the commit, rows written before still read, deletion zeroing the bytes,
-// and retention removing a segment only once no row can refer to it.
+// hold, the sync before the commit, rows written before still read, deletion listing the bytes
+// for the writer to zero, reads racing an erasure or a removal, and retention removing a segment
+// only once no row can refer to it.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import type { NewEvent } from '../../core/ports/event-store.ts';
 import { PGliteClient } from '../pglite/pglite-client.ts';
 import { migrate } from './migrate.ts';
+import { erasePendingPayloads } from './payload-erasures.ts';
 import { PayloadSegments } from './payload-segments.ts';
 import { PgEventStore } from './pg-event-store.ts';
 
@@ -57,6 +59,12 @@ function newEvent(through: PgEventStore, project: number, issueId: number, times
 }
 
 const segmentFile = (name: string) => join(dir, 'payloads', `${name}.seg`);
+
+/** The bytes a reference points at, read from the file itself. */
+function bytesAt(reference: string): Buffer {
+  const { segment, offset, length } = /^@(?<segment>[^:]+):(?<offset>\d+):(?<length>\d+)$/.exec(reference)!.groups!;
+  return readFileSync(segmentFile(segment!)).subarray(Number(offset), Number(offset) + Number(length));
+}
 const project = () => 1 + Math.floor(Math.random() * 1_000_000);
 
 describe('PgEventStore with payload segments', () => {
@@ -78,12 +86,8 @@ describe('PgEventStore with payload segments', () => {
 
     const row = await db.query<{ payload_deflated: string }>('SELECT payload_deflated FROM events WHERE project_id = $1', [p]);
     expect(row.rows[0]!.payload_deflated).toBe(event.encodedPayload);
-    const deflated = deflateRawSync(JSON.stringify({ event_id: event.eventId, marker: 'kept apart' }), {
-      level: 1,
-      windowBits: 12,
-      memLevel: 5,
-    });
-    expect(readFileSync(segmentFile('20261101-0000')).includes(deflated)).toBe(true);
+    const inFile = inflateRawSync(bytesAt(event.encodedPayload)).toString();
+    expect(JSON.parse(inFile)).toEqual({ event_id: event.eventId, marker: 'kept apart' });
     expect((await store.getEvent(p, event.eventId))?.payload).toEqual({ event_id: event.eventId, marker: 'kept apart' });
   });
 
@@ -99,23 +103,65 @@ describe('PgEventStore with payload segments', () => {
     await expect(new PgEventStore(db).getEvent(p, apart.eventId)).rejects.toThrow(/segment file this store was not given/);
   });
 
-  it("overwrites a deleted issue's payloads with zeros, from the main thread's reading store too", async () => {
+  it("lists a deleted issue's payloads for erasure as its rows go, and the writer overwrites them with zeros", async () => {
     const p = project();
     const gone = newEvent(store, p, 41, now, 'SECRET-of-issue-41');
     const kept = newEvent(store, p, 42, now, 'payload of issue 42');
     const inline = newEvent(new PgEventStore(db), p, 41, now, 'inline of issue 41');
     await store.insertEvents([gone, kept, inline]);
-    const { offset, length } = /^@[^:]+:(?<offset>\d+):(?<length>\d+)$/.exec(gone.encodedPayload)!.groups!;
-    const before = readFileSync(segmentFile('20261101-0000')).subarray(Number(offset), Number(offset) + Number(length));
-    expect(before.equals(Buffer.alloc(Number(length)))).toBe(false);
+    expect(bytesAt(gone.encodedPayload).equals(Buffer.alloc(bytesAt(gone.encodedPayload).length))).toBe(false);
 
+    // The main thread deletes through a reading store; it writes nothing to the files.
     const reader = new PgEventStore(db, new PayloadSegments(join(dir, 'payloads'), { mode: 'reader' }));
     await reader.deleteEventsForIssues(p, [41]);
-    const after = readFileSync(segmentFile('20261101-0000')).subarray(Number(offset), Number(offset) + Number(length));
-    expect(after.equals(Buffer.alloc(Number(length)))).toBe(true);
     expect(await store.getEvent(p, gone.eventId)).toBeUndefined();
     expect(await store.getEvent(p, inline.eventId)).toBeUndefined();
+    const owed = await db.query<{ reference: string }>('SELECT reference FROM payload_erasures');
+    expect(owed.rows.map((r) => r.reference)).toEqual([gone.encodedPayload]); // the inline row's went with it
+
+    // A restart before the writer got to it: the list is in the database, committed with the deletion.
+    await db.close();
+    db = await PGliteClient.open(join(dir, 'db'));
+    writer.close();
+    writer = new PayloadSegments(join(dir, 'payloads'), { mode: 'writer', now: () => now * 1000 });
+    store = new PgEventStore(db, writer);
+    expect(await erasePendingPayloads(db, writer, 1)).toBe(1);
+    expect(bytesAt(gone.encodedPayload).equals(Buffer.alloc(bytesAt(gone.encodedPayload).length))).toBe(true);
+    expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
     expect((await store.getEvent(p, kept.eventId))?.payload).toMatchObject({ marker: 'payload of issue 42' });
+    expect(await erasePendingPayloads(db, writer)).toBe(0);
+  });
+
+  it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {
+    const p = project();
+    const events = [0, 1, 2, 3, 4].map((i) => newEvent(store, p, 43, now + i, `round ${i}`));
+    await store.insertEvents(events);
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', ['@20000101-0000:0:10']);
+    await store.deleteEventsForIssues(p, [43]);
+    expect(await erasePendingPayloads(db, writer, 2)).toBe(6);
+    for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
+  });
+
+  it('finds nothing, rather than failing, for a row read just before its payload was erased or its segment removed', async () => {
+    // Rows whose payload is gone: as a read sees them when it selected the row a moment before
+    // the deletion or retention committed, and reads the file after the bytes went.
+    const p = project();
+    const trace = 'a'.repeat(32);
+    const erased = { ...newEvent(store, p, 44, now, 'erased under the read'), userKey: 'u1', traceId: trace };
+    const other = { ...newEvent(store, p, 44, now - 1, 'still there'), userKey: 'u2', traceId: trace };
+    await store.insertEvents([erased, other]);
+    writer.erase([erased.encodedPayload]);
+    expect(await store.getEvent(p, erased.eventId)).toBeUndefined();
+    expect((await store.eventsForTrace([p], trace, 10)).map((e) => e.eventId)).toEqual([other.eventId]);
+    expect((await store.latestEventPerUser(p, 44, 10)).map((e) => e.eventId)).toEqual([other.eventId]);
+
+    now = Date.parse('2026-11-05T12:00:00Z') / 1000; // the segment of 11-01 is now older than yesterday
+    writer.append(Buffer.from('today'));
+    writer.sync();
+    expect(writer.remove(['20261101-0000'])).toEqual(['20261101-0000']);
+    expect(await store.getEvent(p, other.eventId)).toBeUndefined();
+    expect(await store.latestEventForIssue(p, 44)).toBeUndefined();
   });
 
   it('removes a segment once its newest event is past the cutoff, keeps one a newer row refers to, and removes untracked old ones', async () => {

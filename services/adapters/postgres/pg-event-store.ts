@@ -158,7 +158,7 @@ export class PgEventStore implements EventStore {
        ORDER BY events.timestamp, events.received_at, events.event_id LIMIT $3`,
       [projectIds, traceId.toLowerCase(), limit],
     );
-    return result.rows.map((row) => this.stored(row));
+    return this.storedAll(result.rows);
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
@@ -178,7 +178,7 @@ export class PgEventStore implements EventStore {
        ORDER BY ${NEWEST_FIRST}`,
       [projectId, issueId, limit, USER_SCAN_EVENTS],
     );
-    return result.rows.map((row) => this.stored(row));
+    return this.storedAll(result.rows);
   }
 
   async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
@@ -230,21 +230,23 @@ export class PgEventStore implements EventStore {
     return new Map(result.rows.map((r) => [r.issue_id, r.count]));
   }
 
-  /** The rows go, and the payloads they referred to in segments are overwritten with zeros. */
+  /**
+   * The rows go. Payloads they referred to in segments are put on the list of payloads to
+   * overwrite with zeros, in the same statement, which the backend thread works off
+   * (payload-erasures.ts); until then a read of one finds nothing, since its row is gone.
+   */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
     if (!this.segments) {
-      // Postgres: payloads are in the rows, and a row per deleted event need not come back.
       await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
       return;
     }
-    const deleted = await this.db.query<{ reference: string | null }>(
-      `DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])
-       RETURNING CASE WHEN left(payload_deflated, 1) = '@' THEN payload_deflated END AS reference`,
+    await this.db.query(
+      `WITH deleted AS (DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) RETURNING payload_deflated)
+       INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted WHERE left(payload_deflated, 1) = '@'
+       ON CONFLICT DO NOTHING`,
       [projectId, issueIds],
     );
-    const references = deleted.rows.map((r) => r.reference).filter((r): r is string => r !== null);
-    if (references.length > 0) this.segments.erase(references);
   }
 
   /**
@@ -256,12 +258,11 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsBefore(cutoff: number): Promise<number> {
     const deleted = (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
-    if (this.segments) await this.removeUnreferencedSegments(cutoff);
+    if (this.segments) await this.removeUnreferencedSegments(this.segments, cutoff);
     return deleted;
   }
 
-  private async removeUnreferencedSegments(cutoff: number): Promise<void> {
-    const segments = this.segments!;
+  private async removeUnreferencedSegments(segments: PayloadSegments, cutoff: number): Promise<void> {
     const tracked = await this.db.query<{ name: string; expired: boolean }>(
       'SELECT name, newest_event < to_timestamp($1::float8) AS expired FROM payload_segments',
       [cutoff],
@@ -276,11 +277,17 @@ export class PgEventStore implements EventStore {
     await this.db.query('SELECT 1');
   }
 
-  private stored(row: EventRow): StoredEvent {
-    return toStoredEvent(row, this.payloadBytes(row.payload_deflated));
+  /** The event of `row`; undefined when its payload is gone (erased, or its segment removed) since the row was read. */
+  private stored(row: EventRow): StoredEvent | undefined {
+    const payload = this.payloadBytes(row.payload_deflated);
+    return payload && toStoredEvent(row, payload);
   }
 
-  private payloadBytes(stored: string): Buffer {
+  private storedAll(rows: EventRow[]): StoredEvent[] {
+    return rows.map((row) => this.stored(row)).filter((event): event is StoredEvent => event !== undefined);
+  }
+
+  private payloadBytes(stored: string): Buffer | undefined {
     if (!PayloadSegments.isReference(stored)) return Buffer.from(stored, 'base64');
     if (!this.segments) throw new Error('an event payload is in a segment file this store was not given');
     return this.segments.read(stored);

@@ -17,6 +17,7 @@ import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
 import { openSecretBox } from '../open-secret-box.ts';
 import type { DispatcherPorts } from '../role-ports.ts';
 import { startCheckpointJob } from './checkpoint-job.ts';
+import { startPayloadErasureJob } from './payload-erasure-job.ts';
 import { sqlHandlers } from './remote-sql-client.ts';
 import { startTableMaintenanceJob } from './table-maintenance.ts';
 import { notifications, serveRpc } from './thread-rpc.ts';
@@ -104,6 +105,7 @@ export async function runEmbeddedBackend<Settings>(
   const work = startWork({ queue, ...createSqlStores(client, payloads), blobs, secrets }, options.work, { logger, metrics });
   const maintenance = startTableMaintenanceJob(client, logger);
   const checkpoints = startCheckpointJob(client, logger);
+  const erasures = startPayloadErasureJob(client, payloads, logger);
 
   serveRpc(port, {
     ...sqlHandlers(client),
@@ -111,7 +113,7 @@ export async function runEmbeddedBackend<Settings>(
     'metrics.get': () => metrics.registry.getMetricsAsJSON(),
     'backend.stop': async ({ drainTimeoutMs }: { drainTimeoutMs: number }) => {
       // A job's run under way ends before the database closes under it.
-      await Promise.all([maintenance.stop(), checkpoints.stop()]);
+      await Promise.all([maintenance.stop(), checkpoints.stop(), erasures.stop()]);
       await work.stop({ drain: true, timeoutMs: drainTimeoutMs });
       await queue.close();
       await client.close();

@@ -15,6 +15,7 @@ import { envelopeUrlOf, newEventId, rawRequest } from '../../support/raw-http.ts
 import { buildSourceMapApp, sentryCli, throwFromBundle, type SourceMapApp } from '../../support/source-map-app.ts';
 import {
   eventually,
+  loggedLine,
   provision,
   REPO_ROOT,
   runCliJson,
@@ -32,7 +33,8 @@ let admin: { email: string; client: FormClient };
 let member: { email: string; client: FormClient };
 
 beforeAll(async () => {
-  ({ server, browser } = await startWithBrowser());
+  // At info: a test reads the backend thread's log line of the payloads it erased.
+  ({ server, browser } = await startWithBrowser({ ERRATA_LOG_LEVEL: 'info' }));
   p = await provision(server, 'Shop');
   admin = await signedInPerson(server, 'admin');
   member = await signedInPerson(server, 'member');
@@ -365,6 +367,9 @@ describe('triage from the issue page', () => {
     }
     expect(await issueNow(project, issue.shortId)).toBeUndefined();
     expect((await admin.client.get(issuePath(issue.shortId))).status).toBe(404);
+    // The backend thread overwrites the deleted events' payloads in their files within its interval.
+    const erasure = await loggedLine(server, "deleted events' payloads overwritten");
+    expect(erasure.erased).toBe(3);
   });
 });
 

@@ -18,6 +18,7 @@ import userIdentities from './0016-user-identities.ts';
 import groupingRules from './0017-grouping-rules.ts';
 import eventPayloadStorage from './0018-event-payload-storage.ts';
 import payloadSegments from './0019-payload-segments.ts';
+import payloadErasures from './0020-payload-erasures.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -39,4 +40,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0017-grouping-rules', sql: groupingRules },
   { version: '0018-event-payload-storage', sql: eventPayloadStorage },
   { version: '0019-payload-segments', sql: payloadSegments },
+  { version: '0020-payload-erasures', sql: payloadErasures },
 ];

@@ -1,0 +1,89 @@
+// The backend thread's erasure job: at start it overwrites what a deletion before a crash left on
+// the list, and afterwards what each new deletion adds, within its interval; its log names how
+// many payloads it overwrote.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/support/standalone-server.ts';
+import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
+import { migrate } from '../../adapters/postgres/migrate.ts';
+import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
+import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
+import type { NewEvent } from '../../core/ports/event-store.ts';
+import { createLogger } from '../logger.ts';
+import { startPayloadErasureJob } from './payload-erasure-job.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'errata-erasure-job-'));
+let db: PGliteClient;
+let writer: PayloadSegments;
+let store: PgEventStore;
+
+beforeAll(async () => {
+  db = await PGliteClient.open(join(dir, 'db'));
+  await migrate(db);
+  writer = await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer' });
+  store = new PgEventStore(db, writer);
+});
+
+afterAll(async () => {
+  writer.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function storeEvent(issueId: number): Promise<string> {
+  const eventId = randomUUID().replaceAll('-', '');
+  const event: NewEvent = {
+    projectId: 1,
+    eventId,
+    issueId,
+    timestamp: Date.now() / 1000,
+    receivedAt: Date.now() / 1000,
+    level: 'error',
+    title: 'Error',
+    culprit: 'here',
+    platform: 'node',
+    environment: null,
+    release: null,
+    traceId: null,
+    userKey: null,
+    encodedPayload: store.encodePayload(JSON.stringify({ event_id: eventId, secret: `of issue ${issueId}` })),
+  };
+  await store.insertEvents([event]);
+  return event.encodedPayload;
+}
+
+function isZeroed(reference: string): boolean {
+  const [, segment, offset, length] = /^@([^:]+):(\d+):(\d+)$/.exec(reference)!;
+  const bytes = readFileSync(join(dir, 'payloads', `${segment}.seg`)).subarray(Number(offset), Number(offset) + Number(length));
+  return bytes.every((b) => b === 0);
+}
+
+describe('startPayloadErasureJob', () => {
+  it('erases what was owed before it started at once, then what each deletion adds', async () => {
+    const owed = await storeEvent(1);
+    const later = await storeEvent(2);
+    const kept = await storeEvent(3);
+    await store.deleteEventsForIssues(1, [1]); // as before a crash: listed, not yet overwritten
+    expect(isZeroed(owed)).toBe(false);
+
+    const log = new PassThrough();
+    const lines: string[] = [];
+    log.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
+    const job = startPayloadErasureJob(db, writer, createLogger('info', log), 50);
+    try {
+      await eventually(async () => isZeroed(owed) || undefined, 'the owed payload erased', 5_000);
+      expect(isZeroed(later)).toBe(false);
+      await store.deleteEventsForIssues(1, [2]);
+      await eventually(async () => isZeroed(later) || undefined, 'the deleted payload erased', 5_000);
+    } finally {
+      await job.stop();
+    }
+    expect(isZeroed(kept)).toBe(false);
+    const erasedCounts = lines.map((line) => JSON.parse(line) as { erased?: number }).map((entry) => entry.erased);
+    expect(erasedCounts).toEqual([1, 1]);
+  });
+});
