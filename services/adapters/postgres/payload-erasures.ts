@@ -7,26 +7,36 @@
 import type { PayloadSegments } from './payload-segments.ts';
 import type { SqlClient } from './sql-client.ts';
 
-/** References overwritten, and synced, before the list is told: a few MB of writes at most. */
+/** References overwritten, and synced, before the list is told: typically a few MB of writes. */
 const ERASED_PER_ROUND = 1000;
 
+interface ErasureProgress {
+  /** Payloads overwritten with zeros. */
+  overwritten: number;
+  /** Taken off the list without writing: their segment was gone (removed by retention). */
+  gone: number;
+}
+
 /**
- * Overwrites every payload on the list with zeros, round by round, and takes each round off the
+ * Overwrites the payloads on the list with zeros, round by round, and takes each round off the
  * list once its bytes are synced: a crash between the two erases them again, which is harmless.
- * Returns how many were erased. The database answers other work between rounds.
+ * Stops when the list is empty, or between rounds once `shouldStop` says so (a server stopping;
+ * the rest stays owed). The database answers other work between rounds.
  */
 export async function erasePendingPayloads(
   db: SqlClient,
   segments: PayloadSegments,
-  perRound = ERASED_PER_ROUND,
-): Promise<number> {
-  let erased = 0;
-  for (;;) {
+  { perRound = ERASED_PER_ROUND, shouldStop = () => false }: { perRound?: number; shouldStop?: () => boolean } = {},
+): Promise<ErasureProgress> {
+  const progress = { overwritten: 0, gone: 0 };
+  while (!shouldStop()) {
     const pending = await db.query<{ reference: string }>('SELECT reference FROM payload_erasures LIMIT $1', [perRound]);
-    if (pending.rows.length === 0) return erased;
+    if (pending.rows.length === 0) break;
     const references = pending.rows.map((r) => r.reference);
-    segments.erase(references);
+    const overwritten = segments.erase(references);
     await db.query('DELETE FROM payload_erasures WHERE reference = ANY($1::text[])', [references]);
-    erased += references.length;
+    progress.overwritten += overwritten;
+    progress.gone += references.length - overwritten;
   }
+  return progress;
 }

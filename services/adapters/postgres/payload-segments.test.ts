@@ -124,7 +124,7 @@ describe('PayloadSegments', () => {
     files.sync();
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
     expect(() => reader.erase([gone])).toThrow(/reading/);
-    files.erase([large, gone]);
+    expect(files.erase([large, gone])).toBe(2);
     const bytes = readFileSync(join(files.dir, '20261204-0000.seg'));
     expect(bytes.subarray(0, 18)).toEqual(Buffer.alloc(18));
     expect(bytes.includes('secret')).toBe(false);
@@ -138,18 +138,48 @@ describe('PayloadSegments', () => {
     const files = await segments(() => now);
     const erased = files.append(Buffer.alloc(70_000, 'y')); // compared past one buffer of zeros
     const zeroFirst = files.append(Buffer.from([0, 0, 7])); // not erased: one byte is not zero
+    const lateByte = Buffer.alloc(70_000);
+    lateByte[69_999] = 1; // past the first buffer of zeros compared
+    const late = files.append(lateByte);
     const removed = files.append(Buffer.from('old'));
     files.sync();
     files.erase([erased]);
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
     expect(reader.read(erased)).toBeUndefined();
     expect(reader.read(zeroFirst)).toEqual(Buffer.from([0, 0, 7]));
+    expect(reader.read(late)).toEqual(lateByte);
     now += 3 * DAY;
     files.append(Buffer.from('today'));
     files.sync();
     expect(files.remove(['20261201-0000'])).toEqual(['20261201-0000']);
     expect(reader.read(removed)).toBeUndefined();
+    expect(files.erase([removed])).toBe(0); // its segment is gone: nothing to overwrite
     files.close();
+  });
+
+  it('refuses to erase when the directory itself is missing, and a failed sync of an erasure is final', async () => {
+    const failures: Error[] = [];
+    const files = await segments(at('2026-12-04T10:00:00Z'), { onSyncFailure: (error) => failures.push(error) });
+    const payload = files.append(Buffer.from('to erase'));
+    files.sync();
+    const restore = replaceBlockingSyncs((path) => {
+      if (path.endsWith('.seg')) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    });
+    try {
+      expect(() => files.erase([payload])).toThrow(/could not sync the event payload files .* EIO/);
+    } finally {
+      restore();
+    }
+    expect(failures).toHaveLength(1);
+    expect(() => files.append(Buffer.from('more'))).toThrow(/could not sync/);
+    files.close();
+
+    const moved = await segments(at('2026-12-04T10:00:00Z'));
+    const lost = moved.append(Buffer.from('lost'));
+    moved.sync();
+    moved.close();
+    rmSync(moved.dir, { recursive: true });
+    expect(() => moved.erase([lost])).toThrow(/payload directory .* is missing/);
   });
 
   it('removes only segments older than yesterday, and only for the writer', async () => {

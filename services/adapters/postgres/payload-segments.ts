@@ -12,7 +12,7 @@
 //   read that raced the removal finds nothing.
 // Bytes no row refers to (an event prepared twice, a batch retried, a crash between the write and
 // the commit) stay until their segment goes.
-import { closeSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
 
@@ -77,7 +77,10 @@ export class PayloadSegments {
     return parseReference(reference).segment;
   }
 
-  /** Appends `bytes` to today's segment (written, not yet synced) and returns their reference. */
+  /**
+   * Appends `bytes` to today's segment (written, not yet synced) and returns their reference.
+   * Never bytes that are all zeros: a read takes those for erased (no deflate stream is).
+   */
   append(bytes: Uint8Array): string {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be appended to');
     if (this.syncFailure) throw this.syncFailure;
@@ -105,11 +108,7 @@ export class PayloadSegments {
         this.directoryUnsynced = false;
       }
     } catch (error) {
-      this.syncFailure = new Error(`could not sync the event payload files in ${this.dir} to disk: ${String(error)}`, {
-        cause: error,
-      });
-      this.options.onSyncFailure?.(this.syncFailure);
-      throw this.syncFailure;
+      throw this.syncFailed(error);
     }
   }
 
@@ -140,9 +139,16 @@ export class PayloadSegments {
     }
   }
 
-  /** Overwrites the bytes of each reference with zeros and syncs them: the payloads of deleted events. */
-  erase(references: string[]): void {
+  /**
+   * Overwrites the bytes of each reference with zeros and syncs them: the payloads of deleted
+   * events. Returns how many it overwrote; the rest were in segments retention has removed. A
+   * failed sync here is as final as one of appends (the same file may be the one appended to).
+   */
+  erase(references: string[]): number {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be erased');
+    if (this.syncFailure) throw this.syncFailure;
+    // A missing directory is not a removed segment: the data directory lost its payloads.
+    if (!existsSync(this.dir)) throw new Error(`the event payload directory ${this.dir} is missing`);
     const bySegment = new Map<string, { offset: number; length: number }[]>();
     for (const reference of references) {
       const { segment, offset, length } = parseReference(reference);
@@ -150,6 +156,7 @@ export class PayloadSegments {
       ranges.push({ offset, length });
       bySegment.set(segment, ranges);
     }
+    let overwritten = 0;
     for (const [segment, ranges] of bySegment) {
       ranges.sort((a, b) => a.offset - b.offset);
       let fd: number;
@@ -164,11 +171,17 @@ export class PayloadSegments {
           for (let done = 0; done < length;)
             done += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, length - done), offset + done);
         }
-        fdatasyncSync(fd);
+        try {
+          fdatasyncSync(fd);
+        } catch (error) {
+          throw this.syncFailed(error);
+        }
+        overwritten += ranges.length;
       } finally {
         closeSync(fd);
       }
     }
+    return overwritten;
   }
 
   /**
@@ -209,6 +222,16 @@ export class PayloadSegments {
     if (this.open) closeSync(this.open.fd);
     this.open = undefined;
     this.unsynced.clear();
+  }
+
+  /** Makes a sync's failure final (see syncFailure) and tells the owner, once. */
+  private syncFailed(error: unknown): Error {
+    if (this.syncFailure) return this.syncFailure;
+    this.syncFailure = new Error(`could not sync the event payload files in ${this.dir} to disk: ${String(error)}`, {
+      cause: error,
+    });
+    this.options.onSyncFailure?.(this.syncFailure);
+    return this.syncFailure;
   }
 
   private now(): number {

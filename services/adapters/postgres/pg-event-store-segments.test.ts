@@ -3,7 +3,7 @@
 // for the writer to zero, reads racing an erasure or a removal, and retention removing a segment
 // only once no row can refer to it.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -15,6 +15,7 @@ import { migrate } from './migrate.ts';
 import { erasePendingPayloads } from './payload-erasures.ts';
 import { PayloadSegments } from './payload-segments.ts';
 import { PgEventStore } from './pg-event-store.ts';
+import type { QueryOptions, SqlClient } from './sql-client.ts';
 
 const DAY = 86_400;
 let dir: string;
@@ -60,10 +61,37 @@ function newEvent(through: PgEventStore, project: number, issueId: number, times
 
 const segmentFile = (name: string) => join(dir, 'payloads', `${name}.seg`);
 
+function parts(reference: string): { segment: string; offset: number; length: number } {
+  const { segment, offset, length } = /^@(?<segment>[^:]+):(?<offset>\d+):(?<length>\d+)$/.exec(reference)!.groups!;
+  return { segment: segment!, offset: Number(offset), length: Number(length) };
+}
+
 /** The bytes a reference points at, read from the file itself. */
 function bytesAt(reference: string): Buffer {
-  const { segment, offset, length } = /^@(?<segment>[^:]+):(?<offset>\d+):(?<length>\d+)$/.exec(reference)!.groups!;
-  return readFileSync(segmentFile(segment!)).subarray(Number(offset), Number(offset) + Number(length));
+  const { segment, offset, length } = parts(reference);
+  return readFileSync(segmentFile(segment)).subarray(offset, offset + length);
+}
+
+/**
+ * A store over the same database and segments whose first read of event rows is raced by
+ * `meanwhile`: it runs after the rows come back and before their payloads are read, as a deletion
+ * or retention committing on the other thread at that moment would.
+ */
+function racedStore(meanwhile: () => Promise<void>): PgEventStore {
+  let raced = false;
+  const client: SqlClient = {
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const result = await db.query<T>(sql, params, options);
+      if (!raced && sql.includes('payload_deflated') && result.rows.length > 0) {
+        raced = true;
+        await meanwhile();
+      }
+      return result;
+    },
+    transaction: (work) => db.transaction(work),
+    close: () => db.close(),
+  };
+  return new PgEventStore(client, new PayloadSegments(join(dir, 'payloads'), { mode: 'reader' }));
 }
 const project = () => 1 + Math.floor(Math.random() * 1_000_000);
 
@@ -125,11 +153,11 @@ describe('PgEventStore with payload segments', () => {
     writer.close();
     writer = new PayloadSegments(join(dir, 'payloads'), { mode: 'writer', now: () => now * 1000 });
     store = new PgEventStore(db, writer);
-    expect(await erasePendingPayloads(db, writer, 1)).toBe(1);
+    expect(await erasePendingPayloads(db, writer, { perRound: 1 })).toEqual({ overwritten: 1, gone: 0 });
     expect(bytesAt(gone.encodedPayload).equals(Buffer.alloc(bytesAt(gone.encodedPayload).length))).toBe(true);
     expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
     expect((await store.getEvent(p, kept.eventId))?.payload).toMatchObject({ marker: 'payload of issue 42' });
-    expect(await erasePendingPayloads(db, writer)).toBe(0);
+    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 0 });
   });
 
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {
@@ -138,30 +166,66 @@ describe('PgEventStore with payload segments', () => {
     await store.insertEvents(events);
     await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', ['@20000101-0000:0:10']);
     await store.deleteEventsForIssues(p, [43]);
-    expect(await erasePendingPayloads(db, writer, 2)).toBe(6);
+    expect(await erasePendingPayloads(db, writer, { perRound: 2 })).toEqual({ overwritten: 5, gone: 1 });
     for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
     expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
   });
 
-  it('finds nothing, rather than failing, for a row read just before its payload was erased or its segment removed', async () => {
-    // Rows whose payload is gone: as a read sees them when it selected the row a moment before
-    // the deletion or retention committed, and reads the file after the bytes went.
+  it('finds nothing, rather than failing, for a row whose payload went while the read was under way', async () => {
     const p = project();
     const trace = 'a'.repeat(32);
-    const erased = { ...newEvent(store, p, 44, now, 'erased under the read'), userKey: 'u1', traceId: trace };
-    const other = { ...newEvent(store, p, 44, now - 1, 'still there'), userKey: 'u2', traceId: trace };
-    await store.insertEvents([erased, other]);
-    writer.erase([erased.encodedPayload]);
-    expect(await store.getEvent(p, erased.eventId)).toBeUndefined();
-    expect((await store.eventsForTrace([p], trace, 10)).map((e) => e.eventId)).toEqual([other.eventId]);
-    expect((await store.latestEventPerUser(p, 44, 10)).map((e) => e.eventId)).toEqual([other.eventId]);
+    /** Two events of one issue, one user and one trace each; `gone` is deleted under the read. */
+    async function pair(issueId: number) {
+      const gone = { ...newEvent(store, p, issueId, now, 'gone under the read'), userKey: 'u1', traceId: trace };
+      const kept = { ...newEvent(store, p, issueId, now - 1, 'still there'), userKey: 'u2', traceId: trace };
+      await store.insertEvents([gone, kept]);
+      const deleteRow = () => db.query('DELETE FROM events WHERE project_id = $1 AND event_id = $2', [p, gone.eventId]);
+      return { gone, kept, deleteRow };
+    }
 
-    now = Date.parse('2026-11-05T12:00:00Z') / 1000; // the segment of 11-01 is now older than yesterday
-    writer.append(Buffer.from('today'));
+    const erased = await pair(44);
+    const read = racedStore(async () => {
+      await erased.deleteRow();
+      writer.erase([erased.gone.encodedPayload]);
+    });
+    expect(await read.getEvent(p, erased.gone.eventId)).toBeUndefined();
+
+    const inTrace = await pair(45);
+    const traceRead = racedStore(async () => {
+      await inTrace.deleteRow();
+      writer.erase([inTrace.gone.encodedPayload]);
+    });
+    expect((await traceRead.eventsForTrace([p], trace, 10)).map((e) => e.eventId)).toContain(inTrace.kept.eventId);
+    expect((await store.eventsForTrace([p], trace, 10)).map((e) => e.eventId)).not.toContain(inTrace.gone.eventId);
+
+    // Half overwritten when read: the bytes no longer inflate.
+    const torn = await pair(46);
+    const tornRead = racedStore(async () => {
+      await torn.deleteRow();
+      const { segment, offset, length } = parts(torn.gone.encodedPayload);
+      const fd = openSync(segmentFile(segment), 'r+');
+      writeSync(fd, Buffer.alloc(Math.ceil(length / 2)), 0, Math.ceil(length / 2), offset);
+      closeSync(fd);
+    });
+    expect((await tornRead.latestEventPerUser(p, 46, 10)).map((e) => e.eventId)).toEqual([torn.kept.eventId]);
+
+    // Retention: the rows go, then their segment, older than yesterday.
+    now = Date.parse('2026-11-05T12:00:00Z') / 1000;
+    writer.append(Buffer.from('today')); // 20261101-0000 is no longer the one appended to
     writer.sync();
-    expect(writer.remove(['20261101-0000'])).toEqual(['20261101-0000']);
-    expect(await store.getEvent(p, other.eventId)).toBeUndefined();
-    expect(await store.latestEventForIssue(p, 44)).toBeUndefined();
+    const retentionRead = racedStore(async () => {
+      await db.query('DELETE FROM events WHERE project_id = $1', [p]);
+      expect(writer.remove(['20261101-0000'])).toEqual(['20261101-0000']);
+    });
+    expect(await retentionRead.latestEventForIssue(p, 44)).toBeUndefined();
+  });
+
+  it('says so when a payload is missing while its row remains: the data directory lost it', async () => {
+    const p = project();
+    const event = newEvent(store, p, 47, now, 'lost');
+    await store.insertEvents([event]);
+    writer.erase([event.encodedPayload]);
+    await expect(store.getEvent(p, event.eventId)).rejects.toThrow(/is missing from .* while its row remains/);
   });
 
   it('removes a segment once its newest event is past the cutoff, keeps one a newer row refers to, and removes untracked old ones', async () => {
@@ -182,7 +246,12 @@ describe('PgEventStore with payload segments', () => {
     now = Date.parse('2026-11-15T12:00:00Z') / 1000;
     writer.append(Buffer.from('today')); // 20261112 is no longer the one appended to
     writer.sync();
+    // An erasure still owed in the segment that goes, and one in the segment that stays.
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1), ($2)', ['@20261110-0000:0:1', '@20261111-0000:0:1']);
     expect(await store.deleteEventsBefore(Date.parse('2026-11-08T00:00:00Z') / 1000)).toBeGreaterThanOrEqual(2);
+    const owed = await db.query<{ reference: string }>('SELECT reference FROM payload_erasures');
+    expect(owed.rows.map((r) => r.reference)).toEqual(['@20261111-0000:0:1']);
+    await db.query('DELETE FROM payload_erasures');
     expect(writer.list()).not.toContain('20261110-0000');
     expect(writer.list()).toContain('20261111-0000'); // its event is newer than the cutoff
     expect(writer.list()).not.toContain('20261112-0000'); // never referred to, and older than yesterday

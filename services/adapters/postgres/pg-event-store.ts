@@ -108,7 +108,7 @@ export class PgEventStore implements EventStore {
       projectId,
       eventId,
     ]);
-    return result.rows[0] && this.stored(result.rows[0]);
+    return result.rows[0] && (await this.stored(result.rows[0]));
   }
 
   async latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined> {
@@ -118,7 +118,7 @@ export class PgEventStore implements EventStore {
          ${environment === undefined ? '' : 'AND environment = $3'} ORDER BY ${NEWEST_FIRST} LIMIT 1`,
       environment === undefined ? [projectId, issueId] : [projectId, issueId, environment],
     );
-    return result.rows[0] && this.stored(result.rows[0]);
+    return result.rows[0] && (await this.stored(result.rows[0]));
   }
 
   async eventNeighbours(projectId: number, issueId: number, eventId: string): Promise<EventNeighbours> {
@@ -158,7 +158,7 @@ export class PgEventStore implements EventStore {
        ORDER BY events.timestamp, events.received_at, events.event_id LIMIT $3`,
       [projectIds, traceId.toLowerCase(), limit],
     );
-    return this.storedAll(result.rows);
+    return await this.storedAll(result.rows);
   }
 
   async latestEventPerUser(projectId: number, issueId: number, limit: number): Promise<StoredEvent[]> {
@@ -178,7 +178,7 @@ export class PgEventStore implements EventStore {
        ORDER BY ${NEWEST_FIRST}`,
       [projectId, issueId, limit, USER_SCAN_EVENTS],
     );
-    return this.storedAll(result.rows);
+    return await this.storedAll(result.rows);
   }
 
   async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
@@ -238,6 +238,8 @@ export class PgEventStore implements EventStore {
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
     if (!this.segments) {
+      // Postgres, whose rows hold their payloads. (A store is given segments wherever the
+      // database may hold references: the standalone server's and its CLI's.)
       await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
       return;
     }
@@ -270,21 +272,55 @@ export class PgEventStore implements EventStore {
     const known = new Set(tracked.rows.map((r) => r.name));
     segments.remove(segments.list().filter((name) => !known.has(name)));
     const gone = segments.remove(tracked.rows.filter((r) => r.expired).map((r) => r.name));
-    if (gone.length > 0) await this.db.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
+    if (gone.length === 0) return;
+    // Erasures still owed in a removed segment go with it: were the clock to go back to its day,
+    // a new segment of the same name would hold other payloads at those offsets.
+    await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
+      await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [gone]);
+    });
   }
 
   async ping(): Promise<void> {
     await this.db.query('SELECT 1');
   }
 
-  /** The event of `row`; undefined when its payload is gone (erased, or its segment removed) since the row was read. */
-  private stored(row: EventRow): StoredEvent | undefined {
-    const payload = this.payloadBytes(row.payload_deflated);
-    return payload && toStoredEvent(row, payload);
+  /**
+   * The event of `row`; undefined when its payload went (erased, or its segment removed) after the
+   * row was read, as a read racing a deletion or retention sees it. A payload missing while its
+   * row is still there is no race: the data directory lost it (copied without `payloads/`, say).
+   */
+  private async stored(row: EventRow): Promise<StoredEvent | undefined> {
+    try {
+      const payload = this.payloadBytes(row.payload_deflated);
+      if (payload) return toStoredEvent(row, payload);
+    } catch (error) {
+      // Bytes read while an erasure overwrote them fail to inflate; anything else is rethrown below.
+      if (PayloadSegments.isReference(row.payload_deflated) && !(await this.rowExists(row))) return undefined;
+      throw error;
+    }
+    if (!(await this.rowExists(row))) return undefined;
+    throw new Error(
+      `the payload of event ${row.event_id} (${row.payload_deflated}) is missing from ${this.segments!.dir} while its row remains: ` +
+        'the data directory must be copied whole, with the server stopped',
+    );
   }
 
-  private storedAll(rows: EventRow[]): StoredEvent[] {
-    return rows.map((row) => this.stored(row)).filter((event): event is StoredEvent => event !== undefined);
+  private async storedAll(rows: EventRow[]): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    for (const row of rows) {
+      const event = await this.stored(row);
+      if (event) events.push(event);
+    }
+    return events;
+  }
+
+  private async rowExists(row: EventRow): Promise<boolean> {
+    const found = await this.db.query('SELECT 1 FROM events WHERE project_id = $1 AND event_id = $2', [
+      row.project_id,
+      row.event_id,
+    ]);
+    return found.rows.length > 0;
   }
 
   private payloadBytes(stored: string): Buffer | undefined {

@@ -1,7 +1,8 @@
 // The backend thread overwrites the payloads of deleted issues' events (payload-erasures.ts): at
 // start, which finishes what a crash interrupted, and then every few seconds. A deleted event's
-// row is gone at once; its bytes follow within the interval. An empty list costs one indexed
-// read of an empty table.
+// row is gone at once; its bytes follow within the interval. An empty list costs one read of an
+// empty table. Stopping does not wait for a long list: the run ends after its round, and the
+// rest stays owed to the next start.
 import { erasePendingPayloads } from '../../adapters/postgres/payload-erasures.ts';
 import type { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import type { SqlClient } from '../../adapters/postgres/sql-client.ts';
@@ -14,10 +15,17 @@ export function startPayloadErasureJob(
   client: SqlClient,
   segments: PayloadSegments,
   logger: Logger,
-  intervalMs = INTERVAL_MS,
+  { intervalMs = INTERVAL_MS, perRound }: { intervalMs?: number; perRound?: number } = {},
 ): { stop(): Promise<void> } {
-  return repeatEvery({ name: 'payload erasure', intervalMs, logger }, async () => {
-    const erased = await erasePendingPayloads(client, segments);
-    if (erased > 0) logger.info({ erased }, "deleted events' payloads overwritten");
+  let stopping = false;
+  const job = repeatEvery({ name: 'payload erasure', intervalMs, logger }, async () => {
+    const { overwritten, gone } = await erasePendingPayloads(client, segments, { perRound, shouldStop: () => stopping });
+    if (overwritten > 0 || gone > 0) logger.info({ overwritten, gone }, "deleted events' payloads overwritten");
   });
+  return {
+    stop: async () => {
+      stopping = true;
+      await job.stop();
+    },
+  };
 }
