@@ -118,13 +118,8 @@ export class PayloadSegments {
    */
   read(reference: string): Buffer | undefined {
     const { segment, offset, length } = parseReference(reference);
-    let fd: number;
-    try {
-      fd = openSync(join(this.dir, `${segment}.seg`), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const fd = this.openIfPresent(segment, 'r');
+    if (fd === undefined) return undefined;
     try {
       const bytes = Buffer.allocUnsafe(length);
       let read = 0;
@@ -159,13 +154,8 @@ export class PayloadSegments {
     let overwritten = 0;
     for (const [segment, ranges] of bySegment) {
       ranges.sort((a, b) => a.offset - b.offset);
-      let fd: number;
-      try {
-        fd = openSync(join(this.dir, `${segment}.seg`), 'r+');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed by retention meanwhile
-        throw error;
-      }
+      const fd = this.openIfPresent(segment, 'r+');
+      if (fd === undefined) continue; // removed by retention meanwhile
       try {
         for (const { offset, length } of ranges) {
           for (let done = 0; done < length;)
@@ -222,6 +212,16 @@ export class PayloadSegments {
     if (this.open) closeSync(this.open.fd);
     this.open = undefined;
     this.unsynced.clear();
+  }
+
+  /** A descriptor of the segment's file; undefined when it is gone (retention removed it). */
+  private openIfPresent(segment: string, flags: 'r' | 'r+'): number | undefined {
+    try {
+      return openSync(join(this.dir, `${segment}.seg`), flags);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   /** Makes a sync's failure final (see syncFailure) and tells the owner, once. */

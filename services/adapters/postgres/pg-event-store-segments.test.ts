@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent as fixtureEvent } from '../../../test/fixtures/new-event.ts';
 import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import type { NewEvent } from '../../core/ports/event-store.ts';
 import { PGliteClient } from '../pglite/pglite-client.ts';
@@ -41,22 +42,13 @@ afterAll(async () => {
 
 function newEvent(through: PgEventStore, project: number, issueId: number, timestamp: number, marker: string): NewEvent {
   const eventId = randomUUID().replaceAll('-', '');
-  return {
+  return fixtureEvent(through, {
     projectId: project,
     eventId,
     issueId,
     timestamp,
-    receivedAt: timestamp,
-    level: 'error',
-    title: 'Error',
-    culprit: 'here',
-    platform: 'python',
-    environment: null,
-    release: null,
-    traceId: null,
-    userKey: null,
     encodedPayload: through.encodePayload(JSON.stringify({ event_id: eventId, marker })),
-  };
+  });
 }
 
 const segmentFile = (name: string) => join(dir, 'payloads', `${name}.seg`);

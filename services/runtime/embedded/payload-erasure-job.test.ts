@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '../../../test/fixtures/new-event.ts';
 import { eventually } from '../../../test/support/standalone-server.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../../adapters/postgres/pg-event-store.ts';
-import type { NewEvent } from '../../core/ports/event-store.ts';
 import { createLogger } from '../logger.ts';
 import { startPayloadErasureJob } from './payload-erasure-job.ts';
 
@@ -36,22 +36,13 @@ afterAll(async () => {
 
 async function storeEvent(issueId: number): Promise<string> {
   const eventId = randomUUID().replaceAll('-', '');
-  const event: NewEvent = {
+  const event = newEvent(store, {
     projectId: 1,
     eventId,
     issueId,
     timestamp: Date.now() / 1000,
-    receivedAt: Date.now() / 1000,
-    level: 'error',
-    title: 'Error',
-    culprit: 'here',
-    platform: 'node',
-    environment: null,
-    release: null,
-    traceId: null,
-    userKey: null,
     encodedPayload: store.encodePayload(JSON.stringify({ event_id: eventId, secret: `of issue ${issueId}` })),
-  };
+  });
   await store.insertEvents([event]);
   return event.encodedPayload;
 }
