@@ -5,8 +5,12 @@
 // settings the main thread read from the configuration.
 import { startDispatcherRole } from '../dispatcher/dispatcher-role.ts';
 import type { DispatcherSettings } from '../dispatcher/dispatcher-settings.ts';
-import { BACKEND_SOURCE_MAP_CACHE_BYTES, runEmbeddedBackend } from '../runtime/embedded/backend-thread.ts';
+import { BACKEND_BATCH_SIZE, BACKEND_SOURCE_MAP_CACHE_BYTES, runEmbeddedBackend } from '../runtime/embedded/backend-thread.ts';
 
 await runEmbeddedBackend<DispatcherSettings>((ports, settings, runtime) =>
-  startDispatcherRole(ports, { ...settings, sourceMapCacheBytes: BACKEND_SOURCE_MAP_CACHE_BYTES }, runtime),
+  startDispatcherRole(
+    ports,
+    { ...settings, sourceMapCacheBytes: BACKEND_SOURCE_MAP_CACHE_BYTES, batchSize: BACKEND_BATCH_SIZE },
+    runtime,
+  ),
 );

@@ -20,6 +20,7 @@ export function startDispatcherRole(
     ...stores,
     blobs: ports.blobs,
     ...(settings.sourceMapCacheBytes ? { sourceMapCacheBytes: settings.sourceMapCacheBytes } : {}),
+    ...(settings.batchSize ? { batchSize: settings.batchSize } : {}),
     alerting: { ...settings.alerting, alerts: ports.alerts, secrets: ports.secrets },
     outcomes: outcomeRecorder(runtime.metrics, 'dispatcher'),
     metrics: runtime.metrics,

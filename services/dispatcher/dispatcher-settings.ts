@@ -12,6 +12,8 @@ export interface DispatcherSettings {
   retentionDays: number;
   /** Heap the cache of parsed source maps may hold; the symbolicator's default when absent. */
   sourceMapCacheBytes?: number;
+  /** Records per handler call at most; workers.ts's default when absent. */
+  batchSize?: number;
 }
 
 export function dispatcherSettings(config: Config): DispatcherSettings {

@@ -64,7 +64,9 @@ export interface DispatcherWorkers {
  * batch is updated once. Recording the occurrences of events over 100 issues costs 170-200 us
  * of database CPU per event in batches of 200, 96-110 in batches of 500 and 73-85 in batches of
  * 1,000 (npm run bench:occurrences); 1,000 also held 30-60 MB more at peak, in malloc's share
- * (issue 20; docs/benchmarks.md), so 500.
+ * (issue 20; docs/benchmarks.md), so 500. On 12-04 the distributed dispatcher, whose Kafka lanes
+ * fetch up to four batches ahead, peaked 150-200 MB higher with 1,000; the standalone backend,
+ * reading its queue's files as each call starts, takes 1,000 (backend-thread.ts).
  */
 const MAX_BATCH_SIZE = 500;
 

@@ -61,8 +61,8 @@ interface GroupState {
   committed: number;
 }
 
-/** Bytes of record values per handler call, whatever the record count: bounds memory (500 events of 9 KB fit). */
-const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** Bytes of record values per handler call, whatever the record count: bounds memory (1,000 events of 9 KB fit). */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 export class LocalQueue implements Queue {
   private readonly logs = new Map<string, Promise<TopicLog>>();

@@ -30,6 +30,17 @@ import { notifications, serveRpc } from './thread-rpc.ts';
 export const BACKEND_SOURCE_MAP_CACHE_BYTES = 96 * 1024 * 1024;
 
 /**
+ * Records per handler call at most, twice the distributed dispatcher's 500 (dispatcher/workers.ts):
+ * under a backlog an issue seen many times in a batch is updated once, and its statements and
+ * commits are shared by more events. Here, reading the records from the local queue's files as
+ * each call starts, the server spent 3-12% less CPU per event in the max phase of bench:ingest
+ * and processed 3-15% more a second, for 1-12 MB more at peak; a Kafka consumer keeps four
+ * batches' records fetched ahead, and the distributed dispatcher peaked 150-200 MB higher with
+ * 1,000 (docs/benchmarks.md, 2026-12-04 (third)).
+ */
+export const BACKEND_BATCH_SIZE = 1000;
+
+/**
  * How long the dispatcher's handler calls wait, from the start of one, to fill a batch: under a
  * steady load a call then takes what arrived meanwhile, and its costs (a dozen statements, two
  * commits) are shared by more events. At 1,000 events/s about ten batches of 100 a second became
