@@ -22,7 +22,7 @@ async function writeBacklog(dataDir: string, projectId: number): Promise<void> {
       const payload = { event_id: id, message: `Backlog ${n}`, fingerprint: ['backlog'], level: 'error' };
       return { key: `${projectId}:${id}`, value: encodeQueuedItem({ header, payload: Buffer.from(JSON.stringify(payload)) }) };
     });
-    await queue.publish(TOPICS.events, records, { unordered: true });
+    await queue.publish(TOPICS.events, records);
   } finally {
     await queue.close();
   }
