@@ -291,7 +291,7 @@ describe('log pipeline', () => {
 
   it('writes a batch of large containers in parts, never holding all its rows at once', async () => {
     // Two containers of 60,000 records: written after each (50,000 gathered), at most 50,000 a
-    // write, not as one write of 120,000 at the end. A batch of 8 MB may hold 700,000 small records.
+    // write, not as one write of 120,000 at the end. A batch of 12 MB may hold a million small records.
     const writes: number[] = [];
     const observed = withInsert((rows) => (writes.push(rows.length), stores.logs.insertLogs(rows)));
     const before = await processed('log_item');

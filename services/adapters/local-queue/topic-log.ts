@@ -387,7 +387,7 @@ function remaining(frames: Buffer[], skip: number): Buffer[] {
  * between two batches, on the dispatcher's thread, where an open, a read and a close per
  * megabyte, each a hop through libuv's pool, would wait for an event loop that a running batch
  * keeps busy. Records just written come from the page cache (5 MB in a median 1.4 ms here, 4.6 at
- * the 90th percentile); a backlog older than the cache, up to 16 MB a batch, from the disk. The
+ * the 90th percentile); a backlog older than the cache, up to 12 MB a batch, from the disk. The
  * writer's thread reads a record header (16 bytes) this way for each lag figure.
  */
 function readAt(path: string, position: number, length: number): Buffer {

@@ -33,10 +33,12 @@ export const BACKEND_SOURCE_MAP_CACHE_BYTES = 96 * 1024 * 1024;
  * Records per handler call at most, twice the distributed dispatcher's 500 (dispatcher/workers.ts):
  * under a backlog an issue seen many times in a batch is updated once, and its statements and
  * commits are shared by more events. Here, reading the records from the local queue's files as
- * each call starts, the server spent 3-12% less CPU per event in the max phase of bench:ingest
- * and processed 3-15% more a second, for 1-12 MB more at peak; a Kafka consumer keeps four
- * batches' records fetched ahead, and the distributed dispatcher peaked 150-200 MB higher with
- * 1,000 (docs/benchmarks.md, 2026-12-04 (third)).
+ * each call starts, in five pairs of bench:ingest the max phase cost 0-12% less CPU per event
+ * and processed 2-15% more a second (36% and 56% in a pair the machine disturbed), for 1-13 MB
+ * more at peak. A Kafka consumer keeps four batches' records fetched ahead, and the distributed
+ * dispatcher peaked 150-200 MB higher with 1,000 (docs/benchmarks.md, 2026-12-04 (third)). The
+ * price: under a backlog a call holds this thread, and the main thread's SQL and health pings
+ * with it, about twice as long.
  */
 export const BACKEND_BATCH_SIZE = 1000;
 
