@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalQueue } from '../../services/adapters/local-queue/local-queue.ts';
 import { encodeQueuedItem, TOPICS } from '../../services/core/pipeline/queued-item.ts';
 import { waitForIssue } from '../support/issues.ts';
+import { metricsText, metricTotalIn } from '../support/metrics.ts';
 import { eventually, provision, startServer, stopAndRemove } from '../support/standalone-server.ts';
 
 const BACKLOG = 1200;
@@ -42,18 +43,14 @@ describe('a backlog in the standalone server', () => {
       // The issue is counted before its events are stored, and the batch size is observed after:
       // read the figures once every event's store write is in them, all from one scrape.
       const sizes = await eventually(async () => {
-        const text = await (await fetch(`${server.url}/metrics`)).text();
-        const figure = (name: string, le?: string) => {
-          const line = text
-            .split('\n')
-            .find((l) => l.startsWith(`${name}{`) && l.includes('store="events"') && (!le || l.includes(`le="${le}"`)));
-          return Number(line?.split(' ').pop() ?? NaN);
-        };
+        const text = await metricsText(server);
+        const events = (name: string, labels: Record<string, string> = {}) =>
+          metricTotalIn(text, `errata_store_write_batch_size_${name}`, { store: 'events', ...labels });
         const sizes = {
-          rows: figure('errata_store_write_batch_size_sum'),
-          calls: figure('errata_store_write_batch_size_count'),
-          upTo500: figure('errata_store_write_batch_size_bucket', '500'),
-          upTo1000: figure('errata_store_write_batch_size_bucket', '1000'),
+          rows: events('sum'),
+          calls: events('count'),
+          upTo500: events('bucket', { le: '500' }),
+          upTo1000: events('bucket', { le: '1000' }),
         };
         return sizes.rows === BACKLOG ? sizes : undefined;
       }, `the store writes of all ${BACKLOG} events in the metrics`);
