@@ -11,6 +11,7 @@ import { dispatcherSettings } from '../dispatcher/dispatcher-settings.ts';
 import { buildIngestRole, ingestSettings } from '../ingest/ingest-role.ts';
 import { buildMcpRole, mcpSettings } from '../mcp/mcp-role.ts';
 import { composeDispatcher, composeIngest, composeMcp, type ServerRole } from '../runtime/compose.ts';
+import { lowerCpuPriority } from '../runtime/cpu-priority.ts';
 import { applyHeapGrowingPercent } from '../runtime/heap-growth.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { createHttpApp } from '../runtime/http.ts';
@@ -92,6 +93,9 @@ const ROLES: Record<ServerRole, (config: Config, logger: Logger, metrics: Metric
     });
   },
   async dispatcher(config, logger, metrics) {
+    // Before any of its work starts: what it does can wait for ingest's requests.
+    const nice = lowerCpuPriority(config.dispatcherNice, logger);
+    if (nice > 0) logger.info({ nice }, 'dispatcher runs at a lower CPU priority (ERRATA_DISPATCHER_NICE)');
     const ports = await composeDispatcher(config, logger, metrics);
     return building(ports, async () => {
       registerQueueLag(metrics, ports.queue);

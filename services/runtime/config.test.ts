@@ -49,6 +49,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ERRATA_HEAP_GROWING_PERCENT: 'fast' })).toThrow(/ERRATA_HEAP_GROWING_PERCENT="fast"/);
   });
 
+  it("reads the dispatcher's nice value: 10 unless set, 0 to 19", () => {
+    expect(loadConfig({}).dispatcherNice).toBe(10);
+    expect(loadConfig({ ERRATA_DISPATCHER_NICE: '0' }).dispatcherNice).toBe(0);
+    expect(loadConfig({ ERRATA_DISPATCHER_NICE: '19' }).dispatcherNice).toBe(19);
+    expect(() => loadConfig({ ERRATA_DISPATCHER_NICE: '20' })).toThrow(/ERRATA_DISPATCHER_NICE="20"/);
+    expect(() => loadConfig({ ERRATA_DISPATCHER_NICE: '-5' })).toThrow(/ERRATA_DISPATCHER_NICE="-5"/);
+  });
+
   it('derives the base URL from the port and trims a trailing slash', () => {
     expect(loadConfig({ ERRATA_PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
     expect(loadConfig({ ERRATA_BASE_URL: 'https://errors.example.com/' }).baseUrl).toBe('https://errors.example.com');

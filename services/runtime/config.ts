@@ -40,6 +40,8 @@ const schema = z
         .refine((percent) => percent === 0 || percent >= 10, "0 for V8's own, or 10 to 1000")
         .optional(),
     ),
+    // Linux's nice values, 0 (as started) to 19 (lowest); cpu-priority.ts says why 10.
+    ERRATA_DISPATCHER_NICE: integer(0, 19).default(10),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3600).default(300),
@@ -203,6 +205,8 @@ export interface Config {
   queueMaxBacklogBytes: number;
   /** V8's heap growing percent: undefined for automatic (heap-growth.ts; the standalone server keeps V8's own), 0 for V8's own. */
   heapGrowingPercent: number | undefined;
+  /** The nice value `errata serve dispatcher` lowers its threads to (cpu-priority.ts); 0 leaves them as started. */
+  dispatcherNice: number;
   /** Source map uploads: bundle assemblies at once per ingest process, stored chunk bytes per project. */
   uploads: { maxAssemblies: number; chunkBytesPerProject: number };
   shutdownTimeoutSeconds: number;
@@ -302,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     heapGrowingPercent: c.ERRATA_HEAP_GROWING_PERCENT,
+    dispatcherNice: c.ERRATA_DISPATCHER_NICE,
     uploads: { maxAssemblies: c.ERRATA_UPLOAD_MAX_ASSEMBLIES, chunkBytesPerProject: c.ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT },
     shutdownTimeoutSeconds: c.ERRATA_SHUTDOWN_TIMEOUT_SECONDS,
     http: {

@@ -4,6 +4,7 @@
 // ingest; the results are read through the read API of the mcp process, and a person signed in
 // to the dashboard it serves sees them on the Issues page and an issue page.
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullCluster, type Cluster } from '../support/distributed-cluster.ts';
@@ -30,6 +31,19 @@ afterAll(async () => {
   expect(exitCodes).toEqual(exitCodes.map(() => 0));
 });
 
+/** The nice value of each thread of a process, from /proc (the 19th field of a thread's stat line). */
+function threadNiceValues(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      return []; // the thread ended since the listing
+    }
+    return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+  });
+}
+
 const marker = () => `m${randomUUID().slice(0, 8)}`;
 
 describe('distributed roles', () => {
@@ -47,6 +61,26 @@ describe('distributed roles', () => {
     expect(await elsewhere.json()).toEqual({
       error: { code: 'not_found', message: expect.stringMatching(/ingest serves \/api\/\{id\}\/envelope\//) },
     });
+  });
+
+  it('the dispatchers run every thread at nice 10, below ingest and mcp, and say so', async () => {
+    for (const role of dispatchers) expect(new Set(threadNiceValues(role.child.pid!))).toEqual(new Set([10]));
+    for (const role of [...ingests, mcp]) expect(new Set(threadNiceValues(role.child.pid!))).toEqual(new Set([0]));
+    const env = { ...cluster.env, ERRATA_LOG_LEVEL: 'info' };
+    const lowered = await startRole('dispatcher', env);
+    try {
+      expect(await loggedLine(lowered, 'dispatcher runs at a lower CPU priority (ERRATA_DISPATCHER_NICE)')).toMatchObject({
+        nice: 10,
+      });
+    } finally {
+      expect(await lowered.stop()).toBe(0);
+    }
+    const asStarted = await startRole('dispatcher', { ...env, ERRATA_DISPATCHER_NICE: '0' });
+    try {
+      expect(new Set(threadNiceValues(asStarted.child.pid!))).toEqual(new Set([0]));
+    } finally {
+      expect(await asStarted.stop()).toBe(0);
+    }
   });
 
   it('@sentry/node: exceptions become one issue, logs are searchable, through two ingests and two dispatchers', async () => {
