@@ -94,8 +94,10 @@ const ROLES: Record<ServerRole, (config: Config, logger: Logger, metrics: Metric
   },
   async dispatcher(config, logger, metrics) {
     // Before any of its work starts: what it does can wait for ingest's requests.
-    const nice = lowerCpuPriority(config.dispatcherNice, logger);
-    if (nice > 0) logger.info({ nice }, 'dispatcher runs at a lower CPU priority (ERRATA_DISPATCHER_NICE)');
+    if (config.dispatcherNice > 0) {
+      const nice = lowerCpuPriority(config.dispatcherNice, logger);
+      logger.info({ nice }, 'dispatcher runs at a lower CPU priority (ERRATA_DISPATCHER_NICE)');
+    }
     const ports = await composeDispatcher(config, logger, metrics);
     return building(ports, async () => {
       registerQueueLag(metrics, ports.queue);

@@ -40,7 +40,7 @@ const schema = z
         .refine((percent) => percent === 0 || percent >= 10, "0 for V8's own, or 10 to 1000")
         .optional(),
     ),
-    // Linux's nice values, 0 (as started) to 19 (lowest); cpu-priority.ts says why 10.
+    // Linux's nice values, 0 (as started) to 19 (lowest); 19 was no better than 10 (docs/benchmarks.md).
     ERRATA_DISPATCHER_NICE: integer(0, 19).default(10),
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
