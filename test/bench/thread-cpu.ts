@@ -1,12 +1,13 @@
 // CPU time of a process and of each of its threads, read from /proc (USER_HZ ticks, 100 a second
 // on Linux): what the benchmarks divide by events to get core-milliseconds per event.
 import { readdirSync, readFileSync } from 'node:fs';
+import { statFields } from '../support/proc-stat.ts';
 
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime of one /proc stat line, in seconds. */
 function statSeconds(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(stat);
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
@@ -53,7 +54,7 @@ export function describeThreadCpu(pid: number, before: Map<string, number>, afte
 /** The parent of a process, from its /proc stat line. */
 export function parentPid(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return Number(statFields(stat)[1]);
 }
 
 /**
@@ -72,7 +73,7 @@ export function treeCpuSeconds(root: number): number {
     } catch {
       continue; // exited while we looked
     }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     parentOf.set(Number(entry), Number(fields[1]));
     seconds.set(Number(entry), fields.slice(11, 15).reduce((s, f) => s + Number(f), 0) / TICKS_PER_SECOND);
   }

@@ -1,6 +1,14 @@
-// Figures of a process's threads read from /proc (proc(5)): what a test checks of the priority
-// a process gave its threads.
+// Figures of processes and their threads read from /proc (proc(5)): the priority a process gave
+// its threads (tests), the CPU time they used (benchmarks, test/bench/thread-cpu.ts).
 import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * The fields of a /proc stat line after the command, which may itself hold spaces and
+ * parentheses: index 0 is the 3rd field (state), so field N is at N - 3.
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
 
 /** The nice value of each live thread of a process (the 19th field of a thread's stat line). */
 export function threadNiceValues(pid: number | 'self'): number[] {
@@ -11,7 +19,6 @@ export function threadNiceValues(pid: number | 'self'): number[] {
     } catch {
       return []; // the thread ended since the listing
     }
-    // The fields after the command's closing parenthesis start at the 3rd (state).
-    return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    return [Number(statFields(stat)[16])];
   });
 }
