@@ -13,6 +13,8 @@
 //   ClickHouse's share of the open loop is split into its query threads and the rest (the merges,
 //   which also take in parts of the phase before; from its system.events counters). Last, the
 //   bare node:http server at the open loop's rate: the floor of any HTTP server here at that rate.
+//   The open loop's accept latency is split (latency-split.ts): the share of requests over 10,
+//   25 and 50 ms as the load generator saw them, in ingest's own handling, and waiting for Kafka.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openKafkaQueue, type KafkaQueue } from '../../services/adapters/kafka/kafka-queue.ts';
@@ -21,9 +23,11 @@ import { INFRA_UP, readInfraEnv } from '../support/infra-env-file.ts';
 import { listIssues } from '../support/issues.ts';
 import type { RoleProcess } from '../support/role-process.ts';
 import { runProcess, type Provisioned } from '../support/standalone-server.ts';
-import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, startBare } from './load.ts';
+import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, percentile, startBare } from './load.ts';
 import { processCpuSeconds, treeCpuSeconds } from './thread-cpu.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
+import { describeLatencySplit } from './latency-split.ts';
+import { metricsText } from '../support/metrics.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 20);
 const HALF_SECONDS = Number(process.env.BENCH_HALF_SECONDS ?? 30);
@@ -193,8 +197,10 @@ async function main() {
     const probeProject = await cluster.provision('Probe');
     const probeUrl = new URL(`${ingest.url}/api/${probeProject.projectId}/envelope/?sentry_key=${probeProject.publicKey}`);
     const visibility = await startVisibilityProbe(mcp.url, probeUrl, probeProject.token, probeProject.projectSlug);
+    const ingestMetricsBefore = await metricsText(ingest);
     await openLoop(url, halfRate, HALF_SECONDS, half);
     console.log(describe(`errata ingest + Kafka  (${halfRate}/s, ${OPEN_RATE ? 'BENCH_OPEN_RATE' : 'half of max'})`, half));
+    console.log(`  ${describeLatencySplit(half.latenciesMs, ingestMetricsBefore, await metricsText(ingest))}`);
     const [probes, halfQueryable] = await Promise.all([
       visibility.stop(30_000),
       secondsUntilQueryable(mcp, p, max.accepted + half.accepted),
@@ -226,17 +232,12 @@ async function bareFloor(rate: number): Promise<void> {
   const floor = await startBare();
   try {
     const before = treeCpuSeconds(floor.child.pid!);
-    const result = await openLoop(floor.url, rate, HALF_SECONDS, {
-      sent: 0,
-      accepted: 0,
-      failed: 0,
-      seconds: 0,
-      latenciesMs: [],
-    });
+    const result = await openLoop(floor.url, rate, HALF_SECONDS, emptyResult());
     if (result.accepted === 0) throw new Error('the bare server accepted nothing');
     const perRequest = ((treeCpuSeconds(floor.child.pid!) - before) * 1000) / result.accepted;
     console.log(
-      `bare node:http         (${rate}/s): ${perRequest.toFixed(2)} core-ms per request (the floor of ingest's share at this rate)`,
+      `bare node:http         (${rate}/s): ${perRequest.toFixed(2)} core-ms per request (the floor of ingest's share at this rate); ` +
+        `p50 ${percentile(result.latenciesMs, 50).toFixed(2)} ms, p99 ${percentile(result.latenciesMs, 99).toFixed(2)} ms with the cluster idle`,
     );
   } finally {
     floor.child.kill('SIGTERM');

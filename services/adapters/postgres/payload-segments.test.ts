@@ -1,6 +1,7 @@
 // The payload files themselves: what is appended reads back, survives a reopen, rolls by day and
 // size, is zeroed when erased, and goes only when it is old enough.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,6 +22,19 @@ async function segments(now: () => number, options: { segmentBytes?: number; onS
 
 const at = (iso: string) => () => Date.parse(iso);
 
+/** Makes node:fs's `writeSync` fail as a full disk does, for modules that imported it by name too, until restored. */
+function failWrites(): () => void {
+  const { writeSync } = fs;
+  fs.writeSync = () => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  };
+  syncBuiltinESMExports();
+  return () => {
+    fs.writeSync = writeSync;
+    syncBuiltinESMExports();
+  };
+}
+
 describe('PayloadSegments', () => {
   it('reads back what it appended, in a segment named for the UTC day, owner-only', async () => {
     const files = await segments(at('2026-12-04T23:59:59Z'));
@@ -32,6 +46,72 @@ describe('PayloadSegments', () => {
     expect(files.read(first)?.toString()).toBe('first payload');
     expect(statSync(join(files.dir, '20261204-0000.seg')).mode & 0o777).toBe(0o600);
     expect(statSync(files.dir).mode & 0o777).toBe(0o700);
+    files.close();
+  });
+
+  it('gathers appends into one write of up to 256 KB, made when full, at a sync, a new day or a close', async () => {
+    let now = Date.parse('2026-12-04T23:00:00Z');
+    const files = await segments(() => now);
+    const file = join(files.dir, '20261204-0000.seg');
+    const payload = (i: number) => Buffer.alloc(2_000, String.fromCharCode(97 + (i % 26)));
+    const references = Array.from({ length: 131 }, (_, i) => files.append(payload(i)));
+    expect(statSync(file).size).toBe(0); // 262,000 bytes: all still gathered
+    expect(files.read(references[3]!)).toEqual(payload(3)); // the writer reads what it gathered
+    references.push(files.append(payload(131))); // 264,000 would pass 262,144: the 131 are written first
+    expect(statSync(file).size).toBe(262_000);
+    const large = Buffer.alloc(300_000, 'L'); // larger than the buffer: written at once, after what was gathered
+    references.push(files.append(large));
+    expect(statSync(file).size).toBe(564_000);
+    files.append(Buffer.from('gathered again'));
+    files.sync();
+    expect(statSync(file).size).toBe(564_014);
+    const reader = new PayloadSegments(files.dir, { mode: 'reader' });
+    references.slice(0, 132).forEach((reference, i) => expect(reader.read(reference)).toEqual(payload(i)));
+    expect(reader.read(references[132]!)).toEqual(large);
+
+    const lastOfDay = files.append(Buffer.from('before midnight'));
+    now += 3_600_000;
+    const nextDay = files.append(Buffer.from('after midnight'));
+    expect(readFileSync(file).subarray(564_014).toString()).toBe('before midnight');
+    expect(nextDay).toBe('@20261205-0000:0:14');
+    files.close(); // not synced, but written: as durable as the kernel makes it, as before
+    expect(reader.read(lastOfDay)?.toString()).toBe('before midnight');
+    expect(reader.read(nextDay)?.toString()).toBe('after midnight');
+  });
+
+  it('fails the next sync once where gathered payloads could not be written, and goes on past them', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    const committed = files.append(Buffer.from('committed'));
+    files.sync();
+    const lost = files.append(Buffer.from('lost to a full disk'));
+    let restore = failWrites();
+    try {
+      expect(() => files.sync()).toThrow(/could not write event payloads to 20261204-0000\.seg .* ENOSPC/);
+    } finally {
+      restore();
+    }
+    // Room again: the batch that referred to the lost bytes failed; the next goes on past them.
+    const after = files.append(Buffer.from('after'));
+    expect(after).toBe('@20261204-0000:28:5');
+    files.sync();
+    expect(files.read(committed)?.toString()).toBe('committed');
+    expect(files.read(lost)).toBeUndefined(); // a gap of zeros, read as erased
+    expect(files.read(after)?.toString()).toBe('after');
+
+    // Written when the buffer filled, during an append: that append fails, and so does the next sync, once.
+    const gathered = files.append(Buffer.alloc(200_000, 'g'));
+    restore = failWrites();
+    try {
+      expect(() => files.append(Buffer.alloc(100_000, 'h'))).toThrow(/ENOSPC/);
+    } finally {
+      restore();
+    }
+    expect(() => files.sync()).toThrow(/could not write event payloads .* ENOSPC/);
+    files.sync();
+    const last = files.append(Buffer.from('last'));
+    files.sync();
+    expect(files.read(gathered)).toBeUndefined();
+    expect(files.read(last)?.toString()).toBe('last');
     files.close();
   });
 

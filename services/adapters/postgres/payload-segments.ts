@@ -3,15 +3,17 @@
 // row holds a reference (`@<segment>:<offset>:<length>`). Storing them in PGlite cost the backend
 // thread about 7% of its CPU per event at its maximum (docs/benchmarks.md, 2026-12-02 (fourth)
 // and 2026-12-04). The store (pg-event-store.ts) keeps the rules that make this safe:
-// - a segment is synced before the transaction that refers to it commits (`sync`), so a committed
-//   row never points past what reached the disk;
+// - a segment is written and synced before the transaction that refers to it commits (`sync`; an
+//   append is gathered in a buffer of up to 256 KB until then), so a committed row never points
+//   past what reached the disk;
 // - an event deleted with its issue has its bytes overwritten with zeros (`erase`, by the writer,
 //   working off the list the deletion recorded: payload-erasures.ts); a read then finds nothing;
 // - a segment goes once the newest event that refers to it is older than retention's cutoff
 //   (the store records that time per segment, in the same transaction as the rows; `remove`); a
 //   read that raced the removal finds nothing.
 // Bytes no row refers to (an event prepared twice, a batch retried, a crash between the write and
-// the commit) stay until their segment goes.
+// the commit) stay until their segment goes; gathered bytes a failed write lost leave a gap of
+// zeros, and the next sync fails so that no row refers to them.
 import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
@@ -27,6 +29,14 @@ const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;
 /** Zeros written at a time when erasing, and compared with when reading: one buffer for every payload. */
 const ZEROS = Buffer.alloc(64 * 1024);
 
+/**
+ * Appends are gathered up to this many bytes and written in one call: a write() per payload of
+ * about 2 KB cost the backend thread about 4 µs more CPU than its share of a 256 KB one
+ * (docs/benchmarks.md, 2026-12-04 (fifth)). Bounded, so a batch's payloads still leave the heap
+ * as they are made rather than riding along with it.
+ */
+const WRITE_BUFFER_BYTES = 256 * 1024;
+
 interface PayloadSegmentsOptions {
   /** Only the thread that stores events appends, erases and removes; others (the main thread's) only read. */
   mode: 'writer' | 'reader';
@@ -40,7 +50,11 @@ interface PayloadSegmentsOptions {
 interface OpenSegment {
   name: string;
   fd: number;
+  /** Its size once what waits in the write buffer is written. */
   size: number;
+  /** The UTC day it takes appends on, in milliseconds since the epoch: [from, until). */
+  from: number;
+  until: number;
 }
 
 export class PayloadSegments {
@@ -48,6 +62,15 @@ export class PayloadSegments {
   /** Segments appended to since the last sync, and whether a new one's directory entry needs syncing. */
   private readonly unsynced = new Map<string, number>();
   private directoryUnsynced = false;
+  /** Appended bytes of the open segment not written yet: its last `writeBufferLength` bytes. */
+  private writeBuffer: Buffer | undefined;
+  private writeBufferLength = 0;
+  /**
+   * A write of the buffer that failed: the bytes it held are gone, so the next sync throws this
+   * (once), failing every batch that may refer to them before it commits. Not final, unlike a
+   * failed sync: a full disk may have room again.
+   */
+  private lostWrite: Error | undefined;
   /**
    * Set by the first sync that fails, and thrown by every append and sync after it: once a sync
    * has failed, Linux may have dropped the unwritten pages and a later sync report success, so
@@ -85,18 +108,32 @@ export class PayloadSegments {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be appended to');
     if (this.syncFailure) throw this.syncFailure;
     const segment = this.segmentForAppend();
-    let written = 0;
-    while (written < bytes.length)
-      written += writeSync(segment.fd, bytes, written, bytes.length - written, segment.size + written);
-    const reference = `@${segment.name}:${segment.size}:${bytes.length}`;
+    const offset = segment.size;
+    if (bytes.length > WRITE_BUFFER_BYTES - this.writeBufferLength) this.writeBuffered(segment);
+    if (bytes.length >= WRITE_BUFFER_BYTES) writeFully(segment.fd, bytes, offset);
+    else {
+      (this.writeBuffer ??= Buffer.allocUnsafe(WRITE_BUFFER_BYTES)).set(bytes, this.writeBufferLength);
+      this.writeBufferLength += bytes.length;
+    }
     segment.size += bytes.length;
     this.unsynced.set(segment.name, segment.fd);
-    return reference;
+    return `@${segment.name}:${offset}:${bytes.length}`;
   }
 
   /** Makes everything appended so far durable: each segment's data, and the directory entry of a new one. */
   sync(): void {
     if (this.syncFailure) throw this.syncFailure;
+    if (this.open) {
+      try {
+        this.writeBuffered(this.open);
+      } catch (error) {
+        this.lostWrite = undefined; // reported here, by this sync
+        throw error;
+      }
+    }
+    const lost = this.lostWrite;
+    this.lostWrite = undefined;
+    if (lost) throw lost;
     try {
       for (const [name, fd] of this.unsynced) {
         fdatasyncSync(fd);
@@ -118,6 +155,8 @@ export class PayloadSegments {
    */
   read(reference: string): Buffer | undefined {
     const { segment, offset, length } = parseReference(reference);
+    const buffered = this.readBuffered(segment, offset, length);
+    if (buffered) return isErased(buffered) ? undefined : buffered;
     const fd = this.openIfPresent(segment, 'r');
     if (fd === undefined) return undefined;
     try {
@@ -208,10 +247,38 @@ export class PayloadSegments {
 
   /** Closes the descriptors; whatever was appended and not synced is as durable as the kernel makes it. */
   close(): void {
-    for (const [name, fd] of this.unsynced) if (name !== this.open?.name) closeSync(fd);
-    if (this.open) closeSync(this.open.fd);
-    this.open = undefined;
-    this.unsynced.clear();
+    try {
+      if (this.open) this.writeBuffered(this.open);
+    } finally {
+      for (const [name, fd] of this.unsynced) if (name !== this.open?.name) closeSync(fd);
+      if (this.open) closeSync(this.open.fd);
+      this.open = undefined;
+      this.unsynced.clear();
+    }
+  }
+
+  /** Writes what waits in the buffer, at the end of `segment` (the open one). */
+  private writeBuffered(segment: OpenSegment): void {
+    const length = this.writeBufferLength;
+    if (length === 0) return;
+    this.writeBufferLength = 0;
+    try {
+      writeFully(segment.fd, this.writeBuffer!.subarray(0, length), segment.size - length);
+    } catch (error) {
+      // The segment's size stays where it was: later appends go past the gap, which reads as erased.
+      this.lostWrite = new Error(`could not write event payloads to ${segment.name}.seg in ${this.dir}: ${String(error)}`, {
+        cause: error,
+      });
+      throw this.lostWrite;
+    }
+  }
+
+  /** A copy of bytes still in the write buffer, or undefined where they are not. */
+  private readBuffered(segment: string, offset: number, length: number): Buffer | undefined {
+    if (segment !== this.open?.name || this.writeBufferLength === 0) return undefined;
+    const start = offset - (this.open.size - this.writeBufferLength);
+    if (start < 0 || offset + length > this.open.size) return undefined;
+    return Buffer.from(this.writeBuffer!.subarray(start, start + length));
   }
 
   /** A descriptor of the segment's file; undefined when it is gone (retention removed it). */
@@ -239,13 +306,17 @@ export class PayloadSegments {
   }
 
   private segmentForAppend(): OpenSegment {
-    const day = utcDay(this.now());
+    const now = this.now();
     const limit = this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     const current = this.open;
-    if (current && current.name.startsWith(day) && current.size < limit) return current;
+    if (current && now >= current.from && now < current.until && current.size < limit) return current;
+    if (current) this.writeBuffered(current);
     // A segment left with unsynced bytes keeps its descriptor until sync() closes it.
     if (current && !this.unsynced.has(current.name)) closeSync(current.fd);
     this.open = undefined;
+    const day = utcDay(now);
+    const from = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)));
+    const until = from + 86_400_000;
     const todays = this.list().filter((name) => name.startsWith(day));
     const newest = todays.at(-1);
     if (newest !== undefined && newest !== current?.name) {
@@ -265,15 +336,21 @@ export class PayloadSegments {
       if (size < limit) {
         // Made by a process that may have died before syncing the file's directory entry.
         this.directoryUnsynced = true;
-        return (this.open = { name: newest, fd, size });
+        return (this.open = { name: newest, fd, size, from, until });
       }
       if (kept === undefined) closeSync(fd);
     }
     const name = nextName(day, todays);
     const fd = openSync(join(this.dir, `${name}.seg`), 'wx', 0o600);
     this.directoryUnsynced = true;
-    return (this.open = { name, fd, size: 0 });
+    return (this.open = { name, fd, size: 0, from, until });
   }
+}
+
+/** Writes all of `bytes` at `position`: a write may take fewer. */
+function writeFully(fd: number, bytes: Uint8Array, position: number): void {
+  for (let written = 0; written < bytes.length;)
+    written += writeSync(fd, bytes, written, bytes.length - written, position + written);
 }
 
 /** Whether `bytes` are all zeros. A deflate stream's first byte is rarely 0, so this is mostly one comparison. */

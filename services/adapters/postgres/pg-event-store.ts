@@ -81,8 +81,9 @@ export class PgEventStore implements EventStore {
    * the row. Synchronous, one payload at a time: for payloads of a few KB, zlib's asynchronous form
    * (a stream, a hop to libuv's pool and back) cost twice the CPU (190-235 against 100-125 us per
    * 9 KB payload, all threads counted), and a batch's worth of calls at once each held its zlib
-   * state (~40 KB of malloc) until done, tens of megabytes that malloc kept. Written as it is
-   * made, the payload leaves the heap at once rather than riding along with its batch.
+   * state (~40 KB of malloc) until done, tens of megabytes that malloc kept. Handed to the
+   * segments as it is made, the payload leaves the heap at once rather than riding along with its
+   * batch (they gather at most 256 KB before writing).
    */
   encodePayload(payloadJson: string): string {
     const deflated = deflateRawSync(payloadJson, DEFLATE);
