@@ -1,10 +1,12 @@
 // Where an accept latency's tail comes from, from three views of the same requests: the load
-// generator's (which shares the machine's cores, so its own waits for CPU are in it too),
-// ingest's handling of each (errata_http_request_duration_seconds, from the request's first
-// middleware to its answer), and the part of that spent until the broker acknowledged the records
-// (errata_queue_produce_duration_seconds: the producer's spacing of its requests, up to 3 ms,
-// and the broker's round trip). Ingest's figures come from two scrapes of its
-// /metrics, before and after the load, so they are counted in its histogram buckets.
+// generator's (every answer; it shares the machine's cores, so its own waits for CPU are in it
+// too), ingest's handling of each answered 200 (errata_http_request_duration_seconds, from the
+// first middleware until the middleware chain returns, before the answer is written), and the
+// part of that spent until the broker acknowledged the records (errata_queue_produce_duration_seconds,
+// one per request that published: the producer's spacing of its requests, up to 3 ms, and the
+// broker's round trip; the visibility probe's one request a second is in both of ingest's
+// figures). Ingest's figures come from two scrapes of its /metrics, before and after the
+// load, so they are counted in its histogram buckets.
 import { metricTotalIn } from '../support/metrics.ts';
 
 /** Bucket bounds both histograms have, in seconds. */

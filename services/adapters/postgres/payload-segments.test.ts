@@ -62,12 +62,13 @@ describe('PayloadSegments', () => {
     const large = Buffer.alloc(300_000, 'L'); // larger than the buffer: written at once, after what was gathered
     references.push(files.append(large));
     expect(statSync(file).size).toBe(564_000);
-    files.append(Buffer.from('gathered again'));
+    const again = files.append(Buffer.from('gathered again'));
     files.sync();
     expect(statSync(file).size).toBe(564_014);
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
     references.slice(0, 132).forEach((reference, i) => expect(reader.read(reference)).toEqual(payload(i)));
     expect(reader.read(references[132]!)).toEqual(large);
+    expect(reader.read(again)?.toString()).toBe('gathered again');
 
     const lastOfDay = files.append(Buffer.from('before midnight'));
     now += 3_600_000;
@@ -77,6 +78,23 @@ describe('PayloadSegments', () => {
     files.close(); // not synced, but written: as durable as the kernel makes it, as before
     expect(reader.read(lastOfDay)?.toString()).toBe('before midnight');
     expect(reader.read(nextDay)?.toString()).toBe('after midnight');
+  });
+
+  it('writes what was gathered before going back to an earlier day, when the clock goes back', async () => {
+    let now = Date.parse('2026-12-04T10:00:00Z');
+    const files = await segments(() => now);
+    const first = files.append(Buffer.from('a'));
+    files.sync();
+    now += DAY;
+    const tomorrow = files.append(Buffer.from('tomorrow'));
+    now -= DAY;
+    const back = files.append(Buffer.from('back'));
+    expect(readFileSync(join(files.dir, '20261205-0000.seg')).toString()).toBe('tomorrow');
+    expect(back).toBe('@20261204-0000:1:4');
+    files.sync();
+    const reader = new PayloadSegments(files.dir, { mode: 'reader' });
+    expect([first, tomorrow, back].map((reference) => reader.read(reference)?.toString())).toEqual(['a', 'tomorrow', 'back']);
+    files.close();
   });
 
   it('fails the next sync once where gathered payloads could not be written, and goes on past them', async () => {
@@ -95,7 +113,7 @@ describe('PayloadSegments', () => {
     expect(after).toBe('@20261204-0000:28:5');
     files.sync();
     expect(files.read(committed)?.toString()).toBe('committed');
-    expect(files.read(lost)).toBeUndefined(); // a gap of zeros, read as erased
+    expect(files.read(lost)).toBeUndefined(); // a gap of zeros, read as erased (no row refers to it)
     expect(files.read(after)?.toString()).toBe('after');
 
     // Written when the buffer filled, during an append: that append fails, and so does the next sync, once.
@@ -298,6 +316,7 @@ describe('PayloadSegments', () => {
     expect(() => files.read('@../../etc/passwd:0:10')).toThrow(/not an event payload reference/);
     expect(() => files.read('AAAA')).toThrow(/not an event payload reference/);
     const reference = files.append(Buffer.from('short'));
+    files.sync(); // written: the reference below runs past real bytes, not into an empty file
     expect(() => files.read(reference.replace(':5', ':50'))).toThrow(/cut short/);
     expect(() => new PayloadSegments(files.dir, { mode: 'reader' }).append(Buffer.from('x'))).toThrow(/reading/);
     files.close();

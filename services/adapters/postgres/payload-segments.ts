@@ -12,8 +12,8 @@
 //   (the store records that time per segment, in the same transaction as the rows; `remove`); a
 //   read that raced the removal finds nothing.
 // Bytes no row refers to (an event prepared twice, a batch retried, a crash between the write and
-// the commit) stay until their segment goes; gathered bytes a failed write lost leave a gap of
-// zeros, and the next sync fails so that no row refers to them.
+// the commit) stay until their segment goes; so do the gaps that gathered bytes a failed write
+// lost leave, which the next sync's failure keeps every row from referring to.
 import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
@@ -67,8 +67,10 @@ export class PayloadSegments {
   private writeBufferLength = 0;
   /**
    * A write of the buffer that failed: the bytes it held are gone, so the next sync throws this
-   * (once), failing every batch that may refer to them before it commits. Not final, unlike a
-   * failed sync: a full disk may have room again.
+   * (once), failing the batch that referred to them before it commits. One sync reports it to
+   * one batch: this relies on the one writer storing one batch at a time (its queue hands the
+   * pipeline one batch at a time), as a sync that found the buffer empty would let an
+   * overlapping batch commit. Not final, unlike a failed sync: a full disk may have room again.
    */
   private lostWrite: Error | undefined;
   /**
@@ -101,7 +103,7 @@ export class PayloadSegments {
   }
 
   /**
-   * Appends `bytes` to today's segment (written, not yet synced) and returns their reference.
+   * Appends `bytes` to today's segment (gathered or written, not yet synced) and returns their reference.
    * Never bytes that are all zeros: a read takes those for erased (no deflate stream is).
    */
   append(bytes: Uint8Array): string {
@@ -245,7 +247,10 @@ export class PayloadSegments {
       .sort();
   }
 
-  /** Closes the descriptors; whatever was appended and not synced is as durable as the kernel makes it. */
+  /**
+   * Writes what was gathered and closes the descriptors (throwing, after closing them, if that
+   * write failed); whatever was appended and not synced is as durable as the kernel makes it.
+   */
   close(): void {
     try {
       if (this.open) this.writeBuffered(this.open);
@@ -265,7 +270,8 @@ export class PayloadSegments {
     try {
       writeFully(segment.fd, this.writeBuffer!.subarray(0, length), segment.size - length);
     } catch (error) {
-      // The segment's size stays where it was: later appends go past the gap, which reads as erased.
+      // The segment's size stays where it was: later appends go past the gap, which no row refers
+      // to (zeros, or what a partial write left, or the file's end if nothing was written after).
       this.lostWrite = new Error(`could not write event payloads to ${segment.name}.seg in ${this.dir}: ${String(error)}`, {
         cause: error,
       });
