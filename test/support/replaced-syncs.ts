@@ -1,6 +1,7 @@
-// Node's sync calls, replaced for a test, so it can see what is synced or make a sync fail as a
-// disk would: FileHandle's methods, which the local queue and the blob store sync through
-// (disk-sync.ts), and node:fs's blocking functions, which PGlite's filesystem syncs through.
+// Node's sync calls, replaced for a test, so it can see what is synced or make a sync (or a
+// write) fail as a disk would: FileHandle's methods, which the local queue and the blob store
+// sync through (disk-sync.ts), and node:fs's blocking functions, which PGlite's filesystem and
+// the payload segments sync and write through.
 import fs, { readlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -52,11 +53,25 @@ export function replaceBlockingSyncs(hook: (path: string) => void): () => void {
       hook(readlinkSync(`/proc/self/fd/${fd}`));
       sync(fd);
     };
-  fs.fdatasyncSync = before(fdatasyncSync);
-  fs.fsyncSync = before(fsyncSync);
-  syncBuiltinESMExports(); // so modules that imported them by name see the replacements
+  return replaceFsFunctions({ fdatasyncSync: before(fdatasyncSync), fsyncSync: before(fsyncSync) });
+}
+
+/** Makes node:fs's `writeSync` fail as a full disk does (ENOSPC), until the returned function restores it. */
+export function failBlockingWrites(): () => void {
+  return replaceFsFunctions({
+    writeSync: () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    },
+  });
+}
+
+/** Replaces node:fs's functions, for modules that imported them by name too, until the returned function restores them. */
+function replaceFsFunctions(replacements: Partial<typeof fs>): () => void {
+  const originals = Object.fromEntries(Object.keys(replacements).map((name) => [name, fs[name as keyof typeof fs]]));
+  Object.assign(fs, replacements);
+  syncBuiltinESMExports();
   return () => {
-    Object.assign(fs, { fdatasyncSync, fsyncSync });
+    Object.assign(fs, originals);
     syncBuiltinESMExports();
   };
 }

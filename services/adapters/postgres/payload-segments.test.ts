@@ -1,11 +1,10 @@
 // The payload files themselves: what is appended reads back, survives a reopen, rolls by day and
 // size, is zeroed when erased, and goes only when it is old enough.
-import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
+import { failBlockingWrites, replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import { PayloadSegments } from './payload-segments.ts';
 
 const DAY = 86_400_000;
@@ -21,19 +20,6 @@ async function segments(now: () => number, options: { segmentBytes?: number; onS
 }
 
 const at = (iso: string) => () => Date.parse(iso);
-
-/** Makes node:fs's `writeSync` fail as a full disk does, for modules that imported it by name too, until restored. */
-function failWrites(): () => void {
-  const { writeSync } = fs;
-  fs.writeSync = () => {
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  };
-  syncBuiltinESMExports();
-  return () => {
-    fs.writeSync = writeSync;
-    syncBuiltinESMExports();
-  };
-}
 
 describe('PayloadSegments', () => {
   it('reads back what it appended, in a segment named for the UTC day, owner-only', async () => {
@@ -102,7 +88,7 @@ describe('PayloadSegments', () => {
     const committed = files.append(Buffer.from('committed'));
     files.sync();
     const lost = files.append(Buffer.from('lost to a full disk'));
-    let restore = failWrites();
+    let restore = failBlockingWrites();
     try {
       expect(() => files.sync()).toThrow(/could not write event payloads to 20261204-0000\.seg .* ENOSPC/);
     } finally {
@@ -118,7 +104,7 @@ describe('PayloadSegments', () => {
 
     // Written when the buffer filled, during an append: that append fails, and so does the next sync, once.
     const gathered = files.append(Buffer.alloc(200_000, 'g'));
-    restore = failWrites();
+    restore = failBlockingWrites();
     try {
       expect(() => files.append(Buffer.alloc(100_000, 'h'))).toThrow(/ENOSPC/);
     } finally {

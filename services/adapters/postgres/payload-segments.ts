@@ -26,6 +26,8 @@ const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
 /** A segment is closed and the next one opened past this size, so that no file grows without bound within a day. */
 const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;
 
+const DAY_MS = 86_400_000;
+
 /** Zeros written at a time when erasing, and compared with when reading: one buffer for every payload. */
 const ZEROS = Buffer.alloc(64 * 1024);
 
@@ -52,9 +54,8 @@ interface OpenSegment {
   fd: number;
   /** Its size once what waits in the write buffer is written. */
   size: number;
-  /** The UTC day it takes appends on, in milliseconds since the epoch: [from, until). */
-  from: number;
-  until: number;
+  /** The UTC day it takes appends on, as whole days since the epoch. */
+  day: number;
 }
 
 export class PayloadSegments {
@@ -224,7 +225,7 @@ export class PayloadSegments {
    */
   remove(segments: string[]): string[] {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
-    const yesterday = utcDay(this.now() - 86_400_000);
+    const yesterday = utcDay(this.now() - DAY_MS);
     const gone: string[] = [];
     for (const segment of segments) {
       if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
@@ -313,16 +314,15 @@ export class PayloadSegments {
 
   private segmentForAppend(): OpenSegment {
     const now = this.now();
+    const today = Math.floor(now / DAY_MS);
     const limit = this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     const current = this.open;
-    if (current && now >= current.from && now < current.until && current.size < limit) return current;
+    if (current && current.day === today && current.size < limit) return current;
     if (current) this.writeBuffered(current);
     // A segment left with unsynced bytes keeps its descriptor until sync() closes it.
     if (current && !this.unsynced.has(current.name)) closeSync(current.fd);
     this.open = undefined;
     const day = utcDay(now);
-    const from = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)));
-    const until = from + 86_400_000;
     const todays = this.list().filter((name) => name.startsWith(day));
     const newest = todays.at(-1);
     if (newest !== undefined && newest !== current?.name) {
@@ -342,14 +342,14 @@ export class PayloadSegments {
       if (size < limit) {
         // Made by a process that may have died before syncing the file's directory entry.
         this.directoryUnsynced = true;
-        return (this.open = { name: newest, fd, size, from, until });
+        return (this.open = { name: newest, fd, size, day: today });
       }
       if (kept === undefined) closeSync(fd);
     }
     const name = nextName(day, todays);
     const fd = openSync(join(this.dir, `${name}.seg`), 'wx', 0o600);
     this.directoryUnsynced = true;
-    return (this.open = { name, fd, size: 0, from, until });
+    return (this.open = { name, fd, size: 0, day: today });
   }
 }
 
