@@ -1,8 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
+import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
+import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { pruneExpired } from './retention.ts';
@@ -124,5 +126,65 @@ describe('retention', () => {
     expect(pruned.agentCalls).toBe(1);
     const left = await stores.metadata.listAgentCalls({ organizationId: org.id, limit: 10 });
     expect(left.items.map((c) => c.tool)).toEqual(['kept']);
+  });
+
+  it('prunes every other kind when one fails, then fails the pass with its error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'errata-retention-segments-'));
+    let clock = (NOW - 91 * DAY) * 1000;
+    const segments = await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer', now: () => clock });
+    try {
+      // The standalone server's events, payloads in segment files: one expired event, whose
+      // segment's file cannot be removed (a directory stands in its place).
+      const events = new PgEventStore(stores.client, segments);
+      const eventId = 'c'.repeat(32);
+      await events.insertEvents([
+        {
+          projectId: 1,
+          eventId,
+          issueId: 1,
+          timestamp: NOW - 91 * DAY,
+          receivedAt: NOW - 91 * DAY,
+          level: 'error',
+          title: 't',
+          culprit: '',
+          platform: 'other',
+          environment: null,
+          release: null,
+          traceId: null,
+          userKey: null,
+          encodedPayload: events.encodePayload(JSON.stringify({ event_id: eventId })),
+        },
+      ]);
+      const [stuck] = segments.list();
+      clock = NOW * 1000;
+      segments.append(Buffer.from('today'));
+      segments.sync();
+      await rm(join(dir, 'payloads', `${stuck}.seg`));
+      await mkdir(join(dir, 'payloads', `${stuck}.seg`));
+      const org = await stores.metadata.ensureOrganization('failing-step', 'failing-step');
+      const call = {
+        organizationId: org.id,
+        tokenId: 1,
+        tokenName: 'laptop',
+        tool: 'old',
+        at: new Date((NOW - 91 * DAY) * 1000),
+        durationMs: 3,
+        outcome: 'ok' as const,
+        reason: null,
+        argumentSummary: '',
+        issues: [],
+      };
+      await stores.metadata.recordAgentCalls([call]);
+
+      await expect(
+        pruneExpired({ ...stores, events, logger: createLogger('silent'), retentionDays: 90, now: () => NOW * 1000 }),
+      ).rejects.toThrow(new RegExp(`could not remove 1 event payload segment file.*${stuck}\\.seg \\(EISDIR`));
+      expect(await events.getEvent(1, eventId)).toBeUndefined(); // its row went before the file failed
+      const left = await stores.metadata.listAgentCalls({ organizationId: org.id, limit: 10 });
+      expect(left.items).toEqual([]); // pruned all the same, after the failed step
+    } finally {
+      segments.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,8 @@
 // counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
 // Alert deliveries finished before the cutoff go with their attempts, and the record of agents'
-// tool calls (the Agent activity page) made before it.
+// tool calls (the Agent activity page) made before it. One kind that fails to prune does not
+// keep the others.
 import { repeatEvery } from '../runtime/repeat.ts';
 import type { AlertStore } from '../core/ports/alert-store.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
@@ -35,16 +36,35 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
   agentCalls: number;
 }> {
   const cutoff = (deps.now ?? Date.now)() / 1000 - deps.retentionDays * 86_400;
+  // Each kind is pruned even when one before it failed (a payload file that cannot be removed
+  // must not keep the logs forever); the failures are thrown together at the end, so the pass
+  // does not count as a success.
+  const failures: Error[] = [];
+  const prune = async (step: () => Promise<number>): Promise<number> => {
+    try {
+      return await step();
+    } catch (error) {
+      failures.push(error as Error);
+      return 0;
+    }
+  };
   const pruned = {
-    events: await deps.events.deleteEventsBefore(cutoff),
-    logs: await deps.logs.deleteLogsBefore(cutoff),
-    eventIds: await deps.metadata.forgetProcessedEventsBefore(cutoff),
-    sourceMapFiles: deps.blobs ? await pruneSourceMaps(deps.metadata, deps.blobs, new Date(cutoff * 1000)) : 0,
-    alertDeliveries: deps.alerts ? await deps.alerts.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000)) : 0,
-    agentCalls: await deps.metadata.deleteAgentCallsBefore(new Date(cutoff * 1000)),
+    events: await prune(() => deps.events.deleteEventsBefore(cutoff)),
+    logs: await prune(() => deps.logs.deleteLogsBefore(cutoff)),
+    eventIds: await prune(() => deps.metadata.forgetProcessedEventsBefore(cutoff)),
+    sourceMapFiles: deps.blobs ? await prune(() => pruneSourceMaps(deps.metadata, deps.blobs!, new Date(cutoff * 1000))) : 0,
+    alertDeliveries: deps.alerts ? await prune(() => deps.alerts!.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000))) : 0,
+    agentCalls: await prune(() => deps.metadata.deleteAgentCallsBefore(new Date(cutoff * 1000))),
   };
   if (Object.values(pruned).some((n) => n > 0))
     deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) {
+    throw new AggregateError(
+      failures,
+      `retention: ${failures.length} steps failed: ${failures.map((e) => e.message).join('; ')}`,
+    );
+  }
   return pruned;
 }
 

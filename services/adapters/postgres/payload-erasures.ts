@@ -4,7 +4,7 @@
 // backend thread, the segments' only writer, works the list off here, so that the deleting
 // request never waits for the overwriting (an issue of a hundred thousand events is as many
 // writes) and a crash or an I/O error before it leaves the erasure owed, not forgotten.
-import type { PayloadSegments } from './payload-segments.ts';
+import { PayloadSegments, type ErasureOutcome } from './payload-segments.ts';
 import type { SqlClient } from './sql-client.ts';
 
 /** References overwritten, and synced, before the list is told: typically a few MB of writes. */
@@ -15,28 +15,39 @@ interface ErasureProgress {
   overwritten: number;
   /** Taken off the list without writing: their segment was gone (removed by retention). */
   gone: number;
+  /** Segments that could not be opened or written: their payloads stay on the list, owed. */
+  failed: ErasureOutcome['failed'];
 }
 
 /**
  * Overwrites the payloads on the list with zeros, round by round, and takes each round off the
  * list once its bytes are synced: a crash between the two erases them again, which is harmless.
- * Stops when the list is empty, or between rounds once `shouldStop` says so (a server stopping;
- * the rest stays owed). The database answers other work between rounds.
+ * A segment that cannot be opened or written keeps its payloads on the list, and later rounds of
+ * this run pass over it, so one bad file does not hold up the others; the next run tries it again.
+ * Stops when the list is empty (but for those), or between rounds once `shouldStop` says so (a
+ * server stopping; the rest stays owed). The database answers other work between rounds.
  */
 export async function erasePendingPayloads(
   db: SqlClient,
   segments: PayloadSegments,
   { perRound = ERASED_PER_ROUND, shouldStop = () => false }: { perRound?: number; shouldStop?: () => boolean } = {},
 ): Promise<ErasureProgress> {
-  const progress = { overwritten: 0, gone: 0 };
+  const progress: ErasureProgress = { overwritten: 0, gone: 0, failed: [] };
+  const passedOver: string[] = [];
   while (!shouldStop()) {
-    const pending = await db.query<{ reference: string }>('SELECT reference FROM payload_erasures LIMIT $1', [perRound]);
+    const pending = await db.query<{ reference: string }>(
+      `SELECT reference FROM payload_erasures WHERE split_part(ltrim(reference, '@'), ':', 1) <> ALL($2::text[]) LIMIT $1`,
+      [perRound, passedOver],
+    );
     if (pending.rows.length === 0) break;
     const references = pending.rows.map((r) => r.reference);
-    const overwritten = segments.erase(references);
-    await db.query('DELETE FROM payload_erasures WHERE reference = ANY($1::text[])', [references]);
+    const { overwritten, failed } = segments.erase(references);
+    for (const { segment } of failed) passedOver.push(segment);
+    const done = references.filter((reference) => !passedOver.includes(PayloadSegments.segmentOf(reference)));
+    await db.query('DELETE FROM payload_erasures WHERE reference = ANY($1::text[])', [done]);
     progress.overwritten += overwritten;
-    progress.gone += references.length - overwritten;
+    progress.gone += done.length - overwritten;
+    progress.failed.push(...failed);
   }
   return progress;
 }

@@ -1,6 +1,6 @@
 // The payload files themselves: what is appended reads back, survives a reopen, rolls by day and
 // size, is zeroed when erased, and goes only when it is old enough.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -208,7 +208,7 @@ describe('PayloadSegments', () => {
     files.sync();
     const reader = new PayloadSegments(files.dir, { mode: 'reader' });
     expect(() => reader.erase([gone])).toThrow(/reading/);
-    expect(files.erase([large, gone])).toBe(2);
+    expect(files.erase([large, gone])).toEqual({ overwritten: 2, failed: [] });
     const bytes = readFileSync(join(files.dir, '20261204-0000.seg'));
     expect(bytes.subarray(0, 18)).toEqual(Buffer.alloc(18));
     expect(bytes.includes('secret')).toBe(false);
@@ -235,9 +235,47 @@ describe('PayloadSegments', () => {
     now += 3 * DAY;
     files.append(Buffer.from('today'));
     files.sync();
-    expect(files.remove(['20261201-0000'])).toEqual(['20261201-0000']);
+    expect(files.remove(['20261201-0000'])).toEqual({ gone: ['20261201-0000'], failed: [] });
     expect(reader.read(removed)).toBeUndefined();
-    expect(files.erase([removed])).toBe(0); // its segment is gone: nothing to overwrite
+    expect(files.erase([removed])).toEqual({ overwritten: 0, failed: [] }); // its segment is gone: nothing to overwrite
+    files.close();
+  });
+
+  it('erases the other segments when one cannot be opened or written, naming it with its error', async () => {
+    let now = Date.parse('2026-12-03T10:00:00Z');
+    const files = await segments(() => now);
+    const unopenable = files.append(Buffer.from('in a file that cannot be opened'));
+    now += DAY;
+    const secret = files.append(Buffer.from('secret of a deleted event'));
+    const unwritable = files.append(Buffer.from('where the disk is full'));
+    files.sync();
+    // A directory where the file was: opening it to write fails (EISDIR) even for root, whom a
+    // read-only mode would not stop.
+    rmSync(join(files.dir, '20261203-0000.seg'));
+    mkdirSync(join(files.dir, '20261203-0000.seg'));
+    const outcome = files.erase([unopenable, secret]);
+    expect(outcome).toEqual({
+      overwritten: 1,
+      failed: [{ segment: '20261203-0000', payloads: 1, error: expect.objectContaining({ code: 'EISDIR' }) }],
+    });
+    expect(files.read(secret)).toBeUndefined();
+
+    const restore = failBlockingWrites();
+    let failedWrite: ReturnType<PayloadSegments['erase']>;
+    try {
+      failedWrite = files.erase([unwritable]);
+    } finally {
+      restore();
+    }
+    expect(failedWrite).toEqual({
+      overwritten: 0,
+      failed: [{ segment: '20261204-0000', payloads: 1, error: expect.objectContaining({ code: 'ENOSPC' }) }],
+    });
+    expect(files.read(unwritable)?.toString()).toBe('where the disk is full');
+    // Not a failed sync: the files still take appends, and the erasure can be made again.
+    files.append(Buffer.from('more'));
+    files.sync();
+    expect(files.erase([unwritable])).toEqual({ overwritten: 1, failed: [] });
     files.close();
   });
 
@@ -266,7 +304,7 @@ describe('PayloadSegments', () => {
     expect(() => moved.erase([lost])).toThrow(/payload directory .* is missing/);
   });
 
-  it('removes only segments older than yesterday, and only for the writer', async () => {
+  it('removes only segments older than yesterday, and only for the writer, past one it cannot remove', async () => {
     let now = Date.parse('2026-12-01T10:00:00Z');
     const files = await segments(() => now);
     for (let day = 0; day < 4; day++, now += DAY) files.append(Buffer.from(`day ${day}`));
@@ -274,11 +312,15 @@ describe('PayloadSegments', () => {
     // Now 12-05: 12-01, 12-02 and 12-03 exist, 12-04 is open; yesterday is 12-04.
     expect(files.list()).toEqual(['20261201-0000', '20261202-0000', '20261203-0000', '20261204-0000']);
     expect(() => new PayloadSegments(files.dir, { mode: 'reader' }).remove(['20261201-0000'])).toThrow(/reading/);
-    // A name it never wrote counts as gone; a name that is not a segment's is left alone.
-    expect(files.remove(['20261201-0000', '20261204-0000', '../db', '20261130-0007'])).toEqual([
-      '20261201-0000',
-      '20261130-0007',
-    ]);
+    // A name it never wrote counts as gone; a name that is not a segment's is left alone; a file
+    // that cannot be removed (a directory in its place, which root's permissions would not stop)
+    // is named with its error, and the others go all the same.
+    rmSync(join(files.dir, '20261202-0000.seg'));
+    mkdirSync(join(files.dir, '20261202-0000.seg'));
+    expect(files.remove(['20261202-0000', '20261201-0000', '20261204-0000', '../db', '20261130-0007'])).toEqual({
+      gone: ['20261201-0000', '20261130-0007'],
+      failed: [{ segment: '20261202-0000', error: expect.objectContaining({ code: 'EISDIR' }) }],
+    });
     expect(readdirSync(files.dir).sort()).toEqual(['20261202-0000.seg', '20261203-0000.seg', '20261204-0000.seg']);
     files.close();
   });
@@ -288,11 +330,11 @@ describe('PayloadSegments', () => {
     const files = await segments(() => now);
     files.append(Buffer.from('not yet committed'));
     now += 9 * DAY;
-    expect(files.remove(['20261201-0000'])).toEqual([]);
+    expect(files.remove(['20261201-0000'])).toEqual({ gone: [], failed: [] });
     files.append(Buffer.from('today')); // 20261201-0000 now waits only for its sync
-    expect(files.remove(['20261201-0000'])).toEqual([]);
+    expect(files.remove(['20261201-0000'])).toEqual({ gone: [], failed: [] });
     files.sync();
-    expect(files.remove(['20261201-0000'])).toEqual(['20261201-0000']);
+    expect(files.remove(['20261201-0000'])).toEqual({ gone: ['20261201-0000'], failed: [] });
     expect(files.list()).toEqual(['20261210-0000']);
     files.close();
   });

@@ -49,6 +49,20 @@ interface PayloadSegmentsOptions {
   onSyncFailure?: (error: Error) => void;
 }
 
+/** A segment whose file could not be opened, written or removed, with why. */
+interface SegmentFailure {
+  segment: string;
+  error: Error;
+}
+
+/** What one call of `erase` did. */
+export interface ErasureOutcome {
+  /** Payloads overwritten with zeros and synced. */
+  overwritten: number;
+  /** Segments whose file could not be opened or written: their payloads are not erased. */
+  failed: Array<SegmentFailure & { payloads: number }>;
+}
+
 interface OpenSegment {
   name: string;
   fd: number;
@@ -178,10 +192,12 @@ export class PayloadSegments {
 
   /**
    * Overwrites the bytes of each reference with zeros and syncs them: the payloads of deleted
-   * events. Returns how many it overwrote; the rest were in segments retention has removed. A
-   * failed sync here is as final as one of appends (the same file may be the one appended to).
+   * events. Counts what it overwrote; the rest were in segments retention has removed, or in one
+   * it could not open or write (`failed`, each with its error: a file made read-only or
+   * unreadable must not hold up every other segment's erasures). A failed sync here is as final
+   * as one of appends (the same file may be the one appended to), so it throws.
    */
-  erase(references: string[]): number {
+  erase(references: string[]): ErasureOutcome {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be erased');
     if (this.syncFailure) throw this.syncFailure;
     // A missing directory is not a removed segment: the data directory lost its payloads.
@@ -193,51 +209,60 @@ export class PayloadSegments {
       ranges.push({ offset, length });
       bySegment.set(segment, ranges);
     }
-    let overwritten = 0;
+    const outcome: ErasureOutcome = { overwritten: 0, failed: [] };
     for (const [segment, ranges] of bySegment) {
       ranges.sort((a, b) => a.offset - b.offset);
-      const fd = this.openIfPresent(segment, 'r+');
-      if (fd === undefined) continue; // removed by retention meanwhile
+      let fd: number | undefined;
       try {
+        fd = this.openIfPresent(segment, 'r+');
+        if (fd === undefined) continue; // removed by retention meanwhile
         for (const { offset, length } of ranges) {
           for (let done = 0; done < length;)
             done += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, length - done), offset + done);
         }
-        try {
-          fdatasyncSync(fd);
-        } catch (error) {
-          throw this.syncFailed(error);
-        }
-        overwritten += ranges.length;
+      } catch (error) {
+        if (fd !== undefined) closeSync(fd);
+        outcome.failed.push({ segment, payloads: ranges.length, error: error as Error });
+        continue;
+      }
+      try {
+        fdatasyncSync(fd);
+      } catch (error) {
+        throw this.syncFailed(error);
       } finally {
         closeSync(fd);
       }
+      outcome.overwritten += ranges.length;
     }
-    return overwritten;
+    return outcome;
   }
 
   /**
    * Removes the named segments written before yesterday (UTC); returns the names now gone
-   * (removed, or found gone already). Today's and yesterday's stay whatever the caller thinks:
-   * a batch whose payloads were written there may not have committed yet; so does the segment
-   * being appended to or waiting for its sync, whatever its day (the clock may jump). Only the
-   * writer removes.
+   * (removed, or found gone already) and those whose file could not be removed, each with its
+   * error (one such file must not keep the others). Today's and yesterday's stay whatever the
+   * caller thinks: a batch whose payloads were written there may not have committed yet; so does
+   * the segment being appended to or waiting for its sync, whatever its day (the clock may jump).
+   * Only the writer removes.
    */
-  remove(segments: string[]): string[] {
+  remove(segments: string[]): { gone: string[]; failed: SegmentFailure[] } {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
     const yesterday = utcDay(this.now() - DAY_MS);
-    const gone: string[] = [];
+    const outcome: { gone: string[]; failed: SegmentFailure[] } = { gone: [], failed: [] };
     for (const segment of segments) {
       if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
       if (segment === this.open?.name || this.unsynced.has(segment)) continue;
       try {
         unlinkSync(join(this.dir, `${segment}.seg`));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+          outcome.failed.push({ segment, error: error as Error });
+          continue;
+        }
       }
-      gone.push(segment);
+      outcome.gone.push(segment);
     }
-    return gone;
+    return outcome;
   }
 
   /** The segments on disk, oldest first. */

@@ -3,7 +3,7 @@
 // for the writer to zero, reads racing an erasure or a removal, and retention removing a segment
 // only once no row can refer to it.
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -145,11 +145,11 @@ describe('PgEventStore with payload segments', () => {
     writer.close();
     writer = new PayloadSegments(join(dir, 'payloads'), { mode: 'writer', now: () => now * 1000 });
     store = new PgEventStore(db, writer);
-    expect(await erasePendingPayloads(db, writer, { perRound: 1 })).toEqual({ overwritten: 1, gone: 0 });
+    expect(await erasePendingPayloads(db, writer, { perRound: 1 })).toEqual({ overwritten: 1, gone: 0, failed: [] });
     expect(bytesAt(gone.encodedPayload).equals(Buffer.alloc(bytesAt(gone.encodedPayload).length))).toBe(true);
     expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
     expect((await store.getEvent(p, kept.eventId))?.payload).toMatchObject({ marker: 'payload of issue 42' });
-    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 0 });
+    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 0, failed: [] });
   });
 
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {
@@ -158,8 +158,33 @@ describe('PgEventStore with payload segments', () => {
     await store.insertEvents(events);
     await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', ['@20000101-0000:0:10']);
     await store.deleteEventsForIssues(p, [43]);
-    expect(await erasePendingPayloads(db, writer, { perRound: 2 })).toEqual({ overwritten: 5, gone: 1 });
+    expect(await erasePendingPayloads(db, writer, { perRound: 2 })).toEqual({ overwritten: 5, gone: 1, failed: [] });
     for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
+  });
+
+  it("passes over a segment it cannot write, erasing the rest, and keeps that segment's payloads owed", async () => {
+    const p = project();
+    const events = [0, 1, 2].map((i) => newEvent(store, p, 44, now + i, `owed ${i}`));
+    await store.insertEvents(events);
+    // Listed first, in a segment whose file cannot be opened to write (a directory stands there).
+    const stuck = '@20000102-0000:0:10';
+    mkdirSync(segmentFile('20000102-0000'));
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [stuck]);
+    await store.deleteEventsForIssues(p, [44]);
+
+    const progress = await erasePendingPayloads(db, writer, { perRound: 1 });
+    expect(progress).toEqual({
+      overwritten: 3,
+      gone: 0,
+      failed: [{ segment: '20000102-0000', payloads: 1, error: expect.objectContaining({ code: 'EISDIR' }) }],
+    });
+    for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([{ reference: stuck }]);
+
+    // Tried again at the next run: once the file is gone (retention), its payload is off the list.
+    rmSync(segmentFile('20000102-0000'), { recursive: true });
+    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 1, failed: [] });
     expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
   });
 
@@ -207,7 +232,7 @@ describe('PgEventStore with payload segments', () => {
     writer.sync();
     const retentionRead = racedStore(async () => {
       await db.query('DELETE FROM events WHERE project_id = $1', [p]);
-      expect(writer.remove(['20261101-0000'])).toEqual(['20261101-0000']);
+      expect(writer.remove(['20261101-0000'])).toEqual({ gone: ['20261101-0000'], failed: [] });
     });
     expect(await retentionRead.latestEventForIssue(p, 44)).toBeUndefined();
   });
@@ -261,5 +286,31 @@ describe('PgEventStore with payload segments', () => {
     expect(writer.list()).toContain('20261120-0000');
     const records = await db.query<{ name: string }>('SELECT name FROM payload_segments');
     expect(records.rows.map((r) => r.name)).toContain('20261120-0000'); // still to be removed later
+  });
+
+  it('removes the other segments past retention when one cannot be removed, and names the one that stays', async () => {
+    const p = project();
+    now = Date.parse('2026-11-21T12:00:00Z') / 1000;
+    await store.insertEvents([newEvent(store, p, 1, now, 'in a file that cannot be removed')]);
+    now += DAY;
+    await store.insertEvents([newEvent(store, p, 1, now, 'in a file that can')]);
+    now = Date.parse('2026-11-25T12:00:00Z') / 1000;
+    writer.append(Buffer.from('today')); // 20261122 is no longer the one appended to
+    writer.sync();
+    // A directory in the file's place: unlinking it fails (EISDIR), as a lasting error would.
+    rmSync(segmentFile('20261121-0000'));
+    mkdirSync(segmentFile('20261121-0000'));
+    const names = async () => (await db.query<{ name: string }>('SELECT name FROM payload_segments')).rows.map((r) => r.name);
+
+    await expect(store.deleteEventsBefore(now - 60)).rejects.toThrow(
+      /could not remove 1 event payload segment file\(s\) past retention .*: 20261121-0000\.seg \(EISDIR.*the next run removes them/,
+    );
+    expect(writer.list()).not.toContain('20261122-0000');
+    expect(await names()).not.toContain('20261122-0000');
+    expect(await names()).toContain('20261121-0000');
+
+    rmSync(segmentFile('20261121-0000'), { recursive: true });
+    await store.deleteEventsBefore(now - 60);
+    expect(await names()).not.toContain('20261121-0000');
   });
 });

@@ -271,15 +271,26 @@ export class PgEventStore implements EventStore {
       [cutoff],
     );
     const known = new Set(tracked.rows.map((r) => r.name));
-    segments.remove(segments.list().filter((name) => !known.has(name)));
-    const gone = segments.remove(tracked.rows.filter((r) => r.expired).map((r) => r.name));
-    if (gone.length === 0) return;
+    const untracked = segments.remove(segments.list().filter((name) => !known.has(name)));
+    const { gone, failed } = segments.remove(tracked.rows.filter((r) => r.expired).map((r) => r.name));
     // Erasures still owed in a removed segment go with it: were the clock to go back to its day,
     // a new segment of the same name would hold other payloads at those offsets.
-    await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
-      await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [gone]);
-    });
+    if (gone.length > 0) {
+      await this.db.transaction(async (tx) => {
+        await tx.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
+        await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [gone]);
+      });
+    }
+    // Told after the others are removed and their records gone, so the retention job's error
+    // names the files that stay, run after run, rather than one file keeping every other.
+    const stuck = [...untracked.failed, ...failed];
+    if (stuck.length > 0) {
+      throw new Error(
+        `could not remove ${stuck.length} event payload segment file(s) past retention in ${segments.dir}: ` +
+          stuck.map(({ segment, error }) => `${segment}.seg (${error.message})`).join('; ') +
+          '; fix their permissions or the disk: the next run removes them',
+      );
+    }
   }
 
   async ping(): Promise<void> {

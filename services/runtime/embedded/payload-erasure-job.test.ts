@@ -1,8 +1,9 @@
 // The backend thread's erasure job: at start it overwrites what a deletion before a crash left on
 // the list, and afterwards what each new deletion adds, within its interval; its log names how
-// many payloads it overwrote; stopping does not wait for a long list.
+// many payloads it overwrote, and warns of a segment it could not write, erasing the others;
+// stopping does not wait for a long list.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -79,6 +80,35 @@ describe('startPayloadErasureJob', () => {
       { overwritten: 1, gone: 0 },
       { overwritten: 1, gone: 0 },
     ]);
+  });
+
+  it('warns of a segment file it cannot write, names it, and erases the others meanwhile', async () => {
+    const stuck = '@20000103-0000:0:10';
+    mkdirSync(join(dir, 'payloads', '20000103-0000.seg'));
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [stuck]);
+    const owed = await storeEvent(20);
+    await store.deleteEventsForIssues(1, [20]);
+
+    const log = new PassThrough();
+    const lines: string[] = [];
+    log.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
+    const job = startPayloadErasureJob(db, writer, createLogger('info', log), { intervalMs: 60_000, perRound: 1 });
+    const warning = () => lines.map((line) => JSON.parse(line)).find((entry) => entry.level === 'warn');
+    try {
+      await eventually(async () => warning(), 'a warning', 5_000);
+    } finally {
+      await job.stop();
+      rmSync(join(dir, 'payloads', '20000103-0000.seg'), { recursive: true });
+      await db.query('DELETE FROM payload_erasures WHERE reference = $1', [stuck]);
+    }
+    expect(isZeroed(owed)).toBe(true);
+    expect(warning()).toMatchObject({
+      segment: '20000103-0000',
+      file: '20000103-0000.seg',
+      payloads: 1,
+      err: expect.objectContaining({ code: 'EISDIR' }),
+      msg: expect.stringMatching(/could not be opened or written .* stay owed/),
+    });
   });
 
   it('stops between rounds rather than after the whole list, which stays owed', async () => {
