@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,15 +177,23 @@ describe('retention', () => {
       };
       await stores.metadata.recordAgentCalls([call]);
 
+      const log = new PassThrough();
+      const lines: string[] = [];
+      log.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
       await expect(
-        pruneExpired({ ...stores, events, logger: createLogger('silent'), retentionDays: 90, now: () => NOW * 1000 }),
-      ).rejects.toThrow(new RegExp(`could not remove 1 event payload segment file.*${stuck}\\.seg \\(EISDIR`));
+        pruneExpired({ ...stores, events, logger: createLogger('info', log), retentionDays: 90, now: () => NOW * 1000 }),
+      ).rejects.toThrow(new RegExp(`could not remove 1 event payload segment file.*segment ${stuck} \\(EISDIR`));
       expect(await events.getEvent(1, eventId)).toBeUndefined(); // its row went before the file failed
       const left = await stores.metadata.listAgentCalls({ organizationId: org.id, limit: 10 });
       expect(left.items).toEqual([]); // pruned all the same, after the failed step
+      // The rows that went before the failure are counted.
+      expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+        expect.objectContaining({ msg: 'retention pruned', events: 1, agentCalls: 1 }),
+      );
     } finally {
       segments.close();
       await rm(dir, { recursive: true, force: true });
+      await stores.client.query('DELETE FROM payload_segments'); // the record of the segment left behind
     }
   });
 });

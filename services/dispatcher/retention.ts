@@ -45,7 +45,9 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
       return await step();
     } catch (error) {
       failures.push(error as Error);
-      return 0;
+      // A step that failed after part of its work (EventStore.deleteEventsBefore) says how much.
+      const { pruned } = error as { pruned?: unknown };
+      return typeof pruned === 'number' ? pruned : 0;
     }
   };
   const pruned = {

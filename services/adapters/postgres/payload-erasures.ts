@@ -36,7 +36,7 @@ export async function erasePendingPayloads(
   const passedOver: string[] = [];
   while (!shouldStop()) {
     const pending = await db.query<{ reference: string }>(
-      `SELECT reference FROM payload_erasures WHERE split_part(ltrim(reference, '@'), ':', 1) <> ALL($2::text[]) LIMIT $1`,
+      `SELECT reference FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) <> ALL($2::text[]) LIMIT $1`,
       [perRound, passedOver],
     );
     if (pending.rows.length === 0) break;

@@ -59,8 +59,16 @@ interface SegmentFailure {
 export interface ErasureOutcome {
   /** Payloads overwritten with zeros and synced. */
   overwritten: number;
-  /** Segments whose file could not be opened or written: their payloads are not erased. */
+  /** Segments whose file could not be opened or written: their payloads are not known to be erased (some may be, unsynced). */
   failed: Array<SegmentFailure & { payloads: number }>;
+}
+
+/** What one call of `remove` did. */
+interface RemovalOutcome {
+  /** Removed, or found gone already. */
+  gone: string[];
+  /** Their files could not be removed. */
+  failed: SegmentFailure[];
 }
 
 interface OpenSegment {
@@ -245,10 +253,10 @@ export class PayloadSegments {
    * the segment being appended to or waiting for its sync, whatever its day (the clock may jump).
    * Only the writer removes.
    */
-  remove(segments: string[]): { gone: string[]; failed: SegmentFailure[] } {
+  remove(segments: string[]): RemovalOutcome {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be removed');
     const yesterday = utcDay(this.now() - DAY_MS);
-    const outcome: { gone: string[]; failed: SegmentFailure[] } = { gone: [], failed: [] };
+    const outcome: RemovalOutcome = { gone: [], failed: [] };
     for (const segment of segments) {
       if (!SEGMENT_NAME.test(segment) || segment.slice(0, 8) >= yesterday) continue;
       if (segment === this.open?.name || this.unsynced.has(segment)) continue;

@@ -167,23 +167,28 @@ describe('PgEventStore with payload segments', () => {
     const p = project();
     const events = [0, 1, 2].map((i) => newEvent(store, p, 44, now + i, `owed ${i}`));
     await store.insertEvents(events);
-    // Listed first, in a segment whose file cannot be opened to write (a directory stands there).
+    // On the list too, in a segment whose file cannot be opened to write (a directory stands
+    // there); one a round, so whichever the list gives first, the others wait behind it.
     const stuck = '@20000102-0000:0:10';
     mkdirSync(segmentFile('20000102-0000'));
-    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [stuck]);
-    await store.deleteEventsForIssues(p, [44]);
+    try {
+      await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [stuck]);
+      await store.deleteEventsForIssues(p, [44]);
 
-    const progress = await erasePendingPayloads(db, writer, { perRound: 1 });
-    expect(progress).toEqual({
-      overwritten: 3,
-      gone: 0,
-      failed: [{ segment: '20000102-0000', payloads: 1, error: expect.objectContaining({ code: 'EISDIR' }) }],
-    });
-    for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
-    expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([{ reference: stuck }]);
+      const progress = await erasePendingPayloads(db, writer, { perRound: 1 });
+      expect(progress).toEqual({
+        overwritten: 3,
+        gone: 0,
+        failed: [{ segment: '20000102-0000', payloads: 1, error: expect.objectContaining({ code: 'EISDIR' }) }],
+      });
+      for (const e of events) expect(bytesAt(e.encodedPayload).every((b) => b === 0)).toBe(true);
+      expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([{ reference: stuck }]);
+    } finally {
+      // The tests after this one share the directory: a directory left here would fail their retention.
+      rmSync(segmentFile('20000102-0000'), { recursive: true });
+    }
 
     // Tried again at the next run: once the file is gone (retention), its payload is off the list.
-    rmSync(segmentFile('20000102-0000'), { recursive: true });
     expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 1, failed: [] });
     expect((await db.query('SELECT reference FROM payload_erasures')).rows).toEqual([]);
   });
@@ -303,7 +308,7 @@ describe('PgEventStore with payload segments', () => {
     const names = async () => (await db.query<{ name: string }>('SELECT name FROM payload_segments')).rows.map((r) => r.name);
 
     await expect(store.deleteEventsBefore(now - 60)).rejects.toThrow(
-      /could not remove 1 event payload segment file\(s\) past retention .*: 20261121-0000\.seg \(EISDIR.*the next run removes them/,
+      /could not remove 1 event payload segment file\(s\) past retention: segment 20261121-0000 \(EISDIR.*the next run removes them/,
     );
     expect(writer.list()).not.toContain('20261122-0000');
     expect(await names()).not.toContain('20261122-0000');

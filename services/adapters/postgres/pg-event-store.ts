@@ -261,7 +261,11 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsBefore(cutoff: number): Promise<number> {
     const deleted = (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
-    if (this.segments) await this.removeUnreferencedSegments(this.segments, cutoff);
+    try {
+      if (this.segments) await this.removeUnreferencedSegments(this.segments, cutoff);
+    } catch (error) {
+      throw Object.assign(error as Error, { pruned: deleted }); // the rows went all the same
+    }
     return deleted;
   }
 
@@ -286,8 +290,8 @@ export class PgEventStore implements EventStore {
     const stuck = [...untracked.failed, ...failed];
     if (stuck.length > 0) {
       throw new Error(
-        `could not remove ${stuck.length} event payload segment file(s) past retention in ${segments.dir}: ` +
-          stuck.map(({ segment, error }) => `${segment}.seg (${error.message})`).join('; ') +
+        `could not remove ${stuck.length} event payload segment file(s) past retention: ` +
+          stuck.map(({ segment, error }) => `segment ${segment} (${error.message})`).join('; ') +
           '; fix their permissions or the disk: the next run removes them',
       );
     }

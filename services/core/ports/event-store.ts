@@ -102,7 +102,10 @@ export interface EventStore {
   countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>>;
   /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
   deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void>;
-  /** Deletes events older than the cutoff (float seconds); returns how many went. */
+  /**
+   * Deletes events older than the cutoff (float seconds); returns how many went. An error after
+   * the rows went (a payload file that would not go) carries their number as `pruned`.
+   */
   deleteEventsBefore(cutoff: number): Promise<number>;
   /** Resolves when the store answers; used by /healthz. */
   ping(): Promise<void>;

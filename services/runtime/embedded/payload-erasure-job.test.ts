@@ -104,7 +104,6 @@ describe('startPayloadErasureJob', () => {
     expect(isZeroed(owed)).toBe(true);
     expect(warning()).toMatchObject({
       segment: '20000103-0000',
-      file: '20000103-0000.seg',
       payloads: 1,
       err: expect.objectContaining({ code: 'EISDIR' }),
       msg: expect.stringMatching(/could not be opened or written .* stay owed/),

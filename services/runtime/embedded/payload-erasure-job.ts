@@ -24,7 +24,7 @@ export function startPayloadErasureJob(
     if (overwritten > 0 || gone > 0) logger.info({ overwritten, gone }, "deleted events' payloads overwritten");
     for (const { segment, payloads, error } of failed) {
       logger.warn(
-        { err: error, segment, file: `${segment}.seg`, payloads },
+        { err: error, segment, payloads },
         "deleted events' payloads not overwritten: their segment file could not be opened or written (fix its permissions or the disk); they stay owed and are tried again",
       );
     }
