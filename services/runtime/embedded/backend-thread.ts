@@ -45,12 +45,15 @@ export const BACKEND_BATCH_SIZE = 1000;
 /**
  * How long the dispatcher's handler calls wait, from the start of one, to fill a batch: under a
  * steady load a call then takes what arrived meanwhile, and its costs (a dozen statements, two
- * commits) are shared by more events. At 1,000 events/s about ten batches of 100 a second became
- * four of 235, and the backend thread spent 0.09-0.23 core-ms per event less in six of seven pairs
- * (docs/benchmarks.md, 2026-12-02 (third)). Events after a quiet spell, and a batch already full,
- * go at once; an event under load waits up to 200 ms more before it is listed.
+ * commits) are shared by more events. Those costs follow the issues and tag values a batch
+ * touches more than its events: at 1,000 events/s, 350 ms (batches of about 350) rather than
+ * 200 (about 200) cost the backend thread 0.41-0.43 core-ms per event against 0.48-0.58, and
+ * events were listed later (p95 504-521 ms against 302-369); 500 ms saved no more and listed them
+ * at a p95 of 643-781 ms (docs/benchmarks.md, 2026-12-04 (sixth); 200 replaced 100-event batches
+ * on 2026-12-02 (third)). Events after a quiet spell, and a batch already full, go at once; an
+ * event under load waits up to 350 ms more before it is listed.
  */
-const BATCH_INTERVAL_MS = 200;
+const BATCH_INTERVAL_MS = 350;
 
 /** What the main thread (backend.ts) tells the thread; it crosses as structured-clone data. */
 export interface BackendOptions<Settings = unknown> {
