@@ -57,23 +57,27 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
 
   const byEvent = new Map(results.map((r) => [`${r.projectId}:${r.eventId}`, r]));
   const rows: NewEvent[] = [];
+  /** Payloads encoded for events not stored: the store lets them go. */
+  const unused: string[] = [];
   const seen = new Set<string>();
   for (const { event } of batch.prepared) {
     const key = `${event.projectId}:${event.eventId}`;
     const result = byEvent.get(key);
     if (!result) {
       outcomes.record('project_missing', 'error');
+      unused.push(event.encodedPayload);
       continue;
     }
     if (seen.has(key)) {
       outcomes.record('duplicate', 'error');
+      unused.push(event.encodedPayload);
       continue;
     }
     seen.add(key);
     rows.push({ ...event, issueId: result.issueId });
   }
   const storeTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'store_events' });
-  await deps.events.insertEvents(rows);
+  await deps.events.insertEvents(rows, unused);
   storeTimer();
   if (deps.alertEvaluator) {
     // Redelivered events too: they carry the facts of their first delivery, and the outbox keeps

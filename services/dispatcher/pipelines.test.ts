@@ -1,6 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedItems } from '../../test/fixtures/sdk-fixtures.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { erasePendingPayloads } from '../adapters/postgres/payload-erasures.ts';
+import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
+import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { encodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
@@ -160,6 +166,35 @@ describe('event pipeline', () => {
     expect(await processed('error')).toBe(stored + 1);
     expect(await processed('error', projectId)).toBe(storedInProject + 1);
     expect(await outcome('duplicate', 'error')).toBe(duplicates + 1);
+  });
+
+  it('lets go of the payload copies it does not store, where payloads are kept in files', async () => {
+    // The standalone server's store: payloads in segment files, each copy listed for erasure
+    // when no row refers to it, as a deleted event's is.
+    const dir = await mkdtemp(join(tmpdir(), 'errata-pipeline-segments-'));
+    const segments = await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer' });
+    try {
+      const store = new PgEventStore(stores.client, segments);
+      const pipeline = eventPipeline({
+        metadata: stores.metadata,
+        events: store,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        metrics,
+        logger,
+      });
+      const listed = async () => (await stores.client.query('SELECT reference FROM payload_erasures')).rows.length;
+      const id = '8'.repeat(32);
+      const batch = [record('event', id, '{"message": "kept in a file"}'), record('event', id, '{"message": "kept in a file"}')];
+      await pipeline(batch); // the second copy in the batch is not stored
+      expect(await listed()).toBe(1);
+      await pipeline(batch); // delivered again: both copies are of an event stored before
+      expect(await listed()).toBe(3);
+      expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 3, gone: 0, failed: [] });
+      expect((await store.getEvent(projectId, id))?.payload.logentry?.formatted).toBe('kept in a file');
+    } finally {
+      segments.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -152,6 +152,38 @@ describe('PgEventStore with payload segments', () => {
     expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 0, gone: 0, failed: [] });
   });
 
+  it('lists for erasure the copy of an event stored before and the payloads the caller did not store, and nothing else', async () => {
+    const p = project();
+    const first = newEvent(store, p, 48, now, 'the first copy');
+    const fresh = Array.from({ length: 60 }, (_, i) => newEvent(store, p, 48, now, `new ${i}`)); // past one statement's 50
+    await store.insertEvents([first, ...fresh]);
+    const listed = async () =>
+      (await db.query<{ reference: string }>('SELECT reference FROM payload_erasures')).rows.map((r) => r.reference);
+    expect(await listed()).toEqual([]); // a batch of new events lists nothing
+
+    // Delivered again (a redelivered batch), beside a new event; and a payload made for an event
+    // the caller did not store (a second copy in its batch).
+    const again = { ...newEvent(store, p, 48, now, 'the second copy'), eventId: first.eventId };
+    const other = newEvent(store, p, 48, now, 'another');
+    const unstored = newEvent(store, p, 48, now, 'never stored');
+    await store.insertEvents([again, other], [unstored.encodedPayload]);
+    expect((await listed()).sort()).toEqual([again.encodedPayload, unstored.encodedPayload].sort());
+    expect((await store.getEvent(p, first.eventId))?.payload).toMatchObject({ marker: 'the first copy' });
+
+    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 2, gone: 0, failed: [] });
+    expect(bytesAt(again.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect(bytesAt(unstored.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect((await store.getEvent(p, first.eventId))?.payload).toMatchObject({ marker: 'the first copy' });
+    expect((await store.getEvent(p, other.eventId))?.payload).toMatchObject({ marker: 'another' });
+
+    // Only unused payloads: listed all the same, after their bytes reached the disk.
+    const alone = newEvent(store, p, 48, now, 'alone');
+    await store.insertEvents([], [alone.encodedPayload]);
+    expect(await listed()).toEqual([alone.encodedPayload]);
+    expect(bytesAt(alone.encodedPayload).length).toBe(parts(alone.encodedPayload).length); // written, not only gathered
+    await erasePendingPayloads(db, writer);
+  });
+
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {
     const p = project();
     const events = [0, 1, 2, 3, 4].map((i) => newEvent(store, p, 43, now + i, `round ${i}`));

@@ -94,13 +94,17 @@ export class PgEventStore implements EventStore {
    * All rows in one transaction: one commit per batch, not one per statement. The payload segments
    * its rows refer to are synced first, and their newest event times raised in the same
    * transaction, so a committed row never points at bytes a crash could lose or retention remove.
+   * Payloads no row will refer to (`unused`, and the copies of events stored before) are put on
+   * the erasure list in the same transaction, so deleting their issue later leaves no copy behind;
+   * being synced, their bytes are on disk before the erasure job can overwrite them.
    */
-  async insertEvents(events: NewEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  async insertEvents(events: NewEvent[], unused: string[] = []): Promise<void> {
+    if (events.length === 0 && unused.length === 0) return;
     this.segments?.sync();
     await this.db.transaction(async (tx) => {
-      await insertEventRows(tx, events);
+      const repeated = await insertEventRows(tx, events);
       await recordSegmentTimes(tx, events);
+      if (this.segments) await listUnstoredPayloads(tx, repeated, unused);
     });
   }
 
@@ -388,7 +392,9 @@ async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[]): Promise<
  */
 const ROWS_PER_INSERT = 50;
 
-async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<void> {
+/** Inserts the rows; returns those of statements that inserted fewer than given (events stored before among them). */
+async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<NewEvent[]> {
+  const repeated: NewEvent[] = [];
   for (const part of chunk(events, ROWS_PER_INSERT)) {
     const values = valuesList(
       part.map((e) => [
@@ -409,7 +415,7 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<voi
       ]),
       CASTS,
     );
-    await db.query(
+    const inserted = await db.query(
       `INSERT INTO events (project_id, event_id, issue_id, timestamp, received_at, level, title, culprit, platform,
            environment, release, trace_id, user_key, payload_deflated)
          SELECT v.project_id, v.event_id, v.issue_id, to_timestamp(v.ts), to_timestamp(v.received), v.level, v.title,
@@ -425,5 +431,33 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<voi
       // 2026-12-02 (fourth)). Shorter ones differ in length and run unnamed.
       { keepPrepared: part.length === ROWS_PER_INSERT },
     );
+    if (inserted.affectedRows < part.length) repeated.push(...part);
+  }
+  return repeated;
+}
+
+/**
+ * Puts on the erasure list the segment payloads no row refers to: those of `candidates` whose
+ * event's row holds another payload (it was stored before: a redelivery, a retried batch), and
+ * `unused`. Only when a statement inserted fewer rows than given, or the caller passed some: a
+ * batch of new events pays nothing here.
+ */
+async function listUnstoredPayloads(db: SqlExecutor, candidates: NewEvent[], unused: string[]): Promise<void> {
+  const references = (list: string[]) => list.filter((stored) => PayloadSegments.isReference(stored));
+  const repeats = candidates.filter((e) => PayloadSegments.isReference(e.encodedPayload));
+  if (repeats.length > 0) {
+    await db.query(
+      `INSERT INTO payload_erasures (reference)
+         SELECT v.reference FROM unnest($1::integer[], $2::text[], $3::text[]) AS v (project_id, event_id, reference)
+         WHERE NOT EXISTS (SELECT 1 FROM events e
+           WHERE e.project_id = v.project_id AND e.event_id = v.event_id AND e.payload_deflated = v.reference)
+       ON CONFLICT DO NOTHING`,
+      [repeats.map((e) => e.projectId), repeats.map((e) => e.eventId), repeats.map((e) => e.encodedPayload)],
+    );
+  }
+  if (references(unused).length > 0) {
+    await db.query('INSERT INTO payload_erasures (reference) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [
+      references(unused),
+    ]);
   }
 }

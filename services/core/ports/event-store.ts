@@ -77,7 +77,13 @@ export interface EventStore {
    * the collector promotes and marks less (issue 20; docs/benchmarks.md).
    */
   encodePayload(payloadJson: string): string;
-  insertEvents(events: NewEvent[]): Promise<void>;
+  /**
+   * Stores the rows; an event stored before keeps its first row. `unused`: payloads
+   * `encodePayload` made for events that are not stored after all (a second copy in one batch, a
+   * project gone). A store that keeps payloads apart from their rows lets those go, and the copy
+   * made for an event it finds stored before, as it lets a deleted event's go.
+   */
+  insertEvents(events: NewEvent[], unused?: string[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;
   /** The newest event of the issue by timestamp; with environment, the newest sent from that environment. */
   latestEventForIssue(projectId: number, issueId: number, environment?: string): Promise<StoredEvent | undefined>;
