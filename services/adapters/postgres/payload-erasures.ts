@@ -1,4 +1,5 @@
-// The payloads of deleted events, overwritten in their segment files after the deletion commits.
+// The payloads of deleted events, overwritten in their segment files after the deletion commits,
+// and the copies no row refers to (PgEventStore.insertEvents lists them with the batch).
 // Deleting an issue records its events' references in payload_erasures in the statement that
 // deletes the rows (PgEventStore.deleteEventsForIssues), on whichever thread deletes; the
 // backend thread, the segments' only writer, works the list off here, so that the deleting

@@ -11,11 +11,11 @@
 // - a segment goes once the newest event that refers to it is older than retention's cutoff
 //   (the store records that time per segment, in the same transaction as the rows; `remove`); a
 //   read that raced the removal finds nothing.
-// Bytes no row refers to go on the erasure list where the store can tell: the copy of an event
-// stored before, and one the pipeline did not store (a second copy in its batch). Those a failed
-// batch or a crash between the write and the commit leave stay until their segment goes; so do
-// the gaps that gathered bytes a failed write lost leave, which the next sync's failure keeps
-// every row from referring to.
+// Bytes no row refers to go on the erasure list where the store can tell (insertEvents): the copy
+// of an event stored before, and one the pipeline did not store (a second copy in its batch, a
+// project gone). Those a failed batch or a crash between the write and the commit leave stay
+// until their segment goes; so do the gaps that gathered bytes a failed write lost leave, which
+// the next sync's failure keeps every row from referring to.
 import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';

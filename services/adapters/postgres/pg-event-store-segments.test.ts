@@ -155,18 +155,20 @@ describe('PgEventStore with payload segments', () => {
   it('lists for erasure the copy of an event stored before and the payloads the caller did not store, and nothing else', async () => {
     const p = project();
     const first = newEvent(store, p, 48, now, 'the first copy');
-    const fresh = Array.from({ length: 60 }, (_, i) => newEvent(store, p, 48, now, `new ${i}`)); // past one statement's 50
+    const fresh = Array.from({ length: 60 }, (_, i) => newEvent(store, p, 48, now, `new ${i}`)); // a full statement and a short one
     await store.insertEvents([first, ...fresh]);
     const listed = async () =>
       (await db.query<{ reference: string }>('SELECT reference FROM payload_erasures')).rows.map((r) => r.reference);
     expect(await listed()).toEqual([]); // a batch of new events lists nothing
 
-    // Delivered again (a redelivered batch), beside a new event; and a payload made for an event
-    // the caller did not store (a second copy in its batch).
+    // Delivered again (a redelivered batch) in a full statement of 50 (the prepared one) beside 49
+    // new events; and a payload made for an event the caller did not store (a second copy in its
+    // batch). One given both as unused and as a row's is the row's: kept.
     const again = { ...newEvent(store, p, 48, now, 'the second copy'), eventId: first.eventId };
     const other = newEvent(store, p, 48, now, 'another');
+    const more = Array.from({ length: 48 }, (_, i) => newEvent(store, p, 48, now, `more ${i}`));
     const unstored = newEvent(store, p, 48, now, 'never stored');
-    await store.insertEvents([again, other], [unstored.encodedPayload]);
+    await store.insertEvents([again, other, ...more], [unstored.encodedPayload, other.encodedPayload]);
     expect((await listed()).sort()).toEqual([again.encodedPayload, unstored.encodedPayload].sort());
     expect((await store.getEvent(p, first.eventId))?.payload).toMatchObject({ marker: 'the first copy' });
 
@@ -300,8 +302,13 @@ describe('PgEventStore with payload segments', () => {
     now = Date.parse('2026-11-15T12:00:00Z') / 1000;
     writer.append(Buffer.from('today')); // 20261112 is no longer the one appended to
     writer.sync();
-    // An erasure still owed in the segment that goes, and one in the segment that stays.
-    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1), ($2)', ['@20261110-0000:0:1', '@20261111-0000:0:1']);
+    // An erasure still owed in the segment that goes, one in the segment that stays, and one in
+    // the segment no row refers to (an unused payload's), which goes too.
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1), ($2), ($3)', [
+      '@20261110-0000:0:1',
+      '@20261111-0000:0:1',
+      '@20261112-0000:0:1',
+    ]);
     expect(await store.deleteEventsBefore(Date.parse('2026-11-08T00:00:00Z') / 1000)).toBeGreaterThanOrEqual(2);
     const owed = await db.query<{ reference: string }>('SELECT reference FROM payload_erasures');
     expect(owed.rows.map((r) => r.reference)).toEqual(['@20261111-0000:0:1']);

@@ -94,17 +94,16 @@ export class PgEventStore implements EventStore {
    * All rows in one transaction: one commit per batch, not one per statement. The payload segments
    * its rows refer to are synced first, and their newest event times raised in the same
    * transaction, so a committed row never points at bytes a crash could lose or retention remove.
-   * Payloads no row will refer to (`unused`, and the copies of events stored before) are put on
-   * the erasure list in the same transaction, so deleting their issue later leaves no copy behind;
-   * being synced, their bytes are on disk before the erasure job can overwrite them.
+   * Payloads no row will refer to go on the erasure list in the same transaction
+   * (listUnstoredPayloads); synced, their bytes are on disk before the erasure job overwrites them.
    */
   async insertEvents(events: NewEvent[], unused: string[] = []): Promise<void> {
-    if (events.length === 0 && unused.length === 0) return;
+    if (events.length === 0 && (unused.length === 0 || !this.segments)) return;
     this.segments?.sync();
     await this.db.transaction(async (tx) => {
       const repeated = await insertEventRows(tx, events);
       await recordSegmentTimes(tx, events);
-      if (this.segments) await listUnstoredPayloads(tx, repeated, unused);
+      if (this.segments) await listUnstoredPayloads(tx, repeated, unused, events);
     });
   }
 
@@ -258,8 +257,8 @@ export class PgEventStore implements EventStore {
 
   /**
    * The rows older than `cutoff`, then the payload segments no remaining row can refer to: those
-   * whose newest event is older too, and those no committed row ever referred to (a crash or a
-   * retried batch leaves such bytes). Segments written today or yesterday stay either way
+   * whose newest event is older too, and those no committed row ever referred to (a crash, or a
+   * batch whose transaction failed, leaves such bytes). Segments written today or yesterday stay either way
    * (PayloadSegments.remove). Files first, then their records: a crash in between leaves records
    * of files already gone, which the next run removes.
    */
@@ -281,12 +280,15 @@ export class PgEventStore implements EventStore {
     const known = new Set(tracked.rows.map((r) => r.name));
     const untracked = segments.remove(segments.list().filter((name) => !known.has(name)));
     const { gone, failed } = segments.remove(tracked.rows.filter((r) => r.expired).map((r) => r.name));
-    // Erasures still owed in a removed segment go with it: were the clock to go back to its day,
-    // a new segment of the same name would hold other payloads at those offsets.
-    if (gone.length > 0) {
+    // Erasures still owed in a removed segment go with it, tracked or not (an unused payload's may
+    // be untracked): were the clock to go back to its day, a new segment of the same name would
+    // hold other payloads at those offsets.
+    if (gone.length + untracked.gone.length > 0) {
       await this.db.transaction(async (tx) => {
         await tx.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
-        await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [gone]);
+        await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [
+          [...untracked.gone, ...gone],
+        ]);
       });
     }
     // Told after the others are removed and their records gone, so the retention job's error
@@ -437,13 +439,21 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<New
 }
 
 /**
- * Puts on the erasure list the segment payloads no row refers to: those of `candidates` whose
- * event's row holds another payload (it was stored before: a redelivery, a retried batch), and
- * `unused`. Only when a statement inserted fewer rows than given, or the caller passed some: a
- * batch of new events pays nothing here.
+ * Puts on the erasure list the segment payloads no row will refer to, so that deleting their issue
+ * later leaves no copy behind: those of `candidates` whose event's row holds another payload (it
+ * was stored before: a redelivered batch), and `unused` (the caller's: a second copy in its
+ * batch, a project gone). Each reference is made for one event (`encodePayload` appends anew
+ * each time), but one given both as a row's and as unused is kept, not listed. Runs only when a
+ * statement inserted fewer rows than given, or the caller passed some: a batch of new events
+ * pays nothing here. An unused payload's segment may be one no row refers to: retention removes
+ * it as such, and its owed erasures with it.
  */
-async function listUnstoredPayloads(db: SqlExecutor, candidates: NewEvent[], unused: string[]): Promise<void> {
-  const references = (list: string[]) => list.filter((stored) => PayloadSegments.isReference(stored));
+async function listUnstoredPayloads(
+  db: SqlExecutor,
+  candidates: NewEvent[],
+  unused: string[],
+  stored: NewEvent[],
+): Promise<void> {
   const repeats = candidates.filter((e) => PayloadSegments.isReference(e.encodedPayload));
   if (repeats.length > 0) {
     await db.query(
@@ -455,9 +465,11 @@ async function listUnstoredPayloads(db: SqlExecutor, candidates: NewEvent[], unu
       [repeats.map((e) => e.projectId), repeats.map((e) => e.eventId), repeats.map((e) => e.encodedPayload)],
     );
   }
-  if (references(unused).length > 0) {
+  const rows = new Set(stored.map((e) => e.encodedPayload));
+  const unusedReferences = unused.filter((reference) => PayloadSegments.isReference(reference) && !rows.has(reference));
+  if (unusedReferences.length > 0) {
     await db.query('INSERT INTO payload_erasures (reference) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [
-      references(unused),
+      unusedReferences,
     ]);
   }
 }

@@ -80,8 +80,8 @@ export interface EventStore {
   /**
    * Stores the rows; an event stored before keeps its first row. `unused`: payloads
    * `encodePayload` made for events that are not stored after all (a second copy in one batch, a
-   * project gone). A store that keeps payloads apart from their rows lets those go, and the copy
-   * made for an event it finds stored before, as it lets a deleted event's go.
+   * project gone), each made for one event only. A store that keeps payloads apart from their
+   * rows lets those go, and the copy made for an event it finds stored before.
    */
   insertEvents(events: NewEvent[], unused?: string[]): Promise<void>;
   getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined>;

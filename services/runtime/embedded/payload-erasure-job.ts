@@ -1,9 +1,9 @@
-// The backend thread overwrites the payloads of deleted issues' events (payload-erasures.ts): at
-// start, which finishes what a crash interrupted, and then every few seconds. A deleted event's
-// row is gone at once; its bytes follow within the interval. An empty list costs one read of an
-// empty table. A segment file that cannot be opened or written is logged and tried again at the
-// next run, the others erased meanwhile. Stopping does not wait for a long list: the run ends
-// after its round, and the rest stays owed to the next start.
+// The backend thread overwrites the payloads of deleted issues' events, and copies no row refers
+// to (payload-erasures.ts): at start, which finishes what a crash interrupted, and then every few
+// seconds. A deleted event's row is gone at once; its bytes follow within the interval. An empty
+// list costs one read of an empty table. A segment file that cannot be opened or written is
+// logged and tried again at the next run, the others erased meanwhile. Stopping does not wait
+// for a long list: the run ends after its round, and the rest stays owed to the next start.
 import { erasePendingPayloads } from '../../adapters/postgres/payload-erasures.ts';
 import type { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import type { SqlClient } from '../../adapters/postgres/sql-client.ts';
@@ -21,7 +21,8 @@ export function startPayloadErasureJob(
   let stopping = false;
   const job = repeatEvery({ name: 'payload erasure', intervalMs, logger }, async () => {
     const { overwritten, gone, failed } = await erasePendingPayloads(client, segments, { perRound, shouldStop: () => stopping });
-    if (overwritten > 0 || gone > 0) logger.info({ overwritten, gone }, "deleted events' payloads overwritten");
+    if (overwritten > 0 || gone > 0)
+      logger.info({ overwritten, gone }, 'payloads of deleted events, or copies not stored, overwritten');
     for (const { segment, payloads, error } of failed) {
       logger.warn(
         { err: error, segment, payloads },
