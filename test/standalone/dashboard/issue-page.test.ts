@@ -368,7 +368,7 @@ describe('triage from the issue page', () => {
     expect(await issueNow(project, issue.shortId)).toBeUndefined();
     expect((await admin.client.get(issuePath(issue.shortId))).status).toBe(404);
     // The backend thread overwrites the deleted events' payloads in their files within its interval.
-    const erasure = await loggedLine(server, "deleted events' payloads overwritten");
+    const erasure = await loggedLine(server, 'payloads of deleted events, or copies not stored, overwritten');
     expect(erasure).toMatchObject({ overwritten: 3, gone: 0 });
   });
 });
