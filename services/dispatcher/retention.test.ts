@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '../../test/fixtures/new-event.ts';
 import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
 import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
@@ -21,22 +22,8 @@ const NOW = 1_900_000_000;
 
 describe('retention', () => {
   it('deletes events and logs older than the retention period and keeps the rest', async () => {
-    const event = (id: string, age: number) => ({
-      projectId: 1,
-      eventId: id,
-      issueId: 1,
-      timestamp: NOW - age,
-      receivedAt: NOW - age,
-      level: 'error' as const,
-      title: 't',
-      culprit: '',
-      platform: 'other',
-      environment: null,
-      release: null,
-      traceId: null,
-      userKey: null,
-      encodedPayload: stores.events.encodePayload(JSON.stringify({ event_id: id })),
-    });
+    const event = (id: string, age: number) =>
+      newEvent(stores.events, { projectId: 1, eventId: id, issueId: 1, timestamp: NOW - age });
     await stores.events.insertEvents([event('a'.repeat(32), 91 * DAY), event('b'.repeat(32), 89 * DAY)]);
     const log = (id: string, age: number) => ({
       id,
@@ -138,24 +125,7 @@ describe('retention', () => {
       // segment's file cannot be removed (a directory stands in its place).
       const events = new PgEventStore(stores.client, segments);
       const eventId = 'c'.repeat(32);
-      await events.insertEvents([
-        {
-          projectId: 1,
-          eventId,
-          issueId: 1,
-          timestamp: NOW - 91 * DAY,
-          receivedAt: NOW - 91 * DAY,
-          level: 'error',
-          title: 't',
-          culprit: '',
-          platform: 'other',
-          environment: null,
-          release: null,
-          traceId: null,
-          userKey: null,
-          encodedPayload: events.encodePayload(JSON.stringify({ event_id: eventId })),
-        },
-      ]);
+      await events.insertEvents([newEvent(events, { projectId: 1, eventId, issueId: 1, timestamp: NOW - 91 * DAY })]);
       const [stuck] = segments.list();
       clock = NOW * 1000;
       segments.append(Buffer.from('today'));

@@ -26,7 +26,7 @@ export function startPayloadErasureJob(
     for (const { segment, payloads, error } of failed) {
       logger.warn(
         { err: error, segment, payloads },
-        "deleted events' payloads not overwritten: their segment file could not be opened or written (fix its permissions or the disk); they stay owed and are tried again",
+        'payloads not overwritten: their segment file could not be opened or written (fix its permissions or the disk); they stay owed and are tried again',
       );
     }
   });
