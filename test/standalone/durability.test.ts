@@ -1,14 +1,18 @@
 // Accepted means durable: every event acknowledged with 200 is processed exactly once, even
 // when the server is killed with SIGKILL after or in the middle of a burst; SIGTERM finishes queued work
-// before exiting 0. Counts are read back from the read API and from the database itself.
-import { randomUUID } from 'node:crypto';
+// before exiting 0. Counts are read back from the read API and from the database itself. Payload
+// bytes written past the last commit are cut off at the next start.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
-import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
+import { embeddedDatabaseDir, embeddedPayloadDir } from '../../services/runtime/embedded/database-dir.ts';
 import { listIssues } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import {
   eventually,
+  loggedLine,
   provision,
   removeDir,
   startServer,
@@ -144,7 +148,22 @@ describe('durability', () => {
     expect(stored.events.sort()).toEqual([...acknowledged].sort());
     expect(stored.counted).toBe(300);
 
-    const restarted = await startServer({ dataDir });
+    // A batch's payloads written after the last commit, as a crash between the two leaves them:
+    // no row will refer to them, and the next start cuts them off.
+    const payloads = embeddedPayloadDir(dataDir);
+    const newest = readdirSync(payloads)
+      .filter((file) => file.endsWith('.seg'))
+      .sort()
+      .at(-1)!;
+    const committedSize = statSync(join(payloads, newest)).size;
+    appendFileSync(join(payloads, newest), randomBytes(5000));
+
+    const restarted = await startServer({ dataDir, env: { ERRATA_LOG_LEVEL: 'info' } });
+    expect(await loggedLine(restarted, 'event payloads no committed batch refers to cut off')).toMatchObject({
+      segment: newest.replace(/\.seg$/, ''),
+      bytes: 5000,
+    });
+    expect(statSync(join(payloads, newest)).size).toBe(committedSize);
     expect(sum(await listIssues(restarted, p))).toBe(300);
     expect(await restarted.stop()).toBe(0);
   });

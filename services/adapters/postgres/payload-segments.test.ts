@@ -186,6 +186,50 @@ describe('PayloadSegments', () => {
     reopened.close();
   });
 
+  it('cuts a segment back to an end, synced, only before the first append and only for the writer', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    const kept = files.append(Buffer.from('committed'));
+    const orphan = files.append(Buffer.from('never committed'));
+    files.sync();
+    files.close();
+    const file = join(files.dir, '20261204-0000.seg');
+    const reopened = new PayloadSegments(files.dir, { mode: 'writer', now: at('2026-12-04T10:00:00Z') });
+    expect(() => new PayloadSegments(files.dir, { mode: 'reader' }).cut('20261204-0000', 9)).toThrow(/reading/);
+    const synced: string[] = [];
+    const restore = replaceBlockingSyncs((path) => synced.push(path));
+    let cut: number;
+    try {
+      cut = reopened.cut('20261204-0000', 9);
+    } finally {
+      restore();
+    }
+    expect(cut).toBe(15);
+    expect(synced).toEqual([file]);
+    expect(readFileSync(file).toString()).toBe('committed');
+    expect(reopened.read(kept)?.toString()).toBe('committed');
+    expect(() => reopened.read(orphan)).toThrow(/past its segment's end/);
+    expect(reopened.cut('20261204-0000', 9)).toBe(0); // already there
+    expect(reopened.cut('20261204-0000', 100)).toBe(0); // never grown
+    expect(reopened.cut('20261203-0000', 0)).toBe(0); // gone
+    expect(reopened.append(Buffer.from('next'))).toBe('@20261204-0000:9:4');
+    expect(() => reopened.cut('20261204-0000', 9)).toThrow(/before the first append/);
+    reopened.close();
+  });
+
+  it('erases nothing past the end of a file, rather than growing it', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    const kept = files.append(Buffer.from('committed'));
+    const gone = files.append(Buffer.from('secret'));
+    const cutOff = '@20261204-0000:15:4'; // listed before a start cut the file back to 15 bytes
+    files.sync();
+    expect(files.erase([cutOff, gone])).toEqual({ overwritten: 1, failed: [] });
+    expect(readFileSync(join(files.dir, '20261204-0000.seg'))).toEqual(
+      Buffer.concat([Buffer.from('committed'), Buffer.alloc(6)]),
+    );
+    expect(files.read(kept)?.toString()).toBe('committed');
+    files.close();
+  });
+
   it('starts the next segment of the day once one is full, and reopens the newest with room', async () => {
     const now = at('2026-12-04T10:00:00Z');
     const files = await segments(now, { segmentBytes: 10 });

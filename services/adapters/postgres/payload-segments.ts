@@ -12,11 +12,23 @@
 //   (the store records that time per segment, in the same transaction as the rows; `remove`); a
 //   read that raced the removal finds nothing.
 // Bytes no row refers to go on the erasure list where the store can tell (insertEvents): the copy
-// of an event stored before, and one the pipeline did not store (a second copy in its batch, a
-// project gone). Those a failed batch or a crash between the write and the commit leave stay
-// until their segment goes; so do the gaps that gathered bytes a failed write lost leave, which
-// the next sync's failure keeps every row from referring to.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+// of an event stored before, one the pipeline did not store (a second copy in its batch, a project
+// gone), and those of a batch whose transaction failed. What a crash between the write and the
+// commit leaves past a segment's committed end is cut off at the next start
+// (uncommitted-payloads.ts). The gaps that gathered bytes a failed write lost leave stay until
+// their segment goes; the next sync's failure keeps every row from referring to them.
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
 
@@ -127,6 +139,12 @@ export class PayloadSegments {
     return parseReference(reference).segment;
   }
 
+  /** Where in its segment the bytes a reference points at end. */
+  static endOf(reference: string): number {
+    const { offset, length } = parseReference(reference);
+    return offset + length;
+  }
+
   /**
    * Appends `bytes` to today's segment (gathered or written, not yet synced) and returns their reference.
    * Never bytes that are all zeros: a read takes those for erased (no deflate stream is).
@@ -223,12 +241,18 @@ export class PayloadSegments {
     for (const [segment, ranges] of bySegment) {
       ranges.sort((a, b) => a.offset - b.offset);
       let fd: number | undefined;
+      let overwritten = 0;
       try {
         fd = this.openIfPresent(segment, 'r+');
         if (fd === undefined) continue; // removed by retention meanwhile
+        // Bytes past the file's end were cut off (uncommitted-payloads.ts): zeros written there
+        // would only grow the file.
+        const size = this.open?.name === segment ? this.open.size : fstatSync(fd).size;
         for (const { offset, length } of ranges) {
-          for (let done = 0; done < length;)
-            done += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, length - done), offset + done);
+          const end = Math.min(offset + length, size);
+          if (offset >= end) continue;
+          for (let done = offset; done < end;) done += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, end - done), done);
+          overwritten += 1;
         }
       } catch (error) {
         if (fd !== undefined) closeSync(fd);
@@ -242,9 +266,35 @@ export class PayloadSegments {
       } finally {
         closeSync(fd);
       }
-      outcome.overwritten += ranges.length;
+      outcome.overwritten += overwritten;
     }
     return outcome;
+  }
+
+  /**
+   * Cuts the segment back to `end` bytes, synced, when it holds more; returns how many bytes went.
+   * For the bytes past a segment's committed end, which no row can refer to (a crash came
+   * between their write and their batch's commit). Only before the first append: after it, the
+   * end of the segment being appended to is the appends'.
+   */
+  cut(segment: string, end: number): number {
+    if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be cut');
+    if (this.open || this.unsynced.size > 0) throw new Error('payload segments are cut only before the first append');
+    const fd = this.openIfPresent(segment, 'r+');
+    if (fd === undefined) return 0;
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= end) return 0;
+      ftruncateSync(fd, end);
+      try {
+        fdatasyncSync(fd);
+      } catch (error) {
+        throw this.syncFailed(error);
+      }
+      return size - end;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**

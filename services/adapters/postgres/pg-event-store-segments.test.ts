@@ -3,7 +3,7 @@
 // for the writer to zero, reads racing an erasure or a removal, and retention removing a segment
 // only once no row can refer to it.
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -17,6 +17,7 @@ import { erasePendingPayloads } from './payload-erasures.ts';
 import { PayloadSegments } from './payload-segments.ts';
 import { PgEventStore } from './pg-event-store.ts';
 import type { QueryOptions, SqlClient } from './sql-client.ts';
+import { cutUncommittedPayloads } from './uncommitted-payloads.ts';
 
 const DAY = 86_400;
 let dir: string;
@@ -86,6 +87,8 @@ function racedStore(meanwhile: () => Promise<void>): PgEventStore {
   return new PgEventStore(client, new PayloadSegments(join(dir, 'payloads'), { mode: 'reader' }));
 }
 const project = () => 1 + Math.floor(Math.random() * 1_000_000);
+const listed = async () =>
+  (await db.query<{ reference: string }>('SELECT reference FROM payload_erasures')).rows.map((r) => r.reference);
 
 describe('PgEventStore with payload segments', () => {
   it('keeps a reference in the row and the deflated payload in the segment, synced before the commit', async () => {
@@ -157,8 +160,6 @@ describe('PgEventStore with payload segments', () => {
     const first = newEvent(store, p, 48, now, 'the first copy');
     const fresh = Array.from({ length: 60 }, (_, i) => newEvent(store, p, 48, now, `new ${i}`)); // a full statement and a short one
     await store.insertEvents([first, ...fresh]);
-    const listed = async () =>
-      (await db.query<{ reference: string }>('SELECT reference FROM payload_erasures')).rows.map((r) => r.reference);
     expect(await listed()).toEqual([]); // a batch of new events lists nothing
 
     // Delivered again (a redelivered batch) in a full statement of 50 (the prepared one) beside 49
@@ -184,6 +185,81 @@ describe('PgEventStore with payload segments', () => {
     expect(await listed()).toEqual([alone.encodedPayload]);
     expect(bytesAt(alone.encodedPayload).length).toBe(parts(alone.encodedPayload).length); // written, not only gathered
     await erasePendingPayloads(db, writer);
+  });
+
+  it("lists a failed batch's payloads for erasure in a transaction of their own, but for one a committed row holds", async () => {
+    const p = project();
+    const committed = newEvent(store, p, 49, now, 'committed before');
+    await store.insertEvents([committed]);
+    // A transaction that fails at its end, its rows rolled back, as a full disk would fail it.
+    let failures = 1;
+    const failing = new PgEventStore(
+      {
+        query: (sql, params, options) => db.query(sql, params, options),
+        transaction: (work) =>
+          db.transaction(async (tx) => {
+            const result = await work(tx);
+            if (failures-- > 0) throw new Error('the commit failed');
+            return result;
+          }),
+        close: () => db.close(),
+      },
+      writer,
+    );
+    const lost = newEvent(failing, p, 49, now, 'its batch failed');
+    const unstored = newEvent(failing, p, 49, now, 'not stored either');
+    // `committed` again: its row holds this very reference, as after a commit whose answer was lost.
+    await expect(failing.insertEvents([lost, committed], [unstored.encodedPayload])).rejects.toThrow(/the commit failed/);
+    expect(await store.getEvent(p, lost.eventId)).toBeUndefined();
+    expect((await listed()).sort()).toEqual([lost.encodedPayload, unstored.encodedPayload].sort());
+
+    expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 2, gone: 0, failed: [] });
+    expect(bytesAt(lost.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect(bytesAt(unstored.encodedPayload).every((b) => b === 0)).toBe(true);
+    expect((await store.getEvent(p, committed.eventId))?.payload).toMatchObject({ marker: 'committed before' });
+  });
+
+  it("cuts off at a start what a batch that never committed left past its segment's committed end", async () => {
+    const p = project();
+    const day = Date.parse('2026-12-20T12:00:00Z'); // a segment of its own
+    const payloads = join(dir, 'crashed-payloads');
+    const file = join(payloads, '20261220-0000.seg');
+    const before = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    const crashed = new PgEventStore(db, before);
+    const committed = newEvent(crashed, p, 50, day / 1000, 'committed');
+    await crashed.insertEvents([committed]);
+    const end = PayloadSegments.endOf(committed.encodedPayload);
+    // The next batch's payloads reached the disk, and the process died before its commit; a
+    // failed batch before it had listed its own.
+    const orphans = [
+      newEvent(crashed, p, 50, day / 1000, 'written, then the crash'),
+      newEvent(crashed, p, 50, day / 1000, 'and'),
+    ];
+    before.sync();
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [orphans[0]!.encodedPayload]);
+    before.close();
+    expect(statSync(file).size).toBe(PayloadSegments.endOf(orphans[1]!.encodedPayload));
+
+    const after = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    expect(await cutUncommittedPayloads(db, after)).toEqual({
+      cut: [{ segment: '20261220-0000', bytes: PayloadSegments.endOf(orphans[1]!.encodedPayload) - end }],
+      failed: [],
+    });
+    expect(statSync(file).size).toBe(end);
+    expect(await listed()).not.toContain(orphans[0]!.encodedPayload); // the next append goes there
+    expect(await cutUncommittedPayloads(db, after)).toEqual({ cut: [], failed: [] });
+
+    const restarted = new PgEventStore(db, after);
+    const next = newEvent(restarted, p, 50, day / 1000, 'after the start');
+    expect(parts(next.encodedPayload).offset).toBe(end);
+    await restarted.insertEvents([next]);
+    expect((await restarted.getEvent(p, committed.eventId))?.payload).toMatchObject({ marker: 'committed' });
+    expect((await restarted.getEvent(p, next.eventId))?.payload).toMatchObject({ marker: 'after the start' });
+    const record = await db.query<{ committed_end: string }>('SELECT committed_end FROM payload_segments WHERE name = $1', [
+      '20261220-0000',
+    ]);
+    expect(Number(record.rows[0]!.committed_end)).toBe(PayloadSegments.endOf(next.encodedPayload));
+    after.close();
   });
 
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {

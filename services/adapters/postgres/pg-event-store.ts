@@ -92,19 +92,30 @@ export class PgEventStore implements EventStore {
 
   /**
    * All rows in one transaction: one commit per batch, not one per statement. The payload segments
-   * its rows refer to are synced first, and their newest event times raised in the same
-   * transaction, so a committed row never points at bytes a crash could lose or retention remove.
-   * Payloads no row will refer to go on the erasure list in the same transaction
-   * (listUnstoredPayloads); synced, their bytes are on disk before the erasure job overwrites them.
+   * its rows refer to are synced first, and their newest event times and committed ends raised in
+   * the same transaction, so a committed row never points at bytes a crash could lose, a start
+   * cut off or retention remove. Payloads no row will refer to go on the erasure list in the same
+   * transaction (listUnstoredPayloads); synced, their bytes are on disk before the erasure job
+   * overwrites them. When the transaction fails, the batch's payloads go on the list in another
+   * (the batch is stored again with copies of its own), but for any a committed row holds: a
+   * commit whose answer was lost may have gone through.
    */
   async insertEvents(events: NewEvent[], unused: string[] = []): Promise<void> {
     if (events.length === 0 && (unused.length === 0 || !this.segments)) return;
     this.segments?.sync();
-    await this.db.transaction(async (tx) => {
-      const repeated = await insertEventRows(tx, events);
-      await recordSegmentTimes(tx, events);
-      if (this.segments) await listUnstoredPayloads(tx, repeated, unused, events);
-    });
+    try {
+      await this.db.transaction(async (tx) => {
+        const repeated = await insertEventRows(tx, events);
+        await recordSegmentTimes(tx, events);
+        if (this.segments) await listUnstoredPayloads(tx, repeated, unused, events);
+      });
+    } catch (error) {
+      if (this.segments) {
+        // Best effort: where this fails too (the database is gone), the copies stay until their segment goes.
+        await this.db.transaction((tx) => listUnstoredPayloads(tx, events, unused, events)).catch(() => {});
+      }
+      throw error;
+    }
   }
 
   async getEvent(projectId: number, eventId: string): Promise<StoredEvent | undefined> {
@@ -371,20 +382,29 @@ function toStoredEvent(row: EventRow, deflatedPayload: Buffer): StoredEvent {
   };
 }
 
-/** Raises each referred-to segment's newest event time to the newest of `events` in it. */
+/** Raises each referred-to segment's newest event time and committed end to the newest and furthest of `events` in it. */
 async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[]): Promise<void> {
-  const newest = new Map<string, number>();
+  const segments = new Map<string, { newest: number; end: number }>();
   for (const e of events) {
     if (!PayloadSegments.isReference(e.encodedPayload)) continue;
-    const segment = PayloadSegments.segmentOf(e.encodedPayload);
-    newest.set(segment, Math.max(newest.get(segment) ?? -Infinity, e.timestamp));
+    const name = PayloadSegments.segmentOf(e.encodedPayload);
+    const end = PayloadSegments.endOf(e.encodedPayload);
+    const known = segments.get(name);
+    if (!known) segments.set(name, { newest: e.timestamp, end });
+    else {
+      known.newest = Math.max(known.newest, e.timestamp);
+      known.end = Math.max(known.end, end);
+    }
   }
-  if (newest.size === 0) return;
+  if (segments.size === 0) return;
+  const rows = [...segments.values()];
   await db.query(
-    `INSERT INTO payload_segments (name, newest_event)
-       SELECT name, to_timestamp(ts) FROM unnest($1::text[], $2::float8[]) AS t (name, ts)
-     ON CONFLICT (name) DO UPDATE SET newest_event = greatest(payload_segments.newest_event, excluded.newest_event)`,
-    [[...newest.keys()], [...newest.values()]],
+    `INSERT INTO payload_segments (name, newest_event, committed_end)
+       SELECT name, to_timestamp(ts), e FROM unnest($1::text[], $2::float8[], $3::bigint[]) AS t (name, ts, e)
+     ON CONFLICT (name) DO UPDATE SET
+       newest_event = greatest(payload_segments.newest_event, excluded.newest_event),
+       committed_end = greatest(payload_segments.committed_end, excluded.committed_end)`,
+    [[...segments.keys()], rows.map((r) => r.newest), rows.map((r) => r.end)],
   );
 }
 
@@ -440,8 +460,8 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<New
 
 /**
  * Puts on the erasure list the segment payloads no row will refer to, so that deleting their issue
- * later leaves no copy behind: those of `candidates` whose event's row holds another payload (it
- * was stored before: a redelivered batch), and `unused` (the caller's: a second copy in its
+ * later leaves no copy behind: those of `candidates` whose event's row holds another payload or
+ * none (it was stored before: a redelivered batch; or the batch's transaction failed), and `unused` (the caller's: a second copy in its
  * batch, a project gone). Each reference is made for one event (`encodePayload` appends anew
  * each time), but one given both as a row's and as unused is kept, not listed. Runs only when a
  * statement inserted fewer rows than given, or the caller passed some: a batch of new events

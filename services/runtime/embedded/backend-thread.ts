@@ -11,6 +11,7 @@ import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
 import { createSqlStores } from '../../adapters/postgres/sql-stores.ts';
+import { cutUncommittedPayloads } from '../../adapters/postgres/uncommitted-payloads.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { openBlobStore, type BlobStoreConfig } from '../open-blob-store.ts';
@@ -105,6 +106,11 @@ export async function runEmbeddedBackend<Settings>(
       process.exit(1);
     },
   });
+  const cuts = await cutUncommittedPayloads(client, payloads);
+  for (const { segment, bytes } of cuts.cut)
+    logger.info({ segment, bytes }, 'event payloads no committed batch refers to cut off');
+  for (const { segment, error } of cuts.failed)
+    logger.warn({ err: error, segment }, 'could not cut off the event payloads no committed batch refers to');
   // Every await comes before the first port listener (the queue's, below): messages that
   // arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
   const blobs = await openBlobStore(options.blobs);

@@ -19,6 +19,7 @@ import groupingRules from './0017-grouping-rules.ts';
 import eventPayloadStorage from './0018-event-payload-storage.ts';
 import payloadSegments from './0019-payload-segments.ts';
 import payloadErasures from './0020-payload-erasures.ts';
+import payloadCommittedEnds from './0021-payload-committed-ends.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -41,4 +42,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0018-event-payload-storage', sql: eventPayloadStorage },
   { version: '0019-payload-segments', sql: payloadSegments },
   { version: '0020-payload-erasures', sql: payloadErasures },
+  { version: '0021-payload-committed-ends', sql: payloadCommittedEnds },
 ];
