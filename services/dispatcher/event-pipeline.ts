@@ -3,6 +3,7 @@
 //   metadata transaction) -> store events -> evaluate alert rules (deliveries into the outbox).
 // Everything here is idempotent by event id: a redelivered batch finds its events already
 // counted, counts nothing twice, and (re)writes the same event rows.
+import type { OccurrenceResult } from '../core/issues/occurrence.ts';
 import { OutcomeTally, type OutcomeRecorder } from '../core/outcomes.ts';
 import type { EventStore, NewEvent } from '../core/ports/event-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
@@ -52,7 +53,20 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   if (batch.prepared.length === 0) return outcomes.recordTo(deps.outcomes);
 
   const recordTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'record_occurrences' });
-  const results = await deps.metadata.recordOccurrences(batch.prepared.map((p) => p.occurrence));
+  let results: OccurrenceResult[];
+  try {
+    results = await deps.metadata.recordOccurrences(batch.prepared.map((p) => p.occurrence));
+  } catch (error) {
+    // The batch goes again, and its events get payloads of their own: these are let go (where
+    // the store keeps them apart, they go on its erasure list). Best effort: the error is the batch's.
+    await deps.events
+      .insertEvents(
+        [],
+        batch.prepared.map((p) => p.event.encodedPayload),
+      )
+      .catch(() => {});
+    throw error;
+  }
   recordTimer();
 
   const byEvent = new Map(results.map((r) => [`${r.projectId}:${r.eventId}`, r]));

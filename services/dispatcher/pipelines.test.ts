@@ -191,11 +191,28 @@ describe('event pipeline', () => {
       expect(await listed()).toBe(3);
       expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 3, gone: 0, failed: [] });
       expect((await store.getEvent(projectId, id))?.payload.logentry?.formatted).toBe('kept in a file');
+
+      // A batch that fails before its events are stored goes again with copies of its own.
+      const failingOnce = eventPipeline({
+        metadata: Object.assign(Object.create(stores.metadata) as typeof stores.metadata, {
+          recordOccurrences: () => Promise.reject(new Error('the database went away')),
+        }),
+        events: store,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        metrics,
+        logger,
+      });
+      const failed = [record('event', '7'.repeat(32), '{"message": "its batch failed"}')];
+      await expect(failingOnce(failed)).rejects.toThrow(/went away/);
+      expect(await listed()).toBe(1);
+      await pipeline(failed);
+      expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 1, gone: 0, failed: [] });
+      expect((await store.getEvent(projectId, '7'.repeat(32)))?.payload.logentry?.formatted).toBe('its batch failed');
     } finally {
       segments.close();
       await rm(dir, { recursive: true, force: true });
       // Its row refers to a file now gone, which a later read through the shared store would not find.
-      await stores.client.query('DELETE FROM events WHERE event_id = $1', ['8'.repeat(32)]);
+      await stores.client.query('DELETE FROM events WHERE event_id = ANY($1::text[])', [['8'.repeat(32), '7'.repeat(32)]]);
     }
   });
 });

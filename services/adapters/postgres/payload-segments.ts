@@ -13,8 +13,8 @@
 //   read that raced the removal finds nothing.
 // Bytes no row refers to go on the erasure list where the store can tell (insertEvents): the copy
 // of an event stored before, one the pipeline did not store (a second copy in its batch, a project
-// gone), and those of a batch whose transaction failed. What a crash between the write and the
-// commit leaves past a segment's committed end is cut off at the next start
+// gone), and those of a batch that failed before its rows committed. What a crash between the
+// write and the commit leaves past a segment's committed end is cut off at the next start
 // (uncommitted-payloads.ts). The gaps that gathered bytes a failed write lost leave stay until
 // their segment goes; the next sync's failure keeps every row from referring to them.
 import {
