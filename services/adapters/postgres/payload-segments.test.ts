@@ -228,6 +228,12 @@ describe('PayloadSegments', () => {
     );
     expect(files.read(kept)?.toString()).toBe('committed');
     files.close();
+    // And from a writer that has not appended yet (its size from the file itself), as after a start.
+    const reopened = new PayloadSegments(files.dir, { mode: 'writer', now: at('2026-12-04T10:00:00Z') });
+    expect(reopened.erase([cutOff])).toEqual({ overwritten: 0, failed: [] });
+    expect(reopened.sizeOf('20261204-0000')).toBe(15);
+    expect(reopened.sizeOf('20261203-0000')).toBeUndefined();
+    reopened.close();
   });
 
   it('starts the next segment of the day once one is full, and reopens the newest with room', async () => {

@@ -26,6 +26,7 @@ import {
   openSync,
   readdirSync,
   readSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -269,6 +270,16 @@ export class PayloadSegments {
       outcome.overwritten += overwritten;
     }
     return outcome;
+  }
+
+  /** The bytes the segment's file holds (what waits in the write buffer not counted); undefined when it is gone. */
+  sizeOf(segment: string): number | undefined {
+    try {
+      return statSync(join(this.dir, `${segment}.seg`)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   /**

@@ -226,9 +226,18 @@ describe('PgEventStore with payload segments', () => {
     const file = join(payloads, '20261220-0000.seg');
     const before = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
     const crashed = new PgEventStore(db, before);
+    const deleted = newEvent(crashed, p, 51, day / 1000, 'its issue deleted, its erasure owed');
     const committed = newEvent(crashed, p, 50, day / 1000, 'committed');
-    await crashed.insertEvents([committed]);
-    const end = PayloadSegments.endOf(committed.encodedPayload);
+    await crashed.insertEvents([deleted, committed]);
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [deleted.encodedPayload]);
+    // Then a version from before committed ends stored a batch, leaving the end where it was.
+    const older = newEvent(crashed, p, 50, day / 1000, 'stored by an older version');
+    await crashed.insertEvents([older]);
+    await db.query('UPDATE payload_segments SET committed_end = $2 WHERE name = $1', [
+      '20261220-0000',
+      PayloadSegments.endOf(committed.encodedPayload),
+    ]);
+    const end = PayloadSegments.endOf(older.encodedPayload);
     // The next batch's payloads reached the disk, and the process died before its commit; a
     // failed batch before it had listed its own.
     const orphans = [
@@ -247,19 +256,48 @@ describe('PgEventStore with payload segments', () => {
     });
     expect(statSync(file).size).toBe(end);
     expect(await listed()).not.toContain(orphans[0]!.encodedPayload); // the next append goes there
+    expect(await listed()).toContain(deleted.encodedPayload); // still owed, below the end
     expect(await cutUncommittedPayloads(db, after)).toEqual({ cut: [], failed: [] });
 
     const restarted = new PgEventStore(db, after);
     const next = newEvent(restarted, p, 50, day / 1000, 'after the start');
     expect(parts(next.encodedPayload).offset).toBe(end);
     await restarted.insertEvents([next]);
-    expect((await restarted.getEvent(p, committed.eventId))?.payload).toMatchObject({ marker: 'committed' });
-    expect((await restarted.getEvent(p, next.eventId))?.payload).toMatchObject({ marker: 'after the start' });
+    for (const [e, marker] of [
+      [committed, 'committed'],
+      [older, 'stored by an older version'],
+      [next, 'after the start'],
+    ] as const)
+      expect((await restarted.getEvent(p, e.eventId))?.payload).toMatchObject({ marker });
     const record = await db.query<{ committed_end: string }>('SELECT committed_end FROM payload_segments WHERE name = $1', [
       '20261220-0000',
     ]);
     expect(Number(record.rows[0]!.committed_end)).toBe(PayloadSegments.endOf(next.encodedPayload));
+    expect(after.erase([deleted.encodedPayload]).overwritten).toBe(1);
+    await db.query('DELETE FROM payload_erasures WHERE reference = $1', [deleted.encodedPayload]);
     after.close();
+  });
+
+  it('drops at a start the erasures owed past the end of a file shorter than its record says, and cuts nothing', async () => {
+    // Payload files restored from an older copy than the database: an erasure owed past a file's
+    // end would overwrite the next payload appended there.
+    const day = Date.parse('2026-12-21T12:00:00Z');
+    const payloads = join(dir, 'restored-payloads');
+    const files = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    const kept = files.append(Buffer.from('twelve bytes'));
+    files.sync();
+    files.close();
+    await db.query("INSERT INTO payload_segments (name, newest_event, committed_end) VALUES ('20261221-0000', now(), 100)");
+    const past = '@20261221-0000:12:20';
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1), ($2)', [kept, past]);
+    const reopened = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    expect(await cutUncommittedPayloads(db, reopened)).toEqual({ cut: [], failed: [] });
+    expect(await listed()).toContain(kept);
+    expect(await listed()).not.toContain(past);
+    expect(reopened.sizeOf('20261221-0000')).toBe(12);
+    await db.query('DELETE FROM payload_erasures WHERE reference = $1', [kept]);
+    await db.query("DELETE FROM payload_segments WHERE name = '20261221-0000'");
+    reopened.close();
   });
 
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {

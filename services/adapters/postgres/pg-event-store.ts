@@ -96,14 +96,15 @@ export class PgEventStore implements EventStore {
    * the same transaction, so a committed row never points at bytes a crash could lose, a start
    * cut off or retention remove. Payloads no row will refer to go on the erasure list in the same
    * transaction (listUnstoredPayloads); synced, their bytes are on disk before the erasure job
-   * overwrites them. When the transaction fails, the batch's payloads go on the list in another
-   * (the batch is stored again with copies of its own), but for any a committed row holds: a
-   * commit whose answer was lost may have gone through.
+   * overwrites them. When the sync or the transaction fails, the batch's payloads go on the list
+   * in another transaction (the batch is stored again with copies of its own), but for any a
+   * committed row holds. That guard is for a commit whose answer was lost; segments are only
+   * ever given with PGlite, where a transaction that failed is over when the error comes back.
    */
   async insertEvents(events: NewEvent[], unused: string[] = []): Promise<void> {
     if (events.length === 0 && (unused.length === 0 || !this.segments)) return;
-    this.segments?.sync();
     try {
+      this.segments?.sync();
       await this.db.transaction(async (tx) => {
         const repeated = await insertEventRows(tx, events);
         await recordSegmentTimes(tx, events);
@@ -111,7 +112,8 @@ export class PgEventStore implements EventStore {
       });
     } catch (error) {
       if (this.segments) {
-        // Best effort: where this fails too (the database is gone), the copies stay until their segment goes.
+        // Best effort, the batch's error being the one to report: where this fails too (the
+        // database is gone), the copies stay until a start cuts them off or their segment goes.
         await this.db.transaction((tx) => listUnstoredPayloads(tx, events, unused, events)).catch(() => {});
       }
       throw error;
@@ -461,12 +463,12 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<New
 /**
  * Puts on the erasure list the segment payloads no row will refer to, so that deleting their issue
  * later leaves no copy behind: those of `candidates` whose event's row holds another payload or
- * none (it was stored before: a redelivered batch; or the batch's transaction failed), and `unused` (the caller's: a second copy in its
- * batch, a project gone). Each reference is made for one event (`encodePayload` appends anew
- * each time), but one given both as a row's and as unused is kept, not listed. Runs only when a
- * statement inserted fewer rows than given, or the caller passed some: a batch of new events
- * pays nothing here. An unused payload's segment may be one no row refers to: retention removes
- * it as such, and its owed erasures with it.
+ * none (it was stored before: a redelivered batch; or the batch failed), and `unused` (the
+ * caller's: a second copy in its batch, a project gone). Each reference is made for one event
+ * (`encodePayload` appends anew each time), but one given both as a row's and as unused is kept,
+ * not listed. Runs only when a statement inserted fewer rows than given, the caller passed some,
+ * or the batch failed: a batch of new events pays nothing here. An unused payload's segment may be
+ * one no row refers to: retention removes it as such, and its owed erasures with it.
  */
 async function listUnstoredPayloads(
   db: SqlExecutor,
