@@ -56,12 +56,19 @@ export function replaceBlockingSyncs(hook: (path: string) => void): () => void {
   return replaceFsFunctions({ fdatasyncSync: before(fdatasyncSync), fsyncSync: before(fsyncSync) });
 }
 
-/** Makes node:fs's `writeSync` fail as a full disk does (ENOSPC), until the returned function restores it. */
-export function failBlockingWrites(): () => void {
+/**
+ * Makes node:fs's `writeSync` fail as a full disk does (ENOSPC), until the returned function
+ * restores it: every write, or only those to files under `under` (a database in the same
+ * process writes through it too).
+ */
+export function failBlockingWrites(under?: string): () => void {
+  const { writeSync } = fs;
   return replaceFsFunctions({
-    writeSync: () => {
+    writeSync: ((fd: number, ...rest: unknown[]) => {
+      if (under !== undefined && !readlinkSync(`/proc/self/fd/${fd}`).startsWith(under))
+        return (writeSync as (...args: unknown[]) => number)(fd, ...rest);
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    },
+    }) as typeof fs.writeSync,
   });
 }
 

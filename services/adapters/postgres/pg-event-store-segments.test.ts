@@ -3,13 +3,24 @@
 // for the writer to zero, reads racing an erasure or a removal, and retention removing a segment
 // only once no row can refer to it.
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent as fixtureEvent } from '../../../test/fixtures/new-event.ts';
-import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
+import { failBlockingWrites, replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import type { NewEvent } from '../../core/ports/event-store.ts';
 import { PGliteClient } from '../pglite/pglite-client.ts';
 import { migrate } from './migrate.ts';
@@ -172,6 +183,11 @@ describe('PgEventStore with payload segments', () => {
     await store.insertEvents([again, other, ...more], [unstored.encodedPayload, other.encodedPayload]);
     expect((await listed()).sort()).toEqual([again.encodedPayload, unstored.encodedPayload].sort());
     expect((await store.getEvent(p, first.eventId))?.payload).toMatchObject({ marker: 'the first copy' });
+    // The committed end covers the unused copy, made last: a clean stop leaves nothing to cut.
+    const record = await db.query<{ committed_end: string }>('SELECT committed_end FROM payload_segments WHERE name = $1', [
+      parts(unstored.encodedPayload).segment,
+    ]);
+    expect(Number(record.rows[0]!.committed_end)).toBe(PayloadSegments.endOf(unstored.encodedPayload));
 
     expect(await erasePendingPayloads(db, writer)).toEqual({ overwritten: 2, gone: 0, failed: [] });
     expect(bytesAt(again.encodedPayload).every((b) => b === 0)).toBe(true);
@@ -297,6 +313,34 @@ describe('PgEventStore with payload segments', () => {
     expect(reopened.sizeOf('20261221-0000')).toBe(12);
     await db.query('DELETE FROM payload_erasures WHERE reference = $1', [kept]);
     await db.query("DELETE FROM payload_segments WHERE name = '20261221-0000'");
+    reopened.close();
+  });
+
+  it("lists a batch whose payloads could not be written, and a start lets go of erasures reaching past a file's end", async () => {
+    const p = project();
+    const day = Date.parse('2026-12-22T12:00:00Z'); // a segment of its own
+    const payloads = join(dir, 'full-disk-payloads');
+    const files = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    const full = new PgEventStore(db, files);
+    const lost = newEvent(full, p, 52, day / 1000, 'never written: the disk was full');
+    const restore = failBlockingWrites(payloads);
+    try {
+      await expect(full.insertEvents([lost])).rejects.toThrow(/could not write event payloads/);
+    } finally {
+      restore();
+    }
+    expect(await listed()).toContain(lost.encodedPayload);
+    files.close();
+    // As a write cut short leaves it: the file holds less than the listed payloads reach.
+    writeFileSync(join(payloads, '20261222-0000.seg'), 'twelve bytes');
+    const straddling = '@20261222-0000:8:8';
+    await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [straddling]);
+
+    const reopened = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
+    expect(await cutUncommittedPayloads(db, reopened)).toEqual({ cut: [], failed: [] });
+    expect(readFileSync(join(payloads, '20261222-0000.seg'))).toEqual(Buffer.alloc(12)); // erased up to its end
+    expect((await listed()).filter((r) => r.startsWith('@20261222-0000:'))).toEqual([]);
+    expect(reopened.append(Buffer.from('next'))).toBe('@20261222-0000:12:4');
     reopened.close();
   });
 

@@ -107,13 +107,14 @@ export class PgEventStore implements EventStore {
       this.segments?.sync();
       await this.db.transaction(async (tx) => {
         const repeated = await insertEventRows(tx, events);
-        await recordSegmentTimes(tx, events);
+        await recordSegmentTimes(tx, events, unused);
         if (this.segments) await listUnstoredPayloads(tx, repeated, unused, events);
       });
     } catch (error) {
       if (this.segments) {
         // Best effort, the batch's error being the one to report: where this fails too (the
-        // database is gone), the copies stay until a start cuts them off or their segment goes.
+        // database is gone), the copies stay until their segment goes, or a start cuts them off
+        // where no later batch committed past them.
         await this.db.transaction((tx) => listUnstoredPayloads(tx, events, unused, events)).catch(() => {});
       }
       throw error;
@@ -384,30 +385,50 @@ function toStoredEvent(row: EventRow, deflatedPayload: Buffer): StoredEvent {
   };
 }
 
-/** Raises each referred-to segment's newest event time and committed end to the newest and furthest of `events` in it. */
-async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[]): Promise<void> {
-  const segments = new Map<string, { newest: number; end: number }>();
-  for (const e of events) {
-    if (!PayloadSegments.isReference(e.encodedPayload)) continue;
-    const name = PayloadSegments.segmentOf(e.encodedPayload);
-    const end = PayloadSegments.endOf(e.encodedPayload);
+/**
+ * Raises each referred-to segment's newest event time to the newest of `events` in it, and the
+ * committed end of every segment the batch wrote to the furthest of its payloads there: the rows',
+ * and the copies no row will refer to (on the erasure list from this transaction on), so that a
+ * clean stop leaves no file longer than its committed end. A segment only unused copies went to
+ * is raised where it has a record; without one, no start cuts it.
+ */
+async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[], unused: string[]): Promise<void> {
+  const segments = new Map<string, { newest: number | null; end: number }>();
+  const note = (reference: string, timestamp: number | null) => {
+    if (!PayloadSegments.isReference(reference)) return;
+    const name = PayloadSegments.segmentOf(reference);
+    const end = PayloadSegments.endOf(reference);
     const known = segments.get(name);
-    if (!known) segments.set(name, { newest: e.timestamp, end });
+    if (!known) segments.set(name, { newest: timestamp, end });
     else {
-      known.newest = Math.max(known.newest, e.timestamp);
+      if (timestamp !== null) known.newest = Math.max(known.newest ?? timestamp, timestamp);
       known.end = Math.max(known.end, end);
     }
-  }
+  };
+  for (const e of events) note(e.encodedPayload, e.timestamp);
+  for (const reference of unused) note(reference, null);
   if (segments.size === 0) return;
   const rows = [...segments.values()];
+  // A row is made only for a segment with an event in it (its newest event time is what retention reads).
   await db.query(
     `INSERT INTO payload_segments (name, newest_event, committed_end)
        SELECT name, to_timestamp(ts), e FROM unnest($1::text[], $2::float8[], $3::bigint[]) AS t (name, ts, e)
+       WHERE ts IS NOT NULL
      ON CONFLICT (name) DO UPDATE SET
        newest_event = greatest(payload_segments.newest_event, excluded.newest_event),
        committed_end = greatest(payload_segments.committed_end, excluded.committed_end)`,
     [[...segments.keys()], rows.map((r) => r.newest), rows.map((r) => r.end)],
   );
+  if (rows.some((r) => r.newest === null)) {
+    await db.query(
+      `UPDATE payload_segments s SET committed_end = greatest(s.committed_end, t.e)
+       FROM unnest($1::text[], $2::bigint[]) AS t (name, e) WHERE s.name = t.name`,
+      [
+        [...segments].filter(([, r]) => r.newest === null).map(([name]) => name),
+        rows.filter((r) => r.newest === null).map((r) => r.end),
+      ],
+    );
+  }
 }
 
 /**

@@ -1,19 +1,16 @@
 // At a start, before the first append, each payload segment is cut back to its committed end:
-// the end of the last bytes a committed row refers to there, raised with every batch that stores
-// rows in it (pg-event-store.ts). What lies past it was written for a batch that never committed
-// (a crash came between the write and the commit; the queue hands the batch over again and its
-// events get copies of their own), or is a committed batch's copy no row refers to, already on
-// the erasure list. Nothing would ever refer to those bytes, and deleting their issue would leave
-// them behind until retention removed the segment.
-// Then the erasures owed at or past a segment's end go: the next append writes there, and the
-// erasure job must not overwrite it.
+// the end of the last bytes a committed batch wrote there (its rows' payloads and the copies it
+// listed for erasure), raised with every batch that stores rows (pg-event-store.ts). What lies
+// past it was written for a batch that never committed: a crash came between the write and the
+// commit, and the queue hands the batch over again, its events getting copies of their own.
+// Nothing would ever refer to those bytes, and deleting their issue would leave them behind until
+// retention removed the segment. Then the erasures owed that reach past a file's end go: the next
+// append writes there, and the erasure job must not overwrite it.
 import type { PayloadSegments } from './payload-segments.ts';
 import type { SqlClient } from './sql-client.ts';
 
 const WELL_FORMED = `'^@[0-9]{8}-[0-9]{4}:[0-9]{1,15}:[0-9]{1,9}$'`;
-/** In SQL, the offset of the reference in `column`; null where it is malformed (only corruption makes one; the erasure job reports it). */
-const offsetOf = (column: string) => `(CASE WHEN ${column} ~ ${WELL_FORMED} THEN split_part(${column}, ':', 2)::bigint END)`;
-/** In SQL, where the bytes of the reference in `column` end; null where it is malformed or not a reference. */
+/** In SQL, where the bytes of the reference in `column` end; null where it is malformed (only corruption makes one; the erasure job reports it) or not a reference. */
 const endOf = (column: string) =>
   `(CASE WHEN ${column} ~ ${WELL_FORMED} THEN split_part(${column}, ':', 2)::bigint + split_part(${column}, ':', 3)::bigint END)`;
 
@@ -30,33 +27,65 @@ export async function cutUncommittedPayloads(db: SqlClient, segments: PayloadSeg
     'SELECT name, committed_end FROM payload_segments WHERE committed_end IS NOT NULL',
   );
   const outcome: CutOutcome = { cut: [], failed: [] };
+  const longer = new Map<string, number>();
   for (const { name, committed_end } of tracked.rows) {
-    const size = segments.sizeOf(name);
-    if (size === undefined || size <= Number(committed_end)) continue;
     try {
-      // A version of Errata from before committed ends (still allowed to serve on this schema)
-      // may have stored rows here past it: the rows themselves say where the end is, then.
-      const rows = await db.query<{ end: string | number | null }>(
-        `SELECT max(${endOf('payload_deflated')}) AS end FROM events WHERE payload_deflated LIKE $1`,
-        [`@${name}:%`],
-      );
-      const end = Math.max(Number(committed_end), Number(rows.rows[0]?.end ?? 0));
-      const bytes = segments.cut(name, end);
-      if (bytes > 0) outcome.cut.push({ segment: name, bytes });
+      const size = segments.sizeOf(name);
+      if (size !== undefined && size > Number(committed_end)) longer.set(name, Number(committed_end));
     } catch (error) {
       outcome.failed.push({ segment: name, error: error as Error });
     }
   }
-  // Every segment on disk, cut or not, and at every start: a crash between a cut and this
-  // statement leaves it for the next. A file shorter than an erasure owed in it (only a damaged
-  // data directory makes one) is covered too.
-  const names = segments.list();
-  const sizes = names.map((name) => segments.sizeOf(name) ?? 0);
-  await db.query(
-    `DELETE FROM payload_erasures e USING unnest($1::text[], $2::bigint[]) AS f (name, size)
-     WHERE split_part(substr(e.reference, 2), ':', 1) = f.name
-       AND ${offsetOf('e.reference')} >= f.size`,
-    [names, sizes],
-  );
+  if (longer.size > 0) {
+    // A version of Errata from before committed ends (still allowed to serve on this schema) may
+    // have stored rows past one: the rows say where the end is, then. One pass over the events,
+    // reading only the start of a payload kept in the row (a reference is the whole value).
+    const rows = await db.query<{ name: string; end: string | number | null }>(
+      `SELECT substr(payload_deflated, 2, 13) AS name, max(${endOf('payload_deflated')}) AS end FROM events
+       WHERE substr(payload_deflated, 1, 1) = '@' AND substr(payload_deflated, 2, 13) = ANY($1::text[])
+       GROUP BY 1`,
+      [[...longer.keys()]],
+    );
+    const rowEnds = new Map(rows.rows.map((r) => [r.name, Number(r.end ?? 0)]));
+    for (const [name, committedEnd] of longer) {
+      try {
+        const bytes = segments.cut(name, Math.max(committedEnd, rowEnds.get(name) ?? 0));
+        if (bytes > 0) outcome.cut.push({ segment: name, bytes });
+      } catch (error) {
+        outcome.failed.push({ segment: name, error: error as Error });
+      }
+    }
+  }
+  await dropErasuresPastEnds(db, segments);
   return outcome;
+}
+
+/**
+ * The erasures owed that reach past their file's end, whatever its record says (a file shorter
+ * than its committed end is a damaged data directory; one not cut, a failed batch's payloads
+ * that reached the disk in part): the next append writes at the end, so what they cover there
+ * would be overwritten. Their bytes before the end are erased now, before any append, and they
+ * go from the list either way. At every start, after the cuts: a crash between the two leaves
+ * it for the next.
+ */
+async function dropErasuresPastEnds(db: SqlClient, segments: PayloadSegments): Promise<void> {
+  const files: Array<[string, number]> = [];
+  for (const name of segments.list()) {
+    try {
+      const size = segments.sizeOf(name);
+      if (size !== undefined) files.push([name, size]);
+    } catch {
+      // Not appended to either: opening it for appends fails the same way.
+    }
+  }
+  const reaching = await db.query<{ reference: string }>(
+    `SELECT e.reference FROM payload_erasures e JOIN unnest($1::text[], $2::bigint[]) AS f (name, size)
+       ON split_part(substr(e.reference, 2), ':', 1) = f.name
+     WHERE ${endOf('e.reference')} > f.size`,
+    [files.map(([name]) => name), files.map(([, size]) => size)],
+  );
+  const references = reaching.rows.map((r) => r.reference);
+  if (references.length === 0) return;
+  segments.erase(references); // up to each file's end; one that cannot be written keeps those bytes
+  await db.query('DELETE FROM payload_erasures WHERE reference = ANY($1::text[])', [references]);
 }
