@@ -216,6 +216,21 @@ describe('PayloadSegments', () => {
     reopened.close();
   });
 
+  it('grows a segment with zeros, synced, only before the first append', async () => {
+    const files = await segments(at('2026-12-04T10:00:00Z'));
+    files.append(Buffer.from('short'));
+    files.sync();
+    files.close();
+    const reopened = new PayloadSegments(files.dir, { mode: 'writer', now: at('2026-12-04T10:00:00Z') });
+    expect(reopened.grow('20261204-0000', 5)).toBe(0);
+    expect(reopened.grow('20261204-0000', 9)).toBe(4);
+    expect(readFileSync(join(files.dir, '20261204-0000.seg'))).toEqual(Buffer.concat([Buffer.from('short'), Buffer.alloc(4)]));
+    expect(reopened.cut('20261204-0000', 12)).toBe(0);
+    expect(reopened.append(Buffer.from('x'))).toBe('@20261204-0000:9:1');
+    expect(() => reopened.grow('20261204-0000', 20)).toThrow(/grown only before the first append/);
+    reopened.close();
+  });
+
   it('erases nothing past the end of a file, rather than growing it', async () => {
     const files = await segments(at('2026-12-04T10:00:00Z'));
     const kept = files.append(Buffer.from('committed'));

@@ -284,25 +284,39 @@ export class PayloadSegments {
 
   /**
    * Cuts the segment back to `end` bytes, synced, when it holds more; returns how many bytes went.
-   * For the bytes past a segment's committed end, which no row can refer to (a crash came
-   * between their write and their batch's commit). Only before the first append: after it, the
-   * end of the segment being appended to is the appends'.
+   * For the bytes past a segment's committed end, which no row can refer to (a crash came between
+   * their write and their batch's commit). Only before the first append: after it, the end of the
+   * segment being appended to is the appends'.
    */
   cut(segment: string, end: number): number {
-    if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be cut');
-    if (this.open || this.unsynced.size > 0) throw new Error('payload segments are cut only before the first append');
+    return this.setLength(segment, end, 'cut', (size) => size > end);
+  }
+
+  /**
+   * Grows the segment to `end` bytes with zeros, synced, when it holds fewer; returns how many
+   * bytes it gained. For a file shorter than what committed rows refer to (a damaged data
+   * directory): appends then go past every byte a row refers to, never under one. Only before
+   * the first append, as `cut`.
+   */
+  grow(segment: string, end: number): number {
+    return this.setLength(segment, end, 'grown', (size) => size < end);
+  }
+
+  private setLength(segment: string, end: number, what: string, when: (size: number) => boolean): number {
+    if (this.options.mode !== 'writer') throw new Error(`payload segments opened for reading cannot be ${what}`);
+    if (this.open || this.unsynced.size > 0) throw new Error(`payload segments are ${what} only before the first append`);
     const fd = this.openIfPresent(segment, 'r+');
     if (fd === undefined) return 0;
     try {
       const size = fstatSync(fd).size;
-      if (size <= end) return 0;
+      if (!when(size)) return 0;
       ftruncateSync(fd, end);
       try {
         fdatasyncSync(fd);
       } catch (error) {
         throw this.syncFailed(error);
       }
-      return size - end;
+      return Math.abs(size - end);
     } finally {
       closeSync(fd);
     }

@@ -268,12 +268,14 @@ describe('PgEventStore with payload segments', () => {
     const after = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
     expect(await cutUncommittedPayloads(db, after)).toEqual({
       cut: [{ segment: '20261220-0000', bytes: PayloadSegments.endOf(orphans[1]!.encodedPayload) - end }],
+      grown: [],
       failed: [],
+      unerased: [],
     });
     expect(statSync(file).size).toBe(end);
     expect(await listed()).not.toContain(orphans[0]!.encodedPayload); // the next append goes there
     expect(await listed()).toContain(deleted.encodedPayload); // still owed, below the end
-    expect(await cutUncommittedPayloads(db, after)).toEqual({ cut: [], failed: [] });
+    expect(await cutUncommittedPayloads(db, after)).toEqual({ cut: [], grown: [], failed: [], unerased: [] });
 
     const restarted = new PgEventStore(db, after);
     const next = newEvent(restarted, p, 50, day / 1000, 'after the start');
@@ -294,26 +296,43 @@ describe('PgEventStore with payload segments', () => {
     after.close();
   });
 
-  it('drops at a start the erasures owed past the end of a file shorter than its record says, and cuts nothing', async () => {
-    // Payload files restored from an older copy than the database: an erasure owed past a file's
-    // end would overwrite the next payload appended there.
+  it('grows at a start a file shorter than what its rows refer to, so that no append lands under a row', async () => {
+    // Payload files restored from an older copy than the database: a damaged data directory.
+    const p = project();
     const day = Date.parse('2026-12-21T12:00:00Z');
     const payloads = join(dir, 'restored-payloads');
     const files = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
     const kept = files.append(Buffer.from('twelve bytes'));
     files.sync();
     files.close();
-    await db.query("INSERT INTO payload_segments (name, newest_event, committed_end) VALUES ('20261221-0000', now(), 100)");
-    const past = '@20261221-0000:12:20';
+    // Rows refer up to byte 120, the last of them stored by a version from before committed ends.
+    const late = fixtureEvent(store, {
+      projectId: p,
+      eventId: randomUUID().replaceAll('-', ''),
+      issueId: 1,
+      timestamp: day / 1000,
+      encodedPayload: '@20261221-0000:100:20',
+    });
+    await store.insertEvents([late]);
+    await db.query("UPDATE payload_segments SET committed_end = 100 WHERE name = '20261221-0000'");
+    const past = '@20261221-0000:130:20';
     await db.query('INSERT INTO payload_erasures (reference) VALUES ($1), ($2)', [kept, past]);
+
     const reopened = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
-    expect(await cutUncommittedPayloads(db, reopened)).toEqual({ cut: [], failed: [] });
-    expect(await listed()).toContain(kept);
-    expect(await listed()).not.toContain(past);
-    expect(reopened.sizeOf('20261221-0000')).toBe(12);
-    await db.query('DELETE FROM payload_erasures WHERE reference = $1', [kept]);
-    await db.query("DELETE FROM payload_segments WHERE name = '20261221-0000'");
+    expect(await cutUncommittedPayloads(db, reopened)).toEqual({
+      cut: [],
+      grown: [{ segment: '20261221-0000', bytes: 108 }],
+      failed: [],
+      unerased: [],
+    });
+    expect(reopened.sizeOf('20261221-0000')).toBe(120);
+    expect(await listed()).toContain(kept); // within the file: still owed
+    expect(await listed()).not.toContain(past); // past its end, where the next append goes
+    expect(reopened.append(Buffer.from('next'))).toBe('@20261221-0000:120:4');
     reopened.close();
+    await db.query('DELETE FROM payload_erasures WHERE reference = $1', [kept]);
+    await db.query('DELETE FROM events WHERE project_id = $1', [p]);
+    await db.query("DELETE FROM payload_segments WHERE name = '20261221-0000'");
   });
 
   it("lists a batch whose payloads could not be written, and a start lets go of erasures reaching past a file's end", async () => {
@@ -337,7 +356,7 @@ describe('PgEventStore with payload segments', () => {
     await db.query('INSERT INTO payload_erasures (reference) VALUES ($1)', [straddling]);
 
     const reopened = await PayloadSegments.open(payloads, { mode: 'writer', now: () => day });
-    expect(await cutUncommittedPayloads(db, reopened)).toEqual({ cut: [], failed: [] });
+    expect(await cutUncommittedPayloads(db, reopened)).toEqual({ cut: [], grown: [], failed: [], unerased: [] });
     expect(readFileSync(join(payloads, '20261222-0000.seg'))).toEqual(Buffer.alloc(12)); // erased up to its end
     expect((await listed()).filter((r) => r.startsWith('@20261222-0000:'))).toEqual([]);
     expect(reopened.append(Buffer.from('next'))).toBe('@20261222-0000:12:4');

@@ -17,26 +17,30 @@ const endOf = (column: string) =>
 interface CutOutcome {
   /** Segments cut back, with the bytes each lost. */
   cut: Array<{ segment: string; bytes: number }>;
-  /** Segments that could not be cut: their tails stay until retention removes them. */
+  /** Segments shorter than what committed rows refer to (a damaged data directory), grown with zeros. */
+  grown: Array<{ segment: string; bytes: number }>;
+  /** Segments that could not be cut or grown: their tails stay until retention removes them. */
   failed: Array<{ segment: string; error: Error }>;
+  /** Erasures owed past a file's end whose bytes before it could not be overwritten; let go all the same. */
+  unerased: Array<{ segment: string; payloads: number; error: Error }>;
 }
 
-/** Cuts every segment longer than its committed end back to it; for the writer, before it appends. */
+/**
+ * Sets every segment whose length is not its committed end to it, or to the furthest bytes a row
+ * refers to where that is further; for the writer, before it appends. A file that cannot be
+ * looked at fails the start: appending to it could put a payload under an erasure owed there.
+ */
 export async function cutUncommittedPayloads(db: SqlClient, segments: PayloadSegments): Promise<CutOutcome> {
   const tracked = await db.query<{ name: string; committed_end: string | number }>(
     'SELECT name, committed_end FROM payload_segments WHERE committed_end IS NOT NULL',
   );
-  const outcome: CutOutcome = { cut: [], failed: [] };
-  const longer = new Map<string, number>();
+  const outcome: CutOutcome = { cut: [], grown: [], failed: [], unerased: [] };
+  const mismatched = new Map<string, number>();
   for (const { name, committed_end } of tracked.rows) {
-    try {
-      const size = segments.sizeOf(name);
-      if (size !== undefined && size > Number(committed_end)) longer.set(name, Number(committed_end));
-    } catch (error) {
-      outcome.failed.push({ segment: name, error: error as Error });
-    }
+    const size = segments.sizeOf(name);
+    if (size !== undefined && size !== Number(committed_end)) mismatched.set(name, Number(committed_end));
   }
-  if (longer.size > 0) {
+  if (mismatched.size > 0) {
     // A version of Errata from before committed ends (still allowed to serve on this schema) may
     // have stored rows past one: the rows say where the end is, then. One pass over the events,
     // reading only the start of a payload kept in the row (a reference is the whole value).
@@ -44,39 +48,37 @@ export async function cutUncommittedPayloads(db: SqlClient, segments: PayloadSeg
       `SELECT substr(payload_deflated, 2, 13) AS name, max(${endOf('payload_deflated')}) AS end FROM events
        WHERE substr(payload_deflated, 1, 1) = '@' AND substr(payload_deflated, 2, 13) = ANY($1::text[])
        GROUP BY 1`,
-      [[...longer.keys()]],
+      [[...mismatched.keys()]],
     );
     const rowEnds = new Map(rows.rows.map((r) => [r.name, Number(r.end ?? 0)]));
-    for (const [name, committedEnd] of longer) {
+    for (const [name, committedEnd] of mismatched) {
+      const end = Math.max(committedEnd, rowEnds.get(name) ?? 0);
       try {
-        const bytes = segments.cut(name, Math.max(committedEnd, rowEnds.get(name) ?? 0));
-        if (bytes > 0) outcome.cut.push({ segment: name, bytes });
+        const cut = segments.cut(name, end);
+        if (cut > 0) outcome.cut.push({ segment: name, bytes: cut });
+        const grown = segments.grow(name, end);
+        if (grown > 0) outcome.grown.push({ segment: name, bytes: grown });
       } catch (error) {
         outcome.failed.push({ segment: name, error: error as Error });
       }
     }
   }
-  await dropErasuresPastEnds(db, segments);
+  outcome.unerased = await dropErasuresPastEnds(db, segments);
   return outcome;
 }
 
 /**
- * The erasures owed that reach past their file's end, whatever its record says (a file shorter
- * than its committed end is a damaged data directory; one not cut, a failed batch's payloads
- * that reached the disk in part): the next append writes at the end, so what they cover there
- * would be overwritten. Their bytes before the end are erased now, before any append, and they
- * go from the list either way. At every start, after the cuts: a crash between the two leaves
- * it for the next.
+ * The erasures owed that reach past their file's end (a failed batch's payloads that reached the
+ * disk in part, in a file no start cut): the next append writes at the end, so what they cover
+ * there would be overwritten. Their bytes before the end are erased now, before any append, and
+ * they go from the list either way, even where that erasing failed (returned, to be reported).
+ * At every start, after the cuts: a crash between the two leaves it for the next.
  */
-async function dropErasuresPastEnds(db: SqlClient, segments: PayloadSegments): Promise<void> {
+async function dropErasuresPastEnds(db: SqlClient, segments: PayloadSegments): Promise<CutOutcome['unerased']> {
   const files: Array<[string, number]> = [];
   for (const name of segments.list()) {
-    try {
-      const size = segments.sizeOf(name);
-      if (size !== undefined) files.push([name, size]);
-    } catch {
-      // Not appended to either: opening it for appends fails the same way.
-    }
+    const size = segments.sizeOf(name);
+    if (size !== undefined) files.push([name, size]);
   }
   const reaching = await db.query<{ reference: string }>(
     `SELECT e.reference FROM payload_erasures e JOIN unnest($1::text[], $2::bigint[]) AS f (name, size)
@@ -85,7 +87,8 @@ async function dropErasuresPastEnds(db: SqlClient, segments: PayloadSegments): P
     [files.map(([name]) => name), files.map(([, size]) => size)],
   );
   const references = reaching.rows.map((r) => r.reference);
-  if (references.length === 0) return;
-  segments.erase(references); // up to each file's end; one that cannot be written keeps those bytes
+  if (references.length === 0) return [];
+  const { failed } = segments.erase(references);
   await db.query('DELETE FROM payload_erasures WHERE reference = ANY($1::text[])', [references]);
+  return failed;
 }

@@ -109,8 +109,15 @@ export async function runEmbeddedBackend<Settings>(
   const cuts = await cutUncommittedPayloads(client, payloads);
   for (const { segment, bytes } of cuts.cut)
     logger.info({ segment, bytes }, 'event payloads no committed batch refers to cut off');
+  for (const { segment, bytes } of cuts.grown)
+    logger.warn(
+      { segment, bytes },
+      'event payload file shorter than its rows refer to (a damaged data directory); grown with zeros, those payloads lost',
+    );
   for (const { segment, error } of cuts.failed)
-    logger.warn({ err: error, segment }, 'could not cut off the event payloads no committed batch refers to');
+    logger.warn({ err: error, segment }, 'could not set an event payload file to the end its committed rows refer to');
+  for (const { segment, payloads: count, error } of cuts.unerased)
+    logger.warn({ err: error, segment, payloads: count }, 'payloads past the end of an event payload file not overwritten');
   // Every await comes before the first port listener (the queue's, below): messages that
   // arrive once a listener is attached and before serveRpc's is reach only the queue's, and are lost.
   const blobs = await openBlobStore(options.blobs);
