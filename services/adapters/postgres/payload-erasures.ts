@@ -6,6 +6,7 @@
 // request never waits for the overwriting (an issue of a hundred thousand events is as many
 // writes) and a crash or an I/O error before it leaves the erasure owed, not forgotten.
 import { PayloadSegments, type ErasureOutcome } from './payload-segments.ts';
+import { segmentOfReference } from './reference-sql.ts';
 import type { SqlClient } from './sql-client.ts';
 
 /** References overwritten, and synced, before the list is told: typically a few MB of writes. */
@@ -37,7 +38,7 @@ export async function erasePendingPayloads(
   const passedOver: string[] = [];
   while (!shouldStop()) {
     const pending = await db.query<{ reference: string }>(
-      `SELECT reference FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) <> ALL($2::text[]) LIMIT $1`,
+      `SELECT reference FROM payload_erasures WHERE ${segmentOfReference('reference')} <> ALL($2::text[]) LIMIT $1`,
       [perRound, passedOver],
     );
     if (pending.rows.length === 0) break;

@@ -36,7 +36,8 @@ import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
 /** A segment's name: the UTC day it was written (YYYYMMDD) and its number within that day. */
 const SEGMENT_NAME = /^(\d{8})-(\d{4})$/;
 const SEGMENT_FILE = /^(\d{8}-\d{4})\.seg$/;
-const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
+/** A reference: its segment, offset and length (reference-sql.ts reads it the same way in SQL). */
+export const REFERENCE = /^@(\d{8}-\d{4}):(\d{1,15}):(\d{1,9})$/;
 
 /** A segment is closed and the next one opened past this size, so that no file grows without bound within a day. */
 const DEFAULT_SEGMENT_BYTES = 256 * 1024 * 1024;

@@ -14,6 +14,7 @@ import {
   type StoredEvent,
 } from '../../core/ports/event-store.ts';
 import { PayloadSegments } from './payload-segments.ts';
+import { segmentOfReference } from './reference-sql.ts';
 import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 // Fast compression with a small window: event payloads are a few KB, so a 4 KB window compresses
@@ -300,7 +301,7 @@ export class PgEventStore implements EventStore {
     if (gone.length + untracked.gone.length > 0) {
       await this.db.transaction(async (tx) => {
         await tx.query('DELETE FROM payload_segments WHERE name = ANY($1::text[])', [gone]);
-        await tx.query(`DELETE FROM payload_erasures WHERE split_part(substr(reference, 2), ':', 1) = ANY($1::text[])`, [
+        await tx.query(`DELETE FROM payload_erasures WHERE ${segmentOfReference('reference')} = ANY($1::text[])`, [
           [...untracked.gone, ...gone],
         ]);
       });
@@ -419,14 +420,12 @@ async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[], unused: s
        committed_end = greatest(payload_segments.committed_end, excluded.committed_end)`,
     [[...segments.keys()], rows.map((r) => r.newest), rows.map((r) => r.end)],
   );
-  if (rows.some((r) => r.newest === null)) {
+  const unusedOnly = [...segments].filter(([, r]) => r.newest === null);
+  if (unusedOnly.length > 0) {
     await db.query(
       `UPDATE payload_segments s SET committed_end = greatest(s.committed_end, t.e)
        FROM unnest($1::text[], $2::bigint[]) AS t (name, e) WHERE s.name = t.name`,
-      [
-        [...segments].filter(([, r]) => r.newest === null).map(([name]) => name),
-        rows.filter((r) => r.newest === null).map((r) => r.end),
-      ],
+      [unusedOnly.map(([name]) => name), unusedOnly.map(([, r]) => r.end)],
     );
   }
 }

@@ -7,12 +7,8 @@
 // retention removed the segment. Then the erasures owed that reach past a file's end go: the next
 // append writes there, and the erasure job must not overwrite it.
 import type { PayloadSegments } from './payload-segments.ts';
+import { endOfReference, segmentOfReference } from './reference-sql.ts';
 import type { SqlClient } from './sql-client.ts';
-
-const WELL_FORMED = `'^@[0-9]{8}-[0-9]{4}:[0-9]{1,15}:[0-9]{1,9}$'`;
-/** In SQL, where the bytes of the reference in `column` end; null where it is malformed (only corruption makes one; the erasure job reports it) or not a reference. */
-const endOf = (column: string) =>
-  `(CASE WHEN ${column} ~ ${WELL_FORMED} THEN split_part(${column}, ':', 2)::bigint + split_part(${column}, ':', 3)::bigint END)`;
 
 interface CutOutcome {
   /** Segments cut back, with the bytes each lost. */
@@ -35,29 +31,27 @@ export async function cutUncommittedPayloads(db: SqlClient, segments: PayloadSeg
     'SELECT name, committed_end FROM payload_segments WHERE committed_end IS NOT NULL',
   );
   const outcome: CutOutcome = { cut: [], grown: [], failed: [], unerased: [] };
-  const mismatched = new Map<string, number>();
+  const mismatched = new Map<string, { size: number; committedEnd: number }>();
   for (const { name, committed_end } of tracked.rows) {
     const size = segments.sizeOf(name);
-    if (size !== undefined && size !== Number(committed_end)) mismatched.set(name, Number(committed_end));
+    if (size !== undefined && size !== Number(committed_end)) mismatched.set(name, { size, committedEnd: Number(committed_end) });
   }
   if (mismatched.size > 0) {
     // A version of Errata from before committed ends (still allowed to serve on this schema) may
     // have stored rows past one: the rows say where the end is, then. One pass over the events,
     // reading only the start of a payload kept in the row (a reference is the whole value).
     const rows = await db.query<{ name: string; end: string | number | null }>(
-      `SELECT substr(payload_deflated, 2, 13) AS name, max(${endOf('payload_deflated')}) AS end FROM events
+      `SELECT substr(payload_deflated, 2, 13) AS name, max(${endOfReference('payload_deflated')}) AS end FROM events
        WHERE substr(payload_deflated, 1, 1) = '@' AND substr(payload_deflated, 2, 13) = ANY($1::text[])
        GROUP BY 1`,
       [[...mismatched.keys()]],
     );
     const rowEnds = new Map(rows.rows.map((r) => [r.name, Number(r.end ?? 0)]));
-    for (const [name, committedEnd] of mismatched) {
+    for (const [name, { size, committedEnd }] of mismatched) {
       const end = Math.max(committedEnd, rowEnds.get(name) ?? 0);
       try {
-        const cut = segments.cut(name, end);
-        if (cut > 0) outcome.cut.push({ segment: name, bytes: cut });
-        const grown = segments.grow(name, end);
-        if (grown > 0) outcome.grown.push({ segment: name, bytes: grown });
+        if (size > end) outcome.cut.push({ segment: name, bytes: segments.cut(name, end) });
+        else if (size < end) outcome.grown.push({ segment: name, bytes: segments.grow(name, end) });
       } catch (error) {
         outcome.failed.push({ segment: name, error: error as Error });
       }
@@ -82,8 +76,8 @@ async function dropErasuresPastEnds(db: SqlClient, segments: PayloadSegments): P
   }
   const reaching = await db.query<{ reference: string }>(
     `SELECT e.reference FROM payload_erasures e JOIN unnest($1::text[], $2::bigint[]) AS f (name, size)
-       ON split_part(substr(e.reference, 2), ':', 1) = f.name
-     WHERE ${endOf('e.reference')} > f.size`,
+       ON ${segmentOfReference('e.reference')} = f.name
+     WHERE ${endOfReference('e.reference')} > f.size`,
     [files.map(([name]) => name), files.map(([, size]) => size)],
   );
   const references = reaching.rows.map((r) => r.reference);
