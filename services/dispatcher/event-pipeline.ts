@@ -34,12 +34,27 @@ export function eventPipeline(deps: EventPipelineDeps): BatchHandler {
     // which store_events timed until a batch held its payloads encoded (issue 20).
     const stop = deps.metrics.pipelineStepDuration.startTimer({ step: 'normalize_and_group' });
     const symbolicator = deps.symbolicator;
-    const batch = await prepareEvents(records, {
-      encodePayload: (json) => deps.events.encodePayload(json),
-      logger: deps.logger,
-      ...(symbolicator && { symbolicate: (id, event) => symbolicator.symbolicate(id, event) }),
-      groupingRulesFor: groupingRulesLoader(deps.metadata, deps.logger),
-    });
+    /** Every payload encoded for this batch, so that a failure partway can let them go. */
+    const encoded: string[] = [];
+    let batch: PreparedBatch;
+    try {
+      batch = await prepareEvents(records, {
+        encodePayload: (json) => {
+          const payload = deps.events.encodePayload(json);
+          encoded.push(payload);
+          return payload;
+        },
+        logger: deps.logger,
+        ...(symbolicator && { symbolicate: (id, event) => symbolicator.symbolicate(id, event) }),
+        groupingRulesFor: groupingRulesLoader(deps.metadata, deps.logger),
+      });
+    } catch (error) {
+      // Loading a project's grouping rules or source maps failed partway (or a later event would
+      // not encode): the payloads encoded before it are let go like those of a batch whose
+      // recording failed.
+      await letGo(deps.events, encoded);
+      throw error;
+    }
     stop();
     await store(deps, batch);
     await symbolicator?.flushUsage();
@@ -57,14 +72,10 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   try {
     results = await deps.metadata.recordOccurrences(batch.prepared.map((p) => p.occurrence));
   } catch (error) {
-    // The batch goes again, and its events get payloads of their own: these are let go (where
-    // the store keeps them apart, they go on its erasure list). Best effort: the error is the batch's.
-    await deps.events
-      .insertEvents(
-        [],
-        batch.prepared.map((p) => p.event.encodedPayload),
-      )
-      .catch(() => {});
+    await letGo(
+      deps.events,
+      batch.prepared.map((p) => p.event.encodedPayload),
+    );
     throw error;
   }
   recordTimer();
@@ -111,4 +122,13 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
   const now = Date.now() / 1000;
   for (const row of rows) deps.metrics.pipelineEventAge.observe(Math.max(0, now - row.receivedAt));
   outcomes.recordTo(deps.outcomes);
+}
+
+/**
+ * The payloads of a batch that failed before its rows were stored. It goes again, and its events
+ * get payloads of their own: these are let go (where the store keeps them apart, they go on its
+ * erasure list). Best effort: the error is the batch's.
+ */
+async function letGo(events: EventStore, payloads: string[]): Promise<void> {
+  await events.insertEvents([], payloads).catch(() => {});
 }

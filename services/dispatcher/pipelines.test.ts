@@ -36,12 +36,18 @@ afterAll(() => stores.close());
 
 const RECEIVED_AT = Date.UTC(2026, 10, 21, 22) / 1000;
 let offset = 0;
-function record(kind: 'event' | 'log', id: string, payload: Buffer | string, itemCount?: number): DeliveredRecord {
+function record(
+  kind: 'event' | 'log',
+  id: string,
+  payload: Buffer | string,
+  itemCount?: number,
+  project = projectId,
+): DeliveredRecord {
   const header: QueuedItemHeader = {
     v: 1,
     kind,
     id,
-    projectId,
+    projectId: project,
     organizationId,
     receivedAt: RECEIVED_AT,
     ...(itemCount === undefined ? {} : { itemCount }),
@@ -208,11 +214,39 @@ describe('event pipeline', () => {
       await pipeline(failed);
       expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 1, gone: 0, failed: [] });
       expect((await store.getEvent(projectId, '7'.repeat(32)))?.payload.logentry?.formatted).toBe('its batch failed');
+
+      // One that fails partway through preparing (the second project's grouping rules could not
+      // be read) lets go of the copies made before it.
+      const { project: other } = await stores.metadata.createProject(
+        { organizationId, slug: 'other-shop', name: 'Other shop' },
+        { publicKey: 'o'.repeat(32), label: 'Default' },
+      );
+      const failingPartway = eventPipeline({
+        metadata: Object.assign(Object.create(stores.metadata) as typeof stores.metadata, {
+          getGroupingRules: (id: number) =>
+            id === other.id ? Promise.reject(new Error('the rules could not be read')) : stores.metadata.getGroupingRules(id),
+        }),
+        events: store,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        metrics,
+        logger,
+      });
+      const partway = [
+        record('event', '6'.repeat(32), '{"message": "prepared before the failure"}'),
+        record('event', '5'.repeat(32), '{"message": "in the other project"}', undefined, other.id),
+      ];
+      await expect(failingPartway(partway)).rejects.toThrow(/could not be read/);
+      expect(await listed()).toBe(1);
+      await pipeline(partway);
+      expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 1, gone: 0, failed: [] });
+      expect((await store.getEvent(projectId, '6'.repeat(32)))?.payload.logentry?.formatted).toBe('prepared before the failure');
+      expect((await store.getEvent(other.id, '5'.repeat(32)))?.payload.logentry?.formatted).toBe('in the other project');
     } finally {
       segments.close();
       await rm(dir, { recursive: true, force: true });
       // Its row refers to a file now gone, which a later read through the shared store would not find.
-      await stores.client.query('DELETE FROM events WHERE event_id = ANY($1::text[])', [['8'.repeat(32), '7'.repeat(32)]]);
+      const stored = ['8', '7', '6', '5'].map((c) => c.repeat(32));
+      await stores.client.query('DELETE FROM events WHERE event_id = ANY($1::text[])', [stored]);
     }
   });
 });
