@@ -52,4 +52,29 @@ describe('prepareEvents', () => {
     // The SDK said in-app; the server's in-app rules (applied in grouping) say a dependency is not.
     expect(stored[0].in_app).toBe(false);
   });
+
+  it('lets the thread answer other work while a long batch is prepared', async () => {
+    // An encoder that takes 2 ms a payload stands for a slow machine: the batch lasts 60 ms, and
+    // a health check or a dashboard query waiting on the thread must not wait that long.
+    const encodedBeforeTurn: number[] = [];
+    let encoded = 0;
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+      encodedBeforeTurn.push(encoded);
+    });
+    const encodePayload = () => {
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      return `encoded #${++encoded}`;
+    };
+    const records = Array.from({ length: 30 }, (_, i) => record(String(i).padStart(32, '0'), { message: `event ${i}` }, i));
+
+    const { prepared } = await prepareEvents(records, { encodePayload, logger: createLogger('silent') });
+
+    expect(prepared).toHaveLength(30);
+    expect(turned).toBe(true);
+    // Within the first 10 ms of preparing (and a payload or so more), not after the batch.
+    expect(encodedBeforeTurn[0]).toBeLessThan(10);
+  });
 });

@@ -2,6 +2,7 @@
 // in-app, JS modules), symbolicate JS frames (the only I/O here: loading source maps), group,
 // summarize, serialize the payload once and encode it as the event store keeps it. What it
 // returns is what the stores then record.
+import { setImmediate as turnOfTheEventLoop } from 'node:timers/promises';
 import { userKey } from '../core/event/context.ts';
 import { traceIdOf } from '../core/event/event.ts';
 import type { Occurrence } from '../core/issues/occurrence.ts';
@@ -42,12 +43,25 @@ interface PrepareOptions {
   groupingRulesFor?: GroupingRulesFor;
 }
 
+/**
+ * How long preparing runs before it lets the thread's other work in. The loop awaits only
+ * promises, which never yield to messages or I/O, so a batch of a thousand events held the
+ * standalone backend thread for a few hundred milliseconds: every health check and dashboard
+ * query of the main thread waited that long (docs/benchmarks.md, 2026-12-05).
+ */
+const YIELD_AFTER_MS = 10;
+
 export async function prepareEvents(
   records: RecordToPrepare[],
   { encodePayload, logger, symbolicate, groupingRulesFor }: PrepareOptions,
 ): Promise<PreparedBatch> {
   const batch: PreparedBatch = { prepared: [], dropped: [] };
+  let lastTurn = performance.now();
   for (const record of records) {
+    if (performance.now() - lastTurn >= YIELD_AFTER_MS) {
+      await turnOfTheEventLoop();
+      lastTurn = performance.now();
+    }
     const item = readQueuedJson(record.value, record, logger);
     if ('dropped' in item) {
       batch.dropped.push(item.dropped);

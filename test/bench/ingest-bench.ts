@@ -9,7 +9,8 @@
 //   than 10 s), core-ms per event over the load and its drain, peak RSS and where the memory went
 //   in the largest of the samples taken every 2 s. At the first rate, the
 //   time from accepted to listed by `list_issues` (visibility-probe.ts).
-//   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS (the bare server too).
+//   Max: closed loop, CONCURRENCY requests in flight, for MAX_SECONDS (the bare server too); then,
+//   while the backlog is worked off, how long the health check and an issue list take.
 // Peak RSS of the server process is read from /proc/<pid>/status (VmHWM). The server runs with
 // the node flags of `npm start` (test/support/standalone-server.ts).
 import { metricTotal } from '../support/metrics.ts';
@@ -17,6 +18,7 @@ import { provision, removeDir, startServer, type StandaloneServer } from '../sup
 import { BODIES, CONCURRENCY, closedLoop, describe, emptyResult, openLoop, peakRssMb, percentile, startBare } from './load.ts';
 import { memoryBreakdown, readThreadMemory, type MemorySample } from './memory-breakdown.ts';
 import { describeThreadCpu, processCpuSeconds, threadCpuSeconds, threadCpuSplit } from './thread-cpu.ts';
+import { describeReads, startReadSampler } from './reads-under-backlog.ts';
 import { describeVisibility, startVisibilityProbe } from './visibility-probe.ts';
 
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 15);
@@ -203,8 +205,14 @@ async function main() {
     const max = await closedLoop(url, MAX_SECONDS);
     const maxSent = Date.now();
     console.log(describe('errata standalone (max)', max));
+    const reads = startReadSampler({
+      url: server.url,
+      issuesPath: `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?limit=25`,
+      token: p.token,
+    });
     await waitProcessed(server, before + max.accepted);
     const maxDrain = (Date.now() - maxSent) / 1000;
+    const readTimes = await reads.stop();
     const loadCpu = process.cpuUsage(loadCpuBefore);
     console.log(`  ${describeThreadCpu(server.child.pid!, cpuBefore, threadCpuSeconds(server.child.pid!), max.accepted)}`);
     console.log(
@@ -216,6 +224,7 @@ async function main() {
     console.log(
       `  ratio errata/bare (accepted events/s, max phase): ${(max.accepted / max.seconds / (bareMax.accepted / bareMax.seconds)).toFixed(3)}`,
     );
+    console.log(`  ${describeReads(readTimes)}`);
     console.log(`  peak RSS of the server process: ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
     console.log(`  after the max phase: ${(await memoryBreakdown(server.child.pid!, await readThreadMemory(server.url))).line}`);
   } finally {

@@ -37,9 +37,10 @@ export const BACKEND_SOURCE_MAP_CACHE_BYTES = 96 * 1024 * 1024;
  * each call starts, in five pairs of bench:ingest the max phase cost 0-12% less CPU per event
  * and processed 2-15% more a second (36% and 56% in a pair the machine disturbed), for 1-13 MB
  * more at peak. A Kafka consumer keeps four batches' records fetched ahead, and the distributed
- * dispatcher peaked 150-200 MB higher with 1,000 (docs/benchmarks.md, 2026-12-04 (third)). The
- * price: under a backlog a call holds this thread, and the main thread's SQL and health pings
- * with it, about twice as long (/healthz p50 about 0.45 s against 0.2 while catching up).
+ * dispatcher peaked 150-200 MB higher with 1,000 (docs/benchmarks.md, 2026-12-04 (third)). A
+ * call's transactions hold the database longer too, and the main thread's SQL waits for them;
+ * preparing lets it in every 10 ms (prepare-events.ts): while catching up, /healthz p50 about
+ * 20 ms and max 130, an issue list p50 85 ms and max 210 (2026-12-05).
  */
 export const BACKEND_BATCH_SIZE = 1000;
 
