@@ -44,10 +44,11 @@ interface PrepareOptions {
 }
 
 /**
- * How long preparing runs before it lets the thread's other work in. The loop awaits only
- * promises, which never yield to messages or I/O, so a batch of a thousand events held the
- * standalone backend thread for a few hundred milliseconds: every health check and dashboard
- * query of the main thread waited that long (docs/benchmarks.md, 2026-12-05).
+ * How long preparing runs before it lets the thread's other work in, checked between events. The
+ * loop's awaits are mostly of promises already settled (only symbolication reads files), which
+ * never yield to messages or I/O, so a batch of a thousand events held the standalone backend
+ * thread for a few hundred milliseconds: every health check and dashboard query of the main
+ * thread waited that long (docs/benchmarks.md, 2026-12-05).
  */
 const YIELD_AFTER_MS = 10;
 
