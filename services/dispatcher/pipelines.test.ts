@@ -18,6 +18,7 @@ import { logPipeline } from './log-pipeline.ts';
 
 let stores: EmbeddedStores;
 let projectId: number;
+let otherProjectId: number;
 let organizationId: number;
 const metrics = createMetrics({ processMetrics: false });
 const logger = createLogger('silent');
@@ -31,6 +32,12 @@ beforeAll(async () => {
     { publicKey: 'k'.repeat(32), label: 'Default' },
   );
   projectId = project.id;
+  // A second project of the same organization, created with the first so that no test leaves one behind.
+  const { project: other } = await stores.metadata.createProject(
+    { organizationId: org.id, slug: 'other-shop', name: 'Other shop' },
+    { publicKey: 'o'.repeat(32), label: 'Default' },
+  );
+  otherProjectId = other.id;
 });
 afterAll(() => stores.close());
 
@@ -217,14 +224,12 @@ describe('event pipeline', () => {
 
       // One that fails partway through preparing (the second project's grouping rules could not
       // be read) lets go of the copies made before it.
-      const { project: other } = await stores.metadata.createProject(
-        { organizationId, slug: 'other-shop', name: 'Other shop' },
-        { publicKey: 'o'.repeat(32), label: 'Default' },
-      );
       const failingPartway = eventPipeline({
         metadata: Object.assign(Object.create(stores.metadata) as typeof stores.metadata, {
           getGroupingRules: (id: number) =>
-            id === other.id ? Promise.reject(new Error('the rules could not be read')) : stores.metadata.getGroupingRules(id),
+            id === otherProjectId
+              ? Promise.reject(new Error('the rules could not be read'))
+              : stores.metadata.getGroupingRules(id),
         }),
         events: store,
         outcomes: outcomeRecorder(metrics, 'dispatcher'),
@@ -233,14 +238,14 @@ describe('event pipeline', () => {
       });
       const partway = [
         record('event', '6'.repeat(32), '{"message": "prepared before the failure"}'),
-        record('event', '5'.repeat(32), '{"message": "in the other project"}', undefined, other.id),
+        record('event', '5'.repeat(32), '{"message": "in the other project"}', undefined, otherProjectId),
       ];
       await expect(failingPartway(partway)).rejects.toThrow(/could not be read/);
       expect(await listed()).toBe(1);
       await pipeline(partway);
       expect(await erasePendingPayloads(stores.client, segments)).toEqual({ overwritten: 1, gone: 0, failed: [] });
       expect((await store.getEvent(projectId, '6'.repeat(32)))?.payload.logentry?.formatted).toBe('prepared before the failure');
-      expect((await store.getEvent(other.id, '5'.repeat(32)))?.payload.logentry?.formatted).toBe('in the other project');
+      expect((await store.getEvent(otherProjectId, '5'.repeat(32)))?.payload.logentry?.formatted).toBe('in the other project');
     } finally {
       segments.close();
       await rm(dir, { recursive: true, force: true });

@@ -135,7 +135,7 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
     }),
     pipelineStepDuration: new Histogram({
       name: 'errata_pipeline_step_duration_seconds',
-      help: 'Time spent per dispatcher step and batch.',
+      help: 'Wall-clock time per dispatcher step and batch, including what else the thread ran while the step waited or yielded.',
       labelNames: ['step'] as const,
       buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,

@@ -50,7 +50,10 @@ export function startReadSampler(target: Target): { stop(): Promise<ReadTimes> }
 }
 
 export function describeReads({ health, issues }: ReadTimes): string {
+  // A backlog worked off before the first tick leaves no answers: say so rather than print NaN.
   const figures = (ms: number[]) =>
-    `p50 ${percentile(ms, 50).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms (${ms.length} answers${ms.some((m) => m === Infinity) ? ', some failed' : ''})`;
+    ms.length === 0
+      ? 'no answers (the backlog cleared within the first interval)'
+      : `p50 ${percentile(ms, 50).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms (${ms.length} answers${ms.some((m) => m === Infinity) ? ', some failed' : ''})`;
   return `reads while catching up, every ${INTERVAL_MS} ms: /healthz ${figures(health)}; a list of 25 issues ${figures(issues)}`;
 }
