@@ -199,6 +199,41 @@ const send = async (url: string, body: Buffer, headers: Record<string, string> =
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 };
 
+describe('readBody without copies', () => {
+  // Each copy of a body is an allocation of its size on the thread that answers requests, which a
+  // loaded server promotes and frees only in a full collection (docs/benchmarks.md, 2026-12-05 (second)).
+  it('hands over a body that arrived in one chunk as that chunk, and joins one in many', async () => {
+    const oneChunk = createServer(async (req, res) => {
+      const arrived: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => arrived.push(chunk));
+      const body = await readBody(req, limits);
+      res.end(JSON.stringify({ ok: true, chunks: arrived.length, same: body === arrived[0], text: body.toString() }));
+    });
+    await new Promise<void>((resolve) => oneChunk.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(oneChunk.address() as AddressInfo).port}/`;
+      const read = async (body: ReadableStream<Uint8Array> | Buffer) =>
+        (await fetch(url, { method: 'POST', body, duplex: 'half' } as RequestInit)).json();
+      expect(await read(text)).toEqual({ ok: true, chunks: 1, same: true, text: text.toString() });
+      const pieces = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          for (let i = 0; i < text.length; i += 600) {
+            controller.enqueue(text.subarray(i, i + 600));
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          controller.close();
+        },
+      });
+      const joined = (await read(pieces)) as { chunks: number; same: boolean; text: string };
+      expect(joined.chunks).toBeGreaterThan(1);
+      expect(joined.same).toBe(false);
+      expect(joined.text).toBe(text.toString());
+    } finally {
+      await new Promise<void>((resolve) => oneChunk.close(() => resolve()));
+    }
+  });
+});
+
 describe('readBody against compression bombs', () => {
   const roomy = { maxRequestBytes: 20 * 1024 * 1024, maxDecompressedBytes: 100 * 1024 * 1024, maxCompressionRatio: 1000 };
 

@@ -101,6 +101,11 @@ function collectBody(
     // The first-line check: 'waiting' for the line, 'checking' it (input paused), then 'passed'.
     let lineState: 'waiting' | 'checking' | 'passed' = firstLine ? 'waiting' : 'passed';
     let endedWhileChecking = false;
+    // A body read in one chunk (most envelopes: the parser hands over each socket read as a Buffer
+    // of its own) is used as it is: a copy would be one more allocation per request, freed only
+    // by a full collection once a loaded server has promoted it (docs/benchmarks.md, 2026-12-05
+    // (second)). Chunks are never written to after they arrive.
+    const joined = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bodyBytes));
 
     const finish = (error?: Error) => {
       if (done) return;
@@ -115,7 +120,7 @@ function collectBody(
       }
       done = true;
       req.off('data', onWire);
-      if (!error) return resolve(Buffer.concat(chunks, bodyBytes));
+      if (!error) return resolve(joined());
       decode?.destroy();
       // The rest of the upload is read and discarded instead of the connection being torn
       // down, so the client still reads the answer.
@@ -126,7 +131,7 @@ function collectBody(
       lineState = 'checking';
       req.pause();
       decode?.pause();
-      const line = Buffer.concat(chunks, bodyBytes).subarray(0, lineBytes);
+      const line = joined().subarray(0, lineBytes);
       firstLine!.check(line).then(
         () => {
           lineState = 'passed';

@@ -39,6 +39,7 @@ interface Segment {
 }
 
 interface PendingAppend {
+  /** The records' frames, each as its header and its value. */
   frames: Buffer[];
   resolve: () => void;
   reject: (error: Error) => void;
@@ -115,7 +116,7 @@ export class TopicLog {
     if (this.options.readOnly) return Promise.reject(new Error('this queue log is open read-only'));
     if (this.closed) return Promise.reject(new Error('queue is closed'));
     if (this.syncFailure) return Promise.reject(this.syncFailure);
-    const frames = records.map((r) => encodeFrame(this.nextSequence++, r.key, r.value));
+    const frames = records.flatMap((r) => encodeFrame(this.nextSequence++, r.key, r.value));
     return new Promise((resolve, reject) => {
       this.pending.push({ frames, resolve, reject });
       void this.flush();
