@@ -207,14 +207,27 @@ describe('readBody without copies', () => {
       const arrived: Buffer[] = [];
       req.on('data', (chunk: Buffer) => arrived.push(chunk));
       const body = await readBody(req, limits);
-      res.end(JSON.stringify({ ok: true, chunks: arrived.length, same: body === arrived[0], text: body.toString() }));
+      res.end(
+        JSON.stringify({
+          ok: true,
+          chunks: arrived.length,
+          same: body === arrived[0],
+          // A body that is a slice of a larger buffer (a decompressor's output) would keep it alive.
+          ownBuffer: body.length === body.buffer.byteLength,
+          text: body.toString(),
+        }),
+      );
     });
     await new Promise<void>((resolve) => oneChunk.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(oneChunk.address() as AddressInfo).port}/`;
-      const read = async (body: ReadableStream<Uint8Array> | Buffer) =>
-        (await fetch(url, { method: 'POST', body, duplex: 'half' } as RequestInit)).json();
-      expect(await read(text)).toEqual({ ok: true, chunks: 1, same: true, text: text.toString() });
+      const read = async (body: ReadableStream<Uint8Array> | Buffer, headers: Record<string, string> = {}) =>
+        (await fetch(url, { method: 'POST', body, headers, duplex: 'half' } as RequestInit)).json();
+      expect(await read(text)).toEqual({ ok: true, chunks: 1, same: true, ownBuffer: true, text: text.toString() });
+      // Over 4 KiB, so that a copy is a buffer of its own rather than a slice of node's pool.
+      const larger = Buffer.from('{"hello":"world"}\n'.repeat(600));
+      const gzipped = (await read(gzipSync(larger), { 'content-encoding': 'gzip' })) as Record<string, unknown>;
+      expect(gzipped).toMatchObject({ ok: true, chunks: 1, ownBuffer: true, text: larger.toString() });
       const pieces = new ReadableStream<Uint8Array>({
         async start(controller) {
           for (let i = 0; i < text.length; i += 600) {
@@ -224,7 +237,7 @@ describe('readBody without copies', () => {
           controller.close();
         },
       });
-      const joined = (await read(pieces)) as { chunks: number; same: boolean; text: string };
+      const joined = (await read(pieces)) as { chunks: number; same: boolean; ownBuffer: boolean; text: string };
       expect(joined.chunks).toBeGreaterThan(1);
       expect(joined.same).toBe(false);
       expect(joined.text).toBe(text.toString());

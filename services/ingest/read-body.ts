@@ -101,11 +101,16 @@ function collectBody(
     // The first-line check: 'waiting' for the line, 'checking' it (input paused), then 'passed'.
     let lineState: 'waiting' | 'checking' | 'passed' = firstLine ? 'waiting' : 'passed';
     let endedWhileChecking = false;
-    // A body read in one chunk (most envelopes: the parser hands over each socket read as a Buffer
-    // of its own) is used as it is: a copy would be one more allocation per request, freed only
-    // by a full collection once a loaded server has promoted it (docs/benchmarks.md, 2026-12-05
-    // (second)). Chunks are never written to after they arrive.
-    const joined = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bodyBytes));
+    // A body read in one chunk that is a buffer of its own (most envelopes: node's parser copies
+    // each socket read into one) is used as it is: a copy would be one more allocation per
+    // request, freed only by a full collection once a loaded server has promoted it
+    // (docs/benchmarks.md, 2026-12-05 (second)). A decompressor's chunk is a slice of its 16 KiB
+    // output buffer, which the body would keep alive: that one is copied. Chunks are never
+    // written to after they arrive.
+    const joined = () => {
+      const only = chunks.length === 1 ? chunks[0]! : undefined;
+      return only && only.length === only.buffer.byteLength ? only : Buffer.concat(chunks, bodyBytes);
+    };
 
     const finish = (error?: Error) => {
       if (done) return;

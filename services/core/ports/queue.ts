@@ -54,6 +54,7 @@ export interface PartitionLag {
 }
 
 export interface Queue {
+  /** A record's value is written as given, not copied: it must not change until this resolves. */
   publish(topic: string, records: QueueRecord[], options?: PublishOptions): Promise<void>;
   subscribe(topic: string, options: SubscribeOptions, handler: BatchHandler): Subscription;
   /** Records published but not yet committed, per consumer group and partition. */
