@@ -237,7 +237,7 @@ describe('readBody without copies', () => {
           controller.close();
         },
       });
-      const joined = (await read(pieces)) as { chunks: number; same: boolean; ownBuffer: boolean; text: string };
+      const joined = (await read(pieces)) as { chunks: number; same: boolean; text: string };
       expect(joined.chunks).toBeGreaterThan(1);
       expect(joined.same).toBe(false);
       expect(joined.text).toBe(text.toString());
