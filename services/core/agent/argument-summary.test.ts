@@ -62,4 +62,22 @@ describe('argumentSummary', () => {
     // A commit hides nothing and is what a resolve is about.
     expect(argumentSummary({ commit: 'a'.repeat(40) })).toBe(`commit=${'a'.repeat(40)}`);
   });
+
+  it('reads only the start of a long value, so a hostile one costs no more than a short one', () => {
+    // `a.a.a…` made the URL pattern backtrack over the whole value: 40 KB took 0.85 s, and a
+    // value of 1 MB (the largest body an agent may send) held the event loop for minutes.
+    const hostile = 'a.'.repeat(500_000);
+    expect(argumentSummary({ note: hostile })).toBe(`note=${'a.'.repeat(19)}a…`);
+    // A secret that starts in the shown part is still replaced, however long it runs.
+    expect(argumentSummary({ note: `errata_agent_${'x'.repeat(100_000)}` })).toBe('note=[redacted]');
+    expect(argumentSummary({ [`${'n'.repeat(100_000)}`]: 1 })).toBe(`${'n'.repeat(29)}…=1`);
+  });
+
+  it('shows lists nested deeper than three levels as an ellipsis', () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    // Before, each level was a call of its own: the stack overflowed.
+    expect(argumentSummary({ ids: deep })).toBe('ids=[[[…]]]');
+    expect(argumentSummary({ ids: [['WEB-1']] })).toBe('ids=[[WEB-1]]');
+  });
 });

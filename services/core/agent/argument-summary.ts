@@ -9,6 +9,15 @@ export const MAX_SUMMARY_CHARS = 200;
 /** One string value's budget: enough for an id, a slug or the start of a note. */
 const MAX_VALUE_CHARS = 40;
 const MAX_ITEMS = 5;
+/**
+ * How much of one string is cleaned and searched for secrets before it is cut to MAX_VALUE_CHARS.
+ * The secret patterns backtrack over the whole text they are given (URL_USER is quadratic in a
+ * run like `a.a.a…`: 40 KB took 0.85 s, so a 1 MB argument held the event loop for minutes, even
+ * on a rate-limited call); a secret that starts within the shown part is still whole in this much.
+ */
+const MAX_SCANNED_CHARS = 256;
+/** Lists nested deeper than this show as `…`: an agent's arguments can nest as deep as JSON allows. */
+const MAX_DEPTH = 3;
 const REDACTED = '[redacted]';
 
 const SECRET_NAME = /token|secret|password|passwd|dsn|auth|cookie|credential|api[-_]?key|private/i;
@@ -21,25 +30,29 @@ const COMMIT = /^(?:[a-f0-9]{40}|[a-f0-9]{64})$/i;
 const URL_USER = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
 
 export function argumentSummary(args: unknown): string {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args === undefined ? '' : value('', args);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args === undefined ? '' : value('', args, 0);
   const parts = Object.entries(args as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
-    .map(([name, v]) => `${cut(clean(name), 30)}=${SECRET_NAME.test(name) ? REDACTED : value(name, v)}`);
+    .map(([name, v]) => `${shortName(name)}=${SECRET_NAME.test(name) ? REDACTED : value(name, v, 0)}`);
   return cut(parts.join(' '), MAX_SUMMARY_CHARS);
 }
 
-function value(name: string, v: unknown): string {
+function value(name: string, v: unknown, depth: number): string {
   if (typeof v === 'string') return quoted(v);
   if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
   if (Array.isArray(v)) {
-    const shown = v.slice(0, MAX_ITEMS).map((item) => value(name, item));
+    if (depth >= MAX_DEPTH) return '…';
+    const shown = v.slice(0, MAX_ITEMS).map((item) => value(name, item, depth + 1));
     return `[${shown.join(',')}${v.length > MAX_ITEMS ? `,+${v.length - MAX_ITEMS}` : ''}]`;
   }
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>);
     const shown = entries
       .slice(0, MAX_ITEMS)
-      .map(([key, inner]) => `${cut(clean(key), 30)}:${SECRET_NAME.test(key) ? REDACTED : typeof inner === 'object' && inner !== null ? '…' : value(key, inner)}`);
+      .map(
+        ([key, inner]) =>
+          `${shortName(key)}:${SECRET_NAME.test(key) ? REDACTED : typeof inner === 'object' && inner !== null ? '…' : value(key, inner, depth + 1)}`,
+      );
     return `{${shown.join(',')}${entries.length > MAX_ITEMS ? `,+${entries.length - MAX_ITEMS}` : ''}}`;
   }
   return typeof v;
@@ -47,8 +60,20 @@ function value(name: string, v: unknown): string {
 
 /** A string as the line shows it: secrets out, whitespace collapsed, cut; quoted when it has spaces or quotes. */
 function quoted(text: string): string {
-  const shown = cut(redact(clean(text)), MAX_VALUE_CHARS);
+  const shown = cut(redact(clean(scanned(text))), MAX_VALUE_CHARS);
   return /^[^\s"=]+$/.test(shown) ? shown : JSON.stringify(shown);
+}
+
+/** An argument's or a key's name as shown; a secret-sounding name is judged on the whole of it. */
+function shortName(name: string): string {
+  return cut(clean(scanned(name)), 30);
+}
+
+/** The part of a text that is cleaned and searched; never ends in half a surrogate pair. */
+function scanned(text: string): string {
+  if (text.length <= MAX_SCANNED_CHARS) return text;
+  const end = /[\ud800-\udbff]/.test(text.charAt(MAX_SCANNED_CHARS - 1)) ? MAX_SCANNED_CHARS - 1 : MAX_SCANNED_CHARS;
+  return text.slice(0, end);
 }
 
 function redact(text: string): string {
