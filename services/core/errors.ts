@@ -84,12 +84,17 @@ export class RateLimitedError extends ErrataError {
   }
 }
 
-/** A dependency (queue, store) cannot take the work right now; the client should retry. */
-/** A dependency is down or overloaded: retry later. `cause` keeps the driver's error for logs. */
+/**
+ * A dependency (queue, store) is down, or the server is too busy to take the work right now: retry
+ * later. `cause` keeps the driver's error for logs; `retryAfterSeconds`, when known, is sent as
+ * Retry-After.
+ */
 export class UnavailableError extends ErrataError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super('unavailable', message);
-    if (options) this.cause = options.cause;
+    if (options && 'cause' in options) this.cause = options.cause;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

@@ -5,27 +5,21 @@ import type Koa from 'koa';
 import { h, type JSX } from 'preact';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
-import { ConflictError, UserInputError } from '../core/errors.ts';
+import { ConflictError, UnavailableError, UserInputError } from '../core/errors.ts';
 import { acceptInvitation, checkInvitation } from '../core/people/invitations.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
 import { endSession } from '../core/people/sessions.ts';
 import { createUser, setPassword } from '../core/people/users.ts';
-import type { CodePurpose, OneTimeCode, User, UserStore } from '../core/ports/user-store.ts';
+import type { CodePurpose, OneTimeCode, User, UserCredentials, UserStore } from '../core/ports/user-store.ts';
 import type { OidcConfig } from '../runtime/config.ts';
 import type { AssetSet } from './assets/asset-store.ts';
-import {
-  cookieNames,
-  CSRF_COOKIE_MAX_AGE,
-  readCookie,
-  setCookie,
-  type CookieJar,
-} from './auth/cookies.ts';
+import { cookieNames, CSRF_COOKIE_MAX_AGE, readCookie, setCookie, type CookieJar } from './auth/cookies.ts';
 import { beginSession } from './auth/begin-session.ts';
 import { currentSession } from './auth/current-session.ts';
 import { nextPath } from './auth/next-path.ts';
 import { checkedForm } from './auth/checked-form.ts';
 import { mintCsrfCookie, sessionCsrfToken } from './auth/csrf.ts';
-import { SignInThrottle, waitText } from './auth/sign-in-throttle.ts';
+import { SignInThrottle, waitText, type AttemptOutcome } from './auth/sign-in-throttle.ts';
 import { LoginPage } from './pages/login.tsx';
 import { InvitationPage } from './pages/invitation.tsx';
 import { LinkUsedPage, ResetPage, SetupPage } from './pages/one-time-link.tsx';
@@ -100,19 +94,27 @@ export function signInRoutes(deps: SignInDeps) {
       const next = nextPath(form.get('next'));
       const again = (status: number, alert: string) =>
         page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next, sso }));
-      const throttled = throttle.check(email, ctx.ip);
+      const throttled = throttle.begin(email, ctx.ip);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
         const whose = throttled.what === 'account' ? 'this email address' : 'your network address';
         return again(429, `Too many failed sign-ins for ${whose}. Wait ${waitText(throttled.retryAfterMs)} and try again.`);
       }
-      const user = email ? await deps.users.findUserByEmail(email) : undefined;
-      // verify hashes even without a user, so an unknown email takes as long as a wrong password.
-      if (!(await deps.passwords.verify(password, user?.passwordHash)) || !user) {
-        throttle.failed(email, ctx.ip);
-        return again(401, WRONG);
+      let outcome: AttemptOutcome = 'abandoned';
+      let user: UserCredentials | undefined;
+      try {
+        user = email ? await deps.users.findUserByEmail(email) : undefined;
+        // verify hashes even without a user, so an unknown email takes as long as a wrong password.
+        outcome = (await deps.passwords.verify(password, user?.passwordHash)) && user ? 'succeeded' : 'failed';
+      } catch (error) {
+        // Too many hashes already waiting: this guess was not checked, so it does not count.
+        if (!(error instanceof UnavailableError && error.retryAfterSeconds !== undefined)) throw error;
+        ctx.set('Retry-After', String(error.retryAfterSeconds));
+        return again(503, capitalise(error.message));
+      } finally {
+        throttle.settle(email, ctx.ip, outcome);
       }
-      throttle.succeeded(email);
+      if (outcome === 'failed' || !user) return again(401, WRONG);
       if (deps.passwords.needsRehash(user.passwordHash!)) {
         await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
       }

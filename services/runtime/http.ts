@@ -3,7 +3,7 @@
 // call listen() themselves; the CLI composes and starts them.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import { ErrataError, RateLimitedError, UserInputError } from '../core/errors.ts';
+import { ErrataError, RateLimitedError, UnavailableError, UserInputError } from '../core/errors.ts';
 import type { Logger } from './logger.ts';
 import { renderMetrics, type Metrics } from './metrics.ts';
 
@@ -134,6 +134,9 @@ function mapErrors(logger: Logger): Koa.Middleware {
         if (error instanceof RateLimitedError) {
           ctx.set('Retry-After', String(error.retryAfterSeconds));
           ctx.set(error.headers);
+        }
+        if (error instanceof UnavailableError && error.retryAfterSeconds !== undefined) {
+          ctx.set('Retry-After', String(error.retryAfterSeconds));
         }
         return;
       }

@@ -57,6 +57,20 @@ describe('password hashing', () => {
     expect(calls).toBe(1);
   });
 
+  it('refuses a check at once, with a retry time, when the slots are taken and enough already wait', async () => {
+    const small = createPasswordHasher({ params: { ln: 10, r: 8, p: 1 }, maxConcurrent: 1, maxWaiting: 1 });
+    const encoded = await small.hash('right');
+    const [first, second, third] = ['right', 'wrong', 'right'].map((password) => small.verify(password, encoded));
+    await expect(third).rejects.toMatchObject({
+      code: 'unavailable',
+      retryAfterSeconds: 2,
+      message: expect.stringMatching(/try again in 2 seconds/),
+    });
+    expect(await first).toBe(true);
+    expect(await second).toBe(false);
+    expect(await small.verify('right', encoded)).toBe(true);
+  });
+
   it('treats canonically equivalent Unicode passwords alike', async () => {
     const encoded = await fast.hash('caf\u00e9-secret');
     expect(await fast.verify('cafe\u0301-secret', encoded)).toBe(true);

@@ -2,8 +2,10 @@
 // OWASP's parameters (N=2^17, r=8, p=1), a 16-byte salt and a 64-byte key, written in the PHC
 // string format `$scrypt$ln=17,r=8,p=1$<salt>$<key>` so the parameters travel with each hash and
 // can be raised later (needsRehash says when a stored hash is weaker than today's). Each hash
-// takes ~100+ ms and 128 MiB, so a semaphore caps how many run at once.
+// takes ~100+ ms and 128 MiB, so a semaphore caps how many run at once, and how many may wait:
+// a burst of sign-ins must not queue minutes of hashing ahead of everyone else's.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { UnavailableError } from '../errors.ts';
 import { Semaphore } from './semaphore.ts';
 
 interface ScryptParams {
@@ -19,6 +21,9 @@ const SALT_BYTES = 16;
 const KEY_BYTES = 64;
 /** Two at once on a small machine: 256 MiB of scrypt memory at most. */
 const DEFAULT_MAX_CONCURRENT = 2;
+/** Hashes that may wait for a slot: about half a second of work at two at once. */
+const DEFAULT_MAX_WAITING = 8;
+const BUSY_RETRY_SECONDS = 2;
 /** Longer passwords are refused before hashing, so no one can make a hash arbitrarily slow. */
 export const MAX_PASSWORD_LENGTH = 1024;
 
@@ -73,11 +78,17 @@ function derive(password: string, salt: Buffer, params: ScryptParams, keyLength:
 }
 
 export function createPasswordHasher(
-  options: { params?: ScryptParams; maxConcurrent?: number; random?: (bytes: number) => Buffer } = {},
+  options: { params?: ScryptParams; maxConcurrent?: number; maxWaiting?: number; random?: (bytes: number) => Buffer } = {},
 ): PasswordHasher {
   const params = options.params ?? OWASP_SCRYPT;
   const random = options.random ?? randomBytes;
-  const slots = new Semaphore(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  const slots = new Semaphore(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, {
+    maxWaiting: options.maxWaiting ?? DEFAULT_MAX_WAITING,
+    full: () =>
+      new UnavailableError(`too many passwords are being checked at once: try again in ${BUSY_RETRY_SECONDS} seconds`, {
+        retryAfterSeconds: BUSY_RETRY_SECONDS,
+      }),
+  });
   // What an unknown account is checked against: same parameters, so the same cost.
   let dummy: Promise<string> | undefined;
 

@@ -33,6 +33,22 @@ describe('Semaphore', () => {
     await expect(slots.run(() => Promise.resolve('next'))).resolves.toBe('next');
   });
 
+  it("refuses at once with the owner's error when maxWaiting already wait, and queues again once one moves on", async () => {
+    const slots = new Semaphore(1, { maxWaiting: 1, full: () => new Error('busy') });
+    const gates = [deferred(), deferred()];
+    const runs = gates.map((gate) => slots.run(() => gate.promise));
+    await Promise.resolve();
+    expect(slots.queued).toBe(1);
+    await expect(slots.run(() => Promise.resolve('third'))).rejects.toThrow('busy');
+    gates[0]!.resolve();
+    await runs[0];
+    const fourth = slots.run(() => Promise.resolve('fourth'));
+    gates[1]!.resolve();
+    await runs[1];
+    await expect(fourth).resolves.toBe('fourth');
+    expect(slots.queued).toBe(0);
+  });
+
   it('refuses a limit below one', () => {
     expect(() => new Semaphore(0)).toThrow(/at least 1/);
   });

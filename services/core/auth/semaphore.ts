@@ -1,10 +1,15 @@
-// A counting semaphore: at most `limit` holders at once, the rest wait in arrival order. Used to
-// cap concurrent password hashes, each of which takes ~100 ms of CPU and 128 MiB of memory.
+// A counting semaphore: at most `limit` holders at once, the rest wait in arrival order, and at
+// most `maxWaiting` of them: past that, run() refuses at once with the owner's error rather than
+// queueing work no one will wait for. Used to cap concurrent password hashes, each of which takes
+// ~100 ms of CPU and 128 MiB of memory.
 export class Semaphore {
   private held = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    private readonly queue: { maxWaiting: number; full: () => Error } = { maxWaiting: Infinity, full: () => new Error('never') },
+  ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a semaphore needs a limit of at least 1, got ${limit}`);
   }
 
@@ -27,6 +32,7 @@ export class Semaphore {
       this.held++;
       return Promise.resolve();
     }
+    if (this.waiting.length >= this.queue.maxWaiting) return Promise.reject(this.queue.full());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 

@@ -1,28 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { SignInThrottle, waitText } from './sign-in-throttle.ts';
+import { SignInThrottle, waitText, type AttemptOutcome } from './sign-in-throttle.ts';
 
 const MINUTE = 60_000;
+
+/** One whole attempt that ends as `outcome`; answers the verdict when it was not let through. */
+function attempt(throttle: SignInThrottle, email: string, address: string, now: number, outcome: AttemptOutcome = 'failed') {
+  const verdict = throttle.begin(email, address, now);
+  if (!verdict) throttle.settle(email, address, outcome, now);
+  return verdict;
+}
 
 describe('SignInThrottle', () => {
   it('holds an account after five failures until the oldest is fifteen minutes old, whatever the case of the email', () => {
     const throttle = new SignInThrottle();
-    for (let i = 0; i < 5; i++) {
-      expect(throttle.check('Ada@example.com', '10.0.0.1', i * MINUTE)).toBeUndefined();
-      throttle.failed('Ada@example.com', `10.0.0.${i}`, i * MINUTE);
-    }
-    expect(throttle.check('ada@EXAMPLE.com', '10.0.0.9', 5 * MINUTE)).toEqual({ what: 'account', retryAfterMs: 10 * MINUTE });
-    expect(throttle.check('ada@example.com', '10.0.0.9', 15 * MINUTE + 1)).toBeUndefined();
+    for (let i = 0; i < 5; i++) expect(attempt(throttle, 'Ada@example.com', `10.0.0.${i}`, i * MINUTE)).toBeUndefined();
+    expect(attempt(throttle, 'ada@EXAMPLE.com', '10.0.0.9', 5 * MINUTE)).toEqual({ what: 'account', retryAfterMs: 10 * MINUTE });
+    expect(attempt(throttle, 'ada@example.com', '10.0.0.9', 15 * MINUTE + 1, 'abandoned')).toBeUndefined();
   });
 
   it('holds an address after twenty failures across accounts, and a success clears only the account', () => {
     const throttle = new SignInThrottle();
-    for (let i = 0; i < 20; i++) throttle.failed(`user${i}@example.com`, '10.0.0.1', 0);
-    expect(throttle.check('new@example.com', '10.0.0.1', MINUTE)).toEqual({ what: 'address', retryAfterMs: 14 * MINUTE });
-    expect(throttle.check('new@example.com', '10.0.0.2', MINUTE)).toBeUndefined();
+    for (let i = 0; i < 20; i++) attempt(throttle, `user${i}@example.com`, '10.0.0.1', 0);
+    expect(attempt(throttle, 'new@example.com', '10.0.0.1', MINUTE)).toEqual({ what: 'address', retryAfterMs: 14 * MINUTE });
+    expect(attempt(throttle, 'new@example.com', '10.0.0.2', MINUTE, 'abandoned')).toBeUndefined();
 
-    for (let i = 0; i < 5; i++) throttle.failed('bob@example.com', '10.0.0.3', 0);
-    throttle.succeeded('bob@example.com');
-    expect(throttle.check('bob@example.com', '10.0.0.3', 0)).toBeUndefined();
+    for (let i = 0; i < 4; i++) attempt(throttle, 'bob@example.com', '10.0.0.3', 0);
+    attempt(throttle, 'bob@example.com', '10.0.0.3', 0, 'succeeded');
+    for (let i = 0; i < 5; i++) expect(attempt(throttle, 'bob@example.com', '10.0.0.4', 0)).toBeUndefined();
+  });
+
+  it('counts attempts still being checked, so a burst cannot pass the limit before the first one fails', () => {
+    const throttle = new SignInThrottle();
+    attempt(throttle, 'eve@example.com', '10.0.0.1', 0);
+    const begun = [1, 2, 3, 4].map((i) => throttle.begin('eve@example.com', `10.0.1.${i}`, 0));
+    expect(begun).toEqual([undefined, undefined, undefined, undefined]);
+    // Five are counted (one failed, four in progress): the sixth waits a moment, not fifteen minutes.
+    expect(throttle.begin('EVE@example.com', '10.0.2.1', 0)).toEqual({ what: 'account', retryAfterMs: 5_000 });
+    // An attempt refused as busy, not checked, frees its place without counting as a failure.
+    throttle.settle('eve@example.com', '10.0.1.1', 'abandoned', 0);
+    expect(attempt(throttle, 'eve@example.com', '10.0.2.1', 0)).toBeUndefined();
+    for (const i of [2, 3, 4]) throttle.settle('eve@example.com', `10.0.1.${i}`, 'failed', 0);
+    expect(throttle.begin('eve@example.com', '10.0.2.2', MINUTE)).toEqual({ what: 'account', retryAfterMs: 14 * MINUTE });
   });
 });
 

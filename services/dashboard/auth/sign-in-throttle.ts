@@ -1,8 +1,10 @@
 // Slows password guessing: failed sign-ins are counted per account (the email, lower-cased,
 // known or not, so the throttle says nothing about who exists) and per client address; past the
 // limit within the window, sign-in is refused before any hashing until the oldest failure ages
-// out. In memory: one mcp process's view, which is enough to make guessing slow, and a restart
-// forgets it, which an attacker cannot trigger.
+// out. An attempt still being checked counts as a failure until it settles: otherwise a burst of
+// concurrent guesses would all pass the check before the first one failed. In memory: one mcp
+// process's view, which is enough to make guessing slow, and a restart forgets it, which an
+// attacker cannot trigger.
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failures an account may have in the window: a person mistyping gets several tries. */
 const ACCOUNT_LIMIT = 5;
@@ -10,6 +12,8 @@ const ACCOUNT_LIMIT = 5;
 const ADDRESS_LIMIT = 20;
 /** Keys kept at most; beyond it the quietest are forgotten, so a flood cannot fill memory. */
 const MAX_KEYS = 10_000;
+/** The wait advised when only attempts still in progress fill the limit: they settle in a moment. */
+const PENDING_RETRY_MS = 5_000;
 
 interface ThrottleVerdict {
   /** What is throttled, for the message. */
@@ -19,12 +23,25 @@ interface ThrottleVerdict {
 
 class FailureLog {
   private readonly failures = new Map<string, number[]>();
+  /** Attempts begun and not yet settled, per key (bounded by the requests in flight). */
+  private readonly pending = new Map<string, number>();
 
   constructor(private readonly limit: number) {}
 
   retryAfter(key: string, now: number): number {
     const recent = this.recent(key, now);
-    return recent.length >= this.limit ? recent[recent.length - this.limit]! + WINDOW_MS - now : 0;
+    if (recent.length >= this.limit) return recent[recent.length - this.limit]! + WINDOW_MS - now;
+    return recent.length + (this.pending.get(key) ?? 0) >= this.limit ? PENDING_RETRY_MS : 0;
+  }
+
+  begin(key: string): void {
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  settle(key: string): void {
+    const left = (this.pending.get(key) ?? 1) - 1;
+    if (left > 0) this.pending.set(key, left);
+    else this.pending.delete(key);
   }
 
   fail(key: string, now: number): void {
@@ -44,27 +61,39 @@ class FailureLog {
   }
 }
 
+/** How a begun attempt ended: a wrong password, a right one, or neither (refused as busy, or an error). */
+export type AttemptOutcome = 'failed' | 'succeeded' | 'abandoned';
+
 export class SignInThrottle {
   private readonly accounts = new FailureLog(ACCOUNT_LIMIT);
   private readonly addresses = new FailureLog(ADDRESS_LIMIT);
 
-  /** Undefined when this attempt may go ahead. */
-  check(email: string, address: string, now = Date.now()): ThrottleVerdict | undefined {
-    const account = this.accounts.retryAfter(email.trim().toLowerCase(), now);
-    if (account > 0) return { what: 'account', retryAfterMs: account };
+  /**
+   * A verdict when this attempt must wait; otherwise undefined, and the attempt counts against
+   * both limits until settle() is called for it (exactly once, whatever happens).
+   */
+  begin(email: string, address: string, now = Date.now()): ThrottleVerdict | undefined {
+    const account = email.trim().toLowerCase();
+    const byAccount = this.accounts.retryAfter(account, now);
+    if (byAccount > 0) return { what: 'account', retryAfterMs: byAccount };
     const byAddress = this.addresses.retryAfter(address, now);
     if (byAddress > 0) return { what: 'address', retryAfterMs: byAddress };
+    this.accounts.begin(account);
+    this.addresses.begin(address);
     return undefined;
   }
 
-  failed(email: string, address: string, now = Date.now()): void {
-    this.accounts.fail(email.trim().toLowerCase(), now);
-    this.addresses.fail(address, now);
-  }
-
-  /** A right password clears the account's count (the address keeps its own). */
-  succeeded(email: string): void {
-    this.accounts.clear(email.trim().toLowerCase());
+  /** Ends a begun attempt: a failure is counted; a success clears the account's count (the address keeps its own). */
+  settle(email: string, address: string, outcome: AttemptOutcome, now = Date.now()): void {
+    const account = email.trim().toLowerCase();
+    this.accounts.settle(account);
+    this.addresses.settle(address);
+    if (outcome === 'failed') {
+      this.accounts.fail(account, now);
+      this.addresses.fail(address, now);
+    } else if (outcome === 'succeeded') {
+      this.accounts.clear(account);
+    }
   }
 }
 
