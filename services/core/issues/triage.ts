@@ -32,7 +32,7 @@ export interface TriageResult {
 export async function triageIssues(
   ports: TriagePorts,
   projectId: number,
-  issues: Issue[],
+  issues: Array<Pick<Issue, 'id' | 'projectId'>>,
   request: TriageRequest,
   actor: TriageActor,
   now: Date,

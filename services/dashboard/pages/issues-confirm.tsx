@@ -14,7 +14,10 @@ interface ConfirmPageProps {
   viewer: User;
   organization: string;
   action: IssueAction;
+  /** Issues matching (or selected). */
   count: number;
+  /** The most one action takes: above it, the first that many in the list's order. */
+  limit: number;
   /** The filter in words, or undefined for selected issues. */
   filterText: string | undefined;
   /** Every field to post again (the filter, the action, the scope, the selected ids). */
@@ -35,6 +38,8 @@ const VERBS: Record<IssueAction, string> = {
 export function IssuesConfirmPage(props: ConfirmPageProps) {
   const { action, count } = props;
   const issues = `${formatCount(count)} issue${count === 1 ? '' : 's'}`;
+  const taken = Math.min(count, props.limit);
+  const takenIssues = `${formatCount(taken)} issue${taken === 1 ? '' : 's'}`;
   const question = props.filterText ? `${VERBS[action]} ${issues} matching ${props.filterText}?` : `${VERBS[action]} ${issues}?`;
   return (
     <AppShell
@@ -52,8 +57,16 @@ export function IssuesConfirmPage(props: ConfirmPageProps) {
             Deleting removes the issues and all their events for good. A new event with the same fingerprint starts a new issue.
           </p>
         ) : (
-          <p class="muted">
-            Every issue matching when you confirm is changed, including any that arrived since this page was made.
+          count <= taken && (
+            <p class="muted">
+              Every issue matching when you confirm is changed, including any that arrived since this page was made.
+            </p>
+          )
+        )}
+        {count > taken && (
+          <p class="notice notice-warning">
+            One action takes at most {formatCount(props.limit)} issues: this one takes the first {formatCount(taken)} in the
+            list's order. Select all matching again afterwards for the next ones.
           </p>
         )}
         {props.error && (
@@ -67,16 +80,16 @@ export function IssuesConfirmPage(props: ConfirmPageProps) {
             <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
           ))}
           <input type="hidden" name="confirm" value="yes" />
-          <input type="hidden" name="count" value={String(count)} />
+          <input type="hidden" name="count" value={String(taken)} />
           {action === 'delete' && (
             <div class="field">
-              <label for="typed">Type {formatCount(count)} or the word delete to confirm</label>
+              <label for="typed">Type {formatCount(taken)} or the word delete to confirm</label>
               <input id="typed" name="typed" type="text" autocomplete="off" required />
             </div>
           )}
           <div class="confirm-buttons">
             <button class={`button ${action === 'delete' ? 'button-danger-solid' : 'button-primary'}`} type="submit">
-              {VERBS[action]} {issues}
+              {VERBS[action]} {takenIssues}
             </button>
             <a class="button" href={props.cancelHref}>
               Cancel

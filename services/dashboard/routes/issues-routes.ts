@@ -4,7 +4,7 @@
 // issue matching the filter, as bulk_update_issues does), as the signed-in person.
 import { h } from 'preact';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
-import { triageMatching } from '../../core/issues/bulk-triage.ts';
+import { MAX_BULK_ISSUES, triageMatching } from '../../core/issues/bulk-triage.ts';
 import { hourlySeriesByIssue } from '../../core/issues/event-series.ts';
 import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, type IssueAction } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
@@ -149,6 +149,7 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
           organization: page.organization.slug,
           action,
           count,
+          limit: MAX_BULK_ISSUES,
           filterText: all ? describeFilter(filter, query, project) : undefined,
           fields: [
             ...filterFields(filter),
@@ -167,7 +168,7 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
       if (typed !== 'delete' && typed !== (form.get('count') ?? '')) {
         return confirmation(
           400,
-          `Type ${formatCount(Number(form.get('count')) || count)} or the word delete to confirm; nothing was deleted.`,
+          `Type ${formatCount(Number(form.get('count')) || Math.min(count, MAX_BULK_ISSUES))} or the word delete to confirm; nothing was deleted.`,
         );
       }
     }
@@ -179,7 +180,8 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
   const result = all
     ? await triageMatching(ports, query, request, actor, now)
     : await triageIssues(ports, project.id, selected, request, actor, now);
-  page.seeOther(`${listHref}&done=${action}&n=${result.matched}`);
+  const more = 'more' in result && result.more ? '&more=1' : '';
+  page.seeOther(`${listHref}&done=${action}&n=${result.matched}${more}`);
 }
 
 /** The project the filter names, or the organization's first. */
@@ -239,10 +241,13 @@ const DONE: Record<IssueAction, string> = {
   delete: 'Deleted',
 };
 
+const MORE_MATCHED = `More matched than one action takes (${formatCount(MAX_BULK_ISSUES)}): select all matching again for the next ones.`;
+
 /** The notice after an action, from the address the action redirected to (only these words, never text from the address). */
 function doneNotice(params: URLSearchParams): string | undefined {
   const action = params.get('done') as IssueAction;
   const n = Number(params.get('n'));
   if (!ISSUE_ACTIONS.includes(action) || !Number.isSafeInteger(n) || n < 0) return undefined;
-  return `${DONE[action]} ${formatCount(n)} issue${n === 1 ? '' : 's'}.`;
+  const done = `${DONE[action]} ${formatCount(n)} issue${n === 1 ? '' : 's'}.`;
+  return params.get('more') === '1' ? `${done} ${MORE_MATCHED}` : done;
 }

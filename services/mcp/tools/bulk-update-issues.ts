@@ -1,12 +1,13 @@
 // bulk_update_issues: one triage action on every issue of a project matching a filter (the
-// same filter list_issues takes), or on the issues named by shortIds. delete needs admin and
-// confirmBulk. It echoes the short ids it changed, and dryRun shows what would match first.
+// same filter list_issues takes; the first 10,000 in its order), or on the issues named by
+// shortIds. delete needs admin and confirmBulk. It echoes the short ids it changed, and dryRun
+// shows what would match first.
 import { z } from 'zod';
 import { UserInputError } from '../../core/errors.ts';
-import { matchingIssues, triageAll } from '../../core/issues/bulk-triage.ts';
+import { matchingIssues, MAX_BULK_ISSUES, triageAll, type IssueRef, type Matches } from '../../core/issues/bulk-triage.ts';
 import { ISSUE_ACTIONS } from '../../core/issues/lifecycle.ts';
 import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
-import type { Issue, Project } from '../../core/ports/metadata-store.ts';
+import type { Project } from '../../core/ports/metadata-store.ts';
 import { issueFilter, issueFilterInput, projectSlugInput, shortIdInput } from '../tool-kit/issue-views.ts';
 import { actionOrderInput, agreedEnvironment, environmentInput } from '../tool-kit/issue-list-options.ts';
 import { issueByShortId, projectBySlug } from '../tool-kit/scope.ts';
@@ -25,6 +26,7 @@ export const bulkUpdateIssues = defineTool({
     '(status, default unresolved; level; environment; query in the search syntax list_issues takes, e.g. level:error ' +
     '!environment:staging TypeError), or to the issues named in shortIds (instead of a filter). ' +
     `Returns how many matched and changed, and the short ids changed in sort order (first ${ECHOED}). ` +
+    `One call acts on at most the first ${MAX_BULK_ISSUES.toLocaleString('en-US')} matches in sort order; moreMatching says more matched. ` +
     'dryRun: true changes nothing and returns the short ids that match. ' +
     'delete (admin) needs confirmBulk: true. project may be left out with a project-scoped token.',
   minimumRole: 'triage',
@@ -53,14 +55,20 @@ export const bulkUpdateIssues = defineTool({
     changed: z.number().int().describe('0 on a dry run'),
     shortIds: z.array(z.string()).describe(`what changed (on a dry run: what matched), in sort order, the first ${ECHOED}`),
     moreShortIds: z.number().int().describe('how many more changed (or matched) than shortIds lists'),
+    moreMatching: z
+      .boolean()
+      .describe(
+        `true when more than ${MAX_BULK_ISSUES} matched: only the first ${MAX_BULK_ISSUES} in sort order were taken ` +
+          '(once the action makes them stop matching, e.g. resolving unresolved issues, a second call takes the next ones)',
+      ),
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmBulk || input.dryRun, 'confirmBulk');
-    const { project, issues } = input.shortIds
+    const { project, issues, more } = input.shortIds
       ? await namedIssues(context, input.shortIds, input)
       : await filteredIssues(context, input);
     const dryRun = input.dryRun === true;
-    let changed: Issue[] = issues;
+    let changed: IssueRef[] = issues;
     if (!dryRun) {
       const request = { action: input.action, ...(input.snoozeMinutes ? { snoozeMinutes: input.snoozeMinutes } : {}) };
       const actor = { kind: 'agent', name: context.token.name } as const;
@@ -69,13 +77,17 @@ export const bulkUpdateIssues = defineTool({
       changed = issues.filter((issue) => ids.has(issue.id));
     }
     const shortIds = changed.slice(0, ECHOED).map((issue) => issue.shortId);
-    const more = changed.length - shortIds.length;
-    const listed = shortIds.length > 0 ? `: ${shortIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : '';
-    const matched = `${issues.length} issue${issues.length === 1 ? '' : 's'} matched in ${project.slug}`;
+    const moreListed = changed.length - shortIds.length;
+    const listed = shortIds.length > 0 ? `: ${shortIds.join(', ')}${moreListed > 0 ? ` and ${moreListed} more` : ''}` : '';
+    const cap = MAX_BULK_ISSUES.toLocaleString('en-US');
+    const matched = more
+      ? `more than ${cap} issues matched in ${project.slug}, the first ${cap} taken`
+      : `${issues.length} issue${issues.length === 1 ? '' : 's'} matched in ${project.slug}`;
+    const rest = more && !dryRun ? ' For the rest, call again once these no longer match the filter, or narrow it.' : '';
     return {
       summary: dryRun
-        ? `${input.action} (dry run, nothing changed): ${matched}${listed}.`
-        : `${input.action}: ${matched}, ${changed.length} changed${listed}.`,
+        ? `${input.action} (dry run, nothing changed): ${matched}${listed}.${rest}`
+        : `${input.action}: ${matched}, ${changed.length} changed${listed}.${rest}`,
       result: {
         project: project.slug,
         action: input.action,
@@ -83,7 +95,8 @@ export const bulkUpdateIssues = defineTool({
         matched: issues.length,
         changed: dryRun ? 0 : changed.length,
         shortIds,
-        moreShortIds: more,
+        moreShortIds: moreListed,
+        moreMatching: more,
       },
     };
   },
@@ -95,17 +108,17 @@ type FilterInput = Parameters<typeof issueFilter>[0] & {
   sort?: (typeof ISSUE_SORTS)[number] | undefined;
 };
 
-async function filteredIssues(context: ToolContext, input: FilterInput): Promise<{ project: Project; issues: Issue[] }> {
+async function filteredIssues(context: ToolContext, input: FilterInput): Promise<Matches & { project: Project }> {
   const filter = issueFilter(input);
   const environment = agreedEnvironment(input.environment, filter.environment);
   const project = await projectBySlug(context, input.project);
-  const issues = await matchingIssues(context.metadata, {
+  const matches = await matchingIssues(context.metadata, {
     ...filter,
     projectId: project.id,
     ...(environment !== undefined ? { environment } : {}),
     ...(input.sort ? { sort: input.sort } : {}),
   });
-  return { project, issues };
+  return { project, ...matches };
 }
 
 /** The issues shortIds names, in its order, once each; all must be of one project the token sees. */
@@ -113,7 +126,7 @@ async function namedIssues(
   context: ToolContext,
   shortIds: string[],
   input: FilterInput,
-): Promise<{ project: Project; issues: Issue[] }> {
+): Promise<Matches & { project: Project }> {
   const given = (['status', 'level', 'query', 'environment', 'sort'] as const).filter((key) => input[key] !== undefined);
   if (given.length > 0) {
     throw new UserInputError(
@@ -121,7 +134,7 @@ async function namedIssues(
     );
   }
   const named = input.project === undefined ? undefined : await projectBySlug(context, input.project);
-  const issues = new Map<number, Issue>();
+  const issues = new Map<number, IssueRef>();
   let project = named;
   for (const shortId of shortIds) {
     const found = await issueByShortId(context, shortId);
@@ -133,5 +146,5 @@ async function namedIssues(
     }
     issues.set(found.issue.id, found.issue);
   }
-  return { project: project!, issues: [...issues.values()] };
+  return { project: project!, issues: [...issues.values()], more: false };
 }

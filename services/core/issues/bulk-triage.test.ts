@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Issue } from '../ports/metadata-store.ts';
+import { errorEvent, OPEN_TIMEOUT_MS, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
+import { matchingIssues, triageMatching } from './bulk-triage.ts';
+
+let h: ToolHarness;
+const issues: Issue[] = [];
+
+beforeAll(async () => {
+  h = await openToolHarness();
+  for (let i = 0; i < 7; i++) {
+    issues.push(
+      await h.sendEvent(
+        h.projects.web,
+        errorEvent('TypeError', `flood ${i}`, { fingerprint: [`flood ${i}`] }),
+        Date.UTC(2026, 0, 1, 0, i),
+      ),
+    );
+  }
+}, OPEN_TIMEOUT_MS);
+afterAll(() => h.close());
+
+const filter = () => ({ projectId: h.projects.web.id, status: 'unresolved' as const });
+const actor = { kind: 'person', name: 'ada@example.com' } as const;
+
+describe('matchingIssues', () => {
+  it('keeps the first matches up to the cap, in the sort, and says whether more matched', async () => {
+    const newestFirst = [...issues].reverse().map(({ id, projectId, shortId }) => ({ id, projectId, shortId }));
+    expect(await matchingIssues(h.stores.metadata, filter(), 3)).toEqual({ issues: newestFirst.slice(0, 3), more: true });
+    expect(await matchingIssues(h.stores.metadata, filter(), 6)).toEqual({ issues: newestFirst.slice(0, 6), more: true });
+    expect(await matchingIssues(h.stores.metadata, filter(), 7)).toEqual({ issues: newestFirst, more: false });
+    expect(await matchingIssues(h.stores.metadata, filter())).toEqual({ issues: newestFirst, more: false });
+  });
+});
+
+describe('triageMatching', () => {
+  it('acts on the first matches up to the cap; called again, it reaches the rest that still match', async () => {
+    const ports = { metadata: h.stores.metadata, events: h.stores.events };
+    const now = new Date(Date.UTC(2026, 0, 2));
+    const first = await triageMatching(ports, filter(), { action: 'resolve' }, actor, now, 5);
+    expect(first).toMatchObject({ matched: 5, changed: 5, more: true });
+    // The five newest (the default sort is last seen); the store names them in id order.
+    expect(first.changedIds).toEqual(issues.slice(2).map((issue) => issue.id));
+    const second = await triageMatching(ports, filter(), { action: 'resolve' }, actor, now, 5);
+    expect(second).toMatchObject({ matched: 2, changed: 2, more: false });
+    expect(await h.stores.metadata.countIssues(filter())).toBe(0);
+  });
+});

@@ -1,0 +1,93 @@
+// "Select all matching" over more issues than one bulk action takes (10,000): the confirmation
+// says so and counts what the button does, the action takes the first 10,000 in the list's order,
+// and the notice after it says more matched. The 10,001 issues are written into the stopped
+// server's database with SQL (ingesting them would take minutes); everything after is the real
+// server and browser.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts';
+import { embeddedDatabaseDir } from '../../../services/runtime/embedded/database-dir.ts';
+import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { signedInPerson } from '../../support/dashboard-people.ts';
+import {
+  api,
+  initializedDataDir,
+  provision,
+  startServer,
+  stopAndRemove,
+  type Provisioned,
+  type StandaloneServer,
+} from '../../support/standalone-server.ts';
+
+const ISSUES = 10_001;
+let server: StandaloneServer;
+let browser: Browser;
+let p: Provisioned;
+
+beforeAll(async () => {
+  const dataDir = await initializedDataDir();
+  const first = await startServer({ dataDir });
+  p = await provision(first, 'Flooded');
+  expect(await first.stop()).toBe(0);
+  const db = await PGliteClient.open(embeddedDatabaseDir(dataDir));
+  try {
+    await db.query(
+      `INSERT INTO issues (project_id, short_number, title, level, type, first_seen, last_seen, times_seen)
+       SELECT $1, g, 'FloodError: number ' || g, 'error', 'error', now(), now() - g * interval '1 second', 1
+       FROM generate_series(1, $2::int) g`,
+      [p.projectId, ISSUES],
+    );
+    await db.query(`UPDATE projects SET issue_counter = $2 WHERE id = $1`, [p.projectId, ISSUES]);
+  } finally {
+    await db.close();
+  }
+  server = await startServer({ dataDir });
+  browser = await launchChromium(inject('chromium'));
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  if (server) await stopAndRemove(server);
+});
+
+const unresolvedIssues = async () => {
+  const path = `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}/issues?status=unresolved&limit=100`;
+  const answer = await api<{ issues: Array<{ title: string }> }>(server, path, p.token);
+  return answer.body.issues;
+};
+
+describe('select all matching, over more issues than one action takes', () => {
+  it('says it takes the first 10,000, takes them in the list order, and says more matched', async () => {
+    const admin = await signedInPerson(server, 'admin');
+    const checked = await openCheckedPage(
+      browser,
+      `${server.url}/organizations/${p.organization}/issues?project=${p.projectSlug}`,
+      {
+        screenshot: 'issues-bulk-cap',
+        cookies: admin.client.jar,
+      },
+    );
+    try {
+      const { page } = checked;
+      await page.getByLabel('Select all on this page').check();
+      await page.getByLabel('Select all 10,001 issues matching this filter').check();
+      await Promise.all([page.waitForURL(/issues\/bulk$/), page.getByRole('button', { name: 'Resolve', exact: true }).click()]);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        `Resolve 10,001 issues matching project ${p.projectSlug}, status unresolved?`,
+      );
+      await expect(page.locator('.notice-warning').textContent()).resolves.toBe(
+        "One action takes at most 10,000 issues: this one takes the first 10,000 in the list's order. Select all matching again afterwards for the next ones.",
+      );
+      await checked.recheck('issues-bulk-cap-confirm');
+      await Promise.all([page.waitForURL(/done=resolve/), page.getByRole('button', { name: 'Resolve 10,000 issues' }).click()]);
+      await expect(page.getByRole('status').textContent()).resolves.toBe(
+        'Resolved 10,000 issues. More matched than one action takes (10,000): select all matching again for the next ones.',
+      );
+      await checked.recheck('issues-bulk-cap-done');
+      // The list's order is last seen, newest first: the oldest one is left.
+      expect(await unresolvedIssues()).toEqual([expect.objectContaining({ title: `FloodError: number ${ISSUES}` })]);
+    } finally {
+      await checked.close();
+    }
+  }, 120_000);
+});
