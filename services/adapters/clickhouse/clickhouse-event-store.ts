@@ -10,6 +10,7 @@ import type { Level } from '../../core/event/level.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import {
   USER_SCAN_EVENTS,
+  STATS_RELEASES,
   type DailyCount,
   type EventNeighbours,
   type HourlyCount,
@@ -191,20 +192,29 @@ export class ClickHouseEventStore implements EventStore {
 
   async issueEventStats(projectId: number, issueId: number, since: number): Promise<IssueEventStats> {
     // Copies of an event share its time and release, so min, max and the distinct releases need no dedupe.
-    const rows = await this.select<{ count: string; first: string; last: string; releases: string[]; users: string }>(sql`
+    const rows = await this.select<{
+      count: string;
+      first: string;
+      last: string;
+      releases: string[];
+      release_count: string;
+      users: string;
+    }>(sql`
       SELECT toString(uniqExact(event_id)) AS count, toString(uniqExactIf(user_key, user_key IS NOT NULL)) AS users,
-        toString(min(timestamp_us)) AS first,
-        toString(max(timestamp_us)) AS last, arraySort(groupUniqArray(release)) AS releases
+        toString(min(timestamp_us)) AS first, toString(max(timestamp_us)) AS last,
+        arraySlice(arraySort(groupUniqArray(release)), 1, ${STATS_RELEASES}) AS releases,
+        toString(uniqExactIf(release, release IS NOT NULL)) AS release_count
       FROM ${this.table} WHERE project_id = ${projectId} AND issue_id = ${issueId} AND ${from(since)}`);
     const row = rows[0]!;
     const count = Number(row.count);
     return count === 0
-      ? { count, firstSeen: null, lastSeen: null, releases: [], users: 0 }
+      ? { count, firstSeen: null, lastSeen: null, releases: [], releaseCount: 0, users: 0 }
       : {
           count,
           firstSeen: fromMicros(row.first),
           lastSeen: fromMicros(row.last),
           releases: row.releases,
+          releaseCount: Number(row.release_count),
           users: Number(row.users),
         };
   }

@@ -1,7 +1,13 @@
 // The EventStore contract, run against every adapter on the real database.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { USER_SCAN_EVENTS, type EventStore, type NewEvent, type StoredEvent } from '../../core/ports/event-store.ts';
+import {
+  STATS_RELEASES,
+  USER_SCAN_EVENTS,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+} from '../../core/ports/event-store.ts';
 
 export function describeEventStoreContract(name: string, open: () => Promise<EventStore>): void {
   describe(`EventStore contract: ${name}`, () => {
@@ -183,14 +189,21 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
         firstSeen: since,
         lastSeen: since + 9.5,
         releases: ['1.10', '2.0'],
+        releaseCount: 2,
         users: 2,
       });
       expect((await store.issueEventStats(project, 25, since - 1)).releases).toEqual(['0.9', '1.10', '2.0']);
       expect((await store.issueEventStats(project, 25, since + 1)).users).toBe(2);
       expect((await store.issueEventStats(project, 25, since + 3)).users).toBe(1);
-      const none = { count: 0, firstSeen: null, lastSeen: null, releases: [], users: 0 };
+      const none = { count: 0, firstSeen: null, lastSeen: null, releases: [], releaseCount: 0, users: 0 };
       expect(await store.issueEventStats(project, 25, since + 10)).toEqual(none);
       expect(await store.issueEventStats(project, 27, 0)).toEqual(none);
+      // Any number of releases can come; the first STATS_RELEASES in byte order are named, all counted.
+      const many = Array.from({ length: STATS_RELEASES + 5 }, (_, i) => at(20 + i, `r${String(i).padStart(2, '0')}`, 28));
+      await store.insertEvents(many.map(toNew));
+      const stats = await store.issueEventStats(project, 28, since);
+      expect(stats.releases).toEqual(many.slice(0, STATS_RELEASES).map((e) => e.release));
+      expect(stats.releaseCount).toBe(STATS_RELEASES + 5);
     });
 
     it('counts the events of an issue per UTC day, oldest first', async () => {

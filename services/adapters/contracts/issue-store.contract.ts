@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserInputError } from '../../core/errors.ts';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
-import type { IssueSort, IssueStore } from '../../core/ports/issue-store.ts';
+import { MAX_ISSUE_ENVIRONMENTS, type IssueSort, type IssueStore } from '../../core/ports/issue-store.ts';
 import type { Project, TenancyStore } from '../../core/ports/tenancy-store.ts';
 import * as fixtures from './metadata-fixtures.ts';
 import { at, change, T } from './metadata-fixtures.ts';
@@ -164,8 +164,27 @@ export function describeIssueStoreContract(
       expect(issue.firstSeen.getTime()).toBe(t * 1000);
       expect(issue.lastSeen.getTime()).toBe((t + 10) * 1000);
       expect([...issue.environments].sort()).toEqual(['production', 'qa "east" \\ ü', 'staging']);
-      const releases = await store.listReleases(project.id);
+      const releases = await store.listReleases(project.id, 10);
       expect(releases.map((r) => r.version).sort()).toEqual(['1.0', '1.1']);
+      expect(await store.countReleases(project.id)).toBe(2);
+      // Newest first, at most the limit.
+      expect((await store.listReleases(project.id, 1)).map((r) => r.version)).toEqual(['1.1']);
+    });
+
+    it('keeps the first MAX_ISSUE_ENVIRONMENTS environments of an issue, whether they come in one batch or many', async () => {
+      const { project } = await orgWithProject();
+      const names = Array.from({ length: MAX_ISSUE_ENVIRONMENTS + 20 }, (_, i) => `env-${String(i).padStart(3, '0')}`);
+      const batch = (from: number, to: number) =>
+        names.slice(from, to).map((environment, i) => occurrence(project, { timestamp: 1_800_000_000 + from + i, environment }));
+      await store.recordOccurrences(batch(0, 10));
+      await store.recordOccurrences(batch(10, MAX_ISSUE_ENVIRONMENTS + 10));
+      await store.recordOccurrences(batch(MAX_ISSUE_ENVIRONMENTS + 10, MAX_ISSUE_ENVIRONMENTS + 20));
+      const issue = (await store.findIssue(project.id, 1))!;
+      expect(issue.count).toBe(MAX_ISSUE_ENVIRONMENTS + 20);
+      expect(issue.environments).toEqual(names.slice(0, MAX_ISSUE_ENVIRONMENTS));
+      const { project: fresh } = await orgWithProject();
+      await store.recordOccurrences(names.map((environment) => occurrence(fresh, { environment })));
+      expect((await store.findIssue(fresh.id, 1))!.environments).toHaveLength(MAX_ISSUE_ENVIRONMENTS);
     });
 
     it('lists issues newest first with filters and a cursor, never from another project', async () => {

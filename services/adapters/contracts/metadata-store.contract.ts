@@ -68,6 +68,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   listIssueActivity: true,
   expireSnoozes: true,
   listReleases: true,
+  countReleases: true,
   findRelease: true,
   releaseCounts: true,
   forgetProcessedEventsBefore: true,

@@ -5,6 +5,7 @@ import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
 import {
   USER_SCAN_EVENTS,
+  STATS_RELEASES,
   type DailyCount,
   type EventNeighbours,
   type HourlyCount,
@@ -207,17 +208,26 @@ export class PgEventStore implements EventStore {
       first_seen: number | null;
       last_seen: number | null;
       releases: string[];
+      release_count: number;
       users: number;
     }>(
       `SELECT count(*)::int AS count, count(DISTINCT user_key)::int AS users, extract(epoch from min(timestamp))::float8 AS first_seen,
          extract(epoch from max(timestamp))::float8 AS last_seen,
-         coalesce(array_agg(DISTINCT release COLLATE "C" ORDER BY release COLLATE "C")
-           FILTER (WHERE release IS NOT NULL), '{}') AS releases
+         coalesce((array_agg(DISTINCT release COLLATE "C" ORDER BY release COLLATE "C")
+           FILTER (WHERE release IS NOT NULL))[1:$4], '{}') AS releases,
+         count(DISTINCT release)::int AS release_count
        FROM events WHERE project_id = $1 AND issue_id = $2 AND timestamp >= to_timestamp($3::float8)`,
-      [projectId, issueId, since],
+      [projectId, issueId, since, STATS_RELEASES],
     );
     const row = result.rows[0]!;
-    return { count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen, releases: row.releases, users: row.users };
+    return {
+      count: row.count,
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
+      releases: row.releases,
+      releaseCount: row.release_count,
+      users: row.users,
+    };
   }
 
   async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {

@@ -233,11 +233,19 @@ export class PgIssueStore implements IssueStore {
     });
   }
 
-  async listReleases(projectId: number): Promise<Release[]> {
-    const result = await this.db.query<ReleaseRow>('SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC', [
+  async listReleases(projectId: number, limit: number): Promise<Release[]> {
+    const result = await this.db.query<ReleaseRow>(
+      'SELECT * FROM releases WHERE project_id = $1 ORDER BY first_seen DESC, version LIMIT $2',
+      [projectId, limit],
+    );
+    return result.rows.map(toRelease);
+  }
+
+  async countReleases(projectId: number): Promise<number> {
+    const result = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM releases WHERE project_id = $1', [
       projectId,
     ]);
-    return result.rows.map(toRelease);
+    return result.rows[0]!.n;
   }
 
   async findRelease(projectId: number, version: string): Promise<Release | undefined> {

@@ -93,6 +93,7 @@ export class PgMetadataStore implements MetadataStore {
   readonly listIssueActivity: IssueStore['listIssueActivity'] = (...a) => this.issues.listIssueActivity(...a);
   readonly expireSnoozes: IssueStore['expireSnoozes'] = (...a) => this.issues.expireSnoozes(...a);
   readonly listReleases: IssueStore['listReleases'] = (...a) => this.issues.listReleases(...a);
+  readonly countReleases: IssueStore['countReleases'] = (...a) => this.issues.countReleases(...a);
   readonly findRelease: IssueStore['findRelease'] = (...a) => this.issues.findRelease(...a);
   readonly releaseCounts: IssueStore['releaseCounts'] = (...a) => this.issues.releaseCounts(...a);
   readonly forgetProcessedEventsBefore: IssueStore['forgetProcessedEventsBefore'] = (...a) =>

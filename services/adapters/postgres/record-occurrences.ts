@@ -17,6 +17,7 @@ import {
   type OccurrenceResult,
 } from '../../core/issues/occurrence.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
+import { MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { applyEventTransitions } from './event-transitions.ts';
 import { chunk, jsonParam, unnestRows, valuesList, type SqlExecutor } from './sql-client.ts';
 
@@ -223,7 +224,7 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
       group.lastSeen,
       group.count,
       group.userKeys.length,
-      group.environments,
+      group.environments.slice(0, MAX_ISSUE_ENVIRONMENTS),
       earliest.release ?? group.releases[0] ?? null,
       latest.release ?? group.releases[group.releases.length - 1] ?? null,
     ],
@@ -281,7 +282,8 @@ async function updateIssues(
     // 20,000 in PGlite; record-occurrences-plans.test.ts). Over unnest() rather than a VALUES
     // list: 1.2 ms less Postgres CPU a transaction of 58 events, 4-9% less in PGlite for
     // batches of 10 and 250 (docs/benchmarks.md, "2026-11-30 (third)"). The environments come
-    // as one JSON array per row, since unnest() takes one-dimensional columns only.
+    // as one JSON array per row, since unnest() takes one-dimensional columns only; an issue keeps
+    // the first MAX_ISSUE_ENVIRONMENTS.
     const rows = await tx.query<{ id: number; short_number: number; slug: string; times_seen: number }>(
       `UPDATE issues i SET
          times_seen = i.times_seen + v.count,
@@ -292,8 +294,9 @@ async function updateIssues(
          culprit = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.culprit ELSE i.culprit END,
          level = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.level ELSE i.level END,
          metadata = CASE WHEN to_timestamp(v.last_seen) >= i.last_seen THEN v.metadata ELSE i.metadata END,
-         environments = i.environments || ARRAY(
-           SELECT e FROM jsonb_array_elements_text(v.environments) AS e WHERE NOT e = ANY(i.environments)),
+         environments = CASE WHEN cardinality(i.environments) >= ${MAX_ISSUE_ENVIRONMENTS} THEN i.environments
+           ELSE (i.environments || ARRAY(SELECT e FROM jsonb_array_elements_text(v.environments) AS e
+             WHERE NOT e = ANY(i.environments)))[1:${MAX_ISSUE_ENVIRONMENTS}] END,
          first_release = COALESCE(i.first_release, v.release),
          last_release = CASE WHEN v.release IS NOT NULL AND to_timestamp(v.last_seen) >= i.last_seen THEN v.release ELSE i.last_release END
        FROM ${values.sql} AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),

@@ -8,6 +8,10 @@ import type { Release } from '../ports/issue-store.ts';
 
 /** How many of the project's newest releases an unseen marker release is shown beside. */
 const RECENT_RELEASES = 5;
+/** The newest releases searched for the same version under another name: bounded, as DSN holders add releases. */
+const SEARCHED_RELEASES = 1_000;
+/** Of those, how many are shown. */
+const SAME_VERSION_SHOWN = 5;
 
 interface MarkerRelease {
   /** The release, when the project has seen it. */
@@ -25,11 +29,12 @@ export async function markerRelease(
 ): Promise<MarkerRelease> {
   const seen = await metadata.findRelease(projectId, version);
   if (seen) return { seen, recent: [], sameVersion: 0 };
-  // Only for an unseen name, which is rare: the whole list, newest first, is read once.
-  const releases = await metadata.listReleases(projectId);
+  // Only for an unseen name, which is rare: the newest releases are read once.
+  const releases = await metadata.listReleases(projectId, SEARCHED_RELEASES);
   const same = releases.filter((release) => versionPart(release.version) === versionPart(version));
   const recent = releases.slice(0, RECENT_RELEASES);
-  return { seen: undefined, recent: [...recent, ...same.filter((r) => !recent.includes(r))], sameVersion: same.length };
+  const sameShown = same.filter((r) => !recent.includes(r)).slice(0, SAME_VERSION_SHOWN);
+  return { seen: undefined, recent: [...recent, ...sameShown], sameVersion: same.length };
 }
 
 /** The version of a Sentry release name: what follows package@ (and the whole name without one). */

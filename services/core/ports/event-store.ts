@@ -38,14 +38,19 @@ export interface NewEvent extends EventRecord {
   encodedPayload: string;
 }
 
+/** How many release names IssueEventStats lists at most: SDKs can send any number of releases. */
+export const STATS_RELEASES = 20;
+
 /** What the events of one issue since some moment add up to (check_resolution). */
 export interface IssueEventStats {
   count: number;
   /** Float seconds; null when count is 0. */
   firstSeen: number | null;
   lastSeen: number | null;
-  /** Distinct non-null releases of those events, sorted. */
+  /** Distinct non-null releases of those events, sorted (byte order), the first STATS_RELEASES. */
   releases: string[];
+  /** How many distinct non-null releases there are in all. */
+  releaseCount: number;
   /** Distinct users (non-null user keys) of those events. */
   users: number;
 }

@@ -18,6 +18,13 @@ export interface IssueMetadata {
   function?: string;
 }
 
+/**
+ * Environments one issue keeps at most. SDKs may send any number of names, and every new one
+ * would otherwise grow (and rewrite) the issue's row; an issue seen only in later ones is not
+ * found by an environment filter.
+ */
+export const MAX_ISSUE_ENVIRONMENTS = 100;
+
 export interface Issue {
   id: number;
   projectId: number;
@@ -33,6 +40,7 @@ export interface Issue {
   lastSeen: Date;
   count: number;
   userCount: number;
+  /** The environments it was seen in, the first MAX_ISSUE_ENVIRONMENTS in the order they came. */
   environments: string[];
   firstRelease: string | null;
   lastRelease: string | null;
@@ -158,7 +166,9 @@ export interface IssueStore {
   listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]>;
   /** Snoozed issues whose snooze ended by `now` go back to unresolved; returns how many. */
   expireSnoozes(now: Date): Promise<number>;
-  listReleases(projectId: number): Promise<Release[]>;
+  /** The project's newest releases (by first seen), at most `limit`: DSN holders can add any number. */
+  listReleases(projectId: number, limit: number): Promise<Release[]>;
+  countReleases(projectId: number): Promise<number>;
   findRelease(projectId: number, version: string): Promise<Release | undefined>;
   /** The counts of each of these releases of the project (every version asked is in the map; zeros for none). */
   releaseCounts(projectId: number, versions: string[]): Promise<Map<string, ReleaseCounts>>;

@@ -89,7 +89,7 @@ async function showIssues(page: OrganizationPage): Promise<void> {
   const [series, environments, releases] = await Promise.all([
     hourlySeriesByIssue(events, project.id, ids, now),
     metadata.listEnvironments(project.id, MAX_CHOICES),
-    metadata.listReleases(project.id),
+    metadata.listReleases(project.id, MAX_CHOICES),
   ]);
   const sparklines = new Map([...series].map(([id, hours]) => [id, hours.map((h) => h.count)]));
 
@@ -106,7 +106,7 @@ async function showIssues(page: OrganizationPage): Promise<void> {
       nextCursor: listed.nextCursor,
       total,
       environments,
-      releases: releases.slice(0, MAX_CHOICES).map((r) => r.version),
+      releases: releases.map((r) => r.version),
       error,
       notice: doneNotice(new URLSearchParams(page.ctx.querystring)),
       canTriage: page.can('triage'),

@@ -42,8 +42,10 @@ export const releaseRoutes: OrganizationRoute[] = [
     async handle(page, [slug]) {
       page.require('read');
       const project = await projectOf(page, slug!);
-      const all = await page.deps.metadata.listReleases(project.id);
-      const shown = all.slice(0, MAX_RELEASES);
+      const [shown, total] = await Promise.all([
+        page.deps.metadata.listReleases(project.id, MAX_RELEASES),
+        page.deps.metadata.countReleases(project.id),
+      ]);
       const counts = await page.deps.metadata.releaseCounts(
         project.id,
         shown.map((r) => r.version),
@@ -57,7 +59,7 @@ export const releaseRoutes: OrganizationRoute[] = [
           organization: page.organization.slug,
           project,
           releases: shown.map((release) => ({ release, counts: counts.get(release.version)! })),
-          total: all.length,
+          total,
           canManage: page.can('projects'),
           href: page.href,
           now: page.now(),

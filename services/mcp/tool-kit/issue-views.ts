@@ -22,11 +22,14 @@ export const issueFactsSchema = z.object({
   isRegression: z.literal(true).optional().describe('present when it came back after a resolve and has not been triaged since'),
 });
 
+/** Environments shown per issue: a list answer repeats them for every issue, and SDKs may send many. */
+const LISTED_ENVIRONMENTS = 10;
+
 export const issueTextSchema = z.object({
   shortId: z.string(),
   title: z.string(),
   culprit: z.string().optional().describe('absent when the SDK gave none'),
-  environments: z.array(z.string()),
+  environments: z.array(z.string()).describe(`the environments it was seen in, the first ${LISTED_ENVIRONMENTS}`),
   releases: z
     .array(z.string())
     .optional()
@@ -63,7 +66,7 @@ export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {
     shortId: issue.shortId,
     title: issue.title,
     ...(issue.culprit && { culprit: issue.culprit }),
-    environments: issue.environments,
+    environments: issue.environments.slice(0, LISTED_ENVIRONMENTS),
     ...(releases.length > 0 && { releases: [...new Set(releases)] }),
   };
 }

@@ -170,4 +170,26 @@ describe('check_resolution', () => {
       expect(refused.text, JSON.stringify(args)).toContain(message);
     }
   });
+  it('names at most 20 releases since the resolve and counts them all, and shows at most 10 recent releases', async () => {
+    const flood = await h.sendEvent(
+      h.projects.web,
+      errorEvent('Error', 'flood', { fingerprint: ['flood'], release: 'flood@0.1' }),
+    );
+    await h.call('triage', 'update_issue', { shortId: flood.shortId, action: 'resolve', release: '9.9' });
+    h.now += 60_000;
+    // 25 releases since the resolve, 8 of them the marker's version under other names.
+    for (let i = 0; i < 25; i++) {
+      const release = i < 8 ? `pkg${i}@9.9` : `flood@1.${String(i).padStart(2, '0')}`;
+      await h.sendEvent(h.projects.web, errorEvent('Error', 'flood', { fingerprint: ['flood'], release }), h.now + i);
+    }
+    const result = await h.call('read', 'check_resolution', { shortId: flood.shortId });
+    expect(result.structured).toMatchObject({ status: 'awaiting_release', eventsSince: { count: 25, releaseCount: 25 } });
+    const { releasesSince, recentReleases } = result.structured.untrustedData;
+    expect(releasesSince).toHaveLength(20);
+    expect(releasesSince).toEqual([...releasesSince].sort());
+    // The five newest, then five of the eight with the same version under another name.
+    expect(recentReleases).toHaveLength(10);
+    expect(recentReleases.filter((release: string) => release.endsWith('@9.9'))).toHaveLength(5);
+    expect(result.structured.explanation).toContain('8 releases seen have the same version under another name');
+  });
 });

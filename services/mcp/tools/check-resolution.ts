@@ -3,6 +3,7 @@
 // why (core/issues/resolution-report.ts, which the issue page shows too).
 import { z } from 'zod';
 import { resolutionReport } from '../../core/issues/resolution-report.ts';
+import { STATS_RELEASES } from '../../core/ports/event-store.ts';
 import { resolutionSchema, resolutionView, resolutionWritten, writtenSchema } from '../tool-kit/issue-activity-view.ts';
 import { shortIdInput } from '../tool-kit/issue-views.ts';
 import { issueByShortId } from '../tool-kit/scope.ts';
@@ -29,7 +30,18 @@ export const checkResolution = defineTool({
     // Sections that do not apply are left out (tool-kit/without-empty.ts).
     marker: resolutionSchema.optional().describe('absent for no_resolution'),
     eventsSince: z
-      .object({ count: z.number().int(), firstSeen: z.string().optional(), lastSeen: z.string().optional() })
+      .object({
+        count: z.number().int(),
+        firstSeen: z.string().optional(),
+        lastSeen: z.string().optional(),
+        releaseCount: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            `how many releases those events came with, present when more than untrustedData.releasesSince names (${STATS_RELEASES})`,
+          ),
+      })
       .optional()
       .describe('events newer than the marker (times to the millisecond, as the marker); absent without a marker'),
     markerRelease: z
@@ -43,7 +55,10 @@ export const checkResolution = defineTool({
       .describe('regressed: the event that brought the issue back (search_logs takes its traceId)'),
     untrustedData: z
       .object({
-        releasesSince: z.array(z.string()).optional().describe('the releases of the events since the marker'),
+        releasesSince: z
+          .array(z.string())
+          .optional()
+          .describe(`the releases of the events since the marker, sorted, the first ${STATS_RELEASES}`),
         regressionRelease: z.string().optional(),
         recentReleases: z
           .array(z.string())
@@ -87,6 +102,7 @@ export const checkResolution = defineTool({
           eventsSince: stats && {
             count: stats.count,
             ...withoutEmpty({ firstSeen: iso(stats.firstSeen), lastSeen: iso(stats.lastSeen) }),
+            ...(stats.releaseCount > stats.releases.length && { releaseCount: stats.releaseCount }),
           },
           markerRelease: report.markerRelease && {
             seen: report.markerRelease.seen,

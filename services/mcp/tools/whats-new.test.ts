@@ -247,4 +247,17 @@ describe('whats_new', () => {
       'Showing the first 25 by the sort; narrow with project, environment or a shorter window',
     );
   });
+  it('shows at most 10 of the environments an issue was seen in', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `env-${String(i).padStart(2, '0')}`);
+    let everywhere: Issue | undefined;
+    for (const environment of names) {
+      everywhere = await h.sendEvent(
+        h.projects.shop,
+        errorEvent('Error', 'everywhere', { fingerprint: ['everywhere'], environment }),
+      );
+    }
+    const { structured } = await h.call('read', 'whats_new', { project: 'shop', sinceMinutes: 60 });
+    const row = structured.untrustedData.issues.find((issue: { shortId: string }) => issue.shortId === everywhere!.shortId);
+    expect(row.environments).toEqual(names.slice(0, 10));
+  });
 });
