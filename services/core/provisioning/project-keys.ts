@@ -4,6 +4,7 @@
 import { mintPublicKey, type RandomSource } from '../auth/secrets.ts';
 import { NotFoundError, UserInputError } from '../errors.ts';
 import type { MetadataStore, Project, ProjectKey } from '../ports/metadata-store.ts';
+import { POSTGRES_INTEGER_MAX } from '../row-id.ts';
 
 /** Adds an active key labelled `label` (1 to 100 characters) to the project. */
 export async function addProjectKey(
@@ -33,13 +34,23 @@ export async function setKeyActiveIn(
 }
 
 /** Events per minute for the project, or null for the instance default; the keys whose cached limit is now stale. */
+/** The largest limit a project can keep (a Postgres integer column). */
+export const MAX_RATE_LIMIT = POSTGRES_INTEGER_MAX;
+
+/** Whether `value` can be a project's events-per-minute limit. */
+export function isRateLimit(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0 && value <= MAX_RATE_LIMIT;
+}
+
 export async function setEventRateLimit(
   metadata: Pick<MetadataStore, 'listProjectKeys' | 'setProjectRateLimit'>,
   project: Pick<Project, 'id'>,
   eventsPerMinute: number | null,
 ): Promise<string[]> {
-  if (eventsPerMinute !== null && !(Number.isSafeInteger(eventsPerMinute) && eventsPerMinute >= 0)) {
-    throw new UserInputError(`the rate limit must be a whole number of events per minute, 0 or more (got ${eventsPerMinute})`);
+  if (eventsPerMinute !== null && !isRateLimit(eventsPerMinute)) {
+    throw new UserInputError(
+      `the rate limit must be a whole number of events per minute from 0 to ${MAX_RATE_LIMIT.toLocaleString('en-US')} (got ${eventsPerMinute})`,
+    );
   }
   await metadata.setProjectRateLimit(project.id, eventsPerMinute);
   return (await metadata.listProjectKeys(project.id)).map((key) => key.publicKey);

@@ -54,6 +54,11 @@ describe("a project's DSN keys and rate limit", () => {
     expect((await stores.metadata.getProject(created.project.id))?.rateLimitPerMinute).toBeNull();
     await expect(setEventRateLimit(stores.metadata, created.project, -1)).rejects.toThrow(UserInputError);
     await expect(setEventRateLimit(stores.metadata, created.project, 1.5)).rejects.toThrow(/whole number of events per minute/);
+    // Beyond a Postgres integer the store would fail with a 500; it is the caller's mistake.
+    await expect(setEventRateLimit(stores.metadata, created.project, 3_000_000_000)).rejects.toThrow(
+      'the rate limit must be a whole number of events per minute from 0 to 2,147,483,647 (got 3000000000)',
+    );
+    expect((await stores.metadata.getProject(created.project.id))?.rateLimitPerMinute).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import { redirectNotice } from '../redirect-notice.ts';
 import { invitationLink, invite, revokeInvitation } from '../../core/people/invitations.ts';
 import { changeRole, removeMember } from '../../core/people/members.ts';
 import { ERROR_STATUS } from '../../runtime/http.ts';
+import { isRowId } from '../../core/row-id.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import type { NewInvitation } from '../pages/members-parts.tsx';
 import { MembersPage, type TypedInvitation } from '../pages/members.tsx';
@@ -66,7 +67,7 @@ async function ownersForm(page: OrganizationPage): Promise<URLSearchParams | und
 /** The id in a hidden field; anything else did not come from our buttons. */
 function idField(form: URLSearchParams, name: string, what: string): number {
   const value = form.get(name) ?? '';
-  if (!/^[1-9]\d{0,9}$/.test(value))
+  if (!/^[1-9]\d{0,9}$/.test(value) || !isRowId(Number(value)))
     throw new UserInputError(`no ${what} was named: use the buttons beside it on the Members page`);
   return Number(value);
 }

@@ -10,7 +10,13 @@ import { redirectNotice } from '../redirect-notice.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import { installationState } from '../../core/projects/installation-state.ts';
 import { formatDsn, slugify } from '../../core/projects/slug.ts';
-import { addProjectKey, setEventRateLimit, setKeyActiveIn } from '../../core/provisioning/project-keys.ts';
+import {
+  addProjectKey,
+  isRateLimit,
+  MAX_RATE_LIMIT,
+  setEventRateLimit,
+  setKeyActiveIn,
+} from '../../core/provisioning/project-keys.ts';
 import { createProject } from '../../core/provisioning/projects.ts';
 import { GUIDE_PLATFORMS, isGuidePlatform } from '../../core/projects/install-guide.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
@@ -19,6 +25,7 @@ import { ProjectKeysPage } from '../pages/project-keys.tsx';
 import { ProjectPage } from '../pages/project.tsx';
 import { ProjectsPage } from '../pages/projects.tsx';
 import type { FormNotice } from '../pages/project-parts.tsx';
+import { formatCount } from '../components/formats.ts';
 
 const DAY_SECONDS = 86_400;
 
@@ -244,9 +251,9 @@ export const projectRoutes: OrganizationRoute[] = [
       const form = await page.form();
       if (!form) return;
       const typed = field(form, 'eventsPerMinute').trim().replace(/[,_\s]/g, '');
-      const perMinute = typed === '' ? null : /^\d{1,12}$/.test(typed) ? Number(typed) : undefined;
+      const perMinute = typed === '' ? null : /^\d{1,12}$/.test(typed) && isRateLimit(Number(typed)) ? Number(typed) : undefined;
       if (perMinute === undefined) {
-        const text = `"${typed.slice(0, 20)}" is not a number of events per minute: type a whole number, 0 or more, or leave it empty for the default.`;
+        const text = `"${typed.slice(0, 20)}" is not a number of events per minute: type a whole number from 0 to ${formatCount(MAX_RATE_LIMIT)}, or leave it empty for the default.`;
         return keysPage(page, project, 400, { form: 'rate-limit', notice: { kind: 'error', text }, typed });
       }
       for (const key of await setEventRateLimit(page.deps.metadata, project, perMinute)) page.deps.keysChanged?.(key);

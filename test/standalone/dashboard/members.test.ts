@@ -235,6 +235,15 @@ describe('changing people', () => {
     // No such person: said so, nothing changed.
     expect((await owner.client.post(`${PAGE}/remove`, { csrf, user: '999999' })).status).toBe(404);
     expect((await owner.client.post(`${PAGE}/role`, { csrf, user: 'x', role: 'admin' })).status).toBe(400);
+    // Ten digits beyond what an id column holds: the same 400, not the store's 500.
+    for (const [path, fields] of [
+      ['remove', { user: '9999999999' }],
+      ['role', { user: '9999999999', role: 'admin' }],
+      ['invitations/revoke', { invitation: '9999999999' }],
+    ] as const) {
+      const refused = await owner.client.post(`${PAGE}/${path}`, { csrf, ...fields });
+      expect(refused.status, path).toBe(400);
+    }
   });
 });
 

@@ -214,6 +214,13 @@ describe("a project's DSN keys and rate limit", () => {
       await page.waitForLoadState('load');
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^"ten" is not a number of events per minute/);
       await checked.recheck('project-keys-rate-refused-dark');
+      // Beyond what the store keeps: the same refusal, not a 500.
+      await page.getByLabel('Events per minute').fill('3,000,000,000');
+      await page.getByRole('button', { name: 'Save limit' }).click();
+      await page.waitForLoadState('load');
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        '"3000000000" is not a number of events per minute: type a whole number from 0 to 2,147,483,647, or leave it empty for the default.',
+      );
 
       await page.getByLabel('Events per minute').fill('');
       await page.getByRole('button', { name: 'Save limit' }).click();
