@@ -285,6 +285,8 @@ describe('issues', () => {
     const cursors: Array<[string, unknown[]]> = [
       ['issues', ['not a time', 1]],
       ['issues', ['2026-02-30T00:00:00.000000Z', 1]],
+      ['issues', ['0000-01-01T00:00:00.000000Z', 1]],
+      ['logs', ['0000-01-01T00:00:00.000000Z', 'x']],
       ['issues', ['2026-01-01T00:00:00.000000Z', 1e10]],
       ['logs', ['not a time', 'x']],
     ];

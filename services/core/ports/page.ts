@@ -25,7 +25,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 const PART_CHECKS: Record<CursorPart, (part: unknown) => boolean> = {
   string: (part) => typeof part === 'string',
-  time: (part) => typeof part === 'string' && INSTANT.test(part) && !Number.isNaN(Date.parse(part)) && validDay(part),
+  time: (part) => typeof part === 'string' && INSTANT.test(part) && !Number.isNaN(Date.parse(part)) && validDate(part),
   int4: (part) =>
     Number.isInteger(part) && (part as number) >= -POSTGRES_INTEGER_MAX - 1 && (part as number) <= POSTGRES_INTEGER_MAX,
   integer: (part) => Number.isSafeInteger(part),
@@ -44,10 +44,11 @@ export function decodeCursor(cursor: string, shape: CursorPart[]): CursorKey {
   return key as CursorKey;
 }
 
-/** Date.parse rolls 2026-02-30 over to March; Postgres refuses it. */
-function validDay(instant: string): boolean {
+/** Date.parse takes year 0000 and rolls 2026-02-30 over to March; Postgres refuses both. */
+function validDate(instant: string): boolean {
   const [year, month, day] = instant.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // (Date.UTC reads years 1-99 as 1901-1999, which have the same month lengths.)
+  return year >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 function invalidCursor(): UserInputError {
