@@ -10,6 +10,7 @@
 // agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
+import { knownPlatform } from '../../core/event/platform.ts';
 import { latestIssueEvent } from '../../core/issues/latest-event.ts';
 import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
@@ -100,7 +101,7 @@ export const getIssueContext = defineTool({
         eventId: z.string(),
         timestamp: z.string().describe('ISO 8601, to the millisecond (as log and breadcrumb lines)'),
         level: z.string(),
-        platform: z.string(),
+        platform: z.string().describe('a platform Sentry knows, or other (the raw event keeps any other name the SDK sent)'),
         traceId: z.string().optional(),
       })
       .optional()
@@ -289,7 +290,7 @@ function eventFacts(event: StoredEvent) {
     eventId: event.eventId,
     timestamp: new Date(event.timestamp * 1000).toISOString(),
     level: event.level,
-    platform: event.platform,
+    platform: knownPlatform(event.platform),
     ...(event.traceId && { traceId: event.traceId }),
   };
 }

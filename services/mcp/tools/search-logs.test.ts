@@ -158,6 +158,10 @@ describe('search_logs', () => {
       [{ attributes: { region: ['eu'] } }, 'at attributes.region'],
       [{ since: '1h' }, 'unknown key "since"'],
       [{ cursor: 'garbage' }, 'invalid_input: invalid cursor: pass back the nextCursor value of the previous page unchanged'],
+      [
+        { to: '2020-01-01T00:00:00Z' },
+        "invalid_input: to (2020-01-01T00:00:00Z) is before the window's start, which without from is 60 minutes ago: give from too",
+      ],
     ];
     for (const [args, message] of cases) {
       const refused = await h.call('read', 'search_logs', { project: 'web', ...args });
@@ -261,5 +265,42 @@ describe('search_logs', () => {
       minutes: MAX_WINDOW_MINUTES,
     });
     expect(structured.count).toBe(0);
+  });
+  it('cuts an answer of large records short of limit, near 200,000 characters, and pages on from the last one shown', async () => {
+    // 30 records of about 38,000 characters of attributes each: 200 of them would be megabytes.
+    const attributes = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field${i}`, string(`${i}`.repeat(1_900))]));
+    const records = Array.from({ length: 30 }, (_, i) => ({
+      timestamp: (h.now - (i + 1) * 1_000) / 1000,
+      level: 'info',
+      body: `bulky ${i}`,
+      attributes: { ...attributes, 'sentry.environment': string('bulky') },
+    }));
+    await h.sendLogs(h.projects.shop, records);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const result = await h.call('read', 'search_logs', {
+        project: 'shop',
+        environment: 'bulky',
+        limit: 200,
+        ...(cursor && { cursor }),
+      });
+      expect(result.isError, result.text).toBe(false);
+      expect(result.text.length).toBeLessThan(2 * 200_000 + 20_000);
+      const got = bodies(result.structured);
+      if (result.structured.nextCursor) {
+        expect(got.length).toBeLessThan(10);
+        expect(result.text.split('\n')[0]).toBe(
+          `${got.length} log records in shop from the last 60 minutes (cut short of limit to keep the answer near 200,000 characters: pass nextCursor as cursor for more).`,
+        );
+      }
+      seen.push(...got);
+      cursor = result.structured.nextCursor;
+      pages++;
+    } while (cursor && pages < 30);
+    // Every record once, newest first, across the pages.
+    expect(seen).toEqual(records.map((record) => record.body));
+    expect(pages).toBeGreaterThan(3);
   });
 });

@@ -1,7 +1,7 @@
 // search_logs: a project's structured logs by level, message text, trace id, attribute values
 // and time window, newest first. Every record is captured text: all of it is untrusted data.
 import { z } from 'zod';
-import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
+import { LOG_LEVELS, type LogLevel, type LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded } from '../bounded.ts';
@@ -39,6 +39,13 @@ function refuseProtoKey(value: unknown, ctx: { addIssue(issue: { code: 'custom';
   }
   return value;
 }
+
+/**
+ * Characters of log rows one answer carries at most, about 50,000 tokens: each record is cut by
+ * bounded(), but 200 records of large attributes would still be megabytes. Past it, the answer
+ * is the records that fit (at least one), with a cursor after the last of them.
+ */
+const ANSWER_BUDGET_CHARS = 200_000;
 
 /** Attribute filters, and comparisons, one search takes: each is a condition of the query. */
 const MAX_ATTRIBUTE_FILTERS = 20;
@@ -150,14 +157,32 @@ export const searchLogs = defineTool({
       ...(input.sort ? { order: input.sort } : {}),
       ...(input.cursor ? { cursor: input.cursor } : {}),
     };
-    const page = await context.logs.searchLogs(query);
+    const row = (log: LogRecord): z.infer<typeof logRow> => ({
+      timestamp: new Date(log.timestamp * 1000).toISOString(),
+      level: log.level,
+      body: bounded(log.body),
+      ...withoutEmpty({ traceId: query.traceId ? null : log.traceId, spanId: log.spanId }),
+      attributes: bounded(logAttributes(log)) as Record<string, unknown>,
+      ...withoutEmpty({ release: log.release, environment: log.environment }),
+    });
+    let page = await context.logs.searchLogs(query);
+    let rows = page.items.map(row);
+    const fit = rowsWithin(rows, ANSWER_BUDGET_CHARS);
+    const cut = fit < rows.length;
+    if (cut) {
+      // Asked again for just the rows that fit, so nextCursor continues after the last one shown.
+      page = await context.logs.searchLogs({ ...query, limit: fit });
+      rows = page.items.map(row);
+    }
     const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes`;
     const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
     const more = searchedTo
       ? ` (stopped after reading the records ${input.sort === 'oldest' ? 'up' : 'back'} to ${searchedTo}, as many as one call reads: pass nextCursor as cursor to search further)`
-      : page.nextCursor
-        ? ' (more: pass nextCursor as cursor)'
-        : '';
+      : cut
+        ? ` (cut short of limit to keep the answer near ${ANSWER_BUDGET_CHARS.toLocaleString('en-US')} characters: pass nextCursor as cursor for more)`
+        : page.nextCursor
+          ? ' (more: pass nextCursor as cursor)'
+          : '';
     const empty =
       page.items.length === 0 && !input.cursor && !searchedTo ? ` ${widenHint(input, minutes, context.maxWindowMinutes)}` : '';
     return {
@@ -173,24 +198,23 @@ export const searchLogs = defineTool({
         ...(query.traceId && { traceId: query.traceId }),
         ...(page.nextCursor && { nextCursor: page.nextCursor }),
         ...(searchedTo && { searchedTo }),
-        untrustedData: {
-          logs: asTable<z.infer<typeof logRow>>(
-            page.items.map((log) => ({
-              timestamp: new Date(log.timestamp * 1000).toISOString(),
-              level: log.level,
-              body: bounded(log.body),
-              ...withoutEmpty({ traceId: query.traceId ? null : log.traceId, spanId: log.spanId }),
-              attributes: bounded(logAttributes(log)) as Record<string, unknown>,
-              ...withoutEmpty({ release: log.release, environment: log.environment }),
-            })),
-          ),
-        },
+        untrustedData: { logs: asTable(rows) },
       },
     };
   },
 });
 
 const DEFAULT_MINUTES = 60;
+
+/** How many of the rows, from the first, fit in `budget` characters of JSON; at least one. */
+function rowsWithin(rows: unknown[], budget: number): number {
+  let used = 0;
+  for (let i = 0; i < rows.length; i++) {
+    used += JSON.stringify(rows[i]).length;
+    if (used > budget) return Math.max(1, i);
+  }
+  return rows.length;
+}
 
 /**
  * The window searched, in milliseconds: from/to when given (from no earlier than retention
@@ -215,7 +239,11 @@ function logWindow(
   const until = input.to === undefined ? undefined : Date.parse(input.to);
   const since = Math.max(oldest, input.from === undefined ? now - DEFAULT_MINUTES * 60_000 : Date.parse(input.from));
   if (until !== undefined && until < since) {
-    throw new UserInputError(`to (${input.to}) is before from: the window must end after it starts`);
+    throw new UserInputError(
+      input.from === undefined
+        ? `to (${input.to}) is before the window's start, which without from is ${DEFAULT_MINUTES} minutes ago: give from too`
+        : `to (${input.to}) is before from: the window must end after it starts`,
+    );
   }
   return { since, ...(until !== undefined && { until }), minutes: Math.ceil(((until ?? now) - since) / 60_000) };
 }
