@@ -24,8 +24,12 @@ export async function createProject(
   context: { baseUrl: string; random?: RandomSource },
 ): Promise<CreatedProject> {
   const name = input.name.trim();
-  if (!name || name.length > 100) throw new UserInputError('a project needs a --name of 1 to 100 characters');
-  const slug = assertSlug(input.slug ?? slugify(name), input.slug ? 'slug' : 'slug derived from the name (pass --slug)');
+  // In words every caller's input has (the CLI's --name, the form's field, create_project's argument).
+  if (!name || name.length > 100) throw new UserInputError('a project needs a name of 1 to 100 characters');
+  const slug = assertSlug(
+    input.slug ?? slugify(name),
+    input.slug ? 'slug' : 'slug derived from the name (give a slug of its own)',
+  );
   const organization = await resolveOrganization(metadata, input.organization);
   const publicKey = mintPublicKey(context.random);
   const { project } = await metadata.createProject(

@@ -145,12 +145,11 @@ export const projectRoutes: OrganizationRoute[] = [
         page.seeOther(`${page.href('projects', created.project.slug)}?saved=created`);
       } catch (error) {
         if (!(error instanceof UserInputError || error instanceof ConflictError)) throw error;
-        // The rules and messages are createProject's (shared with the CLI and create_project);
-        // only the CLI's flag names become the form's field names.
+        // The rules and messages are createProject's (shared with the CLI and create_project).
         const text =
           error instanceof ConflictError
             ? `A project with the slug "${slug || slugify(name)}" already exists: choose another name or slug.`
-            : capitalize(error.message.replace(/\(pass --slug\)/, '(type a slug)').replace(/--(name|slug)/g, '$1'));
+            : capitalize(error.message);
         await listPage(page, error instanceof ConflictError ? 409 : 400, { notice: { kind: 'error', text }, name, slug });
       }
     },

@@ -67,9 +67,11 @@ describe('create_project', () => {
   it('says what was wrong with a bad name, slug or platform, and a slug already taken', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'Ok', slug: 'Not A Slug' }, 'invalid_input: invalid slug "Not A Slug": use 1-50 lowercase letters'],
-      [{ name: '!!!' }, 'invalid slug derived from the name (pass --slug) "": use 1-50 lowercase letters'],
+      [{ name: '!!!' }, 'invalid slug derived from the name (give a slug of its own) "": use 1-50 lowercase letters'],
       [{ name: 'Web', slug: 'web' }, 'conflict: a project with slug "web" already exists'],
       [{ name: '' }, 'Invalid arguments for tool create_project: Too small: expected string to have >=1 characters at name'],
+      // The core's words name no CLI flag.
+      [{ name: '   ' }, 'invalid_input: a project needs a name of 1 to 100 characters'],
       [
         { name: 'Ok', platform: 'cobol' },
         'Invalid option: expected one of "javascript-browser"|"node"|"python"|"go"|"php"|"ruby"|"other" at platform',

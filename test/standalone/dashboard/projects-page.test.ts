@@ -150,7 +150,7 @@ describe('the Projects list and creating a project', () => {
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Invalid slug &quot;Bad Slug&quot;: use 1-50 lowercase letters');
     const unnamed = await admin.client.post(`${ORG}/projects`, { csrf, name: '!!!' });
-    expect(unnamed.html).toContain('Invalid slug derived from the name (type a slug)');
+    expect(unnamed.html).toContain('Invalid slug derived from the name (give a slug of its own)');
   });
 });
 
