@@ -55,11 +55,14 @@ export function registerSourceMapCommands(program: Command, io: CliIo): void {
     .action(async (options: { project: string; organization?: string }) => {
       const result = (await io.admin('listsourcemaps', options)) as {
         artifacts: Array<{ debugId: string; type: string; url: string; sizeBytes: number; uploadedAt: string }>;
+        total: number;
       };
       if (io.json()) return io.out(JSON.stringify(result));
       if (result.artifacts.length === 0)
         return io.out('No source maps uploaded yet: sentry-cli sourcemaps upload (see createuploadtoken)');
       for (const a of result.artifacts) io.out(`${a.debugId}  ${a.type}  ${a.sizeBytes} bytes  ${a.uploadedAt}  ${a.url}`);
+      const more = result.total - result.artifacts.length;
+      if (more > 0) io.out(`… and ${more} older file${more === 1 ? '' : 's'} (the newest ${result.artifacts.length} are listed)`);
     });
 
   program

@@ -87,7 +87,9 @@ describe('retention', () => {
         now: () => later,
       });
       expect(pruned.sourceMapFiles).toBe(1);
-      expect((await stores.metadata.listSourceMapArtifacts(project.id)).map((a) => a.debugId)).toEqual([used.debugId]);
+      expect((await stores.metadata.listSourceMapArtifacts(project.id, { limit: 100 })).map((a) => a.debugId)).toEqual([
+        used.debugId,
+      ]);
       expect(await blobs.head(unused.blobKey)).toBeUndefined();
       expect(await blobs.head(used.blobKey)).toBeDefined();
     } finally {

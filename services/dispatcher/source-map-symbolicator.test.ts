@@ -100,7 +100,7 @@ describe('SourceMapSymbolicator', () => {
     expect(filenameOf(later)).toBe('src/a.js');
     expect(later.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ lineno: 3, context_line: 'three' });
     await symbolicator.flushUsage();
-    const [stored] = await stores.metadata.listSourceMapArtifacts(projectId);
+    const [stored] = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 100 });
     expect(stored?.lastUsedAt?.getTime()).toBe(now);
   });
 

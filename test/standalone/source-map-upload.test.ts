@@ -382,6 +382,7 @@ describe('listing and deleting stored maps', () => {
     };
     const listed = await call('GET', path, admin);
     expect(listed.body.sourceMaps.map((m: { type: string }) => m.type).sort()).toEqual(['minified_source', 'source_map']);
+    expect(listed.body.total).toBe(2);
     expect((await call('GET', path, triage)).status).toBe(403);
     expect((await call('DELETE', `${path}/${debugId}`, triage)).status).toBe(403);
     const deleted = await call('DELETE', `${path}/${debugId}`, admin);

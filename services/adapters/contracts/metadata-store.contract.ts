@@ -51,6 +51,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   forgetAssemblies: true,
   saveSourceMapArtifacts: true,
   listSourceMapArtifacts: true,
+  countSourceMapArtifacts: true,
   findSourceMapArtifact: true,
   listSourceMapArtifactsUnusedSince: true,
   deleteSourceMapArtifacts: true,

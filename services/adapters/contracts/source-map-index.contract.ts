@@ -43,7 +43,7 @@ export function describeSourceMapIndexContract(
       };
       await store.saveSourceMapArtifacts([artifact, { ...artifact, type: 'minified_source', url: '~/app.js' }]);
       await store.saveSourceMapArtifacts([{ ...artifact, url: '~/v2/app.js.map' }]);
-      const listed = await store.listSourceMapArtifacts(project.id);
+      const listed = await store.listSourceMapArtifacts(project.id, { limit: 10 });
       expect(listed.map((a) => [a.type, a.url, a.sizeBytes])).toEqual(
         expect.arrayContaining([
           ['source_map', '~/v2/app.js.map', 5_000_000_000],
@@ -51,7 +51,15 @@ export function describeSourceMapIndexContract(
         ]),
       );
       expect(listed).toHaveLength(2);
-      expect(await store.listSourceMapArtifacts(project.id + 1000)).toEqual([]);
+      expect(await store.countSourceMapArtifacts(project.id)).toBe(2);
+      expect(await store.listSourceMapArtifacts(project.id, { limit: 1 })).toHaveLength(1);
+      const other = { ...artifact, debugId: '254733b7-3a40-544e-9fd4-e3454f09847d' };
+      await store.saveSourceMapArtifacts([other]);
+      const ofOne = await store.listSourceMapArtifacts(project.id, { limit: 10, debugId: other.debugId });
+      expect(ofOne.map((a) => [a.debugId, a.type])).toEqual([[other.debugId, 'source_map']]);
+      await store.deleteSourceMapArtifacts([other]);
+      expect(await store.listSourceMapArtifacts(project.id + 1000, { limit: 10 })).toEqual([]);
+      expect(await store.countSourceMapArtifacts(project.id + 1000)).toBe(0);
       expect((await store.findSourceMapArtifact(project.id, artifact.debugId, 'source_map'))?.url).toBe('~/v2/app.js.map');
       expect(await store.findSourceMapArtifact(project.id, artifact.debugId.replace('1', '2'), 'source_map')).toBeUndefined();
       await store.touchSourceMapArtifacts(project.id, [artifact.debugId], new Date(Date.now() + 3_600_000));
@@ -59,7 +67,7 @@ export function describeSourceMapIndexContract(
       const unused = (await store.listSourceMapArtifactsUnusedSince(soon, 100)).filter((a) => a.projectId === project.id);
       expect(unused).toEqual([]);
       await store.deleteSourceMapArtifacts([{ projectId: project.id, debugId: artifact.debugId, type: 'minified_source' }]);
-      expect((await store.listSourceMapArtifacts(project.id)).map((a) => a.type)).toEqual(['source_map']);
+      expect((await store.listSourceMapArtifacts(project.id, { limit: 10 })).map((a) => a.type)).toEqual(['source_map']);
       await store.forgetAssemblies(project.id, [checksum]);
       expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
     });

@@ -73,6 +73,8 @@ export class PgMetadataStore implements MetadataStore {
   readonly listSourceMapArtifacts: SourceMapIndex['listSourceMapArtifacts'] = (...a) =>
     this.sourceMaps.listSourceMapArtifacts(...a);
   readonly findSourceMapArtifact: SourceMapIndex['findSourceMapArtifact'] = (...a) => this.sourceMaps.findSourceMapArtifact(...a);
+  readonly countSourceMapArtifacts: SourceMapIndex['countSourceMapArtifacts'] = (...a) =>
+    this.sourceMaps.countSourceMapArtifacts(...a);
   readonly listSourceMapArtifactsUnusedSince: SourceMapIndex['listSourceMapArtifactsUnusedSince'] = (...a) =>
     this.sourceMaps.listSourceMapArtifactsUnusedSince(...a);
   readonly deleteSourceMapArtifacts: SourceMapIndex['deleteSourceMapArtifacts'] = (...a) =>

@@ -96,8 +96,22 @@ export class PgSourceMapIndex implements SourceMapIndex {
     }
   }
 
-  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]> {
-    return this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type', [projectId]);
+  listSourceMapArtifacts(projectId: number, options: { limit: number; debugId?: string }): Promise<SourceMapArtifact[]> {
+    return options.debugId === undefined
+      ? this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type LIMIT $2', [projectId, options.limit])
+      : this.artifactsWhere('project_id = $1 AND debug_id = $3 ORDER BY uploaded_at DESC, debug_id, type LIMIT $2', [
+          projectId,
+          options.limit,
+          options.debugId,
+        ]);
+  }
+
+  async countSourceMapArtifacts(projectId: number): Promise<number> {
+    const result = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM source_map_artifacts WHERE project_id = $1',
+      [projectId],
+    );
+    return result.rows[0]!.n;
   }
 
   private async artifactsWhere(where: string, params: unknown[]): Promise<SourceMapArtifact[]> {

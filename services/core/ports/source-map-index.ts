@@ -37,7 +37,9 @@ export interface SourceMapIndex {
   forgetAssemblies(projectId: number, checksums: string[]): Promise<void>;
   /** Inserts or replaces the index entries (by project, debug id and type). */
   saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
-  listSourceMapArtifacts(projectId: number): Promise<SourceMapArtifact[]>;
+  /** The project's newest files (by upload), at most `limit`; only those of one Debug ID when given. */
+  listSourceMapArtifacts(projectId: number, options: { limit: number; debugId?: string }): Promise<SourceMapArtifact[]>;
+  countSourceMapArtifacts(projectId: number): Promise<number>;
   findSourceMapArtifact(
     projectId: number,
     debugId: string,

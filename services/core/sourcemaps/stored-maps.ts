@@ -5,6 +5,22 @@ import type { BlobStore } from '../ports/blob-store.ts';
 import type { MetadataStore, SourceMapArtifact } from '../ports/metadata-store.ts';
 import { normalizeDebugId } from './artifact-manifest.ts';
 
+/** Files one listing shows at most, newest first: a project may keep any number of builds. */
+export const LISTED_MAP_FILES = 1_000;
+
+/** The project's newest stored files, at most `limit`, and how many it keeps in all. */
+export async function listedMaps(
+  metadata: Pick<MetadataStore, 'listSourceMapArtifacts' | 'countSourceMapArtifacts'>,
+  projectId: number,
+  limit = LISTED_MAP_FILES,
+): Promise<{ artifacts: SourceMapArtifact[]; total: number }> {
+  const [artifacts, total] = await Promise.all([
+    metadata.listSourceMapArtifacts(projectId, { limit }),
+    metadata.countSourceMapArtifacts(projectId),
+  ]);
+  return { artifacts, total };
+}
+
 export function storedMapJson(artifact: SourceMapArtifact) {
   return {
     debugId: artifact.debugId,
@@ -23,7 +39,8 @@ export async function deleteStoredMaps(
   debugIdText: string,
 ): Promise<SourceMapArtifact[]> {
   const debugId = normalizeDebugId(debugIdText);
-  const found = debugId ? (await ports.metadata.listSourceMapArtifacts(projectId)).filter((a) => a.debugId === debugId) : [];
+  // A Debug ID names one file of each type; the limit only bounds the read.
+  const found = debugId ? await ports.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId }) : [];
   if (found.length === 0) {
     throw new NotFoundError(`no source files stored under Debug ID "${debugIdText.slice(0, 60)}": listsourcemaps shows them`);
   }

@@ -9,6 +9,7 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
+import { formatCount } from '../components/formats.ts';
 import { RelativeTime } from '../components/time.tsx';
 import { CopyBox, Notice, ProjectHeader, type FormNotice } from './project-parts.tsx';
 import { StoredMaps } from './stored-maps.tsx';
@@ -30,7 +31,10 @@ interface SourceMapsPageProps {
   project: Project;
   /** This project's upload tokens, live and revoked. */
   tokens: UploadToken[];
+  /** The newest files stored, grouped by Debug ID on the page. */
   artifacts: SourceMapArtifact[];
+  /** How many files the project keeps in all. */
+  totalFiles: number;
   href: (...segments: string[]) => string;
   now: Date;
   /** A saved or refused form's notice, shown in the section it is about. */
@@ -113,6 +117,9 @@ export function SourceMapsPage(props: SourceMapsPageProps) {
             period are deleted by the hourly retention job.
           </p>
           <Notice notice={noticeFor('maps')} />
+          {props.totalFiles > artifacts.length && (
+            <p class="hint">{`The ${formatCount(artifacts.length)} newest of ${formatCount(props.totalFiles)} files.`}</p>
+          )}
           <StoredMaps artifacts={artifacts} viewer={viewer} now={now} csrf={csrf} deleteHref={`${base}/delete`} />
         </section>
       </div>

@@ -14,7 +14,7 @@ import {
   UPLOAD_COMMAND,
   uploadToolEnvironment,
 } from '../../core/provisioning/upload-tokens.ts';
-import { deleteStoredMaps } from '../../core/sourcemaps/stored-maps.ts';
+import { deleteStoredMaps, listedMaps } from '../../core/sourcemaps/stored-maps.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import type { FormNotice } from '../pages/project-parts.tsx';
 import { SourceMapsPage, type MintedUploadToken } from '../pages/source-maps.tsx';
@@ -30,6 +30,9 @@ const SAVED: Record<string, FormNotice & { section: 'tokens' | 'maps' }> = {
   },
 };
 
+/** Files the page shows, newest first (the CLI and the API list up to 1,000). */
+const SHOWN_MAP_FILES = 200;
+
 interface Shown {
   minted?: MintedUploadToken;
   /** A refused form's reason, beside the form. */
@@ -38,9 +41,9 @@ interface Shown {
 }
 
 async function mapsPage(page: OrganizationPage, project: Project, status: number, shown: Shown = {}): Promise<void> {
-  const [tokens, artifacts] = await Promise.all([
+  const [tokens, { artifacts, total }] = await Promise.all([
     page.deps.metadata.listUploadTokens(page.organization.id),
-    page.deps.metadata.listSourceMapArtifacts(project.id),
+    listedMaps(page.deps.metadata, project.id, SHOWN_MAP_FILES),
   ]);
   const saved = page.ctx.method === 'GET' ? redirectNotice(page.ctx, 'saved', SAVED) : undefined;
   page.send(
@@ -53,6 +56,7 @@ async function mapsPage(page: OrganizationPage, project: Project, status: number
       project,
       tokens: tokens.filter((token) => token.projectId === project.id),
       artifacts,
+      totalFiles: total,
       href: page.href,
       now: page.now(),
       notice: shown.notice ?? saved,

@@ -85,7 +85,7 @@ describe('assembling an uploaded bundle', () => {
     const chunks = await storeChunks(bundle, 97);
     expect(chunks.length).toBeGreaterThan(5);
     expect(await assemble(sha1(bundle), chunks)).toMatchObject({ state: 'ok', detail: null });
-    const stored = await stores.metadata.listSourceMapArtifacts(projectId);
+    const stored = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 100 });
     expect(stored.map((a) => [a.debugId, a.type]).sort()).toEqual([
       [ID, 'minified_source'],
       [ID, 'source_map'],
@@ -138,7 +138,7 @@ describe('assembling an uploaded bundle', () => {
 
     expect(await assemble(sha1(data), chunks, { blobs: counted })).toMatchObject({ state: 'ok', detail: null });
 
-    const stored = new Set((await stores.metadata.listSourceMapArtifacts(projectId)).map((a) => a.debugId));
+    const stored = new Set((await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10_000 })).map((a) => a.debugId));
     expect(ids.filter((id) => !stored.has(id))).toEqual([]);
     // Once to check its SHA-1, once for the files, and a few for the end records, directory and manifest.
     const reads = [...counted.reads.values()].reduce((sum, count) => sum + count, 0);

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
-import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
+import { deleteStoredMaps, listedMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
@@ -22,7 +22,8 @@ export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
   router.get('/', async (ctx) => {
     noQueryParams(ctx);
     const project = await projectOf(ctx);
-    ctx.body = { sourceMaps: (await deps.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
+    const { artifacts, total } = await listedMaps(deps.metadata, project.id);
+    ctx.body = { sourceMaps: artifacts.map(storedMapJson), total };
   });
 
   router.delete('/:debugId', async (ctx) => {

@@ -21,7 +21,7 @@ import type { AlertStore } from '../../core/ports/alert-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { UserStore } from '../../core/ports/user-store.ts';
 import type { AgentToken, MetadataStore } from '../../core/ports/metadata-store.ts';
-import { deleteStoredMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
+import { deleteStoredMaps, listedMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
 
 export interface AdminContext {
   metadata: MetadataStore;
@@ -118,7 +118,8 @@ export const ADMIN_OPERATIONS = {
         await resolveOrganization(ctx.metadata, input.organization),
         input.project,
       );
-      return { project: project.slug, artifacts: (await ctx.metadata.listSourceMapArtifacts(project.id)).map(storedMapJson) };
+      const { artifacts, total } = await listedMaps(ctx.metadata, project.id);
+      return { project: project.slug, artifacts: artifacts.map(storedMapJson), total };
     },
   },
   deletesourcemaps: {

@@ -1,8 +1,10 @@
-// "Select all matching" over more issues than one bulk action takes (10,000): the confirmation
-// says so and counts what the button does, the action takes the first 10,000 in the list's order,
-// and the notice after it says more matched. The 10,001 issues are written into the stopped
-// server's database with SQL (ingesting them would take minutes); everything after is the real
-// server and browser.
+// A project with more than the pages and lists show at once. "Select all matching" over more
+// issues than one bulk action takes (10,000): the confirmation says so and counts what the button
+// does, the action takes the first 10,000 in the list's order, and the notice after it says more
+// matched. 1,001 stored source files: the Source maps page shows the newest 200 and says of how
+// many, `errata listsourcemaps` the newest 1,000. The rows are written into the stopped server's
+// database with SQL (ingesting and uploading them would take minutes); everything after is the
+// real server, CLI and browser.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -14,6 +16,7 @@ import {
   api,
   initializedDataDir,
   provision,
+  runCli,
   startServer,
   stopAndRemove,
   type Provisioned,
@@ -21,6 +24,7 @@ import {
 } from '../../support/standalone-server.ts';
 
 const ISSUES = 10_001;
+const MAP_FILES = 1_001;
 let server: StandaloneServer;
 let browser: Browser;
 let p: Provisioned;
@@ -39,6 +43,13 @@ beforeAll(async () => {
       [p.projectId, ISSUES],
     );
     await db.query(`UPDATE projects SET issue_counter = $2 WHERE id = $1`, [p.projectId, ISSUES]);
+    await db.query(
+      `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum, uploaded_at)
+       SELECT $1::int, lpad(to_hex(g), 8, '0') || '-0000-4000-8000-000000000000', 'source_map', '~/build-' || g || '.js.map',
+         'projects/x/maps/' || g, 1000, repeat('a', 40), now() - g * interval '1 minute'
+       FROM generate_series(1, $2::int) g`,
+      [p.projectId, MAP_FILES],
+    );
   } finally {
     await db.close();
   }
@@ -90,4 +101,30 @@ describe('select all matching, over more issues than one action takes', () => {
       await checked.close();
     }
   }, 120_000);
+});
+
+describe('the stored source files of a project with many builds', () => {
+  it('shows the newest 200 on the Source maps page, saying of how many; the CLI lists the newest 1,000', async () => {
+    const admin = await signedInPerson(server, 'admin');
+    const checked = await openCheckedPage(
+      browser,
+      `${server.url}/organizations/${p.organization}/projects/${p.projectSlug}/source-maps`,
+      { screenshot: 'source-maps-many', cookies: admin.client.jar },
+    );
+    try {
+      const { page } = checked;
+      await expect(page.getByText('The 200 newest of 1,001 files.').isVisible()).resolves.toBe(true);
+      await expect(page.locator('.map-debug-id code').count()).resolves.toBe(200);
+      await expect(page.locator('.map-debug-id code').first().textContent()).resolves.toBe(
+        '00000001-0000-4000-8000-000000000000',
+      );
+    } finally {
+      await checked.close();
+    }
+    const listed = await runCli(['listsourcemaps', '--project', p.projectSlug], server.env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1_001);
+    expect(lines.at(-1)).toBe('… and 1 older file (the newest 1000 are listed)');
+  }, 60_000);
 });
