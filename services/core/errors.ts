@@ -98,6 +98,11 @@ export class UnavailableError extends ErrataError {
   }
 }
 
+/** A refusal because the server is too busy just now (with a Retry-After), not because something is down. */
+export function isBusy(error: unknown): error is UnavailableError & { retryAfterSeconds: number } {
+  return error instanceof UnavailableError && error.retryAfterSeconds !== undefined;
+}
+
 /** Rebuilds a domain error from its code and message (after crossing a thread or process boundary). */
 export function errorFromCode(code: ErrorCode, message: string): ErrataError {
   switch (code) {

@@ -11,7 +11,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { serveAsset } from './assets/asset-routes.ts';
 import { ASSET_PREFIX, loadAssets, type AssetSet } from './assets/asset-store.ts';
 import { ERROR_STATUS } from '../runtime/http.ts';
-import { PayloadTooLargeError, UnavailableError, UserInputError } from '../core/errors.ts';
+import { isBusy, PayloadTooLargeError, UserInputError } from '../core/errors.ts';
 import { BadRequestPage } from './pages/bad-request.tsx';
 import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
@@ -61,9 +61,8 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     } catch (error) {
       // A person's mistake, or a server too busy for the form just now, gets a page; anything
       // else is the app's answer for it (a 500 logged as usual).
-      const busy = error instanceof UnavailableError && error.retryAfterSeconds !== undefined;
-      if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError || busy)) throw error;
-      if (busy) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (!(error instanceof UserInputError || error instanceof PayloadTooLargeError || isBusy(error))) throw error;
+      if (isBusy(error)) ctx.set('Retry-After', String(error.retryAfterSeconds));
       sendPage(ctx, ERROR_STATUS[error.code], h(BadRequestPage, { assets, message: error.message }));
     }
   };

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { h, type JSX } from 'preact';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
-import { ConflictError, UnavailableError, UserInputError } from '../core/errors.ts';
+import { ConflictError, isBusy, UserInputError } from '../core/errors.ts';
 import { acceptInvitation, checkInvitation } from '../core/people/invitations.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
 import { endSession } from '../core/people/sessions.ts';
@@ -108,7 +108,7 @@ export function signInRoutes(deps: SignInDeps) {
         outcome = (await deps.passwords.verify(password, user?.passwordHash)) && user ? 'succeeded' : 'failed';
       } catch (error) {
         // Too many hashes already waiting: this guess was not checked, so it does not count.
-        if (!(error instanceof UnavailableError && error.retryAfterSeconds !== undefined)) throw error;
+        if (!isBusy(error)) throw error;
         ctx.set('Retry-After', String(error.retryAfterSeconds));
         return again(503, capitalise(error.message));
       } finally {
@@ -116,7 +116,12 @@ export function signInRoutes(deps: SignInDeps) {
       }
       if (outcome === 'failed' || !user) return again(401, WRONG);
       if (deps.passwords.needsRehash(user.passwordHash!)) {
-        await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
+        // Best effort: a server too busy to rehash now still signs in the right password.
+        try {
+          await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
+        } catch (error) {
+          if (!isBusy(error)) throw error;
+        }
       }
       await signIn(ctx, user.id, next);
     },
@@ -150,8 +155,10 @@ export function signInRoutes(deps: SignInDeps) {
       try {
         user = await createUser(deps, { email, name, role: 'owner', password });
       } catch (error) {
-        if (!(error instanceof UserInputError || error instanceof ConflictError)) throw error;
+        if (!(error instanceof UserInputError || error instanceof ConflictError || isBusy(error))) throw error;
+        // A refused form, or one the server was too busy for, keeps the link working.
         await restore('setup', code, taken);
+        if (isBusy(error)) throw error;
         return again(capitalise(error.message));
       }
       await signIn(ctx, user.id);
@@ -175,8 +182,9 @@ export function signInRoutes(deps: SignInDeps) {
         // Ends every session of the user: whoever knew the old password is out.
         await setPassword(deps, taken.userId, password);
       } catch (error) {
-        if (!(error instanceof UserInputError)) throw error;
+        if (!(error instanceof UserInputError || isBusy(error))) throw error;
         await restore('reset', code, taken);
+        if (isBusy(error)) throw error;
         return again(capitalise(error.message));
       }
       await signIn(ctx, taken.userId);

@@ -3,7 +3,7 @@
 // call listen() themselves; the CLI composes and starts them.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import { ErrataError, RateLimitedError, UnavailableError, UserInputError } from '../core/errors.ts';
+import { ErrataError, isBusy, RateLimitedError, UserInputError } from '../core/errors.ts';
 import type { Logger } from './logger.ts';
 import { renderMetrics, type Metrics } from './metrics.ts';
 
@@ -135,9 +135,7 @@ function mapErrors(logger: Logger): Koa.Middleware {
           ctx.set('Retry-After', String(error.retryAfterSeconds));
           ctx.set(error.headers);
         }
-        if (error instanceof UnavailableError && error.retryAfterSeconds !== undefined) {
-          ctx.set('Retry-After', String(error.retryAfterSeconds));
-        }
+        if (isBusy(error)) ctx.set('Retry-After', String(error.retryAfterSeconds));
         return;
       }
       (ctx.state.log ?? logger).error({ err: error }, 'unhandled error');

@@ -52,7 +52,7 @@ describe('password hashing', () => {
       },
     });
     expect(await counting.verify('guess', null)).toBe(false);
-    // The stand-in hash is made once (one salt drawn), then each unknown account derives a key against it.
+    // The stand-in is made once (one salt drawn), then each unknown account derives a key against it.
     expect(await counting.verify('guess again', undefined)).toBe(false);
     expect(calls).toBe(1);
   });
@@ -69,6 +69,15 @@ describe('password hashing', () => {
     expect(await first).toBe(true);
     expect(await second).toBe(false);
     expect(await small.verify('right', encoded)).toBe(true);
+  });
+
+  it('checks an unknown account again once a check refused as busy has passed (the refusal is not kept)', async () => {
+    const small = createPasswordHasher({ params: { ln: 10, r: 8, p: 1 }, maxConcurrent: 1, maxWaiting: 0 });
+    const encoded = await small.hash('right');
+    const known = small.verify('right', encoded);
+    await expect(small.verify('guess', undefined)).rejects.toMatchObject({ code: 'unavailable' });
+    expect(await known).toBe(true);
+    expect(await small.verify('guess', undefined)).toBe(false);
   });
 
   it('treats canonically equivalent Unicode passwords alike', async () => {

@@ -89,8 +89,10 @@ export function createPasswordHasher(
         retryAfterSeconds: BUSY_RETRY_SECONDS,
       }),
   });
-  // What an unknown account is checked against: same parameters, so the same cost.
-  let dummy: Promise<string> | undefined;
+  // What an unknown account is checked against: same parameters and key length, so the same
+  // cost. Made without a slot: a stand-in refused as busy, kept, would answer every unknown
+  // email at once with 503 and every known one after a hash, telling who has an account.
+  let stand: Decoded | undefined;
 
   const hash = (password: string) =>
     slots.run(async () => {
@@ -104,9 +106,8 @@ export function createPasswordHasher(
       if (password.length > MAX_PASSWORD_LENGTH) return false;
       const decoded = encoded ? decode(encoded) : undefined;
       if (!decoded) {
-        dummy ??= hash('');
-        const stand = decode(await dummy)!;
-        await slots.run(() => derive(password, stand.salt, stand.params, stand.key.length));
+        const against = (stand ??= { params, salt: random(SALT_BYTES), key: Buffer.alloc(KEY_BYTES) });
+        await slots.run(() => derive(password, against.salt, against.params, against.key.length));
         return false;
       }
       const key = await slots.run(() => derive(password, decoded.salt, decoded.params, decoded.key.length));

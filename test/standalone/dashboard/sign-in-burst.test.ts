@@ -1,7 +1,8 @@
 // A burst of concurrent sign-ins against a real server: the throttle counts guesses still being
 // hashed, so a burst cannot pass the five-failure limit before the first guess fails, and the
 // password hashes that may wait are capped, so a burst is refused at once with a retry time
-// instead of queueing minutes of hashing ahead of everyone else's sign-in.
+// instead of queueing minutes of hashing ahead of everyone else's sign-in (a setup or reset
+// link refused so stays usable).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormClient } from '../../support/dashboard-forms.ts';
 import { runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
@@ -31,15 +32,35 @@ describe('a burst of sign-ins from one address', () => {
     expect(throttled.html).toContain('Too many failed sign-ins for this email address.');
   });
 
-  it('refuses at once, with a retry time, what the password hashing cannot take, and signs in once it has drained', async () => {
-    const created = await runCli(['createuser', '--email', 'bob@example.com', '--password-stdin'], server.env, PASSWORD);
-    expect(created.code, created.stderr).toBe(0);
+  it('refuses at once, with a retry time, what the password hashing cannot take, keeping a reset link, and signs in once it has drained', async () => {
+    for (const email of ['bob@example.com', 'carol@example.com']) {
+      const created = await runCli(['createuser', '--email', email, '--password-stdin'], server.env, PASSWORD);
+      expect(created.code, created.stderr).toBe(0);
+    }
+    const reset = await runCli(['resetpassword', '--email', 'carol@example.com'], server.env);
+    const code = /\/reset\?code=([0-9A-Za-z]{43})/.exec(reset.stdout)?.[1];
+    expect(code, reset.stdout).toBeDefined();
     const client = new FormClient(server.url);
     const csrf = await client.token('/login');
+    const resetForm = {
+      csrf: await client.token(`/reset?code=${code}`),
+      code: code!,
+      password: 'a new password',
+      password2: 'a new password',
+    };
     // Fifteen different accounts: the address allows 20 failures and has 5 from the test above.
-    const answers = await Promise.all(
+    // A moment after them, while two are hashed and eight wait, a password reset.
+    const flood = Promise.all(
       Array.from({ length: 15 }, (_, i) => client.post('/login', { csrf, email: `user${i}@example.com`, password: 'guess' })),
     );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refusedReset = await client.post('/reset', resetForm);
+    const answers = await flood;
+    // Refused as busy, the reset link still works.
+    expect(refusedReset.status).toBe(503);
+    expect(refusedReset.headers.get('retry-after')).toBe('2');
+    expect((await client.get(`/reset?code=${code}`)).status).toBe(200);
+    expect((await client.post('/reset', resetForm)).status).toBe(303);
     const counts = byStatus(answers.map((answer) => answer.status));
     expect(Object.keys(counts).sort()).toEqual(['401', '503']);
     const busy = answers.find((answer) => answer.status === 503)!;
