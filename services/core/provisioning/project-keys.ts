@@ -33,7 +33,6 @@ export async function setKeyActiveIn(
   return key;
 }
 
-/** Events per minute for the project, or null for the instance default; the keys whose cached limit is now stale. */
 /** The largest limit a project can keep (a Postgres integer column). */
 export const MAX_RATE_LIMIT = POSTGRES_INTEGER_MAX;
 
@@ -42,6 +41,7 @@ export function isRateLimit(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0 && value <= MAX_RATE_LIMIT;
 }
 
+/** Events per minute for the project, or null for the instance default; the keys whose cached limit is now stale. */
 export async function setEventRateLimit(
   metadata: Pick<MetadataStore, 'listProjectKeys' | 'setProjectRateLimit'>,
   project: Pick<Project, 'id'>,

@@ -6,7 +6,7 @@ import type { MetadataStore, SourceMapArtifact } from '../ports/metadata-store.t
 import { normalizeDebugId } from './artifact-manifest.ts';
 
 /** Files one listing shows at most, newest first: a project may keep any number of builds. */
-export const LISTED_MAP_FILES = 1_000;
+const LISTED_MAP_FILES = 1_000;
 
 /** The project's newest stored files, at most `limit`, and how many it keeps in all. */
 export async function listedMaps(

@@ -66,7 +66,8 @@ export function IssuesConfirmPage(props: ConfirmPageProps) {
         {count > taken && (
           <p class="notice notice-warning">
             One action takes at most {formatCount(props.limit)} issues: this one takes the first {formatCount(taken)} in the
-            list's order. Select all matching again afterwards for the next ones.
+            list's order. Once they no longer match the filter (resolved issues leave the unresolved list, say), select all
+            matching again for the next ones; or narrow the filter.
           </p>
         )}
         {props.error && (

@@ -241,7 +241,7 @@ const DONE: Record<IssueAction, string> = {
   delete: 'Deleted',
 };
 
-const MORE_MATCHED = `More matched than one action takes (${formatCount(MAX_BULK_ISSUES)}): select all matching again for the next ones.`;
+const MORE_MATCHED = `More matched than one action takes (${formatCount(MAX_BULK_ISSUES)}): once these no longer match the filter, select all matching again for the next ones; or narrow the filter.`;
 
 /** The notice after an action, from the address the action redirected to (only these words, never text from the address). */
 function doneNotice(params: URLSearchParams): string | undefined {

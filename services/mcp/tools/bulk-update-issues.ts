@@ -81,7 +81,7 @@ export const bulkUpdateIssues = defineTool({
     const listed = shortIds.length > 0 ? `: ${shortIds.join(', ')}${moreListed > 0 ? ` and ${moreListed} more` : ''}` : '';
     const cap = MAX_BULK_ISSUES.toLocaleString('en-US');
     const matched = more
-      ? `more than ${cap} issues matched in ${project.slug}, the first ${cap} taken`
+      ? `more than ${cap} issues matched in ${project.slug}, the first ${cap} ${dryRun ? 'listed (a call takes those)' : 'taken'}`
       : `${issues.length} issue${issues.length === 1 ? '' : 's'} matched in ${project.slug}`;
     const rest = more && !dryRun ? ' For the rest, call again once these no longer match the filter, or narrow it.' : '';
     return {

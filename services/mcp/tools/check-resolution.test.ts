@@ -190,6 +190,8 @@ describe('check_resolution', () => {
     // The five newest, then five of the eight with the same version under another name.
     expect(recentReleases).toHaveLength(10);
     expect(recentReleases.filter((release: string) => release.endsWith('@9.9'))).toHaveLength(5);
-    expect(result.structured.explanation).toContain('8 releases seen have the same version under another name');
+    expect(result.structured.explanation).toContain(
+      "8 of the project's newest releases have the same version under another name",
+    );
   });
 });

@@ -63,7 +63,9 @@ export const checkResolution = defineTool({
         recentReleases: z
           .array(z.string())
           .optional()
-          .describe('awaiting_release: the newest releases this project has seen, newest first, and any of the same version'),
+          .describe(
+            'awaiting_release: the 5 newest releases this project has seen, newest first, then up to 5 of the same version',
+          ),
       })
       .optional(),
     agentWrittenData: z

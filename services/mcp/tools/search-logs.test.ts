@@ -292,7 +292,7 @@ describe('search_logs', () => {
       if (result.structured.nextCursor) {
         expect(got.length).toBeLessThan(10);
         expect(result.text.split('\n')[0]).toBe(
-          `${got.length} log records in shop from the last 60 minutes (cut short of limit to keep the answer near 200,000 characters: pass nextCursor as cursor for more).`,
+          `${got.length} log records in shop from the last 60 minutes (cut short of limit to keep the records near 200,000 characters: pass nextCursor as cursor for more).`,
         );
       }
       seen.push(...got);

@@ -41,9 +41,11 @@ function refuseProtoKey(value: unknown, ctx: { addIssue(issue: { code: 'custom';
 }
 
 /**
- * Characters of log rows one answer carries at most, about 50,000 tokens: each record is cut by
- * bounded(), but 200 records of large attributes would still be megabytes. Past it, the answer
- * is the records that fit (at least one), with a cursor after the last of them.
+ * Characters of log rows' JSON one answer carries at most, about 50,000 tokens (the answer has
+ * them twice: structured, and as the text's JSON). Each record is cut by bounded(), but 200
+ * records of large attributes would still be megabytes. Past it, the answer is the records that
+ * fit (at least one), with a cursor after the last of them; records that arrive between the two
+ * reads may take it a little past.
  */
 const ANSWER_BUDGET_CHARS = 200_000;
 
@@ -179,7 +181,7 @@ export const searchLogs = defineTool({
     const more = searchedTo
       ? ` (stopped after reading the records ${input.sort === 'oldest' ? 'up' : 'back'} to ${searchedTo}, as many as one call reads: pass nextCursor as cursor to search further)`
       : cut
-        ? ` (cut short of limit to keep the answer near ${ANSWER_BUDGET_CHARS.toLocaleString('en-US')} characters: pass nextCursor as cursor for more)`
+        ? ` (cut short of limit to keep the records near ${ANSWER_BUDGET_CHARS.toLocaleString('en-US')} characters: pass nextCursor as cursor for more)`
         : page.nextCursor
           ? ' (more: pass nextCursor as cursor)'
           : '';

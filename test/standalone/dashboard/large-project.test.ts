@@ -87,12 +87,12 @@ describe('select all matching, over more issues than one action takes', () => {
         `Resolve 10,001 issues matching project ${p.projectSlug}, status unresolved?`,
       );
       await expect(page.locator('.notice-warning').textContent()).resolves.toBe(
-        "One action takes at most 10,000 issues: this one takes the first 10,000 in the list's order. Select all matching again afterwards for the next ones.",
+        "One action takes at most 10,000 issues: this one takes the first 10,000 in the list's order. Once they no longer match the filter (resolved issues leave the unresolved list, say), select all matching again for the next ones; or narrow the filter.",
       );
       await checked.recheck('issues-bulk-cap-confirm');
       await Promise.all([page.waitForURL(/done=resolve/), page.getByRole('button', { name: 'Resolve 10,000 issues' }).click()]);
       await expect(page.getByRole('status').textContent()).resolves.toBe(
-        'Resolved 10,000 issues. More matched than one action takes (10,000): select all matching again for the next ones.',
+        'Resolved 10,000 issues. More matched than one action takes (10,000): once these no longer match the filter, select all matching again for the next ones; or narrow the filter.',
       );
       await checked.recheck('issues-bulk-cap-done');
       // The list's order is last seen, newest first: the oldest one is left.

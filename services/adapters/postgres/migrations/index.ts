@@ -20,6 +20,7 @@ import eventPayloadStorage from './0018-event-payload-storage.ts';
 import payloadSegments from './0019-payload-segments.ts';
 import payloadErasures from './0020-payload-erasures.ts';
 import payloadCommittedEnds from './0021-payload-committed-ends.ts';
+import releasesNewest from './0022-releases-newest.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -43,4 +44,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0019-payload-segments', sql: payloadSegments },
   { version: '0020-payload-erasures', sql: payloadErasures },
   { version: '0021-payload-committed-ends', sql: payloadCommittedEnds },
+  { version: '0022-releases-newest', sql: releasesNewest },
 ];
