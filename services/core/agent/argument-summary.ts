@@ -13,7 +13,8 @@ const MAX_ITEMS = 5;
  * How much of one string is cleaned and searched for secrets before it is cut to MAX_VALUE_CHARS.
  * The secret patterns backtrack over the whole text they are given (URL_USER is quadratic in a
  * run like `a.a.a…`: 40 KB took 0.85 s, so a 1 MB argument held the event loop for minutes, even
- * on a rate-limited call); a secret that starts within the shown part is still whole in this much.
+ * on a rate-limited call); a secret that starts within the shown part is still matched in this
+ * much (a key-like run of 32 characters or more, cut, is still one).
  */
 const MAX_SCANNED_CHARS = 256;
 /** Lists nested deeper than this show as `…`: an agent's arguments can nest as deep as JSON allows. */
@@ -69,11 +70,9 @@ function shortName(name: string): string {
   return cut(clean(scanned(name)), 30);
 }
 
-/** The part of a text that is cleaned and searched; never ends in half a surrogate pair. */
+/** The part of a text that is cleaned and searched. */
 function scanned(text: string): string {
-  if (text.length <= MAX_SCANNED_CHARS) return text;
-  const end = /[\ud800-\udbff]/.test(text.charAt(MAX_SCANNED_CHARS - 1)) ? MAX_SCANNED_CHARS - 1 : MAX_SCANNED_CHARS;
-  return text.slice(0, end);
+  return wholePrefix(text, MAX_SCANNED_CHARS);
 }
 
 function redact(text: string): string {
@@ -90,9 +89,14 @@ function clean(text: string): string {
 }
 
 function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${wholePrefix(text, max - 1)}…`;
+}
+
+/**
+ * At most the first `max` UTF-16 units of the text, never ending in half a surrogate pair: the
+ * line is stored as text and shown as is.
+ */
+function wholePrefix(text: string, max: number): string {
   if (text.length <= max) return text;
-  // Never split a surrogate pair: the line is stored as text and shown as is.
-  let end = max - 1;
-  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return text.slice(0, /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max);
 }
