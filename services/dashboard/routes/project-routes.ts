@@ -84,7 +84,12 @@ async function listPage(page: OrganizationPage, status: number, refused?: { noti
   );
 }
 
-async function keysPage(page: OrganizationPage, project: Project, status: number, notice?: Parameters<typeof ProjectKeysPage>[0]['notice']) {
+async function keysPage(
+  page: OrganizationPage,
+  project: Project,
+  status: number,
+  notice?: Parameters<typeof ProjectKeysPage>[0]['notice'],
+) {
   const keys = (await page.deps.metadata.listProjectKeys(project.id)).map((key) => ({
     ...key,
     dsn: formatDsn(page.deps.baseUrl, key.publicKey, project.id),
@@ -219,7 +224,11 @@ export const projectRoutes: OrganizationRoute[] = [
         page.deps.keysChanged?.(key.publicKey);
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;
-        return keysPage(page, project, 400, { form: 'keys', notice: { kind: 'error', text: capitalize(error.message) }, typed: label });
+        return keysPage(page, project, 400, {
+          form: 'keys',
+          notice: { kind: 'error', text: capitalize(error.message) },
+          typed: label,
+        });
       }
       page.seeOther(`${page.href('projects', project.slug, 'keys')}?saved=key-added`);
     },
@@ -234,7 +243,9 @@ export const projectRoutes: OrganizationRoute[] = [
       if (!form) return;
       const active = field(form, 'active');
       if (active !== 'true' && active !== 'false') {
-        throw new UserInputError(`"active" must be true or false, not "${active.slice(0, 20)}": use the Enable or Disable button`);
+        throw new UserInputError(
+          `"active" must be true or false, not "${active.slice(0, 20)}": use the Enable or Disable button`,
+        );
       }
       await setKeyActiveIn(page.deps.metadata, project, publicKey!, active === 'true');
       page.deps.keysChanged?.(publicKey);
@@ -249,14 +260,18 @@ export const projectRoutes: OrganizationRoute[] = [
       const project = await projectOf(page, slug!);
       const form = await page.form();
       if (!form) return;
-      const typed = field(form, 'eventsPerMinute').trim().replace(/[,_\s]/g, '');
+      const typed = field(form, 'eventsPerMinute')
+        .trim()
+        .replace(/[,_\s]/g, '');
       const perMinute = typed === '' ? null : /^\d{1,12}$/.test(typed) && isRateLimit(Number(typed)) ? Number(typed) : undefined;
       if (perMinute === undefined) {
         const text = `"${typed.slice(0, 20)}" is not a number of events per minute: type a whole number from 0 to ${formatCount(MAX_RATE_LIMIT)}, or leave it empty for the default.`;
         return keysPage(page, project, 400, { form: 'rate-limit', notice: { kind: 'error', text }, typed });
       }
       for (const key of await setEventRateLimit(page.deps.metadata, project, perMinute)) page.deps.keysChanged?.(key);
-      page.seeOther(`${page.href('projects', project.slug, 'keys')}?saved=${perMinute === null ? 'rate-limit-default' : 'rate-limit'}`);
+      page.seeOther(
+        `${page.href('projects', project.slug, 'keys')}?saved=${perMinute === null ? 'rate-limit-default' : 'rate-limit'}`,
+      );
     },
   },
 ];
