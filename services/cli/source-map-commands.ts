@@ -62,7 +62,10 @@ export function registerSourceMapCommands(program: Command, io: CliIo): void {
         return io.out('No source maps uploaded yet: sentry-cli sourcemaps upload (see createuploadtoken)');
       for (const a of result.artifacts) io.out(`${a.debugId}  ${a.type}  ${a.sizeBytes} bytes  ${a.uploadedAt}  ${a.url}`);
       const more = result.total - result.artifacts.length;
-      if (more > 0) io.out(`… and ${more} older file${more === 1 ? '' : 's'} (the newest ${result.artifacts.length} are listed)`);
+      if (more > 0)
+        io.out(
+          `… and ${more} older file${more === 1 ? '' : 's'} (the newest ${result.artifacts.length.toLocaleString('en-US')} are listed)`,
+        );
     });
 
   program

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { h, type JSX } from 'preact';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
 import { hashSecret } from '../core/auth/secrets.ts';
-import { ConflictError, isBusy, UserInputError } from '../core/errors.ts';
+import { ConflictError, isBusy, UserInputError, type ErrataError } from '../core/errors.ts';
 import { acceptInvitation, checkInvitation } from '../core/people/invitations.ts';
 import { checkCode, redeemCode } from '../core/people/one-time-codes.ts';
 import { endSession } from '../core/people/sessions.ts';
@@ -75,6 +75,13 @@ export function signInRoutes(deps: SignInDeps) {
     deps.users.replaceCode({ ...taken, purpose, codeHash: hashSecret(code) });
 
   const page = (ctx: Koa.Context, status: number, element: JSX.Element) => sendPage(ctx, status, element);
+
+  /** The form again with the refusal's reason: a 503 with Retry-After when the server was too busy, else a 400. */
+  const busyOr = (ctx: Koa.Context, error: ErrataError, again: (alert: string, status?: number) => void) => {
+    if (!isBusy(error)) return again(capitalise(error.message));
+    ctx.set('Retry-After', String(error.retryAfterSeconds));
+    return again(capitalise(error.message), 503);
+  };
 
   return {
     async home(ctx: Koa.Context) {
@@ -147,7 +154,8 @@ export function signInRoutes(deps: SignInDeps) {
       const name = form.get('name') ?? '';
       const email = form.get('email') ?? '';
       const password = form.get('password') ?? '';
-      const again = (alert: string) => page(ctx, 400, h(SetupPage, { assets, csrf: formToken(ctx), code, alert, name, email }));
+      const again = (alert: string, status = 400) =>
+        page(ctx, status, h(SetupPage, { assets, csrf: formToken(ctx), code, alert, name, email }));
       if (password !== form.get('password2')) return again(MISMATCH);
       const taken = await redeemCode(deps.users, 'setup', code, now);
       if (!taken) return used();
@@ -158,8 +166,7 @@ export function signInRoutes(deps: SignInDeps) {
         if (!(error instanceof UserInputError || error instanceof ConflictError || isBusy(error))) throw error;
         // A refused form, or one the server was too busy for, keeps the link working.
         await restore('setup', code, taken);
-        if (isBusy(error)) throw error;
-        return again(capitalise(error.message));
+        return busyOr(ctx, error, again);
       }
       await signIn(ctx, user.id);
     },
@@ -174,7 +181,8 @@ export function signInRoutes(deps: SignInDeps) {
       if (!(await checkCode(deps.users, 'reset', code, now))) return used();
       if (!post) return page(ctx, 200, h(ResetPage, { assets, csrf: formToken(ctx), code }));
       const password = form.get('password') ?? '';
-      const again = (alert: string) => page(ctx, 400, h(ResetPage, { assets, csrf: formToken(ctx), code, alert }));
+      const again = (alert: string, status = 400) =>
+        page(ctx, status, h(ResetPage, { assets, csrf: formToken(ctx), code, alert }));
       if (password !== form.get('password2')) return again(MISMATCH);
       const taken = await redeemCode(deps.users, 'reset', code, now);
       if (!taken?.userId) return used();
@@ -184,8 +192,7 @@ export function signInRoutes(deps: SignInDeps) {
       } catch (error) {
         if (!(error instanceof UserInputError || isBusy(error))) throw error;
         await restore('reset', code, taken);
-        if (isBusy(error)) throw error;
-        return again(capitalise(error.message));
+        return busyOr(ctx, error, again);
       }
       await signIn(ctx, taken.userId);
     },

@@ -49,7 +49,7 @@ function versionPart(name: string): string {
 export function unseenReleaseText(release: MarkerRelease): string {
   const hint =
     release.sameVersion > 0
-      ? ` ${release.sameVersion} of the project's newest releases ${release.sameVersion === 1 ? 'has' : 'have'} the same version under another name: resolve again with the exact name the SDK sends.`
+      ? ` ${release.sameVersion} of the project's ${SEARCHED_RELEASES.toLocaleString('en-US')} newest releases ${release.sameVersion === 1 ? 'has' : 'have'} the same version under another name: resolve again with the exact name the SDK sends.`
       : ' Release names must match what the SDK sends exactly (often package@version).';
   return (
     'This project has never seen the release the resolve names, so no event of another release brings the issue back ' +

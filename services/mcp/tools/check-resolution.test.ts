@@ -191,7 +191,7 @@ describe('check_resolution', () => {
     expect(recentReleases).toHaveLength(10);
     expect(recentReleases.filter((release: string) => release.endsWith('@9.9'))).toHaveLength(5);
     expect(result.structured.explanation).toContain(
-      "8 of the project's newest releases have the same version under another name",
+      "8 of the project's 1,000 newest releases have the same version under another name",
     );
   });
 });

@@ -150,7 +150,7 @@ describe('update_issue', () => {
     expect(result.isError, result.text).toBe(false);
     const warning =
       'This project has never seen the release the resolve names, so no event of another release brings the issue back until an ' +
-      "event of exactly that release arrives. 1 of the project's newest releases has the same version under another name: resolve again " +
+      "event of exactly that release arrives. 1 of the project's 1,000 newest releases has the same version under another name: resolve again " +
       'with the exact name the SDK sends. Recent releases: untrustedData.recentReleases.';
     expect(result.structured).toMatchObject({
       status: 'resolved',

@@ -125,6 +125,6 @@ describe('the stored source files of a project with many builds', () => {
     expect(listed.code, listed.stderr).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1_001);
-    expect(lines.at(-1)).toBe('… and 1 older file (the newest 1000 are listed)');
+    expect(lines.at(-1)).toBe('… and 1 older file (the newest 1,000 are listed)');
   }, 60_000);
 });

@@ -49,16 +49,24 @@ describe('a burst of sign-ins from one address', () => {
       password2: 'a new password',
     };
     // Fifteen different accounts: the address allows 20 failures and has 5 from the test above.
-    // A moment after them, while two are hashed and eight wait, a password reset.
+    // As soon as one is refused (two are hashed and eight wait), a password reset.
+    let firstRefusal: () => void;
+    const refused = new Promise<void>((resolve) => (firstRefusal = resolve));
     const flood = Promise.all(
-      Array.from({ length: 15 }, (_, i) => client.post('/login', { csrf, email: `user${i}@example.com`, password: 'guess' })),
+      Array.from({ length: 15 }, async (_, i) => {
+        const answer = await client.post('/login', { csrf, email: `user${i}@example.com`, password: 'guess' });
+        if (answer.status === 503) firstRefusal();
+        return answer;
+      }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.race([refused, flood]);
     const refusedReset = await client.post('/reset', resetForm);
     const answers = await flood;
-    // Refused as busy, the reset link still works.
+    // Refused as busy: the form again, saying so, and the reset link still works.
     expect(refusedReset.status).toBe(503);
     expect(refusedReset.headers.get('retry-after')).toBe('2');
+    expect(refusedReset.html).toContain('Too many passwords are being checked at once: try again in 2 seconds.');
+    expect(refusedReset.html).toContain('name="password2"');
     expect((await client.get(`/reset?code=${code}`)).status).toBe(200);
     expect((await client.post('/reset', resetForm)).status).toBe(303);
     const counts = byStatus(answers.map((answer) => answer.status));

@@ -21,6 +21,7 @@ import payloadSegments from './0019-payload-segments.ts';
 import payloadErasures from './0020-payload-erasures.ts';
 import payloadCommittedEnds from './0021-payload-committed-ends.ts';
 import releasesNewest from './0022-releases-newest.ts';
+import sourceMapsNewest from './0023-source-maps-newest.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -45,4 +46,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0020-payload-erasures', sql: payloadErasures },
   { version: '0021-payload-committed-ends', sql: payloadCommittedEnds },
   { version: '0022-releases-newest', sql: releasesNewest },
+  { version: '0023-source-maps-newest', sql: sourceMapsNewest },
 ];
