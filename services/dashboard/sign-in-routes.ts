@@ -105,7 +105,13 @@ export function signInRoutes(deps: SignInDeps) {
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
         const whose = throttled.what === 'account' ? 'this email address' : 'your network address';
-        return again(429, `Too many failed sign-ins for ${whose}. Wait ${waitText(throttled.retryAfterMs)} and try again.`);
+        const wait = `Wait ${waitText(throttled.retryAfterMs)} and try again.`;
+        return again(
+          429,
+          throttled.pending
+            ? `Too many sign-ins for ${whose} are being checked at once. ${wait}`
+            : `Too many failed sign-ins for ${whose}. ${wait}`,
+        );
       }
       let outcome: AttemptOutcome = 'abandoned';
       let user: UserCredentials | undefined;

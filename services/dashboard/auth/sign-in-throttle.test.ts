@@ -35,7 +35,7 @@ describe('SignInThrottle', () => {
     const begun = [1, 2, 3, 4].map((i) => throttle.begin('eve@example.com', `10.0.1.${i}`, 0));
     expect(begun).toEqual([undefined, undefined, undefined, undefined]);
     // Five are counted (one failed, four in progress): the sixth waits a moment, not fifteen minutes.
-    expect(throttle.begin('EVE@example.com', '10.0.2.1', 0)).toEqual({ what: 'account', retryAfterMs: 5_000 });
+    expect(throttle.begin('EVE@example.com', '10.0.2.1', 0)).toEqual({ what: 'account', retryAfterMs: 5_000, pending: true });
     // An attempt refused as busy, not checked, frees its place without counting as a failure.
     throttle.settle('eve@example.com', '10.0.1.1', 'abandoned', 0);
     expect(attempt(throttle, 'eve@example.com', '10.0.2.1', 0)).toBeUndefined();

@@ -19,6 +19,8 @@ interface ThrottleVerdict {
   /** What is throttled, for the message. */
   what: 'account' | 'address';
   retryAfterMs: number;
+  /** Present when attempts still being checked fill the limit, not failures. */
+  pending?: true;
 }
 
 class FailureLog {
@@ -28,10 +30,13 @@ class FailureLog {
 
   constructor(private readonly limit: number) {}
 
-  retryAfter(key: string, now: number): number {
+  /** How long the key must wait, and whether attempts in progress rather than failures fill its limit. */
+  held(key: string, now: number): { retryAfterMs: number; pending?: true } | undefined {
     const recent = this.recent(key, now);
-    if (recent.length >= this.limit) return recent[recent.length - this.limit]! + WINDOW_MS - now;
-    return recent.length + (this.pending.get(key) ?? 0) >= this.limit ? PENDING_RETRY_MS : 0;
+    if (recent.length >= this.limit) return { retryAfterMs: recent[recent.length - this.limit]! + WINDOW_MS - now };
+    return recent.length + (this.pending.get(key) ?? 0) >= this.limit
+      ? { retryAfterMs: PENDING_RETRY_MS, pending: true }
+      : undefined;
   }
 
   begin(key: string): void {
@@ -74,10 +79,10 @@ export class SignInThrottle {
    */
   begin(email: string, address: string, now = Date.now()): ThrottleVerdict | undefined {
     const account = email.trim().toLowerCase();
-    const byAccount = this.accounts.retryAfter(account, now);
-    if (byAccount > 0) return { what: 'account', retryAfterMs: byAccount };
-    const byAddress = this.addresses.retryAfter(address, now);
-    if (byAddress > 0) return { what: 'address', retryAfterMs: byAddress };
+    const byAccount = this.accounts.held(account, now);
+    if (byAccount) return { what: 'account', ...byAccount };
+    const byAddress = this.addresses.held(address, now);
+    if (byAddress) return { what: 'address', ...byAddress };
     this.accounts.begin(account);
     this.addresses.begin(address);
     return undefined;
