@@ -269,6 +269,53 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.countEventsByIssue([], since, until)).toEqual(new Map());
     });
 
+    it('counts windows over several hours exactly, whole hours and parts of hours alike, before and after a deletion', async () => {
+      const project = projectId();
+      const hour0 = 1_700_006_400; // a whole UTC hour
+      const at = (issueId: number, seconds: number) => event(project, { issueId, timestamp: hour0 + seconds });
+      const events = [
+        ...[-0.5, 0, 900, 1_799.75, 1_800, 3_600, 5_000, 7_199.5, 7_200, 10_799, 14_000, 18_000].map((s) => at(51, s)),
+        ...[100, 4_000, 4_100, 9_000, 16_000].map((s) => at(52, s)),
+        at(53, 3 * 3_600 + 150), // only in the last part-hour of some windows below
+      ];
+      await store.insertEvents(events.map(toNew));
+      await store.insertEvents([toNew(events[3]!), toNew(events[13]!)]); // stored before: counted once
+      const expected = (kept: StoredEvent[], since: number, until: number) => {
+        const counts = new Map<number, number>();
+        for (const e of kept)
+          if (e.timestamp >= since && e.timestamp < until) counts.set(e.issueId, (counts.get(e.issueId) ?? 0) + 1);
+        return counts;
+      };
+      const windows: Array<[number, number]> = [
+        [hour0 + 1_800, hour0 + 3 * 3_600 + 200], // a part-hour, two whole hours, a part-hour
+        [hour0 - 10, hour0 + 5 * 3_600],
+        [hour0, hour0 + 2 * 3_600], // whole hours only
+        [hour0 + 600, hour0 + 1_200], // within one hour
+        [hour0 + 1_800, hour0 + 5_400], // across one boundary, no whole hour
+        [hour0 + 3 * 3_600 + 100, hour0 + 3 * 3_600 + 200],
+      ];
+      const check = async (kept: StoredEvent[]) => {
+        for (const [since, until] of windows) {
+          expect(await store.countEventsByIssue([project], since, until), `[${since - hour0}, ${until - hour0})`).toEqual(
+            expected(kept, since, until),
+          );
+        }
+        const since = hour0 + 1_800;
+        const hourly = new Map<string, number>();
+        for (const e of kept) {
+          if (e.timestamp < since) continue;
+          const key = `${e.issueId}@${Math.floor(e.timestamp / 3_600) * 3_600}`;
+          hourly.set(key, (hourly.get(key) ?? 0) + 1);
+        }
+        const rows = await store.hourlyEventCounts(project, [51, 52, 53], since);
+        expect(new Map(rows.map((r) => [`${r.issueId}@${r.hour}`, r.count]))).toEqual(hourly);
+        expect(rows.map((r) => r.hour)).toEqual([...rows.map((r) => r.hour)].sort((a, b) => a - b));
+      };
+      await check(events);
+      await store.deleteEventsForIssues(project, [52]);
+      await check(events.filter((e) => e.issueId !== 52));
+    });
+
     it("deletes the issues' events, and only those", async () => {
       const [project, otherProject] = [projectId(), projectId()];
       const doomed = [1, 2, 3].map((offset) => event(project, { issueId: 41, timestamp: 1_700_000_000 + offset }));

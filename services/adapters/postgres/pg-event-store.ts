@@ -14,9 +14,10 @@ import {
   type NewEvent,
   type StoredEvent,
 } from '../../core/ports/event-store.ts';
+import { countedHours, hourParams, HourTally, splitAtHours } from './event-hours.ts';
 import { PayloadSegments } from './payload-segments.ts';
 import { segmentOfReference } from './reference-sql.ts';
-import { chunk, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
+import { chunk, unnestRows, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 // Fast compression with a small window: event payloads are a few KB, so a 4 KB window compresses
 // them as well as the default 32 KB one (measured: ratio 0.25 either way), and each call's zlib
@@ -231,30 +232,35 @@ export class PgEventStore implements EventStore {
   }
 
   async dailyEventCounts(projectId: number, issueId: number, since: number): Promise<DailyCount[]> {
+    const split = splitAtHours(since);
     const result = await this.db.query<DailyCount>(
-      `SELECT to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count FROM events
-       WHERE project_id = $1 AND issue_id = $2 AND timestamp >= to_timestamp($3::float8) GROUP BY 1 ORDER BY 1`,
-      [projectId, issueId, since],
+      `SELECT to_char(to_timestamp(hour::int8 * 3600) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(n)::int AS count
+       FROM (${countedHours({ projects: '$1::integer', issues: '$2::integer[]', hours: ['$3', '$4'], partial: ['$5', '$6'] })}) c
+       GROUP BY 1 ORDER BY 1`,
+      [projectId, [issueId], ...hourParams(split)],
     );
     return result.rows;
   }
 
   async hourlyEventCounts(projectId: number, issueIds: number[], since: number): Promise<HourlyCount[]> {
     if (issueIds.length === 0) return [];
+    const split = splitAtHours(since);
     const result = await this.db.query<HourlyCount>(
-      `SELECT issue_id AS "issueId", (floor(extract(epoch FROM timestamp) / 3600) * 3600)::int8::float8 AS hour, count(*)::int AS count
-       FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) AND timestamp >= to_timestamp($3::float8)
+      `SELECT issue_id AS "issueId", (hour::int8 * 3600)::float8 AS hour, sum(n)::int AS count
+       FROM (${countedHours({ projects: '$1::integer', issues: '$2::integer[]', hours: ['$3', '$4'], partial: ['$5', '$6'] })}) c
        GROUP BY 1, 2 ORDER BY 2, 1`,
-      [projectId, issueIds, since],
+      [projectId, issueIds, ...hourParams(split)],
     );
     return result.rows;
   }
 
   async countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>> {
+    if (projectIds.length === 0) return new Map();
+    const split = splitAtHours(since, until);
     const result = await this.db.query<{ issue_id: number; count: number }>(
-      `SELECT issue_id, count(*)::int AS count FROM events WHERE project_id = ANY($1::integer[])
-         AND timestamp >= to_timestamp($2::float8) AND timestamp < to_timestamp($3::float8) GROUP BY issue_id`,
-      [projectIds, since, until],
+      `SELECT issue_id, sum(n)::int AS count
+       FROM (${countedHours({ projects: '$1::integer[]', hours: ['$2', '$3'], partial: ['$4', '$5'] })}) c GROUP BY issue_id`,
+      [projectIds, ...hourParams(split)],
     );
     return new Map(result.rows.map((r) => [r.issue_id, r.count]));
   }
@@ -266,18 +272,21 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
-    if (!this.segments) {
-      // Postgres, whose rows hold their payloads. (A store is given segments wherever the
-      // database may hold references: the standalone server's and its CLI's.)
-      await this.db.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
-      return;
-    }
-    await this.db.query(
-      `WITH deleted AS (DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) RETURNING payload_deflated)
-       INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted WHERE left(payload_deflated, 1) = '@'
-       ON CONFLICT DO NOTHING`,
-      [projectId, issueIds],
-    );
+    await this.db.transaction(async (tx) => {
+      if (!this.segments) {
+        // Postgres, whose rows hold their payloads. (A store is given segments wherever the
+        // database may hold references: the standalone server's and its CLI's.)
+        await tx.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+      } else {
+        await tx.query(
+          `WITH deleted AS (DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) RETURNING payload_deflated)
+           INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted WHERE left(payload_deflated, 1) = '@'
+           ON CONFLICT DO NOTHING`,
+          [projectId, issueIds],
+        );
+      }
+      await tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+    });
   }
 
   /**
@@ -285,12 +294,19 @@ export class PgEventStore implements EventStore {
    * whose newest event is older too, and those no committed row ever referred to (a crash, or a
    * batch whose transaction failed, leaves such bytes). Segments written today or yesterday stay either way
    * (PayloadSegments.remove). Files first, then their records: a crash in between leaves records
-   * of files already gone, which the next run removes.
+   * of files already gone, which the next run removes. Whole UTC hours go, those before the
+   * cutoff's, with their counts in issue_event_hours: an event stays up to an hour past the cutoff
+   * (retention runs hourly).
    */
   async deleteEventsBefore(cutoff: number): Promise<number> {
-    const deleted = (await this.db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [cutoff])).affectedRows;
+    const hour = Math.floor(cutoff / 3600);
+    const deleted = await this.db.transaction(async (tx) => {
+      const rows = await tx.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [hour * 3600]);
+      await tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]);
+      return rows.affectedRows;
+    });
     try {
-      if (this.segments) await this.removeUnreferencedSegments(this.segments, cutoff);
+      if (this.segments) await this.removeUnreferencedSegments(this.segments, hour * 3600);
     } catch (error) {
       throw Object.assign(error as Error, { pruned: deleted }); // the rows went all the same
     }
@@ -446,10 +462,15 @@ async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[], unused: s
  */
 const ROWS_PER_INSERT = 50;
 
-/** Inserts the rows; returns those of statements that inserted fewer than given (events stored before among them). */
+/**
+ * Inserts the rows and adds them to issue_event_hours; returns those of statements that inserted
+ * fewer than given (events stored before among them). A statement that inserted all its rows is
+ * counted from them as given; one that did not, from the rows this transaction wrote.
+ */
 async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<NewEvent[]> {
   const repeated: NewEvent[] = [];
-  for (const part of chunk(events, ROWS_PER_INSERT)) {
+  const tally = new HourTally();
+  for (const [index, part] of chunk(events, ROWS_PER_INSERT).entries()) {
     const values = valuesList(
       part.map((e) => [
         e.projectId,
@@ -485,9 +506,36 @@ async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<New
       // 2026-12-02 (fourth)). Shorter ones differ in length and run unnamed.
       { keepPrepared: part.length === ROWS_PER_INSERT },
     );
-    if (inserted.affectedRows < part.length) repeated.push(...part);
+    if (inserted.affectedRows === part.length) {
+      for (const e of part) tally.add(e.projectId, e.timestamp, e.issueId);
+      continue;
+    }
+    repeated.push(...part);
+    const before = new Set(events.slice(0, index * ROWS_PER_INSERT).map((e) => `${e.projectId}:${e.eventId}`));
+    for (const row of await rowsWrittenHere(db, part)) {
+      if (!before.has(`${row.project_id}:${row.event_id}`)) tally.add(row.project_id, row.timestamp, row.issue_id);
+    }
   }
+  await tally.addTo(db);
   return repeated;
+}
+
+/**
+ * Those of `events` whose row this transaction wrote (an event given twice, or stored before,
+ * has one row, and only a row this transaction wrote has its id as xmin): a redelivered batch's
+ * rare path, so a batch of new events reads nothing back.
+ */
+async function rowsWrittenHere(db: SqlExecutor, events: NewEvent[]) {
+  const keys = unnestRows(
+    events.map((e) => [e.projectId, e.eventId]),
+    ['integer', 'text'],
+  );
+  const result = await db.query<{ project_id: number; event_id: string; issue_id: number; timestamp: number }>(
+    `SELECT project_id, event_id, issue_id, extract(epoch FROM timestamp)::float8 AS timestamp FROM events
+     WHERE (project_id, event_id) IN (SELECT * FROM ${keys.sql}) AND xmin = pg_current_xact_id()::xid`,
+    keys.params,
+  );
+  return result.rows;
 }
 
 /**

@@ -114,7 +114,8 @@ export interface EventStore {
   /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
   deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void>;
   /**
-   * Deletes events older than the cutoff (float seconds); returns how many went. An error after
+   * Deletes events older than the cutoff (float seconds), or than the start of its UTC hour (the
+   * SQL stores) or day (ClickHouse drops day partitions); returns how many went. An error after
    * the rows went (a payload file that would not go) carries their number as `pruned`.
    */
   deleteEventsBefore(cutoff: number): Promise<number>;

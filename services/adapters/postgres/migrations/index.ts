@@ -22,6 +22,7 @@ import payloadErasures from './0020-payload-erasures.ts';
 import payloadCommittedEnds from './0021-payload-committed-ends.ts';
 import releasesNewest from './0022-releases-newest.ts';
 import sourceMapsNewest from './0023-source-maps-newest.ts';
+import issueEventHours from './0024-issue-event-hours.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -47,4 +48,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0021-payload-committed-ends', sql: payloadCommittedEnds },
   { version: '0022-releases-newest', sql: releasesNewest },
   { version: '0023-source-maps-newest', sql: sourceMapsNewest },
+  { version: '0024-issue-event-hours', sql: issueEventHours },
 ];
