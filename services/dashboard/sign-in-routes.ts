@@ -99,7 +99,7 @@ export function signInRoutes(deps: SignInDeps) {
       const email = (form.get('email') ?? '').trim();
       const password = form.get('password') ?? '';
       const next = nextPath(form.get('next'));
-      const again = (status: number, alert: string) =>
+      const again = (alert: string, status = 400) =>
         page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next, sso }));
       const throttled = throttle.begin(email, ctx.ip);
       if (throttled) {
@@ -107,10 +107,10 @@ export function signInRoutes(deps: SignInDeps) {
         const whose = throttled.what === 'account' ? 'this email address' : 'your network address';
         const wait = `Wait ${waitText(throttled.retryAfterMs)} and try again.`;
         return again(
-          429,
           throttled.pending
             ? `Too many sign-ins for ${whose} are being checked at once. ${wait}`
             : `Too many failed sign-ins for ${whose}. ${wait}`,
+          429,
         );
       }
       let outcome: AttemptOutcome = 'abandoned';
@@ -122,12 +122,11 @@ export function signInRoutes(deps: SignInDeps) {
       } catch (error) {
         // Too many hashes already waiting: this guess was not checked, so it does not count.
         if (!isBusy(error)) throw error;
-        ctx.set('Retry-After', String(error.retryAfterSeconds));
-        return again(503, capitalise(error.message));
+        return busyOr(ctx, error, again);
       } finally {
         throttle.settle(email, ctx.ip, outcome);
       }
-      if (outcome === 'failed' || !user) return again(401, WRONG);
+      if (outcome === 'failed' || !user) return again(WRONG, 401);
       if (deps.passwords.needsRehash(user.passwordHash!)) {
         // Best effort: a server too busy to rehash now still signs in the right password.
         try {
