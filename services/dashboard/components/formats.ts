@@ -18,3 +18,6 @@ const NUMBER = new Intl.NumberFormat('en-US');
 
 /** A count with thousands separators: 12,345. */
 export const formatCount = (n: number): string => NUMBER.format(n);
+
+/** A count of something in a sentence: "1 issue", "12,345 issues". */
+export const formatQuantity = (n: number, noun: string): string => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;

@@ -1,7 +1,7 @@
 // A small bar chart of an issue's events per hour over the last 24 hours, rendered on the server
 // as SVG (no script, no style attribute: the bars' colour comes from issues.css). Its accessible
 // name says the total, which is what a glance at it tells.
-import { formatCount } from './formats.ts';
+import { formatQuantity } from './formats.ts';
 
 const WIDTH = 96;
 const HEIGHT = 24;
@@ -10,7 +10,7 @@ export function Sparkline({ counts }: { counts: readonly number[] }) {
   const total = counts.reduce((sum, n) => sum + n, 0);
   const highest = Math.max(1, ...counts);
   const slot = WIDTH / counts.length;
-  const label = `${formatCount(total)} event${total === 1 ? '' : 's'} in the last 24 hours`;
+  const label = `${formatQuantity(total, 'event')} in the last 24 hours`;
   return (
     <svg class="sparkline" role="img" aria-label={label} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT}>
       <title>{label}</title>

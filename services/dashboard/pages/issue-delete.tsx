@@ -5,6 +5,7 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
+import { formatQuantity } from '../components/formats.ts';
 
 interface IssueDeletePageProps {
   assets: AssetSet;
@@ -29,7 +30,7 @@ export function IssueDeletePage({ assets, organization, viewer, csrf, issue, act
       <div class="issue-page confirm-card">
         <h1>{`Delete ${issue.shortId}?`}</h1>
         <p class="issue-title-small">{issue.title}</p>
-        <p>{`This removes the issue and its ${issue.count} event${issue.count === 1 ? '' : 's'} for good. A new event with the same fingerprint starts a new issue.`}</p>
+        <p>{`This removes the issue and its ${formatQuantity(issue.count, 'event')} for good. A new event with the same fingerprint starts a new issue.`}</p>
         <form method="post" action={action} class="confirm-actions">
           <CsrfField token={csrf} />
           <input type="hidden" name="action" value="delete" />

@@ -6,7 +6,7 @@ import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
 import { CsrfField } from '../components/auth-card.tsx';
-import { formatCount } from '../components/formats.ts';
+import { formatCount, formatQuantity } from '../components/formats.ts';
 
 interface ConfirmPageProps {
   assets: AssetSet;
@@ -37,9 +37,9 @@ const VERBS: Record<IssueAction, string> = {
 
 export function IssuesConfirmPage(props: ConfirmPageProps) {
   const { action, count } = props;
-  const issues = `${formatCount(count)} issue${count === 1 ? '' : 's'}`;
+  const issues = formatQuantity(count, 'issue');
   const taken = Math.min(count, props.limit);
-  const takenIssues = `${formatCount(taken)} issue${taken === 1 ? '' : 's'}`;
+  const takenIssues = formatQuantity(taken, 'issue');
   const question = props.filterText ? `${VERBS[action]} ${issues} matching ${props.filterText}?` : `${VERBS[action]} ${issues}?`;
   return (
     <AppShell

@@ -6,7 +6,7 @@ import type { Issue } from '../../core/ports/issue-store.ts';
 import type { User } from '../../core/ports/user-store.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
-import { formatDate } from '../components/formats.ts';
+import { formatDate, formatQuantity } from '../components/formats.ts';
 
 export type TraceItem =
   | { kind: 'error'; event: StoredEvent; issue: Issue | undefined; project: string }
@@ -41,7 +41,7 @@ export function TracePage({ assets, csrf, viewer, organization, href, traceId, i
             Trace <code class="trace-id">{traceId}</code>
           </h1>
           <p class="muted">
-            {`${errors} error${errors === 1 ? '' : 's'} and ${items.length - errors} log record${items.length - errors === 1 ? '' : 's'}, oldest first.`}
+            {`${formatQuantity(errors, 'error')} and ${formatQuantity(items.length - errors, 'log record')}, oldest first.`}
             {truncated && ' Only the first 200 of each are shown.'}
           </p>
         </header>

@@ -13,7 +13,7 @@ import type { Project } from '../../core/ports/tenancy-store.ts';
 import { filterFields, filterParams, issueQueryOf, readListFilter, type ListFilter } from '../issues/issues-filter.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { IssuesConfirmPage } from '../pages/issues-confirm.tsx';
-import { formatCount } from '../components/formats.ts';
+import { formatCount, formatQuantity } from '../components/formats.ts';
 import { IssuesPage } from '../pages/issues.tsx';
 import { NoProjectsPage } from '../pages/no-projects.tsx';
 import { isRowId } from '../../core/row-id.ts';
@@ -248,6 +248,6 @@ function doneNotice(params: URLSearchParams): string | undefined {
   const action = params.get('done') as IssueAction;
   const n = Number(params.get('n'));
   if (!ISSUE_ACTIONS.includes(action) || !Number.isSafeInteger(n) || n < 0) return undefined;
-  const done = `${DONE[action]} ${formatCount(n)} issue${n === 1 ? '' : 's'}.`;
+  const done = `${DONE[action]} ${formatQuantity(n, 'issue')}.`;
   return params.get('more') === '1' ? `${done} ${MORE_MATCHED}` : done;
 }

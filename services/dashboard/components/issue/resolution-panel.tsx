@@ -3,6 +3,7 @@
 // same words (core/issues/resolution-report.ts): a release never seen, the regressing event.
 import type { ResolutionReport, ResolutionVerdict } from '../../../core/issues/resolution-report.ts';
 import type { Issue } from '../../../core/ports/metadata-store.ts';
+import { formatQuantity } from '../formats.ts';
 import { RelativeTime } from '../time.tsx';
 
 const VERDICTS: Record<ResolutionVerdict, string> = {
@@ -69,7 +70,7 @@ export function ResolutionPanel({
             <>
               <dt>Since then</dt>
               <dd>
-                {`${report.since.count} event${report.since.count === 1 ? '' : 's'}`}
+                {formatQuantity(report.since.count, 'event')}
                 {report.since.releases.length > 0 && (
                   <span class="muted">{` (releases ${report.since.releases.join(', ')})`}</span>
                 )}

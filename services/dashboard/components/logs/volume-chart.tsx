@@ -3,7 +3,7 @@
 // same search over that bucket's window, named for screen readers by its time and counts.
 import { LOG_LEVELS, type LogLevel } from '../../../core/logs/log-record.ts';
 import type { LogVolume } from '../../../core/ports/log-store.ts';
-import { formatDate } from '../formats.ts';
+import { formatDate, formatQuantity } from '../formats.ts';
 
 const WIDTH = 600;
 const HEIGHT = 80;
@@ -111,7 +111,7 @@ export function VolumeChart({ buckets, countedSince, bucketHref, zone }: VolumeC
 function describe(bucket: VolumeBucket): string {
   if (bucket.total === 0) return 'no records';
   const parts = LOG_LEVELS.filter((level) => bucket.counts[level]).map((level) => `${bucket.counts[level]} ${level}`);
-  return `${bucket.total} record${bucket.total === 1 ? '' : 's'} (${parts.join(', ')})`;
+  return `${formatQuantity(bucket.total, 'record')} (${parts.join(', ')})`;
 }
 
 /** A bar wholly or partly before the time counting started. */
