@@ -97,13 +97,11 @@ export class PgSourceMapIndex implements SourceMapIndex {
   }
 
   listSourceMapArtifacts(projectId: number, options: { limit: number; debugId?: string }): Promise<SourceMapArtifact[]> {
-    return options.debugId === undefined
-      ? this.artifactsWhere('project_id = $1 ORDER BY uploaded_at DESC, debug_id, type LIMIT $2', [projectId, options.limit])
-      : this.artifactsWhere('project_id = $1 AND debug_id = $3 ORDER BY uploaded_at DESC, debug_id, type LIMIT $2', [
-          projectId,
-          options.limit,
-          options.debugId,
-        ]);
+    const { limit, debugId } = options;
+    return this.artifactsWhere(
+      `project_id = $1 ${debugId === undefined ? '' : 'AND debug_id = $3'} ORDER BY uploaded_at DESC, debug_id, type LIMIT $2`,
+      debugId === undefined ? [projectId, limit] : [projectId, limit, debugId],
+    );
   }
 
   async countSourceMapArtifacts(projectId: number): Promise<number> {
