@@ -249,7 +249,8 @@ export class PgEventStore implements EventStore {
       `SELECT issue_id AS "issueId", (hour::int8 * 3600)::float8 AS hour, sum(n)::int AS count
        FROM (${countedHours({ projects: '$1::integer', issues: '$2::integer[]', hours: ['$3', '$4'], partial: ['$5', '$6'] })}) c
        GROUP BY 1, 2 ORDER BY 2, 1`,
-      [projectId, issueIds, ...hourParams(split)],
+      // Each issue once: its partial hours are counted per id given.
+      [projectId, [...new Set(issueIds)], ...hourParams(split)],
     );
     return result.rows;
   }
