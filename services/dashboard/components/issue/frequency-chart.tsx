@@ -2,7 +2,7 @@
 // style attribute), its name and a sentence summing it up for screen readers, and links
 // between 24 hours and 14 days.
 import type { ChartPeriod, ChartPoint } from '../../pages/issue-data.ts';
-import { formatDate, formatQuantity } from '../formats.ts';
+import { formatCount, formatDate, formatQuantity } from '../formats.ts';
 
 const WIDTH = 480;
 const HEIGHT = 96;
@@ -25,7 +25,7 @@ export function FrequencyChart({ period, series, periodHref, zone }: FrequencyCh
   const summary =
     total === 0
       ? `No events in ${span}.`
-      : `${formatQuantity(total, 'event')} in ${span}; the busiest ${period === '24h' ? 'hour' : 'day'} was ${label(peak.at)} with ${peak.count}.`;
+      : `${formatQuantity(total, 'event')} in ${span}; the busiest ${period === '24h' ? 'hour' : 'day'} was ${label(peak.at)} with ${formatCount(peak.count)}.`;
   return (
     <section class="issue-card" aria-labelledby="chart-heading">
       <div class="issue-card-head">

@@ -32,4 +32,10 @@ describe('the volume chart', () => {
     expect(html).not.toContain('Counted from');
     expect(html).toContain('10:02 UTC to 10:04 UTC: 3 records (3 info)');
   });
+
+  it('names large counts with thousands separators', () => {
+    const large = volumeBuckets([{ start: SINCE, level: 'warn', count: 12_345 }], SINCE, SINCE + 120, 120);
+    const html = renderToString(<VolumeChart buckets={large} bucketHref={() => '/x'} zone={null} />);
+    expect(html).toContain('12,345 records (12,345 warn)');
+  });
 });

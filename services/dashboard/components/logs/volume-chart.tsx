@@ -3,7 +3,7 @@
 // same search over that bucket's window, named for screen readers by its time and counts.
 import { LOG_LEVELS, type LogLevel } from '../../../core/logs/log-record.ts';
 import type { LogVolume } from '../../../core/ports/log-store.ts';
-import { formatDate, formatQuantity } from '../formats.ts';
+import { formatCount, formatDate, formatQuantity } from '../formats.ts';
 
 const WIDTH = 600;
 const HEIGHT = 80;
@@ -110,7 +110,9 @@ export function VolumeChart({ buckets, countedSince, bucketHref, zone }: VolumeC
 
 function describe(bucket: VolumeBucket): string {
   if (bucket.total === 0) return 'no records';
-  const parts = LOG_LEVELS.filter((level) => bucket.counts[level]).map((level) => `${bucket.counts[level]} ${level}`);
+  const parts = LOG_LEVELS.filter((level) => bucket.counts[level]).map(
+    (level) => `${formatCount(bucket.counts[level] ?? 0)} ${level}`,
+  );
   return `${formatQuantity(bucket.total, 'record')} (${parts.join(', ')})`;
 }
 
