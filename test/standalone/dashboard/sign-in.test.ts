@@ -1,12 +1,15 @@
 // People signing in to the dashboard of a real `errata start`: the first owner through the setup
 // link it printed, a wrong password and an unknown email (one message), sign-out, the sessions
-// list, an expired session, CSRF refusals naming what did not match, throttling, and /api/v1 and
-// /mcp staying bearer-only. Pages are held to test/support/browser.ts's bar.
+// list, an expired session, a hash with weaker parameters than today's made again at sign-in,
+// CSRF refusals naming what did not match, throttling, and /api/v1 and /mcp staying
+// bearer-only. Pages are held to test/support/browser.ts's bar.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../../services/adapters/postgres/sql-stores.ts';
+import { createPasswordHasher } from '../../../services/core/auth/password-hash.ts';
 import { SESSION_IDLE_MS } from '../../../services/core/people/sessions.ts';
+import { passwordHasher } from '../../../services/runtime/passwords.ts';
 import { embeddedDatabaseDir } from '../../../services/runtime/embedded/database-dir.ts';
 import { openCheckedPage } from '../../support/browser.ts';
 import { FormClient } from '../../support/dashboard-forms.ts';
@@ -330,6 +333,39 @@ describe('an expired session', () => {
     server = await startServer({ dataDir: server.dataDir, port: server.port });
     expect((await client.get('/account')).location).toBe('/login');
     expect((await client.get('/')).location).toBe('/login');
+  });
+});
+
+describe("a password hashed with weaker parameters than today's", () => {
+  it("is hashed again with today's parameters when its owner signs in", async () => {
+    const storedHash = async () => {
+      const db = await PGliteClient.open(embeddedDatabaseDir(server.dataDir));
+      try {
+        return (await createSqlStores(db).users.findUserByEmail(OWNER.email))!.passwordHash!;
+      } finally {
+        await db.close();
+      }
+    };
+    // As a hash made before the parameters were raised: planted while the server is stopped.
+    await server.stop();
+    const weak = await createPasswordHasher({ params: { ln: 10, r: 8, p: 1 } }).hash(NEW_PASSWORD);
+    const db = await PGliteClient.open(embeddedDatabaseDir(server.dataDir));
+    try {
+      await db.query('UPDATE users SET password_hash = $1 WHERE email = $2', [weak, OWNER.email]);
+    } finally {
+      await db.close();
+    }
+    server = await startServer({ dataDir: server.dataDir, port: server.port });
+    expect((await new FormClient(server.url).signIn(OWNER.email, NEW_PASSWORD)).status).toBe(303);
+
+    await server.stop();
+    const rehashed = await storedHash();
+    server = await startServer({ dataDir: server.dataDir, port: server.port });
+    expect(rehashed).not.toBe(weak);
+    expect(rehashed).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+    expect(passwordHasher.needsRehash(rehashed)).toBe(false);
+    expect(await passwordHasher.verify(NEW_PASSWORD, rehashed)).toBe(true);
+    expect((await new FormClient(server.url).signIn(OWNER.email, NEW_PASSWORD)).status).toBe(303);
   });
 });
 
