@@ -274,6 +274,7 @@ export class PgEventStore implements EventStore {
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
     await this.db.transaction(async (tx) => {
+      await lockEventCounts(tx);
       if (!this.segments) {
         // Postgres, whose rows hold their payloads. (A store is given segments wherever the
         // database may hold references: the standalone server's and its CLI's.)
@@ -302,6 +303,7 @@ export class PgEventStore implements EventStore {
   async deleteEventsBefore(cutoff: number): Promise<number> {
     const hour = Math.floor(cutoff / 3600);
     const deleted = await this.db.transaction(async (tx) => {
+      await lockEventCounts(tx);
       const rows = await tx.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [hour * 3600]);
       await tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]);
       return rows.affectedRows;
@@ -468,6 +470,16 @@ const ROWS_PER_INSERT = 50;
  * fewer than given (events stored before among them). A statement that inserted all its rows is
  * counted from them as given; one that did not, from the rows this transaction wrote.
  */
+/**
+ * Before a transaction deletes events and then their counts: waits for the batches writing counts
+ * to commit, and keeps new ones from writing theirs until this one commits. Without it, on
+ * Postgres, a batch of old events committing between the two DELETEs left events the first did
+ * not see whose counts the second deleted. (The embedded database runs one transaction at a time.)
+ */
+async function lockEventCounts(tx: SqlExecutor): Promise<void> {
+  await tx.query('LOCK TABLE issue_event_hours IN SHARE ROW EXCLUSIVE MODE');
+}
+
 async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<NewEvent[]> {
   const repeated: NewEvent[] = [];
   const tally = new HourTally();

@@ -114,3 +114,82 @@ describe('PgPoolClient', () => {
     }
   });
 });
+
+// issue_event_hours is kept beside the events it counts (event-hours.ts). Postgres, unlike the
+// embedded database, runs a batch's transaction beside a deletion's: a batch of old events that
+// commits between the deletion's DELETE of events and its DELETE of counts must not leave events
+// that no count holds. Here the batch is SQL on a connection of its own, held open at the point
+// where its count is written, as insertEvents leaves it before committing.
+describe('event counts on Postgres beside a batch that commits during a deletion', () => {
+  const ISSUE = 7;
+  const at = Date.UTC(1990, 0, 1, 0, 30) / 1000;
+  const deletions = [
+    ['retention', (store: PgEventStore) => store.deleteEventsBefore(Date.UTC(1991, 0, 1) / 1000)],
+    ["an issue's deletion", (store: PgEventStore, project: number) => store.deleteEventsForIssues(project, [ISSUE])],
+  ] as const;
+
+  /** Resolves once some statement of this database waits for a lock. */
+  async function someoneWaitsForALock(): Promise<void> {
+    for (let tries = 0; tries < 500; tries++) {
+      const waiting = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (waiting.rows[0]!.n > 0) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('no statement waited for a lock within 10 s');
+  }
+
+  it.each(deletions)('%s counts what it leaves', async (_, deletion) => {
+    const store = new PgEventStore(client);
+    const project = 900_000 + Math.floor(Math.random() * 100_000);
+    const stored = randomBytes(16).toString('hex');
+    await store.insertEvents([
+      {
+        projectId: project,
+        eventId: stored,
+        issueId: ISSUE,
+        timestamp: at,
+        receivedAt: at,
+        level: 'error',
+        title: 'Error: old',
+        culprit: 'run(app.js)',
+        platform: 'node',
+        environment: null,
+        release: null,
+        traceId: null,
+        userKey: null,
+        encodedPayload: store.encodePayload(JSON.stringify({ event_id: stored })),
+      },
+    ]);
+
+    let commit!: () => void;
+    let written!: () => void;
+    const countWritten = new Promise<void>((resolve) => (written = resolve));
+    const batch = client.transaction(async (tx) => {
+      // A copy of the stored event under another id, and its count: what a batch's INSERTs write.
+      await tx.query(
+        `INSERT INTO events SELECT (jsonb_populate_record(e, jsonb_build_object('event_id', $3::text))).* FROM events e
+         WHERE project_id = $1 AND event_id = $2`,
+        [project, stored, randomBytes(16).toString('hex')],
+      );
+      await tx.query(
+        `INSERT INTO issue_event_hours (project_id, hour, issue_id, count) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (project_id, hour, issue_id) DO UPDATE SET count = issue_event_hours.count + 1`,
+        [project, Math.floor(at / 3600), ISSUE],
+      );
+      written();
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await countWritten;
+    const deleting = deletion(store, project);
+    await someoneWaitsForALock();
+    commit();
+    await batch;
+    await deleting;
+
+    const left = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [project]);
+    const counted = await store.countEventsByIssue([project], at - 3600, at + 3600);
+    expect(counted.get(ISSUE) ?? 0).toBe(left.rows[0]!.n);
+  });
+});
