@@ -39,7 +39,6 @@ describe('bulk_update_issues', () => {
       changed: 2,
       shortIds: [typeB.shortId, typeA.shortId],
       moreShortIds: 0,
-      moreMatching: false,
     });
     // The summary, then every fact as one line of JSON, for clients that give the model only the text.
     const [summary, facts, ...rest] = result.text.split('\n');
@@ -232,7 +231,6 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
       changed: 0,
       shortIds: [loud.shortId, middle.shortId, quiet.shortId],
       moreShortIds: 0,
-      moreMatching: false,
     });
     expect(dry.text.split('\n')[0]).toBe(
       `resolve (dry run, nothing changed): 3 issues matched in web: ${loud.shortId}, ${middle.shortId}, ${quiet.shortId}.`,

@@ -56,9 +56,10 @@ export const bulkUpdateIssues = defineTool({
     shortIds: z.array(z.string()).describe(`what changed (on a dry run: what matched), in sort order, the first ${ECHOED}`),
     moreShortIds: z.number().int().describe('how many more changed (or matched) than shortIds lists'),
     moreMatching: z
-      .boolean()
+      .literal(true)
+      .optional()
       .describe(
-        `true when more than ${MAX_BULK_ISSUES} matched: only the first ${MAX_BULK_ISSUES} in sort order were taken ` +
+        `present when more than ${MAX_BULK_ISSUES} matched: only the first ${MAX_BULK_ISSUES} in sort order were taken ` +
           '(once the action makes them stop matching, e.g. resolving unresolved issues, a second call takes the next ones)',
       ),
   },
@@ -96,7 +97,7 @@ export const bulkUpdateIssues = defineTool({
         changed: dryRun ? 0 : changed.length,
         shortIds,
         moreShortIds: moreListed,
-        moreMatching: more,
+        ...(more ? { moreMatching: true as const } : {}),
       },
     };
   },

@@ -1,10 +1,10 @@
 // A project with more than the pages and lists show at once. "Select all matching" over more
 // issues than one bulk action takes (10,000): the confirmation says so and counts what the button
 // does, the action takes the first 10,000 in the list's order, and the notice after it says more
-// matched. 1,001 stored source files: the Source maps page shows the newest 200 and says of how
-// many, `errata listsourcemaps` the newest 1,000. The rows are written into the stopped server's
-// database with SQL (ingesting and uploading them would take minutes); everything after is the
-// real server, CLI and browser.
+// matched; bulk_update_issues says the same to an agent. 1,001 stored source files: the Source
+// maps page shows the newest 200 and says of how many, `errata listsourcemaps` the newest 1,000.
+// The rows are written into the stopped server's database with SQL (ingesting and uploading them
+// would take minutes); everything after is the real server, CLI and browser.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -12,6 +12,7 @@ import { PGliteClient } from '../../../services/adapters/pglite/pglite-client.ts
 import { embeddedDatabaseDir } from '../../../services/runtime/embedded/database-dir.ts';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
+import { connectAgent } from '../../support/mcp-client.ts';
 import {
   api,
   initializedDataDir,
@@ -68,6 +69,23 @@ const unresolvedIssues = async () => {
 };
 
 describe('select all matching, over more issues than one action takes', () => {
+  it('is what bulk_update_issues says too: a dry run lists the first 10,000 and says more matched', async () => {
+    const agent = await connectAgent(server.url, p.token);
+    try {
+      const dry = await agent.call('bulk_update_issues', { project: p.projectSlug, action: 'resolve', dryRun: true });
+      expect(dry.isError, dry.text).toBe(false);
+      expect(dry.structured).toMatchObject({ matched: 10_000, changed: 0, moreShortIds: 9_950, moreMatching: true });
+      expect(dry.text.split('\n')[0]).toMatch(
+        new RegExp(
+          `^resolve \\(dry run, nothing changed\\): more than 10,000 issues matched in ${p.projectSlug}, the first 10,000 listed \\(a call takes those\\): `,
+        ),
+      );
+    } finally {
+      await agent.close();
+    }
+    expect(await unresolvedIssues()).toHaveLength(100);
+  }, 60_000);
+
   it('says it takes the first 10,000, takes them in the list order, and says more matched', async () => {
     const admin = await signedInPerson(server, 'admin');
     const checked = await openCheckedPage(
