@@ -1,9 +1,9 @@
 // issue_event_hours (migration 0024) holds exactly the stored events per issue and UTC hour as
 // the store inserts and deletes them, and a window's count reads events only for its partial hours.
 // What every EventStore answers is held by the contract (event-store.contract.ts).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
+import { newEvent as plainEvent } from '../../../test/support/new-event.ts';
 import type { NewEvent } from '../../core/ports/event-store.ts';
 import { countedHours, hourOf, splitAtHours } from './event-hours.ts';
 import { migrate } from './migrate.ts';
@@ -18,23 +18,7 @@ beforeAll(async () => {
 afterAll(() => stores.close());
 
 function newEvent(projectId: number, issueId: number, timestamp: number): NewEvent {
-  const eventId = randomUUID().replace(/-/g, '');
-  return {
-    projectId,
-    eventId,
-    issueId,
-    timestamp,
-    receivedAt: timestamp + 1,
-    level: 'error',
-    title: 'Error',
-    culprit: 'run(app.js)',
-    platform: 'node',
-    environment: null,
-    release: null,
-    traceId: null,
-    userKey: null,
-    encodedPayload: stores.events.encodePayload(JSON.stringify({ event_id: eventId })),
-  };
+  return plainEvent(stores.events, { projectId, issueId, timestamp });
 }
 
 /** The table's rows of one project as `issue@hour-offset: count`, in order. */

@@ -18,6 +18,7 @@ import { identifier, sql } from '../../../services/adapters/clickhouse/clickhous
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { infraSetting } from '../../support/infra-env.ts';
+import { newEvent } from '../../support/new-event.ts';
 import { startRecordingHttpProxy } from '../../support/recording-http-proxy.ts';
 
 const url = () => infraSetting('ERRATA_CLICKHOUSE_URL');
@@ -72,22 +73,11 @@ describe('ClickHouse 18.16 over HTTP', () => {
           extra: { text: 'é'.repeat(5_000) },
         };
         await stores.events.insertEvents([
-          {
-            projectId: 424_242,
-            eventId,
-            issueId: 1,
-            timestamp: 1_700_000_000,
-            receivedAt: 1_700_000_001,
-            level: 'error',
-            title: 'Error: compressed?',
-            culprit: 'run(app.js)',
-            platform: 'node',
-            environment: null,
-            release: null,
-            traceId: null,
-            userKey: null,
-            encodedPayload: stores.events.encodePayload(JSON.stringify(payload)),
-          },
+          newEvent(
+            stores.events,
+            { projectId: 424_242, eventId, issueId: 1, timestamp: 1_700_000_000, title: 'Error: compressed?' },
+            payload,
+          ),
         ]);
         expect((await stores.events.getEvent(424_242, eventId))?.payload).toEqual(payload);
         const inserts = proxy.requests.filter((r) =>

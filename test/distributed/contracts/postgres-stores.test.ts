@@ -20,6 +20,7 @@ import { PgMetadataStore } from '../../../services/adapters/postgres/pg-metadata
 import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
 import { PgUserStore } from '../../../services/adapters/postgres/pg-user-store.ts';
 import { infraSetting } from '../../support/infra-env.ts';
+import { newEvent } from '../../support/new-event.ts';
 import { withDatabase } from '../../support/postgres-database.ts';
 
 const database = withDatabase(() => infraSetting('ERRATA_POSTGRES_URL'));
@@ -144,24 +145,7 @@ describe('event counts on Postgres beside a batch that commits during a deletion
     const store = new PgEventStore(client);
     const project = 900_000 + Math.floor(Math.random() * 100_000);
     const stored = randomBytes(16).toString('hex');
-    await store.insertEvents([
-      {
-        projectId: project,
-        eventId: stored,
-        issueId: ISSUE,
-        timestamp: at,
-        receivedAt: at,
-        level: 'error',
-        title: 'Error: old',
-        culprit: 'run(app.js)',
-        platform: 'node',
-        environment: null,
-        release: null,
-        traceId: null,
-        userKey: null,
-        encodedPayload: store.encodePayload(JSON.stringify({ event_id: stored })),
-      },
-    ]);
+    await store.insertEvents([newEvent(store, { projectId: project, eventId: stored, issueId: ISSUE, timestamp: at })]);
 
     let commit!: () => void;
     let written!: () => void;
