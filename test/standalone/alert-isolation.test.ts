@@ -1,5 +1,6 @@
 // Alert channels and rules stay inside their organization and project: a second organization's
-// admin token, and a token scoped to another project, see only "not found" for real ids.
+// admin token, and a token scoped to another project, see only "not found" for real ids; a
+// project-scoped token sees the organization's channels by host, not by URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, stopAndRemove, type StandaloneServer } from '../support/standalone-server.ts';
 import { startTwoOrganizationServer, type TwoOrganizations } from '../support/two-organizations.ts';
@@ -80,5 +81,29 @@ describe('alert isolation', () => {
     });
     expect(own.status).toBe(201);
     expect((await call('PATCH', `/default/alert-channels/${channel.id}`, tokens.adminWeb, { name: 'Mine' })).status).toBe(403);
+  });
+
+  it("shows a project-scoped admin token the organization's channels by receiver host, never their URLs", async () => {
+    // A Slack incoming webhook's URL is its credential, and the channel serves every project.
+    const url = 'https://hooks.example.com/services/T000/B000/credential';
+    const channel = (await call('POST', '/default/alert-channels', tokens.admin, { name: 'Slack', url })).body.channel;
+    expect(channel.url).toBe(url);
+
+    const listed = await call('GET', '/default/alert-channels', tokens.adminWeb);
+    expect(listed.status).toBe(200);
+    expect(listed.body.channels).toContainEqual({
+      id: channel.id,
+      name: 'Slack',
+      type: 'webhook',
+      host: 'hooks.example.com',
+      digest: null,
+      createdAt: channel.createdAt,
+    });
+    const one = await call('GET', `/default/alert-channels/${channel.id}`, tokens.adminWeb);
+    expect(one.body.channel).toEqual(expect.objectContaining({ id: channel.id, host: 'hooks.example.com' }));
+    expect(JSON.stringify([listed.body, one.body])).not.toContain('credential');
+
+    // The organization-wide token sees the whole channel.
+    expect((await call('GET', `/default/alert-channels/${channel.id}`, tokens.admin)).body.channel.url).toBe(url);
   });
 });

@@ -34,6 +34,20 @@ export const channelJson = (channel: AlertChannel) => ({
   createdAt: channel.createdAt.toISOString(),
 });
 
+/**
+ * A channel as a project-scoped token sees it, to name it in its rules: its receiver's host
+ * rather than its URL. A URL can be a credential (a Slack incoming webhook's path is one), and the
+ * channel serves every project of the organization, not only the token's.
+ */
+export const channelJsonForProject = (channel: AlertChannel) => ({
+  id: channel.id,
+  name: channel.name,
+  type: channel.type,
+  host: new URL(channel.url).host,
+  digest: channel.digest,
+  createdAt: channel.createdAt.toISOString(),
+});
+
 export const ruleJson = (rule: AlertRule, project: Project) => ({
   id: rule.id,
   project: project.slug,

@@ -1,14 +1,16 @@
 // Alert channels and rules through the management API (mcp role), for admin agent tokens; the
 // same operations as the CLI's `errata createchannel | createrule | ...`. Channels belong to the
-// organization: a project-scoped admin token may list them (to name them in its rules) but only
-// an organization-wide one may change them, reveal their secrets or read their deliveries,
-// which carry other projects' alerts.
+// organization: a project-scoped admin token may list them, with their receivers' hosts rather
+// than their URLs (to name them in its rules), but only an organization-wide one may see their
+// URLs, change them, reveal their secrets or read their deliveries, which carry other projects'
+// alerts.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import * as manage from '../../core/alerts/alert-management.ts';
 import { ForbiddenError, UserInputError } from '../../core/errors.ts';
 import { strictObject } from '../../core/strict-object.ts';
+import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
 import type { AgentToken, Organization } from '../../core/ports/metadata-store.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
@@ -43,6 +45,11 @@ function requireOrganizationWide(ctx: Koa.Context): void {
   }
 }
 
+/** An organization-wide token sees a channel whole; a project-scoped one, its receiver's host only. */
+function channelView(ctx: Koa.Context): (channel: AlertChannel) => object {
+  return (ctx.state.token as AgentToken).projectId === null ? manage.channelJson : manage.channelJsonForProject;
+}
+
 export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
   router.use(requireAgentToken(deps.metadata));
@@ -69,11 +76,11 @@ export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware
   router.get('/alert-channels', async (ctx) => {
     noQueryParams(ctx);
     const organization = await organizationOf(ctx);
-    ctx.body = { channels: (await deps.alerts.listChannels(organization.id)).map(manage.channelJson) };
+    ctx.body = { channels: (await deps.alerts.listChannels(organization.id)).map(channelView(ctx)) };
   });
   router.get('/alert-channels/:id', async (ctx) => {
     noQueryParams(ctx);
-    ctx.body = { channel: manage.channelJson(await manage.channelOf(deps, await organizationOf(ctx), idParam(ctx))) };
+    ctx.body = { channel: channelView(ctx)(await manage.channelOf(deps, await organizationOf(ctx), idParam(ctx))) };
   });
   router.patch('/alert-channels/:id', async (ctx) => {
     noQueryParams(ctx);
