@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedItems } from '../../test/fixtures/sdk-fixtures.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { failBlockingWrites } from '../../test/support/replaced-syncs.ts';
 import { erasePendingPayloads } from '../adapters/postgres/payload-erasures.ts';
 import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
+import { UnavailableError } from '../core/errors.ts';
 import { encodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
@@ -252,6 +254,42 @@ describe('event pipeline', () => {
       // Its row refers to a file now gone, which a later read through the shared store would not find.
       const stored = ['8', '7', '6', '5'].map((c) => c.repeat(32));
       await stores.client.query('DELETE FROM events WHERE event_id = ANY($1::text[])', [stored]);
+    }
+  });
+
+  it('gives a batch whose payloads could not be written (a full disk) back to the queue, never passing it over', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'errata-pipeline-full-disk-'));
+    const segments = await PayloadSegments.open(join(dir, 'payloads'), { mode: 'writer' });
+    const id = '4'.repeat(32);
+    try {
+      const store = new PgEventStore(stores.client, segments);
+      const outcomes = outcomeRecorder(metrics, 'dispatcher');
+      // As the dispatcher runs it (workers.ts): a record that fails alone while the stores answer is passed over.
+      const handler = isolateFailures(eventPipeline({ metadata: stores.metadata, events: store, outcomes, metrics, logger }), {
+        category: 'error',
+        storesAnswer: async () => {
+          await stores.metadata.ping();
+          await store.ping();
+        },
+        outcomes,
+        logger,
+        backoffMs: 1,
+      });
+      const passedOver = await outcome('processing_failed', 'error');
+      const batch = [record('event', id, '{"message": "stored once the disk has room"}')];
+      const restore = failBlockingWrites(join(dir, 'payloads'));
+      try {
+        await expect(handler(batch)).rejects.toThrow(UnavailableError);
+      } finally {
+        restore();
+      }
+      expect(await outcome('processing_failed', 'error')).toBe(passedOver);
+      await handler(batch); // the queue's next delivery of the batch
+      expect((await store.getEvent(projectId, id))?.payload.logentry?.formatted).toBe('stored once the disk has room');
+    } finally {
+      segments.close();
+      await rm(dir, { recursive: true, force: true });
+      await stores.client.query('DELETE FROM events WHERE event_id = $1', [id]);
     }
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { longValuesList } from '../../../test/support/long-values-list.ts';
-import { replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
+import { failBlockingWrites, replaceBlockingSyncs } from '../../../test/support/replaced-syncs.ts';
 import { PGliteClient } from './pglite-client.ts';
 
 let client: PGliteClient;
@@ -157,7 +157,7 @@ describe('PGliteClient on a data directory', () => {
   it('refuses every statement once a sync failed, since the commit may not be on disk', async () => {
     await withDataDir(async (dir) => {
       const failures: Error[] = [];
-      const disk = await PGliteClient.open(dir, { onSyncFailure: (error) => failures.push(error) });
+      const disk = await PGliteClient.open(dir, { onDiskFailure: (error) => failures.push(error) });
       try {
         await disk.query('CREATE TABLE kept (v text)');
         failing = /^\/pg_wal\//;
@@ -174,10 +174,40 @@ describe('PGliteClient on a data directory', () => {
     });
   });
 
+  it('refuses every statement once a write failed (a full disk), and the next start has every commit before it', async () => {
+    await withDataDir(async (dir) => {
+      const failures: Error[] = [];
+      const disk = await PGliteClient.open(dir, { onDiskFailure: (error) => failures.push(error) });
+      try {
+        await disk.query('CREATE TABLE kept (v text)');
+        await disk.query('INSERT INTO kept VALUES ($1)', ['committed before']);
+        const restore = failBlockingWrites(dir);
+        try {
+          // The commit's WAL write fails: Postgres answers with a PANIC, after which PGlite
+          // answered no further exchange (the backend thread waited for good).
+          await expect(disk.query('INSERT INTO kept VALUES ($1)', ['not written'])).rejects.toThrow(/No space left on device/);
+        } finally {
+          restore();
+        }
+        expect(failures).toHaveLength(1);
+        expect(failures[0]!.message).toMatch(/could not write its files to disk in .*: Error: ENOSPC/);
+        await expect(disk.query('SELECT count(*) FROM kept')).rejects.toThrow(/could not write its files/);
+      } finally {
+        await disk.close().catch(() => undefined); // Postgres is past a PANIC
+      }
+      const again = await PGliteClient.open(dir);
+      try {
+        expect((await again.query<{ v: string }>('SELECT v FROM kept')).rows).toEqual([{ v: 'committed before' }]);
+      } finally {
+        await again.close();
+      }
+    });
+  }, 30_000);
+
   it("refuses a transaction that waited for the lock while another's commit failed to sync", async () => {
     await withDataDir(async (dir) => {
       const failures: Error[] = [];
-      const disk = await PGliteClient.open(dir, { onSyncFailure: (error) => failures.push(error) });
+      const disk = await PGliteClient.open(dir, { onDiskFailure: (error) => failures.push(error) });
       try {
         await disk.query('CREATE TABLE kept (v text)');
         let release!: () => void;

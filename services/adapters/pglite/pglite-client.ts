@@ -56,7 +56,7 @@ function keepWebAssemblyOnBaselineCompiler(): void {
   baselineOnly = true;
 }
 
-/** The first failed sync of a database's files, once there was one. */
+/** The first failed sync or write of a database's files, once there was one. */
 interface SyncFailure {
   error?: Error;
 }
@@ -66,9 +66,9 @@ export class PGliteClient implements SqlClient {
 
   /**
    * Every exchange with Postgres, PGlite's own BEGIN, COMMIT and ROLLBACK included, goes through
-   * `execProtocolStream`: wrapped here, it is refused once a sync failed (after Postgres's PANIC,
-   * which PGlite reports and goes on from, the next exchange never returned), and one whose
-   * own sync failed (a commit's WAL) rejects though Postgres answered.
+   * `execProtocolStream`: wrapped here, it is refused once a sync or write failed (after Postgres's
+   * PANIC, which PGlite reports and goes on from, the next exchange never returned), and one whose
+   * own sync or write failed (a commit's WAL) rejects though Postgres answered.
    */
   private constructor(
     private readonly db: PGlite,
@@ -86,13 +86,13 @@ export class PGliteClient implements SqlClient {
   /**
    * Opens (creating when absent) the database in `dataDir`; `undefined` keeps it in memory,
    * starting from `from` when given (a `dump()`, which skips initdb: 0.4 s instead of 1.5 s).
-   * `onSyncFailure` hears once of a failed sync of the database's files to disk, after which
-   * the client refuses every statement: the owner should stop, and the next start recovers
-   * from what reached the disk.
+   * `onDiskFailure` hears once of a failed sync or write of the database's files (a failing or
+   * full disk), after which the client refuses every statement: the owner should stop, and the
+   * next start recovers from what reached the disk.
    */
   static async open(
     dataDir: string | undefined,
-    { from, onSyncFailure }: { from?: Blob; onSyncFailure?: (error: Error) => void } = {},
+    { from, onDiskFailure }: { from?: Blob; onDiskFailure?: (error: Error) => void } = {},
   ): Promise<PGliteClient> {
     keepWebAssemblyOnBaselineCompiler();
     const options = { postgresqlconf: POSTGRES_CONF };
@@ -103,10 +103,12 @@ export class PGliteClient implements SqlClient {
       return new PGliteClient(db, failure);
     }
     // Also one while Postgres starts, before there is a client: the client then refuses at once.
-    const fs = new PrivateNodeFS(dataDir, (cause) => {
+    const fs = new PrivateNodeFS(dataDir, (cause, operation) => {
       if (failure.error) return;
-      failure.error = new Error(`the database could not sync its files to disk in ${dataDir}: ${String(cause)}`, { cause });
-      onSyncFailure?.(failure.error);
+      failure.error = new Error(`the database could not ${operation} its files to disk in ${dataDir}: ${String(cause)}`, {
+        cause,
+      });
+      onDiskFailure?.(failure.error);
     });
     const db = new PGlite({ ...options, fs, startParams: WITH_FSYNC });
     await db.waitReady;

@@ -9,7 +9,11 @@
 //   returned at once with nothing written out: a commit was durable against a crash of this
 //   process (the page cache keeps it) but not of the machine, while the queue had already been
 //   told the batch was stored. pglite-client.ts turns Postgres's own fsync on to use it.
-import { existsSync, fdatasyncSync, readdirSync, writeFileSync } from 'node:fs';
+// - A failed sync or write heard of. Postgres answers a failed WAL write (a full disk) with a
+//   PANIC, which in PGlite ends nothing: it answered no exchange after it, and the thread using
+//   it waited for good. The owner hears of the failure and stops (pglite-client.ts), as
+//   Postgres would; the next start recovers from what reached the disk.
+import nodeFs, { existsSync, fdatasyncSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
@@ -20,6 +24,7 @@ type Chmod = (path: unknown, mode: number, dontFollow?: boolean) => void;
 /** Emscripten's stream operations of its Node filesystem (NODEFS), shared by the files of one PGlite. */
 interface NodeStreamOps {
   fsync?: (stream: { nfd?: number }) => number;
+  write?: (stream: { nfd?: number }, buffer: Uint8Array, offset: number, length: number, position?: number) => number;
 }
 interface EmscriptenModule {
   FS: unknown;
@@ -28,13 +33,15 @@ interface EmscriptenModule {
 
 export class PrivateNodeFS extends NodeFS {
   /**
-   * `onSyncFailure` hears of a sync that failed. Postgres answers one with a PANIC, which in
-   * PGlite does not end anything (its loop drops the abort), so the caller must stop using the
-   * database: what Postgres believes is on disk may not be.
+   * `onDiskFailure` hears of a sync or a write that failed. Postgres answers a failed sync, or a
+   * failed write of its WAL, with a PANIC, which in PGlite does not end anything (its loop drops
+   * the abort), so the caller must stop using the database: what Postgres believes is on disk
+   * may not be. (A failed write of a data file is only an ERROR to Postgres; it is heard of too,
+   * rather than told apart, and the disk that refused it is full or failing all the same.)
    */
   constructor(
     dataDir: string,
-    private readonly onSyncFailure: (error: unknown) => void,
+    private readonly onDiskFailure: (error: unknown, operation: 'write' | 'sync') => void,
   ) {
     super(dataDir);
   }
@@ -52,10 +59,20 @@ export class PrivateNodeFS extends NodeFS {
           try {
             if (stream.nfd !== undefined) fdatasyncSync(stream.nfd);
           } catch (error) {
-            this.onSyncFailure(error);
+            this.onDiskFailure(error, 'sync');
             throw error;
           }
           return 0;
+        });
+      // As NODEFS writes (its stream_ops.write), heard of when it fails.
+      nodefs.stream_ops.write = (stream, buffer, offset, length, position) =>
+        nodefs.tryFSOperation(() => {
+          try {
+            return nodeFs.writeSync(stream.nfd!, buffer, offset, length, position);
+          } catch (error) {
+            this.onDiskFailure(error, 'write');
+            throw error;
+          }
         });
     };
     return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), ownFiles] } };

@@ -32,6 +32,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectorySync } from '../disk-sync.ts';
+import { UnavailableError } from '../../core/errors.ts';
 
 /** A segment's name: the UTC day it was written (YYYYMMDD) and its number within that day. */
 const SEGMENT_NAME = /^(\d{8})-(\d{4})$/;
@@ -154,6 +155,14 @@ export class PayloadSegments {
   append(bytes: Uint8Array): string {
     if (this.options.mode !== 'writer') throw new Error('payload segments opened for reading cannot be appended to');
     if (this.syncFailure) throw this.syncFailure;
+    try {
+      return this.appendToSegment(bytes);
+    } catch (error) {
+      throw unwritable(`could not write event payloads in ${this.dir}`, error);
+    }
+  }
+
+  private appendToSegment(bytes: Uint8Array): string {
     const segment = this.segmentForAppend();
     const offset = segment.size;
     if (bytes.length > WRITE_BUFFER_BYTES - this.writeBufferLength) this.writeBuffered(segment);
@@ -384,9 +393,7 @@ export class PayloadSegments {
     } catch (error) {
       // The segment's size stays where it was: later appends go past the gap, which no row refers
       // to (zeros, or what a partial write left, or the file's end if nothing was written after).
-      this.lostWrite = new Error(`could not write event payloads to ${segment.name}.seg in ${this.dir}: ${String(error)}`, {
-        cause: error,
-      });
+      this.lostWrite = unwritable(`could not write event payloads to ${segment.name}.seg in ${this.dir}`, error);
       throw this.lostWrite;
     }
   }
@@ -495,4 +502,15 @@ function parseReference(reference: string): { segment: string; offset: number; l
   const match = REFERENCE.exec(reference);
   if (!match) throw new Error(`not an event payload reference: ${JSON.stringify(reference.slice(0, 64))}`);
   return { segment: match[1]!, offset: Number(match[2]), length: Number(match[3]) };
+}
+
+/**
+ * A failed write of payloads (a full or failing disk) as UnavailableError: the dispatcher gives
+ * the batch back to the queue, which tries it again for as long as it takes. As a plain error it
+ * made the dispatcher pass the batch's records over after a few tries each, while the stores
+ * still answered their ping: accepted events lost for as long as the disk was full.
+ */
+function unwritable(what: string, error: unknown): UnavailableError {
+  if (error instanceof UnavailableError) return error;
+  return new UnavailableError(`${what}: ${String(error)}`, { cause: error });
 }

@@ -92,8 +92,8 @@ export async function runEmbeddedBackend<Settings>(
   const client = await PGliteClient.open(options.databaseDir, {
     // Where Postgres would stop (a PANIC, which PGlite does not act on): ending this thread ends
     // the server (backend.ts), and the next start recovers from what reached the disk.
-    onSyncFailure(error) {
-      logger.fatal({ err: error }, 'the database could not sync to disk; stopping');
+    onDiskFailure(error) {
+      logger.fatal({ err: error }, 'the database could not write or sync its files; stopping');
       process.exit(1);
     },
   });
