@@ -508,6 +508,31 @@ describe('LocalQueue split into a writer and a reader', () => {
     await queue.close();
   });
 
+  it('a reader started with the ends the writer had synced reads no further until the writer says so', async () => {
+    const dir = await tempDir();
+    const before = new LocalQueue(dir);
+    await before.publish('t', [{ key: 'k', value: Buffer.from('synced') }]);
+    const ends = await before.durableEnds(['t']);
+    // Whole on disk, as an append is between its write and its sync when the reader opens.
+    await before.publish('t', [{ key: 'k', value: Buffer.from('in flight') }]);
+    const later = await before.durableEnds(['t']);
+    await before.close();
+
+    const [writerPeer, readerPeer] = linkedPeers();
+    const reader = new LocalQueue(dir, { mode: 'reader', peer: readerPeer, durableEnds: ends });
+    const seen: string[] = [];
+    reader.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value.toString()));
+    });
+    await vi.waitFor(() => expect(seen).toEqual(['synced']));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual(['synced']);
+    // The writer's announcement once the sync is done.
+    writerPeer.send({ kind: 'durable', topic: 't', end: later.t!.end, lastSequence: later.t!.lastSequence });
+    await vi.waitFor(() => expect(seen).toEqual(['synced', 'in flight']));
+    await reader.close();
+  });
+
   it('lets each side do only its own part', async () => {
     const { writer, reader, queue } = await split(await tempDir());
     expect(() => writer.subscribe('t', { group: 'g', maxBatchSize: 1 }, async () => {})).toThrow(/only publishes/);

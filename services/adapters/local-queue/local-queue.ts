@@ -18,7 +18,7 @@ import type {
   Subscription,
 } from '../../core/ports/queue.ts';
 import { readCommittedOffset, writeCommittedOffset } from './consumer-offsets.ts';
-import { DamagedSegmentError, TopicLog } from './topic-log.ts';
+import { DamagedSegmentError, TopicLog, type DurableEnd } from './topic-log.ts';
 
 export type QueuePeerMessage =
   | { kind: 'durable'; topic: string; end: number; lastSequence: number }
@@ -53,6 +53,8 @@ interface LocalQueueOptions {
   /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
   mode?: 'both' | 'writer' | 'reader';
   peer?: QueuePeer;
+  /** A reader's: where each topic's synced bytes ended when it was started (TopicLog's knownDurable). */
+  durableEnds?: Record<string, DurableEnd>;
 }
 
 interface GroupState {
@@ -70,6 +72,8 @@ const MAX_BATCH_BYTES = 12 * 1024 * 1024;
 export class LocalQueue implements Queue {
   private readonly logs = new Map<string, Promise<TopicLog>>();
   private readonly groupStates = new Map<string, Promise<GroupState>>();
+  /** A reader's starting ends (options.durableEnds), each taken by its topic's first open. */
+  private readonly startingEnds: Map<string, DurableEnd>;
   /** Committed positions, local or reported by the reader, by topic and group. */
   private readonly committed = new Map<string, Map<string, number>>();
   private readonly subscriptions = new Set<LocalSubscription>();
@@ -81,6 +85,7 @@ export class LocalQueue implements Queue {
     private readonly options: LocalQueueOptions = {},
   ) {
     this.mode = options.mode ?? 'both';
+    this.startingEnds = new Map(Object.entries(options.durableEnds ?? {}));
     if (this.mode !== 'both' && !options.peer) throw new Error(`a ${this.mode} queue needs a peer`);
     options.peer?.onMessage((message) => void this.onPeerMessage(message));
   }
@@ -129,6 +134,16 @@ export class LocalQueue implements Queue {
     await Promise.all(topics.map((topic) => this.log(topic)));
   }
 
+  /** Where each topic's synced bytes end now, for a reader started next (durableEnds). */
+  async durableEnds(topics: string[]): Promise<Record<string, DurableEnd>> {
+    const ends: Record<string, DurableEnd> = {};
+    for (const topic of topics) {
+      const log = await this.log(topic);
+      ends[topic] = { end: log.durableEnd, lastSequence: log.lastSequence };
+    }
+    return ends;
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new UnavailableError('the queue is closed');
     for (const [topic, log] of this.logs) {
@@ -157,10 +172,14 @@ export class LocalQueue implements Queue {
     let log = this.logs.get(topic);
     if (!log) {
       const peer = this.options.peer;
+      // Only for the first open: one after a failed open finds the writer further on.
+      const known = this.mode === 'reader' ? this.startingEnds.get(topic) : undefined;
+      this.startingEnds.delete(topic);
       log = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
         minFlushIntervalMs: this.options.minFlushIntervalMs ?? 0,
         readOnly: this.mode === 'reader',
+        ...(known ? { knownDurable: known } : {}),
         ...(this.mode === 'writer' && peer
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
           : {}),

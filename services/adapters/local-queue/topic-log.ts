@@ -45,9 +45,23 @@ interface PendingAppend {
   reject: (error: Error) => void;
 }
 
+/** Where a log's synced bytes end, and the number of the last record in them. */
+export interface DurableEnd {
+  end: number;
+  lastSequence: number;
+}
+
 interface TopicLogOptions {
   segmentBytes: number;
   readOnly?: boolean;
+  /**
+   * For a reader: where the writer's synced bytes ended when the reader was started, to read up to
+   * rather than the files' length. The files may also hold whole records the writer has written
+   * and not yet synced (the reader opened while an append was under way): delivered and
+   * committed, a failed sync or a write cut back could put new records where the reader believes
+   * it has already read. The writer's announcements (advanceDurableEnd) take it further.
+   */
+  knownDurable?: DurableEnd;
   /** Called after every sync with the new durable end and the sequence of its last record. */
   onDurable?: (end: number, lastSequence: number) => void;
   /**
@@ -333,7 +347,14 @@ export class TopicLog {
   private async openForReading(): Promise<void> {
     await this.refreshSegments();
     const last = this.segments[this.segments.length - 1];
-    this.durableEnd = last ? last.base + (await validLength(last.path)).bytes : 0;
+    const onDisk = last ? last.base + (await validLength(last.path)).bytes : 0;
+    const known = this.options.knownDurable;
+    if (known && known.end <= onDisk) {
+      this.durableEnd = known.end;
+      this.lastSequence = known.lastSequence;
+      return;
+    }
+    this.durableEnd = onDisk;
     this.lastSequence = await this.lastSequenceOnDisk();
   }
 

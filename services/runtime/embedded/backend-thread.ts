@@ -7,6 +7,7 @@
 // offsets to each other.
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalQueue, type QueuePeerMessage } from '../../adapters/local-queue/local-queue.ts';
+import type { DurableEnd } from '../../adapters/local-queue/topic-log.ts';
 import { PGliteClient } from '../../adapters/pglite/pglite-client.ts';
 import { migrate } from '../../adapters/postgres/migrate.ts';
 import { PayloadSegments } from '../../adapters/postgres/payload-segments.ts';
@@ -63,6 +64,8 @@ export interface BackendOptions<Settings = unknown> {
   /** The event payload files beside the database: this thread appends, the main thread reads. */
   payloadDir: string;
   queueDir: string;
+  /** Where each topic's log ended once the main thread had recovered it: the reader starts there. */
+  queueEnds?: Record<string, DurableEnd>;
   logLevel: string;
   /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
   blobs: BlobStoreConfig;
@@ -125,6 +128,7 @@ export async function runEmbeddedBackend<Settings>(
   const queue = new LocalQueue(options.queueDir, {
     mode: 'reader',
     peer: notifications<QueuePeerMessage>(port, 'queue'),
+    ...(options.queueEnds ? { durableEnds: options.queueEnds } : {}),
     minBatchIntervalMs: BATCH_INTERVAL_MS,
     onHandlerError(error, topic) {
       metrics.pipelineBatchErrors.inc({ topic });

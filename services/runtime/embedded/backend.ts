@@ -46,12 +46,14 @@ export async function startEmbeddedBackend(
   }
   const { queueMaxBacklogBytes, ...workerOptions } = options;
   // Each topic's log is recovered (a torn tail cut) before the reading side, in the worker,
-  // opens it.
+  // opens it; the reader reads up to where the recovered logs end, and further as the writer
+  // announces synced bytes, never into an append under way when it opens.
   const recovery = new LocalQueue(options.queueDir);
   await recovery.openTopics(Object.values(TOPICS));
+  const queueEnds = await recovery.durableEnds(Object.values(TOPICS));
   await recovery.close();
   const worker = new Worker(WORKER, {
-    workerData: workerOptions,
+    workerData: { ...workerOptions, queueEnds } satisfies BackendOptions,
     resourceLimits: { maxOldGenerationSizeMb: backendHeapMb(), maxYoungGenerationSizeMb: 8 },
   });
   const rpc = new RpcClient(worker);
