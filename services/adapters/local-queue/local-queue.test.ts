@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -530,6 +530,43 @@ describe('LocalQueue split into a writer and a reader', () => {
     // The writer's announcement once the sync is done.
     writerPeer.send({ kind: 'durable', topic: 't', end: later.t!.end, lastSequence: later.t!.lastSequence });
     await vi.waitFor(() => expect(seen).toEqual(['synced', 'in flight']));
+    await reader.close();
+  });
+
+  it('reads no further than the known end after its first open failed, nor past what the writer announced meanwhile', async () => {
+    const dir = await tempDir();
+    const before = new LocalQueue(dir);
+    await before.publish('t', [{ key: 'k', value: Buffer.from('synced') }]);
+    const ends = await before.durableEnds(['t']);
+    await before.publish('t', [{ key: 'k', value: Buffer.from('announced') }]);
+    const announced = await before.durableEnds(['t']);
+    await before.publish('t', [{ key: 'k', value: Buffer.from('in flight') }]);
+    await before.close();
+    // The topic's directory moved away, a file in its place: the reader's first open fails.
+    await rename(join(dir, 't'), join(dir, 't.away'));
+    await writeFile(join(dir, 't'), 'in the way');
+
+    const errors: string[] = [];
+    const [writerPeer, readerPeer] = linkedPeers();
+    const reader = new LocalQueue(dir, {
+      mode: 'reader',
+      peer: readerPeer,
+      durableEnds: ends,
+      onHandlerError: (error) => errors.push(String(error)),
+    });
+    const seen: string[] = [];
+    reader.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value.toString()));
+    });
+    await vi.waitFor(() => expect(errors.join('\n')).toMatch(/opening the queue's topic t failed/));
+    // An announcement while the log cannot open: kept for the next open.
+    writerPeer.send({ kind: 'durable', topic: 't', end: announced.t!.end, lastSequence: announced.t!.lastSequence });
+    await new Promise((r) => setTimeout(r, 50));
+    await rm(join(dir, 't'));
+    await rename(join(dir, 't.away'), join(dir, 't'));
+    await vi.waitFor(() => expect(seen).toEqual(['synced', 'announced']), { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual(['synced', 'announced']);
     await reader.close();
   });
 

@@ -53,7 +53,7 @@ interface LocalQueueOptions {
   /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
   mode?: 'both' | 'writer' | 'reader';
   peer?: QueuePeer;
-  /** A reader's: where each topic's synced bytes ended when it was started (TopicLog's knownDurable). */
+  /** A reader's: where each topic's synced bytes ended when it was started (see knownEnds). */
   durableEnds?: Record<string, DurableEnd>;
 }
 
@@ -72,8 +72,12 @@ const MAX_BATCH_BYTES = 12 * 1024 * 1024;
 export class LocalQueue implements Queue {
   private readonly logs = new Map<string, Promise<TopicLog>>();
   private readonly groupStates = new Map<string, Promise<GroupState>>();
-  /** A reader's starting ends (options.durableEnds), each taken by its topic's first open. */
-  private readonly startingEnds: Map<string, DurableEnd>;
+  /**
+   * A reader's last known synced end of each topic: options.durableEnds, then each announcement.
+   * Every open of a topic's log reads up to it, not to the files' length (TopicLog's knownDurable),
+   * a second open after a failed one included.
+   */
+  private readonly knownEnds: Map<string, DurableEnd>;
   /** Committed positions, local or reported by the reader, by topic and group. */
   private readonly committed = new Map<string, Map<string, number>>();
   private readonly subscriptions = new Set<LocalSubscription>();
@@ -85,7 +89,7 @@ export class LocalQueue implements Queue {
     private readonly options: LocalQueueOptions = {},
   ) {
     this.mode = options.mode ?? 'both';
-    this.startingEnds = new Map(Object.entries(options.durableEnds ?? {}));
+    this.knownEnds = new Map(Object.entries(options.durableEnds ?? {}));
     if (this.mode !== 'both' && !options.peer) throw new Error(`a ${this.mode} queue needs a peer`);
     options.peer?.onMessage((message) => void this.onPeerMessage(message));
   }
@@ -172,9 +176,7 @@ export class LocalQueue implements Queue {
     let log = this.logs.get(topic);
     if (!log) {
       const peer = this.options.peer;
-      // Only for the first open: one after a failed open finds the writer further on.
-      const known = this.mode === 'reader' ? this.startingEnds.get(topic) : undefined;
-      this.startingEnds.delete(topic);
+      const known = this.mode === 'reader' ? this.knownEnds.get(topic) : undefined;
       log = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
         minFlushIntervalMs: this.options.minFlushIntervalMs ?? 0,
@@ -237,7 +239,11 @@ export class LocalQueue implements Queue {
 
   private async onPeerMessage(message: QueuePeerMessage): Promise<void> {
     if (message.kind === 'durable' && this.mode === 'reader') {
-      // A log that failed to open reads the end from disk when it is opened again.
+      const known = this.knownEnds.get(message.topic);
+      if (!known || message.end > known.end) {
+        this.knownEnds.set(message.topic, { end: message.end, lastSequence: message.lastSequence });
+      }
+      // A log that failed to open reads up to the known end when it is opened again.
       const log = await this.log(message.topic).catch(() => undefined);
       log?.advanceDurableEnd(message.end, message.lastSequence);
     }
