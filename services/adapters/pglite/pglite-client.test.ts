@@ -204,6 +204,27 @@ describe('PGliteClient on a data directory', () => {
     });
   }, 30_000);
 
+  it('fails only the query whose sort spilled to a temporary file the disk had no room for', async () => {
+    await withDataDir(async (dir) => {
+      const failures: Error[] = [];
+      const disk = await PGliteClient.open(dir, { onDiskFailure: (error) => failures.push(error) });
+      try {
+        const spilling =
+          'SELECT count(*)::int AS n FROM (SELECT md5(g::text) AS v FROM generate_series(1, 200000) g ORDER BY v) sorted';
+        const restore = failBlockingWrites(join(dir, 'base', 'pgsql_tmp'));
+        try {
+          await expect(disk.query(spilling)).rejects.toThrow(/No space left on device/);
+        } finally {
+          restore();
+        }
+        expect(failures).toEqual([]);
+        expect((await disk.query<{ n: number }>(spilling)).rows).toEqual([{ n: 200_000 }]);
+      } finally {
+        await disk.close();
+      }
+    });
+  }, 30_000);
+
   it("refuses a transaction that waited for the lock while another's commit failed to sync", async () => {
     await withDataDir(async (dir) => {
       const failures: Error[] = [];

@@ -57,7 +57,7 @@ function keepWebAssemblyOnBaselineCompiler(): void {
 }
 
 /** The first failed sync or write of a database's files, once there was one. */
-interface SyncFailure {
+interface DiskFailure {
   error?: Error;
 }
 
@@ -72,7 +72,7 @@ export class PGliteClient implements SqlClient {
    */
   private constructor(
     private readonly db: PGlite,
-    failure: SyncFailure,
+    failure: DiskFailure,
   ) {
     const exchange = db.execProtocolStream.bind(db);
     db.execProtocolStream = async (message, options) => {
@@ -96,7 +96,7 @@ export class PGliteClient implements SqlClient {
   ): Promise<PGliteClient> {
     keepWebAssemblyOnBaselineCompiler();
     const options = { postgresqlconf: POSTGRES_CONF };
-    const failure: SyncFailure = {};
+    const failure: DiskFailure = {};
     if (dataDir === undefined) {
       const db = new PGlite({ ...options, ...(from ? { loadDataDir: from } : {}) });
       await db.waitReady;

@@ -24,7 +24,13 @@ type Chmod = (path: unknown, mode: number, dontFollow?: boolean) => void;
 /** Emscripten's stream operations of its Node filesystem (NODEFS), shared by the files of one PGlite. */
 interface NodeStreamOps {
   fsync?: (stream: { nfd?: number }) => number;
-  write?: (stream: { nfd?: number }, buffer: Uint8Array, offset: number, length: number, position?: number) => number;
+  write?: (
+    stream: { nfd?: number; path?: string },
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position?: number,
+  ) => number;
 }
 interface EmscriptenModule {
   FS: unknown;
@@ -64,13 +70,15 @@ export class PrivateNodeFS extends NodeFS {
           }
           return 0;
         });
-      // As NODEFS writes (its stream_ops.write), heard of when it fails.
+      // As NODEFS writes (its stream_ops.write), heard of when it fails. Not a temporary file's
+      // (a sort or hash spilled to base/pgsql_tmp): it holds nothing committed, and Postgres
+      // fails only that query, as it should here too.
       nodefs.stream_ops.write = (stream, buffer, offset, length, position) =>
         nodefs.tryFSOperation(() => {
           try {
             return nodeFs.writeSync(stream.nfd!, buffer, offset, length, position);
           } catch (error) {
-            this.onDiskFailure(error, 'write');
+            if (!stream.path?.includes('/pgsql_tmp/')) this.onDiskFailure(error, 'write');
             throw error;
           }
         });

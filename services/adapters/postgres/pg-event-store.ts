@@ -466,20 +466,22 @@ async function recordSegmentTimes(db: SqlExecutor, events: NewEvent[], unused: s
 const ROWS_PER_INSERT = 50;
 
 /**
- * Inserts the rows and adds them to issue_event_hours; returns those of statements that inserted
- * fewer than given (events stored before among them). A statement that inserted all its rows is
- * counted from them as given; one that did not, from the rows this transaction wrote.
- */
-/**
  * Before a transaction deletes events and then their counts: waits for the batches writing counts
  * to commit, and keeps new ones from writing theirs until this one commits. Without it, on
  * Postgres, a batch of old events committing between the two DELETEs left events the first did
  * not see whose counts the second deleted. (The embedded database runs one transaction at a time.)
+ * On Postgres, batches then wait for retention's DELETEs. The deletion's statements after it run
+ * unprepared, as after any statement that is not DML (preparable.ts): its two DELETEs.
  */
 async function lockEventCounts(tx: SqlExecutor): Promise<void> {
   await tx.query('LOCK TABLE issue_event_hours IN SHARE ROW EXCLUSIVE MODE');
 }
 
+/**
+ * Inserts the rows and adds them to issue_event_hours; returns those of statements that inserted
+ * fewer than given (events stored before among them). A statement that inserted all its rows is
+ * counted from them as given; one that did not, from the rows this transaction wrote.
+ */
 async function insertEventRows(db: SqlExecutor, events: NewEvent[]): Promise<NewEvent[]> {
   const repeated: NewEvent[] = [];
   const tally = new HourTally();
