@@ -140,12 +140,8 @@ export class LocalQueue implements Queue {
 
   /** Where each topic's synced bytes end now, for a reader started next (durableEnds). */
   async durableEnds(topics: string[]): Promise<Record<string, DurableEnd>> {
-    const ends: Record<string, DurableEnd> = {};
-    for (const topic of topics) {
-      const log = await this.log(topic);
-      ends[topic] = { end: log.durableEnd, lastSequence: log.lastSequence };
-    }
-    return ends;
+    const logs = await Promise.all(topics.map((topic) => this.log(topic)));
+    return Object.fromEntries(logs.map((log, i) => [topics[i]!, { end: log.durableEnd, lastSequence: log.lastSequence }]));
   }
 
   async ping(): Promise<void> {

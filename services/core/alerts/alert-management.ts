@@ -39,14 +39,10 @@ export const channelJson = (channel: AlertChannel) => ({
  * rather than its URL. A URL can be a credential (a Slack incoming webhook's path is one), and the
  * channel serves every project of the organization, not only the token's.
  */
-export const channelJsonForProject = (channel: AlertChannel) => ({
-  id: channel.id,
-  name: channel.name,
-  type: channel.type,
-  host: new URL(channel.url).host,
-  digest: channel.digest,
-  createdAt: channel.createdAt.toISOString(),
-});
+export const channelJsonForProject = (channel: AlertChannel) => {
+  const { url, ...shown } = channelJson(channel);
+  return { ...shown, host: new URL(url).host };
+};
 
 export const ruleJson = (rule: AlertRule, project: Project) => ({
   id: rule.id,

@@ -65,7 +65,7 @@ export interface BackendOptions<Settings = unknown> {
   payloadDir: string;
   queueDir: string;
   /** Where each topic's log ended once the main thread had recovered it: the reader starts there. */
-  queueEnds?: Record<string, DurableEnd>;
+  queueEnds: Record<string, DurableEnd>;
   logLevel: string;
   /** The same blob store the main thread serves uploads from: the dispatcher reads maps from it. */
   blobs: BlobStoreConfig;
@@ -128,7 +128,7 @@ export async function runEmbeddedBackend<Settings>(
   const queue = new LocalQueue(options.queueDir, {
     mode: 'reader',
     peer: notifications<QueuePeerMessage>(port, 'queue'),
-    ...(options.queueEnds ? { durableEnds: options.queueEnds } : {}),
+    durableEnds: options.queueEnds,
     minBatchIntervalMs: BATCH_INTERVAL_MS,
     onHandlerError(error, topic) {
       metrics.pipelineBatchErrors.inc({ topic });

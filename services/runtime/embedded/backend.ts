@@ -37,7 +37,7 @@ interface EmbeddedBackend extends SqlStores {
 const QUEUE_FLUSH_INTERVAL_MS = 5;
 
 export async function startEmbeddedBackend(
-  options: BackendOptions & { queueMaxBacklogBytes: number },
+  options: Omit<BackendOptions, 'queueEnds'> & { queueMaxBacklogBytes: number },
   logger: Logger,
   metrics: Metrics,
 ): Promise<EmbeddedBackend> {
@@ -49,7 +49,6 @@ export async function startEmbeddedBackend(
   // opens it; the reader reads up to where the recovered logs end, and further as the writer
   // announces synced bytes, never into an append under way when it opens.
   const recovery = new LocalQueue(options.queueDir);
-  await recovery.openTopics(Object.values(TOPICS));
   const queueEnds = await recovery.durableEnds(Object.values(TOPICS));
   await recovery.close();
   const worker = new Worker(WORKER, {
