@@ -67,6 +67,14 @@ describe('parseEnvelope', () => {
     expect(() => env(text)).toThrow(message);
   });
 
+  it('refuses a long header that is not an object without parsing it', () => {
+    // 5 million "[" took JSON.parse seconds and a gigabyte outside the heap before it failed.
+    const started = performance.now();
+    expect(() => env(`{}\n${'['.repeat(5_000_000)}`)).toThrow(/item 1 header must be a JSON object/);
+    expect(() => env('['.repeat(5_000_000))).toThrow(/envelope header must be a JSON object/);
+    console.log(`two 5 MB headers of "[" refused in ${(performance.now() - started).toFixed(0)} ms`);
+  });
+
   it('refuses more items than the limit, without framing the rest', () => {
     const items = (n: number) => `{}\n${'{"type":"log"}\n{}\n'.repeat(n)}`;
     expect(parseEnvelope(Buffer.from(items(3)), { maxItems: 3 }).items).toHaveLength(3);

@@ -238,8 +238,16 @@ function invalidJson(what: string): EnvelopeFramingError {
   return new EnvelopeFramingError(`${what} is not valid JSON: each header must be one JSON object followed by a newline`);
 }
 
+/**
+ * Bytes of a header that is not an object that are parsed to say whether it is JSON at all. A
+ * longer line is only called not an object: JSON.parse of a line of "[" nested millions deep
+ * holds the thread and gigabytes outside the heap before it fails.
+ */
+const MAX_PROBED_HEADER_BYTES = 4096;
+
 /** A header that does not start with "{": the message says whether it is JSON at all. */
 function notAnObject(line: Buffer, what: string): EnvelopeFramingError {
+  if (line.length > MAX_PROBED_HEADER_BYTES) return new EnvelopeFramingError(`${what} must be a JSON object`);
   try {
     JSON.parse(utf8.decode(line));
   } catch {
