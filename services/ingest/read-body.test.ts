@@ -159,6 +159,30 @@ describe('readBody', () => {
     });
   });
 
+  it('holds a compressed body that stalls as sent, not inflated', async () => {
+    // 4 MiB of zeros in a few hundred bytes of brotli: inflated as it arrived, a client that then
+    // sent nothing held 4 MiB of the shared budget until a timeout, for a few hundred bytes sent.
+    const compressed = brotli(Buffer.alloc(4 * 1024 * 1024));
+    await withReader({ maxRequestBytes: 1024 * 1024, maxDecompressedBytes: 8 * 1024 * 1024 }, undefined, async (url, taken) => {
+      const { port: readerPort } = new URL(url);
+      const req = request({
+        host: '127.0.0.1',
+        port: readerPort,
+        method: 'POST',
+        headers: { 'content-encoding': 'br', 'content-length': String(compressed.length + 10) },
+      });
+      req.on('error', () => {});
+      try {
+        req.write(compressed);
+        await vi.waitFor(() => expect(taken()).toBeGreaterThanOrEqual(compressed.length));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(taken()).toBe(compressed.length);
+      } finally {
+        req.destroy();
+      }
+    });
+  });
+
   it('keeps serving after hostile bodies', async () => {
     expect((await post(text)).status).toBe(200);
   });

@@ -157,8 +157,7 @@ function collectBody(
       if (bodyBytes > limits.maxDecompressedBytes) return finish(bodyTooLarge(limits.maxDecompressedBytes));
       if (encoding !== 'identity' && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio)
         return finish(ratioTooHigh(ratio));
-      if (!lease.take(chunk.length))
-        return finish(new UnavailableError('ingest is busy with other large requests: retry shortly'));
+      if (!lease.take(chunk.length)) return finish(busy());
       chunks.push(chunk);
       if (lineState !== 'waiting') return;
       // The body's first line as it is, up to its first newline: what Relay reads for a key
@@ -167,11 +166,20 @@ function collectBody(
       if (newline !== -1 && before + newline <= firstLine!.maxBytes) return checkFirstLine(before + newline);
       if (bodyBytes > firstLine!.maxBytes) return finish(firstLineTooLong(firstLine!.maxBytes));
     };
+    // A compressed body is inflated once all of it has arrived, and before that only as far as
+    // its first line when that line is checked: a client that sent a few KB of brotli and then
+    // stalled held megabytes of output against every request's budget until a timeout.
+    const held: Buffer[] = [];
     const onWire = (chunk: Buffer) => {
       wireBytes += chunk.length;
       if (wireBytes > limits.maxRequestBytes) return finish(requestTooLarge(limits.maxRequestBytes));
       if (encoding === 'identity') return onBody(chunk);
       decode ??= startDecoder(encoding, chunk);
+      if (lineState !== 'waiting') {
+        if (!lease.take(chunk.length)) return finish(busy());
+        held.push(chunk);
+        return;
+      }
       if (!decode.write(chunk)) {
         req.pause();
         decode.once('drain', () => done || lineState === 'checking' || req.resume());
@@ -190,11 +198,20 @@ function collectBody(
       return stream;
     };
 
-    req.once('end', () => (decode ? decode.end() : finish()));
+    req.once('end', () => {
+      if (!decode) return finish();
+      for (const chunk of held.splice(0)) decode.write(chunk);
+      decode.end();
+    });
     req.on('aborted', unreadable);
     // `on`, not `once`: finish() is idempotent, and an error event without a listener would throw.
     req.on('error', unreadable);
   });
+}
+
+/** The memory budget for bodies is spent: SDKs that honour Retry-After wait rather than retry at once. */
+function busy(): UnavailableError {
+  return new UnavailableError('ingest is busy with other large requests: retry shortly', { retryAfterSeconds: 1 });
 }
 
 function contentEncoding(header: string | undefined): Encoding {
