@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(config.http).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 300_000,
+      bodyTimeoutMs: 20_000,
       keepAliveTimeoutMs: 65_000,
       maxHeaderBytes: 16_384,
       maxConnections: 4096,

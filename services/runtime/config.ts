@@ -45,6 +45,7 @@ const schema = z
     ERRATA_SHUTDOWN_TIMEOUT_SECONDS: integer(1, 3600).default(30),
     ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 3600).default(10),
     ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3600).default(300),
+    ERRATA_HTTP_BODY_TIMEOUT_SECONDS: integer(1, 3600).default(20),
     ERRATA_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 3600).default(65),
     ERRATA_HTTP_MAX_HEADER_BYTES: integer(4096, 1024 * 1024).default(16 * 1024),
     ERRATA_HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(4096),
@@ -312,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: {
       headersTimeoutMs: c.ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: c.ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      bodyTimeoutMs: c.ERRATA_HTTP_BODY_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: c.ERRATA_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
       maxHeaderBytes: c.ERRATA_HTTP_MAX_HEADER_BYTES,
       maxConnections: c.ERRATA_HTTP_MAX_CONNECTIONS,

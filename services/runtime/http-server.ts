@@ -1,8 +1,8 @@
 // The HTTP listener every role serves from, with the limits that keep slow or greedy clients
 // from holding it: how long a client may take to send its headers and its whole request, how
 // large the headers may be, how many connections may be open at once, and how many of those
-// one client may hold. Responses are not timed (MCP and the dashboard stream them).
-import { createServer, type RequestListener, type Server } from 'node:http';
+// one client may hold, and how slowly a request body may arrive. Responses are not timed (MCP and the dashboard stream them).
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Metrics } from './metrics.ts';
@@ -12,6 +12,11 @@ export interface HttpServerLimits {
   headersTimeoutMs: number;
   /** Time to send the whole request, body included (ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS); 408 after it. */
   requestTimeoutMs: number;
+  /**
+   * Time to send a request body, a second more for each MIN_BODY_BYTES_PER_SECOND received
+   * (ERRATA_HTTP_BODY_TIMEOUT_SECONDS); 408 after it.
+   */
+  bodyTimeoutMs: number;
   /** An idle kept-alive connection is closed after this long (longer than load balancers' 60 s). */
   keepAliveTimeoutMs: number;
   /** Request line and headers together (ERRATA_HTTP_MAX_HEADER_BYTES); 431 beyond it. */
@@ -41,7 +46,53 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
   server.maxConnections = limits.maxConnections;
   server.on('drop', () => metrics.httpConnectionsDropped.inc({ reason: 'server_full' }));
   shareConnections(server, limits, metrics);
+  guardBodies(server, limits.bodyTimeoutMs, metrics);
   return server;
+}
+
+/** Apache's mod_reqtimeout by default: body=20,MinRate=500. */
+const MIN_BODY_BYTES_PER_SECOND = 500;
+
+const SLOW_BODY_DETAIL = JSON.stringify({
+  error: {
+    code: 'request_timeout',
+    message: `the request body arrived slower than ${MIN_BODY_BYTES_PER_SECOND} bytes a second: send it again`,
+  },
+});
+const SLOW_BODY_RESPONSE =
+  'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\n' +
+  `Content-Length: ${Buffer.byteLength(SLOW_BODY_DETAIL)}\r\n\r\n${SLOW_BODY_DETAIL}`;
+
+/**
+ * A request body must keep arriving: a client that sent its headers and then a byte now and then
+ * held its connection, and the memory its request had taken, for the whole request timeout (300
+ * s); a few addresses held every connection that way. Its connection is closed as Node closes one
+ * past the request timeout: a 408 when nothing was answered yet. Bytes are counted on the socket,
+ * so the guard never reads the body itself.
+ */
+function guardBodies(server: Server, bodyTimeoutMs: number, metrics: Metrics): void {
+  const receiving = new Map<IncomingMessage, { since: number; bytesBefore: number }>();
+  server.on('request', (req: IncomingMessage) => {
+    if (!req.complete) receiving.set(req, { since: performance.now(), bytesBefore: req.socket.bytesRead });
+  });
+  const sweep = () => {
+    const now = performance.now();
+    for (const [req, { since, bytesBefore }] of receiving) {
+      const socket = req.socket;
+      if (req.complete || socket.destroyed) {
+        receiving.delete(req);
+        continue;
+      }
+      const received = socket.bytesRead - bytesBefore;
+      if (now - since <= bodyTimeoutMs + (received / MIN_BODY_BYTES_PER_SECOND) * 1000) continue;
+      receiving.delete(req);
+      metrics.httpConnectionsDropped.inc({ reason: 'slow_body' });
+      if (socket.writable && socket.bytesWritten === 0) socket.end(SLOW_BODY_RESPONSE, () => socket.destroy());
+      else socket.destroy();
+    }
+  };
+  const timer = setInterval(sweep, 1000).unref();
+  server.once('close', () => clearInterval(timer));
 }
 
 /**

@@ -90,7 +90,7 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
     }),
     httpConnectionsDropped: new Counter({
       name: 'errata_http_connections_dropped_total',
-      help: 'Connections closed as they arrived: server_full (ERRATA_HTTP_MAX_CONNECTIONS open) or client_share (ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT held by its address).',
+      help: 'Connections closed as they arrived: server_full (ERRATA_HTTP_MAX_CONNECTIONS open) or client_share (ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT held by its address); or mid-request: slow_body (a body slower than ERRATA_HTTP_BODY_TIMEOUT_SECONDS allows).',
       labelNames: ['reason'] as const,
       registers,
     }),

@@ -21,6 +21,7 @@ import {
 const MAX_CONNECTIONS = 200;
 const PER_CLIENT = 80;
 const HEADERS_TIMEOUT_SECONDS = 5;
+const BODY_TIMEOUT_SECONDS = 2;
 let server: StandaloneServer;
 let p: Provisioned;
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
     env: {
       ERRATA_HTTP_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_SECONDS),
       ERRATA_HTTP_REQUEST_TIMEOUT_SECONDS: '8',
+      ERRATA_HTTP_BODY_TIMEOUT_SECONDS: String(BODY_TIMEOUT_SECONDS),
       ERRATA_HTTP_MAX_HEADER_BYTES: '8192',
       ERRATA_HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
       ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT: String(PER_CLIENT),
@@ -108,12 +110,47 @@ describe('slow clients', () => {
     await servedMeanwhile();
   });
 
-  it('cuts a client that trickles its body past the request timeout with 408', async () => {
+  it('cuts a client that trickles its body a byte at a time with 408', async () => {
     const head = `POST /api/${p.projectId}/envelope/?sentry_key=${p.publicKey} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`;
     const client = await slowClient(head);
     await servedMeanwhile();
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  });
+
+  it('cuts a client whose body stalls with a 408 that says why, long before the request timeout', async () => {
+    const before = await dropped('slow_body');
+    const head = `POST /api/${p.projectId}/envelope/?sentry_key=${p.publicKey} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{}\n`;
+    const client = await slowClient(head, '');
+    await servedMeanwhile();
+    await client.closed;
+    // Node's own 408, past the request timeout, has no body: this one is the body guard's.
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(client.received()).toContain('the request body arrived slower than 500 bytes a second: send it again');
+    expect((await dropped('slow_body')) - before).toBe(1);
+  });
+
+  it('takes a body that keeps arriving for longer than ERRATA_HTTP_BODY_TIMEOUT_SECONDS', async () => {
+    const marker = `steady ${randomUUID().slice(0, 8)}`;
+    const body = Buffer.from(
+      eventEnvelope({ event_id: randomUUID().replace(/-/g, ''), message: marker, extra: { pad: 'p'.repeat(12_000) } }),
+    );
+    const head = `POST /api/${p.projectId}/envelope/?sentry_key=${p.publicKey} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const socket = connect({ port: server.port, host: '127.0.0.1' });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(head);
+    // Four pieces over 3 s, past the 2 s allowed for a body that sent nothing, at ~4 KB/s.
+    const piece = Math.ceil(body.length / 4);
+    for (let at = 0; at < body.length; at += piece) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      socket.write(body.subarray(at, at + piece));
+    }
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK/);
+    await waitForIssue(server, p, marker);
   });
 
   it('refuses headers over ERRATA_HTTP_MAX_HEADER_BYTES with 431', async () => {
