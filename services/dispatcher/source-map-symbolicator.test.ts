@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { openFsBlobStore } from '../adapters/fs-blobs/fs-blob-store.ts';
+import { UnavailableError } from '../core/errors.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -102,6 +103,21 @@ describe('SourceMapSymbolicator', () => {
     await symbolicator.flushUsage();
     const [stored] = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 100 });
     expect(stored?.lastUsedAt?.getTime()).toBe(now);
+  });
+
+  it('answers a blob store that fails with UnavailableError, so the batch is retried, and symbolicates once it answers', async () => {
+    await upload(ID(9));
+    let failing = true;
+    const flaky: BlobStore = {
+      ...blobs,
+      get: (key) => (failing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9000')) : blobs.get(key)),
+    };
+    const symbolicator = new SourceMapSymbolicator({ metadata: stores.metadata, blobs: flaky, logger: createLogger('silent') });
+    await expect(symbolicator.symbolicate(projectId, event([ID(9)]))).rejects.toBeInstanceOf(UnavailableError);
+    failing = false;
+    const retried = event([ID(9)]);
+    await symbolicator.symbolicate(projectId, retried);
+    expect(filenameOf(retried)).toBe('src/a.js');
   });
 
   it('keeps the parsed maps within its budget, and still uses a map too large to keep', async () => {

@@ -8,6 +8,7 @@
 // at most hourly.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { UnavailableError } from '../core/errors.ts';
 import type { NormalizedEvent } from '../core/event/event.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { MetadataStore, SourceMapArtifact } from '../core/ports/metadata-store.ts';
@@ -149,8 +150,9 @@ export class SourceMapSymbolicator {
     debugId: string,
     artifact: SourceMapArtifact | undefined,
   ): Promise<ParsedSourceMap | null> {
-    const stored = artifact && (await this.deps.blobs.get(artifact.blobKey));
-    if (!artifact || !stored) return this.rememberAbsent(key, 'absent');
+    if (!artifact) return this.rememberAbsent(key, 'absent');
+    const stored = await this.readBlob(artifact.blobKey);
+    if (!stored) return this.rememberAbsent(key, 'absent');
     try {
       const json = await gunzipAsync(stored);
       const map = parseSourceMap(json, artifact.url);
@@ -159,6 +161,19 @@ export class SourceMapSymbolicator {
       // A map that cannot be read symbolicates nothing; the next upload of it replaces it.
       this.deps.logger.warn({ err: error, projectId, debugId }, 'source map unreadable; frames left minified');
       return this.rememberAbsent(key, 'unreadable');
+    }
+  }
+
+  /**
+   * A map the index has that the blob store cannot give now is an outage, not the event's fault:
+   * the batch goes back to the queue. As a plain error the event was passed over once the
+   * databases answered, though ingest had accepted it.
+   */
+  private async readBlob(blobKey: string): Promise<Buffer | undefined> {
+    try {
+      return await this.deps.blobs.get(blobKey);
+    } catch (error) {
+      throw new UnavailableError('the blob store could not give a source map: the batch is tried again', { cause: error });
     }
   }
 
