@@ -215,15 +215,20 @@ export function signInRoutes(deps: SignInDeps) {
       const invitation = /^[0-9A-Za-z]{1,100}$/.test(code) ? await checkInvitation(deps.users, code, now) : undefined;
       if (!invitation) return used();
       const action = `/invitations/${code}`;
+      const named = invitation.email !== null;
       if (!form) {
         const email = invitation.email ?? '';
-        return page(ctx, 200, h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, email }));
+        return page(ctx, 200, h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, email, named }));
       }
       const name = form.get('name') ?? '';
-      const email = form.get('email') ?? '';
+      const email = invitation.email ?? form.get('email') ?? '';
       const password = form.get('password') ?? '';
       const again = (alert: string) =>
-        page(ctx, 400, h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, alert, name, email }));
+        page(
+          ctx,
+          400,
+          h(InvitationPage, { assets, csrf: formToken(ctx), action, role: invitation.role, alert, name, email, named }),
+        );
       if (password !== form.get('password2')) return again(MISMATCH);
       let user: User | undefined;
       try {

@@ -115,9 +115,12 @@ export class PgUserStore implements UserStore {
   }
 
   async findUserByEmail(email: string): Promise<UserCredentials | undefined> {
-    const result = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+    const result = await this.db.query<UserRow & { email_self_chosen: boolean }>(
+      `SELECT ${USER_COLUMNS}, email_self_chosen FROM users WHERE lower(email) = lower($1)`,
+      [email],
+    );
     const row = result.rows[0];
-    return row && { ...toUser(row), passwordHash: row.password_hash };
+    return row && { ...toUser(row), passwordHash: row.password_hash, emailSelfChosen: row.email_self_chosen };
   }
 
   async listUsers(): Promise<User[]> {
@@ -324,8 +327,9 @@ export class PgUserStore implements UserStore {
         if (!invitation) return undefined;
         // A failed insert (the email taken) rolls the delete back: the link still works.
         const inserted = await tx.query<UserRow>(
-          `INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
-          [user.email, user.name, invitation.role, user.passwordHash],
+          `INSERT INTO users (email, name, role, password_hash, email_self_chosen) VALUES ($1, $2, $3, $4, $5)
+           RETURNING ${USER_COLUMNS}`,
+          [user.email, user.name, invitation.role, user.passwordHash, invitation.email === null],
         );
         await tx.query("DELETE FROM one_time_codes WHERE purpose = 'setup'");
         return toUser(inserted.rows[0]!);

@@ -70,6 +70,19 @@ describe('invitations', () => {
     expect(await passwords.verify('hopper-1906', stored!.passwordHash)).toBe(true);
     expect(await acceptInvitation(deps(), code, { ...form, email: 'again@example.com' }, later(2000))).toBeUndefined();
     expect(await stores.users.findUserByEmail('again@example.com')).toBeUndefined();
+    // Nobody vouched for the email grace typed: single sign-on will not take her account over by it.
+    expect(stored!.emailSelfChosen).toBe(true);
+  });
+
+  it('joins with the email the invitation names, which its owner vouched for, and no other', async () => {
+    const { code } = await invite(stores.users, { role: 'member', email: 'Linus@example.com', invitedBy: ownerId }, t0);
+    const form = { name: '', email: 'someone-else@example.com', password: 'long enough' };
+    await expect(acceptInvitation(deps(), code, form, t0)).rejects.toThrow(
+      'this invitation is for Linus@example.com: join with that email, or ask an owner for an invitation that names yours',
+    );
+    expect(await acceptInvitation(deps(), code, { ...form, email: 'linus@example.com' }, t0)).toMatchObject({ role: 'member' });
+    expect((await stores.users.findUserByEmail('linus@example.com'))!.emailSelfChosen).toBe(false);
+    expect((await stores.users.findUserByEmail('owner@example.com'))!.emailSelfChosen).toBe(false);
   });
 
   it('works no more once expired or revoked', async () => {

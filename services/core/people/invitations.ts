@@ -1,11 +1,12 @@
 // Invitations: how an owner adds a person from the dashboard without a mail server. The owner
 // gets a one-time link, `<base URL>/invitations/<code>`, to pass on however they like; whoever
-// opens it first chooses a name, email and password and becomes a person with the invited role.
+// opens it first chooses a name, email (the one the owner named, if any) and password and becomes
+// a person with the invited role.
 // Only the code's SHA-256 is stored; the link works once and for INVITATION_TTL_MS.
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../auth/password-hash.ts';
 import { hashSecret, randomBase62, type RandomSource } from '../auth/secrets.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
 import type { Invitation, User, UserStore } from '../ports/user-store.ts';
 import { checkEmail, checkName, checkPassword, checkRole } from './users.ts';
 
@@ -65,7 +66,14 @@ export async function acceptInvitation(
   checkPassword(input.password);
   const name = checkName(input.name) || email.split('@')[0]!;
   const codeHash = hashSecret(code);
-  if (!(await deps.users.findInvitation(codeHash, now))) return undefined;
+  const invitation = await deps.users.findInvitation(codeHash, now);
+  if (!invitation) return undefined;
+  // The owner vouched for the email they named; another would be one nobody vouched for.
+  if (invitation.email !== null && email.toLowerCase() !== invitation.email.toLowerCase()) {
+    throw new UserInputError(
+      `this invitation is for ${invitation.email}: join with that email, or ask an owner for an invitation that names yours`,
+    );
+  }
   if (await deps.users.findUserByEmail(email)) throw emailTaken(email);
   const passwordHash = await deps.passwords.hash(input.password);
   try {

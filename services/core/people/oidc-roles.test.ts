@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { User } from '../ports/user-store.ts';
 import { decideOidcSignIn, parseRoleMapping, roleFromClaim } from './oidc-roles.ts';
 
-const user = (role: User['role']): User => ({
+const user = (role: User['role']): User & { emailSelfChosen: boolean } => ({
+  emailSelfChosen: false,
   id: 7,
   email: 'ada@example.com',
   name: 'Ada',
@@ -99,6 +100,16 @@ describe('decideOidcSignIn', () => {
     });
     expect(decideOidcSignIn({ ...facts, linked, email: undefined })).toEqual({ kind: 'sign-in', user: linked, role: 'member' });
     expect(decideOidcSignIn({ ...facts, linked, role: undefined })).toEqual({ kind: 'refused', reason: 'no-role' });
+  });
+
+  it('refuses an email its account typed unvouched, joining by an invitation that named none, even as an owner', () => {
+    // An invitee joined as a colleague's address with their own password: the colleague's first
+    // sign-on would have given that account the colleague's role.
+    const existing = { ...user('member'), emailSelfChosen: true };
+    expect(decideOidcSignIn({ ...facts, existing, role: 'owner', createUsers: true })).toEqual({
+      kind: 'refused',
+      reason: 'email-self-chosen',
+    });
   });
 
   it('refuses an email whose account is linked to another subject of the provider, even with creating users on', () => {

@@ -46,7 +46,10 @@ export function roleFromClaim(claim: unknown, mapping: RoleMapping): HumanRole |
 export type OidcOutcome =
   | { kind: 'sign-in'; user: User; role: HumanRole }
   | { kind: 'create'; role: HumanRole }
-  | { kind: 'refused'; reason: 'no-role' | 'unknown-user' | 'email-unverified' | 'no-email' | 'linked-elsewhere' };
+  | {
+      kind: 'refused';
+      reason: 'no-role' | 'unknown-user' | 'email-unverified' | 'no-email' | 'linked-elsewhere' | 'email-self-chosen';
+    };
 
 interface OidcFacts {
   /** The verified email the provider gave, if any. */
@@ -57,8 +60,8 @@ interface OidcFacts {
   role: HumanRole | undefined;
   /** The account this identity (issuer and subject) is linked to, if any. */
   linked: User | undefined;
-  /** The account with that email, if any. */
-  existing: User | undefined;
+  /** The account with that email, if any, and whether its email is one its owner typed unvouched. */
+  existing: (User & { emailSelfChosen: boolean }) | undefined;
   /** Whether that account is linked to another subject of the same issuer. */
   existingLinkedElsewhere: boolean;
   /** How many owners there are now. */
@@ -70,7 +73,8 @@ interface OidcFacts {
  * What a verified sign-in does. An identity already linked signs in its own account, whatever
  * email it gives now; otherwise the verified email finds the account, unless that account is
  * linked to another subject of this provider (a provider may give a departed person's address to
- * someone new). The claim decides the role at every sign-in, so removing someone from a group
+ * someone new), or its email is one nobody vouched for (typed by whoever joined by an invitation
+ * that named none: they could have typed a colleague's, and taken the colleague's role). The claim decides the role at every sign-in, so removing someone from a group
  * takes effect at their next sign-in; but it never demotes the last owner, so a provider's
  * misconfigured group cannot leave nobody able to manage people.
  */
@@ -82,6 +86,7 @@ export function decideOidcSignIn(facts: OidcFacts): OidcOutcome {
   if (!facts.existing)
     return facts.createUsers ? { kind: 'create', role: facts.role } : { kind: 'refused', reason: 'unknown-user' };
   if (facts.existingLinkedElsewhere) return { kind: 'refused', reason: 'linked-elsewhere' };
+  if (facts.existing.emailSelfChosen) return { kind: 'refused', reason: 'email-self-chosen' };
   return signIn(facts.existing, facts.role, facts.owners);
 }
 

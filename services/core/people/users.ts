@@ -143,7 +143,10 @@ export async function changePassword(
  * Someone single sign-on lets in for the first time (ERRATA_OIDC_CREATE_USERS): no password, since
  * they sign in at the provider; a password reset link gives them one if they ever need it.
  */
-export async function createSignedOnUser(users: UserStore, input: { email: string; name: string; role: HumanRole }): Promise<User> {
+export async function createSignedOnUser(
+  users: UserStore,
+  input: { email: string; name: string; role: HumanRole },
+): Promise<User> {
   const email = checkEmail(input.email);
   const name = checkName(input.name.slice(0, MAX_NAME_LENGTH)) || email.split('@')[0]!;
   return users.createUser({ email, name, role: input.role, passwordHash: null });

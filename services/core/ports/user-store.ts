@@ -23,6 +23,8 @@ export interface User {
 export interface UserCredentials extends User {
   /** PHC string (core/auth/password-hash.ts); null until a password is set. */
   passwordHash: string | null;
+  /** They typed this email joining by an invitation that named none: nobody vouched for it. */
+  emailSelfChosen: boolean;
 }
 
 export interface Session {

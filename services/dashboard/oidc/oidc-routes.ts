@@ -65,6 +65,8 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         return `Your account has no value in its "${oidc!.roleClaim}" claim that Errata maps to a role. An owner of Errata must grant you access (have you added to a mapped group), then sign in again.`;
       case 'linked-elsewhere':
         return `The Errata account for ${email} signs in as another account of this provider. If that is still yours, sign in with it; if your provider account was replaced, an owner must remove the Errata account and add it again.`;
+      case 'email-self-chosen':
+        return `An Errata account uses ${email}, but it joined by an invitation that named no email, so nobody vouched that the address is its holder's. Sign in with that account's password, or an owner must remove it (errata deleteuser) so that single sign-on makes yours.`;
       case 'unknown-user':
         return `Errata has no account for ${email}, and single sign-on does not create accounts here. An owner must add you first (errata createuser), then sign in again.`;
     }

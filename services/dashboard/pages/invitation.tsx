@@ -1,5 +1,5 @@
 // The page an invitation link leads to (/invitations/{code}): the invited role, and the form
-// that creates the person (name, email prefilled when the owner named one, password twice, the
+// that creates the person (name, email fixed when the owner named one, password twice, the
 // same rules as setup and reset) and signs them in.
 import type { HumanRole } from '../../core/auth/capabilities.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
@@ -16,9 +16,11 @@ interface InvitationPageProps {
   alert?: string | undefined;
   name?: string;
   email: string;
+  /** The owner named the email: it is the one the person joins with. */
+  named: boolean;
 }
 
-export function InvitationPage({ assets, csrf, action, role, alert, name, email }: InvitationPageProps) {
+export function InvitationPage({ assets, csrf, action, role, alert, name, email, named }: InvitationPageProps) {
   return (
     <AuthCard title="Join Errata" assets={assets} alert={alert}>
       <p>
@@ -32,7 +34,21 @@ export function InvitationPage({ assets, csrf, action, role, alert, name, email 
         </div>
         <div class="field">
           <label for="email">Email</label>
-          <input id="email" name="email" type="email" autocomplete="username" required value={email} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username"
+            required
+            value={email}
+            readOnly={named}
+            aria-describedby={named ? 'email-hint' : undefined}
+          />
+          {named && (
+            <p id="email-hint" class="hint">
+              The invitation is for this address.
+            </p>
+          )}
         </div>
         <PasswordFields />
         <button class="button button-primary" type="submit">

@@ -82,18 +82,19 @@ describe('inviting someone', () => {
       const { page } = invited;
       expect(invited.response.status()).toBe(200);
       await expect(page.getByRole('main').textContent()).resolves.toContain('You are invited as admin');
+      // The email the owner named is the one they join with: shown, not editable.
       expect(await page.getByLabel('Email').inputValue()).toBe(newcomer);
-      // An email someone signs in with already: refused, and the link still works.
+      expect(await page.getByLabel('Email').isEditable()).toBe(false);
+      // A refused form keeps the link working.
       await page.getByLabel('Name').fill('Grace Hopper');
-      await page.getByLabel('Email').fill(owner.email);
       await page.getByLabel('Password', { exact: true }).fill('a long enough password');
-      await page.getByLabel('Password, again').fill('a long enough password');
+      await page.getByLabel('Password, again').fill('another long password');
       expect(await submit(page, 'Join and sign in')).toBe(400);
       await expect(page.getByRole('alert').textContent()).resolves.toBe(
-        `Someone already signs in with "${owner.email}": sign in with it, or choose another email.`,
+        'The two passwords are not the same: type the same password twice.',
       );
       await invited.recheck('invitation-refused');
-      await page.getByLabel('Email').fill(newcomer);
+      expect(await page.getByLabel('Email').inputValue()).toBe(newcomer);
       await page.getByLabel('Password', { exact: true }).fill('a long enough password');
       await page.getByLabel('Password, again').fill('a long enough password');
       await page.getByRole('button', { name: 'Join and sign in' }).click();

@@ -8,6 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { FormClient } from '../../support/dashboard-forms.ts';
+import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.ts';
 import { startOpenIdProvider, type OpenIdProvider, type TestAccount } from '../../support/openid-provider.ts';
 import { freePort, runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
 
@@ -25,6 +27,8 @@ const ACCOUNTS = {
   victor: account('victor@example.com', ['errata-devs'], false),
   dana: account('dana@example.com', ['errata-admins']),
   uma: account('uma@example.com', ['errata-devs']),
+  // Never signed in before an invitee joins under her address.
+  olga: account('olga@example.com', ['errata-owners']),
   // Later given dana's address, as a provider may give a departed person's address to someone new.
   newcomer: account('newcomer@example.com', ['errata-admins']),
 };
@@ -94,6 +98,12 @@ async function signInAtProvider(page: Page, server: StandaloneServer, login: str
 async function roleOnAccountPage(page: Page, server: StandaloneServer): Promise<string | null> {
   await page.goto(`${server.url}/account`);
   return page.locator('dl').textContent();
+}
+
+/** The role on the account page of a person signed in with a FormClient. */
+async function roleOf(client: FormClient): Promise<string | undefined> {
+  const { html } = await client.get('/account');
+  return /<dt>Role<\/dt>\s*<dd>([a-z]+)<\/dd>/.exec(html)?.[1];
 }
 
 const hasSession = async (page: Page) => (await page.context().cookies()).some((c) => c.name === 'errata_session');
@@ -203,6 +213,47 @@ describe('signing in at the provider (creating users on)', () => {
     } finally {
       await checked.close();
     }
+  });
+
+  it("does not give an account that joined under someone's address, by an invitation naming none, to their sign-on", async () => {
+    // Before, olga's first sign-on signed into the invitee's account and made it an owner: the
+    // invitee's password then signed in an owner.
+    const owner = await signedInPerson(creating, 'owner');
+    const members = '/organizations/default/settings/members';
+    const minted = await owner.client.post(`${members}/invitations`, {
+      csrf: await owner.client.token(members),
+      role: 'member',
+      email: '',
+    });
+    expect(minted.status).toBe(201);
+    const link = new URL(new RegExp(`${creating.url}/invitations/[0-9A-Za-z]{43}`).exec(minted.html)![0]).pathname;
+    const invitee = new FormClient(creating.url);
+    const joined = await invitee.post(link, {
+      csrf: await invitee.token(link),
+      name: 'Not Olga',
+      email: 'olga@example.com',
+      password: PERSON_PASSWORD,
+      password2: PERSON_PASSWORD,
+    });
+    expect(joined.status).toBe(303);
+
+    const checked = await openCheckedPage(browser, `${creating.url}/login`, { screenshot: 'sso-olga-login' });
+    try {
+      const { page } = checked;
+      const refused = page.waitForResponse((r) => r.url().includes('/sign-in/oidc/callback'));
+      await signInAtProvider(page, creating, 'olga');
+      expect((await refused).status()).toBe(403);
+      await checked.recheck('sso-refused-self-chosen');
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        "An Errata account uses olga@example.com, but it joined by an invitation that named no email, so nobody vouched that the address is its holder's. Sign in with that account's password, or an owner must remove it (errata deleteuser) so that single sign-on makes yours.",
+      );
+      expect(await hasSession(page)).toBe(false);
+    } finally {
+      await checked.close();
+    }
+    const again = new FormClient(creating.url);
+    expect((await again.signIn('olga@example.com', PERSON_PASSWORD)).status).toBe(303);
+    await expect(roleOf(again)).resolves.toBe('member');
   });
 
   it('refuses a callback whose state was tampered with, and makes no session', async () => {

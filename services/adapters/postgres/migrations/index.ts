@@ -23,6 +23,7 @@ import payloadCommittedEnds from './0021-payload-committed-ends.ts';
 import releasesNewest from './0022-releases-newest.ts';
 import sourceMapsNewest from './0023-source-maps-newest.ts';
 import issueEventHours from './0024-issue-event-hours.ts';
+import selfChosenEmails from './0025-self-chosen-emails.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -49,4 +50,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0022-releases-newest', sql: releasesNewest },
   { version: '0023-source-maps-newest', sql: sourceMapsNewest },
   { version: '0024-issue-event-hours', sql: issueEventHours },
+  { version: '0025-self-chosen-emails', sql: selfChosenEmails },
 ];
