@@ -193,8 +193,41 @@ describe('desired objects', () => {
       'Prefix /account -> prod-mcp',
       'Exact /setup -> prod-mcp',
       'Exact /reset -> prod-mcp',
+      'Prefix /invitations -> prod-mcp',
+      'Prefix /sign-in -> prod-mcp',
       'Prefix /assets -> prod-mcp',
     ]);
+  });
+
+  it('sends every page the dashboard serves to mcp, and keeps /metrics and /healthz in the cluster', () => {
+    const paths: Array<{ path: string; pathType: string; backend: { service: { name: string } } }> = byKey(
+      desiredObjects(resource(), observed),
+    ).get('Ingress/prod').spec.rules[0].http.paths;
+    // Kubernetes' matching: the longest path wins; Prefix matches whole path elements.
+    const serviceFor = (path: string) =>
+      paths
+        .filter((p) => (p.pathType === 'Exact' ? path === p.path : path === p.path || path.startsWith(`${p.path}/`)))
+        .sort((a, b) => b.path.length - a.path.length)[0]?.backend.service.name;
+    const dashboard = [
+      '/',
+      '/login',
+      '/logout',
+      '/account',
+      '/account/password',
+      '/account/sessions/end',
+      '/setup',
+      '/reset',
+      // Linked from invitations and registered at the provider (docs/kubernetes.md): unrouted before.
+      '/invitations/Abc123',
+      '/sign-in/oidc',
+      '/sign-in/oidc/callback',
+      '/organizations/default/issues/WEB-1',
+      '/assets/style.0123abcd.css',
+    ];
+    expect(dashboard.filter((path) => serviceFor(path) !== 'prod-mcp')).toEqual([]);
+    expect(serviceFor('/api/1/envelope/')).toBe('prod-ingest');
+    expect(serviceFor('/metrics')).toBeUndefined();
+    expect(serviceFor('/healthz')).toBeUndefined();
   });
 
   it('changes only the objects a spec change affects', () => {

@@ -2,7 +2,7 @@
 // longest prefix, so `/api` (SDK ingest: /api/<id>/store/, /api/<id>/envelope/, and the upload
 // protocol's /api/0/) goes to ingest while the longer `/api/v1` (agent and management API) goes
 // to mcp, with /mcp, /llms.txt and the dashboard (/, /login, /logout, /account/..., /setup,
-// /reset, /organizations/..., /assets/...).
+// /reset, /invitations/..., /sign-in/..., /organizations/..., /assets/...).
 // /metrics and /healthz stay inside the cluster.
 import type { ErrataResource, Role } from '../api/errata-resource.ts';
 import { HTTP_PORT, objectName, ownedMetadata, selectorLabels } from './metadata.ts';
@@ -35,6 +35,9 @@ const INGRESS_ROUTES: ReadonlyArray<{ path: string; pathType: 'Prefix' | 'Exact'
   { path: '/account', pathType: 'Prefix', role: 'mcp' },
   { path: '/setup', pathType: 'Exact', role: 'mcp' },
   { path: '/reset', pathType: 'Exact', role: 'mcp' },
+  { path: '/invitations', pathType: 'Prefix', role: 'mcp' },
+  // Single sign-on: /sign-in/oidc and the provider's return, /sign-in/oidc/callback.
+  { path: '/sign-in', pathType: 'Prefix', role: 'mcp' },
   { path: '/assets', pathType: 'Prefix', role: 'mcp' },
 ];
 
