@@ -25,7 +25,11 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       expect(user.createdAt).toBeInstanceOf(Date);
       expect(user).not.toHaveProperty('passwordHash');
       expect(await store.countUsers()).toBe(before + 1);
-      expect(await store.findUserByEmail(email.toUpperCase())).toEqual({ ...user, passwordHash: '$scrypt$hash' });
+      expect(await store.findUserByEmail(email.toUpperCase())).toEqual({
+        ...user,
+        passwordHash: '$scrypt$hash',
+        emailSelfChosen: false,
+      });
       expect(await store.findUser(user.id)).toEqual(user);
       expect((await store.listUsers()).map((u) => u.id)).toContain(user.id);
       await expect(
@@ -217,6 +221,13 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       const made = accepted.filter(Boolean);
       expect(made).toHaveLength(1);
       expect(made[0]).toMatchObject({ name: made[0]!.email === email ? 'New' : 'Other', role: 'admin' });
+      // The invitation named no email: the one typed is marked as nobody's vouching.
+      expect((await store.findUserByEmail(made[0]!.email))!.emailSelfChosen).toBe(true);
+      const named = `named-${unique()}@example.com`;
+      const namedCode = `i-${unique()}`;
+      await store.createInvitation({ ...invitation, email: named, codeHash: namedCode });
+      await store.acceptInvitation(namedCode, t0, { email: named, name: 'Named', passwordHash: 'h' });
+      expect((await store.findUserByEmail(named))!.emailSelfChosen).toBe(false);
       expect(await store.findInvitation(code, t0)).toBeUndefined();
 
       const revoked = await store.createInvitation({ ...invitation, role: 'member', codeHash: `i-${unique()}` });
