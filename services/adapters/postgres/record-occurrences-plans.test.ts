@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Occurrence } from '../../core/issues/occurrence.ts';
 import { PGliteClient } from '../pglite/pglite-client.ts';
 import { migrate } from './migrate.ts';
+import { PgIssueStore } from './pg-issue-store.ts';
 import { PgMetadataStore } from './pg-metadata-store.ts';
 import type { SqlClient, SqlExecutor } from './sql-client.ts';
 
@@ -16,7 +17,7 @@ interface Recorded {
   statements: Array<{ sql: string; params: unknown[] }>;
 }
 
-/** The database, noting each SELECT and UPDATE a transaction sends, to plan it again below. */
+/** The database, noting each SELECT, UPDATE and DELETE a transaction sends, to plan it again below. */
 function noting(recorded: Recorded): SqlClient {
   const { db } = recorded;
   return {
@@ -25,7 +26,7 @@ function noting(recorded: Recorded): SqlClient {
       db.transaction((tx) =>
         work({
           query(sql, params) {
-            if (/^\s*(SELECT|UPDATE)/i.test(sql)) recorded.statements.push({ sql, params: params ?? [] });
+            if (/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) recorded.statements.push({ sql, params: params ?? [] });
             return tx.query(sql, params);
           },
         }),
@@ -118,6 +119,22 @@ describe('recording a batch of 250 against tables of 20,000 rows', () => {
     const shape = await planOf(busy, /^\s*UPDATE issues/);
     expect(shape).toContain('Index Scan on issues_pkey');
     expect(shape).not.toContain('Seq Scan on issues');
+  });
+
+  // Last: it deletes two of the issues. Before processed_events_issue, the DELETE read every id
+  // counted in the project, under the locks the pipeline takes for the issues' hashes.
+  it("finds deleted issues' counted event ids by issue, not by reading all of the project's", async () => {
+    const two = await busy.db.query<{ project_id: number; id: number }>('SELECT project_id, id FROM issues ORDER BY id LIMIT 2');
+    const { project_id: projectId } = two.rows[0]!;
+    expect(
+      await new PgIssueStore(noting(busy)).deleteIssues(
+        projectId,
+        two.rows.map((r) => r.id),
+      ),
+    ).toBe(2);
+    const shape = await planOf(busy, /^\s*DELETE FROM processed_events/);
+    expect(shape).toContain('processed_events_issue');
+    expect(shape).not.toContain('Seq Scan on processed_events');
   });
 });
 

@@ -24,6 +24,7 @@ import releasesNewest from './0022-releases-newest.ts';
 import sourceMapsNewest from './0023-source-maps-newest.ts';
 import issueEventHours from './0024-issue-event-hours.ts';
 import selfChosenEmails from './0025-self-chosen-emails.ts';
+import processedEventsByIssue from './0026-processed-events-by-issue.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -51,4 +52,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0023-source-maps-newest', sql: sourceMapsNewest },
   { version: '0024-issue-event-hours', sql: issueEventHours },
   { version: '0025-self-chosen-emails', sql: selfChosenEmails },
+  { version: '0026-processed-events-by-issue', sql: processedEventsByIssue },
 ];
