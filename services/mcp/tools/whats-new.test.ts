@@ -168,8 +168,11 @@ describe('whats_new', () => {
     expect(withReason(day.issues, 'new')).toEqual([fresh.shortId, shopFresh.shortId]);
     // Over a day, the staging issue's one event three days ago is a usual rate: a spike, not a burst.
     expect(withReason(day.issues, 'spiking')).toEqual([spiking.shortId, woke.shortId]);
+    expect(day.window.baselineWindows).toBeUndefined();
     const capped = (await h.call('read', 'whats_new', { sinceMinutes: 525_600 })).structured;
     expect(capped.window.minutes).toBe(MAX_WINDOW_MINUTES);
+    // Retention keeps no window before this one: spiking has nothing to compare against, and says so.
+    expect(capped.window.baselineWindows).toBe(0);
     expect(withReason(capped.issues, 'new')).toContain(spiking.shortId);
   });
 
@@ -247,6 +250,19 @@ describe('whats_new', () => {
       'Showing the first 25 by the sort; narrow with project, environment or a shorter window',
     );
   });
+  it('says its counts are lower bounds when a reason had more issues than it gathers (100 a project)', async () => {
+    // With the 28 above: 108 new issues in one project.
+    for (let i = 0; i < 80; i++) {
+      await h.sendEvent(h.projects.otherWeb, errorEvent('Error', `many ${i}`, { fingerprint: [`many ${i}`] }));
+    }
+    const { structured, text } = await h.call('other', 'whats_new', { sinceMinutes: 60 });
+    expect(structured.counts.new).toBe(100);
+    expect(structured.truncated).toBe(true);
+    expect(text.split('\n')[0]).toMatch(
+      /^At least 10\d issues need attention in the last 60 minutes across 1 project \(more than could be gathered: every count is a lower bound\): 0 regressed, 100 new, /,
+    );
+  });
+
   it('shows at most 10 of the environments an issue was seen in', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `env-${String(i).padStart(2, '0')}`);
     let everywhere: Issue | undefined;

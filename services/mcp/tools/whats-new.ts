@@ -55,7 +55,17 @@ export const whatsNew = defineTool({
   },
   outputSchema: {
     window: z
-      .object({ since: z.string().describe('ISO 8601, to the second'), minutes: z.number().int() })
+      .object({
+        since: z.string().describe('ISO 8601, to the second'),
+        minutes: z.number().int(),
+        baselineWindows: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            `present when retention keeps fewer than ${BASELINE_WINDOWS} windows before this one: how many spiking compares against (0: every rise is a burst)`,
+          ),
+      })
       .describe('the last minutes, from since to now'),
     projects: z.array(z.string()),
     sort: attentionSortInput.removeDefault(),
@@ -111,9 +121,23 @@ export const whatsNew = defineTool({
     const statuses = new Set(shown.map((a) => a.issue.status));
     const status = statuses.size === 1 ? [...statuses][0] : undefined;
     return {
-      summary: summary({ counts, found: all.length, shown: shown.length, truncated, projects, minutes, release, knownIn }),
+      summary: summary({
+        counts,
+        found: all.length,
+        shown: shown.length,
+        truncated,
+        capped,
+        projects,
+        minutes,
+        release,
+        knownIn,
+      }),
       result: {
-        window: { since: isoSeconds(since), minutes },
+        window: {
+          since: isoSeconds(since),
+          minutes,
+          ...(window.windows < BASELINE_WINDOWS && { baselineWindows: window.windows }),
+        },
         projects: projects.map((p) => p.slug),
         sort: input.sort,
         ...(release && { release: { knownIn } }),
@@ -141,6 +165,8 @@ function summary(s: {
   found: number;
   shown: number;
   truncated: boolean;
+  /** A reason had more issues than could be gathered: every count is a lower bound. */
+  capped: boolean;
   projects: Project[];
   minutes: number;
   release: string | undefined;
@@ -156,7 +182,9 @@ function summary(s: {
     s.release && s.knownIn.length === 0
       ? ` No event came with the release given (untrustedData.release) in ${s.projects.map((p) => p.slug).join(', ') || 'any project'}: check its spelling.`
       : '';
-  return `${s.found} issue${s.found === 1 ? '' : 's'} need${s.found === 1 ? 's' : ''} attention ${scope} ${across}: ${reasons}.${cut}${unknown}`;
+  const found = `${s.capped ? 'At least ' : ''}${s.found} issue${s.found === 1 ? '' : 's'} need${s.found === 1 ? 's' : ''}`;
+  const bounds = s.capped ? ' (more than could be gathered: every count is a lower bound)' : '';
+  return `${found} attention ${scope} ${across}${bounds}: ${reasons}.${cut}${unknown}`;
 }
 
 /** The projects where an event came with the release. */
