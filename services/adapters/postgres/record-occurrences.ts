@@ -1,6 +1,7 @@
 // The issue side of the path of an event, in SQL: one transaction per batch that
-//   1. takes an advisory lock on every (project, hash) of the batch, in sorted order, so two
-//      dispatchers never create one issue twice and never wait on each other in a cycle;
+//   1. takes an advisory lock on every (project, hash) and (project, event id) of the batch, in
+//      sorted order, so two dispatchers never create one issue twice, never count one event
+//      twice, and never wait on each other in a cycle;
 //   2. looks up which event ids were counted before (processed_events), so a redelivered
 //      event is recognised and counted nothing twice;
 //   3. finds each group's issue by any of its hashes, creating the missing ones (project rows
@@ -30,9 +31,11 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
     const key = eventKey(occurrence.projectId, occurrence.eventId);
     if (!unique.has(key)) unique.set(key, occurrence);
   }
-  await lockHashes(tx, [...unique.values()]);
+  await lockHashesAndEvents(tx, [...unique.values()]);
   // Under those locks, an event id already recorded stays recorded and no one else records it
-  // meanwhile: every delivery of an event id carries the same hashes, so takes the same locks.
+  // meanwhile. The event id is locked as well as its hashes: two deliveries of one event can
+  // carry different hashes (one symbolicated and one not, grouping rules changed between), and
+  // each counted it, in two issues.
   const results = new Map<string, OccurrenceResult>();
   for (const recorded of await findRecordedEvents(tx, [...unique.values()])) {
     results.set(eventKey(recorded.projectId, recorded.eventId), recorded);
@@ -103,15 +106,15 @@ function hashKey(projectId: number, hash: string): string {
   return `${projectId}:${hash}`;
 }
 
-/** Every (project, hash) of the batch, locked in one sorted order by every transaction. */
-async function lockHashes(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
+/** Every (project, hash) and (project, event id) of the batch, locked in one sorted order by every transaction. */
+async function lockHashesAndEvents(tx: SqlExecutor, occurrences: Occurrence[]): Promise<void> {
   await lockHashKeys(
     tx,
-    occurrences.flatMap((o) => o.hashes.map((hash) => hashKey(o.projectId, hash))),
+    occurrences.flatMap((o) => [...o.hashes.map((hash) => hashKey(o.projectId, hash)), `${o.projectId}:event:${o.eventId}`]),
   );
 }
 
-/** The lock on each (project, hash) key, taken in one sorted order by everyone who takes them. */
+/** The lock on each (project, hash) key (or event id), taken in one sorted order by everyone who takes them. */
 export async function lockHashKeys(tx: SqlExecutor, keys: string[]): Promise<void> {
   const sorted = [...new Set(keys)].sort();
   if (sorted.length === 0) return;

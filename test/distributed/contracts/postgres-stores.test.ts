@@ -19,6 +19,8 @@ import { PgLogStore } from '../../../services/adapters/postgres/pg-log-store.ts'
 import { PgMetadataStore } from '../../../services/adapters/postgres/pg-metadata-store.ts';
 import { PgPoolClient } from '../../../services/adapters/postgres/pg-pool-client.ts';
 import { PgUserStore } from '../../../services/adapters/postgres/pg-user-store.ts';
+import { recordOccurrences } from '../../../services/adapters/postgres/record-occurrences.ts';
+import type { Occurrence } from '../../../services/core/issues/occurrence.ts';
 import { infraSetting } from '../../support/infra-env.ts';
 import { newEvent } from '../../support/new-event.ts';
 import { withDatabase } from '../../support/postgres-database.ts';
@@ -116,6 +118,69 @@ describe('PgPoolClient', () => {
   });
 });
 
+/** Resolves once some statement of this database waits for a lock. */
+async function someoneWaitsForALock(): Promise<void> {
+  for (let tries = 0; tries < 500; tries++) {
+    const waiting = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (waiting.rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('no statement waited for a lock within 10 s');
+}
+
+// Two dispatchers may record one event at once (a rebalance, or an SDK's retry published to
+// another partition), and with different hashes: one delivery symbolicated, the other not, or
+// grouping rules changed between. The event is counted once. The first is held open before its
+// commit, as a dispatcher's batch can be.
+describe('one event recorded by two batches at once, with different hashes', () => {
+  it('counts it once, in the issue of the batch that committed first', async () => {
+    const metadata = new PgMetadataStore(client);
+    const organization = await metadata.ensureOrganization(`race-${randomBytes(4).toString('hex')}`, 'Race');
+    const { project } = await metadata.createProject(
+      { organizationId: organization.id, slug: 'race', name: 'Race' },
+      { publicKey: randomBytes(16).toString('hex'), label: 'race' },
+    );
+    const eventId = randomBytes(16).toString('hex');
+    const occurrence = (hash: string): Occurrence => ({
+      projectId: project.id,
+      eventId,
+      hashes: [hash],
+      title: 'TypeError: x is undefined',
+      culprit: 'app.js',
+      level: 'error',
+      type: 'error',
+      metadata: { type: 'TypeError', value: 'x is undefined' },
+      timestamp: Date.now() / 1000,
+      environment: null,
+      release: null,
+      userKey: null,
+      tags: {},
+    });
+    let commit!: () => void;
+    let recorded!: () => void;
+    const firstRecorded = new Promise<void>((resolve) => (recorded = resolve));
+    const first = client.transaction(async (tx) => {
+      const results = await recordOccurrences(tx, [occurrence('a'.repeat(32))]);
+      recorded();
+      await new Promise<void>((resolve) => (commit = resolve));
+      return results;
+    });
+    await firstRecorded;
+    const second = client.transaction((tx) => recordOccurrences(tx, [occurrence('b'.repeat(32))]));
+    await someoneWaitsForALock();
+    commit();
+    const [[counted], [again]] = await Promise.all([first, second]);
+    expect(counted).toMatchObject({ isDuplicate: false, isNewIssue: true });
+    expect(again).toMatchObject({ isDuplicate: true, issueId: counted!.issueId });
+    const issues = await client.query<{ times_seen: number }>('SELECT times_seen FROM issues WHERE project_id = $1', [
+      project.id,
+    ]);
+    expect(issues.rows).toEqual([{ times_seen: 1 }]);
+  });
+});
+
 // issue_event_hours is kept beside the events it counts (event-hours.ts). Postgres, unlike the
 // embedded database, runs a batch's transaction beside a deletion's: a batch of old events that
 // commits between the deletion's DELETE of events and its DELETE of counts must not leave events
@@ -128,18 +193,6 @@ describe('event counts on Postgres beside a batch that commits during a deletion
     ['retention', (store: PgEventStore) => store.deleteEventsBefore(Date.UTC(1991, 0, 1) / 1000)],
     ["an issue's deletion", (store: PgEventStore, project: number) => store.deleteEventsForIssues(project, [ISSUE])],
   ] as const;
-
-  /** Resolves once some statement of this database waits for a lock. */
-  async function someoneWaitsForALock(): Promise<void> {
-    for (let tries = 0; tries < 500; tries++) {
-      const waiting = await client.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      if (waiting.rows[0]!.n > 0) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('no statement waited for a lock within 10 s');
-  }
 
   it.each(deletions)('%s counts what it leaves', async (_, deletion) => {
     const store = new PgEventStore(client);
