@@ -240,8 +240,16 @@ export class PgAlertStore implements AlertStore {
 
   private async enqueueWith(db: SqlExecutor, deliveries: NewDelivery[]) {
     if (deliveries.length === 0) return [];
+    // In (rule, channel, dedup key) order, as every dispatcher inserts them: two batches each
+    // holding one alert's dedup key and waiting for the other's deadlocked.
+    const ordered = [...deliveries].sort(
+      (a, b) =>
+        (a.ruleId ?? 0) - (b.ruleId ?? 0) ||
+        a.channelId - b.channelId ||
+        ((a.dedupKey ?? '') < (b.dedupKey ?? '') ? -1 : (a.dedupKey ?? '') > (b.dedupKey ?? '') ? 1 : 0),
+    );
     const values = valuesList(
-      deliveries.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
+      ordered.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
     // Channels deleted meanwhile are skipped rather than failing the batch. The rules whose

@@ -349,8 +349,12 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
     }
   }
   if (seen.size === 0) return new Set();
+  // In (project, version) order, as every dispatcher upserts them: two batches holding one
+  // release each and waiting for the other's deadlocked, and one of them was retried.
   const values = valuesList(
-    [...seen.values()].map((r) => [r.projectId, r.version, r.first, r.last]),
+    [...seen.values()]
+      .sort((a, b) => a.projectId - b.projectId || compareText(a.version, b.version))
+      .map((r) => [r.projectId, r.version, r.first, r.last]),
     ['integer', 'text', 'float8', 'float8'],
   );
   // xmax is 0 on a row this statement inserted, and set on one it updated.
@@ -366,6 +370,11 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
     values.params,
   );
   return new Set(rows.rows.filter((r) => r.inserted).map((r) => `${r.project_id}:${r.version}`));
+}
+
+/** Code-unit order, the same in every process (localeCompare's is not). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Most tags counted per event: an event may carry thousands, and each is a row to write. */
@@ -385,9 +394,7 @@ async function recordTagValues(tx: SqlExecutor, counted: OccurrenceResult[], fre
     }
   }
   // In (issue, key, value) order, as every dispatcher writes them, so none waits on another in a cycle.
-  const sorted = [...rows.values()].sort(
-    (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0),
-  );
+  const sorted = [...rows.values()].sort((a, b) => a[0] - b[0] || compareText(a[1], b[1]) || compareText(a[2], b[2]));
   for (const part of chunk(sorted, ROWS_PER_STATEMENT)) {
     const values = unnestRows(part, ['integer', 'text', 'text', 'integer']);
     await tx.query(
@@ -403,7 +410,11 @@ async function recordEnvironments(tx: SqlExecutor, occurrences: Occurrence[]): P
   const seen = new Map<string, [number, string]>();
   for (const o of occurrences) if (o.environment) seen.set(`${o.projectId}:${o.environment}`, [o.projectId, o.environment]);
   if (seen.size === 0) return;
-  const values = valuesList([...seen.values()], ['integer', 'text']);
+  // In (project, environment) order, as releases are, for the same reason.
+  const values = valuesList(
+    [...seen.values()].sort((a, b) => a[0] - b[0] || compareText(a[1], b[1])),
+    ['integer', 'text'],
+  );
   await tx.query(
     `INSERT INTO project_environments (project_id, environment)
      SELECT v.project_id, v.environment FROM (VALUES ${values.sql}) AS v (project_id, environment)
