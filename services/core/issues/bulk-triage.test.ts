@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Issue } from '../ports/metadata-store.ts';
+import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
 import { errorEvent, OPEN_TIMEOUT_MS, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
 import { matchingIssues, triageMatching } from './bulk-triage.ts';
 
@@ -30,6 +30,38 @@ describe('matchingIssues', () => {
     expect(await matchingIssues(h.stores.metadata, filter(), 6)).toEqual({ issues: newestFirst.slice(0, 6), more: true });
     expect(await matchingIssues(h.stores.metadata, filter(), 7)).toEqual({ issues: newestFirst, more: false });
     expect(await matchingIssues(h.stores.metadata, filter())).toEqual({ issues: newestFirst, more: false });
+  });
+});
+
+describe('matchingIssues while events arrive', () => {
+  it('takes every match, though one got an event between its pages and moved above them', async () => {
+    const shop = h.projects.shop.id;
+    const sent: Issue[] = [];
+    for (let i = 0; i < 250; i++) {
+      const event = errorEvent('TypeError', `busy ${i}`, { fingerprint: [`busy ${i}`] });
+      sent.push(await h.sendEvent(h.projects.shop, event, Date.UTC(2026, 0, 1, 1, 0, i)));
+    }
+    // The least recently seen: on the second page of 200 by last seen, until it gets an event
+    // once the first page has been read. Before, it was left out.
+    const oldest = sent[0]!;
+    let arrived = false;
+    const watching = {
+      listIssues: async (query: Parameters<MetadataStore['listIssues']>[0]) => {
+        const page = await h.stores.metadata.listIssues(query);
+        if (!arrived) {
+          arrived = true;
+          const again = errorEvent('TypeError', 'busy 0', { fingerprint: ['busy 0'] });
+          await h.sendEvent(h.projects.shop, again, Date.UTC(2026, 0, 1, 2));
+        }
+        return page;
+      },
+    } as MetadataStore;
+    const matches = await matchingIssues(watching, { projectId: shop, status: 'unresolved' });
+    expect(matches.more).toBe(false);
+    expect(matches.issues).toHaveLength(250);
+    // In the filter's order (last seen): the one that got an event is now the first.
+    expect(matches.issues[0]!.id).toBe(oldest.id);
+    expect(new Set(matches.issues.map((issue) => issue.id))).toEqual(new Set(sent.map((issue) => issue.id)));
   });
 });
 
