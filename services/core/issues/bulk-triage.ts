@@ -26,7 +26,7 @@ export interface Matches {
 
 export async function triageMatching(
   ports: TriagePorts,
-  filter: IssueQuery,
+  filter: IssueQuery & Pick<IssueListQuery, 'sort'>,
   request: TriageRequest,
   actor: TriageActor,
   now: Date,

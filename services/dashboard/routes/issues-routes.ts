@@ -164,6 +164,16 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
       );
     if (!confirmed) return confirmation(200);
     if (action === 'delete') {
+      // What the page showed must still be what is deleted: more issues matching since (a flood
+      // arriving) would be deleted unseen, whichever the person typed.
+      const shown = Number(form.get('count'));
+      const taken = Math.min(count, MAX_BULK_ISSUES);
+      if (all && shown !== taken) {
+        return confirmation(
+          409,
+          `${formatCount(taken)} ${taken === 1 ? 'issue matches' : 'issues match'} now, not the ${formatCount(shown)} shown before: check the number and confirm again; nothing was deleted.`,
+        );
+      }
       const typed = (form.get('typed') ?? '').trim().replace(/[,\s]/g, '').toLowerCase();
       if (typed !== 'delete' && typed !== (form.get('count') ?? '')) {
         return confirmation(
@@ -178,7 +188,7 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
   const actor = { kind: 'person', name: page.viewer.email } as const;
   const ports = { metadata: page.deps.metadata, events: page.deps.events };
   const result = all
-    ? await triageMatching(ports, query, request, actor, now)
+    ? await triageMatching(ports, { ...query, sort: filter.sort }, request, actor, now)
     : await triageIssues(ports, project.id, selected, request, actor, now);
   const more = 'more' in result && result.more ? '&more=1' : '';
   page.seeOther(`${listHref}&done=${action}&n=${result.matched}${more}`);

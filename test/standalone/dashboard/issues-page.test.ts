@@ -383,6 +383,37 @@ describe('the Issues page', () => {
     }
   });
 
+  it('deletes no issue matching when more match than the confirmation showed, and says how many do now', async () => {
+    const flood = (n: number) =>
+      send({ message: `Flood ${n}`, fingerprint: [`flood-${n}`], level: 'error', timestamp: NOW - 60 });
+    const flooded = () => listIssues(server, p, 'status=all&limit=100&query=Flood');
+    await flood(1);
+    await flood(2);
+    await eventually(async () => ((await flooded()).length === 2 ? true : undefined), 'two flood issues');
+    // Confirmed as the page showed it: 2. Before, the third that arrived meanwhile was deleted too.
+    const form = {
+      csrf: await admin.client.token(ISSUES),
+      project: p.projectSlug,
+      query: 'Flood',
+      action: 'delete',
+      scope: 'all',
+      confirm: 'yes',
+      count: '2',
+      typed: '2',
+    };
+    await flood(3);
+    await eventually(async () => ((await flooded()).length === 3 ? true : undefined), 'a third flood issue');
+    const refused = await admin.client.post(`${ISSUES}/bulk`, form);
+    expect(refused.status).toBe(409);
+    expect(refused.html).toContain(
+      '3 issues match now, not the 2 shown before: check the number and confirm again; nothing was deleted.',
+    );
+    expect(await flooded()).toHaveLength(3);
+    const deleted = await admin.client.post(`${ISSUES}/bulk`, { ...form, count: '3', typed: 'delete' });
+    expect(deleted.status).toBe(303);
+    expect(await flooded()).toHaveLength(0);
+  });
+
   it('deletes for an admin once the number or the word delete is typed', async () => {
     const checked = await open('?environment=doomed', 'issues-delete');
     try {
