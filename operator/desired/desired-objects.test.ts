@@ -116,6 +116,8 @@ describe('desired objects', () => {
       ERRATA_KAFKA_TOPIC_PREFIX: 'prod.',
       ERRATA_S3_ENDPOINT: 'https://s3.example.com',
       ERRATA_EVENT_RETENTION_DAYS: '90',
+      // The dashboard's sign-in throttle counts the address the ingress controller saw.
+      ERRATA_TRUSTED_PROXIES: '1',
     });
     expect(JSON.stringify([...objects.values()])).not.toMatch(/password"?:\s*"[^{]/);
   });
@@ -256,6 +258,7 @@ describe('desired objects', () => {
     expect(desiredObjects(switchedOff, observed).map((o) => o.kind)).not.toContain('PrometheusRule');
     const config = byKey(desiredObjects(plain, observed)).get('ConfigMap/prod-config');
     expect(config.data.ERRATA_BASE_URL).toBe('http://prod-ingest.errata.svc:8000');
+    expect(config.data.ERRATA_TRUSTED_PROXIES).toBeUndefined();
   });
 
   it('puts the shipped rules file, as it is, in the PrometheusRule', () => {

@@ -37,6 +37,9 @@ export function sharedSettings(spec: ErrataSpec, baseUrl: string): Record<string
     ERRATA_S3_FORCE_PATH_STYLE: String(spec.s3.forcePathStyle),
   };
   if (spec.s3.endpoint) settings.ERRATA_S3_ENDPOINT = spec.s3.endpoint;
+  // The ingress controller appends the address it saw to X-Forwarded-For: the dashboard's
+  // sign-in throttle counts that, rather than the controller's own that everyone shares.
+  if (spec.ingress) settings.ERRATA_TRUSTED_PROXIES = '1';
   return settings;
 }
 

@@ -43,10 +43,17 @@ interface McpAppDeps extends ReadApiDeps {
   keysChanged?: (publicKey?: string) => void;
   /** ERRATA_OIDC_*: the dashboard's single sign-on, when configured. */
   oidc?: OidcConfig | undefined;
+  /** ERRATA_TRUSTED_PROXIES (runtime/http.ts). */
+  trustedProxies?: number;
 }
 
 export function buildMcpApp(deps: McpAppDeps): Koa {
-  const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
+  const app = createHttpApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    health: deps.health,
+    trustedProxies: deps.trustedProxies ?? 0,
+  });
   const toolList = processToolList(deps.logger);
   // One count per process, read by /mcp (and whoami) and by the dashboard's Agent tokens page.
   const limiter = new AgentCallLimiter(deps.agentCallsPerMinute);

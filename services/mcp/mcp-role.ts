@@ -21,6 +21,8 @@ interface McpSettings {
   defaultEventsPerMinute: number;
   /** ERRATA_OIDC_*: single sign-on on the dashboard's sign-in page. */
   oidc: Config['oidc'];
+  /** ERRATA_TRUSTED_PROXIES: whose address a sign-in comes from. */
+  trustedProxies: number;
 }
 
 export function mcpSettings(config: Config): McpSettings {
@@ -31,6 +33,7 @@ export function mcpSettings(config: Config): McpSettings {
     webhookAllowHosts: config.webhooks.allowHosts,
     defaultEventsPerMinute: config.rateLimits.eventsPerMinute,
     oidc: config.oidc,
+    trustedProxies: config.trustedProxies,
   };
 }
 

@@ -50,6 +50,7 @@ const schema = z
     ERRATA_HTTP_MAX_HEADER_BYTES: integer(4096, 1024 * 1024).default(16 * 1024),
     ERRATA_HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(4096),
     ERRATA_HTTP_MAX_CONNECTIONS_PER_CLIENT: integer(1, 1_000_000).default(1024),
+    ERRATA_TRUSTED_PROXIES: integer(0, 10).default(0),
     ERRATA_EVENT_RETENTION_DAYS: integer(1, 3650).default(90),
     ERRATA_SECRETS_KEY: z
       .string()
@@ -203,6 +204,12 @@ export interface Config {
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
+  /**
+   * Reverse proxies in front of the dashboard that append X-Forwarded-For (ERRATA_TRUSTED_PROXIES):
+   * a person's address (the sign-in throttle, their sessions) is that header's entry this many
+   * from its end. 0: the connection's address.
+   */
+  trustedProxies: number;
   queueMaxBacklogBytes: number;
   /** V8's heap growing percent: undefined for automatic (heap-growth.ts; the standalone server keeps V8's own), 0 for V8's own. */
   heapGrowingPercent: number | undefined;
@@ -305,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
+    trustedProxies: c.ERRATA_TRUSTED_PROXIES,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     heapGrowingPercent: c.ERRATA_HEAP_GROWING_PERCENT,
     dispatcherNice: c.ERRATA_DISPATCHER_NICE,

@@ -82,3 +82,34 @@ describe('the request logger', () => {
     expect(lines).toEqual([expect.objectContaining({ msg: 'request', level: 'debug', requestId: expect.any(String) })]);
   });
 });
+
+describe("a client's address (ctx.ip)", () => {
+  async function addressSeen(trustedProxies: number | undefined, forwardedFor: string): Promise<string> {
+    const app = createHttpApp({
+      logger: createLogger('silent'),
+      metrics: createMetrics({ processMetrics: false }),
+      health: [],
+      ...(trustedProxies === undefined ? {} : { trustedProxies }),
+    });
+    app.use((ctx) => {
+      ctx.body = { ip: ctx.ip };
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+    const { ip } = (await response.json()) as { ip: string };
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    return ip;
+  }
+
+  it("is the connection's unless proxies are trusted: then the entry the outermost trusted one added", async () => {
+    expect(await addressSeen(undefined, '203.0.113.7')).toMatch(/127\.0\.0\.1$/);
+    expect(await addressSeen(0, '203.0.113.7')).toMatch(/127\.0\.0\.1$/);
+    // What the client wrote itself comes first; the one proxy trusted appended the last.
+    expect(await addressSeen(1, 'forged-by-client, 203.0.113.7')).toBe('203.0.113.7');
+    expect(await addressSeen(2, 'forged-by-client, 203.0.113.7, 10.0.0.2')).toBe('203.0.113.7');
+  });
+});

@@ -16,6 +16,12 @@ export interface HttpDeps {
   logger: Logger;
   metrics: Metrics;
   health: HealthCheck[];
+  /**
+   * ERRATA_TRUSTED_PROXIES: ctx.ip is X-Forwarded-For's entry this many from its end, the one the
+   * outermost trusted proxy added; entries before it are the client's to write. 0 or absent: the
+   * connection's address.
+   */
+  trustedProxies?: number;
 }
 
 /** The HTTP status of each domain error, for every surface. */
@@ -31,7 +37,8 @@ export const ERROR_STATUS: Record<ErrataError['code'], number> = {
 };
 
 export function createHttpApp(deps: HttpDeps): Koa {
-  const app = new Koa({ proxy: false });
+  const hops = deps.trustedProxies ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   app.use(observe(deps));
   app.use(mapErrors(deps.logger));

@@ -29,6 +29,16 @@ describe('SignInThrottle', () => {
     for (let i = 0; i < 5; i++) expect(attempt(throttle, 'bob@example.com', '10.0.0.4', 0)).toBeUndefined();
   });
 
+  it('counts an IPv6 /64 as one address, as the listener does', () => {
+    const throttle = new SignInThrottle();
+    for (let i = 0; i < 20; i++) attempt(throttle, `user${i}@example.com`, `2001:db8:1:2::${i.toString(16)}`, 0);
+    expect(attempt(throttle, 'new@example.com', '2001:db8:1:2:ffff::1', MINUTE)).toEqual({
+      what: 'address',
+      retryAfterMs: 14 * MINUTE,
+    });
+    expect(attempt(throttle, 'new@example.com', '2001:db8:1:3::1', MINUTE, 'abandoned')).toBeUndefined();
+  });
+
   it('counts attempts still being checked, so a burst cannot pass the limit before the first one fails', () => {
     const throttle = new SignInThrottle();
     attempt(throttle, 'eve@example.com', '10.0.0.1', 0);

@@ -1,10 +1,14 @@
 // Slows password guessing: failed sign-ins are counted per account (the email, lower-cased,
-// known or not, so the throttle says nothing about who exists) and per client address; past the
-// limit within the window, sign-in is refused before any hashing until the oldest failure ages
-// out. An attempt still being checked counts as a failure until it settles: otherwise a burst of
+// known or not, so the throttle says nothing about who exists) and per client address (an IPv6
+// /64 as one, as the listener counts connections; behind a proxy, ERRATA_TRUSTED_PROXIES says
+// which X-Forwarded-For entry is the client's, or everyone shares the proxy's address and its
+// limit); past the limit within the window, sign-in is refused before any hashing until the
+// oldest failure ages out. An attempt still being checked counts as a failure until it settles: otherwise a burst of
 // concurrent guesses would all pass the check before the first one failed. In memory: one mcp
 // process's view, which is enough to make guessing slow, and a restart forgets it, which an
 // attacker cannot trigger.
+import { clientOf } from '../../runtime/http-server.ts';
+
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failures an account may have in the window: a person mistyping gets several tries. */
 const ACCOUNT_LIMIT = 5;
@@ -77,8 +81,9 @@ export class SignInThrottle {
    * A verdict when this attempt must wait; otherwise undefined, and the attempt counts against
    * both limits until settle() is called for it (exactly once, whatever happens).
    */
-  begin(email: string, address: string, now = Date.now()): ThrottleVerdict | undefined {
+  begin(email: string, ip: string, now = Date.now()): ThrottleVerdict | undefined {
     const account = email.trim().toLowerCase();
+    const address = clientOf(ip);
     const byAccount = this.accounts.held(account, now);
     if (byAccount) return { what: 'account', ...byAccount };
     const byAddress = this.addresses.held(address, now);
@@ -89,8 +94,9 @@ export class SignInThrottle {
   }
 
   /** Ends a begun attempt: a failure is counted; a success clears the account's count (the address keeps its own). */
-  settle(email: string, address: string, outcome: AttemptOutcome, now = Date.now()): void {
+  settle(email: string, ip: string, outcome: AttemptOutcome, now = Date.now()): void {
     const account = email.trim().toLowerCase();
+    const address = clientOf(ip);
     this.accounts.settle(account);
     this.addresses.settle(address);
     if (outcome === 'failed') {

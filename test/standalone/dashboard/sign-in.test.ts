@@ -397,3 +397,36 @@ describe('behind https', () => {
     }
   });
 });
+
+describe('behind a reverse proxy (ERRATA_TRUSTED_PROXIES=1)', () => {
+  it("throttles the address the proxy saw, not the proxy's own that every person shares", async () => {
+    const proxied = await startServer({ env: { ERRATA_TRUSTED_PROXIES: '1' } });
+    try {
+      await runCli(['createuser', '--email', OWNER.email, '--owner', '--password-stdin'], proxied.env, OWNER.password);
+      const client = new FormClient(proxied.url);
+      const csrf = await client.token('/login');
+      const from = (forwardedFor: string) => ({ origin: proxied.url, 'x-forwarded-for': forwardedFor });
+      // Twenty failures across accounts from one address, each with a first entry the client wrote itself.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const failed = await client.post(
+          '/login',
+          { csrf, email: `guess${attempt}@example.com`, password: 'wrong password' },
+          from(`198.51.100.${attempt}, 203.0.113.7`),
+        );
+        expect(failed.status).toBe(401);
+      }
+      const held = await client.post(
+        '/login',
+        { csrf, email: 'another@example.com', password: 'wrong password' },
+        from('192.0.2.1, 203.0.113.7'),
+      );
+      expect(held.status).toBe(429);
+      expect(held.html).toContain('Too many failed sign-ins for your network address.');
+      // Before, every request came from the proxy's address, and this one waited 15 minutes too.
+      const other = await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password }, from('203.0.113.8'));
+      expect(other.status).toBe(303);
+    } finally {
+      await stopAndRemove(proxied);
+    }
+  });
+});
