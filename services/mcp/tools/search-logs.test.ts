@@ -93,10 +93,24 @@ describe('search_logs', () => {
       until: iso(1.5).replace(/\.\d{3}Z$/, 'Z'),
       minutes: 1,
     });
+    // The window it searched, not "the last 1 minutes".
+    expect(window.text.split('\n')[0]).toBe(
+      `1 log record in web from ${window.structured.window.since} to ${window.structured.window.until}.`,
+    );
+    const empty = await search({ from: iso(2.5), to: iso(1.5), query: 'nothing says this' });
+    expect(empty.text.split('\n')[0]).toBe(
+      `0 log records in web from ${window.structured.window.since} to ${window.structured.window.until}. To widen the search: ` +
+        `start from earlier (from, back to ${MAX_WINDOW_MINUTES} minutes ago, what retention keeps), or drop a filter (query).`,
+    );
     expect(bodies((await search({ from: iso(180), level: 'info' })).structured)).toEqual(['paying', 'two hours ago']);
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ from: iso(10), sinceMinutes: 5 }, 'give either sinceMinutes or from/to'],
       [{ from: iso(1), to: iso(2) }, 'is before from'],
+      [{ from: iso(-10) }, 'is in the future: give a time before now'],
+      [
+        { from: iso(MAX_WINDOW_MINUTES + 120), to: iso(MAX_WINDOW_MINUTES + 60) },
+        'the oldest time retention keeps logs for (ERRATA_EVENT_RETENTION_DAYS): nothing that old is kept',
+      ],
       [{ from: 'yesterday' }, 'an ISO 8601 time'],
       [{ comparisons: [{ attribute: 'order', operator: '!=', value: 1 }] }, 'at comparisons[0].operator'],
       [{ comparisons: [{ attribute: 'order', operator: '>', value: 1, extra: 1 }] }, 'extra'],
@@ -159,8 +173,8 @@ describe('search_logs', () => {
       [{ since: '1h' }, 'unknown key "since"'],
       [{ cursor: 'garbage' }, 'invalid_input: invalid cursor: pass back the nextCursor value of the previous page unchanged'],
       [
-        { to: '2020-01-01T00:00:00Z' },
-        "invalid_input: to (2020-01-01T00:00:00Z) is before the window's start, which without from is 60 minutes ago: give from too",
+        { to: new Date(h.now - 90 * 60_000).toISOString() },
+        "is before the window's start, which without from is 60 minutes ago: give from too",
       ],
     ];
     for (const [args, message] of cases) {

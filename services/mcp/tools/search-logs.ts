@@ -176,7 +176,11 @@ export const searchLogs = defineTool({
       page = await context.logs.searchLogs({ ...query, limit: fit });
       rows = page.items.map(row);
     }
-    const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} from the last ${minutes} minutes`;
+    const fixed = input.from !== undefined || input.to !== undefined;
+    const span = fixed
+      ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
+      : `from the last ${minutes} minutes`;
+    const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} ${span}`;
     const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
     const more = searchedTo
       ? ` (stopped after reading the records ${input.sort === 'oldest' ? 'up' : 'back'} to ${searchedTo}, as many as one call reads: pass nextCursor as cursor to search further)`
@@ -186,7 +190,9 @@ export const searchLogs = defineTool({
           ? ' (more: pass nextCursor as cursor)'
           : '';
     const empty =
-      page.items.length === 0 && !input.cursor && !searchedTo ? ` ${widenHint(input, minutes, context.maxWindowMinutes)}` : '';
+      page.items.length === 0 && !input.cursor && !searchedTo
+        ? ` ${widenHint(input, fixed, minutes, context.maxWindowMinutes)}`
+        : '';
     return {
       summary: `${count}${more}.${empty}`,
       result: {
@@ -239,7 +245,13 @@ function logWindow(
     );
   }
   const until = input.to === undefined ? undefined : Date.parse(input.to);
+  if (until !== undefined && until < oldest) {
+    throw new UserInputError(
+      `to (${input.to}) is before ${isoSeconds(new Date(oldest))}, the oldest time retention keeps logs for (ERRATA_EVENT_RETENTION_DAYS): nothing that old is kept`,
+    );
+  }
   const since = Math.max(oldest, input.from === undefined ? now - DEFAULT_MINUTES * 60_000 : Date.parse(input.from));
+  if (since > now) throw new UserInputError(`from (${input.from}) is in the future: give a time before now`);
   if (until !== undefined && until < since) {
     throw new UserInputError(
       input.from === undefined
@@ -260,13 +272,19 @@ function widenHint(
     attributes?: Record<string, unknown> | undefined;
     comparisons?: unknown[] | undefined;
   },
+  fixed: boolean,
   minutes: number,
   maxMinutes: number,
 ): string {
   const filters: string[] = (['level', 'query', 'environment', 'traceId'] as const).filter((key) => input[key] !== undefined);
   if (input.attributes && Object.keys(input.attributes).length > 0) filters.push('attributes');
   if (input.comparisons && input.comparisons.length > 0) filters.push('comparisons');
-  const widen = minutes < maxMinutes ? `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)` : undefined;
+  const widen =
+    minutes >= maxMinutes
+      ? undefined
+      : fixed
+        ? `start from earlier (from, back to ${maxMinutes} minutes ago, what retention keeps)`
+        : `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)`;
   const drop = filters.length > 0 ? `drop a filter (${filters.join(', ')})` : undefined;
   if (!widen && !drop) return `Nothing was logged in the ${maxMinutes} minutes retention keeps: is the SDK sending logs?`;
   return `To widen the search: ${[widen, drop].filter(Boolean).join(', or ')}.`;
