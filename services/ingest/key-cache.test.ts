@@ -42,16 +42,49 @@ describe('KeyCache', () => {
     expect(store.calls).toEqual([publicKey]);
   });
 
-  it('refreshes a stale entry in the background, so a disabled key stops working', async () => {
+  it('refreshes an entry in use in the background, so a disabled key stops working within the TTL', async () => {
     const { publicKey } = await project();
     let now = 0;
-    const cache = new KeyCache(countingStore(), { ttlMs: 1000, now: () => now });
+    const store = countingStore();
+    const cache = new KeyCache(store, { ttlMs: 1000, now: () => now });
     await cache.lookup(publicKey);
     await stores.metadata.setProjectKeyActive(publicKey, false);
-    now = 2000;
+    now = 600;
+    // Past half the TTL: answered from memory, refreshed meanwhile.
     expect((await cache.lookup(publicKey))?.active).toBe(true);
     await new Promise((r) => setTimeout(r, 50));
     expect((await cache.lookup(publicKey))?.active).toBe(false);
+    expect(store.calls).toHaveLength(2);
+  });
+
+  it('asks the store about a key idle past the TTL before answering, and answers from memory only when it cannot', async () => {
+    const { publicKey } = await project();
+    let now = 0;
+    let storeDown = false;
+    const store = {
+      findProjectKey: (key: string) =>
+        storeDown ? Promise.reject(new Error('connection refused')) : stores.metadata.findProjectKey(key),
+    };
+    const cache = new KeyCache(store, { ttlMs: 1000, now: () => now });
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    // Disabled while idle: the first request after is refused (before, it was accepted).
+    await stores.metadata.setProjectKeyActive(publicKey, false);
+    now = 2000;
+    expect((await cache.lookup(publicKey))?.active).toBe(false);
+    await stores.metadata.setProjectKeyActive(publicKey, true);
+    now = 4000;
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    // The store down: the last answer stands, so known keys keep working, and for a TTL after a
+    // failed lookup nothing waits on the store again.
+    storeDown = true;
+    now = 6000;
+    let asked = 0;
+    const failing = store.findProjectKey;
+    store.findProjectKey = (key: string) => ((asked += 1), failing(key));
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    now = 6500;
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    expect(asked).toBe(2); // the one it waited for, and one in the background
   });
 
   it('looks a new key up once, however many requests ask for it at the same time', async () => {

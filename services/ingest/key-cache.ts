@@ -1,8 +1,10 @@
 // The in-memory DSN key cache that lets ingest authenticate without touching a store on the
-// hot path. A hit is answered from memory; an entry older than `ttlMs` is still answered and
-// refreshed in the background (so disabling a key takes effect within the TTL, and a store
-// outage does not stop ingest for known keys). Unknown keys are remembered briefly too, so a
-// flood of made-up keys costs one lookup per key and window, in a bounded map.
+// hot path. A hit is answered from memory; past half of `ttlMs` it is also refreshed in the
+// background, so a key in use is never older than the TTL. An entry past the TTL (a key idle
+// that long) waits for the store's answer, so disabling a key takes effect within the TTL; only
+// when the store cannot answer is the old entry used, without waiting again for a TTL after a
+// failed lookup, so a store outage neither stops nor stalls ingest for known keys. Unknown keys are remembered briefly too, so a flood of made-up keys costs one
+// lookup per key and window, in a bounded map.
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
 
 export interface KeyInfo {
@@ -16,6 +18,8 @@ interface Entry {
   info: KeyInfo | undefined;
   loadedAt: number;
   refreshing?: boolean;
+  /** When a lookup to refresh it last failed: for a TTL after, it is answered without waiting. */
+  failedAt?: number;
 }
 
 interface KeyCacheOptions {
@@ -47,10 +51,21 @@ export class KeyCache {
     const entry = this.entries.get(publicKey);
     const age = entry ? this.now() - entry.loadedAt : Infinity;
     if (entry?.info) {
-      if (age > this.ttlMs && !entry.refreshing) {
+      const failedLately = entry.failedAt !== undefined && this.now() - entry.failedAt < this.ttlMs;
+      if (age > this.ttlMs && !failedLately) {
+        // Answered stale before, a key disabled while idle took one more request, and every
+        // one while the store was down.
+        const info = entry.info;
+        return this.load(publicKey).catch(() => {
+          entry.failedAt = this.now();
+          return info;
+        });
+      }
+      if (age > this.ttlMs / 2 && !entry.refreshing) {
         entry.refreshing = true;
         this.load(publicKey).catch(() => {
           entry.refreshing = false;
+          entry.failedAt = this.now();
         });
       }
       return entry.info;
