@@ -4,15 +4,28 @@
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError, UserInputError } from '../core/errors.ts';
 
-export async function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new PayloadTooLargeError(`request body over ${maxBytes} bytes`, maxBytes);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as text. One over `maxBytes` is refused at once and the rest read and dropped, so the
+ * client gets the 413: leaving a `for await` loop destroyed the request, and its connection with
+ * it, and the client saw a reset instead.
+ */
+export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      refused = true;
+      chunks.length = 0;
+      reject(new PayloadTooLargeError(`request body over ${maxBytes} bytes`, maxBytes));
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    req.once('close', () => req.complete || reject(new UserInputError('the request body ended early: send it again')));
+  });
 }
 
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
