@@ -1,17 +1,20 @@
 // /account and its forms: the person's own settings (name, time zone, theme), a new password
-// given the current one (every other session ends), and their sessions, each one endable.
+// given the current one (every other session ends, and this one gets a new cookie), and their
+// sessions, each one endable.
 // Every POST is checked for origin and the session's CSRF token first (auth/checked-form.ts).
 import type Koa from 'koa';
 import { h } from 'preact';
 import { UserInputError } from '../core/errors.ts';
 import { isRowId } from '../core/row-id.ts';
 import { endSession, listOwnSessions } from '../core/people/sessions.ts';
-import { changePassword, timeZones, updateProfile } from '../core/people/users.ts';
+import { changePassword, timeZones, updateProfile, WrongCurrentPasswordError } from '../core/people/users.ts';
 import type { AssetSet } from './assets/asset-store.ts';
+import { beginSession } from './auth/begin-session.ts';
 import { checkedForm } from './auth/checked-form.ts';
 import { cookieNames, setCookie } from './auth/cookies.ts';
 import { sessionCsrfToken } from './auth/csrf.ts';
 import { currentSession, type Signed } from './auth/current-session.ts';
+import { waitText, type AttemptOutcome, type SignInThrottle } from './auth/sign-in-throttle.ts';
 import { AccountPage, type AccountNotice } from './pages/account.tsx';
 import { sendPage } from './render-page.ts';
 import { redirectNotice } from './redirect-notice.ts';
@@ -22,7 +25,7 @@ const SAVED: Record<string, string> = {
   password: 'Your password is changed; every other session has ended.',
 };
 
-export function accountRoutes(deps: SignInDeps) {
+export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
   const jar = cookieNames(deps.baseUrl);
 
   const seeOther = (ctx: Koa.Context, to: string) => {
@@ -95,16 +98,37 @@ export function accountRoutes(deps: SignInDeps) {
       return render(ctx, assets, signed, 200, notice);
     },
 
+    /**
+     * A new password: the current one is checked against the sign-in throttle's count for the
+     * person (a stolen session cannot guess it without limit), and the session that changed it
+     * gets a new cookie, as a sign-in does, so a copy of the old one stops working too.
+     */
     async password(ctx: Koa.Context, assets: AssetSet) {
       const got = await posted(ctx, assets);
       if (!got) return;
       const { signed, form } = got;
-      return refusedWith(ctx, assets, signed, 'password', async () => {
-        const password = form.get('password') ?? '';
-        if (password !== form.get('password2'))
-          throw new UserInputError('the two new passwords are not the same: type the same password twice');
+      const refuse = (status: number, message: string) =>
+        render(ctx, assets, signed, status, { form: 'password', kind: 'error', text: capitalise(message) });
+      const password = form.get('password') ?? '';
+      if (password !== form.get('password2'))
+        return refuse(400, 'the two new passwords are not the same: type the same password twice');
+      const throttled = throttle.begin(signed.user.email, ctx.ip);
+      if (throttled) {
+        ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
+        return refuse(429, `too many wrong passwords for your account: wait ${waitText(throttled.retryAfterMs)} and try again`);
+      }
+      let outcome: AttemptOutcome = 'abandoned';
+      try {
         await changePassword(deps, signed.user.id, { current: form.get('current') ?? '', password }, signed.session.id);
-      });
+        outcome = 'succeeded';
+      } catch (error) {
+        if (error instanceof WrongCurrentPasswordError) outcome = 'failed';
+        if (!(error instanceof UserInputError)) throw error;
+        return refuse(400, error.message);
+      } finally {
+        throttle.settle(signed.user.email, ctx.ip, outcome);
+      }
+      await beginSession(deps.users, jar, ctx, signed.user.id, '/account?saved=password');
     },
 
     async endSession(ctx: Koa.Context, assets: AssetSet) {

@@ -17,6 +17,7 @@ import { sendPage } from './render-page.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 import { accountRoutes } from './account-routes.ts';
 import { oidcRoutes, START_PATH, CALLBACK_PATH } from './oidc/oidc-routes.ts';
+import { SignInThrottle } from './auth/sign-in-throttle.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import type { OrganizationDeps } from './organization-page.ts';
 import { organizationRoutes } from './organization-routes.ts';
@@ -45,9 +46,11 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
     return assets;
   };
 
-  const signIn = signInRoutes(deps);
+  // One count of failed passwords, at sign-in and when changing one, so guesses cannot be split.
+  const throttle = new SignInThrottle();
+  const signIn = signInRoutes(deps, throttle);
   const oidc = oidcRoutes(deps);
-  const account = accountRoutes(deps);
+  const account = accountRoutes(deps, throttle);
   const organizations = organizationRoutes(deps);
 
   return async (ctx, next) => {

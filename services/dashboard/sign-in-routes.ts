@@ -19,7 +19,7 @@ import { currentSession } from './auth/current-session.ts';
 import { nextPath } from './auth/next-path.ts';
 import { checkedForm } from './auth/checked-form.ts';
 import { mintCsrfCookie, sessionCsrfToken } from './auth/csrf.ts';
-import { SignInThrottle, waitText, type AttemptOutcome } from './auth/sign-in-throttle.ts';
+import { waitText, type AttemptOutcome, type SignInThrottle } from './auth/sign-in-throttle.ts';
 import { LoginPage } from './pages/login.tsx';
 import { InvitationPage } from './pages/invitation.tsx';
 import { LinkUsedPage, ResetPage, SetupPage } from './pages/one-time-link.tsx';
@@ -38,9 +38,8 @@ export interface SignInDeps {
 const WRONG = 'The email or password is not right.';
 const MISMATCH = 'The two passwords are not the same: type the same password twice.';
 
-export function signInRoutes(deps: SignInDeps) {
+export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
   const jar: CookieJar = cookieNames(deps.baseUrl);
-  const throttle = new SignInThrottle();
   const sso = deps.oidc?.name;
 
   const signedIn = (ctx: Koa.Context) => currentSession(deps.users, jar, ctx);

@@ -124,6 +124,13 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/** A wrong current password given for a new one: counted as a failed sign-in (the dashboard's throttle). */
+export class WrongCurrentPasswordError extends UserInputError {
+  constructor() {
+    super('the current password is not right: type the password you signed in with');
+  }
+}
+
 /** A signed-in person's new password, given the current one; every other session ends. */
 export async function changePassword(
   deps: PeopleDeps,
@@ -134,7 +141,7 @@ export async function changePassword(
   const user = await deps.users.findUser(userId);
   const credentials = user && (await deps.users.findUserByEmail(user.email));
   if (!credentials || !(await deps.passwords.verify(input.current, credentials.passwordHash))) {
-    throw new UserInputError('the current password is not right: type the password you signed in with');
+    throw new WrongCurrentPasswordError();
   }
   await setPassword(deps, userId, input.password, keepSessionId);
 }

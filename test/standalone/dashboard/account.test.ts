@@ -1,6 +1,7 @@
 // /account in a real browser: a person sets their name, time zone and theme (times then show in
 // that zone, the theme beats the system's), and changes their password given the current one,
-// which ends their other sessions. Refused settings come back with the reason.
+// which ends their other sessions and gives this one a new cookie; wrong current passwords count
+// as failed sign-ins. Refused settings come back with the reason.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckedPage } from '../../support/browser.ts';
@@ -122,7 +123,28 @@ describe('changing the password', () => {
       await checked.close();
     }
     expect((await elsewhere.get('/account')).location).toBe('/login');
+    // The browser that changed it goes on with a new cookie; a copy of its old one (the jar it
+    // started with) no longer works. Before, that copy outlived the change.
+    expect((await person.client.get('/account')).location).toBe('/login');
     expect((await new FormClient(server.url).signIn(person.email, PERSON_PASSWORD)).status).toBe(401);
     expect((await new FormClient(server.url).signIn(person.email, 'a new password')).status).toBe(303);
+  });
+
+  it('counts wrong current passwords as failed sign-ins: after five it waits, even with the right one', async () => {
+    const person = await signedInPerson(server, 'member');
+    const change = async (current: string) =>
+      person.client.post('/account/password', {
+        csrf: await person.client.token('/account'),
+        current,
+        password: 'a new password',
+        password2: 'a new password',
+      });
+    for (let guess = 0; guess < 5; guess++) expect((await change(`guess ${guess}`)).status).toBe(400);
+    const held = await change(PERSON_PASSWORD);
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(held.html).toContain('Too many wrong passwords for your account: wait 15 minutes and try again.');
+    // Sign-in counts the same failures: the password cannot be guessed half here, half there.
+    expect((await new FormClient(server.url).signIn(person.email, PERSON_PASSWORD)).status).toBe(429);
   });
 });
