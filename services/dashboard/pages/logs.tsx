@@ -55,6 +55,7 @@ const WINDOW_LABELS: Record<LogWindow, string> = {
 export function LogsPage(props: LogsPageProps) {
   const { filter, href, logs } = props;
   const link = (changes: Partial<LogsFilter> = {}) => `${href('logs')}?${logsParams(filter, changes)}`;
+  const oldestFirst = filter.sort === 'oldest';
   const fixed = Boolean(filter.from || filter.to);
   return (
     <AppShell
@@ -180,17 +181,18 @@ export function LogsPage(props: LogsPageProps) {
           </p>
         )}
 
+        {/* Paging follows the sort: oldest first, the next page holds newer records. */}
         <nav class="paging" aria-label="Pages">
           <span class="muted">{logs.length === 0 ? '' : `${logs.length} shown`}</span>
           <span class="paging-links">
             {filter.cursor && (
               <a class="button button-small" href={link()}>
-                Newest
+                {oldestFirst ? 'Oldest' : 'Newest'}
               </a>
             )}
             {props.nextCursor && (
               <a class="button button-small" href={link({ cursor: props.nextCursor })} rel="next">
-                Older
+                {oldestFirst ? 'Newer' : 'Older'}
               </a>
             )}
           </span>

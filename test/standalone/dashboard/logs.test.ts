@@ -14,6 +14,7 @@ import type { FormClient } from '../../support/dashboard-forms.ts';
 import { addOrganization } from '../../support/embedded-admin.ts';
 import { waitForIssue, type IssueJson } from '../../support/issues.ts';
 import { connectAgent } from '../../support/mcp-client.ts';
+import { envelopeUrlOf, rawRequest } from '../../support/raw-http.ts';
 import {
   api,
   eventually,
@@ -131,6 +132,34 @@ describe('the Logs page over HTTP', () => {
     expect(await search(`duration_ms:>100 ${MARKER}`)).toEqual([BODIES.pay]);
     expect(await search(`duration_ms:<=40 ${MARKER}`)).toEqual([BODIES.cart]);
     expect(await search(`http.status_code:>=400 ${MARKER}`)).toEqual([BODIES.declined]);
+  });
+
+  it('pages the way its sort goes: newest first to older records, oldest first to newer ones', async () => {
+    const mark = `paged${process.pid}`;
+    const items = Array.from({ length: 55 }, (_, n) => ({
+      timestamp: Date.now() / 1000 - 600 + n,
+      level: 'info',
+      body: `${mark} ${n}`,
+    }));
+    const body = `{}\n{"type":"log","item_count":55,"content_type":"application/vnd.sentry.items.log+json"}\n${JSON.stringify({ items })}\n`;
+    expect((await rawRequest(envelopeUrlOf(server, p), { body })).status).toBe(200);
+    await eventually(async () => {
+      const answer = await member.client.get(logsPath({ query: mark }));
+      return answer.html.includes('rel="next"') ? true : undefined;
+    }, 'a second page of the 55 records');
+    const pagingOf = (html: string) =>
+      [
+        ...html
+          .split('class="paging-links"')[1]!
+          .split('</span>')[0]!
+          .matchAll(/>([A-Za-z]+)</g),
+      ].map((m) => m[1]);
+    expect(pagingOf((await member.client.get(logsPath({ query: mark }))).html)).toEqual(['Older']);
+    const oldest = await member.client.get(logsPath({ query: mark, sort: 'oldest' }));
+    // Before, "Older" led to newer records and "Newest" back to the oldest.
+    expect(pagingOf(oldest.html)).toEqual(['Newer']);
+    const next = /<a class="button button-small" href="([^"]+)" rel="next">/.exec(oldest.html)![1]!.replace(/&amp;/g, '&');
+    expect(pagingOf((await member.client.get(next)).html)).toEqual(['Oldest']);
   });
 
   it('links to the live tail of the same project, which links back', async () => {
