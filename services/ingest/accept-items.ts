@@ -76,7 +76,14 @@ export async function acceptItems(
   const now = deps.now();
   const dropped: Outcome[] = [];
   const limited = new Map<DataCategory, number>();
-  const accepted: Array<{ topic: string; record: QueueRecord; category: DataCategory; quantity: number }> = [];
+  const accepted: Array<{
+    topic: string;
+    record: QueueRecord;
+    category: DataCategory;
+    quantity: number;
+    /** The rate limit bucket it was taken from, given back if the items are not accepted after all. */
+    charged: { bucket: string; perMinute: number };
+  }> = [];
   let eventId: string | undefined;
   for (const { item, route } of routed) {
     if (route.kind === 'not_stored') {
@@ -86,7 +93,8 @@ export async function acceptItems(
     const perMinute =
       route.kind === 'event' ? (key.rateLimitPerMinute ?? deps.rateLimits.eventsPerMinute) : deps.rateLimits.logsPerMinute;
     const quantity = route.kind === 'event' ? 1 : item.itemCount;
-    const decision = deps.limiter.take(`${key.projectId}:${route.category}`, perMinute, quantity, now);
+    const bucket = `${key.projectId}:${route.category}`;
+    const decision = deps.limiter.take(bucket, perMinute, quantity, now);
     if (!decision.allowed) {
       dropped.push(outcome('rate_limited', route.category, quantity));
       limited.set(route.category, Math.max(limited.get(route.category) ?? 0, decision.retryAfterSeconds));
@@ -110,6 +118,7 @@ export async function acceptItems(
       record: { key: `${key.projectId}:${header.id}`, value: encodeQueuedItem({ header, payload: item.payload }) },
       category: route.category,
       quantity,
+      charged: { bucket, perMinute },
     });
   }
 
@@ -132,8 +141,21 @@ export async function acceptItems(
   // The queued copies are charged before anything is written: a request whose items would
   // outgrow ingest's memory is refused whole (503, SDKs retry) instead of half-written.
   const queuedBytes = accepted.reduce((sum, { record }) => sum + record.value.length, 0);
-  if (!lease.take(queuedBytes)) throw new UnavailableError('ingest is busy with other large requests: retry shortly');
-  await publish(deps, accepted);
+  // Items refused with a 503 were not accepted: their share of the rate limit goes back, or a
+  // queue outage spent the project's minute and good events met 429 once it was over.
+  const giveBack = () => {
+    for (const { charged, quantity } of accepted) deps.limiter.giveBack(charged.bucket, charged.perMinute, quantity);
+  };
+  if (!lease.take(queuedBytes)) {
+    giveBack();
+    throw new UnavailableError('ingest is busy with other large requests: retry shortly', { retryAfterSeconds: 1 });
+  }
+  try {
+    await publish(deps, accepted);
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
   const project_id = String(key.projectId);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category, project_id }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}), outcomes: dropped };

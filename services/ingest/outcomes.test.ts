@@ -207,6 +207,17 @@ describe('every refusal records its outcome once, where the request ends', () =>
     expect(await walk(c)).toEqual({ status, recorded });
   });
 
+  it('gives back the rate limit of items refused with 503, so the project is not limited once ingest recovers', async () => {
+    // Room for a large event's body but not for its queued copy beside it: 503, retried by the SDK.
+    const cramped = await startIngest({ eventsPerMinute: 2, logsPerMinute: 0 }, 6 * 1024);
+    const large = envelope(event('x'.repeat(3300)));
+    for (let i = 0; i < 2; i++) expect(await walk({ ingest: () => cramped, body: large })).toEqual({ status: 503, recorded: {} });
+    // Before, the two refused events had spent the project's minute: this one met 429.
+    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(200);
+    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(200);
+    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(429);
+  });
+
   it('counts what a request accepted in part: records over the rate limit beside an accepted event', async () => {
     const partial = await startIngest({ eventsPerMinute: 10, logsPerMinute: 0 });
     expect(await walk({ ingest: () => partial, body: envelope(event(), log(3)) })).toEqual({

@@ -32,6 +32,12 @@ export class RateLimiter {
     const missing = Math.min(quantity, capacity) - bucket.tokens;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / ratePerMs / 1000)) };
   }
+
+  /** Gives back what take() allowed for items that were then not accepted (the queue refused them). */
+  giveBack(key: string, perMinute: number, quantity: number): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(perMinute, bucket.tokens + quantity);
+  }
 }
 
 /** `X-Sentry-Rate-Limits: <retry_after>:<categories>:<scope>:<reason>` (categories `;`-separated). */
