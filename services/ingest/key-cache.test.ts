@@ -87,6 +87,21 @@ describe('KeyCache', () => {
     expect(asked).toBe(2); // the one it waited for, and one in the background
   });
 
+  it('waits for a store that does not answer no longer than its limit, then answers from memory', async () => {
+    const { publicKey } = await project();
+    let now = 0;
+    let hung = false;
+    const store = {
+      findProjectKey: (key: string) => (hung ? new Promise<never>(() => {}) : stores.metadata.findProjectKey(key)),
+    };
+    const cache = new KeyCache(store, { ttlMs: 1000, staleWaitMs: 50, now: () => now });
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    hung = true;
+    now = 2000;
+    // Before, this waited as long as the store did: for good here.
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+  });
+
   it('looks a new key up once, however many requests ask for it at the same time', async () => {
     const { publicKey } = await project();
     const store = countingStore();

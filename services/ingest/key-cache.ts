@@ -22,8 +22,22 @@ interface Entry {
   failedAt?: number;
 }
 
+/** How long a request waits for the store about a key past its TTL before the old answer is used. */
+const STALE_WAIT_MS = 2_000;
+
+/** The promise, or a rejection once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 interface KeyCacheOptions {
   ttlMs?: number;
+  /** Default STALE_WAIT_MS. */
+  staleWaitMs?: number;
   unknownTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -33,6 +47,7 @@ export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<KeyInfo | undefined>>();
   private readonly ttlMs: number;
+  private readonly staleWaitMs: number;
   private readonly unknownTtlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -42,6 +57,7 @@ export class KeyCache {
     options: KeyCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
+    this.staleWaitMs = options.staleWaitMs ?? STALE_WAIT_MS;
     this.unknownTtlMs = options.unknownTtlMs ?? 5_000;
     this.maxEntries = options.maxEntries ?? 50_000;
     this.now = options.now ?? Date.now;
@@ -54,9 +70,10 @@ export class KeyCache {
       const failedLately = entry.failedAt !== undefined && this.now() - entry.failedAt < this.ttlMs;
       if (age > this.ttlMs && !failedLately) {
         // Answered stale before, a key disabled while idle took one more request, and every
-        // one while the store was down.
+        // one while the store was down. A store that does not answer within STALE_WAIT_MS
+        // (a connection cut without a reset can hang for minutes) counts as failed.
         const info = entry.info;
-        return this.load(publicKey).catch(() => {
+        return withDeadline(this.load(publicKey), this.staleWaitMs).catch(() => {
           entry.failedAt = this.now();
           return info;
         });

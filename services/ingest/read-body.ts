@@ -95,6 +95,11 @@ function collectBody(
     let decode: Transform | undefined;
     const ratio = limits.maxCompressionRatio ?? Infinity;
     const chunks: Buffer[] = [];
+    // A compressed body is inflated once all of it has arrived, and before that only as far as
+    // its first line when that line is checked: a client that sent a few KB of brotli and then
+    // stalled held megabytes of output against every request's budget until a timeout.
+    const held: Buffer[] = [];
+    let wireEnded = false;
     let wireBytes = 0;
     let bodyBytes = 0;
     let done = false;
@@ -126,6 +131,9 @@ function collectBody(
       done = true;
       req.off('data', onWire);
       if (!error) return resolve(joined());
+      // Nothing refused stays reachable (the 'end' listener outlives the lease) until the connection closes.
+      chunks.length = 0;
+      held.length = 0;
       decode?.destroy();
       // The rest of the upload is read and discarded instead of the connection being torn
       // down, so the client still reads the answer.
@@ -141,7 +149,9 @@ function collectBody(
         () => {
           lineState = 'passed';
           if (endedWhileChecking) return finish();
-          decode?.resume();
+          // What was written to the decoder before the line came out is inflated once the rest
+          // has arrived too, as the rest is.
+          if (wireEnded) decode?.resume();
           req.resume();
         },
         (error: Error) => {
@@ -166,10 +176,6 @@ function collectBody(
       if (newline !== -1 && before + newline <= firstLine!.maxBytes) return checkFirstLine(before + newline);
       if (bodyBytes > firstLine!.maxBytes) return finish(firstLineTooLong(firstLine!.maxBytes));
     };
-    // A compressed body is inflated once all of it has arrived, and before that only as far as
-    // its first line when that line is checked: a client that sent a few KB of brotli and then
-    // stalled held megabytes of output against every request's budget until a timeout.
-    const held: Buffer[] = [];
     const onWire = (chunk: Buffer) => {
       wireBytes += chunk.length;
       if (wireBytes > limits.maxRequestBytes) return finish(requestTooLarge(limits.maxRequestBytes));
@@ -199,9 +205,11 @@ function collectBody(
     };
 
     req.once('end', () => {
+      wireEnded = true;
       if (!decode) return finish();
       for (const chunk of held.splice(0)) decode.write(chunk);
       decode.end();
+      if (lineState === 'passed') decode.resume();
     });
     req.on('aborted', unreadable);
     // `on`, not `once`: finish() is idempotent, and an error event without a listener would throw.

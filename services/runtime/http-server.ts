@@ -2,7 +2,7 @@
 // from holding it: how long a client may take to send its headers and its whole request, how
 // large the headers may be, how many connections may be open at once, and how many of those
 // one client may hold, and how slowly a request body may arrive. Responses are not timed (MCP and the dashboard stream them).
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Metrics } from './metrics.ts';
@@ -50,6 +50,13 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
   return server;
 }
 
+interface Receiving {
+  res: ServerResponse;
+  /** When the body's clock started: the request's headers, or the server reading again. */
+  since: number;
+  bytesBefore: number;
+}
+
 /** Apache's mod_reqtimeout by default: body=20,MinRate=500. */
 const MIN_BODY_BYTES_PER_SECOND = 500;
 
@@ -71,23 +78,30 @@ const SLOW_BODY_RESPONSE =
  * so the guard never reads the body itself.
  */
 function guardBodies(server: Server, bodyTimeoutMs: number, metrics: Metrics): void {
-  const receiving = new Map<IncomingMessage, { since: number; bytesBefore: number }>();
-  server.on('request', (req: IncomingMessage) => {
-    if (!req.complete) receiving.set(req, { since: performance.now(), bytesBefore: req.socket.bytesRead });
+  const receiving = new Map<IncomingMessage, Receiving>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.complete) receiving.set(req, { res, since: performance.now(), bytesBefore: req.socket.bytesRead });
   });
   const sweep = () => {
     const now = performance.now();
-    for (const [req, { since, bytesBefore }] of receiving) {
+    for (const [req, body] of receiving) {
       const socket = req.socket;
       if (req.complete || socket.destroyed) {
         receiving.delete(req);
         continue;
       }
-      const received = socket.bytesRead - bytesBefore;
-      if (now - since <= bodyTimeoutMs + (received / MIN_BODY_BYTES_PER_SECOND) * 1000) continue;
+      // While the server is not reading (a handler still authenticating, or holding the body
+      // back), a body cannot arrive: the clock starts again once it reads.
+      if (req.readableFlowing !== true) {
+        body.since = now;
+        body.bytesBefore = socket.bytesRead;
+        continue;
+      }
+      const received = socket.bytesRead - body.bytesBefore;
+      if (now - body.since <= bodyTimeoutMs + (received / MIN_BODY_BYTES_PER_SECOND) * 1000) continue;
       receiving.delete(req);
       metrics.httpConnectionsDropped.inc({ reason: 'slow_body' });
-      if (socket.writable && socket.bytesWritten === 0) socket.end(SLOW_BODY_RESPONSE, () => socket.destroy());
+      if (socket.writable && !body.res.headersSent) socket.end(SLOW_BODY_RESPONSE, () => socket.destroy());
       else socket.destroy();
     }
   };

@@ -4,7 +4,7 @@
 // issue matching the filter, as bulk_update_issues does), as the signed-in person.
 import { h } from 'preact';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
-import { MAX_BULK_ISSUES, triageMatching } from '../../core/issues/bulk-triage.ts';
+import { matchingIssues, MAX_BULK_ISSUES, triageAll, triageMatching, type Matches } from '../../core/issues/bulk-triage.ts';
 import { hourlySeriesByIssue } from '../../core/issues/event-series.ts';
 import { ISSUE_ACTIONS, MAX_SNOOZE_MINUTES, type IssueAction } from '../../core/issues/lifecycle.ts';
 import { triageIssues } from '../../core/issues/triage.ts';
@@ -137,6 +137,9 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
 
   const selected = all ? [] : await selectedIssues(page, project, form.getAll('issue'));
   const confirmed = form.get('confirm') === 'yes';
+  const sorted = { ...query, sort: filter.sort };
+  // Every issue matching that a confirmed delete takes, read once and no more than were shown.
+  let toDelete: Matches | undefined;
   if (all || action === 'delete') {
     const count = all ? await page.deps.metadata.countIssues(query) : selected.length;
     const confirmation = (status: number, error?: string) =>
@@ -181,15 +184,28 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
           `Type ${formatCount(Number(form.get('count')) || Math.min(count, MAX_BULK_ISSUES))} or the word delete to confirm; nothing was deleted.`,
         );
       }
+      if (all) {
+        // Read at most as many as were shown: any that arrived since the count above are not
+        // deleted unseen.
+        toDelete = await matchingIssues(page.deps.metadata, sorted, taken);
+        if (toDelete.more && taken < MAX_BULK_ISSUES) {
+          return confirmation(
+            409,
+            `More issues match now than the ${formatCount(taken)} shown: check the number and confirm again; nothing was deleted.`,
+          );
+        }
+      }
     }
   }
 
   const request = { action, ...(snoozeMinutes ? { snoozeMinutes } : {}) };
   const actor = { kind: 'person', name: page.viewer.email } as const;
   const ports = { metadata: page.deps.metadata, events: page.deps.events };
-  const result = all
-    ? await triageMatching(ports, { ...query, sort: filter.sort }, request, actor, now)
-    : await triageIssues(ports, project.id, selected, request, actor, now);
+  const result = toDelete
+    ? { ...(await triageAll(ports, project.id, toDelete.issues, request, actor, now)), more: toDelete.more }
+    : all
+      ? await triageMatching(ports, sorted, request, actor, now)
+      : await triageIssues(ports, project.id, selected, request, actor, now);
   const more = 'more' in result && result.more ? '&more=1' : '';
   page.seeOther(`${listHref}&done=${action}&n=${result.matched}${more}`);
 }

@@ -102,6 +102,9 @@ describe('search_logs', () => {
       `0 log records in web from ${window.structured.window.since} to ${window.structured.window.until}. To widen the search: ` +
         `start from earlier (from, back to ${MAX_WINDOW_MINUTES} minutes ago, what retention keeps), or drop a filter (query).`,
     );
+    // From as far back as retention keeps: no earlier start to advise.
+    const oldest = await search({ from: iso(MAX_WINDOW_MINUTES + 60), to: iso(1.5), query: 'nothing says this' });
+    expect(oldest.text.split('\n')[0]).toMatch(/\. To widen the search: drop a filter \(query\)\.$/);
     expect(bodies((await search({ from: iso(180), level: 'info' })).structured)).toEqual(['paying', 'two hours ago']);
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ from: iso(10), sinceMinutes: 5 }, 'give either sinceMinutes or from/to'],

@@ -177,6 +177,8 @@ export const searchLogs = defineTool({
       rows = page.items.map(row);
     }
     const fixed = input.from !== undefined || input.to !== undefined;
+    // A from at (or within a minute of) what retention keeps cannot be moved earlier.
+    const earlierFrom = since > context.now().getTime() - context.maxWindowMinutes * 60_000 + 60_000;
     const span = fixed
       ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
       : `from the last ${minutes} minutes`;
@@ -191,7 +193,7 @@ export const searchLogs = defineTool({
           : '';
     const empty =
       page.items.length === 0 && !input.cursor && !searchedTo
-        ? ` ${widenHint(input, fixed, minutes, context.maxWindowMinutes)}`
+        ? ` ${widenHint(input, fixed ? { earlierFrom } : undefined, minutes, context.maxWindowMinutes)}`
         : '';
     return {
       summary: `${count}${more}.${empty}`,
@@ -272,7 +274,8 @@ function widenHint(
     attributes?: Record<string, unknown> | undefined;
     comparisons?: unknown[] | undefined;
   },
-  fixed: boolean,
+  /** A from/to window, and whether its start could move earlier within retention. */
+  fixed: { earlierFrom: boolean } | undefined,
   minutes: number,
   maxMinutes: number,
 ): string {
@@ -280,7 +283,7 @@ function widenHint(
   if (input.attributes && Object.keys(input.attributes).length > 0) filters.push('attributes');
   if (input.comparisons && input.comparisons.length > 0) filters.push('comparisons');
   const widen =
-    minutes >= maxMinutes
+    minutes >= maxMinutes || (fixed && !fixed.earlierFrom)
       ? undefined
       : fixed
         ? `start from earlier (from, back to ${maxMinutes} minutes ago, what retention keeps)`
