@@ -11,7 +11,7 @@ import { encodeQueuedItem, TOPICS, type QueuedItemHeader } from '../core/pipelin
 import type { Queue, QueueRecord } from '../core/ports/queue.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import type { KeyCache, KeyInfo } from './key-cache.ts';
-import { formatBytes } from './read-body.ts';
+import { formatBytes, ingestBusy } from './read-body.ts';
 
 export interface IngestDeps {
   queue: Queue;
@@ -148,7 +148,7 @@ export async function acceptItems(
   };
   if (!lease.take(queuedBytes)) {
     giveBack();
-    throw new UnavailableError('ingest is busy with other large requests: retry shortly', { retryAfterSeconds: 1 });
+    throw ingestBusy();
   }
   try {
     await publish(deps, accepted);

@@ -167,7 +167,7 @@ function collectBody(
       if (bodyBytes > limits.maxDecompressedBytes) return finish(bodyTooLarge(limits.maxDecompressedBytes));
       if (encoding !== 'identity' && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio)
         return finish(ratioTooHigh(ratio));
-      if (!lease.take(chunk.length)) return finish(busy());
+      if (!lease.take(chunk.length)) return finish(ingestBusy());
       chunks.push(chunk);
       if (lineState !== 'waiting') return;
       // The body's first line as it is, up to its first newline: what Relay reads for a key
@@ -182,7 +182,7 @@ function collectBody(
       if (encoding === 'identity') return onBody(chunk);
       decode ??= startDecoder(encoding, chunk);
       if (lineState !== 'waiting') {
-        if (!lease.take(chunk.length)) return finish(busy());
+        if (!lease.take(chunk.length)) return finish(ingestBusy());
         held.push(chunk);
         return;
       }
@@ -217,8 +217,8 @@ function collectBody(
   });
 }
 
-/** The memory budget for bodies is spent: SDKs that honour Retry-After wait rather than retry at once. */
-function busy(): UnavailableError {
+/** Ingest's memory budget is spent (bodies, or their queued copies): SDKs that honour Retry-After wait rather than retry at once. */
+export function ingestBusy(): UnavailableError {
   return new UnavailableError('ingest is busy with other large requests: retry shortly', { retryAfterSeconds: 1 });
 }
 
