@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { PAGES } from '../../services/dashboard/dashboard-routes.ts';
 import { API_VERSION, errataSpec, type ErrataResource } from '../api/errata-resource.ts';
 import { desiredObjects } from './desired-objects.ts';
 import { SPEC_HASH_ANNOTATION } from './metadata.ts';
@@ -211,18 +212,10 @@ describe('desired objects', () => {
         .filter((p) => (p.pathType === 'Exact' ? path === p.path : path === p.path || path.startsWith(`${p.path}/`)))
         .sort((a, b) => b.path.length - a.path.length)[0]?.backend.service.name;
     const dashboard = [
-      '/',
-      '/login',
-      '/logout',
-      '/account',
-      '/account/password',
-      '/account/sessions/end',
-      '/setup',
-      '/reset',
-      // Linked from invitations and registered at the provider (docs/kubernetes.md): unrouted before.
+      // Every fixed page, the sign-on's two (registered at the provider, docs/kubernetes.md)
+      // among them, and the invitations' links: those three were unrouted before.
+      ...PAGES,
       '/invitations/Abc123',
-      '/sign-in/oidc',
-      '/sign-in/oidc/callback',
       '/organizations/default/issues/WEB-1',
       '/assets/style.0123abcd.css',
     ];

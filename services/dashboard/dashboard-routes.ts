@@ -71,7 +71,8 @@ export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
   };
 }
 
-const PAGES = [
+/** The dashboard's fixed paths (the Ingress must send each to mcp: operator/desired/networking.ts). */
+export const PAGES = [
   '/',
   '/login',
   '/logout',
