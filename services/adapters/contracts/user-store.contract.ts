@@ -11,6 +11,8 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
     let store: UserStore;
     beforeAll(async () => {
       store = await open();
+      // An owner besides the ones the tests make, demote and delete: the store never lets the only one go.
+      await newUser('owner');
     });
     const t0 = new Date('2026-03-01T12:00:00.000Z');
     const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -36,20 +38,18 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
         store.createUser({ email: email.toLowerCase(), name: 'Other', role: 'member', passwordHash: null }),
       ).rejects.toBeInstanceOf(ConflictError);
 
-      const changed = await store.updateUser(user.id, {
-        name: 'Ada L.',
-        role: 'owner',
-        timeZone: 'Europe/London',
-        theme: 'dark',
-      });
+      expect(await store.setRole(user.id, 'owner')).toMatchObject({ id: user.id, role: 'owner' });
+      const changed = await store.updateUser(user.id, { name: 'Ada L.', timeZone: 'Europe/London', theme: 'dark' });
       expect(changed).toMatchObject({ name: 'Ada L.', role: 'owner', timeZone: 'Europe/London', theme: 'dark' });
       expect(await store.updateUser(user.id, {})).toEqual(changed);
       expect(await store.updateUser(user.id, { timeZone: null })).toMatchObject({ timeZone: null, theme: 'dark' });
       await store.setPasswordHash(user.id, '$scrypt$new');
       expect((await store.findUserByEmail(email))?.passwordHash).toBe('$scrypt$new');
 
-      expect(await store.deleteUser(user.id)).toBe(true);
-      expect(await store.deleteUser(user.id)).toBe(false);
+      expect(await store.setRole(user.id, 'admin')).toMatchObject({ role: 'admin' });
+      expect(await store.deleteUser(user.id)).toBe('deleted');
+      expect(await store.deleteUser(user.id)).toBe('missing');
+      expect(await store.setRole(user.id, 'admin')).toBeUndefined();
       expect(await store.findUser(user.id)).toBeUndefined();
       expect(await store.findUserByEmail(email)).toBeUndefined();
       expect(await store.updateUser(user.id, { name: 'Gone' })).toBeUndefined();
@@ -236,8 +236,28 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       // An invitation ends with the owner who made it.
       const orphanCode = `i-${unique()}`;
       await store.createInvitation({ ...invitation, codeHash: orphanCode });
-      await store.deleteUser(owner.id);
+      expect(await store.deleteUser(owner.id)).toBe('deleted');
       expect(await store.findInvitation(orphanCode, t0)).toBeUndefined();
+    });
+
+    it('never leaves no owner, even when two owners demote or remove each other at once', async () => {
+      const [ada, bob] = [await newUser('owner'), await newUser('owner')];
+      for (const other of await store.listUsers()) {
+        if (other.role === 'owner' && other.id !== ada.id && other.id !== bob.id) await store.setRole(other.id, 'admin');
+      }
+      // On a server with a pool, the two transactions run at once: one waits for the other's locks.
+      const demotions = await Promise.all([store.setRole(ada.id, 'member'), store.setRole(bob.id, 'member')]);
+      expect(demotions.filter((outcome) => outcome === 'only-owner')).toHaveLength(1);
+      const [owner] = (await store.listUsers()).filter((user) => user.role === 'owner');
+      expect([ada.id, bob.id]).toContain(owner!.id);
+      expect(await store.deleteUser(owner!.id)).toBe('only-owner');
+      expect(await store.setRole(owner!.id, 'owner')).toMatchObject({ role: 'owner' });
+
+      const carl = await newUser();
+      expect(await store.setRole(carl.id, 'owner')).toMatchObject({ role: 'owner' });
+      const removals = await Promise.all([store.deleteUser(owner!.id), store.deleteUser(carl.id)]);
+      expect(removals.sort()).toEqual(['deleted', 'only-owner']);
+      expect((await store.listUsers()).filter((user) => user.role === 'owner')).toHaveLength(1);
     });
   });
 }

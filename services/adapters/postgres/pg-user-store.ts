@@ -13,7 +13,7 @@ import type {
   UserStore,
 } from '../../core/ports/user-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
-import type { SqlClient } from './sql-client.ts';
+import type { SqlClient, SqlExecutor } from './sql-client.ts';
 
 interface UserRow {
   id: number;
@@ -87,6 +87,17 @@ const toInvitation = (r: InvitationRow): Invitation => ({
   expiresAt: r.expires_at,
 });
 
+/**
+ * Whether this user is the only owner. Locks every owner's row until the transaction ends: a
+ * concurrent demotion or removal of an owner waits here, and then counts the owners it left
+ * (under READ COMMITTED, a row locked FOR UPDATE is read again once the other commits, and
+ * dropped if it is no longer an owner's).
+ */
+async function isOnlyOwner(tx: SqlExecutor, id: number): Promise<boolean> {
+  const owners = await tx.query<{ id: number }>("SELECT id FROM users WHERE role = 'owner' ORDER BY id FOR UPDATE");
+  return owners.rows.length === 1 && owners.rows[0]!.id === id;
+}
+
 const emailTaken = (email: string) =>
   new ConflictError(`a user with the email "${email}" already exists: errata listusers shows them`);
 
@@ -132,12 +143,23 @@ export class PgUserStore implements UserStore {
     return result.rows[0]!.count;
   }
 
-  async deleteUser(id: number): Promise<boolean> {
-    return (await this.db.query('DELETE FROM users WHERE id = $1', [id])).affectedRows > 0;
+  async deleteUser(id: number): Promise<'deleted' | 'missing' | 'only-owner'> {
+    return this.db.transaction(async (tx) => {
+      if (await isOnlyOwner(tx, id)) return 'only-owner';
+      return (await tx.query('DELETE FROM users WHERE id = $1', [id])).affectedRows > 0 ? 'deleted' : 'missing';
+    });
   }
 
-  async updateUser(id: number, change: Partial<Pick<User, 'name' | 'role' | 'timeZone' | 'theme'>>): Promise<User | undefined> {
-    const columns = { name: 'name', role: 'role', timeZone: 'time_zone', theme: 'theme' } as const;
+  async setRole(id: number, role: HumanRole): Promise<User | 'only-owner' | undefined> {
+    return this.db.transaction(async (tx) => {
+      if (role !== 'owner' && (await isOnlyOwner(tx, id))) return 'only-owner';
+      const result = await tx.query<UserRow>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, role]);
+      return result.rows[0] && toUser(result.rows[0]);
+    });
+  }
+
+  async updateUser(id: number, change: Partial<Pick<User, 'name' | 'timeZone' | 'theme'>>): Promise<User | undefined> {
+    const columns = { name: 'name', timeZone: 'time_zone', theme: 'theme' } as const;
     const sets: string[] = [];
     const params: unknown[] = [id];
     for (const [key, column] of Object.entries(columns) as Array<[keyof typeof columns, string]>) {

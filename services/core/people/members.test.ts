@@ -31,6 +31,29 @@ describe('members', () => {
     await expect(changeRole(stores.users, 999_999, 'member')).rejects.toThrow(NotFoundError);
   });
 
+  it('leaves one owner when two owners demote each other at the same moment', async () => {
+    const [ada, bob] = [await person('owner'), await person('owner')];
+    for (const other of await stores.users.listUsers()) {
+      if (other.role === 'owner' && other.id !== ada.id && other.id !== bob.id) await changeRole(stores.users, other.id, 'admin');
+    }
+    const outcomes = await Promise.allSettled([
+      changeRole(stores.users, ada.id, 'member'),
+      changeRole(stores.users, bob.id, 'admin'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(String(outcomes.find((outcome) => outcome.status === 'rejected')!.reason)).toMatch(/is the only owner/);
+    expect((await stores.users.listUsers()).filter((user) => user.role === 'owner')).toHaveLength(1);
+    // And one removing the other while being removed.
+    const carl = await person('owner');
+    const [owner] = (await stores.users.listUsers()).filter((user) => user.role === 'owner' && user.id !== carl.id);
+    const removals = await Promise.allSettled([
+      removeMember(stores.users, carl.id, owner!.id),
+      removeMember(stores.users, owner!.id, carl.id),
+    ]);
+    expect(removals.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await stores.users.listUsers()).filter((user) => user.role === 'owner')).toHaveLength(1);
+  });
+
   it('removes someone with their sessions at once, never oneself or the only owner', async () => {
     const owner = await person('owner');
     const member = await person('member');

@@ -4,7 +4,7 @@
 // is never demoted or removed, so someone can always manage people.
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
 import type { User, UserStore } from '../ports/user-store.ts';
-import { checkRole, refuseLastOwner } from './users.ts';
+import { checkRole, onlyOwner } from './users.ts';
 
 async function findPerson(users: UserStore, id: number): Promise<User> {
   const user = await users.findUser(id);
@@ -15,8 +15,8 @@ async function findPerson(users: UserStore, id: number): Promise<User> {
 export async function changeRole(users: UserStore, userId: number, role: string): Promise<User> {
   const newRole = checkRole(role);
   const user = await findPerson(users, userId);
-  if (newRole !== 'owner') await refuseLastOwner(users, user);
-  const changed = await users.updateUser(user.id, { role: newRole });
+  const changed = await users.setRole(user.id, newRole);
+  if (changed === 'only-owner') throw onlyOwner(user);
   if (!changed) throw new NotFoundError('no such person: they were removed meanwhile');
   return changed;
 }
@@ -25,7 +25,8 @@ export async function changeRole(users: UserStore, userId: number, role: string)
 export async function removeMember(users: UserStore, actorId: number, userId: number): Promise<User> {
   if (actorId === userId) throw new UserInputError('you cannot remove yourself: another owner can remove you');
   const user = await findPerson(users, userId);
-  await refuseLastOwner(users, user);
-  if (!(await users.deleteUser(user.id))) throw new ConflictError('this person was removed meanwhile');
+  const outcome = await users.deleteUser(user.id);
+  if (outcome === 'only-owner') throw onlyOwner(user);
+  if (outcome === 'missing') throw new ConflictError('this person was removed meanwhile');
   return user;
 }

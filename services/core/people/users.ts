@@ -71,16 +71,15 @@ export async function findUserByEmailOrThrow(users: UserStore, email: string): P
 /** Deletes a user and their sessions; the last owner stays, so someone can always manage people. */
 export async function deleteUser(users: UserStore, email: string): Promise<User> {
   const user = await findUserByEmailOrThrow(users, email);
-  await refuseLastOwner(users, user);
-  await users.deleteUser(user.id);
+  const outcome = await users.deleteUser(user.id);
+  if (outcome === 'only-owner') throw onlyOwner(user);
+  if (outcome === 'missing') throw new ConflictError(`"${user.email}" was deleted meanwhile`);
   return user;
 }
 
-/** Refuses to remove or demote the only owner: someone must always be able to manage people. */
-export async function refuseLastOwner(users: UserStore, user: User): Promise<void> {
-  if (user.role === 'owner' && (await users.listUsers()).filter((u) => u.role === 'owner').length === 1) {
-    throw new ConflictError(`"${user.email}" is the only owner: make another user an owner first`);
-  }
+/** The store refuses to remove or demote the only owner: someone must always be able to manage people. */
+export function onlyOwner(user: User): ConflictError {
+  return new ConflictError(`"${user.email}" is the only owner: make another user an owner first`);
 }
 
 /** Sets a new password and ends every other session, as a reset or change should. */

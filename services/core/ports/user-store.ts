@@ -68,9 +68,15 @@ export interface UserStore {
   findUserByEmail(email: string): Promise<UserCredentials | undefined>;
   listUsers(): Promise<User[]>;
   countUsers(): Promise<number>;
-  /** Also ends the user's sessions and codes. False when no such user. */
-  deleteUser(id: number): Promise<boolean>;
-  updateUser(id: number, change: Partial<Pick<User, 'name' | 'role' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
+  /**
+   * Also ends the user's sessions and codes. Refuses ('only-owner') to delete the only owner, so
+   * someone can always manage people: the count and the delete are one transaction that locks
+   * the owners' rows, so two owners removing each other at once cannot leave none.
+   */
+  deleteUser(id: number): Promise<'deleted' | 'missing' | 'only-owner'>;
+  /** Refuses ('only-owner') to demote the only owner, as deleteUser refuses, in one transaction. Undefined when no such user. */
+  setRole(id: number, role: HumanRole): Promise<User | 'only-owner' | undefined>;
+  updateUser(id: number, change: Partial<Pick<User, 'name' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
   /** The person a single sign-on identity (issuer and subject) is linked to. */
   findUserByIdentity(issuer: string, subject: string): Promise<User | undefined>;

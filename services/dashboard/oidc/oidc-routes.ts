@@ -154,8 +154,8 @@ export function oidcRoutes(deps: OidcRouteDeps) {
       if (!(await deps.users.linkIdentity(userId, identity.issuer, identity.subject))) {
         return refuse(ctx, assets, 403, 'No access', refusal({ kind: 'refused', reason: 'linked-elsewhere' }, claims));
       }
-      if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role)
-        await deps.users.updateUser(userId, { role: outcome.role });
+      // The store keeps the only owner an owner even when another sign-in demoted the second meanwhile.
+      if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role) await deps.users.setRole(userId, outcome.role);
       await beginSession(deps.users, jar, ctx, userId, nextPath(nextOf(cookie!)) ?? '/organizations');
     },
   };
