@@ -14,7 +14,8 @@ import {
   type LogVolumeCounts,
 } from '../../core/ports/log-store.ts';
 import { storableText } from '../../core/storable-text.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { decodeLogCursor, encodeLogCursor } from '../../core/logs/log-cursor.ts';
+import type { Page } from '../../core/ports/page.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
 import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
@@ -86,7 +87,7 @@ export class ClickHouseLogStore implements LogStore {
     const oldest = query.order === 'oldest';
     // Copies of one record share (timestamp_us, id), so they stay together in either direction.
     const direction = raw(oldest ? 'ASC' : 'DESC');
-    let after = query.cursor ? decodeLogCursor(query.cursor) : undefined;
+    let after = query.cursor ? logKey(decodeLogCursor<number>(query.cursor, query.order, 'integer')) : undefined;
     // Copies of a record (written twice, not merged yet) sit next to each other in this order,
     // the first write first. Skipping the later ones here, instead of `LIMIT 1 BY id`, keeps the
     // LIMIT a top-N read; when copies ate into a page, the next query continues after them.
@@ -110,7 +111,7 @@ export class ClickHouseLogStore implements LogStore {
     const end = page[page.length - 1];
     return {
       items: page.map(toLogRecord),
-      nextCursor: rows.length > limit && end ? encodeCursor([Number(end.timestamp_us), end.id]) : undefined,
+      nextCursor: rows.length > limit && end ? encodeLogCursor(query.order, Number(end.timestamp_us), end.id) : undefined,
     };
   }
 
@@ -226,11 +227,7 @@ function afterKey(key: LogKey, oldest: boolean): Sql {
     AND timestamp <= toDateTime(${dateTimeOfMicros(key.micros)})`;
 }
 
-function decodeLogCursor(cursor: string): LogKey {
-  const [micros, id] = decodeCursor(cursor, ['integer', 'string']) as [number, string];
-  if (!Number.isSafeInteger(micros)) {
-    throw new UserInputError('invalid cursor: pass back the nextCursor value of the previous page unchanged');
-  }
+function logKey([micros, id]: [number, string]): LogKey {
   return { micros, id };
 }
 

@@ -312,6 +312,24 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(newest.items.map((r) => r.id)).toEqual(['old:4', 'old:3', 'old:2', 'old:1', 'old:0']);
     });
 
+    it('refuses a cursor given with the other order, instead of reading the first page again', async () => {
+      const project = projectId();
+      await store.insertLogs([0, 1, 2].map((offset, i) => record(project, { id: `o:${i}`, timestamp: 1_760_000_000 + offset })));
+      const newestCursor = (await store.searchLogs({ projectId: project, limit: 1 })).nextCursor!;
+      const oldestCursor = (await store.searchLogs({ projectId: project, limit: 1, order: 'oldest' })).nextCursor!;
+      await expect(store.searchLogs({ projectId: project, limit: 1, order: 'oldest', cursor: newestCursor })).rejects.toThrow(
+        'this cursor pages logs newest first, not oldest first: start again from the first page, or keep the sort it came with',
+      );
+      await expect(store.searchLogs({ projectId: project, limit: 1, cursor: oldestCursor })).rejects.toThrow(
+        'this cursor pages logs oldest first, not newest first',
+      );
+      // Each continues its own order.
+      expect((await store.searchLogs({ projectId: project, limit: 1, cursor: newestCursor })).items[0]!.id).toBe('o:1');
+      expect((await store.searchLogs({ projectId: project, limit: 1, order: 'oldest', cursor: oldestCursor })).items[0]!.id).toBe(
+        'o:1',
+      );
+    });
+
     it('filters by environment, exactly', async () => {
       const project = projectId();
       await store.insertLogs([

@@ -11,7 +11,8 @@ import {
   type LogVolume,
   type LogVolumeCounts,
 } from '../../core/ports/log-store.ts';
-import { decodeCursor, encodeCursor, type CursorKey } from '../../core/ports/page.ts';
+import { decodeLogCursor, encodeLogCursor } from '../../core/logs/log-cursor.ts';
+import type { CursorKey } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
 import { DECIMAL_NUMBER, searchesContent } from '../../core/search/log-search.ts';
 
@@ -111,7 +112,7 @@ export class PgLogStore implements LogStore {
   async searchLogs(query: LogQuery): Promise<LogPage> {
     const oldest = query.order === 'oldest';
     const order = `ORDER BY logs.timestamp ${oldest ? 'ASC' : 'DESC'}, logs.id ${oldest ? 'ASC' : 'DESC'}`;
-    const cursor = query.cursor ? decodeCursor(query.cursor, ['time', 'string']) : undefined;
+    const cursor = query.cursor ? decodeLogCursor<string>(query.cursor, query.order, 'time') : undefined;
     // A search by text or attributes tests each record: it reads at most searchScanLimit of the
     // window's records in the page's order, then stops (see scanBound). Records are read
     // lazily, so a page that fills early reads no further than it did unbounded.
@@ -132,14 +133,18 @@ export class PgLogStore implements LogStore {
     // Guessing few matches for a text or attribute filter (from sampled statistics), the planner
     // may instead read and sort the whole window: 1.5 s for a day of a million records, against
     // 16 ms. A trace's records are few, and its own index finds them faster than time order.
-    if (query.traceId) return page(await this.db.query<LogRow>(select, params), query.limit);
+    if (query.traceId) return page(await this.db.query<LogRow>(select, params), query);
     return this.db.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_sort = off');
-      const found = page(await tx.query<LogRow>(select, params), query.limit);
+      const found = page(await tx.query<LogRow>(select, params), query);
       if (found.nextCursor || !bounded) return found;
       const bound = await scanBound(tx, rest, cursor, oldest, this.searchScanLimit);
       if (!bound) return found;
-      return { ...found, nextCursor: encodeCursor([bound.timestamp_cursor, bound.id]), searchedTo: bound.timestamp };
+      return {
+        ...found,
+        nextCursor: encodeLogCursor(query.order, bound.timestamp_cursor, bound.id),
+        searchedTo: bound.timestamp,
+      };
     });
   }
 
@@ -269,11 +274,13 @@ function timeBound(seconds: number): number {
 }
 
 /** The first `limit` rows of a search's result, and a cursor to read on when it holds one more. */
-function page(result: { rows: LogRow[] }, limit: number): LogPage {
-  const rows = result.rows.slice(0, limit);
+function page(result: { rows: LogRow[] }, query: Pick<LogQuery, 'limit' | 'order'>): LogPage {
+  const rows = result.rows.slice(0, query.limit);
   const last = rows[rows.length - 1];
   const items = rows.map(toLogRecord);
-  return result.rows.length > limit && last ? { items, nextCursor: encodeCursor([last.timestamp_cursor, last.id]) } : { items };
+  return result.rows.length > query.limit && last
+    ? { items, nextCursor: encodeLogCursor(query.order, last.timestamp_cursor, last.id) }
+    : { items };
 }
 
 /**
