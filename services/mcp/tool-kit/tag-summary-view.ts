@@ -15,7 +15,15 @@ interface TagSummaryView {
   facts: {
     eventsPerEnvironment: number[];
     eventsPerRelease: number[];
-    tagCounts: Array<{ events: number; counts: number[] }>;
+    tagCounts: Array<{ events: number; counts: number[]; otherValuesEvents?: number }>;
+    /** Cuts said as counts, each present only when something was left out. */
+    leftOut: {
+      /** Events in environments, and releases, beyond the commonest shown. */
+      otherEnvironmentsEvents?: number;
+      otherReleasesEvents?: number;
+      /** Tag keys beyond the ones shown (a lower bound when the store was asked for no more). */
+      tagKeys?: number;
+    };
   };
   untrusted: {
     environments: string[];
@@ -34,12 +42,26 @@ export const TAG_KEYS_READ = 100;
 
 export function tagSummaryView(summary: TagSummary[], limits: TagSummaryLimits): TagSummaryView {
   const values = (key: string) => summary.find((s) => s.key === key)?.values.slice(0, limits.values) ?? [];
-  const others = summary.filter((s) => s.key !== 'environment' && s.key !== 'release').slice(0, limits.keys);
+  const allOthers = summary.filter((s) => s.key !== 'environment' && s.key !== 'release');
+  const others = allOthers.slice(0, limits.keys);
+  const otherEvents = (key: string) => {
+    const entry = summary.find((s) => s.key === key);
+    return entry ? uncounted(entry.total, values(key)) : 0;
+  };
   return {
     facts: {
       eventsPerEnvironment: values('environment').map((v) => v.count),
       eventsPerRelease: values('release').map((v) => v.count),
-      tagCounts: others.map((s) => ({ events: s.total, counts: s.values.slice(0, limits.values).map((v) => v.count) })),
+      tagCounts: others.map((s) => {
+        const shown = s.values.slice(0, limits.values);
+        const rest = uncounted(s.total, shown);
+        return { events: s.total, counts: shown.map((v) => v.count), ...(rest > 0 && { otherValuesEvents: rest }) };
+      }),
+      leftOut: {
+        ...(otherEvents('environment') > 0 && { otherEnvironmentsEvents: otherEvents('environment') }),
+        ...(otherEvents('release') > 0 && { otherReleasesEvents: otherEvents('release') }),
+        ...(allOthers.length > others.length && { tagKeys: allOthers.length - others.length }),
+      },
     },
     untrusted: {
       environments: values('environment').map((v) => v.value),
@@ -47,4 +69,9 @@ export function tagSummaryView(summary: TagSummary[], limits: TagSummaryLimits):
       tags: others.map((s) => ({ key: s.key, values: s.values.slice(0, limits.values).map((v) => v.value) })),
     },
   };
+}
+
+/** The events carrying a key whose values are not among those shown (an event carries one value per key). */
+function uncounted(total: number, shown: Array<{ count: number }>): number {
+  return Math.max(0, total - shown.reduce((sum, v) => sum + v.count, 0));
 }

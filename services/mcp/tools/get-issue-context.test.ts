@@ -130,6 +130,50 @@ describe('get_issue_context', () => {
     expect(none.text.split('\n')[0]).toContain('no stored event from the environment asked for');
   });
 
+  it('says what its lists left out: older logs of the trace, other environments, releases, tag values and keys', async () => {
+    const trace = '9f'.repeat(16);
+    const fingerprint = ['many of everything'];
+    let issue: Issue | undefined;
+    for (let i = 0; i < 5; i++) {
+      const tags = Object.fromEntries(Array.from({ length: 7 }, (_, k) => [`key${k}`, `value${i}`]));
+      issue = await h.sendEvent(
+        h.projects.web,
+        errorEvent('Error', 'many', {
+          fingerprint,
+          environment: `env${i}`,
+          release: `app@${i}`,
+          tags,
+          contexts: { trace: { trace_id: trace, span_id: 'b'.repeat(16) } },
+        }),
+        h.now - (5 - i) * 1000,
+      );
+    }
+    await h.sendLogs(
+      h.projects.web,
+      Array.from({ length: 12 }, (_, i) => ({
+        timestamp: h.now / 1000 - 12 + i,
+        level: 'info',
+        body: `step ${i}`,
+        trace_id: trace,
+      })),
+    );
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: issue!.shortId });
+    const u = structured.untrustedData;
+    expect(u.logs).toHaveLength(11);
+    expect(u.logs[0]).toBe(`[older logs of this trace left out: search_logs with traceId ${trace} reads them all]`);
+    expect(u.logs[1]).toMatch(/ info step 2$/);
+    expect(u.environments).toHaveLength(3);
+    expect(structured.eventsPerEnvironment).toEqual([1, 1, 1]);
+    expect(structured.tagCounts).toHaveLength(5);
+    expect(structured.tagCounts[0]).toEqual({ events: 5, counts: [1, 1, 1], otherValuesEvents: 2 });
+    expect(structured.leftOut).toEqual({ otherEnvironmentsEvents: 2, otherReleasesEvents: 2, tagKeys: 2 });
+
+    const verbose = await h.call('read', 'get_issue_context', { shortId: issue!.shortId, verbose: true });
+    expect(verbose.structured.untrustedData.logs).toHaveLength(12);
+    expect(verbose.structured.tagCounts[0]).toEqual({ events: 5, counts: [1, 1, 1, 1, 1] });
+    expect(verbose.structured).not.toHaveProperty('leftOut');
+  });
+
   it('adds the raw event with include: ["raw"]', async () => {
     const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId, include: ['raw'] });
     expect(structured.untrustedData.rawEvent.event_id).toBe(LATEST);

@@ -118,9 +118,27 @@ export const getIssueContext = defineTool({
       .array(z.number().int())
       .describe('events of the issue in each of untrustedData.releases, at the same index (commonest first)'),
     tagCounts: z
-      .array(z.object({ events: z.number().int(), counts: z.array(z.number().int()) }))
+      .array(
+        z.object({
+          events: z.number().int(),
+          counts: z.array(z.number().int()),
+          otherValuesEvents: z
+            .number()
+            .int()
+            .optional()
+            .describe('present when values were left out: the events carrying one of them (verbose: true shows more)'),
+        }),
+      )
       .optional()
       .describe('for untrustedData.tags[i]: the events carrying the key, and counts[j] those with its values[j]'),
+    leftOut: z
+      .object({
+        otherEnvironmentsEvents: z.number().int().optional().describe('events in environments beyond those listed'),
+        otherReleasesEvents: z.number().int().optional().describe('events in releases beyond those listed'),
+        tagKeys: z.number().int().optional().describe('tag keys beyond those listed (at least this many)'),
+      })
+      .optional()
+      .describe('what the lists above left out, as counts; absent when nothing was (verbose: true shows more)'),
     similarIssues: z
       .array(
         z.object({
@@ -154,7 +172,12 @@ export const getIssueContext = defineTool({
         .array(z.string())
         .optional()
         .describe('oldest first: time (UTC), category, level when not info, message, data'),
-      logs: z.array(z.string()).optional().describe('logs of the trace, oldest first: time (UTC), level, body, attributes'),
+      logs: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "the trace's newest logs, oldest first: time (UTC), level, body, attributes; a first line in [brackets] when older ones were left out",
+        ),
       sampleUsers: z
         .array(z.unknown())
         .optional()
@@ -189,9 +212,11 @@ export const getIssueContext = defineTool({
     const now = context.now();
     const latest = await latestIssueEvent(context.events, issue, input.environment);
     const payload = latest?.payload;
-    const logs = latest?.traceId
-      ? (await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })).items
-      : [];
+    // The newest of the trace's logs; a first line says when older ones were left out.
+    const traceLogs = latest?.traceId
+      ? await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })
+      : undefined;
+    const logs = traceLogs?.items ?? [];
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
     const similar = await findSimilarIssues(context.metadata, issue);
     const activity = await context.metadata.listIssueActivity(issue.id, limits.activity);
@@ -226,7 +251,12 @@ export const getIssueContext = defineTool({
           limits.breadcrumbs,
           'breadcrumbs',
         ),
-        logs: [...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
+        logs: [
+          ...(traceLogs?.nextCursor
+            ? [`[older logs of this trace left out: search_logs with traceId ${latest!.traceId} reads them all]`]
+            : []),
+          ...[...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
+        ],
         sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
         tags: tags.untrusted.tags,
         similarIssueTitles: similar.map((s) => ({ shortId: s.issue.shortId, title: s.issue.title })),
@@ -252,6 +282,7 @@ export const getIssueContext = defineTool({
         ...withoutEmpty({
           tagCounts: tags.facts.tagCounts,
         }),
+        ...(Object.keys(tags.facts.leftOut).length > 0 && { leftOut: tags.facts.leftOut }),
         ...withoutEmpty({
           similarIssues: similar.map((s) => ({
             shortId: s.issue.shortId,
