@@ -40,7 +40,9 @@ interface Harness {
   projectId: number;
 }
 
-async function openTail(client: { unread?: () => number; abandon?: () => void } = {}): Promise<Harness> {
+async function openTail(
+  client: { unread?: () => number; abandon?: () => void; stillAllowed?: () => Promise<boolean> } = {},
+): Promise<Harness> {
   const id = ++projectId;
   const timers = new SteppedTimers();
   const clock = { ms: Date.UTC(2026, 0, 1, 12, 0, 0) };
@@ -130,6 +132,30 @@ describe('the live tail loop', () => {
     await h.timers.poll();
     expect(bodies(h)).toEqual(['read']);
     expect(abandoned).toBe(true);
+    expect(h.timers.pending.size).toBe(0);
+  });
+
+  it('stops within 5 seconds of the session ending: a stopped event, nothing more written, no timer left', async () => {
+    let allowed = true;
+    let checks = 0;
+    const h = await openTail({ stillAllowed: async () => (checks++, allowed) });
+    const t0 = h.clock.ms / 1000;
+    for (let second = 1; second <= 5; second++) {
+      await stores.logs.insertLogs([record(h.projectId, `s${second}`, t0 + second - 0.5)]);
+      h.clock.ms += 1000;
+      await h.timers.poll();
+    }
+    expect(bodies(h)).toEqual(['s1', 's2', 's3', 's4', 's5']);
+    expect(checks).toBe(1);
+    allowed = false;
+    let polls = 0;
+    while (!h.ended() && polls < 10) {
+      h.clock.ms += 1000;
+      await h.timers.poll();
+      polls++;
+    }
+    expect(polls).toBe(5);
+    expect(h.events.at(-1)).toEqual({ event: 'stopped', data: { message: expect.stringMatching(/^Your session ended/) } });
     expect(h.timers.pending.size).toBe(0);
   });
 

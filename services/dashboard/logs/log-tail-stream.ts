@@ -20,6 +20,12 @@ interface TailOptions {
   unread?(): number;
   /** The client stopped reading: drop the connection, and what waits for it. */
   abandon?(): void;
+  /**
+   * Whether the person may still read these logs (their session live, their role still one that
+   * reads), asked every SESSION_CHECK_MS. Without it, a tail opened before signing out, or before
+   * an owner removed the person, went on streaming for the rest of its ten minutes.
+   */
+  stillAllowed?(): Promise<boolean>;
   now?: () => number;
   /** Where the next poll is scheduled: setTimeout unless a test steps through the polls itself. */
   timers?: TailTimers;
@@ -46,6 +52,8 @@ const KEEP_ALIVE_MS = 15_000;
 const MAX_BODY = 2000;
 /** EventSource reconnects after a dropped connection (a restart) this long after. */
 const RETRY_MS = 5000;
+/** How often the session behind a tail is looked up again (two small queries). */
+const SESSION_CHECK_MS = 5000;
 /**
  * Unread bytes at which the client is taken to have stopped reading. Without a limit, a client
  * holding the connection open without reading (a frozen tab, a script) had every record of the
@@ -80,6 +88,7 @@ export function startLogTail(options: TailOptions): () => void {
   let timer: unknown;
   let stopped = false;
   let lastWrite = now();
+  let lastSessionCheck = now();
 
   const write = (chunk: string) => {
     lastWrite = now();
@@ -126,6 +135,17 @@ export function startLogTail(options: TailOptions): () => void {
     let fresh: LogRecord[];
     let more: boolean;
     try {
+      if (options.stillAllowed && now() - lastSessionCheck >= SESSION_CHECK_MS) {
+        lastSessionCheck = now();
+        if (!(await options.stillAllowed())) {
+          if (!stopped)
+            finish('stopped', {
+              message:
+                'Your session ended (signed out, expired, or your access changed), so the live tail stopped. Sign in again to start it.',
+            });
+          return;
+        }
+      }
       ({ fresh, more } = await poll());
     } catch {
       // The store's own words stay in the server's log, never in a person's page.

@@ -1,10 +1,13 @@
 // The live tail: its page (/organizations/{org}/logs/live) and its Server-Sent Events stream
 // (.../logs/live/stream), both for the `read` capability and both taking the project and filters
 // as GET parameters (logs/tail-filter.ts). The session is checked before a stream opens (signed
-// out: organization-routes.ts redirects to /login); a project of another organization is a 404.
+// out: organization-routes.ts redirects to /login), and again every few seconds while it streams;
+// a project of another organization is a 404.
 import { PassThrough } from 'node:stream';
 import { h } from 'preact';
+import { can } from '../../core/auth/capabilities.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { resumeSession } from '../../core/people/sessions.ts';
 import { TAIL_LIMITS } from '../../core/logs/tail-guard.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import { startLogTail } from '../logs/log-tail-stream.ts';
@@ -112,6 +115,10 @@ export const logTailRoutes: OrganizationRoute[] = [
         // What waits in the stream and in the response (its socket's buffer included).
         unread: () => body.readableLength + ctx.res.writableLength,
         abandon: () => ctx.res.destroy(),
+        stillAllowed: async () => {
+          const resumed = await resumeSession(page.deps.users, page.signed.token, page.now());
+          return resumed !== undefined && can({ kind: 'user', role: resumed.user.role }, 'read');
+        },
       });
       // Closed when the tail ends itself or the client goes away: either way no timer is left.
       ctx.res.once('close', () => {

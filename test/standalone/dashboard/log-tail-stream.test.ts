@@ -2,7 +2,8 @@
 // organizations: the session is checked before anything streams, a member tails a project and
 // sees what a real @sentry/node client (test/clients/node) logs, another organization's project
 // is a 404, a bad filter is a 400 saying why, and a person's tails are limited in number, a
-// tail's place coming back when its client goes away (the server closed it and its poll loop).
+// tail's place coming back when its client goes away (the server closed it and its poll loop),
+// and a tail stops once its person signs out.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,22 @@ describe('the live tail stream', () => {
     expect(await answer.text()).toContain('trace &quot;not-a-trace&quot; is not a trace id: it is 32 hexadecimal characters');
   });
 
+  it('stops a tail within seconds of its person signing out', async () => {
+    const person = await signedInPerson(server, 'member');
+    const abort = new AbortController();
+    try {
+      const events = new SseReader(await openStream('project=tailed', person.client, abort.signal));
+      await events.until('started');
+      const csrf = await person.client.token('/account');
+      expect((await person.client.post('/logout', { csrf })).status).toBe(303);
+      const stopped = JSON.parse((await events.until('stopped')).data);
+      expect(stopped.message).toMatch(/^Your session ended/);
+      expect(await events.next()).toBeUndefined();
+    } finally {
+      abort.abort();
+    }
+  });
+
   it('allows a person 3 tails at once, and gives a place back when its client goes away', async () => {
     const person = await signedInPerson(server, 'member');
     const aborts = [new AbortController(), new AbortController(), new AbortController()];
@@ -139,7 +156,7 @@ describe('the live tail stream', () => {
       await eventually(async () => {
         const reader = new SseReader(await openStream('project=tailed', person.client, next.signal));
         return (await reader.next())?.event === 'started' ? true : undefined;
-      }, 'a place for a fourth tail once the first tail\'s client went away');
+      }, "a place for a fourth tail once the first tail's client went away");
     } finally {
       for (const abort of aborts) abort.abort();
     }
