@@ -24,6 +24,10 @@ export function checkActionAllowed(
   flag: 'confirmDelete' | 'confirmBulk',
 ): void {
   checkSnoozeMinutes(action, snoozeMinutes);
+  // The dashboard's forms may post the snooze field with any button; an agent's call names it on purpose.
+  if (snoozeMinutes !== undefined && action !== 'snooze') {
+    throw new UserInputError(`snoozeMinutes goes with action snooze only, not ${action}; nothing was changed`);
+  }
   const needed = minimumRoleFor(action);
   if (!roleAtLeast(context.token.role, needed)) {
     const mint = mintTokenCommand(needed, context.organization.slug, context.token.projectSlug);

@@ -59,8 +59,16 @@ describe('update_issue', () => {
     const call = (args: Record<string, unknown>) => h.call('triageWeb', 'update_issue', { shortId: checkout.shortId, ...args });
     const again = await call({ action: 'resolve' });
     expect(again.structured).toMatchObject({ changed: false, status: 'resolved' });
-    expect(again.text.split('\n')[0]).toBe(`${checkout.shortId}: resolve applied; status resolved (unchanged).`);
+    expect(again.text.split('\n')[0]).toBe(
+      `${checkout.shortId}: resolve applied; status resolved (it was resolved already: the resolution marker is now this one).`,
+    );
     expect((await call({ action: 'unresolve' })).structured).toMatchObject({ changed: true, status: 'unresolved' });
+    const unchanged = await call({ action: 'unresolve' });
+    expect(unchanged.text.split('\n')[0]).toBe(`${checkout.shortId}: unresolve applied; status unresolved (unchanged).`);
+    const mixed = await call({ action: 'resolve', snoozeMinutes: 30 });
+    expect(mixed.isError).toBe(true);
+    expect(mixed.text).toContain('snoozeMinutes goes with action snooze only, not resolve; nothing was changed');
+    expect(await statusOf(checkout)).toBe('unresolved');
     expect((await call({ action: 'ignore' })).structured).toMatchObject({ changed: true, status: 'ignored' });
     const snoozed = await call({ action: 'snooze', snoozeMinutes: 30 });
     expect(snoozed.structured).toMatchObject({

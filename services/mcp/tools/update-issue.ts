@@ -38,7 +38,11 @@ export const updateIssue = defineTool({
   outputSchema: {
     shortId: z.string(),
     action: z.enum(ISSUE_ACTIONS),
-    changed: z.boolean().describe('the status changed (or the issue was deleted)'),
+    changed: z
+      .boolean()
+      .describe(
+        'the status changed (or the issue was deleted); a resolve or snooze of an issue already so still replaces its resolution marker or snooze end',
+      ),
     deleted: z.literal(true).optional().describe('present when the issue was deleted'),
     status: z.string().optional().describe('the status now; absent after delete'),
     resolution: resolutionSchema.optional().describe('present while the issue keeps a resolution marker'),
@@ -92,7 +96,7 @@ export const updateIssue = defineTool({
     return {
       // The warning itself is in the facts, on the text's next line: named here, not repeated.
       summary:
-        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : ' (unchanged)'}.` +
+        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : sameStatus(input.action)}.` +
         (warnings.length > 0 ? ' Warning: read warnings before relying on it.' : ''),
       result: {
         shortId: issue.shortId,
@@ -110,3 +114,10 @@ export const updateIssue = defineTool({
     };
   },
 });
+
+/** Said when the status was already what the action sets: a resolve and a snooze still stamp anew. */
+function sameStatus(action: (typeof ISSUE_ACTIONS)[number]): string {
+  if (action === 'resolve') return ' (it was resolved already: the resolution marker is now this one)';
+  if (action === 'snooze') return ' (it was snoozed already: snoozed until snoozeUntil now)';
+  return ' (unchanged)';
+}
