@@ -189,8 +189,8 @@ function Filters({ filter, href, environments, releases, status }: IssuesPagePro
           spellcheck={false}
         />
         <p id="query-hint" class="visually-hidden">
-          Free text, key:value terms (is:, level:, environment:, firstRelease:), !key:value to exclude, quotes around values with
-          spaces.
+          Free text (its words found together, in the order typed, in the title or culprit), key:value terms (is:, level:,
+          environment:, firstRelease:), !key:value to exclude, quotes around values with spaces.
         </p>
       </div>
       <Choice id="level" label="Level" value={filter.level} options={LEVELS.map((l) => [l, l])} any="Any level" />

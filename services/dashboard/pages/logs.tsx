@@ -123,8 +123,8 @@ export function LogsPage(props: LogsPageProps) {
           </button>
           <p id="query-hint" class="muted small logs-hint">
             <code>level:</code>, <code>trace:</code>, <code>environment:</code>, any attribute as <code>key:value</code> or{' '}
-            <code>key:&gt;250</code> (also <code>&lt;</code>, <code>&gt;=</code>, <code>&lt;=</code>); other words search the
-            message.
+            <code>key:&gt;250</code> (also <code>&lt;</code>, <code>&gt;=</code>, <code>&lt;=</code>); other words are found
+            together, in the order typed, in the message.
           </p>
         </form>
 

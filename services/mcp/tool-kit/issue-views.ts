@@ -73,7 +73,7 @@ export function issueText(issue: Issue): z.infer<typeof issueTextSchema> {
 
 /** How the search syntax reads, for the query input of every tool that takes one. */
 const SEARCH_SYNTAX =
-  'Search: free text (found in the title or culprit) and key:value terms, all of which must match: ' +
+  'Search: free text (its words found together, in the order typed, in the title or culprit; any case) and key:value terms, all of which must match: ' +
   'is:unresolved|resolved|ignored|snoozed|all, level:debug|info|warning|error|fatal, environment:<name>, ' +
   'firstRelease:<version>; !key:value excludes; quote values or text with spaces or colons ' +
   '(environment:"eu west", "TypeError: x"). E.g. is:unresolved level:error !environment:staging checkout';

@@ -81,6 +81,10 @@ describe('list_issues', () => {
     expect(allWarnings.issues).toMatchObject([{ shortId: warning.shortId, status: 'ignored' }]);
     expect(allWarnings).not.toHaveProperty('status');
     expect(shortIds(await call({ query: 'checkout failed' }))).toEqual([checkout.shortId]);
+    // Free words are found together, in the order typed, as the query's description says.
+    expect(shortIds(await call({ query: 'failed checkout' }))).toEqual([]);
+    const listIssues = (await h.listTools('read')).tools.find((tool) => tool.name === 'list_issues')!;
+    expect(JSON.stringify(listIssues.inputSchema)).toContain('its words found together, in the order typed');
     const first = await call({ status: 'all', limit: 2 });
     expect(shortIds(first)).toEqual([injected.shortId, warning.shortId]);
     const second = await call({ status: 'all', limit: 2, cursor: first.nextCursor });
