@@ -147,7 +147,9 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
       ...(query.level ? { levels: query.level } : {}),
       ...(query.query ? { text: query.query } : {}),
       ...(query.traceId ? { traceId: query.traceId } : {}),
-      ...(query.sinceMinutes ? { since: now() / 1000 - query.sinceMinutes * 60 } : {}),
+      // By default the whole retention period, and never more: records of days retention has not
+      // dropped yet are past it, as search_logs and the Logs page hold them to be.
+      since: now() / 1000 - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60,
       attributes: query.attribute,
       limit: query.limit,
       ...(query.cursor ? { cursor: query.cursor } : {}),
