@@ -112,6 +112,20 @@ export function describeAlertStoreContract(
       expect(await alerts.listRules([project.id])).toEqual([]);
     });
 
+    it('adds a batch of more alerts than one statement may bind as parameters, in one call', async () => {
+      const { org, project, channel } = await setup();
+      const r = await alerts.createRule(project.id, rule([channel.id]));
+      // Seven values a row: 10,000 rows are 70,000, past the 65,535 a statement's parameters may number.
+      const many = Array.from({ length: 10_000 }, (_, i) =>
+        delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey: `every:${i}`, kind: 'every_occurrence' }),
+      );
+      const added = await alerts.enqueueDeliveries(many);
+      expect(added).toHaveLength(10_000);
+      expect(new Set(added.map((d) => d.id)).size).toBe(10_000);
+      // Gone with their channel, so the later tests claim only their own.
+      expect(await alerts.deleteChannel(org.id, channel.id)).toBe(true);
+    });
+
     it('adds one delivery per rule, channel and dedup key, however often it is enqueued', async () => {
       const { project, channel } = await setup();
       const r = await alerts.createRule(project.id, rule([channel.id]));
@@ -133,7 +147,13 @@ export function describeAlertStoreContract(
       expect(await alerts.updateRule(project.id, r.id, rule([channel.id]))).toMatchObject({ enabled: true, lastFiredAt: null });
       await alerts.enqueueDeliveries([delivery(channel.id, { ruleId: r.id, projectId: project.id })]);
       expect((await alerts.getRule(project.id, r.id))!.lastFiredAt).toBeNull();
-      const keyed = delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey: 'new_issue:1', kind: 'new_issue', status: 'held' });
+      const keyed = delivery(channel.id, {
+        ruleId: r.id,
+        projectId: project.id,
+        dedupKey: 'new_issue:1',
+        kind: 'new_issue',
+        status: 'held',
+      });
       const [added] = await alerts.enqueueDeliveries([keyed]);
       const fired = (await alerts.getRule(project.id, r.id))!.lastFiredAt;
       // Set in the statement that adds the delivery: the same transaction time as its createdAt.

@@ -14,7 +14,7 @@ import type {
   NewDelivery,
   RuleFields,
 } from '../../core/ports/alert-store.ts';
-import { valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
+import { unnestRows, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
 interface ChannelRow {
   id: number;
@@ -248,7 +248,11 @@ export class PgAlertStore implements AlertStore {
         a.channelId - b.channelId ||
         ((a.dedupKey ?? '') < (b.dedupKey ?? '') ? -1 : (a.dedupKey ?? '') > (b.dedupKey ?? '') ? 1 : 0),
     );
-    const values = valuesList(
+    // As arrays, seven parameters whatever the count: a batch's alerts can be tens of thousands of
+    // rows (every_occurrence rules times channels), past the 65,535 parameters one VALUES list of
+    // seven per row may bind; past it the statement was refused as a protocol error, which reads
+    // as an outage, so the batch was retried without end and the events partition stopped.
+    const values = unnestRows(
       ordered.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
@@ -257,7 +261,7 @@ export class PgAlertStore implements AlertStore {
     const result = await db.query<DeliveryRow>(
       `WITH added AS (
          INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
-         SELECT v.* FROM (VALUES ${values.sql}) AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+         SELECT v.* FROM ${values.sql} AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
          WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
          ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
          RETURNING ${DELIVERY_COLUMNS}
