@@ -65,6 +65,16 @@ describe('parseFingerprintRules', () => {
     expect(error.code).toBe('invalid_input');
   });
 
+  it("refuses a value longer than 1,024 characters or with more than 64 runs of *, which would bind a matcher's memory and time", () => {
+    expect(syntaxError(`message:"${'a'.repeat(1025)}" -> x`).message).toBe(
+      'fingerprint rules, line 1, column 9: the value after "message:" has 1025 characters; at most 1024 are allowed',
+    );
+    expect(syntaxError(`message:${'*a'.repeat(65)} -> x`).message).toBe(
+      'fingerprint rules, line 1, column 9: the value after "message:" has 65 runs of *; at most 64 are allowed',
+    );
+    expect(parseFingerprintRules(`message:${'*a'.repeat(64)} -> x`)).toHaveLength(1);
+  });
+
   it('names an unknown matcher and lists the known ones', () => {
     const error = syntaxError('error.kind:A -> a');
     expect([error.line, error.column]).toEqual([1, 1]);

@@ -30,6 +30,14 @@ describe('globMatches', () => {
     expect(globMatches('[!ab]x', 'bx', plain)).toBe(false);
   });
 
+  it('reads a class the regular-expression engine refuses as plain characters, never throwing', () => {
+    // `[z-a]` threw a SyntaxError while grouping: the batch failed, and was retried without end.
+    expect(globMatches('[z-a]x', '[z-a]x', plain)).toBe(true);
+    expect(globMatches('[z-a]x', 'bx', plain)).toBe(false);
+    expect(globMatches('**/[z-a]*.js', 'src/[z-a]lib.js', path)).toBe(true);
+    expect(globMatches(`${'*a'.repeat(8)}[z-a]`, `${'a'.repeat(40)}[z-a]`, plain)).toBe(true);
+  });
+
   it('answers a pattern of many runs against a long path or message without backtracking for seconds', () => {
     // `*a*a*a*b` against 512 `a` backtracked for 24 s (this test timed out); the automaton reads it in linear time.
     const caseless = { path: false, ignoreCase: true };

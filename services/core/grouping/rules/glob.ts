@@ -118,13 +118,13 @@ export function globTokens(pattern: string, path: boolean): GlobToken[] {
     } else if (char === '?') tokens.push({ kind: 'any' });
     else if (char === '[') {
       const end = pattern.indexOf(']', i + 2);
-      if (end === -1) tokens.push({ kind: 'char', char });
+      const body = end === -1 ? '' : pattern.slice(i + 1, end);
+      const source = `[${body.startsWith('!') ? `^${escapeClass(body.slice(1))}` : escapeClass(body)}]`;
+      // A class the engine refuses (`[z-a]`, a range out of order) is plain characters, as an
+      // unclosed `[` is: compiled, it threw while grouping, and the batch was retried without end.
+      if (end === -1 || !compiles(source)) tokens.push({ kind: 'char', char });
       else {
-        const body = pattern.slice(i + 1, end);
-        tokens.push({
-          kind: 'class',
-          source: `[${body.startsWith('!') ? `^${escapeClass(body.slice(1))}` : escapeClass(body)}]`,
-        });
+        tokens.push({ kind: 'class', source });
         i = end;
       }
     } else tokens.push({ kind: 'char', char });
@@ -142,4 +142,13 @@ function addRun(tokens: GlobToken[], crossesSlash: boolean): void {
 
 function escapeClass(body: string): string {
   return body.replace(/[\\\]^]/g, '\\$&');
+}
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
 }

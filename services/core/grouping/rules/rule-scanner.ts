@@ -17,6 +17,10 @@ export class RuleSyntaxError extends UserInputError {
   }
 }
 
+/** A matcher's value: far longer than any path, function or message pattern a rule needs. */
+const MAX_PATTERN_CHARS = 1024;
+const MAX_PATTERN_RUNS = 64;
+
 export interface Matcher {
   /** The canonical key (aliases such as `error.type` become `type`). */
   key: string;
@@ -117,8 +121,19 @@ export class LineScanner {
       throw this.error(`a known matcher name, not "${key}" (known: ${knownNames(keys)})`);
     }
     if (!this.take(':')) throw this.error(`":" after the matcher name "${key}"`);
+    const valueAt = this.position;
     const pattern = this.peek() === '"' ? this.takeQuoted() : this.takeMatch(unquoted);
     if (pattern === undefined) throw this.error(`a value after "${key}:" (quote it if it contains spaces)`);
+    // Every value may be a glob, compiled for each project that has it and tested against text an
+    // SDK sends: its size, and its number of runs, bound the matcher's memory and time.
+    const runs = pattern.match(/\*+/g)?.length ?? 0;
+    const tooLarge =
+      pattern.length > MAX_PATTERN_CHARS
+        ? `${pattern.length} characters; at most ${MAX_PATTERN_CHARS} are allowed`
+        : runs > MAX_PATTERN_RUNS
+          ? `${runs} runs of *; at most ${MAX_PATTERN_RUNS} are allowed`
+          : undefined;
+    if (tooLarge) throw new RuleSyntaxError(this.kind, this.lineNumber, valueAt + 1, `the value after "${key}:" has ${tooLarge}`);
     return { key: canonical, pattern, negated };
   }
 
