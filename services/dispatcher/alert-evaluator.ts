@@ -1,5 +1,5 @@
 // After each stored event batch: which alert rules it sets off (core/alerts/evaluate-triggers.ts),
-// the count checks of `frequent` and `many_users`, the payloads, and the deliveries in the
+// but none for an issue ignored or snoozed, the count checks of `frequent` and `many_users`, the payloads, and the deliveries in the
 // outbox. Deliveries are unique per (rule, channel, dedup key), so a batch evaluated again after
 // a crash or a retry adds nothing twice. A channel over its hourly limit gets its alerts held
 // back, for the overflow summary.
@@ -41,7 +41,7 @@ export class AlertEvaluator {
     const projectIds = [...new Set(batch.map((b) => b.result.projectId))];
     const rules = await this.deps.alerts.listRules(projectIds);
     if (rules.length === 0) return 0;
-    const candidates = evaluateTriggers(rules, batch.map(toFacts));
+    const candidates = await this.withoutMutedIssues(evaluateTriggers(rules, batch.map(toFacts)));
     const deliveries: NewDelivery[] = [];
     const projects = new Map<number, Project | undefined>();
     const sentThisHour = new Map<number, number>();
@@ -70,6 +70,29 @@ export class AlertEvaluator {
     const held = added.filter((delivery) => delivery.status === 'held').length;
     if (held > 0) this.deps.metrics.webhookHeld.inc(held);
     return added.length;
+  }
+
+  /**
+   * Leaves out the alerts of issues ignored, or snoozed, when the batch is evaluated: a person
+   * ignores a noisy issue to stop its alerts (the dashboard and the tools promise as much). A new
+   * release is the project's news, not the issue's: it stays.
+   */
+  private async withoutMutedIssues(candidates: AlertCandidate[]): Promise<AlertCandidate[]> {
+    const muted = new Map<number, boolean>();
+    const kept: AlertCandidate[] = [];
+    for (const candidate of candidates) {
+      const { issueId } = candidate.facts;
+      if (candidate.kind !== 'new_release') {
+        if (!muted.has(issueId)) {
+          const issue = await this.deps.metadata.getIssue(issueId);
+          const snoozed = issue?.status === 'snoozed' && (issue.snoozeUntil?.getTime() ?? 0) > this.now();
+          muted.set(issueId, issue?.status === 'ignored' || snoozed);
+        }
+        if (muted.get(issueId)) continue;
+      }
+      kept.push(candidate);
+    }
+    return kept;
   }
 
   private async passesCheck(candidate: AlertCandidate): Promise<boolean> {

@@ -9,6 +9,7 @@ import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embe
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
 import * as manage from '../core/alerts/alert-management.ts';
 import { secretBox } from '../core/alerts/secret-box.ts';
+import { triageIssues } from '../core/issues/triage.ts';
 import { encodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { MetadataStore, Organization } from '../core/ports/metadata-store.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -235,5 +236,49 @@ describe('digest', () => {
       { shortId: expect.stringMatching(/^WEB-\d+$/), title: 'Error: second', url: expect.stringMatching(/\/issues\/WEB-\d+$/) },
     ]);
     expect(digest!.title).toMatch(/^Daily digest for Acme: 9 events in 2 projects$/);
+  });
+});
+
+describe('muted issues', () => {
+  it('sends no alerts for an issue while it is ignored or snoozed, and again once it is unresolved', async () => {
+    const muted = await project('muted', 'Muted');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Muted pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=muted`,
+    });
+    await manage.createRule(deps, organization, muted, { name: 'Every', trigger: 'every_occurrence', channelIds: [channel.id] });
+    const deliveries = async () => (await stores.alerts.listDeliveries(channel.id, 100)).length;
+    await ingest(muted.id, [{ group: 'noisy', message: 'noise' }], 100);
+    expect(await deliveries()).toBe(1);
+    const [issue] = (await stores.metadata.listIssues({ projectId: muted.id, limit: 10, status: 'all' })).items;
+    const act = (action: 'ignore' | 'snooze' | 'unresolve') =>
+      triageIssues(
+        stores,
+        muted.id,
+        [issue!],
+        { action, ...(action === 'snooze' ? { snoozeMinutes: 60 } : {}) },
+        { kind: 'person', name: 'ada@example.com' },
+        new Date(),
+      );
+
+    await act('ignore');
+    await ingest(
+      muted.id,
+      [
+        { group: 'noisy', message: 'noise' },
+        { group: 'noisy', message: 'noise' },
+      ],
+      100,
+    );
+    expect(await deliveries()).toBe(1);
+    await act('snooze');
+    await ingest(muted.id, [{ group: 'noisy', message: 'noise' }], 100);
+    expect(await deliveries()).toBe(1);
+    await act('unresolve');
+    await ingest(muted.id, [{ group: 'noisy', message: 'noise' }], 100);
+    expect(await deliveries()).toBe(2);
+    // Its deliveries go with it, so no later worker sends them.
+    expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
   });
 });
