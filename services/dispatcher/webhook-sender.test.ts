@@ -58,3 +58,16 @@ describe('sendWebhook refuses private receivers', () => {
     expect(receiver.received).toHaveLength(1);
   });
 });
+
+describe('sendWebhook after the answer', () => {
+  it('closes the connection once the status is in, whatever the body does after it', async () => {
+    // A receiver answering 200 with a body that never ends held the dispatcher's connection, and
+    // one file descriptor, for as long as it kept writing.
+    receiver.script.push('endless');
+    const url = receiver.url.replace('//localhost:', '//127.0.0.1:');
+    expect(await send(url, ['127.0.0.1'])).toMatchObject({ status: 200 });
+    const deadline = Date.now() + 5_000;
+    while (receiver.endlessClosed() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(receiver.endlessClosed()).toBe(1);
+  });
+});

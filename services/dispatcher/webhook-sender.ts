@@ -71,7 +71,9 @@ export function sendWebhook(
       },
       (res) => {
         finish({ status: res.statusCode });
-        res.resume();
+        // The status is all a delivery needs: the body is not read, and the connection (ours
+        // alone, agent: false) is closed, so a body that never ends holds nothing of ours.
+        res.destroy();
       },
     );
     const timer = setTimeout(() => {

@@ -19,8 +19,10 @@ export interface HttpsReceiver {
   url: string;
   caPem: string;
   received: ReceivedRequest[];
-  /** What to answer next: a status, or 'hang' to never answer; then 200. */
-  script: Array<number | 'hang'>;
+  /** What to answer next: a status, 'hang' to never answer, or 'endless' for a 200 whose body never ends; then 200. */
+  script: Array<number | 'hang' | 'endless'>;
+  /** How many 'endless' answers the sender has stopped reading (their connections closed). */
+  endlessClosed(): number;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   const tls = selfSignedLocalhost();
   const received: ReceivedRequest[] = [];
   const script: HttpsReceiver['script'] = [];
+  let endlessClosed = 0;
   const server: Server = createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,6 +68,15 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       received.push({ url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), at: Date.now() });
       const next = script.shift() ?? 200;
       if (next === 'hang') return;
+      if (next === 'endless') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const drip = setInterval(() => res.write('x'), 50);
+        res.on('close', () => {
+          clearInterval(drip);
+          endlessClosed++;
+        });
+        return;
+      }
       res.writeHead(next, next >= 300 && next < 400 ? { location: 'https://localhost/elsewhere' } : {}).end();
     });
   });
@@ -75,6 +87,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     caPem: tls.cert,
     received,
     script,
+    endlessClosed: () => endlessClosed,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
