@@ -94,6 +94,8 @@ describe('delivery worker', () => {
         expect(request.rawBody.toString()).toBe(body);
         expect(request.headers['content-type']).toBe('application/json');
         expect(request.headers['user-agent']).toBe('errata/test');
+        // The same on every attempt: a receiver that did the work but answered late knows the retry.
+        expect(request.headers['x-errata-delivery']).toBe(String(delivery!.id));
         const header = request.headers['x-errata-signature'] as string;
         expect(verifyErrataWebhook({ secret, header, rawBody: request.rawBody })).toMatchObject({ ok: true });
         const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;

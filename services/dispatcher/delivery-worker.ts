@@ -70,7 +70,13 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
     result = await sendWebhook(
       delivery.url,
       delivery.body,
-      { 'content-type': 'application/json', 'user-agent': deps.sender.userAgent, [SIGNATURE_HEADER]: signature },
+      {
+        'content-type': 'application/json',
+        'user-agent': deps.sender.userAgent,
+        [SIGNATURE_HEADER]: signature,
+        // One id for every attempt of a delivery, so a receiver can tell a retry from a new alert.
+        'x-errata-delivery': String(delivery.id),
+      },
       { ...deps.sender, timeoutMs: DELIVERY_DEADLINE_MS },
     );
   } catch (error) {
