@@ -37,7 +37,7 @@ export class AlertEvaluator {
   }
 
   /** Evaluates the rules of the batch's projects; returns the deliveries it added. */
-  async afterBatch(batch: Array<{ occurrence: Occurrence; result: OccurrenceResult }>): Promise<number> {
+  async afterBatch(batch: Array<{ occurrence: Occurrence; result: OccurrenceResult; receivedAt: number }>): Promise<number> {
     const projectIds = [...new Set(batch.map((b) => b.result.projectId))];
     const rules = await this.deps.alerts.listRules(projectIds);
     if (rules.length === 0) return 0;
@@ -161,7 +161,15 @@ export class AlertEvaluator {
   }
 }
 
-function toFacts({ occurrence, result }: { occurrence: Occurrence; result: OccurrenceResult }): AlertFacts {
+function toFacts({
+  occurrence,
+  result,
+  receivedAt,
+}: {
+  occurrence: Occurrence;
+  result: OccurrenceResult;
+  receivedAt: number;
+}): AlertFacts {
   return {
     projectId: result.projectId,
     eventId: result.eventId,
@@ -172,7 +180,7 @@ function toFacts({ occurrence, result }: { occurrence: Occurrence; result: Occur
     level: occurrence.level,
     environment: occurrence.environment,
     release: occurrence.release,
-    timestamp: occurrence.timestamp,
+    receivedAt,
     isNewIssue: result.isNewIssue,
     isRegression: result.isRegression,
     isNewRelease: result.isNewRelease,

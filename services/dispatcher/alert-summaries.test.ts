@@ -71,7 +71,11 @@ let offset = 0;
 const metrics = createMetrics({ processMetrics: false });
 const heldCount = async () => (await metrics.webhookHeld.get()).values[0]?.value ?? 0;
 /** Events as @sentry/node sends them, through the event pipeline with alerts evaluated. */
-async function ingest(projectId: number, events: Array<{ group: string; message: string }>, limitPerHour: number) {
+async function ingest(
+  projectId: number,
+  events: Array<{ group: string; message: string; ageSeconds?: number }>,
+  limitPerHour: number,
+) {
   const pipeline = eventPipeline({
     metadata: stores.metadata,
     events: stores.events,
@@ -93,7 +97,7 @@ async function ingest(projectId: number, events: Array<{ group: string; message:
       const id = randomBytes(16).toString('hex');
       const payload = {
         event_id: id,
-        timestamp: now,
+        timestamp: now - (event.ageSeconds ?? 0),
         platform: 'node',
         level: 'error',
         environment: 'production',
@@ -279,6 +283,31 @@ describe('muted issues', () => {
     await ingest(muted.id, [{ group: 'noisy', message: 'noise' }], 100);
     expect(await deliveries()).toBe(2);
     // Its deliveries go with it, so no later worker sends them.
+    expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
+  });
+});
+
+describe('frequent', () => {
+  it('alerts once for a busy issue whose batch also carries a backlog of days-old events', async () => {
+    const busy = await project('busy', 'Busy');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Busy pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=busy`,
+    });
+    await manage.createRule(deps, organization, busy, {
+      name: 'Frequent',
+      trigger: 'frequent',
+      threshold: 2,
+      windowMinutes: 5,
+      channelIds: [channel.id],
+    });
+    // An SDK flushing what it kept offline for three days, while the issue is busy now: each old
+    // event fell in a window of its own and alerted again.
+    const now = [0, 0, 0].map(() => ({ group: 'busy', message: 'busy now' }));
+    const backlog = [1, 2, 3].map((days) => ({ group: 'busy', message: 'busy now', ageSeconds: days * 86_400 }));
+    await ingest(busy.id, [...now, ...backlog], 100);
+    expect(await stores.alerts.listDeliveries(channel.id, 100)).toHaveLength(1);
     expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
   });
 });

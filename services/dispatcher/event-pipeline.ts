@@ -110,7 +110,7 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
     const alertTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'evaluate_alerts' });
     const pairs = batch.prepared.flatMap(({ occurrence, event }) => {
       const result = byEvent.get(`${event.projectId}:${event.eventId}`);
-      return result ? [{ occurrence, result }] : [];
+      return result ? [{ occurrence, result, receivedAt: event.receivedAt }] : [];
     });
     await deps.alertEvaluator.afterBatch(pairs);
     alertTimer();

@@ -32,7 +32,7 @@ function facts(fields: Partial<AlertFacts> = {}): AlertFacts {
     level: 'error',
     environment: 'production',
     release: null,
-    timestamp: 1_800_000_000,
+    receivedAt: 1_800_000_000,
     isNewIssue: false,
     isRegression: false,
     isNewRelease: false,
@@ -76,11 +76,11 @@ describe('evaluateTriggers', () => {
 
   it('frequent and many_users carry their check and are keyed by window', () => {
     const frequent = rule({ trigger: 'frequent', threshold: 10, windowMinutes: 5 });
-    const [candidate] = evaluateTriggers([frequent], [facts({ timestamp: 600 })]);
+    const [candidate] = evaluateTriggers([frequent], [facts({ receivedAt: 600 })]);
     expect(candidate).toMatchObject({ dedupKey: 'frequent:7:2', check: { measure: 'events', threshold: 10, windowMinutes: 5 } });
-    expect(keys([frequent], [facts({ timestamp: 899 }), facts({ timestamp: 900 })])).toEqual(['frequent:7:2', 'frequent:7:3']);
+    expect(keys([frequent], [facts({ receivedAt: 899 }), facts({ receivedAt: 900 })])).toEqual(['frequent:7:2', 'frequent:7:3']);
     expect(keys([rule({ trigger: 'many_users', threshold: 3 })], [facts()])).toEqual(['many_users:7']);
-    expect(keys([rule({ trigger: 'many_users', threshold: 3, windowMinutes: 60 })], [facts({ timestamp: 7200 })])).toEqual([
+    expect(keys([rule({ trigger: 'many_users', threshold: 3, windowMinutes: 60 })], [facts({ receivedAt: 7200 })])).toEqual([
       'many_users:7:2',
     ]);
   });

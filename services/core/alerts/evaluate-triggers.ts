@@ -26,8 +26,13 @@ export interface AlertFacts {
   level: Level;
   environment: string | null;
   release: string | null;
-  /** Float seconds. */
-  timestamp: number;
+  /**
+   * When the event was received, float seconds: what numbers the windows of `frequent` and
+   * `many_users`. Stable across redeliveries; the event's own time is not used, since a backlog of
+   * old events (an SDK flushing days offline) fell each in a window of its own, and alerted once
+   * for every one while the issue was busy now.
+   */
+  receivedAt: number;
   isNewIssue: boolean;
   isRegression: boolean;
   /** This event brought its release to the project for the first time. */
@@ -91,14 +96,14 @@ function candidatesOf(rule: AlertRule, facts: AlertFacts): AlertCandidate[] {
       return [
         {
           ...base,
-          dedupKey: `frequent:${issue}:${windowNumber(facts.timestamp, window)}`,
+          dedupKey: `frequent:${issue}:${windowNumber(facts.receivedAt, window)}`,
           check: { measure: 'events', threshold: rule.threshold!, windowMinutes: window },
         },
       ];
     }
     case 'many_users': {
       const window = rule.windowMinutes;
-      const suffix = window === null ? '' : `:${windowNumber(facts.timestamp, window)}`;
+      const suffix = window === null ? '' : `:${windowNumber(facts.receivedAt, window)}`;
       return [
         {
           ...base,
@@ -111,6 +116,6 @@ function candidatesOf(rule: AlertRule, facts: AlertFacts): AlertCandidate[] {
 }
 
 /** Fixed windows counted from the epoch, so every dispatcher numbers them alike. */
-function windowNumber(timestamp: number, windowMinutes: number): number {
-  return Math.floor(timestamp / (windowMinutes * 60));
+function windowNumber(seconds: number, windowMinutes: number): number {
+  return Math.floor(seconds / (windowMinutes * 60));
 }
