@@ -241,6 +241,16 @@ export function describeAlertStoreContract(
       const listed = (await alerts.listDigestChannels()).find((c) => c.id === channel.id)!;
       expect(listed.digest).toEqual({ hour: 9, timeZone: 'UTC' });
       expect(listed.digestSentAt!.getTime()).toBeGreaterThan(before.getTime());
+      // Saved again unchanged (the settings form always posts the schedule, with a rename), the
+      // schedule keeps its place: before, the rename skipped a digest due meanwhile.
+      await alerts.claimDigest(channel.id, new Date(Date.now() + 3_600_000), null);
+      const sentAt = (await alerts.listDigestChannels()).find((c) => c.id === channel.id)!.digestSentAt;
+      await alerts.updateChannel(org.id, channel.id, { name: 'renamed', digest: { hour: 9, timeZone: 'UTC' } });
+      expect((await alerts.listDigestChannels()).find((c) => c.id === channel.id)!.digestSentAt).toEqual(sentAt);
+      await alerts.updateChannel(org.id, channel.id, { digest: { hour: 10, timeZone: 'UTC' } });
+      expect((await alerts.listDigestChannels()).find((c) => c.id === channel.id)!.digestSentAt!.getTime()).toBeGreaterThan(
+        before.getTime(),
+      );
       const dueAt = new Date(Date.now() + 3_600_000);
       expect(await alerts.claimDigest(channel.id, dueAt, delivery(channel.id, { kind: 'digest' }))).toBe(true);
       expect(await alerts.claimDigest(channel.id, dueAt, delivery(channel.id, { kind: 'digest' }))).toBe(false);

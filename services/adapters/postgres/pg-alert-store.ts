@@ -162,8 +162,11 @@ export class PgAlertStore implements AlertStore {
          sealed_secret = COALESCE($5, sealed_secret),
          digest_hour = CASE WHEN $6 THEN $7::integer ELSE digest_hour END,
          digest_time_zone = CASE WHEN $6 THEN $8::text ELSE digest_time_zone END,
-         -- A schedule counts from when it is set: no digest for an hour that passed before.
-         digest_sent_at = CASE WHEN $6 THEN now() ELSE digest_sent_at END
+         -- A schedule counts from when it is set: no digest for an hour that passed before. The
+         -- same schedule saved again (with a rename) keeps its place, or it skipped a digest due.
+         digest_sent_at = CASE
+           WHEN $6 AND (digest_hour IS DISTINCT FROM $7::integer OR digest_time_zone IS DISTINCT FROM $8::text) THEN now()
+           ELSE digest_sent_at END
        WHERE organization_id = $1 AND id = $2
        RETURNING ${CHANNEL_COLUMNS}`,
       [
