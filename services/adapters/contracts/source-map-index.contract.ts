@@ -23,14 +23,18 @@ export function describeSourceMapIndexContract(
       const checksum = 'a'.repeat(40);
       const longAgo = new Date(Date.now() - 3_600_000);
       expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
-      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(true);
-      expect(await store.claimAssembly(project.id, checksum, longAgo)).toBe(false);
+      expect(await store.claimAssembly(project.id, checksum, longAgo, longAgo)).toBe(true);
+      expect(await store.claimAssembly(project.id, checksum, longAgo, longAgo)).toBe(false);
       expect((await store.getAssembly(project.id, checksum))?.state).toBe('assembling');
       // An assembly that stopped updating before the cutoff may be taken over.
-      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(true);
+      const later = new Date(Date.now() + 60_000);
+      expect(await store.claimAssembly(project.id, checksum, later, longAgo)).toBe(true);
       await store.finishAssembly(project.id, checksum, 'error', 'bad zip');
       expect(await store.getAssembly(project.id, checksum)).toMatchObject({ state: 'error', detail: 'bad zip' });
-      expect(await store.claimAssembly(project.id, checksum, new Date(Date.now() + 60_000))).toBe(false);
+      expect(await store.claimAssembly(project.id, checksum, later, longAgo)).toBe(false);
+      // A failure before `failedBefore` is assembled again.
+      expect(await store.claimAssembly(project.id, checksum, longAgo, later)).toBe(true);
+      expect(await store.getAssembly(project.id, checksum)).toMatchObject({ state: 'assembling', detail: null });
 
       const artifact = {
         projectId: project.id,

@@ -7,13 +7,13 @@ import { chunk, valuesList, type SqlClient } from './sql-client.ts';
 export class PgSourceMapIndex implements SourceMapIndex {
   constructor(private readonly db: SqlClient) {}
 
-  async claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean> {
+  async claimAssembly(projectId: number, checksum: string, staleBefore: Date, failedBefore: Date): Promise<boolean> {
     const claimed = await this.db.query(
       `INSERT INTO bundle_assemblies AS a (project_id, checksum, state) VALUES ($1, $2, 'assembling')
        ON CONFLICT (project_id, checksum) DO UPDATE SET state = 'assembling', detail = NULL, updated_at = now()
-         WHERE a.state = 'assembling' AND a.updated_at < $3
+         WHERE (a.state = 'assembling' AND a.updated_at < $3) OR (a.state = 'error' AND a.updated_at < $4)
        RETURNING 1`,
-      [projectId, checksum, staleBefore],
+      [projectId, checksum, staleBefore, failedBefore],
     );
     return claimed.rows.length === 1;
   }

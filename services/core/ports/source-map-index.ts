@@ -27,10 +27,11 @@ export interface SourceMapArtifact {
 
 export interface SourceMapIndex {
   /**
-   * Claims the assembly of a bundle: true when this caller should assemble it (no state yet, or
-   * an assembly that stopped updating before `staleBefore`, its process presumably gone).
+   * Claims the assembly of a bundle: true when this caller should assemble it (no state yet, an
+   * assembly that stopped updating before `staleBefore`, its process presumably gone, or one that
+   * failed before `failedBefore`).
    */
-  claimAssembly(projectId: number, checksum: string, staleBefore: Date): Promise<boolean>;
+  claimAssembly(projectId: number, checksum: string, staleBefore: Date, failedBefore: Date): Promise<boolean>;
   finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void>;
   getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined>;
   /** Forgets assemblies, so that uploading those bundles again stores them again. */

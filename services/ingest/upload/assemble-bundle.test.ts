@@ -56,7 +56,7 @@ async function storeChunks(data: Buffer, size: number, form: 'raw' | 'gzip' = 'r
 /** Runs an assembly as the upload route does (claimed first) and returns its final state. */
 async function assemble(checksum: string, chunks: string[], options: { blobs?: BlobStore; maxBytes?: number } = {}) {
   await stores.metadata.forgetAssemblies(projectId, [checksum]);
-  expect(await stores.metadata.claimAssembly(projectId, checksum, new Date(0))).toBe(true);
+  expect(await stores.metadata.claimAssembly(projectId, checksum, new Date(0), new Date(0))).toBe(true);
   const ports = { metadata: stores.metadata, blobs: options.blobs ?? blobs, logger: createLogger('silent') };
   await assembleBundle(ports, projectId, checksum, chunks, { maxBytes: options.maxBytes ?? MAX_BUNDLE_BYTES });
   return stores.metadata.getAssembly(projectId, checksum);

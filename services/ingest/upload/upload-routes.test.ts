@@ -39,7 +39,15 @@ class GatedBlobs implements BlobStore {
     this.open = true;
     for (const release of this.releases.splice(0)) release();
   }
-  put: BlobStore['put'] = (...args) => this.inner.put(...args);
+  /** How many of the next puts fail, as a blob store's outage would. */
+  failPuts = 0;
+  put: BlobStore['put'] = (...args) => {
+    if (this.failPuts > 0) {
+      this.failPuts--;
+      return Promise.reject(new Error('the blob store is down'));
+    }
+    return this.inner.put(...args);
+  };
   head: BlobStore['head'] = (...args) => this.inner.head(...args);
   delete: BlobStore['delete'] = (...args) => this.inner.delete(...args);
   deleteMany: BlobStore['deleteMany'] = (...args) => this.inner.deleteMany(...args);
@@ -147,6 +155,24 @@ describe('assemblies', () => {
     expect(await finished('b1', checksum)).toMatchObject({ state: 'ok' });
     expect(await finished('c1', checksum)).toMatchObject({ state: 'ok' });
     expect(new Set(readsOf())).toEqual(new Set([tokens.a1!.projectId, tokens.b1!.projectId, tokens.c1!.projectId]));
+  });
+
+  it('answer a failed assembly as failed for a minute, for the polling CLI; the bundle uploaded again later is assembled again', async () => {
+    const { blobs, assemble, finished } = await uploadApp(['r1'], 2);
+    blobs.openGate();
+    blobs.failPuts = 1;
+    expect((await assemble('r1', checksum)).body.state).toBe('created');
+    expect(await finished('r1', checksum)).toEqual({
+      state: 'error',
+      missingChunks: [],
+      detail: 'the bundle could not be stored; upload it again later',
+    });
+    expect((await assemble('r1', checksum)).body.state).toBe('error');
+    // A minute on (the outage over), sentry-cli run again sends the same bundle, same checksum:
+    // before, the error was answered for good and that release never got its source maps.
+    await stores.client.query(`UPDATE bundle_assemblies SET updated_at = updated_at - interval '2 minutes'`);
+    expect((await assemble('r1', checksum)).body.state).toBe('created');
+    expect((await finished('r1', checksum)).state).toBe('ok');
   });
 
   it(`keep at most ${MAX_WAITING_ASSEMBLIES_PER_PROJECT} waiting per project; more get 429 saying to retry`, async () => {

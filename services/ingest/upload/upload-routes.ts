@@ -14,6 +14,7 @@ import type Koa from 'koa';
 import { UserInputError, ForbiddenError } from '../../core/errors.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
+import type { BundleAssembly } from '../../core/ports/source-map-index.ts';
 import {
   assembleRequest,
   CHUNK_SIZE,
@@ -48,6 +49,20 @@ interface UploadDeps {
 
 /** An assembly that has not finished in this long is presumed dead and may be claimed again. */
 const ASSEMBLY_STALE_MS = 5 * 60_000;
+/**
+ * How long a failed assembly is answered as failed: long enough for the CLI polling it (every
+ * second or so) to see the error; after that, the same bundle sent again (sentry-cli's bundles
+ * are the same bytes, same checksum, for the same files) is assembled again. Before, an error
+ * was answered for good, and a blob store's moment of outage cost that release its source maps.
+ */
+const FAILED_ASSEMBLY_KEPT_MS = 60_000;
+
+/** Whether an assembly already known is taken up again: one stuck (its process gone), or one that failed a while ago. */
+function startsAgain(known: BundleAssembly, now: number): boolean {
+  const age = now - known.updatedAt.getTime();
+  if (known.state === 'assembling') return age >= ASSEMBLY_STALE_MS;
+  return known.state === 'error' && age >= FAILED_ASSEMBLY_KEPT_MS;
+}
 
 export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
   const quota = new ChunkQuota(deps.uploadLimits.chunkBytesPerProject, deps.now);
@@ -143,9 +158,7 @@ async function assemble(
   const created: AssembleResponse = { state: 'created', missingChunks: [], detail: null };
   if (assemblies.isWaiting(projectId, request.checksum)) return created;
   const known = await deps.metadata.getAssembly(projectId, request.checksum);
-  if (known && (known.state !== 'assembling' || Date.now() - known.updatedAt.getTime() < ASSEMBLY_STALE_MS)) {
-    return { state: known.state, missingChunks: [], detail: known.detail };
-  }
+  if (known && !startsAgain(known, Date.now())) return { state: known.state, missingChunks: [], detail: known.detail };
   // Loaded with the first assembly, not at start: it brings yauzl, a ZIP reader most servers never
   // need. Here, before the place is reserved and the assembly claimed, so that an import that
   // fails leaves neither behind.
@@ -162,7 +175,12 @@ async function assemble(
   if (!place) return created;
   let claimed = false;
   try {
-    claimed = await deps.metadata.claimAssembly(projectId, request.checksum, new Date(Date.now() - ASSEMBLY_STALE_MS));
+    claimed = await deps.metadata.claimAssembly(
+      projectId,
+      request.checksum,
+      new Date(Date.now() - ASSEMBLY_STALE_MS),
+      new Date(Date.now() - FAILED_ASSEMBLY_KEPT_MS),
+    );
   } finally {
     if (claimed) {
       const limits = { maxBytes: largestBundle(deps.uploadLimits) };
