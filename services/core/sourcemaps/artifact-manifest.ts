@@ -153,7 +153,17 @@ export async function collectBundleFiles(manifest: ArtifactManifest, entries: Bu
     if (type === 'minified_source' && sourceMap) file.sourceMap = sourceMap;
     found.set(path, file);
   }
-  const files = listed.flatMap(([path]) => found.get(path) ?? []);
+  // One file per debug id and type, the first the manifest lists: the index keeps one. A bundle
+  // holding two (a directory uploaded twice over, `dist` and `dist/assets`) had both written under
+  // one key, and then failed to index them at all.
+  const kept = new Set<string>();
+  const files = listed.flatMap(([path]) => {
+    const file = found.get(path);
+    const key = file && `${file.debugId}:${file.type}`;
+    if (!file || kept.has(key!)) return [];
+    kept.add(key!);
+    return [file];
+  });
 
   const result: ParsedArtifactBundle = { files, skipped: listed.length - files.length };
   if (manifest.release) result.release = manifest.release;

@@ -92,6 +92,21 @@ describe('assembling an uploaded bundle', () => {
     ]);
   });
 
+  it('indexes the first of two files with one debug id and type (a directory uploaded twice over), and skips the other', async () => {
+    const twice = {
+      ...pair(),
+      ...Object.fromEntries(Object.entries(pair()).map(([path, file]) => [`files/_/_/assets/${path.slice(10)}`, file])),
+    };
+    expect(Object.keys(twice)).toHaveLength(4);
+    const doubled = Buffer.from(makeBundle(twice));
+    expect(await assemble(sha1(doubled), await storeChunks(doubled, 4096))).toMatchObject({ state: 'ok', detail: null });
+    const stored = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 100, debugId: ID });
+    expect(stored.map((a) => [a.type, a.url]).sort()).toEqual([
+      ['minified_source', '~/app.js'],
+      ['source_map', '~/app.js.map'],
+    ]);
+  });
+
   it('reads chunks stored gzip-compressed, as a gzip upload leaves them', async () => {
     const chunks = await storeChunks(bundle, 200, 'gzip');
     expect(await assemble(sha1(bundle), chunks)).toMatchObject({ state: 'ok' });
