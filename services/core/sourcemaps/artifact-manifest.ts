@@ -24,8 +24,14 @@ export interface BundleFile {
   sourceMap?: string;
 }
 
-export interface ParsedArtifactBundle {
-  files: BundleFile[];
+/**
+ * What becomes of each file as it is read: by default it is kept whole. An assembly stores each
+ * one and keeps only what the index needs, so a bundle's files are never all in memory at once.
+ */
+export type KeepFile<F> = (file: BundleFile) => Promise<F>;
+
+export interface ParsedArtifactBundle<F = BundleFile> {
+  files: F[];
   /** Manifest entries not returned: other types, or no (valid) debug id. */
   skipped: number;
   release?: string;
@@ -131,7 +137,11 @@ export interface BundleEntries {
  * manifest's order. Every listed path must exist before anything is read, and only the types we
  * index are read at all.
  */
-export async function collectBundleFiles(manifest: ArtifactManifest, entries: BundleEntries): Promise<ParsedArtifactBundle> {
+export async function collectBundleFiles<F = BundleFile>(
+  manifest: ArtifactManifest,
+  entries: BundleEntries,
+  keep: KeepFile<F> = async (file) => file as F,
+): Promise<ParsedArtifactBundle<F>> {
   const listed = Object.entries(manifest.files);
   for (const [path] of listed) {
     if (!entries.has(path)) throw new BundleError(`manifest.json lists ${quote(path)} but the bundle has no such entry`);
@@ -142,30 +152,25 @@ export async function collectBundleFiles(manifest: ArtifactManifest, entries: Bu
     const type = ARTIFACT_TYPES.find((known) => known === info.type);
     if (type) indexed.set(path, { type, info });
   }
-  const found = new Map<string, BundleFile>();
+  // One file per debug id and type, the first read (files are read in the order they lie in the
+  // bundle): the index keeps one. A bundle holding two (a directory uploaded twice over, `dist`
+  // and `dist/assets`) had both written under one key, and then failed to index them at all.
+  const seen = new Set<string>();
+  const found = new Map<string, F>();
   for await (const [path, content] of entries.readEach([...indexed.keys()])) {
     const { type, info } = indexed.get(path)!;
     const headers = info.headers ?? {};
     const debugId = findDebugId(type, headers, content);
-    if (!debugId) continue;
+    if (!debugId || seen.has(`${debugId}:${type}`)) continue;
+    seen.add(`${debugId}:${type}`);
     const file: BundleFile = { debugId, type, url: info.url, content };
     const sourceMap = headerValue(headers, 'sourcemap') ?? headerValue(headers, 'x-sourcemap');
     if (type === 'minified_source' && sourceMap) file.sourceMap = sourceMap;
-    found.set(path, file);
+    found.set(path, await keep(file));
   }
-  // One file per debug id and type, the first the manifest lists: the index keeps one. A bundle
-  // holding two (a directory uploaded twice over, `dist` and `dist/assets`) had both written under
-  // one key, and then failed to index them at all.
-  const kept = new Set<string>();
-  const files = listed.flatMap(([path]) => {
-    const file = found.get(path);
-    const key = file && `${file.debugId}:${file.type}`;
-    if (!file || kept.has(key!)) return [];
-    kept.add(key!);
-    return [file];
-  });
+  const files = listed.flatMap(([path]) => (found.has(path) ? [found.get(path)!] : []));
 
-  const result: ParsedArtifactBundle = { files, skipped: listed.length - files.length };
+  const result: ParsedArtifactBundle<F> = { files, skipped: listed.length - files.length };
   if (manifest.release) result.release = manifest.release;
   if (manifest.dist) result.dist = manifest.dist;
   if (manifest.project) result.project = manifest.project;

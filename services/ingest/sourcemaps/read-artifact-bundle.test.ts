@@ -316,7 +316,7 @@ describe('readArtifactBundle on hostile input', () => {
   it('rejects too many files by the declared entry count, before reading any entry', async () => {
     const files: Record<string, Listed> = {};
     for (let index = 0; index < 5; index++)
-      files[`files/${index}.js`] = { type: 'minified_source', url: `~/${index}.js`, content: minified(ID) };
+      files[`files/${index}.js`] = { type: 'minified_source', url: `~/${index}.js`, content: minified(idNumbered(index)) };
     await expectBundleError(readArtifactBundle(makeBundle(files), { maxFiles: 3 }), /has 6 entries; at most 3 files are allowed/);
     expect((await readArtifactBundle(makeBundle(files), { maxFiles: 5 })).files).toHaveLength(5);
     // An end record claiming 65535 entries (or ZIP64's 2^40) is refused without reading them.
@@ -332,7 +332,12 @@ describe('readArtifactBundle on hostile input', () => {
       url: '~/a.js.map',
       content: sourceMap({ debug_id: ID, sourcesContent: ['x'.repeat(600)] }),
     };
-    const bundle = makeBundle({ 'files/a.js.map': big, 'files/b.js.map': { ...big, url: '~/b.js.map' } });
+    const other = {
+      ...big,
+      url: '~/b.js.map',
+      content: sourceMap({ debug_id: idNumbered(1), sourcesContent: ['x'.repeat(600)] }),
+    };
+    const bundle = makeBundle({ 'files/a.js.map': big, 'files/b.js.map': other });
     await expectBundleError(
       readArtifactBundle(bundle, { maxFileBytes: 500 }),
       /"files\/a\.js\.map" is \d+ bytes uncompressed; the limit is 500 bytes per file/,
@@ -472,3 +477,8 @@ describe('readArtifactBundle on hostile input', () => {
     );
   });
 });
+
+/** Debug ids of their own: a bundle's files of one id and type are indexed once. */
+function idNumbered(index: number): string {
+  return `${ID.slice(0, -2)}${String(index).padStart(2, '0')}`;
+}

@@ -22,6 +22,7 @@ import {
   MANIFEST_NAME,
   parseManifest,
   quote,
+  type KeepFile,
   type ParsedArtifactBundle,
 } from '../../core/sourcemaps/artifact-manifest.ts';
 
@@ -60,26 +61,27 @@ export async function readArtifactBundle(bytes: Uint8Array, limits?: Partial<Bun
   checkHeader(bytes);
   // A view, not a copy: yauzl wants a Buffer.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return readZip(yauzl.fromBufferPromise(buffer, ZIP_OPTIONS), bounds);
+  return readZip(yauzl.fromBufferPromise(buffer, ZIP_OPTIONS), bounds, async (file) => file);
 }
 
 /**
  * The same, from a bundle yauzl reads piece by piece where it lies (an assembled upload, whose
  * chunks are never joined): `source.slice` gives the header, yauzl the rest.
  */
-export async function readArtifactBundleFrom(
+export async function readArtifactBundleFrom<F>(
   source: RandomAccessReader & { size: number; slice(start: number, end: number): Promise<Uint8Array> },
+  keep: KeepFile<F>,
   limits?: Partial<BundleLimits>,
-): Promise<ParsedArtifactBundle> {
+): Promise<ParsedArtifactBundle<F>> {
   const bounds = resolveLimits(limits);
   checkHeader(await source.slice(0, 8));
   // autoClose off, as fromBuffer has it: the entries are read after the directory has been listed.
-  return readZip(yauzl.fromRandomAccessReaderPromise(source, source.size, { ...ZIP_OPTIONS, autoClose: false }), bounds);
+  return readZip(yauzl.fromRandomAccessReaderPromise(source, source.size, { ...ZIP_OPTIONS, autoClose: false }), bounds, keep);
 }
 
 const ZIP_OPTIONS = { lazyEntries: true, validateEntrySizes: true, strictFileNames: true } as const;
 
-async function readZip(opening: Promise<ZipFile>, bounds: BundleLimits): Promise<ParsedArtifactBundle> {
+async function readZip<F>(opening: Promise<ZipFile>, bounds: BundleLimits, keep: KeepFile<F>): Promise<ParsedArtifactBundle<F>> {
   const zip = await opening.catch((error: unknown) => {
     if (error instanceof BundleError) throw error;
     throw new BundleError(`the artifact bundle is not a readable ZIP archive: ${describe(error)}`);
@@ -89,14 +91,18 @@ async function readZip(opening: Promise<ZipFile>, bounds: BundleLimits): Promise
   const manifestEntry = entries.get(MANIFEST_NAME);
   if (!manifestEntry) throw new BundleError('the artifact bundle has no manifest.json');
   const manifest = parseManifest(await readEntry(zip, manifestEntry));
-  return collectBundleFiles(manifest, {
-    has: (path) => entries.has(path),
-    readEach: (paths) =>
-      readInPlaceOrder(
-        zip,
-        paths.map((path) => entries.get(path)!),
-      ),
-  });
+  return collectBundleFiles(
+    manifest,
+    {
+      has: (path) => entries.has(path),
+      readEach: (paths) =>
+        readInPlaceOrder(
+          zip,
+          paths.map((path) => entries.get(path)!),
+        ),
+    },
+    keep,
+  );
 }
 
 /**

@@ -107,6 +107,32 @@ describe('assembling an uploaded bundle', () => {
     ]);
   });
 
+  it("stores each file as it is read, never holding the bundle's files all at once", async () => {
+    const second = '254733b7-3a40-544e-9fd4-e3454f09847d';
+    const two = Buffer.from(
+      makeBundle({
+        ...pair(),
+        ...Object.fromEntries(Object.entries(pair(second)).map(([path, file]) => [path.replace('app', 'vendor'), file])),
+      }),
+    );
+    const order: string[] = [];
+    const watching: BlobStore = {
+      get: (key) => (order.push(`read ${key.split('/')[0]}`), blobs.get(key)),
+      put: (key, body) => (order.push(`store ${key.split('/')[0]}`), blobs.put(key, body)),
+      head: (key) => blobs.head(key),
+      delete: (key) => blobs.delete(key),
+      deleteMany: (keys) => blobs.deleteMany(keys),
+      list: (...args) => blobs.list(...args),
+      ping: () => blobs.ping(),
+      close: () => blobs.close(),
+    };
+    expect(await assemble(sha1(two), await storeChunks(two, 97), { blobs: watching })).toMatchObject({ state: 'ok' });
+    // The first file was stored before the last chunks were read: before, every file waited in
+    // memory for the last, and a bundle of ~1 MB (files of zeros) held 1 GiB.
+    expect(order.indexOf(order.find((step) => step.startsWith('store'))!)).toBeLessThan(order.lastIndexOf('read chunks'));
+    expect(order.filter((step) => step.startsWith('store'))).toHaveLength(4);
+  });
+
   it('reads chunks stored gzip-compressed, as a gzip upload leaves them', async () => {
     const chunks = await storeChunks(bundle, 200, 'gzip');
     expect(await assemble(sha1(bundle), chunks)).toMatchObject({ state: 'ok' });

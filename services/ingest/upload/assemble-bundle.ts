@@ -41,12 +41,12 @@ export async function assembleBundle(
   try {
     const sizes = await verifyChunks(ports, projectId, checksum, chunks, limits.maxBytes);
     const bundle = new ChunkedBundle((i) => readCheckedChunk(ports.blobs, projectId, chunks[i]!), sizes);
-    const parsed = await readArtifactBundleFrom(bundle);
-    const artifacts = [];
-    for (const file of parsed.files) {
+    // Each file is stored as it is read, and only its index entry kept: holding every file until
+    // the last was read let one upload of ~1 MB (files of zeros compress 1000:1) hold 1 GiB.
+    const parsed = await readArtifactBundleFrom(bundle, async (file) => {
       const key = artifactKey(projectId, file.debugId, file.type);
       await ports.blobs.put(key, await gzipAsync(file.content), { contentType: 'application/gzip' });
-      artifacts.push({
+      return {
         projectId,
         debugId: file.debugId,
         type: file.type,
@@ -54,8 +54,9 @@ export async function assembleBundle(
         blobKey: key,
         sizeBytes: file.content.byteLength,
         bundleChecksum: checksum,
-      });
-    }
+      };
+    });
+    const artifacts = parsed.files;
     await ports.metadata.saveSourceMapArtifacts(artifacts);
     await ports.metadata.finishAssembly(projectId, checksum, 'ok', null);
     ports.logger.info({ projectId, checksum, files: artifacts.length, skipped: parsed.skipped }, 'artifact bundle assembled');
