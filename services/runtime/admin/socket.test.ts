@@ -44,6 +44,16 @@ describe('admin socket', () => {
     const created = (await callAdminSocket(path, 'createproject', { name: 'Sock' })) as { dsn: string };
     expect(created.dsn).toMatch(/^http:\/\/[0-9a-f]{32}@localhost:8000\/\d+$/);
     await expect(callAdminSocket(path, 'createproject', { name: 'Sock' })).rejects.toThrow(/already exists/);
+
+    // Rules of 32 K characters each, two bytes apiece in UTF-8: 128 KB, which was cut at 64 KiB
+    // and answered "internal error", while the same command without a server succeeded.
+    const rules = `message:"${'é'.repeat(30_000)}" -> x`;
+    await expect(
+      callAdminSocket(path, 'setgroupingrules', { project: 'sock', fingerprintRules: rules, stackTraceRules: '' }),
+    ).rejects.toThrow(/the value after "message:" has 30000 characters; at most 1024 are allowed/);
+    await expect(callAdminSocket(path, 'createproject', { name: 'x'.repeat(2 * 1024 * 1024) })).rejects.toThrow(
+      /^the request is \d+ bytes; the admin socket takes at most 1048576$/,
+    );
   });
 
   describe('with a data directory path too long for a socket', () => {

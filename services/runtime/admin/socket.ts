@@ -6,12 +6,16 @@ import { chmod, lstat, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ErrataError, UnavailableError } from '../../core/errors.ts';
+import { ErrataError, UnavailableError, UserInputError } from '../../core/errors.ts';
 import { ConfigError } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { runAdminOperation, type AdminContext } from './operations.ts';
 
-const MAX_REQUEST = 64 * 1024;
+/**
+ * The largest request: well above the largest operation's input (two grouping rule texts of 32 K
+ * characters each, up to six bytes a character once written as JSON).
+ */
+const MAX_REQUEST = 1024 * 1024;
 
 /** Socket paths from this many bytes on are too long for every platform we run on (Linux: 108). */
 const MAX_SOCKET_PATH = 100;
@@ -76,8 +80,10 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
       let status = 200;
       let body: unknown;
       try {
-        const input = size > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : {};
-        body = await runAdminOperation(ctx, operation, input);
+        if (size > MAX_REQUEST) {
+          throw new UserInputError(`the request is ${size} bytes; the admin socket takes at most ${MAX_REQUEST}`);
+        }
+        body = await runAdminOperation(ctx, operation, size > 0 ? parseInput(Buffer.concat(chunks)) : {});
         logger.info({ operation }, 'admin operation');
       } catch (error) {
         status = error instanceof ErrataError ? 400 : 500;
@@ -137,6 +143,14 @@ export function callAdminSocket(path: string, operation: string, input: unknown)
     );
     req.end(JSON.stringify(input));
   });
+}
+
+function parseInput(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw new UserInputError("the request is not JSON: send the operation's arguments as one JSON object");
+  }
 }
 
 /** An error the server reported; carries its message through to the CLI unchanged. */
