@@ -47,11 +47,11 @@ async function until<T>(check: () => Promise<T | undefined> | T | undefined, tim
   }
 }
 
-function worker(allowHosts = ['localhost']) {
+function worker(allowHosts = ['localhost'], ca = [receiver.caPem]) {
   return startDeliveryWorker({
     alerts,
     secrets: box,
-    sender: { allowHosts, userAgent: 'errata/test', ca: [receiver.caPem] },
+    sender: { allowHosts, userAgent: 'errata/test', ca },
     retryBaseMs: 100,
     logger: createLogger('silent'),
     metrics,
@@ -169,6 +169,33 @@ describe('delivery worker', () => {
       expect(receiver.received.splice(0)).toHaveLength(2);
     } finally {
       await running.stop();
+    }
+  }, 40_000);
+
+  it('keeps one send per channel at a time, so a receiver that never answers holds up no other channel', async () => {
+    const tarpit = await startHttpsReceiver();
+    const sealed = box.seal(mintSigningSecret());
+    const slow = await alerts.createChannel({ organizationId, name: 'tarpit', url: tarpit.url, sealedSecret: sealed });
+    const fine = await alerts.createChannel({ organizationId, name: 'fine', url: receiver.url, sealedSecret: sealed });
+    tarpit.script.push('hang');
+    const test = (channelId: number) =>
+      ({ channelId, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' }) as const;
+    // A claim's worth of alerts to the tarpit, then one elsewhere: before, the claim took twenty
+    // of the tarpit's, and the other waited for the one that hung.
+    await alerts.enqueueDeliveries(Array.from({ length: 20 }, () => test(slow.id)));
+    await alerts.enqueueDeliveries([test(fine.id)]);
+    const running = worker(['localhost'], [receiver.caPem, tarpit.caPem]);
+    try {
+      await until(async () => ((await alerts.listDeliveries(fine.id, 1))[0]?.status === 'delivered' ? true : undefined));
+      const tarpitAttempts = (await alerts.listDeliveries(slow.id, 20)).flatMap((d) => d.attemptLog);
+      expect(tarpitAttempts).toEqual([]);
+      expect(tarpit.received).toHaveLength(1);
+      expect(receiver.received.splice(0)).toHaveLength(1);
+    } finally {
+      await running.stop();
+      await tarpit.close();
+      await alerts.deleteChannel(organizationId, slow.id);
+      await alerts.deleteChannel(organizationId, fine.id);
     }
   }, 40_000);
 

@@ -1,6 +1,7 @@
-// Sends the outbox (AlertStore deliveries): every half second, claims the due deliveries, signs
-// each with its channel's current secret at that moment (so Rotate applies to the very next
-// attempt), sends it, records the attempt, and schedules a retry or finishes it
+// Sends the outbox (AlertStore deliveries): every half second, claims the due deliveries (one per
+// channel at a time, up to BATCH sends under way), signs each with its channel's current secret
+// at that moment (so Rotate applies to the very next attempt), sends it, records the attempt,
+// and schedules a retry or finishes it
 // (core/alerts/delivery-policy.ts). Claims expire, so deliveries a dispatcher held when it died
 // are sent by the next one; a restart loses nothing.
 import { DELIVERY_DEADLINE_MS, retryDelayMs, verdictOf } from '../core/alerts/delivery-policy.ts';
@@ -33,13 +34,25 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  // Sends under way. Each tick claims only what there is room for and does not wait for them:
+  // waiting for a whole claim held every alert behind its slowest receiver's 10 s.
+  const sending = new Set<Promise<void>>();
 
   const tick = async () => {
     try {
-      for (;;) {
-        const due = await deps.alerts.claimDueDeliveries(new Date(now()), BATCH, CLAIM_MS);
-        await Promise.all(due.map((delivery) => deliver(deps, delivery, now)));
-        if (due.length < BATCH || stopped) break;
+      while (!stopped && sending.size < BATCH) {
+        const room = BATCH - sending.size;
+        const due = await deps.alerts.claimDueDeliveries(new Date(now()), room, CLAIM_MS);
+        for (const delivery of due) {
+          const send: Promise<void> = deliver(deps, delivery, now)
+            .catch((error: unknown) => {
+              // Its claim runs out and the next tick sends it again.
+              deps.logger.error({ err: error, deliveryId: delivery.id }, 'a webhook delivery could not be recorded');
+            })
+            .finally(() => sending.delete(send));
+          sending.add(send);
+        }
+        if (due.length < room) break;
       }
     } catch (error) {
       deps.logger.error({ err: error }, 'webhook deliveries could not be claimed; trying again shortly');
@@ -57,6 +70,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise
       stopped = true;
       clearTimeout(timer);
       await running;
+      await Promise.all(sending);
     },
   };
 }

@@ -280,10 +280,22 @@ export class PgAlertStore implements AlertStore {
 
   async claimDueDeliveries(now: Date, limit: number, claimMs: number) {
     const result = await this.db.query<DeliveryRow & { url: string; sealed_secret: string }>(
-      `WITH due AS (
+      // One delivery per channel at a time, the channel's earliest due, and none for a channel
+      // with one in flight (claimed, not finished): a receiver that never answers holds one
+      // sender for its 10 s, not a whole claim of them, and the other channels' alerts go on.
+      // (FOR UPDATE cannot go with DISTINCT ON: the rows it picked are locked by id after.)
+      `WITH next_per_channel AS (
+         SELECT DISTINCT ON (d.channel_id) d.id, d.next_attempt_at FROM alert_deliveries d
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
+           AND NOT EXISTS (
+             SELECT 1 FROM alert_deliveries busy
+             WHERE busy.channel_id = d.channel_id AND busy.status = 'pending' AND busy.claimed_until > $1
+           )
+         ORDER BY d.channel_id, d.next_attempt_at, d.id
+       ), due AS (
          SELECT id FROM alert_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
-         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         WHERE id IN (SELECT id FROM next_per_channel ORDER BY next_attempt_at, id LIMIT $2)
+         FOR UPDATE SKIP LOCKED
        )
        UPDATE alert_deliveries d SET claimed_until = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
        FROM due, alert_channels c
