@@ -24,7 +24,7 @@ export async function setGroupingRules(
       );
     }
   }
-  if (texts.fingerprintRules !== undefined) parseFingerprintRules(texts.fingerprintRules);
-  if (texts.stackTraceRules !== undefined) parseStackTraceRules(texts.stackTraceRules);
+  if (texts.fingerprintRules !== undefined) parseFingerprintRules(texts.fingerprintRules, { limited: true });
+  if (texts.stackTraceRules !== undefined) parseStackTraceRules(texts.stackTraceRules, { limited: true });
   return store.setGroupingRules(projectId, texts);
 }

@@ -60,9 +60,15 @@ const VARIABLES = new Set([
   'logger',
 ]);
 
-/** Parses the whole text; throws RuleSyntaxError naming the first bad line and column. */
-export function parseFingerprintRules(text: string): FingerprintRule[] {
-  return ruleLines(text).map((line) => parseRule(new LineScanner('fingerprint rules', line.number, line.text)));
+/**
+ * Parses the whole text; throws RuleSyntaxError naming the first bad line and column. `limited`
+ * (when rules are set) also holds each value to the size limits: rules stored before them still
+ * load, rather than the project's whole set being dropped.
+ */
+export function parseFingerprintRules(text: string, options: { limited?: boolean } = {}): FingerprintRule[] {
+  return ruleLines(text).map((line) =>
+    parseRule(new LineScanner('fingerprint rules', line.number, line.text, options.limited ?? false)),
+  );
 }
 
 function parseRule(scanner: LineScanner): FingerprintRule {

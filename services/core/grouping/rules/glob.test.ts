@@ -36,6 +36,9 @@ describe('globMatches', () => {
     expect(globMatches('[z-a]x', 'bx', plain)).toBe(false);
     expect(globMatches('**/[z-a]*.js', 'src/[z-a]lib.js', path)).toBe(true);
     expect(globMatches(`${'*a'.repeat(8)}[z-a]`, `${'a'.repeat(40)}[z-a]`, plain)).toBe(true);
+    // Its body too: no wildcard inside it.
+    expect(globMatches('[*-!]x', '[*-!]x', plain)).toBe(true);
+    expect(globMatches('[*-!]x', '[abc-!]x', plain)).toBe(false);
   });
 
   it('answers a pattern of many runs against a long path or message without backtracking for seconds', () => {

@@ -91,7 +91,7 @@ export function regExpTester(tokens: GlobToken[], options: GlobOptions): (value:
 function regExpSource(token: GlobToken, path: boolean): string {
   switch (token.kind) {
     case 'char':
-      return token.char.replace(/[.+^${}()|\\/[\]]/g, '\\$&');
+      return token.char.replace(/[.*+?^${}()|\\/[\]]/g, '\\$&');
     case 'any':
       return path ? '[^/]' : '.';
     case 'class':
@@ -120,10 +120,13 @@ export function globTokens(pattern: string, path: boolean): GlobToken[] {
       const end = pattern.indexOf(']', i + 2);
       const body = end === -1 ? '' : pattern.slice(i + 1, end);
       const source = `[${body.startsWith('!') ? `^${escapeClass(body.slice(1))}` : escapeClass(body)}]`;
-      // A class the engine refuses (`[z-a]`, a range out of order) is plain characters, as an
-      // unclosed `[` is: compiled, it threw while grouping, and the batch was retried without end.
-      if (end === -1 || !compiles(source)) tokens.push({ kind: 'char', char });
-      else {
+      if (end === -1) tokens.push({ kind: 'char', char });
+      else if (!compiles(source)) {
+        // A class the engine refuses (`[z-a]`, a range out of order) is its characters, all
+        // literally: compiled, it threw while grouping, and the batch was retried without end.
+        for (const literal of pattern.slice(i, end + 1)) tokens.push({ kind: 'char', char: literal });
+        i = end;
+      } else {
         tokens.push({ kind: 'class', source });
         i = end;
       }

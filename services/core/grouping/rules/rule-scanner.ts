@@ -45,6 +45,8 @@ export class LineScanner {
     readonly kind: RuleKind,
     readonly lineNumber: number,
     readonly text: string,
+    /** Holds values to MAX_PATTERN_CHARS and MAX_PATTERN_RUNS: rules being set, not rules stored before those limits. */
+    private readonly limited = false,
   ) {}
 
   /** Skips spaces and tabs; a `#` starts a comment that runs to the end of the line. */
@@ -133,7 +135,8 @@ export class LineScanner {
         : runs > MAX_PATTERN_RUNS
           ? `${runs} runs of *; at most ${MAX_PATTERN_RUNS} are allowed`
           : undefined;
-    if (tooLarge) throw new RuleSyntaxError(this.kind, this.lineNumber, valueAt + 1, `the value after "${key}:" has ${tooLarge}`);
+    if (tooLarge && this.limited)
+      throw new RuleSyntaxError(this.kind, this.lineNumber, valueAt + 1, `the value after "${key}:" has ${tooLarge}`);
     return { key: canonical, pattern, negated };
   }
 

@@ -51,9 +51,15 @@ const UNQUOTED = /[^\s|[\]]+/;
 const FLAG_ACTION = /[v^]?[+-][A-Za-z]+/;
 const SUPPORTED_ACTIONS = '+app, -app, +group, -group, each optionally prefixed by ^ or v, or category=<name>';
 
-/** Parses the whole text; throws RuleSyntaxError naming the first bad line and column. */
-export function parseStackTraceRules(text: string): StackTraceRule[] {
-  return ruleLines(text).map((line) => parseRule(new LineScanner('stack-trace rules', line.number, line.text)));
+/**
+ * Parses the whole text; throws RuleSyntaxError naming the first bad line and column. `limited`
+ * (when rules are set) also holds each value to the size limits: rules stored before them still
+ * load, rather than the project's whole set being dropped.
+ */
+export function parseStackTraceRules(text: string, options: { limited?: boolean } = {}): StackTraceRule[] {
+  return ruleLines(text).map((line) =>
+    parseRule(new LineScanner('stack-trace rules', line.number, line.text, options.limited ?? false)),
+  );
 }
 
 function parseRule(scanner: LineScanner): StackTraceRule {
