@@ -13,7 +13,7 @@ import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { MAX_BUNDLE_BYTES } from '../../core/sourcemaps/upload-protocol.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { assembleBundle } from './assemble-bundle.ts';
-import { chunkKey, gzipChunkKey } from './blob-keys.ts';
+import { artifactKey, chunkKey, gzipChunkKey } from './blob-keys.ts';
 
 const sha1 = (data: Uint8Array) => createHash('sha1').update(data).digest('hex');
 
@@ -131,6 +131,35 @@ describe('assembling an uploaded bundle', () => {
     // memory for the last, and a bundle of ~1 MB (files of zeros) held 1 GiB.
     expect(order.indexOf(order.find((step) => step.startsWith('store'))!)).toBeLessThan(order.lastIndexOf('read chunks'));
     expect(order.filter((step) => step.startsWith('store'))).toHaveLength(4);
+  });
+
+  it('removes the files a failed assembly stored that nothing indexes, and keeps those already indexed', async () => {
+    const fresh = '354733b7-3a40-544e-9fd4-e3454f09847d';
+    const mixed = Buffer.from(
+      makeBundle({
+        ...pair(),
+        ...Object.fromEntries(Object.entries(pair(fresh)).map(([path, file]) => [path.replace('app', 'fresh'), file])),
+      }),
+    );
+    // The last file's store fails, as in an outage: three were stored before it.
+    let puts = 0;
+    const failing: BlobStore = {
+      get: (key) => blobs.get(key),
+      put: (key, body) => (++puts === 4 ? Promise.reject(new Error('the blob store is down')) : blobs.put(key, body)),
+      head: (key) => blobs.head(key),
+      delete: (key) => blobs.delete(key),
+      deleteMany: (keys) => blobs.deleteMany(keys),
+      list: (...args) => blobs.list(...args),
+      ping: () => blobs.ping(),
+      close: () => blobs.close(),
+    };
+    expect((await assemble(sha1(mixed), await storeChunks(mixed, 4096), { blobs: failing }))?.state).toBe('error');
+    expect(puts).toBe(4);
+    // Before, the fresh id's files stayed with no index entry, reached by no retention or delete.
+    expect(await blobs.head(artifactKey(projectId, fresh, 'minified_source'))).toBeUndefined();
+    expect(await blobs.head(artifactKey(projectId, fresh, 'source_map'))).toBeUndefined();
+    // The files of ID, indexed by an earlier test, stay where their entries point.
+    expect(await blobs.head(artifactKey(projectId, ID, 'source_map'))).toBeDefined();
   });
 
   it('reads chunks stored gzip-compressed, as a gzip upload leaves them', async () => {

@@ -38,6 +38,7 @@ export async function assembleBundle(
   chunks: string[],
   limits: AssembleLimits,
 ): Promise<void> {
+  const written: Array<{ key: string; debugId: string; type: string }> = [];
   try {
     const sizes = await verifyChunks(ports, projectId, checksum, chunks, limits.maxBytes);
     const bundle = new ChunkedBundle((i) => readCheckedChunk(ports.blobs, projectId, chunks[i]!), sizes);
@@ -45,6 +46,7 @@ export async function assembleBundle(
     // the last was read let one upload of ~1 MB (files of zeros compress 1000:1) hold 1 GiB.
     const parsed = await readArtifactBundleFrom(bundle, async (file) => {
       const key = artifactKey(projectId, file.debugId, file.type);
+      written.push({ key, debugId: file.debugId, type: file.type });
       await ports.blobs.put(key, await gzipAsync(file.content), { contentType: 'application/gzip' });
       return {
         projectId,
@@ -64,10 +66,31 @@ export async function assembleBundle(
     const detail = error instanceof BundleError ? error.message : 'the bundle could not be stored; upload it again later';
     if (!(error instanceof BundleError))
       ports.logger.error({ err: error, projectId, checksum }, 'artifact bundle assembly failed');
+    await forgetUnindexed(ports, projectId, written).catch((failure: unknown) => {
+      ports.logger.error({ err: failure, projectId, checksum }, 'could not remove the files of a failed assembly');
+    });
     await ports.metadata.finishAssembly(projectId, checksum, 'error', detail).catch((failure: unknown) => {
       ports.logger.error({ err: failure, projectId, checksum }, 'could not record the failed assembly');
     });
   }
+}
+
+/**
+ * Removes the files a failed assembly stored that no index entry points at: only index entries
+ * lead retention and deletion to a file, so they stayed for good. A file of a debug id already
+ * indexed (the same file uploaded before) stays, its entry pointing at it.
+ */
+async function forgetUnindexed(
+  ports: AssemblePorts,
+  projectId: number,
+  written: Array<{ key: string; debugId: string; type: string }>,
+): Promise<void> {
+  const orphans: string[] = [];
+  for (const file of written) {
+    const indexed = await ports.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: file.debugId });
+    if (!indexed.some((artifact) => artifact.type === file.type && artifact.blobKey === file.key)) orphans.push(file.key);
+  }
+  if (orphans.length > 0) await ports.blobs.deleteMany(orphans);
 }
 
 /**
