@@ -318,7 +318,7 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       const newestCursor = (await store.searchLogs({ projectId: project, limit: 1 })).nextCursor!;
       const oldestCursor = (await store.searchLogs({ projectId: project, limit: 1, order: 'oldest' })).nextCursor!;
       await expect(store.searchLogs({ projectId: project, limit: 1, order: 'oldest', cursor: newestCursor })).rejects.toThrow(
-        'this cursor pages logs newest first, not oldest first: start again from the first page, or keep the sort it came with',
+        'this cursor pages logs newest first (or oldest first, from before an upgrade), not oldest first: start again from the first page, or keep the sort it came with',
       );
       await expect(store.searchLogs({ projectId: project, limit: 1, cursor: oldestCursor })).rejects.toThrow(
         'this cursor pages logs oldest first, not newest first',

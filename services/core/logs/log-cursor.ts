@@ -21,8 +21,10 @@ export function decodeLogCursor<T extends string | number>(
   const wanted = order ?? 'newest';
   const from = orderOfCursor(cursor);
   if (from !== undefined && from !== wanted) {
+    // Oldest-first cursors from before they named their order look like newest-first ones.
+    const origin = from === 'newest' ? 'logs newest first (or oldest first, from before an upgrade)' : `logs ${from} first`;
     throw new UserInputError(
-      `this cursor pages logs ${from} first, not ${wanted} first: start again from the first page, or keep the sort it came with`,
+      `this cursor pages ${origin}, not ${wanted} first: start again from the first page, or keep the sort it came with`,
     );
   }
   if (wanted === 'oldest') {

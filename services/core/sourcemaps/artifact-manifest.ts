@@ -32,7 +32,7 @@ export type KeepFile<F> = (file: BundleFile) => Promise<F>;
 
 export interface ParsedArtifactBundle<F = BundleFile> {
   files: F[];
-  /** Manifest entries not returned: other types, or no (valid) debug id. */
+  /** Manifest entries not returned: other types, no (valid) debug id, or a debug id and type already read. */
   skipped: number;
   release?: string;
   dist?: string;

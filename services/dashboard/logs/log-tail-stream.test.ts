@@ -159,6 +159,23 @@ describe('the live tail loop', () => {
     expect(h.timers.pending.size).toBe(0);
   });
 
+  it('goes on when the session lookup fails, and asks again at the next check', async () => {
+    let answer: () => Promise<boolean> = () => Promise.reject(new Error('the user table did not answer'));
+    const h = await openTail({ stillAllowed: () => answer() });
+    for (let second = 1; second <= 6; second++) {
+      h.clock.ms += 1000;
+      await h.timers.poll();
+    }
+    expect(h.ended()).toBe(false);
+    expect(h.events.map((e) => e.event)).toEqual(['started']);
+    answer = async () => false;
+    for (let second = 7; second <= 12 && !h.ended(); second++) {
+      h.clock.ms += 1000;
+      await h.timers.poll();
+    }
+    expect(h.events.at(-1)!.event).toBe('stopped');
+  });
+
   it('pauses above 100 records a second: a paused event, the stream ended, no timer left', async () => {
     const h = await openTail();
     const t0 = h.clock.ms / 1000;

@@ -137,7 +137,8 @@ export function startLogTail(options: TailOptions): () => void {
     try {
       if (options.stillAllowed && now() - lastSessionCheck >= SESSION_CHECK_MS) {
         lastSessionCheck = now();
-        if (!(await options.stillAllowed())) {
+        // A lookup that fails is asked again at the next check, not taken for the log store's failure.
+        if (!(await options.stillAllowed().catch(() => true))) {
           if (!stopped)
             finish('stopped', {
               message:

@@ -155,7 +155,11 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         return refuse(ctx, assets, 403, 'No access', refusal({ kind: 'refused', reason: 'linked-elsewhere' }, claims));
       }
       // The store keeps the only owner an owner even when another sign-in demoted the second meanwhile.
-      if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role) await deps.users.setRole(userId, outcome.role);
+      if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role) {
+        if ((await deps.users.setRole(userId, outcome.role)) === 'only-owner') {
+          deps.logger.warn({ userId, role: outcome.role }, "OpenID sign-in: the provider's role not applied to the only owner");
+        }
+      }
       await beginSession(deps.users, jar, ctx, userId, nextPath(nextOf(cookie!)) ?? '/organizations');
     },
   };

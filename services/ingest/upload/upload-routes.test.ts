@@ -158,7 +158,7 @@ describe('assemblies', () => {
   });
 
   it('answer a failed assembly as failed for a minute, for the polling CLI; the bundle uploaded again later is assembled again', async () => {
-    const { blobs, assemble, finished } = await uploadApp(['r1'], 2);
+    const { blobs, tokens, assemble, finished } = await uploadApp(['r1'], 2);
     blobs.openGate();
     blobs.failPuts = 1;
     expect((await assemble('r1', checksum)).body.state).toBe('created');
@@ -170,7 +170,10 @@ describe('assemblies', () => {
     expect((await assemble('r1', checksum)).body.state).toBe('error');
     // A minute on (the outage over), sentry-cli run again sends the same bundle, same checksum:
     // before, the error was answered for good and that release never got its source maps.
-    await stores.client.query(`UPDATE bundle_assemblies SET updated_at = updated_at - interval '2 minutes'`);
+    await stores.client.query(
+      `UPDATE bundle_assemblies SET updated_at = updated_at - interval '2 minutes' WHERE project_id = $1 AND checksum = $2`,
+      [tokens.r1!.projectId, checksum],
+    );
     expect((await assemble('r1', checksum)).body.state).toBe('created');
     expect((await finished('r1', checksum)).state).toBe('ok');
   });
