@@ -78,21 +78,13 @@ export class AlertEvaluator {
    * release is the project's news, not the issue's: it stays.
    */
   private async withoutMutedIssues(candidates: AlertCandidate[]): Promise<AlertCandidate[]> {
-    const muted = new Map<number, boolean>();
-    const kept: AlertCandidate[] = [];
-    for (const candidate of candidates) {
-      const { issueId } = candidate.facts;
-      if (candidate.kind !== 'new_release') {
-        if (!muted.has(issueId)) {
-          const issue = await this.deps.metadata.getIssue(issueId);
-          const snoozed = issue?.status === 'snoozed' && (issue.snoozeUntil?.getTime() ?? 0) > this.now();
-          muted.set(issueId, issue?.status === 'ignored' || snoozed);
-        }
-        if (muted.get(issueId)) continue;
-      }
-      kept.push(candidate);
-    }
-    return kept;
+    const ofIssues = candidates.filter((candidate) => candidate.kind !== 'new_release');
+    if (ofIssues.length === 0) return candidates;
+    const muted = await this.deps.metadata.mutedIssues(
+      [...new Set(ofIssues.map((candidate) => candidate.facts.issueId))],
+      new Date(this.now()),
+    );
+    return candidates.filter((candidate) => candidate.kind === 'new_release' || !muted.has(candidate.facts.issueId));
   }
 
   private async passesCheck(candidate: AlertCandidate): Promise<boolean> {

@@ -455,6 +455,22 @@ export function describeIssueStoreContract(
         expect(await store.listIssueActivity(theirs.issueId, 10)).toEqual([]);
       });
 
+      it('names the issues ignored, or snoozed past a time, as muted', async () => {
+        const { project } = await orgWithProject();
+        const [ignored, snoozed, open] = [
+          await record(project, { hashes: ['m1'] }),
+          await record(project, { hashes: ['m2'] }),
+          await record(project, { hashes: ['m3'] }),
+        ];
+        await store.changeIssues(project.id, [ignored.issueId], change({ action: 'ignore' }, at(T + 10)));
+        await store.changeIssues(project.id, [snoozed.issueId], change({ action: 'snooze', snoozeMinutes: 60 }, at(T + 10)));
+        const ids = [ignored.issueId, snoozed.issueId, open.issueId];
+        expect([...(await store.mutedIssues(ids, at(T + 20)))].sort()).toEqual([ignored.issueId, snoozed.issueId].sort());
+        // Past its snooze's end, an issue the expiry job has not woken yet alerts again.
+        expect([...(await store.mutedIssues(ids, at(T + 10 + 3601)))]).toEqual([ignored.issueId]);
+        expect(await store.mutedIssues([], at(T))).toEqual(new Set());
+      });
+
       it('any other action clears the resolution marker', async () => {
         const { project } = await orgWithProject();
         const a = await record(project, { hashes: ['a'], timestamp: T });

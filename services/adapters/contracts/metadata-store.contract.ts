@@ -64,6 +64,7 @@ const METHODS: Record<keyof MetadataStore, true> = {
   tagSummary: true,
   findIssue: true,
   getIssue: true,
+  mutedIssues: true,
   changeIssues: true,
   deleteIssues: true,
   listIssueActivity: true,

@@ -139,6 +139,16 @@ export class PgIssueStore implements IssueStore {
     return result.rows[0] && toIssue(result.rows[0]);
   }
 
+  async mutedIssues(issueIds: number[], at: Date): Promise<Set<number>> {
+    if (issueIds.length === 0) return new Set();
+    const result = await this.db.query<{ id: number }>(
+      `SELECT id FROM issues WHERE id = ANY($1::int[])
+         AND (status = 'ignored' OR (status = 'snoozed' AND snooze_until > $2))`,
+      [issueIds, at],
+    );
+    return new Set(result.rows.map((row) => row.id));
+  }
+
   changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]> {
     if (issueIds.length === 0) return Promise.resolve([]);
     return this.db.transaction(async (tx) => {

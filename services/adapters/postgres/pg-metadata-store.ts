@@ -90,6 +90,7 @@ export class PgMetadataStore implements MetadataStore {
   readonly tagSummary: IssueStore['tagSummary'] = (...a) => this.issues.tagSummary(...a);
   readonly findIssue: IssueStore['findIssue'] = (...a) => this.issues.findIssue(...a);
   readonly getIssue: IssueStore['getIssue'] = (...a) => this.issues.getIssue(...a);
+  readonly mutedIssues: IssueStore['mutedIssues'] = (...a) => this.issues.mutedIssues(...a);
   readonly changeIssues: IssueStore['changeIssues'] = (...a) => this.issues.changeIssues(...a);
   readonly deleteIssues: IssueStore['deleteIssues'] = (...a) => this.issues.deleteIssues(...a);
   readonly listIssueActivity: IssueStore['listIssueActivity'] = (...a) => this.issues.listIssueActivity(...a);

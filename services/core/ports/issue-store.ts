@@ -158,6 +158,8 @@ export interface IssueStore {
   tagSummary(issueId: number, maxKeys: number, maxValues: number): Promise<TagSummary[]>;
   findIssue(projectId: number, shortNumber: number): Promise<Issue | undefined>;
   getIssue(id: number): Promise<Issue | undefined>;
+  /** Of these issues, those ignored, or snoozed past `at`: they send no alerts. */
+  mutedIssues(issueIds: number[], at: Date): Promise<Set<number>>;
   /** Applies a triage action to the issues of one project; returns the ids whose status changed. */
   changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]>;
   /** Removes issues with their hashes, users and activity; a later event with their fingerprint starts a new issue. */
