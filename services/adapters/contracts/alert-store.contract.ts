@@ -163,6 +163,26 @@ export function describeAlertStoreContract(
       expect((await alerts.getRule(project.id, r.id))!.lastFiredAt).toEqual(fired);
     });
 
+    it('claims one delivery per channel at a time, each once however many claim at once', async () => {
+      const { org, channel } = await setup();
+      const others = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          alerts.createChannel({ organizationId: org.id, name: `c${n}`, url: 'https://h.example/c', sealedSecret: 's' }),
+        ),
+      );
+      const ours = new Set([channel.id, ...others.map((c) => c.id)]);
+      await alerts.enqueueDeliveries([channel, ...others].flatMap((c) => [delivery(c.id), delivery(c.id), delivery(c.id)]));
+      const now = new Date(Date.now() + 1000);
+      const claimed = (await Promise.all([1, 2, 3, 4].map(() => alerts.claimDueDeliveries(now, 100, 30_000))))
+        .flat()
+        .filter((d) => ours.has(d.channelId));
+      // Each channel's first, once: the other two wait while it is in flight.
+      expect(claimed).toHaveLength(6);
+      expect(new Set(claimed.map((d) => d.channelId)).size).toBe(6);
+      expect((await alerts.claimDueDeliveries(now, 100, 30_000)).filter((d) => ours.has(d.channelId))).toEqual([]);
+      for (const c of [channel, ...others]) await alerts.deleteChannel(org.id, c.id);
+    });
+
     it('claims due deliveries once until the claim runs out, and records attempts', async () => {
       const { channel } = await setup();
       const [added] = await alerts.enqueueDeliveries([delivery(channel.id)]);

@@ -293,8 +293,11 @@ export class PgAlertStore implements AlertStore {
            )
          ORDER BY d.channel_id, d.next_attempt_at, d.id
        ), due AS (
+         -- The conditions again: a row another dispatcher claimed and committed meanwhile is
+         -- read anew once locked, and must then fail them rather than be claimed twice.
          SELECT id FROM alert_deliveries
          WHERE id IN (SELECT id FROM next_per_channel ORDER BY next_attempt_at, id LIMIT $2)
+           AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= $1)
          FOR UPDATE SKIP LOCKED
        )
        UPDATE alert_deliveries d SET claimed_until = $1::timestamptz + make_interval(secs => $3::float8 / 1000)
