@@ -45,6 +45,13 @@ describe('the Errata resource', () => {
     expect(refuse({ ...MINIMAL_SPEC, ingest: { autoscaling: { minReplicas: 5, maxReplicas: 2 } } })).toMatch(
       /ingest\.autoscaling: minReplicas must not exceed maxReplicas/,
     );
+    const twice = [
+      { name: 'ERRATA_LOG_LEVEL', value: 'debug' },
+      { name: 'ERRATA_LOG_LEVEL', value: 'info' },
+    ];
+    expect(refuse({ ...MINIMAL_SPEC, mcp: { env: twice } })).toMatch(
+      /mcp\.env: ERRATA_LOG_LEVEL is named twice: give each variable once/,
+    );
     expect(refuse({ ...MINIMAL_SPEC, replicas: 3 })).toMatch(/replicas/);
     expect(refuse({ ...MINIMAL_SPEC, version: 'latest tag' })).toMatch(/^version: must be an image tag/);
   });

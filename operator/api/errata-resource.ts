@@ -138,6 +138,10 @@ export const errataSpec = z
       if (scaling && scaling.minReplicas > scaling.maxReplicas) {
         ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: 'minReplicas must not exceed maxReplicas' });
       }
+      const names = (spec[role].env ?? []).map((v) => v.name);
+      const twice = names.find((name, i) => names.indexOf(name) !== i);
+      if (twice)
+        ctx.addIssue({ code: 'custom', path: [role, 'env'], message: `${twice} is named twice: give each variable once` });
     }
     if (Boolean(spec.s3.accessKeyId) !== Boolean(spec.s3.secretAccessKey)) {
       ctx.addIssue({ code: 'custom', path: ['s3'], message: 'give both accessKeyId and secretAccessKey, or neither' });

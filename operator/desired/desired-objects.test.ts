@@ -143,6 +143,19 @@ describe('desired objects', () => {
     );
     // The role's own env still comes last, so it can override.
     expect(mcpEnv.at(-1)).toEqual({ name: 'ERRATA_LOG_LEVEL', value: 'debug' });
+    // A variable the role names again is the role's alone: a name twice in the list fails server-side apply.
+    const overriding = byKey(
+      desiredObjects(
+        resource({
+          sso: { secretName: 'errata-sso', createUsers: true, name: 'Keycloak' },
+          mcp: { env: [{ name: 'ERRATA_OIDC_CREATE_USERS', value: 'false' }] },
+        }),
+        observed,
+      ),
+    ).get('Deployment/prod-mcp').spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>;
+    expect(overriding.filter((v) => v.name === 'ERRATA_OIDC_CREATE_USERS')).toEqual([
+      { name: 'ERRATA_OIDC_CREATE_USERS', value: 'false' },
+    ]);
     expect(mcpEnv.some((v) => v.name === 'ERRATA_OIDC_ROLE_CLAIM')).toBe(false);
     for (const role of ['ingest', 'dispatcher']) expect(env(role).some((v) => v.name.startsWith('ERRATA_OIDC_'))).toBe(false);
     expect(JSON.stringify(objects.get('ConfigMap/prod-config').data)).not.toContain('OIDC');

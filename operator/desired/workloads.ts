@@ -28,7 +28,10 @@ function container(resource: ErrataResource, version: string, args: string[], ro
     imagePullPolicy: spec.imagePullPolicy,
     args,
     envFrom: [{ configMapRef: { name: objectName(resource, 'config') } }],
-    env: [...secretEnv(spec), ...ssoEnv(spec, role), ...(role ? [...nodeOptionsEnv(spec[role]), ...extraEnv(spec, role)] : [])],
+    env: withRoleEnv(
+      [...secretEnv(spec), ...ssoEnv(spec, role), ...(role ? nodeOptionsEnv(spec[role]) : [])],
+      role ? extraEnv(spec, role) : [],
+    ),
     securityContext: {
       runAsNonRoot: true,
       allowPrivilegeEscalation: false,
@@ -37,6 +40,16 @@ function container(resource: ErrataResource, version: string, args: string[], ro
     },
     volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
   };
+}
+
+/**
+ * The operator's entries, then the role's own env, which wins: an entry of the operator's that
+ * the role names again is left out. Both kept, the list named one variable twice, which
+ * server-side apply refuses, and that Deployment's failed apply held back every object after it.
+ */
+function withRoleEnv<T extends { name: string }>(operator: T[], roleEnv: T[]): T[] {
+  const named = new Set(roleEnv.map((v) => v.name));
+  return [...operator.filter((v) => !named.has(v.name)), ...roleEnv];
 }
 
 // The image's user is 1000 (`node`); stating it lets the kubelet verify runAsNonRoot.
