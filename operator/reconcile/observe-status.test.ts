@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { observedStatus, type Observation, type RoleObservation } from './observe-status.ts';
+import { API_VERSION, errataSpec, type ErrataResource } from '../api/errata-resource.ts';
+import { observedStatus, roleObservation, type Observation, type RoleObservation } from './observe-status.ts';
 
 const urls = { ingest: 'https://errata.example.com', mcp: 'https://errata.example.com' };
 const role = (over: Partial<RoleObservation> = {}): RoleObservation => ({
@@ -114,6 +115,55 @@ describe('observed status', () => {
     expect(quota.conditions!.find((c) => c.type === 'Degraded')!.message).toBe('dispatcher: exceeded quota');
     const refused = observedStatus(undefined, { ...base, applyError: 'Ingress prod: admission webhook denied it' }, t0);
     expect(conditionsOf(refused).Degraded).toBe('True ApplyFailed');
+  });
+
+  it('reads a rollout past its progress deadline as a failure (crash loops, images that do not pull)', () => {
+    const resource: ErrataResource = {
+      apiVersion: API_VERSION,
+      kind: 'Errata',
+      metadata: { name: 'prod', namespace: 'errata', uid: 'u', generation: 1 },
+      spec: errataSpec.parse({
+        image: 'registry.example.com/errata',
+        version: '0.2.0',
+        kafka: { brokers: ['kafka:9092'] },
+        clickhouse: { url: 'http://clickhouse:8123' },
+        postgres: { url: { name: 'pg', key: 'url' } },
+        s3: { bucket: 'maps' },
+        secretsKey: { name: 'errata', key: 'secrets-key' },
+      }),
+    };
+    const deployment = (conditions: unknown[]) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'prod-ingest', generation: 2 },
+      spec: { replicas: 2, template: { spec: { containers: [{ image: 'registry.example.com/errata:0.2.0' }] } } },
+      status: { observedGeneration: 2, replicas: 3, readyReplicas: 2, updatedReplicas: 1, conditions },
+    });
+    const stalled = roleObservation(
+      resource,
+      'ingest',
+      deployment([
+        { type: 'Available', status: 'True' },
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ProgressDeadlineExceeded',
+          message: 'ReplicaSet "prod-ingest-7d9" has timed out progressing.',
+        },
+      ]),
+    );
+    expect(stalled.failure).toBe(
+      'the rollout stopped progressing (ReplicaSet "prod-ingest-7d9" has timed out progressing.): see its pods\' events and logs',
+    );
+    const status = observedStatus(undefined, { ...base, roles: { ...allRoles(), ingest: stalled } }, t0);
+    expect(conditionsOf(status).Degraded).toBe('True ReplicaFailure');
+    // Still progressing within its deadline: nothing wrong yet.
+    const rolling = roleObservation(
+      resource,
+      'ingest',
+      deployment([{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }]),
+    );
+    expect(rolling).not.toHaveProperty('failure');
   });
 
   it('is not Ready on a new template whose pods have not rolled yet, though the old pods are ready', () => {

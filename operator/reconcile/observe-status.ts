@@ -1,7 +1,8 @@
 // What the status says, from what was observed (pure): the four conditions, ready replicas per
 // role, the version running, and the public URLs. Honest by construction: Ready only when every
 // role has all its replicas ready on the current version after migrations completed.
-import { ROLES, type Condition, type ErrataStatus, type Role } from '../api/errata-resource.ts';
+import { ROLES, type Condition, type ErrataResource, type ErrataStatus, type Role } from '../api/errata-resource.ts';
+import type { LiveObject } from './kube.ts';
 import { mergeConditions, REASONS, type ConditionInput } from './conditions.ts';
 
 export interface RoleObservation {
@@ -16,7 +17,7 @@ export interface RoleObservation {
   settled: boolean;
   /** The version its template runs, if the Deployment exists. */
   version: string | undefined;
-  /** A ReplicaFailure condition's message (e.g. quota or admission refused pods). */
+  /** Why its pods are not coming: a ReplicaFailure's message, or a rollout past its progress deadline. */
   failure?: string;
 }
 
@@ -118,5 +119,34 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
         : {}),
     replicas: Object.fromEntries(roles.map(({ role, seen }) => [role, { desired: seen?.desired ?? 0, ready: seen?.ready ?? 0 }])),
     urls: o.urls,
+  };
+}
+
+/**
+ * What a role's Deployment says of itself. A failure is a ReplicaFailure (quota or admission
+ * refused pods), or a rollout past its progress deadline (pods crash or their image does not
+ * pull): before, the second read as nothing wrong while the rollout never ended.
+ */
+export function roleObservation(resource: ErrataResource, role: Role, deployment: LiveObject): RoleObservation {
+  const status = deployment.status ?? {};
+  const image = String(deployment.spec?.template?.spec?.containers?.[0]?.image ?? '');
+  const conditions = (status.conditions ?? []) as Array<{ type: string; status: string; reason?: string; message?: string }>;
+  const refused = conditions.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
+  const stalled = conditions.find(
+    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
+  );
+  const failure = refused
+    ? (refused.message ?? 'pods could not be created')
+    : stalled
+      ? `the rollout stopped progressing (${stalled.message ?? 'its progress deadline passed'}): see its pods' events and logs`
+      : undefined;
+  return {
+    desired: deployment.spec?.replicas ?? resource.spec[role].autoscaling?.minReplicas ?? resource.spec[role].replicas,
+    ready: status.readyReplicas ?? 0,
+    updated: status.updatedReplicas ?? 0,
+    total: status.replicas ?? 0,
+    settled: (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 0),
+    version: image.includes(':') ? image.slice(image.lastIndexOf(':') + 1) : undefined,
+    ...(failure ? { failure } : {}),
   };
 }

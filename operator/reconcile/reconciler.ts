@@ -17,7 +17,7 @@ import { objectName, SPEC_HASH_ANNOTATION } from '../desired/metadata.ts';
 import { migrationJob, migrationJobName } from '../desired/workloads.ts';
 import { mergeConditions, REASONS } from './conditions.ts';
 import type { Kube, LiveObject } from './kube.ts';
-import { observedStatus, type MigrationObservation, type RoleObservation } from './observe-status.ts';
+import { observedStatus, roleObservation, type MigrationObservation, type RoleObservation } from './observe-status.ts';
 
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
 const PROMETHEUS_RULE_CRD = 'prometheusrules.monitoring.coreos.com';
@@ -196,21 +196,4 @@ export class Reconciler {
     }
     for (const [key, object] of live) if (!wanted.has(key)) await this.kube.delete(object);
   }
-}
-
-function roleObservation(resource: ErrataResource, role: Role, deployment: LiveObject): RoleObservation {
-  const status = deployment.status ?? {};
-  const image = String(deployment.spec?.template?.spec?.containers?.[0]?.image ?? '');
-  const failure = ((status.conditions ?? []) as Array<{ type: string; status: string; message?: string }>).find(
-    (c) => c.type === 'ReplicaFailure' && c.status === 'True',
-  );
-  return {
-    desired: deployment.spec?.replicas ?? resource.spec[role].autoscaling?.minReplicas ?? resource.spec[role].replicas,
-    ready: status.readyReplicas ?? 0,
-    updated: status.updatedReplicas ?? 0,
-    total: status.replicas ?? 0,
-    settled: (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 0),
-    version: image.includes(':') ? image.slice(image.lastIndexOf(':') + 1) : undefined,
-    ...(failure ? { failure: failure.message ?? 'pods could not be created' } : {}),
-  };
 }
