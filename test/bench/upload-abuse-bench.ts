@@ -1,5 +1,6 @@
 // npm run bench:upload-abuse — what one upload token can make a
-// standalone server spend (issue 14): one chunk POST of 64 distinct gzip bombs (each inflates
+// standalone server spend (issue 14): first the peak resident set while a valid bundle of 256
+// files of ~1 MiB each (~1 KB each compressed) is assembled; then one chunk POST of 64 distinct gzip bombs (each inflates
 // to 8 MiB), the disk the chunks then take, and the server's peak resident set while two
 // assemblies of those chunks with invented checksums run at once, then while one with their true
 // checksum (a 512 MiB bundle that is no ZIP) runs; then the server's CPU time for one assembly
@@ -12,10 +13,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { peakRssMb } from './load.ts';
 import { cyclingBundle } from '../support/cycling-bundle.ts';
+import { makeBundle } from '../support/zip-writer.ts';
 import { runCliJson, startServer, stopAndRemove } from '../support/standalone-server.ts';
 import { processCpuSeconds } from './thread-cpu.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 64);
+const FILES = Number(process.env.BENCH_FILES ?? 256);
 const MiB = 1024 * 1024;
 
 const server = await startServer();
@@ -29,6 +32,30 @@ try {
   const token = (await runCliJson<{ plaintext: string }>(['createuploadtoken', '--project', 'web'], server.env)).plaintext;
   const org = `${server.url}/api/0/organizations/any`;
   const auth = { authorization: `Bearer ${token}` };
+
+  // First, while the server's peak is its own: a valid bundle of FILES files of ~1 MiB each (under
+  // the ratio check's exemption), ~1 KB each compressed, every one with a debug id of its own.
+  // Before an assembly stored each file as it read it, all of them were held until the last.
+  const files = Object.fromEntries(
+    Array.from({ length: FILES }, (_, i) => {
+      const id = `${randomBytes(4).toString('hex')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      return [
+        `files/_/_/f${i}.js`,
+        { type: 'minified_source', url: `~/f${i}.js`, headers: { 'debug-id': id }, content: 'x'.repeat(MiB - 4096) },
+      ];
+    }),
+  );
+  const zeroes = Buffer.from(makeBundle(files));
+  const zeroesName = createHash('sha1').update(zeroes).digest('hex');
+  const zeroesForm = new FormData();
+  zeroesForm.append('file_gzip', new Blob([gzipSync(zeroes)]), zeroesName);
+  await fetch(`${org}/chunk-upload/`, { method: 'POST', headers: auth, body: zeroesForm });
+  const startPeak = peakRssMb(pid);
+  const stored = await assembleOnce(org, auth, zeroesName, [zeroesName]);
+  console.log(
+    `a valid bundle of ${FILES} files of ~1 MiB (${(zeroes.length / 1024).toFixed(0)} KB): ${stored}; ` +
+      `peak RSS ${startPeak.toFixed(0)} MiB before it, ${peakRssMb(pid).toFixed(0)} MiB after`,
+  );
 
   // 8 MiB of zeros after a distinct 8-byte prefix: distinct SHA-1s, ~8 KB of gzip each.
   const form = new FormData();
@@ -120,4 +147,18 @@ try {
   );
 } finally {
   await stopAndRemove(server);
+}
+
+/** Assembles a bundle and polls until it is done; its final state and detail. */
+async function assembleOnce(org: string, auth: Record<string, string>, checksum: string, chunks: string[]): Promise<string> {
+  for (;;) {
+    const response = await fetch(`${org}/artifactbundle/assemble/`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ checksum, chunks, projects: ['web'] }),
+    });
+    const body = (await response.json()) as { state: string; detail: string | null };
+    if (body.state === 'ok' || body.state === 'error') return `${body.state}${body.detail ? ` (${body.detail})` : ''}`;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -18,7 +18,7 @@ import type {
 } from '../../core/ports/issue-store.ts';
 import { UserInputError } from '../../core/errors.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
-import { decodeCursor, encodeCursor, type Page } from '../../core/ports/page.ts';
+import { decodeCursor, encodeCursor, peekCursor, type Page } from '../../core/ports/page.ts';
 import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
@@ -391,13 +391,8 @@ function decodeSortCursor(cursor: string, sort: IssueSort): [string | number, nu
 
 /** The order a cursor of ours came from; undefined for anything else (decodeCursor refuses it). */
 function sortOfCursor(cursor: string): IssueSort | undefined {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(key)) return undefined;
+  const key = peekCursor(cursor);
+  if (!key) return undefined;
   if (key.length === 2) return 'lastSeen';
   const named = key[0] as IssueSort;
   return key.length === 3 && ISSUE_SORTS.includes(named) ? named : undefined;

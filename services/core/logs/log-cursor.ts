@@ -4,7 +4,7 @@
 // saying so: before, a newest-first cursor read with `sort: oldest` silently read page one again.
 import { UserInputError } from '../errors.ts';
 import type { LogOrder } from '../ports/log-store.ts';
-import { decodeCursor, encodeCursor } from '../ports/page.ts';
+import { decodeCursor, encodeCursor, peekCursor } from '../ports/page.ts';
 
 /** How a store writes a record's time in its cursor: an instant (Postgres) or microseconds (ClickHouse). */
 type TimePart = 'time' | 'integer';
@@ -37,13 +37,8 @@ export function decodeLogCursor<T extends string | number>(
 
 /** The order a cursor of ours came from, by its shape; undefined for anything else (decodeCursor refuses it). */
 function orderOfCursor(cursor: string): LogOrder | undefined {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(key)) return undefined;
+  const key = peekCursor(cursor);
+  if (!key) return undefined;
   if (key.length === 2) return 'newest';
   return key.length === 3 && key[0] === 'oldest' ? 'oldest' : undefined;
 }

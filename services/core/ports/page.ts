@@ -44,6 +44,16 @@ export function decodeCursor(cursor: string, shape: CursorPart[]): CursorKey {
   return key as CursorKey;
 }
 
+/** A cursor's parts as they are, unchecked, for telling which order made it; undefined when it is no array. */
+export function peekCursor(cursor: string): unknown[] | undefined {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return Array.isArray(key) ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Date.parse takes year 0000 and rolls 2026-02-30 over to March; Postgres refuses both. */
 function validDate(instant: string): boolean {
   const [year, month, day] = instant.slice(0, 10).split('-').map(Number) as [number, number, number];

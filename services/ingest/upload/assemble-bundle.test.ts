@@ -62,6 +62,27 @@ async function assemble(checksum: string, chunks: string[], options: { blobs?: B
   return stores.metadata.getAssembly(projectId, checksum);
 }
 
+/** A bundle of the usual pair and a second pair of another debug id, under paths of `name`. */
+function twoPairs(id: string, name: string): Buffer {
+  const second = Object.entries(pair(id)).map(([path, file]) => [path.replace('app', name), file]);
+  return Buffer.from(makeBundle({ ...pair(), ...Object.fromEntries(second) }));
+}
+
+/** The real blob store, with some of its methods replaced. */
+function blobsWith(replaced: Partial<BlobStore>): BlobStore {
+  return {
+    get: (key) => blobs.get(key),
+    put: (key, body) => blobs.put(key, body),
+    head: (key) => blobs.head(key),
+    delete: (key) => blobs.delete(key),
+    deleteMany: (keys) => blobs.deleteMany(keys),
+    list: (...args) => blobs.list(...args),
+    ping: () => blobs.ping(),
+    close: () => blobs.close(),
+    ...replaced,
+  };
+}
+
 /** The real blob store, counting the reads of each key: what an assembly had to inflate. */
 class CountingBlobs implements BlobStore {
   readonly reads = new Map<string, number>();
@@ -109,23 +130,12 @@ describe('assembling an uploaded bundle', () => {
 
   it("stores each file as it is read, never holding the bundle's files all at once", async () => {
     const second = '254733b7-3a40-544e-9fd4-e3454f09847d';
-    const two = Buffer.from(
-      makeBundle({
-        ...pair(),
-        ...Object.fromEntries(Object.entries(pair(second)).map(([path, file]) => [path.replace('app', 'vendor'), file])),
-      }),
-    );
+    const two = twoPairs(second, 'vendor');
     const order: string[] = [];
-    const watching: BlobStore = {
+    const watching = blobsWith({
       get: (key) => (order.push(`read ${key.split('/')[0]}`), blobs.get(key)),
       put: (key, body) => (order.push(`store ${key.split('/')[0]}`), blobs.put(key, body)),
-      head: (key) => blobs.head(key),
-      delete: (key) => blobs.delete(key),
-      deleteMany: (keys) => blobs.deleteMany(keys),
-      list: (...args) => blobs.list(...args),
-      ping: () => blobs.ping(),
-      close: () => blobs.close(),
-    };
+    });
     expect(await assemble(sha1(two), await storeChunks(two, 97), { blobs: watching })).toMatchObject({ state: 'ok' });
     // The first file was stored before the last chunks were read: before, every file waited in
     // memory for the last, and a bundle of ~1 MB (files of zeros) held 1 GiB.
@@ -135,24 +145,12 @@ describe('assembling an uploaded bundle', () => {
 
   it('removes the files a failed assembly stored that nothing indexes, and keeps those already indexed', async () => {
     const fresh = '354733b7-3a40-544e-9fd4-e3454f09847d';
-    const mixed = Buffer.from(
-      makeBundle({
-        ...pair(),
-        ...Object.fromEntries(Object.entries(pair(fresh)).map(([path, file]) => [path.replace('app', 'fresh'), file])),
-      }),
-    );
+    const mixed = twoPairs(fresh, 'fresh');
     // The last file's store fails, as in an outage: three were stored before it.
     let puts = 0;
-    const failing: BlobStore = {
-      get: (key) => blobs.get(key),
+    const failing = blobsWith({
       put: (key, body) => (++puts === 4 ? Promise.reject(new Error('the blob store is down')) : blobs.put(key, body)),
-      head: (key) => blobs.head(key),
-      delete: (key) => blobs.delete(key),
-      deleteMany: (keys) => blobs.deleteMany(keys),
-      list: (...args) => blobs.list(...args),
-      ping: () => blobs.ping(),
-      close: () => blobs.close(),
-    };
+    });
     expect((await assemble(sha1(mixed), await storeChunks(mixed, 4096), { blobs: failing }))?.state).toBe('error');
     expect(puts).toBe(4);
     // Before, the fresh id's files stayed with no index entry, reached by no retention or delete.
