@@ -169,6 +169,10 @@ export const errataStatus = z.object({
   conditions: z.array(condition).optional(),
   version: z.string().optional().describe('the version all roles run'),
   migratedVersion: z.string().optional().describe('the version whose migrations completed'),
+  migratedJob: z
+    .string()
+    .optional()
+    .describe('the migration Job that succeeded, named by the hash of the version and settings it migrated with'),
   replicas: z.object({ ingest: roleStatus, mcp: roleStatus, dispatcher: roleStatus }).partial().optional(),
   urls: z.object({ ingest: z.string(), mcp: z.string() }).partial().optional(),
 });

@@ -35,7 +35,7 @@ function resource(overrides: Record<string, unknown> = {}): ErrataResource {
   };
 }
 
-const observed = { rolloutVersion: '0.2.0', serviceMonitorCrdInstalled: true, prometheusRuleCrdInstalled: true };
+const observed = { serviceMonitorCrdInstalled: true, prometheusRuleCrdInstalled: true };
 const byKey = (objects: Array<{ kind: string; metadata: { name: string } }>) =>
   new Map(objects.map((o) => [`${o.kind}/${o.metadata.name}`, o as any]));
 
@@ -277,7 +277,7 @@ describe('desired objects', () => {
     );
   });
 
-  it('migrates with a Job per target version, and Deployments run the version they are given', () => {
+  it('migrates with a Job per target version and settings, which carries its settings as values', () => {
     const r = resource();
     const job = migrationJob(r, '0.2.0') as any;
     expect(job.metadata.name).toBe(migrationJobName(r, '0.2.0'));
@@ -288,11 +288,26 @@ describe('desired objects', () => {
     // A Job's pod template cannot change: new settings make a new Job.
     const other = resource({ imagePullPolicy: 'Always' });
     expect(migrationJobName(other, '0.2.0')).not.toBe(job.metadata.name);
-    expect(job.spec.template.spec.containers[0]).toMatchObject({ image: 'registry.example.com/errata:0.2.0', args: ['migrate'] });
+    // Settings it reads from the ConfigMap's values, and credentials from another Secret, too
+    // (before, the Job read the ConfigMap by name, so its name hashed neither).
+    const otherDatabase = resource({ clickhouse: { ...r.spec.clickhouse, database: 'errata_new' } });
+    expect(migrationJobName(otherDatabase, '0.2.0')).not.toBe(job.metadata.name);
+    const otherPostgres = resource({ postgres: { url: { name: 'errata-new-db', key: 'url' } } });
+    expect(migrationJobName(otherPostgres, '0.2.0')).not.toBe(job.metadata.name);
+    const container = job.spec.template.spec.containers[0];
+    expect(container).toMatchObject({ image: 'registry.example.com/errata:0.2.0', args: ['migrate'] });
+    expect(container.envFrom).toBeUndefined();
+    expect(container.env).toContainEqual({ name: 'ERRATA_CLICKHOUSE_DATABASE', value: r.spec.clickhouse.database });
+    expect(container.env).toContainEqual({
+      name: 'ERRATA_POSTGRES_URL',
+      valueFrom: { secretKeyRef: { name: r.spec.postgres.url.name, key: r.spec.postgres.url.key } },
+    });
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
-    const held = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, { ...observed, rolloutVersion: '0.2.0' }));
-    expect(held.get('Deployment/prod-mcp').spec.template.spec.containers[0].image).toBe('registry.example.com/errata:0.2.0');
-    const annotations = held.get('Deployment/prod-mcp').spec.template.metadata.annotations;
+    const deployments = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, observed));
+    expect(deployments.get('Deployment/prod-mcp').spec.template.spec.containers[0].image).toBe(
+      'registry.example.com/errata:0.3.0',
+    );
+    const annotations = deployments.get('Deployment/prod-mcp').spec.template.metadata.annotations;
     expect(annotations[CONFIG_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{16}$/);
   });
 });

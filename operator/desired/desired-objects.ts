@@ -1,15 +1,13 @@
-// Everything an `Errata` should own right now, built by pure functions from the resource and
-// facts the reconciler observed: which version the Deployments may run (the one whose
-// migrations completed), and whether the ServiceMonitor and PrometheusRule CRDs exist. The reconciler applies
-// these and prunes owned objects of these kinds that are not in the list.
+// Everything an `Errata` should own, built by pure functions from the resource and facts the
+// reconciler observed: whether the ServiceMonitor and PrometheusRule CRDs exist. The reconciler
+// applies these and prunes owned objects of these kinds that are not in the list; what pods run
+// from (the ConfigMap, Deployments, autoscalers) only once the spec's migration succeeded.
 import type { ErrataResource } from '../api/errata-resource.ts';
 import { autoscaler, disruptionBudget, perRole, prometheusRule, serviceMonitor } from './availability.ts';
 import { ingress, roleService } from './networking.ts';
 import { configMap, roleDeployments } from './workloads.ts';
 
 interface Observed {
-  /** The version the Deployments run: the spec's once its migrations completed, until then the one before. */
-  rolloutVersion: string;
   serviceMonitorCrdInstalled: boolean;
   prometheusRuleCrdInstalled: boolean;
 }
@@ -39,7 +37,7 @@ export function desiredObjects(resource: ErrataResource, observed: Observed): Ku
   return [
     configMap(resource),
     ...perRole((role) => roleService(resource, role)),
-    ...roleDeployments(resource, observed.rolloutVersion),
+    ...roleDeployments(resource),
     ...perRole((role) => autoscaler(resource, role)),
     ...perRole((role) => disruptionBudget(resource, role)),
     ...(ingressObject ? [ingressObject] : []),

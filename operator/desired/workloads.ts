@@ -1,6 +1,6 @@
 // The running parts: the shared ConfigMap, one Deployment per role (`errata serve <role>`) and
-// the migration Job (`errata migrate`), all from the one image. Deployments run `version`, which
-// the reconciler moves to the spec's version only once that version's migrations succeeded.
+// the migration Job (`errata migrate`), all from the one image at the spec's version. The
+// reconciler applies the Deployments only once the Job for that version and settings succeeded.
 import { ROLES, type ErrataResource, type Role } from '../api/errata-resource.ts';
 import { extraEnv, publicUrls, secretEnv, sharedSettings, ssoEnv } from './environment.ts';
 import { nodeOptionsEnv } from './node-options.ts';
@@ -108,8 +108,9 @@ const MIGRATION_VERSION_LABEL = 'errata.dev/migrates-to';
 
 /**
  * A Job's pod template cannot change, so its name is the hash of its body: a new target version
- * or new settings make a new Job, and the old one stays as the record. Short enough for any
- * name the CRD allows (at most 40 characters); the version is in a label.
+ * or new settings (a database, a bucket, another credential's Secret) make a new Job, and the
+ * old one stays as the record. Short enough for any name the CRD allows (at most 40 characters);
+ * the version is in a label.
  */
 export function migrationJobName(resource: ErrataResource, version: string): string {
   return objectName(resource, `migrate-${specHash(migrationJobBody(resource, version)).slice(0, 10)}`);
@@ -125,11 +126,23 @@ function migrationJobBody(resource: ErrataResource, version: string) {
       spec: {
         restartPolicy: 'Never',
         securityContext: podSecurity,
-        containers: [container(resource, version, ['migrate'])],
+        containers: [migrationContainer(resource, version)],
         volumes: [{ name: 'tmp', emptyDir: {} }],
       },
     },
   };
+}
+
+/**
+ * The migration carries its settings as values rather than from the ConfigMap: so they are in
+ * the hash that names the Job (a changed ClickHouse database runs a migration, not only a new
+ * version), and it migrates what it was made for even when its pod starts before the ConfigMap
+ * it would read is applied.
+ */
+function migrationContainer(resource: ErrataResource, version: string) {
+  const { envFrom: _fromConfigMap, env, ...rest } = container(resource, version, ['migrate']);
+  const settings = Object.entries(configMap(resource).data).map(([name, value]) => ({ name, value }));
+  return { ...rest, env: [...settings, ...env] };
 }
 
 export function migrationJob(resource: ErrataResource, version: string) {
@@ -145,5 +158,5 @@ export function migrationJob(resource: ErrataResource, version: string) {
   };
 }
 
-export const roleDeployments = (resource: ErrataResource, version: string) =>
-  ROLES.map((role) => roleDeployment(resource, role, version));
+export const roleDeployments = (resource: ErrataResource) =>
+  ROLES.map((role) => roleDeployment(resource, role, resource.spec.version));

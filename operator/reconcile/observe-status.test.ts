@@ -19,7 +19,7 @@ const conditionsOf = (status: ReturnType<typeof observedStatus>) =>
 const base: Observation = {
   generation: 4,
   targetVersion: '0.2.0',
-  migration: { state: 'succeeded', version: '0.2.0' },
+  migration: { state: 'succeeded', version: '0.2.0', job: 'prod-migrate-020' },
   roles: allRoles(),
   urls,
 };
@@ -58,7 +58,7 @@ describe('observed status', () => {
   it('says a new version is migrating, then rolling out', () => {
     const migrating = observedStatus(
       undefined,
-      { ...base, targetVersion: '0.3.0', migration: { state: 'running', version: '0.3.0' } },
+      { ...base, targetVersion: '0.3.0', migration: { state: 'running', version: '0.3.0', job: 'prod-migrate-030' } },
       t0,
     );
     expect(conditionsOf(migrating)).toEqual({
@@ -73,7 +73,7 @@ describe('observed status', () => {
       {
         ...base,
         targetVersion: '0.3.0',
-        migration: { state: 'succeeded', version: '0.3.0' },
+        migration: { state: 'succeeded', version: '0.3.0', job: 'prod-migrate-030' },
         roles: { ...allRoles(), ingest: role({ version: '0.3.0', updated: 1, settled: true }) },
       },
       t1,
@@ -89,7 +89,12 @@ describe('observed status', () => {
       {
         ...base,
         targetVersion: '0.3.0',
-        migration: { state: 'failed', version: '0.3.0', message: 'Job has reached the specified backoff limit' },
+        migration: {
+          state: 'failed',
+          version: '0.3.0',
+          job: 'prod-migrate-030',
+          message: 'Job has reached the specified backoff limit',
+        },
       },
       t1,
     );
@@ -100,7 +105,7 @@ describe('observed status', () => {
       MigrationsComplete: 'False MigrationFailed',
     });
     expect(failed.conditions!.find((c) => c.type === 'Degraded')!.message).toBe(
-      'errata migrate for 0.3.0 failed: Job has reached the specified backoff limit; the previous version keeps serving',
+      'errata migrate for 0.3.0 failed: Job has reached the specified backoff limit; the roles keep running what they ran',
     );
     expect(failed).toMatchObject({ version: '0.2.0', migratedVersion: '0.2.0' });
   });
@@ -173,7 +178,7 @@ describe('observed status', () => {
       {
         ...base,
         targetVersion: '0.3.0',
-        migration: { state: 'succeeded', version: '0.3.0' },
+        migration: { state: 'succeeded', version: '0.3.0', job: 'prod-migrate-030' },
         roles: allRoles({ version: '0.3.0', updated: 0, total: 2, ready: 2, settled: false }),
       },
       t1,
@@ -185,7 +190,7 @@ describe('observed status', () => {
       {
         ...base,
         targetVersion: '0.3.0',
-        migration: { state: 'succeeded', version: '0.3.0' },
+        migration: { state: 'succeeded', version: '0.3.0', job: 'prod-migrate-030' },
         roles: allRoles({ version: '0.3.0', updated: 2, total: 3, ready: 2 }),
       },
       t1,
@@ -196,7 +201,7 @@ describe('observed status', () => {
       {
         ...base,
         targetVersion: '0.3.0',
-        migration: { state: 'succeeded', version: '0.3.0' },
+        migration: { state: 'succeeded', version: '0.3.0', job: 'prod-migrate-030' },
         roles: allRoles({ version: '0.3.0' }),
       },
       t1,

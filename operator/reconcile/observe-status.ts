@@ -21,10 +21,11 @@ export interface RoleObservation {
   failure?: string;
 }
 
+/** The migration to `version` with the spec's settings, run by the Job named `job`. */
 export type MigrationObservation =
-  | { state: 'succeeded'; version: string }
-  | { state: 'running'; version: string }
-  | { state: 'failed'; version: string; message: string };
+  | { state: 'succeeded'; version: string; job: string }
+  | { state: 'running'; version: string; job: string }
+  | { state: 'failed'; version: string; job: string; message: string };
 
 export interface Observation {
   generation: number;
@@ -55,7 +56,7 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
           type: 'MigrationsComplete',
           status: false,
           reason: REASONS.migrationFailed,
-          message: `errata migrate for ${o.migration.version} failed: ${o.migration.message}; the previous version keeps serving`,
+          message: `errata migrate for ${o.migration.version} failed: ${o.migration.message}; the roles keep running what they ran`,
         }
       : migrated
         ? { type: 'MigrationsComplete', status: true, reason: REASONS.migrated, message: `the schema is at ${o.targetVersion}` }
@@ -113,10 +114,11 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
     conditions,
     ...(running ? { version: running } : {}),
     ...(o.migration.state === 'succeeded'
-      ? { migratedVersion: o.migration.version }
-      : previous?.migratedVersion
-        ? { migratedVersion: previous.migratedVersion }
-        : {}),
+      ? { migratedVersion: o.migration.version, migratedJob: o.migration.job }
+      : {
+          ...(previous?.migratedVersion ? { migratedVersion: previous.migratedVersion } : {}),
+          ...(previous?.migratedJob ? { migratedJob: previous.migratedJob } : {}),
+        }),
     replicas: Object.fromEntries(roles.map(({ role, seen }) => [role, { desired: seen?.desired ?? 0, ready: seen?.ready ?? 0 }])),
     urls: o.urls,
   };

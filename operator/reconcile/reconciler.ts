@@ -22,6 +22,13 @@ import { observedStatus, roleObservation, type MigrationObservation, type RoleOb
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
 const PROMETHEUS_RULE_CRD = 'prometheusrules.monitoring.coreos.com';
 const REPLICAS_HANDOVER_MANAGER = 'errata-operator-handover';
+/** What pods run from: neither applied nor pruned until the spec's migration succeeded. */
+const HELD_UNTIL_MIGRATED = new Set(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler']);
+
+/** The live objects apart from the held ones, which a pass that may not change them must not prune either. */
+function withoutHeld(live: Map<string, LiveObject>): Map<string, LiveObject> {
+  return new Map([...live].filter(([, object]) => !HELD_UNTIL_MIGRATED.has(object.kind!)));
+}
 
 interface PassResult {
   /** Come back after this long: something is still moving (a migration, a rollout). */
@@ -93,15 +100,27 @@ export class Reconciler {
       ),
     );
     const migration = await this.observeMigration(resource, previous);
+    const migrated = migration.state === 'succeeded';
+    // What pods run from changes only once the schema is migrated for it: while a migration runs,
+    // or after it failed, the roles keep what they have (and nothing runs before the first).
+    const desired = desiredObjects(resource, { serviceMonitorCrdInstalled, prometheusRuleCrdInstalled }).filter(
+      (object) => migrated || !HELD_UNTIL_MIGRATED.has(object.kind),
+    );
+    const desiredHashes = new Map(
+      desired.map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.annotations[SPEC_HASH_ANNOTATION]]),
+    );
     const roles: Partial<Record<Role, RoleObservation>> = {};
     for (const role of ROLES) {
-      const deployment = owned.get(`Deployment/${objectName(resource, role)}`);
-      if (deployment) roles[role] = roleObservation(resource, role, deployment);
+      const deploymentKey = `Deployment/${objectName(resource, role)}`;
+      const deployment = owned.get(deploymentKey);
+      if (!deployment) continue;
+      const observed = roleObservation(resource, role, deployment);
+      // A Deployment this pass is about to change is not rolled out yet: else the status written
+      // before the change said Ready at the new generation, and a GitOps tool took it as done.
+      const wanted = desiredHashes.get(deploymentKey);
+      const changing = wanted !== undefined && wanted !== deployment.metadata.annotations?.[SPEC_HASH_ANNOTATION];
+      roles[role] = changing ? { ...observed, settled: false } : observed;
     }
-    // What the Deployments may run: the target once migrated; else what they run now (the
-    // version they were last given, as their templates say), else the last migrated one.
-    const templateVersion = ROLES.map((role) => roles[role]?.version).find((v) => v !== undefined);
-    const rolloutVersion = migration.state === 'succeeded' ? target : (templateVersion ?? previous?.migratedVersion);
 
     // Write status.
     const status = observedStatus(
@@ -119,17 +138,9 @@ export class Reconciler {
     if (JSON.stringify(status) !== JSON.stringify(previous)) await this.kube.writeStatus(namespace, name, status);
 
     // Act.
-    const desired = desiredObjects(resource, {
-      rolloutVersion: rolloutVersion ?? target,
-      serviceMonitorCrdInstalled,
-      prometheusRuleCrdInstalled,
-    }).filter(
-      // Before the first migration succeeded there is nothing to run: no Deployments yet.
-      (object) => rolloutVersion !== undefined || (object.kind !== 'Deployment' && object.kind !== 'HorizontalPodAutoscaler'),
-    );
     try {
       if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
-      await this.applyChanged(desired, owned);
+      await this.applyChanged(desired, migrated ? owned : withoutHeld(owned));
       this.applyErrors.delete(key);
     } catch (error) {
       this.applyErrors.set(key, (error as Error).message.slice(0, 500));
@@ -139,18 +150,25 @@ export class Reconciler {
     return settled ? {} : { requeueAfterMs: 5_000 };
   }
 
+  /**
+   * The migration is known done by the name of the Job that succeeded, which hashes the version
+   * and every setting it migrated with. Before, it was known by the version alone, so a spec
+   * pointing at a new, empty database rolled pods onto it and never migrated it. A status
+   * written before `migratedJob` existed runs the (idempotent) migration once more.
+   */
   private async observeMigration(resource: ErrataResource, previous: ErrataStatus | undefined): Promise<MigrationObservation> {
     const version = resource.spec.version;
-    if (previous?.migratedVersion === version) return { state: 'succeeded', version };
-    const job = await this.kube.get('Job', resource.metadata.namespace, migrationJobName(resource, version));
-    if (!job) return { state: 'running', version };
-    const conditions = (job.status?.conditions ?? []) as Array<{ type: string; status: string; message?: string }>;
-    if (conditions.some((c) => c.type === 'Complete' && c.status === 'True') || (job.status?.succeeded ?? 0) > 0) {
-      return { state: 'succeeded', version };
+    const job = migrationJobName(resource, version);
+    if (previous?.migratedJob === job) return { state: 'succeeded', version, job };
+    const live = await this.kube.get('Job', resource.metadata.namespace, job);
+    if (!live) return { state: 'running', version, job };
+    const conditions = (live.status?.conditions ?? []) as Array<{ type: string; status: string; message?: string }>;
+    if (conditions.some((c) => c.type === 'Complete' && c.status === 'True') || (live.status?.succeeded ?? 0) > 0) {
+      return { state: 'succeeded', version, job };
     }
     const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
-    if (failed) return { state: 'failed', version, message: failed.message ?? 'the Job failed' };
-    return { state: 'running', version };
+    if (failed) return { state: 'failed', version, job, message: failed.message ?? 'the Job failed' };
+    return { state: 'running', version, job };
   }
 
   /**

@@ -2,6 +2,7 @@
 // created, changed, broken and deleted, and the owned objects, status and leadership checked.
 // No controllers run there, so the tests play them: they finish migration Jobs and set
 // Deployment status through the status subresources.
+import { Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { startOperator } from '../../operator/operator.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
@@ -207,6 +208,89 @@ describe('the operator', () => {
     );
     for (const deployment of (await kube.apps.listNamespacedDeployment({ namespace })).items) {
       expect(deployment.spec!.template.spec!.containers[0]!.image).toBe('registry.example.com/errata:0.1.0');
+    }
+  });
+
+  it('migrates again when the settings change, and the roles keep theirs until it succeeds', async () => {
+    const namespace = await running('move');
+    const first = await jobName(namespace, '0.1.0');
+    const config = async () => (await kube.core.readNamespacedConfigMap({ name: 'move-config', namespace })).data!;
+    const ingestEnv = async () =>
+      (await kube.apps.readNamespacedDeployment({ name: 'move-ingest', namespace })).spec!.template.spec!.containers[0]!.env!;
+    expect((await config()).ERRATA_CLICKHOUSE_DATABASE).toBe('errata');
+    const pg = { name: 'ERRATA_POSTGRES_URL', valueFrom: { secretKeyRef: { name: 'pg', key: 'url' } } };
+    expect(await ingestEnv()).toContainEqual(pg);
+
+    // A new, empty database: the version is the same, the schema is not there.
+    await patchErrataSpec(kube, namespace, 'move', {
+      clickhouse: { database: 'errata_new' },
+      postgres: { url: { name: 'pg-new', key: 'url' } },
+    });
+    const second = await eventually(async () => {
+      const jobs = await kube.batch.listNamespacedJob({ namespace });
+      return jobs.items.map((j) => j.metadata!.name!).find((n) => n !== first);
+    }, 'a migration Job for the new settings');
+    const job = await kube.batch.readNamespacedJob({ name: second, namespace });
+    const jobEnv = job.spec!.template.spec!.containers[0]!.env!;
+    expect(jobEnv).toContainEqual({ name: 'ERRATA_CLICKHOUSE_DATABASE', value: 'errata_new' });
+    expect(jobEnv).toContainEqual({ ...pg, valueFrom: { secretKeyRef: { name: 'pg-new', key: 'url' } } });
+    const migrating = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'move');
+      return errata.status?.observedGeneration === errata.metadata.generation ? errata : undefined;
+    }, 'the status of the new generation');
+    expect(condition(migrating, 'MigrationsComplete')).toMatchObject({ status: 'False', reason: 'MigrationRunning' });
+    expect(condition(migrating, 'Ready')).toMatchObject({ status: 'False' });
+    // Until it succeeds, the pods' settings stay as they were (a pass every 2 s has had its turn).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect((await config()).ERRATA_CLICKHOUSE_DATABASE).toBe('errata');
+    expect(await ingestEnv()).toContainEqual(pg);
+
+    await finishJob(kube, namespace, second, 'Complete');
+    await eventually(
+      async () => ((await config()).ERRATA_CLICKHOUSE_DATABASE === 'errata_new' ? true : undefined),
+      'the new settings',
+    );
+    await eventually(
+      async () => ((await ingestEnv()).some((v) => v.valueFrom?.secretKeyRef?.name === 'pg-new') ? true : undefined),
+      'the roles on the new database',
+    );
+    expect((await getErrata(kube, namespace, 'move')).status.migratedJob).toBe(second);
+  });
+
+  it('is not Ready at a new generation before its change is rolled out', async () => {
+    const namespace = await running('gen');
+    for (const role of ['ingest', 'mcp'])
+      await setDeploymentStatus(kube, namespace, `gen-${role}`, { replicas: 1, ready: 1, updated: 1 });
+    await setDeploymentStatus(kube, namespace, 'gen-dispatcher', { replicas: 2, ready: 2, updated: 2 });
+    const ready = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'gen');
+      return condition(errata, 'Ready')?.status === 'True' ? errata : undefined;
+    }, 'Ready');
+    // Every status written from here on, as a GitOps tool watching it would see them.
+    const seen: any[] = [];
+    const watching = await new Watch(kube.config).watch(
+      `/apis/errata.dev/v1alpha1/namespaces/${namespace}/erratas`,
+      { resourceVersion: ready.metadata.resourceVersion },
+      (_type: string, object: any) => seen.push(object),
+      () => undefined,
+    );
+    try {
+      await patchErrataSpec(kube, namespace, 'gen', { dispatcher: { replicas: 3 } });
+      await eventually(async () => {
+        const d = await kube.apps.readNamespacedDeployment({ name: 'gen-dispatcher', namespace });
+        return d.spec!.replicas === 3 ? true : undefined;
+      }, 'the dispatcher scaled');
+      const generation = ready.metadata.generation + 1;
+      await eventually(
+        async () => (seen.some((e) => e.status?.observedGeneration === generation) ? true : undefined),
+        'a status',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const atNewGeneration = seen.filter((e) => e.status?.observedGeneration === generation);
+      expect(atNewGeneration.map((e) => condition(e, 'Ready')?.status)).not.toContain('True');
+      expect(condition(atNewGeneration[0], 'Progressing')).toMatchObject({ status: 'True', reason: 'RollingOut' });
+    } finally {
+      watching.abort();
     }
   });
 
