@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CRD_FILE, crdYaml } from './crd-file.ts';
+import { loadConfig } from '../../services/runtime/config.ts';
+import { sharedSettings } from '../desired/environment.ts';
 import { errataSpec } from './errata-resource.ts';
 
 const MINIMAL_SPEC = {
@@ -54,6 +56,46 @@ describe('the Errata resource', () => {
     );
     expect(refuse({ ...MINIMAL_SPEC, replicas: 3 })).toMatch(/replicas/);
     expect(refuse({ ...MINIMAL_SPEC, version: 'latest tag' })).toMatch(/^version: must be an image tag/);
+  });
+
+  it('refuses what a pod would refuse at start, in the words the runtime uses', () => {
+    const refuse = (spec: unknown) => {
+      const parsed = errataSpec.safeParse(spec);
+      expect(parsed.success).toBe(false);
+      return parsed.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    };
+    const clickhouse = MINIMAL_SPEC.clickhouse;
+    expect(refuse({ ...MINIMAL_SPEC, kafka: { brokers: ['kafka'] } })).toMatch(/^kafka\.brokers\.0: host:port/);
+    expect(refuse({ ...MINIMAL_SPEC, kafka: { brokers: ['kafka:9092'], topicPrefix: 'team/a.' } })).toMatch(
+      /^kafka\.topicPrefix: use letters, digits/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, clickhouse: { ...clickhouse, database: 'errata-prod' } })).toMatch(
+      /^clickhouse\.database: use letters, digits and "_"/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, clickhouse: { url: 'tcp://clickhouse:9000' } })).toMatch(
+      /^clickhouse\.url: an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, s3: { bucket: 'Errata-Maps' } })).toMatch(/^s3\.bucket: an S3 bucket name/);
+    expect(refuse({ ...MINIMAL_SPEC, s3: { bucket: 'errata-maps', region: '' } })).toMatch(/^s3\.region/);
+    expect(refuse({ ...MINIMAL_SPEC, sso: { secretName: 'sso', scopes: 'email profile' } })).toMatch(
+      /^sso\.scopes: .*includes openid/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, ingest: { autoscaling: { minReplicas: 2, maxReplicas: 4 } } })).toMatch(
+      /^ingest\.autoscaling: autoscaling needs resources\.requests\.cpu/,
+    );
+    const scaled = { autoscaling: { minReplicas: 2, maxReplicas: 4 }, resources: { requests: { cpu: '250m' } } };
+    expect(errataSpec.safeParse({ ...MINIMAL_SPEC, ingest: scaled }).success).toBe(true);
+  });
+
+  it('gives a pod settings its runtime accepts', () => {
+    const spec = errataSpec.parse({ ...MINIMAL_SPEC, kafka: { brokers: ['kafka-0:9092', 'kafka-1:9092'] } });
+    const settings = sharedSettings(spec, 'https://errata.example.com');
+    const config = loadConfig({
+      ...settings,
+      ERRATA_POSTGRES_URL: 'postgres://errata@db/errata',
+      ERRATA_SECRETS_KEY: 'a'.repeat(64),
+    });
+    expect(config.kafka?.brokers).toEqual(['kafka-0:9092', 'kafka-1:9092']);
   });
 
   it('the committed CRD is the one the schemas generate (run `npm run crd` after changing them)', () => {

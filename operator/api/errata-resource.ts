@@ -4,6 +4,14 @@
 // (operator/api/crd.ts), so the API server refuses what the operator would refuse.
 // Credentials are only ever Secret references, never values.
 import { z } from 'zod';
+import {
+  CLICKHOUSE_DATABASE,
+  HTTP_URL,
+  KAFKA_BROKER,
+  KAFKA_TOPIC_PREFIX,
+  OIDC_SCOPES,
+  S3_BUCKET,
+} from '../../services/runtime/setting-forms.ts';
 
 export const GROUP = 'errata.dev';
 export const VERSION = 'v1alpha1';
@@ -25,6 +33,8 @@ export const secretKeyRef = z
   .object({ name: dnsLabel.describe('the Secret'), key: z.string().min(1).max(253).describe('the key in it') })
   .strict();
 export type SecretKeyRef = z.infer<typeof secretKeyRef>;
+
+const httpUrl = z.string().max(2000).regex(HTTP_URL.pattern, HTTP_URL.message).pipe(z.url());
 
 const quantity = z
   .string()
@@ -56,6 +66,9 @@ const roleSpec = z
   })
   .strict();
 
+/** The autoscaler targets CPU use as a share of the request: without one it never scales. */
+export const AUTOSCALING_NEEDS_CPU = 'autoscaling needs resources.requests.cpu: CPU use is measured against it';
+
 export const errataSpec = z
   .object({
     image: z.string().min(1).max(500).describe('the Errata image, without tag, e.g. ghcr.io/example/errata'),
@@ -69,14 +82,18 @@ export const errataSpec = z
     dispatcher: roleSpec.default({ replicas: 1 }),
     kafka: z
       .object({
-        brokers: z.array(z.string().min(1).max(300)).min(1).max(50).describe('host:port of each bootstrap broker'),
-        topicPrefix: z.string().max(100).default('errata.'),
+        brokers: z
+          .array(z.string().max(300).regex(KAFKA_BROKER.pattern, KAFKA_BROKER.message))
+          .min(1)
+          .max(50)
+          .describe('host:port of each bootstrap broker'),
+        topicPrefix: z.string().regex(KAFKA_TOPIC_PREFIX.pattern, KAFKA_TOPIC_PREFIX.message).default('errata.'),
       })
       .strict(),
     clickhouse: z
       .object({
-        url: z.string().url().describe('the HTTP interface, e.g. http://clickhouse:8123'),
-        database: z.string().min(1).max(100).default('errata'),
+        url: httpUrl.describe('the HTTP interface, e.g. http://clickhouse:8123'),
+        database: z.string().regex(CLICKHOUSE_DATABASE.pattern, CLICKHOUSE_DATABASE.message).default('errata'),
         username: secretKeyRef.optional(),
         password: secretKeyRef.optional(),
       })
@@ -84,9 +101,9 @@ export const errataSpec = z
     postgres: z.object({ url: secretKeyRef.describe('a Secret key holding postgres://user:password@host/db') }).strict(),
     s3: z
       .object({
-        bucket: z.string().min(3).max(63),
-        endpoint: z.string().url().optional().describe('for S3-compatible stores; AWS when absent'),
-        region: z.string().max(50).default('us-east-1'),
+        bucket: z.string().regex(S3_BUCKET.pattern, S3_BUCKET.message),
+        endpoint: httpUrl.optional().describe('for S3-compatible stores; AWS when absent'),
+        region: z.string().min(1).max(50).default('us-east-1'),
         forcePathStyle: z.boolean().default(false),
         accessKeyId: secretKeyRef.optional(),
         secretAccessKey: secretKeyRef.optional(),
@@ -108,7 +125,12 @@ export const errataSpec = z
           'a Secret with the keys issuer, clientId, clientSecret and roles (e.g. errata-owners=owner,errata-devs=member)',
         ),
         roleClaim: z.string().min(1).max(100).optional().describe('the claim whose values map to roles (default groups)'),
-        scopes: z.string().min(1).max(500).optional().describe('space-separated scopes, openid among them'),
+        scopes: z
+          .string()
+          .max(500)
+          .regex(OIDC_SCOPES.pattern, OIDC_SCOPES.message)
+          .optional()
+          .describe('space-separated scopes, openid among them'),
         createUsers: z.boolean().default(false).describe('create an account for an unknown person with a mapped role'),
         name: z.string().min(1).max(60).optional().describe("the provider's name on the sign-in button"),
       })
@@ -137,6 +159,9 @@ export const errataSpec = z
       const scaling = spec[role].autoscaling;
       if (scaling && scaling.minReplicas > scaling.maxReplicas) {
         ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: 'minReplicas must not exceed maxReplicas' });
+      }
+      if (scaling && !spec[role].resources?.requests?.cpu) {
+        ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: AUTOSCALING_NEEDS_CPU });
       }
       const names = (spec[role].env ?? []).map((v) => v.name);
       const twice = names.find((name, i) => names.indexOf(name) !== i);

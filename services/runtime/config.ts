@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseRoleMapping, type RoleMapping } from '../core/people/oidc-roles.ts';
 import type { HttpServerLimits } from './http-server.ts';
+import { CLICKHOUSE_DATABASE, KAFKA_BROKER_LIST, KAFKA_TOPIC_PREFIX, OIDC_SCOPES, S3_BUCKET } from './setting-forms.ts';
 
 const MiB = 1024 * 1024;
 
@@ -70,10 +71,7 @@ const schema = z
     ERRATA_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     ERRATA_OIDC_ROLES: z.string().optional(),
     ERRATA_OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
-    ERRATA_OIDC_SCOPES: z
-      .string()
-      .regex(/(^|\s)openid(\s|$)/, 'a space-separated list of scopes that includes openid, e.g. "openid email profile"')
-      .default('openid email profile'),
+    ERRATA_OIDC_SCOPES: z.string().regex(OIDC_SCOPES.pattern, OIDC_SCOPES.message).default('openid email profile'),
     ERRATA_OIDC_CREATE_USERS: z.enum(['true', 'false', '1', '0']).default('false'),
     ERRATA_OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
 
@@ -81,31 +79,19 @@ const schema = z
     ERRATA_POSTGRES_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     ERRATA_POSTGRES_POOL_SIZE: integer(1, 1000).default(10),
     ERRATA_CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    ERRATA_CLICKHOUSE_DATABASE: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'use letters, digits and "_"')
-      .default('errata'),
+    ERRATA_CLICKHOUSE_DATABASE: z.string().regex(CLICKHOUSE_DATABASE.pattern, CLICKHOUSE_DATABASE.message).default('errata'),
     ERRATA_CLICKHOUSE_USERNAME: z.string().default('default'),
     ERRATA_CLICKHOUSE_PASSWORD: z.string().default(''),
     ERRATA_CLICKHOUSE_BATCH_ROWS: integer(1, 1_000_000).default(5000),
     ERRATA_CLICKHOUSE_BATCH_WAIT_MS: integer(0, 60_000).default(100),
     ERRATA_CLICKHOUSE_COMPRESSION: z.enum(['none', 'gzip']).default('none'),
-    ERRATA_KAFKA_BROKERS: z
-      .string()
-      .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma-separated list of host:port')
-      .optional(),
-    ERRATA_KAFKA_TOPIC_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{0,100}$/, 'use letters, digits, ".", "_" or "-"')
-      .default(''),
+    ERRATA_KAFKA_BROKERS: z.string().regex(KAFKA_BROKER_LIST.pattern, KAFKA_BROKER_LIST.message).optional(),
+    ERRATA_KAFKA_TOPIC_PREFIX: z.string().regex(KAFKA_TOPIC_PREFIX.pattern, KAFKA_TOPIC_PREFIX.message).default(''),
     ERRATA_KAFKA_PARTITIONS: integer(1, 10_000).default(8),
     ERRATA_KAFKA_REPLICATION_FACTOR: integer(-1, 100).default(-1),
     ERRATA_KAFKA_CLIENT_ID: z.string().min(1).default('errata'),
     ERRATA_KAFKA_PRODUCE_TIMEOUT_MS: integer(100, 120_000).default(5000),
-    ERRATA_S3_BUCKET: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase characters)')
-      .optional(),
+    ERRATA_S3_BUCKET: z.string().regex(S3_BUCKET.pattern, S3_BUCKET.message).optional(),
     ERRATA_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     ERRATA_S3_REGION: z.string().min(1).default('us-east-1'),
     ERRATA_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false'),

@@ -176,7 +176,9 @@ describe('the operator', () => {
     }, 'observedGeneration to follow');
 
     // Autoscaling switched on: the count the Deployment has stays until the autoscaler moves it.
-    await patchErrataSpec(kube, namespace, 'change', { dispatcher: { autoscaling: { minReplicas: 2, maxReplicas: 6 } } });
+    await patchErrataSpec(kube, namespace, 'change', {
+      dispatcher: { autoscaling: { minReplicas: 2, maxReplicas: 6 }, resources: { requests: { cpu: '250m' } } },
+    });
     await eventually(async () => {
       const hpas = await kube.objects.list('autoscaling/v2', 'HorizontalPodAutoscaler', namespace);
       return hpas.items.some((h) => h.metadata!.name === 'change-dispatcher') ? true : undefined;
@@ -308,6 +310,15 @@ describe('the operator', () => {
       /minReplicas must not exceed maxReplicas/,
     );
     expect(await refusal({ ...spec(), version: 'not a tag' })).toMatch(/spec\.version/);
+    // What a pod would refuse at start (a crash loop that says nothing to `kubectl apply`).
+    expect(await refusal({ ...spec(), dispatcher: { autoscaling: { minReplicas: 1, maxReplicas: 3 } } })).toMatch(
+      /spec\.dispatcher: Invalid value: autoscaling needs resources\.requests\.cpu/,
+    );
+    expect(await refusal({ ...spec(), kafka: { brokers: ['kafka'] } })).toMatch(/spec\.kafka\.brokers\[0\]/);
+    expect(await refusal({ ...spec(), clickhouse: { url: 'http://clickhouse:8123', database: 'errata-prod' } })).toMatch(
+      /spec\.clickhouse\.database/,
+    );
+    expect(await refusal({ ...spec(), s3: { bucket: 'Maps' } })).toMatch(/spec\.s3\.bucket/);
     expect(await refusal({ ...spec(), postgres: { url: 'postgres://user:secret@db/errata' } })).toMatch(/spec\.postgres\.url/);
     try {
       await createErrata(kube, namespace, 'a-name-far-too-long-for-the-objects-it-names', spec());
