@@ -16,6 +16,7 @@ import { desiredObjects, OWNED_KINDS, type KubeObject } from '../desired/desired
 import { objectName, SPEC_HASH_ANNOTATION } from '../desired/metadata.ts';
 import { migrationJob, migrationJobName } from '../desired/workloads.ts';
 import { mergeConditions, REASONS } from './conditions.ts';
+import { drifted } from './drift.ts';
 import type { Kube, LiveObject } from './kube.ts';
 import { observedStatus, roleObservation, type MigrationObservation, type RoleObservation } from './observe-status.ts';
 
@@ -201,13 +202,18 @@ export class Reconciler {
     return owned;
   }
 
-  /** Applies what changed (by spec hash), then deletes owned objects no longer desired. */
+  /**
+   * Applies what changed (by spec hash) or was edited by hand (drift.ts), then deletes owned
+   * objects no longer desired.
+   */
   private async applyChanged(desired: KubeObject[], live: Map<string, LiveObject>): Promise<void> {
     const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
     for (const object of desired) {
       const current = live.get(`${object.kind}/${object.metadata.name}`);
-      if (current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] === object.metadata.annotations[SPEC_HASH_ANNOTATION]) continue;
-      if (object.kind === 'Deployment' && (object as { spec?: { replicas?: number } }).spec?.replicas === undefined) {
+      const changed = current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== object.metadata.annotations[SPEC_HASH_ANNOTATION];
+      if (!changed && !drifted(object, current!)) continue;
+      // Only a change can switch autoscaling on; an unchanged autoscaled Deployment's count is the autoscaler's.
+      if (changed && object.kind === 'Deployment' && (object as { spec?: { replicas?: number } }).spec?.replicas === undefined) {
         await this.handOverReplicas(current);
       }
       await this.kube.apply(object);

@@ -2,7 +2,7 @@
 // created, changed, broken and deleted, and the owned objects, status and leadership checked.
 // No controllers run there, so the tests play them: they finish migration Jobs and set
 // Deployment status through the status subresources.
-import { Watch } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { startOperator } from '../../operator/operator.ts';
 import { createLogger } from '../../services/runtime/logger.ts';
@@ -294,6 +294,40 @@ describe('the operator', () => {
     } finally {
       watching.abort();
     }
+  });
+
+  it('reverts a hand edit of what it owns within a resync period', async () => {
+    const namespace = await running('drift');
+    const name = 'drift-dispatcher';
+    // What `kubectl scale` and `kubectl set image` send.
+    await kube.apps.replaceNamespacedDeploymentScale({
+      name,
+      namespace,
+      body: { metadata: { name, namespace }, spec: { replicas: 7 } },
+    });
+    const edited = await kube.apps.readNamespacedDeployment({ name, namespace });
+    edited.spec!.template.spec!.containers[0]!.image = 'registry.example.com/errata:hand-made';
+    await kube.apps.replaceNamespacedDeployment({ name, namespace, body: edited, fieldManager: 'kubectl-set' });
+    await kube.core.patchNamespacedConfigMap(
+      {
+        name: 'drift-config',
+        namespace,
+        body: { data: { ERRATA_KAFKA_BROKERS: 'elsewhere:9092' } },
+        fieldManager: 'kubectl-edit',
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const restored = await eventually(async () => {
+      const d = await kube.apps.readNamespacedDeployment({ name, namespace });
+      return d.spec!.replicas === 2 && d.spec!.template.spec!.containers[0]!.image === 'registry.example.com/errata:0.1.0'
+        ? d
+        : undefined;
+    }, 'the dispatcher as the spec says');
+    expect(restored.metadata!.annotations!['errata.dev/spec-hash']).toBe(edited.metadata!.annotations!['errata.dev/spec-hash']);
+    await eventually(async () => {
+      const config = await kube.core.readNamespacedConfigMap({ name: 'drift-config', namespace });
+      return config.data!.ERRATA_KAFKA_BROKERS === 'kafka:9092' ? true : undefined;
+    }, 'the ConfigMap as the spec says');
   });
 
   it('is refused by the API server when the spec is wrong, with a readable message', async () => {

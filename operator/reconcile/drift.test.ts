@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { drifted } from './drift.ts';
+
+const desired = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'prod-ingest',
+    namespace: 'errata',
+    labels: { app: 'errata' },
+    annotations: { 'errata.dev/spec-hash': 'abc' },
+  },
+  spec: {
+    replicas: 2,
+    template: { spec: { containers: [{ name: 'errata', image: 'errata:0.2.0', args: ['serve', 'ingest'] }] } },
+  },
+};
+/** As the API server returns it: defaults, status and its own annotations added. */
+const live = () => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'prod-ingest',
+    namespace: 'errata',
+    resourceVersion: '42',
+    labels: { app: 'errata' },
+    annotations: { 'errata.dev/spec-hash': 'abc', 'deployment.kubernetes.io/revision': '3' },
+  },
+  spec: {
+    replicas: 2,
+    revisionHistoryLimit: 10,
+    template: {
+      spec: {
+        containers: [
+          { name: 'errata', image: 'errata:0.2.0', args: ['serve', 'ingest'], terminationMessagePath: '/dev/termination-log' },
+        ],
+        dnsPolicy: 'ClusterFirst',
+      },
+    },
+  },
+  status: { replicas: 2 },
+});
+
+describe('drift', () => {
+  it('is not what the API server adds: defaults, status, its own annotations', () => {
+    expect(drifted(desired, live())).toBe(false);
+  });
+
+  it('is a field the operator set, changed or removed by hand', () => {
+    const scaled = live();
+    scaled.spec.replicas = 7;
+    expect(drifted(desired, scaled)).toBe(true);
+    const image = live();
+    image.spec.template.spec.containers[0]!.image = 'errata:hand-made';
+    expect(drifted(desired, image)).toBe(true);
+    const argument = live();
+    argument.spec.template.spec.containers[0]!.args = ['serve'];
+    expect(drifted(desired, argument)).toBe(true);
+    const unlabelled = live();
+    delete (unlabelled.metadata.labels as Record<string, string>).app;
+    expect(drifted(desired, unlabelled)).toBe(true);
+    const sidecar = live();
+    sidecar.spec.template.spec.containers.push({ ...sidecar.spec.template.spec.containers[0]!, name: 'extra' });
+    expect(drifted(desired, sidecar)).toBe(true);
+  });
+});

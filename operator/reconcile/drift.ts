@@ -1,0 +1,26 @@
+// Whether a live object lost what the operator set on it. A hand edit (`kubectl scale`,
+// `kubectl set image`, a ConfigMap edited in place) leaves the spec-hash annotation as it was,
+// so the hash alone never sees it; comparing each field the desired object sets does, with no
+// request beyond the listing the pass already made. Fields the API server adds (defaults,
+// status, other annotations) are not drift.
+
+/** Every field `desired` sets is in `live` with the same value; arrays must match in length. */
+function holds(desired: unknown, live: unknown): boolean {
+  if (Array.isArray(desired)) {
+    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => holds(d, live[i]));
+  }
+  if (desired !== null && typeof desired === 'object') {
+    if (live === null || typeof live !== 'object') return false;
+    return Object.entries(desired).every(
+      ([key, value]) => value === undefined || holds(value, (live as Record<string, unknown>)[key]),
+    );
+  }
+  return desired === live;
+}
+
+/** The object's content (spec, data) and its labels and annotations, as the operator builds them. */
+export function drifted(desired: { metadata: { labels: object; annotations: object } }, live: object): boolean {
+  const { apiVersion: _v, kind: _k, metadata, ...content } = desired as typeof desired & { apiVersion: string; kind: string };
+  const liveMetadata = (live as { metadata?: object }).metadata;
+  return !holds({ labels: metadata.labels, annotations: metadata.annotations }, liveMetadata) || !holds(content, live);
+}
