@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_VERSION, errataSpec, type ErrataResource } from '../api/errata-resource.ts';
-import { observedStatus, roleObservation, type Observation, type RoleObservation } from './observe-status.ts';
+import { observedStatus, roleObservation, statusChanged, type Observation, type RoleObservation } from './observe-status.ts';
 
 const urls = { ingest: 'https://errata.example.com', mcp: 'https://errata.example.com' };
 const role = (over: Partial<RoleObservation> = {}): RoleObservation => ({
@@ -208,5 +208,24 @@ describe('observed status', () => {
     );
     expect(conditionsOf(done).Ready).toBe('True AllRolesReady');
     expect(done.version).toBe('0.3.0');
+  });
+
+  it('is written again only when it changed, not when the API server reorders its keys', () => {
+    const status = observedStatus(undefined, base, t0);
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([k, v]) => [k, sorted(v)]),
+            )
+          : value;
+    const readBack = sorted(status) as typeof status;
+    expect(JSON.stringify(readBack)).not.toBe(JSON.stringify(status));
+    expect(statusChanged(readBack, observedStatus(readBack, base, t1))).toBe(false);
+    expect(statusChanged(readBack, observedStatus(readBack, { ...base, generation: 5 }, t1))).toBe(true);
+    expect(statusChanged(undefined, status)).toBe(true);
   });
 });

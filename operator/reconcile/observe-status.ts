@@ -2,6 +2,7 @@
 // role, the version running, and the public URLs. Honest by construction: Ready only when every
 // role has all its replicas ready on the current version after migrations completed.
 import { ROLES, type Condition, type ErrataResource, type ErrataStatus, type Role } from '../api/errata-resource.ts';
+import { specHash } from '../desired/metadata.ts';
 import type { LiveObject } from './kube.ts';
 import { mergeConditions, REASONS, type ConditionInput } from './conditions.ts';
 
@@ -151,4 +152,13 @@ export function roleObservation(resource: ErrataResource, role: Role, deployment
     version: image.includes(':') ? image.slice(image.lastIndexOf(':') + 1) : undefined,
     ...(failure ? { failure } : {}),
   };
+}
+
+/**
+ * Whether the status differs from the one read back, whatever the order of its keys: the API
+ * server hands an object's keys back sorted, so comparing the JSON as written found a change
+ * on every pass, and each pass sent a status write.
+ */
+export function statusChanged(previous: ErrataStatus | undefined, next: ErrataStatus): boolean {
+  return previous === undefined || specHash(previous) !== specHash(next);
 }

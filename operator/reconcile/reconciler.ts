@@ -18,7 +18,13 @@ import { migrationJob, migrationJobName } from '../desired/workloads.ts';
 import { mergeConditions, REASONS } from './conditions.ts';
 import { drifted } from './drift.ts';
 import type { Kube, LiveObject } from './kube.ts';
-import { observedStatus, roleObservation, type MigrationObservation, type RoleObservation } from './observe-status.ts';
+import {
+  observedStatus,
+  roleObservation,
+  statusChanged,
+  type MigrationObservation,
+  type RoleObservation,
+} from './observe-status.ts';
 
 const SERVICE_MONITOR_CRD = 'servicemonitors.monitoring.coreos.com';
 const PROMETHEUS_RULE_CRD = 'prometheusrules.monitoring.coreos.com';
@@ -136,7 +142,7 @@ export class Reconciler {
       },
       this.now(),
     );
-    if (JSON.stringify(status) !== JSON.stringify(previous)) await this.kube.writeStatus(namespace, name, status);
+    if (statusChanged(previous, status)) await this.kube.writeStatus(namespace, name, status);
 
     // Act.
     try {
