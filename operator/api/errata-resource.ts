@@ -40,6 +40,13 @@ const quantity = z
   .string()
   .regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi');
 const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
+const resources = z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict();
+
+/**
+ * The migration Job's, when the spec gives none: a namespace whose ResourceQuota covers CPU or
+ * memory refuses a pod that states neither. `errata migrate` runs SQL and holds little.
+ */
+const MIGRATION_RESOURCES = { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } };
 
 const envVar = z
   .object({
@@ -61,7 +68,7 @@ const roleSpec = z
   .object({
     replicas: z.number().int().min(0).max(1000).default(1).describe('fixed replicas; ignored when autoscaling is set'),
     autoscaling: autoscaling.optional(),
-    resources: z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict().optional(),
+    resources: resources.optional(),
     env: z.array(envVar).max(100).optional().describe('extra environment, e.g. ERRATA_LOG_LEVEL'),
   })
   .strict();
@@ -77,6 +84,11 @@ export const errataSpec = z
       .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, 'must be an image tag such as 0.1.0')
       .describe('the image tag every role, and the migration Job, run'),
     imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+    migration: z
+      .object({ resources: resources.default(MIGRATION_RESOURCES) })
+      .strict()
+      .default({ resources: MIGRATION_RESOURCES })
+      .describe('the migration Job (errata migrate) run before each new version or settings'),
     ingest: roleSpec.default({ replicas: 1 }),
     mcp: roleSpec.default({ replicas: 1 }),
     dispatcher: roleSpec.default({ replicas: 1 }),

@@ -303,6 +303,11 @@ describe('desired objects', () => {
       valueFrom: { secretKeyRef: { name: r.spec.postgres.url.name, key: r.spec.postgres.url.key } },
     });
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    // A namespace with a ResourceQuota refuses a pod that states no resources.
+    expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } });
+    const bigger = { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '2', memory: '2Gi' } };
+    const sized = migrationJob(resource({ migration: { resources: bigger } }), '0.2.0') as any;
+    expect(sized.spec.template.spec.containers[0].resources).toEqual(bigger);
     const deployments = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, observed));
     expect(deployments.get('Deployment/prod-mcp').spec.template.spec.containers[0].image).toBe(
       'registry.example.com/errata:0.3.0',

@@ -142,7 +142,7 @@ function migrationJobBody(resource: ErrataResource, version: string) {
 function migrationContainer(resource: ErrataResource, version: string) {
   const { envFrom: _fromConfigMap, env, ...rest } = container(resource, version, ['migrate']);
   const settings = Object.entries(configMap(resource).data).map(([name, value]) => ({ name, value }));
-  return { ...rest, env: [...settings, ...env] };
+  return { ...rest, env: [...settings, ...env], resources: resource.spec.migration.resources };
 }
 
 export function migrationJob(resource: ErrataResource, version: string) {
