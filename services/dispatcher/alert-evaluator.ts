@@ -1,8 +1,8 @@
 // After each stored event batch: which alert rules it sets off (core/alerts/evaluate-triggers.ts),
-// but none for an issue ignored or snoozed, the count checks of `frequent` and `many_users`, the payloads, and the deliveries in the
-// outbox. Deliveries are unique per (rule, channel, dedup key), so a batch evaluated again after
-// a crash or a retry adds nothing twice. A channel over its hourly limit gets its alerts held
-// back, for the overflow summary.
+// but none for an issue ignored or snoozed; the count checks of `frequent` and `many_users`; the
+// payloads; and the deliveries in the outbox. Deliveries are unique per (rule, channel, dedup
+// key), so a batch evaluated again after a crash or a retry adds nothing twice. A channel over
+// its hourly limit gets its alerts held back, for the overflow summary.
 import {
   dashboardUrls,
   issueAlert,
