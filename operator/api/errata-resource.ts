@@ -144,6 +144,10 @@ export const errataSpec = z
           .optional()
           .describe('space-separated scopes, openid among them'),
         createUsers: z.boolean().default(false).describe('create an account for an unknown person with a mapped role'),
+        trustUnverifiedEmail: z
+          .boolean()
+          .default(false)
+          .describe('let an email the provider sends without email_verified pick an existing account'),
         name: z.string().min(1).max(60).optional().describe("the provider's name on the sign-in button"),
       })
       .strict()

@@ -139,6 +139,7 @@ describe('desired objects', () => {
         ref('ERRATA_OIDC_ROLES', 'roles'),
         { name: 'ERRATA_OIDC_NAME', value: 'Keycloak' },
         { name: 'ERRATA_OIDC_CREATE_USERS', value: 'true' },
+        { name: 'ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL', value: 'false' },
       ]),
     );
     // The role's own env still comes last, so it can override.

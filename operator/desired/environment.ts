@@ -69,6 +69,7 @@ export function ssoEnv(spec: ErrataSpec, role: Role | undefined): EnvVar[] {
     ['ERRATA_OIDC_SCOPES', sso.scopes],
     ['ERRATA_OIDC_NAME', sso.name],
     ['ERRATA_OIDC_CREATE_USERS', String(sso.createUsers)],
+    ['ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL', String(sso.trustUnverifiedEmail)],
   ];
   return [
     fromSecret('ERRATA_OIDC_ISSUER', 'issuer'),

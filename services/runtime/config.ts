@@ -73,6 +73,7 @@ const schema = z
     ERRATA_OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
     ERRATA_OIDC_SCOPES: z.string().regex(OIDC_SCOPES.pattern, OIDC_SCOPES.message).default('openid email profile'),
     ERRATA_OIDC_CREATE_USERS: z.enum(['true', 'false', '1', '0']).default('false'),
+    ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL: z.enum(['true', 'false', '1', '0']).default('false'),
     ERRATA_OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
 
     // Distributed mode: each set variable switches its port to the server adapter.
@@ -162,6 +163,8 @@ export interface OidcConfig {
   scopes: string;
   /** ERRATA_OIDC_CREATE_USERS: an unknown person with a mapped role gets an account. */
   createUsers: boolean;
+  /** ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL: an email without email_verified may pick an existing account. */
+  trustUnverifiedEmail: boolean;
   /** Shown on the button: "Sign in with <name>". */
   name: string;
   /** Plain http is allowed for a provider on loopback only (a test's or a local one). */
@@ -355,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             roles: parseRoleMapping(c.ERRATA_OIDC_ROLES),
             scopes: c.ERRATA_OIDC_SCOPES.trim().split(/\s+/).join(' '),
             createUsers: c.ERRATA_OIDC_CREATE_USERS === 'true' || c.ERRATA_OIDC_CREATE_USERS === '1',
+            trustUnverifiedEmail: c.ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL === 'true' || c.ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL === '1',
             name: c.ERRATA_OIDC_NAME,
             allowHttp: new URL(c.ERRATA_OIDC_ISSUER).protocol === 'http:',
           }

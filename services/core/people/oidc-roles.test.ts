@@ -57,6 +57,7 @@ describe('decideOidcSignIn', () => {
     existingLinkedElsewhere: false,
     owners: 1,
     createUsers: false,
+    trustUnverifiedEmail: false,
   };
 
   it('refuses without an email, with an unverified one, or without a mapped role', () => {
@@ -65,6 +66,24 @@ describe('decideOidcSignIn', () => {
     expect(decideOidcSignIn({ ...facts, role: undefined, existing: user('admin') })).toEqual({
       kind: 'refused',
       reason: 'no-role',
+    });
+  });
+
+  it('lets an email the provider did not say is verified pick an existing account only when told to trust it', () => {
+    // A provider that sends no email_verified may let its users type any address: a colleague's
+    // would have signed into the colleague's account (before, absent was trusted).
+    const owner = user('owner');
+    const unconfirmed = { ...facts, emailVerified: undefined, existing: owner, owners: 2 };
+    expect(decideOidcSignIn(unconfirmed)).toEqual({ kind: 'refused', reason: 'email-unconfirmed' });
+    expect(decideOidcSignIn({ ...unconfirmed, trustUnverifiedEmail: true })).toEqual({
+      kind: 'sign-in',
+      user: owner,
+      role: 'member',
+    });
+    // A new account takes nobody's: the group claim alone grants its role.
+    expect(decideOidcSignIn({ ...facts, emailVerified: undefined, createUsers: true })).toEqual({
+      kind: 'create',
+      role: 'member',
     });
   });
 

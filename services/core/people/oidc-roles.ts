@@ -48,14 +48,27 @@ export type OidcOutcome =
   | { kind: 'create'; role: HumanRole }
   | {
       kind: 'refused';
-      reason: 'no-role' | 'unknown-user' | 'email-unverified' | 'no-email' | 'linked-elsewhere' | 'email-self-chosen';
+      reason:
+        | 'no-role'
+        | 'unknown-user'
+        | 'email-unverified'
+        | 'email-unconfirmed'
+        | 'no-email'
+        | 'linked-elsewhere'
+        | 'email-self-chosen';
     };
 
 interface OidcFacts {
   /** The verified email the provider gave, if any. */
   email: string | undefined;
-  /** False only when the provider says so; absent is trusted (many providers only send verified addresses). */
+  /**
+   * The provider's email_verified. False refuses; absent is enough to create an account, but not
+   * to pick an existing one unless `trustUnverifiedEmail`: a provider that sends none may let its
+   * users type their own address (Entra ID), and so take a colleague's account and role.
+   */
   emailVerified: boolean | undefined;
+  /** ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL: this provider's addresses are set by its administrators only. */
+  trustUnverifiedEmail: boolean;
   /** The role the claim grants (roleFromClaim). */
   role: HumanRole | undefined;
   /** The account this identity (issuer and subject) is linked to, if any. */
@@ -87,6 +100,7 @@ export function decideOidcSignIn(facts: OidcFacts): OidcOutcome {
     return facts.createUsers ? { kind: 'create', role: facts.role } : { kind: 'refused', reason: 'unknown-user' };
   if (facts.existingLinkedElsewhere) return { kind: 'refused', reason: 'linked-elsewhere' };
   if (facts.existing.emailSelfChosen) return { kind: 'refused', reason: 'email-self-chosen' };
+  if (facts.emailVerified !== true && !facts.trustUnverifiedEmail) return { kind: 'refused', reason: 'email-unconfirmed' };
   return signIn(facts.existing, facts.role, facts.owners);
 }
 

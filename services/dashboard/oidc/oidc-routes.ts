@@ -61,6 +61,8 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         return 'The provider did not say who you are by email: it must release the email claim (the "email" scope) to Errata. Ask its administrator.';
       case 'email-unverified':
         return `The provider says your email address ${email} is not verified. Verify it there, then sign in again.`;
+      case 'email-unconfirmed':
+        return `An Errata account uses ${email}, but the provider did not say that this address is verified (it sent no email_verified claim), so it cannot sign you into that account. Sign in with that account's password; or, if only this provider's administrators can set its email addresses, an owner of Errata can set ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL=true.`;
       case 'no-role':
         return `Your account has no value in its "${oidc!.roleClaim}" claim that Errata maps to a role. An owner of Errata must grant you access (have you added to a mapped group), then sign in again.`;
       case 'linked-elsewhere':
@@ -140,6 +142,7 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         existingLinkedElsewhere: existingSubject !== undefined && existingSubject !== identity.subject,
         owners,
         createUsers: oidc.createUsers,
+        trustUnverifiedEmail: oidc.trustUnverifiedEmail,
       });
       deps.logger.info({ outcome: outcome.kind, reason: 'reason' in outcome ? outcome.reason : undefined }, 'OpenID sign-in');
       if (outcome.kind === 'refused') return refuse(ctx, assets, 403, 'No access', refusal(outcome, claims));

@@ -22,6 +22,7 @@ describe('openidProvider', () => {
       roles: new Map(),
       scopes: 'openid email',
       createUsers: false,
+      trustUnverifiedEmail: false,
       name: 'Test',
       allowHttp: true,
     };

@@ -13,9 +13,9 @@ import { PERSON_PASSWORD, signedInPerson } from '../../support/dashboard-people.
 import { startOpenIdProvider, type OpenIdProvider, type TestAccount } from '../../support/openid-provider.ts';
 import { freePort, runCli, startServer, stopAndRemove, type StandaloneServer } from '../../support/standalone-server.ts';
 
-const account = (email: string, groups: string[], verified = true): TestAccount => ({
+const account = (email: string, groups: string[], verified: boolean | 'unsaid' = true): TestAccount => ({
   email,
-  email_verified: verified,
+  ...(verified === 'unsaid' ? {} : { email_verified: verified }),
   name: email.split('@')[0]!.replace(/^./, (c) => c.toUpperCase()),
   groups,
 });
@@ -25,6 +25,8 @@ const ACCOUNTS = {
   mina: account('mina@example.com', ['errata-devs']),
   nobody: account('nobody@example.com', ['staff']),
   victor: account('victor@example.com', ['errata-devs'], false),
+  // The provider says nothing of whether this address is verified; an account with it exists.
+  noel: account('noel@example.com', ['errata-owners'], 'unsaid'),
   dana: account('dana@example.com', ['errata-admins']),
   uma: account('uma@example.com', ['errata-devs']),
   // Never signed in before an invitee joins under her address.
@@ -213,6 +215,33 @@ describe('signing in at the provider (creating users on)', () => {
     } finally {
       await checked.close();
     }
+  });
+
+  it('does not let an email the provider did not say is verified pick an existing account', async () => {
+    // Before, an absent email_verified was trusted: whoever the provider let type noel's address
+    // signed into noel's account, with the role of their own group (here owner).
+    const created = await runCli(
+      ['createuser', '--email', 'noel@example.com', '--role', 'member', '--password-stdin'],
+      creating.env,
+      `${PERSON_PASSWORD}\n`,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const checked = await openCheckedPage(browser, `${creating.url}/login`, { screenshot: 'sso-noel-login' });
+    try {
+      const { page } = checked;
+      const refused = page.waitForResponse((r) => r.url().includes('/sign-in/oidc/callback'));
+      await signInAtProvider(page, creating, 'noel');
+      expect((await refused).status()).toBe(403);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        "An Errata account uses noel@example.com, but the provider did not say that this address is verified (it sent no email_verified claim), so it cannot sign you into that account. Sign in with that account's password; or, if only this provider's administrators can set its email addresses, an owner of Errata can set ERRATA_OIDC_TRUST_UNVERIFIED_EMAIL=true.",
+      );
+      expect(await hasSession(page)).toBe(false);
+    } finally {
+      await checked.close();
+    }
+    const again = new FormClient(creating.url);
+    expect((await again.signIn('noel@example.com', PERSON_PASSWORD)).status).toBe(303);
+    await expect(roleOf(again)).resolves.toBe('member');
   });
 
   it("does not give an account that joined under someone's address, by an invitation naming none, to their sign-on", async () => {
