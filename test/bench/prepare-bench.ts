@@ -8,7 +8,8 @@
 // Buffers are outside it). Then the time for events built to make grouping's message
 // parameterization slow: 25 exceptions without a stack trace (MAX_EXCEPTIONS, the most that
 // normalizing keeps), each value two 1,024-character lines (the most that is parameterized) of one
-// shape. Asserts nothing about the figures; fails if an event is dropped.
+// shape; and native events of 2,000 frames named by 512 "&". Asserts nothing about the figures;
+// fails if an event is dropped.
 import { randomUUID } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { prepareEvents } from '../../services/dispatcher/prepare-events.ts';
@@ -46,6 +47,18 @@ function hostileRecords(line: string): ReturnType<typeof queueRecord>[] {
       i,
     );
   });
+}
+
+/**
+ * Native frames named by 512 `&` (the longest name kept), 8 exceptions of 250 frames: each name's
+ * trailing qualifiers were taken off one pattern run at a time, each run reading the whole name.
+ */
+function hostileNativeRecords(): ReturnType<typeof queueRecord>[] {
+  const frames = Array.from({ length: 250 }, (_, line) => ({ function: '&'.repeat(512), lineno: line + 1, in_app: true }));
+  const values = Array.from({ length: 8 }, (_, k) => ({ type: `Native${k}`, value: 'x', stacktrace: { frames } }));
+  return Array.from({ length: 5 }, (_, i) =>
+    queueRecord(JSON.stringify({ event_id: randomUUID().replaceAll('-', ''), platform: 'native', exception: { values } }), i),
+  );
 }
 
 /** Milliseconds per event: minimum and median over ROUNDS passes. */
@@ -97,4 +110,10 @@ console.log(
 for (const [shape, line] of Object.entries(HOSTILE_LINES)) {
   const [minimum, median] = await hostileMilliseconds(hostileRecords(line));
   console.log(`hostile messages, ${shape}: minimum ${minimum.toFixed(2)} ms, median ${median.toFixed(2)} ms per event`);
+}
+{
+  const [minimum, median] = await hostileMilliseconds(hostileNativeRecords());
+  console.log(
+    `hostile native frames, 2,000 named by 512 "&": minimum ${minimum.toFixed(2)} ms, median ${median.toFixed(2)} ms per event`,
+  );
 }

@@ -20,6 +20,10 @@ describe('trimNativeFunctionName', () => {
     ['_RtlUserThreadStart@8', '_RtlUserThreadStart'],
     ['-[NSApplication run]', '-[NSApplication run]'],
     ['<unknown>', '<unknown>'],
+    ['Foo::get() const&& ', 'Foo::get'],
+    ['Foo::constant', 'Foo::constant'],
+    ['Foo::bar_const', 'Foo::bar_const'],
+    ['Foo::f() const const &', 'Foo::f'],
   ])('%s -> %s', (name, trimmed) => {
     expect(trimNativeFunctionName(name)).toBe(trimmed);
   });
@@ -29,6 +33,11 @@ describe('trimNativeFunctionName', () => {
     expect(trimNativeFunctionName(`${'<'.repeat(8)}A as B${'>::f'.repeat(8)}`)).toBe(`B${'::f'.repeat(8)}`);
     expect(trimNativeFunctionName(`${'<'.repeat(12)}A as B${'>::f'.repeat(12)}`)).toBe(`<T>${'::f'.repeat(9)}`);
     expect(trimNativeFunctionName(`${'<'.repeat(256)}${'>'.repeat(256)}`)).toBe('<T>');
+  });
+
+  it('takes any number of trailing qualifiers off, in one backward scan', () => {
+    expect(trimNativeFunctionName(`f${'&'.repeat(200_000)}`)).toBe('f');
+    expect(trimNativeFunctionName(`f${' const &'.repeat(30_000)}`)).toBe('f');
   });
 });
 

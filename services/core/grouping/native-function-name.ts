@@ -4,7 +4,6 @@
 //   void Scaleform::GFx::Manager::OnActivated(unsigned long,_GUID const &) const
 // groups as `Scaleform::GFx::Manager::OnActivated`.
 
-const TRAILER = /(\bconst\b|&)$/;
 const RUST_HASH = /::h[a-z0-9]{16}$/;
 const WINDOWS_DECORATION = /^@?(.*?)@[0-9]+$/;
 const RUST_BLANKET_IMPL = /^([A-Z] as )/;
@@ -28,7 +27,7 @@ export function trimNativeFunctionName(name: string): string {
   if (name === '<redacted>' || name === '<unknown>') return name;
   let fn = name.trim();
   if (fn.startsWith('[') || fn.startsWith('+[') || fn.startsWith('-[')) return fn; // Objective-C
-  for (let match = TRAILER.exec(fn); match; match = TRAILER.exec(fn)) fn = fn.slice(0, match.index).trimEnd();
+  fn = withoutTrailers(fn);
   for (const [text, stand] of PLACEHOLDERS) fn = fn.split(text).join(stand);
   fn = fn.replace(LAMBDA, 'lambda').replace(MSVC_ANONYMOUS_NAMESPACE, '\u3014anonymousnamespace\u3015::');
   // Arguments go, except the parentheses that are part of a name: "(anonymous namespace)".
@@ -51,6 +50,27 @@ export function trimNativeFunctionName(name: string): string {
   for (const [text, stand] of PLACEHOLDERS) result = result.split(stand.trim()).join(text.trim());
   return result.replace(RUST_HASH, '').replace(WINDOWS_DECORATION, '$1');
 }
+
+/**
+ * The name without trailing `const` and `&` qualifiers, found in one backward scan. Before, a
+ * pattern ending in `$` ran again after each one taken off, on a new slice: names of 512 `&`
+ * made a native event of 2,000 frames take a third more time to prepare (bench:prepare).
+ */
+function withoutTrailers(fn: string): string {
+  let end = fn.length;
+  for (;;) {
+    while (end > 0 && isSpace(fn.charCodeAt(end - 1))) end--;
+    if (fn.charCodeAt(end - 1) === AMPERSAND) end--;
+    else if (fn.endsWith('const', end) && !/\w/.test(fn[end - 6] ?? '')) end -= 5;
+    else return fn.slice(0, end);
+  }
+}
+
+const AMPERSAND = 0x26;
+
+/** What trimEnd takes off: ASCII spaces and controls 9-13 at once, the rest by the pattern. */
+const isSpace = (code: number): boolean =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
 
 /**
  * Rust's `<Type as Trait>` nested within itself, as deep as is taken apart: real names nest two or
