@@ -32,6 +32,22 @@ describe('normalizeEvent on real SDK payloads', () => {
     expect(event.timestamp).toBeCloseTo(Date.parse(raw.timestamp) / 1000, 0);
   });
 
+  it("drops a breadcrumb's time that the clock's correction takes past what a Date holds", () => {
+    // sent_at in 1970 makes a drift of about +1.8e9 s; the crumb's time was the last a Date holds.
+    const event = normalizeEvent(
+      {
+        breadcrumbs: [
+          { timestamp: 8_639_999_999_999, message: 'far' },
+          { timestamp: 1000, message: 'near' },
+        ],
+      },
+      { ...context, sentAt: '1970-01-01T00:00:00Z' },
+    );
+    const [far, near] = event.breadcrumbs!.values;
+    expect(far!.timestamp).toBeUndefined();
+    expect(near!.timestamp).toBe(1000 + RECEIVED);
+  });
+
   it('reads Python: ISO timestamps, {values} breadcrumbs, logentry with a template', () => {
     const [logging] = capturedItems('event', 'python').filter((e) => e.request === 'python-gzip-logging-002');
     const event = normalize(logging!.payload);

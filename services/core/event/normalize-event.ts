@@ -28,7 +28,7 @@ import { parseLevel } from './level.ts';
 import { normalizeMessage } from './message.ts';
 import { MAX_FRAMES, normalizeExceptions, normalizeStacktrace } from './stacktrace.ts';
 import { normalizeTags } from './tags.ts';
-import { implausibleTimestamp, parseTimestamp } from './timestamp.ts';
+import { implausibleTimestamp, parseTimestamp, withinDateRange } from './timestamp.ts';
 
 export interface NormalizeContext {
   /** The id ingest answered with; it wins over one in the payload. */
@@ -129,7 +129,14 @@ function normalizeFields(raw: unknown, context: NormalizeContext): NormalizedEve
   setIf(event, 'stacktrace', normalizeStacktrace(input.stacktrace, notes));
   setIf(event, 'threads', normalizeThreads(input.threads, notes));
   const breadcrumbs = normalizeBreadcrumbs(input.breadcrumbs, notes);
-  for (const crumb of breadcrumbs) if (crumb.timestamp !== undefined) crumb.timestamp += drift;
+  for (const crumb of breadcrumbs) {
+    if (crumb.timestamp === undefined) continue;
+    // A far-future time corrected by a sent_at of 1970 lands past what a Date holds, and every
+    // reader of the event then threw (get_issue_context, the issue page): such a time goes.
+    const corrected = crumb.timestamp + drift;
+    if (withinDateRange(corrected)) crumb.timestamp = corrected;
+    else delete crumb.timestamp;
+  }
   if (breadcrumbs.length > 0) event.breadcrumbs = { values: breadcrumbs };
   setIf(event, 'user', normalizeUser(input.user, context.clientIp, notes));
   setIf(event, 'request', normalizeRequest(input.request));

@@ -7,6 +7,11 @@ const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 // made toIso throw, which failed whole batches in the dispatcher.
 const LAST_SECOND = 8.64e12 - 1;
 
+/** Whether a Date can hold these seconds (toISOString throws past them). */
+export function withinDateRange(seconds: number): boolean {
+  return Number.isFinite(seconds) && Math.abs(seconds) <= LAST_SECOND;
+}
+
 /** Seconds since the epoch, or undefined when the value is not a timestamp. */
 export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 && value <= LAST_SECOND ? value : undefined;

@@ -19,6 +19,10 @@ describe('breadcrumbLine and logLine', () => {
     expect(breadcrumbLines([{ type: 'default', level: 'info', message: 'm'.repeat(10) }], EVENT, 12)).toEqual([
       '? default: m…[truncated 9 characters]',
     ]);
+    // Stored before normalizing dropped such times: a Date cannot hold it, and toISOString threw.
+    expect(breadcrumbLines([{ timestamp: 9e12, type: 'default', level: 'info', message: 'x' }], EVENT, 200)).toEqual([
+      '? default: x',
+    ]);
   });
 
   it('writes a run of the same breadcrumb as one line with how many and when the last was', () => {

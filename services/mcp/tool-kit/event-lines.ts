@@ -4,14 +4,16 @@
 // search_logs returns logs with every attribute.
 import type { Breadcrumb } from '../../core/event/event.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
+import { withinDateRange } from '../../core/event/timestamp.ts';
 import { keyValues } from './key-values.ts';
 
 /**
  * `HH:MM:SS.mmm` (UTC) when on the same UTC day as `day`, the event's timestamp, so lines
- * stay short; the full ISO timestamp otherwise; '?' when the SDK sent none.
+ * stay short; the full ISO timestamp otherwise; '?' when the SDK sent none (or none a Date holds).
  */
 function timeOf(seconds: number | undefined, day: string): string {
-  if (seconds === undefined) return '?';
+  // Out of a Date's range: an event stored before normalizing dropped such times.
+  if (seconds === undefined || !withinDateRange(seconds)) return '?';
   const iso = new Date(seconds * 1000).toISOString();
   return iso.startsWith(day) ? iso.slice(11, 23) : iso;
 }

@@ -2,6 +2,7 @@
 // (browser, os, runtime, ...), the logs of its trace and the raw JSON. Every value is text the
 // SDK sent: preact escapes it, and nothing here renders markup from it.
 import type { NormalizedEvent } from '../../../core/event/event.ts';
+import { withinDateRange } from '../../../core/event/timestamp.ts';
 import type { LogRecord } from '../../../core/logs/log-record.ts';
 import { RelativeTime } from '../time.tsx';
 
@@ -33,7 +34,7 @@ export function Breadcrumbs({ payload, clock }: { payload: NormalizedEvent; cloc
               {crumbs.map((crumb, i) => (
                 <tr key={i}>
                   <td class="nowrap">
-                    {crumb.timestamp === undefined ? (
+                    {crumb.timestamp === undefined || !withinDateRange(crumb.timestamp) ? (
                       ''
                     ) : (
                       <RelativeTime date={new Date(crumb.timestamp * 1000)} now={clock.now} zone={clock.zone} />
