@@ -34,6 +34,21 @@ export function agentWrittenText(data: unknown): string {
   return `${AGENT_WRITTEN_OPEN}\n${asciiJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
 }
 
+/** What escapes into \uXXXX: outside printable ASCII, and the marker brackets. */
+const ESCAPED = /[^\x20-\x7e]|[<>]/g;
+
+/**
+ * The length of a value as the answer writes it (escaped), without writing it: a character
+ * outside ASCII takes six. Budgets measured on plain JSON let text of CJK or emoji run six to
+ * twelve times past them.
+ */
+export function escapedJsonLength(data: unknown): number {
+  const json = JSON.stringify(data) ?? '';
+  let escaped = 0;
+  for (const _ of json.matchAll(ESCAPED)) escaped++;
+  return json.length + 5 * escaped;
+}
+
 /**
  * JSON on one line with nothing but printable ASCII (no indentation: it only cost an agent
  * tokens). Outside strings JSON is ASCII already, so every character replaced here sits in a
@@ -41,8 +56,5 @@ export function agentWrittenText(data: unknown): string {
  * spells them.
  */
 function asciiJson(data: unknown): string {
-  return JSON.stringify(withTables(data)).replace(
-    /[^\x20-\x7e]|[<>]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(withTables(data)).replace(ESCAPED, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

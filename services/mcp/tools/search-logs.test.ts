@@ -320,4 +320,21 @@ describe('search_logs', () => {
     expect(seen).toEqual(records.map((record) => record.body));
     expect(pages).toBeGreaterThan(3);
   });
+
+  it('measures that budget on the answer as written, where a character outside ASCII takes six', async () => {
+    // 20 attributes of 500 CJK characters: 10,000 characters of JSON a record, 60,000 escaped.
+    // Measured before escaping, 20 records fitted the budget and the answer ran to 1.2 MB.
+    const attributes = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field${i}`, string('漢'.repeat(500))]));
+    const records = Array.from({ length: 30 }, (_, i) => ({
+      timestamp: (h.now - (i + 1) * 1_000) / 1000,
+      level: 'info',
+      body: `wide ${i}`,
+      attributes: { ...attributes, 'sentry.environment': string('wide') },
+    }));
+    await h.sendLogs(h.projects.shop, records);
+    const result = await h.call('read', 'search_logs', { project: 'shop', environment: 'wide', limit: 200 });
+    expect(result.isError, result.text).toBe(false);
+    expect(bodies(result.structured)).toEqual(['wide 0', 'wide 1', 'wide 2']);
+    expect(result.text.length).toBeLessThan(200_000 + 20_000);
+  });
 });

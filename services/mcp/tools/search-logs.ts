@@ -5,6 +5,7 @@ import { LOG_LEVELS, type LogLevel, type LogRecord } from '../../core/logs/log-r
 import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded } from '../bounded.ts';
+import { escapedJsonLength } from '../untrusted-data.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../../core/logs/log-attributes.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
@@ -216,11 +217,11 @@ export const searchLogs = defineTool({
 
 const DEFAULT_MINUTES = 60;
 
-/** How many of the rows, from the first, fit in `budget` characters of JSON; at least one. */
+/** How many of the rows, from the first, fit in `budget` characters of escaped JSON; at least one. */
 function rowsWithin(rows: unknown[], budget: number): number {
   let used = 0;
   for (let i = 0; i < rows.length; i++) {
-    used += JSON.stringify(rows[i]).length;
+    used += escapedJsonLength(rows[i]);
     if (used > budget) return Math.max(1, i);
   }
   return rows.length;
