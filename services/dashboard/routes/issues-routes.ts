@@ -177,8 +177,10 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
           `${formatCount(taken)} ${taken === 1 ? 'issue matches' : 'issues match'} now, not the ${formatCount(shown)} shown before: check the number and confirm again; nothing was deleted.`,
         );
       }
+      // Compared with the number this request counted, never the one the form posted: a form
+      // that posted neither compared '' with '' and deleted without anything typed.
       const typed = (form.get('typed') ?? '').trim().replace(/[,\s]/g, '').toLowerCase();
-      if (typed !== 'delete' && typed !== (form.get('count') ?? '')) {
+      if (typed !== 'delete' && typed !== String(all ? taken : count)) {
         return confirmation(
           400,
           `Type ${formatCount(Number(form.get('count')) || Math.min(count, MAX_BULK_ISSUES))} or the word delete to confirm; nothing was deleted.`,

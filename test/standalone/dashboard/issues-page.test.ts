@@ -383,6 +383,21 @@ describe('the Issues page', () => {
     }
   });
 
+  it('deletes nothing when the confirmation typed nothing, whatever the form posted', async () => {
+    const path = `${ISSUES}?environment=doomed`;
+    const { html } = await admin.client.get(path);
+    const id = /name="issue" value="(\d+)"/.exec(html)?.[1];
+    expect(id).toBeDefined();
+    const form = { csrf: await admin.client.token(path), project: p.projectSlug, action: 'delete', issue: id!, confirm: 'yes' };
+    // Before, neither typed nor count compared '' with '' and deleted.
+    for (const posted of [{}, { count: '5', typed: '5' }] as Array<Record<string, string>>) {
+      const refused = await admin.client.post(`${ISSUES}/bulk`, { ...form, ...posted });
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain('nothing was deleted');
+    }
+    expect(await listIssues(server, p, 'status=all&limit=100&query=Delete')).toHaveLength(2);
+  });
+
   it('deletes no issue matching when more match than the confirmation showed, and says how many do now', async () => {
     const flood = (n: number) =>
       send({ message: `Flood ${n}`, fingerprint: [`flood-${n}`], level: 'error', timestamp: NOW - 60 });
