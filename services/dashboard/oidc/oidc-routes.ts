@@ -6,6 +6,7 @@
 import type Koa from 'koa';
 import { h } from 'preact';
 import { decideOidcSignIn, roleFromClaim, type OidcOutcome } from '../../core/people/oidc-roles.ts';
+import { ConflictError } from '../../core/errors.ts';
 import { createSignedOnUser } from '../../core/people/users.ts';
 import type { UserStore } from '../../core/ports/user-store.ts';
 import type { OidcConfig } from '../../runtime/config.ts';
@@ -149,7 +150,15 @@ export function oidcRoutes(deps: OidcRouteDeps) {
       let userId: number;
       if (outcome.kind === 'create') {
         const name = typeof claims.name === 'string' ? claims.name : '';
-        userId = (await createSignedOnUser(deps.users, { email: email!, name, role: outcome.role })).id;
+        try {
+          userId = (await createSignedOnUser(deps.users, { email: email!, name, role: outcome.role })).id;
+        } catch (error) {
+          // Two first sign-ins at once (two tabs): the other made the account. Taken as made here;
+          // linking it below refuses it unless the other sign-in was this same identity's.
+          const made = error instanceof ConflictError ? await deps.users.findUserByEmail(email!) : undefined;
+          if (!made) throw error;
+          userId = made.id;
+        }
       } else {
         userId = outcome.user.id;
       }

@@ -26,6 +26,9 @@ interface Shown {
 const DONE: Record<string, string> = {
   role: 'Role changed: it applies from their next click.',
   removed: 'Removed: they are signed out and cannot sign in again.',
+  // Single sign-on that creates accounts would make theirs again at their next sign-in.
+  'removed-sso':
+    'Removed: they are signed out. Single sign-on creates accounts here, so they can sign in again while the provider still grants them a role: remove them from its group too.',
   revoked: 'Invitation revoked: its link no longer works.',
 };
 
@@ -153,7 +156,7 @@ export const membersRoutes: OrganizationRoute[] = [
       } catch (error) {
         return refused(page, error);
       }
-      page.seeOther(`${page.href('settings', 'members')}?done=removed`);
+      page.seeOther(`${page.href('settings', 'members')}?done=${page.deps.oidc?.createUsers ? 'removed-sso' : 'removed'}`);
     },
   },
 ];

@@ -285,6 +285,22 @@ describe('signing in at the provider (creating users on)', () => {
     await expect(roleOf(again)).resolves.toBe('member');
   });
 
+  it('tells an owner who removes someone that single sign-on would create their account again', async () => {
+    // Before, the notice said they could not sign in again, while their next sign-on made a new account.
+    const owner = await signedInPerson(creating, 'owner');
+    const person = await signedInPerson(creating, 'member');
+    const members = '/organizations/default/settings/members';
+    const html = (await owner.client.get(members)).html;
+    const id = new RegExp(`for="role-(\\d+)">Role of ${person.email.replace(/[.+]/g, '\\$&')}<`).exec(html)?.[1];
+    expect(id).toBeDefined();
+    const removed = await owner.client.post(`${members}/remove`, { csrf: await owner.client.token(members), user: id! });
+    expect(removed.status).toBe(303);
+    const notice = await owner.client.get(removed.location!);
+    expect(notice.html).toContain(
+      'Removed: they are signed out. Single sign-on creates accounts here, so they can sign in again while the provider still grants them a role: remove them from its group too.',
+    );
+  });
+
   it('refuses a callback whose state was tampered with, and makes no session', async () => {
     const checked = await openCheckedPage(browser, `${creating.url}/login`, { screenshot: 'sso-tampered-login' });
     try {
