@@ -154,6 +154,10 @@ export async function acceptItems(
     await publish(deps, accepted);
   } catch (error) {
     giveBack();
+    // More in one topic than a Kafka record may hold: never storable, so not a retry later.
+    if (error instanceof PayloadTooLargeError) {
+      throw dropping(error, ...accepted.map(({ category, quantity }) => outcome('too_large', category, quantity)));
+    }
     throw error;
   }
   const project_id = String(key.projectId);
@@ -207,7 +211,8 @@ async function publish(deps: IngestDeps, accepted: Array<{ topic: string; record
         );
       } catch (error) {
         deps.metrics.queueProduceErrors.inc({ topic });
-        throw error instanceof UnavailableError ? error : new UnavailableError('the event queue is unavailable: retry later');
+        if (error instanceof UnavailableError || error instanceof PayloadTooLargeError) throw error;
+        throw new UnavailableError('the event queue is unavailable: retry later');
       }
     }),
   );

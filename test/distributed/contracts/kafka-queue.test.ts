@@ -190,6 +190,25 @@ describe('KafkaQueue on a broker', () => {
     expect(second).toEqual([(first[0]! + 1) % 8]);
   });
 
+  it('stores one publish larger than a record batch may be, in several, and refuses a record no batch holds', async () => {
+    // Topics of 1 MiB records; 5 records of 300 KiB are one publish of 1.5 MiB. Before, it went
+    // as one record batch, which the broker refused every time, and each refusal restarted the producer.
+    const q = await open({ maxMessageBytes: 1024 * 1024 });
+    const t = topic();
+    const records = Array.from({ length: 5 }, (_, i) => ({ key: `big-${i}`, value: Buffer.alloc(300 * 1024, 97 + i) }));
+    await q.publish(t, records, { unordered: true });
+    const seen: DeliveredRecord[] = [];
+    const subscription = q.subscribe(t, { group: 'large', maxBatchSize: 10 }, async (batch) => void seen.push(...batch));
+    await until(() => seen.length === 5, 'every record');
+    await subscription.stop();
+    expect(seen.map((r) => r.key).sort()).toEqual(records.map((r) => r.key));
+    expect(seen.every((r) => r.value.length === 300 * 1024)).toBe(true);
+    expect(new Set(seen.map((r) => r.partition)).size).toBeGreaterThan(1);
+    await expect(q.publish(t, [{ key: 'huge', value: Buffer.alloc(1024 * 1024) }], { unordered: true })).rejects.toThrow(
+      /a test\.[0-9a-f]{8} record of 1048576 bytes is more than the queue's topics take/,
+    );
+  });
+
   it('reports the lag of every partition', async () => {
     const q = await open();
     const t = topic();
