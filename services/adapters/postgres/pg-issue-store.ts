@@ -19,7 +19,7 @@ import type {
 import { UserInputError } from '../../core/errors.ts';
 import { formatShortId } from '../../core/projects/short-id.ts';
 import { decodeCursor, encodeCursor, peekCursor, type Page } from '../../core/ports/page.ts';
-import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
+import { ISSUE_SORTS, MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
 import { ISSUE_COLUMNS, toIssue, type IssueRow } from './rows.ts';
@@ -347,7 +347,15 @@ function issueConditions(query: IssueQuery): { conditions: string[]; params: unk
   const exclude = query.exclude ?? {};
   if (exclude.statuses?.length) add((n) => `NOT (i.status = ANY($${n}::text[]))`, exclude.statuses);
   if (exclude.levels?.length) add((n) => `NOT (i.level = ANY($${n}::text[]))`, exclude.levels);
-  if (exclude.environments?.length) add((n) => `NOT (i.environments && $${n}::text[])`, exclude.environments);
+  // An issue whose list is full (MAX_ISSUE_ENVIRONMENTS) may have been seen in any environment
+  // since: it cannot be shown to be outside one, so excluding any leaves it out too. Before, a
+  // bulk delete of `!environment:staging` could take issues that were seen in staging.
+  if (exclude.environments?.length) {
+    add(
+      (n) => `NOT (i.environments && $${n}::text[]) AND cardinality(i.environments) < ${MAX_ISSUE_ENVIRONMENTS}`,
+      exclude.environments,
+    );
+  }
   if (exclude.firstReleases?.length) {
     add((n) => `(i.first_release IS NULL OR NOT (i.first_release = ANY($${n}::text[])))`, exclude.firstReleases);
   }

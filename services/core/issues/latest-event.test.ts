@@ -4,6 +4,7 @@ import { newEvent } from '../../../test/fixtures/new-event.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { occurrenceMaker, orgWithProject } from '../../adapters/contracts/metadata-fixtures.ts';
 import type { EventStore } from '../ports/event-store.ts';
+import { MAX_ISSUE_ENVIRONMENTS } from '../ports/issue-store.ts';
 import type { Issue } from '../ports/metadata-store.ts';
 import { latestIssueEvent } from './latest-event.ts';
 
@@ -55,5 +56,11 @@ describe('latestIssueEvent', () => {
     expect(counting.reads()).toBe(0);
     expect(await latestIssueEvent(counting.events, issue, 'staging')).toBeDefined();
     expect(counting.reads()).toBe(1);
+  });
+
+  it('reads the events for an environment past an issue’s full list of them', async () => {
+    // The list stops at MAX_ISSUE_ENVIRONMENTS: before, an event of the 101st was answered as none.
+    const full = { ...issue, environments: Array.from({ length: MAX_ISSUE_ENVIRONMENTS }, (_, i) => `env-${i}`) };
+    expect((await latestIssueEvent(stores.events, full, 'staging'))?.eventId).toBe('b'.repeat(32));
   });
 });
