@@ -1,7 +1,7 @@
 // The shared tail of both SDK endpoints (ingest role, after parsing and authentication): size
 // limits, per-project rate limits, then one durable publish of everything accepted. Items that
 // are not kept are counted with their reason; the request path writes to no store.
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { dropping, ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
 import type { EnvelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { routeItem } from '../core/ingest/item-types.ts';
@@ -85,7 +85,7 @@ export async function acceptItems(
     charged: { bucket: string; perMinute: number };
   }> = [];
   let eventId: string | undefined;
-  for (const { item, route } of routed) {
+  for (const [position, { item, route }] of routed.entries()) {
     if (route.kind === 'not_stored') {
       dropped.push(outcome(route.reason, route.category));
       continue;
@@ -103,7 +103,7 @@ export async function acceptItems(
     const header: QueuedItemHeader = {
       v: 1,
       kind: route.kind,
-      id: route.kind === 'event' ? submission.eventId : randomUUID().replace(/-/g, ''),
+      id: route.kind === 'event' ? submission.eventId : logContainerId(key.projectId, position, item.payload),
       projectId: key.projectId,
       organizationId: key.organizationId,
       receivedAt: now / 1000,
@@ -163,6 +163,16 @@ export async function acceptItems(
   const project_id = String(key.projectId);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category, project_id }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}), outcomes: dropped };
+}
+
+/**
+ * A log item's id, from its place in the envelope and its bytes: its records' ids follow from
+ * it (normalize-log.ts), so an SDK's retry of an envelope that was stored after all (a publish
+ * answered too late, or one of two topics failing) stores nothing twice, while two equal items
+ * of one envelope stay two. Before, each attempt drew a random id.
+ */
+function logContainerId(projectId: number, position: number, payload: Buffer): string {
+  return createHash('sha256').update(`${projectId}:${position}:`).update(payload).digest('hex').slice(0, 32);
 }
 
 /** One item over its limit refuses the whole submission (as Relay does), every item counted. */
