@@ -37,12 +37,13 @@ describe('bulk_update_issues', () => {
       dryRun: false,
       matched: 2,
       changed: 2,
+      alreadyInStatus: 0,
       shortIds: [typeB.shortId, typeA.shortId],
       moreShortIds: 0,
     });
     // The summary, then every fact as one line of JSON, for clients that give the model only the text.
     const [summary, facts, ...rest] = result.text.split('\n');
-    expect(summary).toBe(`ignore: 2 issues matched in web, 2 changed: ${typeB.shortId}, ${typeA.shortId}.`);
+    expect(summary).toBe(`ignore: 2 issues matched in web, 2 changed status: ${typeB.shortId}, ${typeA.shortId}.`);
     expect(JSON.parse(facts!)).toEqual(result.structured);
     expect(rest).toEqual([]);
     expect(await statuses(typeA, typeB, warning, shop)).toEqual(['ignored', 'ignored', 'unresolved', 'unresolved']);
@@ -52,7 +53,10 @@ describe('bulk_update_issues', () => {
       level: 'error',
       action: 'ignore',
     });
-    expect(again.structured).toMatchObject({ matched: 2, changed: 0, shortIds: [] });
+    expect(again.structured).toMatchObject({ matched: 2, changed: 0, alreadyInStatus: 2, shortIds: [] });
+    expect(again.text.split('\n')[0]).toBe(
+      'ignore: 2 issues matched in web, 0 changed status; the other 2 were ignored already (unchanged).',
+    );
     const snoozed = await h.call('triageWeb', 'bulk_update_issues', {
       project: 'web',
       status: 'ignored',
@@ -163,6 +167,13 @@ describe('bulk_update_issues', () => {
       shortIds: [staging.shortId],
     });
     expect(await statuses(staging, production, fatal)).toEqual(['resolved', 'unresolved', 'unresolved']);
+    // Resolved again: its status stays, its marker is replaced, and the answer says so (before:
+    // "0 changed", as if nothing had happened).
+    const again = await h.call('triage', 'bulk_update_issues', { shortIds: [staging.shortId], action: 'resolve' });
+    expect(again.structured).toMatchObject({ matched: 1, changed: 0, alreadyInStatus: 1 });
+    expect(again.text.split('\n')[0]).toBe(
+      'resolve: 1 issue matched in web, 0 changed status; the other 1 was resolved already: their resolution marker is now this one.',
+    );
     const undone = await h.call('triage', 'bulk_update_issues', {
       project: 'web',
       query: 'is:resolved SyntaxError',
@@ -229,6 +240,7 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
       dryRun: true,
       matched: 3,
       changed: 0,
+      alreadyInStatus: 0,
       shortIds: [loud.shortId, middle.shortId, quiet.shortId],
       moreShortIds: 0,
     });
@@ -332,6 +344,6 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
     expect(result.structured).toMatchObject({ matched: 53, changed: 53, moreShortIds: 3 });
     expect(result.structured.shortIds).toHaveLength(50);
     expect(new Set(result.structured.shortIds).size).toBe(50);
-    expect(result.text.split('\n')[0]).toMatch(/, 53 changed: WEB-\d+, .* and 3 more\.$/);
+    expect(result.text.split('\n')[0]).toMatch(/, 53 changed status: WEB-\d+, .* and 3 more\.$/);
   });
 });

@@ -52,7 +52,13 @@ export const bulkUpdateIssues = defineTool({
     action: z.enum(ISSUE_ACTIONS),
     dryRun: z.boolean(),
     matched: z.number().int(),
-    changed: z.number().int().describe('0 on a dry run'),
+    changed: z.number().int().describe('how many changed status; 0 on a dry run'),
+    alreadyInStatus: z
+      .number()
+      .int()
+      .describe(
+        'matched issues whose status already was what the action sets; a resolve, snooze or unresolve still applied to them (summary says how)',
+      ),
     shortIds: z.array(z.string()).describe(`what changed (on a dry run: what matched), in sort order, the first ${ECHOED}`),
     moreShortIds: z.number().int().describe('how many more changed (or matched) than shortIds lists'),
     moreMatching: z
@@ -85,16 +91,18 @@ export const bulkUpdateIssues = defineTool({
       ? `more than ${cap} issues matched in ${project.slug}, the first ${cap} ${dryRun ? 'listed (a call takes those)' : 'taken'}`
       : `${issues.length} issue${issues.length === 1 ? '' : 's'} matched in ${project.slug}`;
     const rest = more && !dryRun ? ' For the rest, call again once these no longer match the filter, or narrow it.' : '';
+    const already = dryRun ? 0 : issues.length - changed.length;
     return {
       summary: dryRun
         ? `${input.action} (dry run, nothing changed): ${matched}${listed}.${rest}`
-        : `${input.action}: ${matched}, ${changed.length} changed${listed}.${rest}`,
+        : `${input.action}: ${matched}, ${changed.length} changed status${listed}${already > 0 ? alreadyThere(input.action, already) : ''}.${rest}`,
       result: {
         project: project.slug,
         action: input.action,
         dryRun,
         matched: issues.length,
         changed: dryRun ? 0 : changed.length,
+        alreadyInStatus: already,
         shortIds,
         moreShortIds: moreListed,
         ...(more ? { moreMatching: true as const } : {}),
@@ -102,6 +110,18 @@ export const bulkUpdateIssues = defineTool({
     };
   },
 });
+
+/**
+ * What the action did to issues already in the status it sets. Before, they went unmentioned
+ * ("0 changed"), though a resolve had replaced their markers and an unresolve cleared them.
+ */
+function alreadyThere(action: (typeof ISSUE_ACTIONS)[number], n: number): string {
+  const other = `; the other ${n} ${n === 1 ? 'was' : 'were'}`;
+  if (action === 'resolve') return `${other} resolved already: their resolution marker is now this one`;
+  if (action === 'snooze') return `${other} snoozed already: snoozed until the new end`;
+  if (action === 'unresolve') return `${other} unresolved already: any resolution marker they kept (a regression's) is cleared`;
+  return `${other} ${action === 'ignore' ? 'ignored' : 'deleted'} already (unchanged)`;
+}
 
 type FilterInput = Parameters<typeof issueFilter>[0] & {
   project?: string | undefined;
