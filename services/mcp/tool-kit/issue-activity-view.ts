@@ -7,7 +7,14 @@ import type { ResolutionMarker } from '../../core/issues/lifecycle.ts';
 import type { IssueActivity } from '../../core/ports/metadata-store.ts';
 import { isoSeconds } from './iso-time.ts';
 
-export const resolutionSchema = z.object({ resolvedAt: z.string(), by: z.string() }).nullable();
+export const resolutionSchema = z
+  .object({
+    resolvedAt: z.string(),
+    by: z.string(),
+    // A token may be named like an email: the kind says whether a person or a token resolved it.
+    byKind: z.enum(['person', 'agent']).optional().describe('person (the dashboard) or agent (a token); absent on old markers'),
+  })
+  .nullable();
 
 /** What a token wrote with a resolve: in the marker, and in the activity entry of the resolve. */
 export const writtenSchema = z.object({
@@ -27,7 +34,7 @@ export const activitySchema = z.object({
 });
 
 export function resolutionView(marker: ResolutionMarker | null): z.infer<typeof resolutionSchema> {
-  return marker && { resolvedAt: marker.resolvedAt, by: marker.by };
+  return marker && { resolvedAt: marker.resolvedAt, by: marker.by, ...(marker.byKind ? { byKind: marker.byKind } : {}) };
 }
 
 export function resolutionWritten(marker: ResolutionMarker | null): z.infer<typeof writtenSchema> | null {

@@ -41,7 +41,7 @@ describe('update_issue', () => {
       action: 'resolve',
       changed: true,
       status: 'resolved',
-      resolution: { resolvedAt: new Date(h.now).toISOString(), by: 'triage' },
+      resolution: { resolvedAt: new Date(h.now).toISOString(), by: 'triage', byKind: 'agent' },
       agentWrittenData: { resolution: written },
     });
     expect(result.text.split('\n')[0]).toBe(`${checkout.shortId}: resolve applied; status resolved.`);
