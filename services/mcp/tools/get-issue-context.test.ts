@@ -229,6 +229,20 @@ describe('get_issue_context', () => {
     expect(second.structured.agentWrittenData).toEqual({ resolution: again, activity: [{}, {}, written] });
   });
 
+  it('says when older activity was left out', async () => {
+    // After the test above, `similar` has 3 entries; 18 more make 21, one past the 20 shown.
+    for (let i = 0; i < 18; i++) {
+      await h.call('triage', 'update_issue', { shortId: similar.shortId, action: i % 2 ? 'resolve' : 'unresolve' });
+    }
+    const result = await h.call('read', 'get_issue_context', { shortId: similar.shortId });
+    expect(result.structured.activity).toHaveLength(20);
+    // Before, 20 entries came with nothing saying there were more.
+    expect(result.structured.leftOut).toMatchObject({ olderActivity: true });
+    const verbose = await h.call('read', 'get_issue_context', { shortId: similar.shortId, verbose: true });
+    expect(verbose.structured.activity).toHaveLength(21);
+    expect(verbose.structured.leftOut?.olderActivity).toBeUndefined();
+  });
+
   it('answers every role; an issue out of scope looks exactly like one that does not exist', async () => {
     for (const name of ['read', 'triage', 'admin', 'readWeb', 'triageWeb', 'adminWeb'] as const) {
       expect((await h.call(name, 'get_issue_context', { shortId: checkout.shortId })).isError, name).toBe(false);

@@ -136,6 +136,7 @@ export const getIssueContext = defineTool({
         otherEnvironmentsEvents: z.number().int().optional().describe('events in environments beyond those listed'),
         otherReleasesEvents: z.number().int().optional().describe('events in releases beyond those listed'),
         tagKeys: z.number().int().optional().describe('tag keys beyond those listed (at least this many)'),
+        olderActivity: z.literal(true).optional().describe('present when older activity entries were left out'),
       })
       .optional()
       .describe('what the lists above left out, as counts; absent when nothing was (verbose: true shows more)'),
@@ -219,8 +220,11 @@ export const getIssueContext = defineTool({
     const logs = traceLogs?.items ?? [];
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
     const similar = await findSimilarIssues(context.metadata, issue);
-    const activity = await context.metadata.listIssueActivity(issue.id, limits.activity);
+    // One past the limit, to know whether older entries were left out.
+    const activityRead = await context.metadata.listIssueActivity(issue.id, limits.activity + 1);
+    const activity = activityRead.slice(0, limits.activity);
     const tags = tagSummaryView(await context.metadata.tagSummary(issue.id, TAG_KEYS_READ, limits.tags.values), limits.tags);
+    const leftOut = { ...tags.facts.leftOut, ...(activityRead.length > limits.activity && { olderActivity: true as const }) };
     const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
     // The days before the issue was first seen are zeros by definition: left out. Today always stays.
     const firstDay = issue.firstSeen.toISOString().slice(0, 10);
@@ -282,7 +286,7 @@ export const getIssueContext = defineTool({
         ...withoutEmpty({
           tagCounts: tags.facts.tagCounts,
         }),
-        ...(Object.keys(tags.facts.leftOut).length > 0 && { leftOut: tags.facts.leftOut }),
+        ...(Object.keys(leftOut).length > 0 && { leftOut }),
         ...withoutEmpty({
           similarIssues: similar.map((s) => ({
             shortId: s.issue.shortId,
