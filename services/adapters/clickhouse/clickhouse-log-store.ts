@@ -172,7 +172,14 @@ interface LogKey {
  * by the literal's own escaping (clickhouse-sql.ts), so either way nothing breaks the query.
  */
 function searchFilters(query: LogFilter): Sql[] {
-  const filters = [sql`project_id = ${query.projectId}`];
+  const filters = [
+    query.moreProjectIds?.length
+      ? sql`project_id IN (${join(
+          [query.projectId, ...query.moreProjectIds].map((id) => sql`${id}`),
+          ', ',
+        )})`
+      : sql`project_id = ${query.projectId}`,
+  ];
   if (query.levels && query.levels.length > 0) filters.push(sql`has(${query.levels}, level)`);
   if (query.text) {
     const forms = textForms(query.text).map((text) => sql`positionCaseInsensitiveUTF8(body, ${text}) > 0`);

@@ -87,6 +87,13 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await search({ since: traced!.timestamp })).toEqual(['with attributes', 'in trace']);
       expect(await search({ until: warn!.timestamp })).toEqual(['Disk almost FULL (95%)']);
       expect(await search({ projectId: project + 1 })).toEqual([]);
+      // Another project's records of the trace, with ours, in one search; a third project's not.
+      const other = projectId();
+      await store.insertLogs([
+        record(other, { traceId: trace, body: 'other project in trace' }),
+        record(other + 1, { traceId: trace, body: 'third project in trace' }),
+      ]);
+      expect(await search({ traceId: trace, moreProjectIds: [other] })).toEqual(['other project in trace', 'in trace']);
     });
 
     it('answers a window reaching to the first and last times a date holds', async () => {

@@ -327,7 +327,9 @@ function windowConditions(filter: LogFilter, cursor: CursorKey | undefined, olde
  * extend; more may be pushed after).
  */
 function filterConditions(query: LogFilter, params: unknown[] = []): { conditions: string[]; params: unknown[] } {
-  const conditions = [`project_id = $${params.push(query.projectId)}`];
+  const conditions = query.moreProjectIds?.length
+    ? [`project_id = ANY($${params.push([query.projectId, ...query.moreProjectIds])}::integer[])`]
+    : [`project_id = $${params.push(query.projectId)}`];
   const add = (condition: (n: number) => string, value: unknown) => {
     params.push(value);
     conditions.push(condition(params.length));

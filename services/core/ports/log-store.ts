@@ -6,6 +6,11 @@ import type { Page } from './page.ts';
 
 export interface LogQuery {
   projectId: number;
+  /**
+   * The records of these projects too, in one search (the trace view reads every project of an
+   * organization: before, one search per project, hundreds for a large organization per page).
+   */
+  moreProjectIds?: readonly number[];
   levels?: LogLevel[];
   /** Case-insensitive substring of the body. */
   text?: string;

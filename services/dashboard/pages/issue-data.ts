@@ -88,7 +88,15 @@ export async function loadIssuePage(
     deps.metadata.listIssueActivity(issue.id, 50),
     findSimilarIssues(deps.metadata, issue),
     deps.metadata.tagSummary(issue.id, TAG_KEYS, TAG_VALUES),
-    event?.traceId ? deps.logs.searchLogs({ projectId: project.id, traceId: event.traceId, limit: LOG_LIMIT }) : undefined,
+    // Within retention, as every other log search: with no bound it read back to the first record kept.
+    event?.traceId
+      ? deps.logs.searchLogs({
+          projectId: project.id,
+          traceId: event.traceId,
+          since: now.getTime() / 1000 - deps.maxLogWindowMinutes * 60,
+          limit: LOG_LIMIT,
+        })
+      : undefined,
   ]);
   return {
     project,

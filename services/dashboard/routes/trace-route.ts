@@ -7,7 +7,7 @@ import type { Issue } from '../../core/ports/issue-store.ts';
 import type { OrganizationPage } from '../organization-page.ts';
 import { TracePage, type TraceItem } from '../pages/trace.tsx';
 
-/** Events and log records shown per project: one request's worth, with room. */
+/** Events and log records shown: one request's worth, with room. */
 const LIMIT = 200;
 
 export async function showTrace(page: OrganizationPage, [traceId]: string[]): Promise<void> {
@@ -18,22 +18,37 @@ export async function showTrace(page: OrganizationPage, [traceId]: string[]): Pr
   const trace = traceId!.toLowerCase();
   const projects = await page.deps.metadata.listProjects(page.organization.id);
   const since = page.now().getTime() / 1000 - page.deps.maxLogWindowMinutes * 60;
-  const [events, ...logPages] = await Promise.all([
+  const [first, ...rest] = projects.map((p) => p.id);
+  // Every project's logs in one search: one per project made a page of a large organization
+  // hundreds of searches over the retention window.
+  const [events, logs] = await Promise.all([
     page.deps.events.eventsForTrace(
       projects.map((p) => p.id),
       trace,
       LIMIT,
     ),
-    ...projects.map((p) => page.deps.logs.searchLogs({ projectId: p.id, traceId: trace, since, order: 'oldest', limit: LIMIT })),
+    first === undefined
+      ? { items: [], nextCursor: undefined }
+      : page.deps.logs.searchLogs({
+          projectId: first,
+          moreProjectIds: rest,
+          traceId: trace,
+          since,
+          order: 'oldest',
+          limit: LIMIT,
+        }),
   ]);
   const issues = new Map<number, Issue | undefined>();
   for (const id of new Set(events.map((e) => e.issueId))) issues.set(id, await page.deps.metadata.getIssue(id));
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
   const items: TraceItem[] = [
-    ...events.map((event): TraceItem => ({ kind: 'error', event, issue: issues.get(event.issueId), project: projectName.get(event.projectId) ?? '' })),
-    ...logPages.flatMap((found) =>
-      found.items.map((log): TraceItem => ({ kind: 'log', log, project: projectName.get(log.projectId) ?? '' })),
-    ),
+    ...events.map((event): TraceItem => ({
+      kind: 'error',
+      event,
+      issue: issues.get(event.issueId),
+      project: projectName.get(event.projectId) ?? '',
+    })),
+    ...logs.items.map((log): TraceItem => ({ kind: 'log', log, project: projectName.get(log.projectId) ?? '' })),
   ].sort((a, b) => time(a) - time(b));
   page.send(
     200,
@@ -45,7 +60,7 @@ export async function showTrace(page: OrganizationPage, [traceId]: string[]): Pr
       href: page.href,
       traceId: trace,
       items,
-      truncated: events.length === LIMIT || logPages.some((p) => p.nextCursor !== undefined),
+      truncated: events.length === LIMIT || logs.nextCursor !== undefined,
       multipleProjects: projects.length > 1,
     }),
   );
