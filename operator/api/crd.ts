@@ -5,7 +5,7 @@
 // code become CEL rules the API server evaluates. `npm run crd` writes the YAML to crds/; a unit
 // test fails when the committed file differs from what this generates.
 import { z } from 'zod';
-import { AUTOSCALING_NEEDS_CPU, errataSpec, errataStatus, GROUP, KIND, PLURAL, ROLES, VERSION } from './errata-resource.ts';
+import { errataSpec, errataStatus, GROUP, KIND, PLURAL, ROLES, VERSION } from './errata-resource.ts';
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -39,12 +39,6 @@ function withCrossFieldRules(spec: JsonSchema): JsonSchema {
     const autoscaling = properties[role]!.properties.autoscaling!;
     autoscaling['x-kubernetes-validations'] = [
       { rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' },
-    ];
-    properties[role]!['x-kubernetes-validations'] = [
-      {
-        rule: '!has(self.autoscaling) || (has(self.resources) && has(self.resources.requests) && has(self.resources.requests.cpu))',
-        message: AUTOSCALING_NEEDS_CPU,
-      },
     ];
   }
   properties.s3!['x-kubernetes-validations'] = [

@@ -73,9 +73,6 @@ const roleSpec = z
   })
   .strict();
 
-/** The autoscaler targets CPU use as a share of the request: without one it never scales. */
-export const AUTOSCALING_NEEDS_CPU = 'autoscaling needs resources.requests.cpu: CPU use is measured against it';
-
 export const errataSpec = z
   .object({
     image: z.string().min(1).max(500).describe('the Errata image, without tag, e.g. ghcr.io/example/errata'),
@@ -175,9 +172,6 @@ export const errataSpec = z
       const scaling = spec[role].autoscaling;
       if (scaling && scaling.minReplicas > scaling.maxReplicas) {
         ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: 'minReplicas must not exceed maxReplicas' });
-      }
-      if (scaling && !spec[role].resources?.requests?.cpu) {
-        ctx.addIssue({ code: 'custom', path: [role, 'autoscaling'], message: AUTOSCALING_NEEDS_CPU });
       }
       const names = (spec[role].env ?? []).map((v) => v.name);
       const twice = names.find((name, i) => names.indexOf(name) !== i);

@@ -345,9 +345,6 @@ describe('the operator', () => {
     );
     expect(await refusal({ ...spec(), version: 'not a tag' })).toMatch(/spec\.version/);
     // What a pod would refuse at start (a crash loop that says nothing to `kubectl apply`).
-    expect(await refusal({ ...spec(), dispatcher: { autoscaling: { minReplicas: 1, maxReplicas: 3 } } })).toMatch(
-      /spec\.dispatcher: Invalid value: autoscaling needs resources\.requests\.cpu/,
-    );
     expect(await refusal({ ...spec(), kafka: { brokers: ['kafka'] } })).toMatch(/spec\.kafka\.brokers\[0\]/);
     expect(await refusal({ ...spec(), clickhouse: { url: 'http://clickhouse:8123', database: 'errata-prod' } })).toMatch(
       /spec\.clickhouse\.database/,
