@@ -46,6 +46,34 @@ describe('drift', () => {
     expect(drifted(desired, live())).toBe(false);
   });
 
+  it('is not how the API server writes what was set: quantities its own way, an empty value left out', () => {
+    const sized = {
+      ...desired,
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'errata', env: [{ name: 'EMPTY', value: '' }], resources: { requests: { cpu: '0.5', memory: '1024Mi' } } },
+            ],
+          },
+        },
+      },
+    };
+    const stored = {
+      ...live(),
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: 'errata', env: [{ name: 'EMPTY' }], resources: { requests: { cpu: '500m', memory: '1Gi' } } }],
+          },
+        },
+      },
+    };
+    expect(drifted(sized, stored)).toBe(false);
+    stored.spec.template.spec.containers[0]!.resources.requests.cpu = '2';
+    expect(drifted(sized, stored)).toBe(true);
+  });
+
   it('is a field the operator set, changed or removed by hand', () => {
     const scaled = live();
     scaled.spec.replicas = 7;

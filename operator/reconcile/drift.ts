@@ -3,9 +3,15 @@
 // so the hash alone never sees it; comparing each field the desired object sets does, with no
 // request beyond the listing the pass already made. Fields the API server adds (defaults,
 // status, other annotations) are not drift.
+import { quantityBytes } from '../desired/node-options.ts';
 
 /** Every field `desired` sets is in `live` with the same value; arrays must match in length. */
 function holds(desired: unknown, live: unknown): boolean {
+  // The API server leaves out an empty string (env `value: ""`), and writes quantities its own
+  // way (0.5 as 500m, 1024Mi as 1Gi): neither is a hand edit, and taking them for one applied
+  // the object again on every pass.
+  if (desired === '' && live === undefined) return true;
+  if (typeof desired === 'string' && typeof live === 'string' && desired !== live) return sameQuantity(desired, live);
   if (Array.isArray(desired)) {
     return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => holds(d, live[i]));
   }
@@ -24,3 +30,10 @@ export function drifted(desired: { metadata: { labels: object; annotations: obje
   const liveMetadata = (live as { metadata?: object }).metadata;
   return !holds({ labels: metadata.labels, annotations: metadata.annotations }, liveMetadata) || !holds(content, live);
 }
+
+function sameQuantity(a: string, b: string): boolean {
+  if (!QUANTITY.test(a) || !QUANTITY.test(b)) return false;
+  return quantityBytes(a) === quantityBytes(b);
+}
+
+const QUANTITY = /^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/;
