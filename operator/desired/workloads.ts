@@ -8,13 +8,26 @@ import { HTTP_PORT, objectName, ownedMetadata, selectorLabels, specHash } from '
 
 export const CONFIG_HASH_ANNOTATION = 'errata.dev/config-hash';
 
-export function configMap(resource: ErrataResource) {
+/**
+ * Names the migration Job the ConfigMap's settings were migrated by: the ConfigMap is applied only
+ * after it succeeded, so this survives where status.migratedJob does not (a CRD left at an older
+ * version prunes that field, and the Job itself goes 7 days after it finished).
+ */
+export const MIGRATED_JOB_ANNOTATION = 'errata.dev/migrated-by-job';
+
+function settingsOf(resource: ErrataResource): Record<string, string> {
   const { name, namespace } = resource.metadata;
-  const data = sharedSettings(resource.spec, publicUrls(name, namespace, resource.spec).ingest);
+  return sharedSettings(resource.spec, publicUrls(name, namespace, resource.spec).ingest);
+}
+
+export function configMap(resource: ErrataResource) {
+  const data = settingsOf(resource);
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: ownedMetadata(resource, objectName(resource, 'config'), 'config', data),
+    metadata: ownedMetadata(resource, objectName(resource, 'config'), 'config', data, {
+      annotations: { [MIGRATED_JOB_ANNOTATION]: migrationJobName(resource, resource.spec.version) },
+    }),
     data,
   };
 }
@@ -74,7 +87,7 @@ function roleDeployment(resource: ErrataResource, role: Role, version: string) {
       metadata: {
         labels: selector,
         // A settings change rolls the pods, which read their environment only at start.
-        annotations: { [CONFIG_HASH_ANNOTATION]: specHash(configMap(resource).data) },
+        annotations: { [CONFIG_HASH_ANNOTATION]: specHash(settingsOf(resource)) },
       },
       spec: {
         securityContext: podSecurity,
@@ -141,7 +154,7 @@ function migrationJobBody(resource: ErrataResource, version: string) {
  */
 function migrationContainer(resource: ErrataResource, version: string) {
   const { envFrom: _fromConfigMap, env, ...rest } = container(resource, version, ['migrate']);
-  const settings = Object.entries(configMap(resource).data).map(([name, value]) => ({ name, value }));
+  const settings = Object.entries(settingsOf(resource)).map(([name, value]) => ({ name, value }));
   return { ...rest, env: [...settings, ...env], resources: resource.spec.migration.resources };
 }
 

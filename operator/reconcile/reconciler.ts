@@ -14,7 +14,7 @@ import {
 import { publicUrls } from '../desired/environment.ts';
 import { desiredObjects, OWNED_KINDS, type KubeObject } from '../desired/desired-objects.ts';
 import { objectName, SPEC_HASH_ANNOTATION } from '../desired/metadata.ts';
-import { migrationJob, migrationJobName } from '../desired/workloads.ts';
+import { MIGRATED_JOB_ANNOTATION, migrationJob, migrationJobName } from '../desired/workloads.ts';
 import { mergeConditions, REASONS } from './conditions.ts';
 import { drifted } from './drift.ts';
 import type { Kube, LiveObject } from './kube.ts';
@@ -106,7 +106,7 @@ export class Reconciler {
           (kind !== 'ServiceMonitor' || serviceMonitorCrdInstalled) && (kind !== 'PrometheusRule' || prometheusRuleCrdInstalled),
       ),
     );
-    const migration = await this.observeMigration(resource, previous);
+    const migration = await this.observeMigration(resource, previous, owned.get(`ConfigMap/${objectName(resource, 'config')}`));
     const migrated = migration.state === 'succeeded';
     // What pods run from changes only once the schema is migrated for it: while a migration runs,
     // or after it failed, the roles keep what they have (and nothing runs before the first).
@@ -146,8 +146,18 @@ export class Reconciler {
 
     // Act.
     try {
-      if (migration.state === 'running') await this.kube.apply(migrationJob(resource, target));
+      // A Job the API server refuses (a LimitRange, a quota) is reported, after the objects that
+      // do not wait for it are applied all the same.
+      const jobApplied =
+        migration.state === 'running'
+          ? this.kube.apply(migrationJob(resource, target)).then(
+              () => undefined,
+              (e: unknown) => e,
+            )
+          : undefined;
+      const jobError = await jobApplied;
       await this.applyChanged(desired, migrated ? owned : withoutHeld(owned));
+      if (jobError) throw jobError;
       this.applyErrors.delete(key);
     } catch (error) {
       this.applyErrors.set(key, (error as Error).message.slice(0, 500));
@@ -163,10 +173,16 @@ export class Reconciler {
    * pointing at a new, empty database rolled pods onto it and never migrated it. A status
    * written before `migratedJob` existed runs the (idempotent) migration once more.
    */
-  private async observeMigration(resource: ErrataResource, previous: ErrataStatus | undefined): Promise<MigrationObservation> {
+  private async observeMigration(
+    resource: ErrataResource,
+    previous: ErrataStatus | undefined,
+    config: LiveObject | undefined,
+  ): Promise<MigrationObservation> {
     const version = resource.spec.version;
     const job = migrationJobName(resource, version);
-    if (previous?.migratedJob === job) return { state: 'succeeded', version, job };
+    if (previous?.migratedJob === job || config?.metadata.annotations?.[MIGRATED_JOB_ANNOTATION] === job) {
+      return { state: 'succeeded', version, job };
+    }
     const live = await this.kube.get('Job', resource.metadata.namespace, job);
     if (!live) return { state: 'running', version, job };
     const conditions = (live.status?.conditions ?? []) as Array<{ type: string; status: string; message?: string }>;

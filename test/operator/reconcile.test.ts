@@ -259,6 +259,35 @@ describe('the operator', () => {
     expect((await getErrata(kube, namespace, 'move')).status.migratedJob).toBe(second);
   });
 
+  it('knows a migration done from the ConfigMap when its Job and status.migratedJob are gone', async () => {
+    // A CRD left at an older version prunes status.migratedJob, and a Job goes 7 days after it
+    // finished: before, a spec change then ran the migration again and held the roles meanwhile.
+    const namespace = await running('kept');
+    const job = await jobName(namespace, '0.1.0');
+    await eventually(
+      async () => ((await getErrata(kube, namespace, 'kept')).status?.migratedJob === job ? true : undefined),
+      'migratedJob',
+    );
+    await kube.batch.deleteNamespacedJob({ name: job, namespace, propagationPolicy: 'Background' });
+    await kube.custom.patchNamespacedCustomObjectStatus(
+      {
+        group: 'errata.dev',
+        version: 'v1alpha1',
+        namespace,
+        plural: 'erratas',
+        name: 'kept',
+        body: { status: { migratedJob: null } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await patchErrataSpec(kube, namespace, 'kept', { dispatcher: { replicas: 3 } });
+    await eventually(async () => {
+      const d = await kube.apps.readNamespacedDeployment({ name: 'kept-dispatcher', namespace });
+      return d.spec!.replicas === 3 ? true : undefined;
+    }, 'the dispatcher scaled');
+    expect((await kube.batch.listNamespacedJob({ namespace })).items.filter((j) => !j.metadata!.deletionTimestamp)).toEqual([]);
+  });
+
   it('is not Ready at a new generation before its change is rolled out', async () => {
     const namespace = await running('gen');
     for (const role of ['ingest', 'mcp'])
