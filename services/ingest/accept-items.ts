@@ -103,7 +103,7 @@ export async function acceptItems(
     const header: QueuedItemHeader = {
       v: 1,
       kind: route.kind,
-      id: route.kind === 'event' ? submission.eventId : logContainerId(key.projectId, position, item.payload),
+      id: route.kind === 'event' ? submission.eventId : logContainerId(key.projectId, submission.sentAt, position, item.payload),
       projectId: key.projectId,
       organizationId: key.organizationId,
       receivedAt: now / 1000,
@@ -166,13 +166,19 @@ export async function acceptItems(
 }
 
 /**
- * A log item's id, from its place in the envelope and its bytes: its records' ids follow from
- * it (normalize-log.ts), so an SDK's retry of an envelope that was stored after all (a publish
- * answered too late, or one of two topics failing) stores nothing twice, while two equal items
- * of one envelope stay two. Before, each attempt drew a random id.
+ * A log item's id, from the envelope's sent_at, its place in the envelope and its bytes: its
+ * records' ids follow from it (normalize-log.ts), so an SDK's retry of an envelope that was
+ * stored after all (a publish answered too late, or one of two topics failing) stores nothing
+ * twice on Postgres, while two equal items of one envelope, or of two envelopes sent apart, stay
+ * two. Before, each attempt drew a random id. (ClickHouse orders logs by time too: a record
+ * without a time of its own takes the receive time, which a retry changes.)
  */
-function logContainerId(projectId: number, position: number, payload: Buffer): string {
-  return createHash('sha256').update(`${projectId}:${position}:`).update(payload).digest('hex').slice(0, 32);
+function logContainerId(projectId: number, sentAt: string | undefined, position: number, payload: Buffer): string {
+  return createHash('sha256')
+    .update(`${projectId}:${sentAt ?? ''}:${position}:`)
+    .update(payload)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** One item over its limit refuses the whole submission (as Relay does), every item counted. */

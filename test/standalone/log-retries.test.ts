@@ -23,20 +23,27 @@ const logItem = (bodies: string[], timestamp: number) =>
     JSON.stringify({ items: bodies.map((body, i) => ({ timestamp: timestamp + i / 1000, level: 'info', body })) }),
   ].join('\n');
 
-const send = (items: string[]) =>
+// Near the receive time, so that no clock correction moves the records' times.
+const sentAt = (offsetSeconds = 0) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
+
+const send = (items: string[], sent: string) =>
   rawRequest(`${server.url}/api/${project.projectId}/envelope/?sentry_key=${project.publicKey}`, {
-    body: [JSON.stringify({ sdk: { name: 'sentry.javascript.node', version: '10.0.0' } }), ...items].join('\n'),
+    body: [JSON.stringify({ sent_at: sent, sdk: { name: 'sentry.javascript.node', version: '10.0.0' } }), ...items].join('\n'),
   });
 
 it('stores the log records of an envelope sent again once (before, every attempt stored them anew)', async () => {
   const now = Date.now() / 1000;
   const envelope = [logItem(['retried first', 'retried second'], now - 30)];
-  expect((await send(envelope)).status).toBe(200);
-  expect((await send(envelope)).status).toBe(200);
-  // Records sent later with the same text are new records: their item's bytes differ.
-  expect((await send([logItem(['retried first'], now - 10)])).status).toBe(200);
-  await waitForLogs(server, project, 'query=retried', 3);
-  // The last send was processed after the two before it (one queue, in order): nothing more comes.
+  const sent = sentAt();
+  expect((await send(envelope, sent)).status).toBe(200);
+  expect((await send(envelope, sent)).status).toBe(200);
+  // Records sent later with the same text are new records: their item's bytes differ. So is an
+  // envelope of the same bytes sent at another time (its sent_at).
+  expect((await send([logItem(['retried first'], now - 10)], sent)).status).toBe(200);
+  expect((await send([logItem(['sent apart'], now - 5)], sentAt(1))).status).toBe(200);
+  expect((await send([logItem(['sent apart'], now - 5)], sentAt(2))).status).toBe(200);
+  await waitForLogs(server, project, 'query=sent apart', 2);
+  // The last sends were processed after those before them (one queue, in order): nothing more comes.
   const bodies = (await searchLogs(server, project, 'query=retried')).map((log) => log.body);
   expect(bodies).toEqual(['retried first', 'retried second', 'retried first']);
 });

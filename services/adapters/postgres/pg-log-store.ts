@@ -120,7 +120,10 @@ export class PgLogStore implements LogStore {
     const { text, attributes, comparisons, ...rest } = query;
     const window = windowConditions(bounded ? rest : query, cursor, oldest);
     const { conditions, params } = bounded
-      ? filterConditions({ projectId: query.projectId, text, attributes, comparisons }, window.params)
+      ? filterConditions(
+          { projectId: query.projectId, moreProjectIds: query.moreProjectIds, text, attributes, comparisons },
+          window.params,
+        )
       : window;
     let from = 'logs';
     if (bounded) {

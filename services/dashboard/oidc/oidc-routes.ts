@@ -39,6 +39,9 @@ export function oidcRoutes(deps: OidcRouteDeps) {
   const oidc = deps.oidc;
   const provider: OidcProvider | undefined = oidc && openidProvider(oidc, deps.baseUrl);
 
+  const START_AGAIN =
+    'An account with your email was created while you were signing in (in another tab, or by an invitation). Start again to sign in to it.';
+
   const refuse = (ctx: Koa.Context, assets: AssetSet, status: number, title: string, message: string) =>
     sendPage(ctx, status, h(SignInRefusedPage, { assets, title, message }));
 
@@ -153,11 +156,10 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         try {
           userId = (await createSignedOnUser(deps.users, { email: email!, name, role: outcome.role })).id;
         } catch (error) {
-          // Two first sign-ins at once (two tabs): the other made the account. Taken as made here;
-          // linking it below refuses it unless the other sign-in was this same identity's.
-          const made = error instanceof ConflictError ? await deps.users.findUserByEmail(email!) : undefined;
-          if (!made) throw error;
-          userId = made.id;
+          // An account with this email was made meanwhile (another tab's first sign-in, an
+          // invitation accepted): decided afresh on the next try, never taken as made here.
+          if (!(error instanceof ConflictError)) throw error;
+          return refuse(ctx, assets, 409, 'Sign-in not completed', START_AGAIN);
         }
       } else {
         userId = outcome.user.id;

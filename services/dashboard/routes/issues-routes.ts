@@ -181,10 +181,7 @@ async function bulkAction(page: OrganizationPage): Promise<void> {
       // that posted neither compared '' with '' and deleted without anything typed.
       const typed = (form.get('typed') ?? '').trim().replace(/[,\s]/g, '').toLowerCase();
       if (typed !== 'delete' && typed !== String(all ? taken : count)) {
-        return confirmation(
-          400,
-          `Type ${formatCount(Number(form.get('count')) || Math.min(count, MAX_BULK_ISSUES))} or the word delete to confirm; nothing was deleted.`,
-        );
+        return confirmation(400, `Type ${formatCount(all ? taken : count)} or the word delete to confirm; nothing was deleted.`);
       }
       if (all) {
         // Read at most as many as were shown: any that arrived since the count above are not
