@@ -12,6 +12,7 @@ import {
   OIDC_SCOPES,
   S3_BUCKET,
 } from '../../services/runtime/setting-forms.ts';
+import { QUANTITY_PATTERN } from './quantity.ts';
 
 export const GROUP = 'errata.dev';
 export const VERSION = 'v1alpha1';
@@ -36,9 +37,7 @@ export type SecretKeyRef = z.infer<typeof secretKeyRef>;
 
 const httpUrl = z.string().max(2000).regex(HTTP_URL.pattern, HTTP_URL.message).pipe(z.url());
 
-const quantity = z
-  .string()
-  .regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi');
+const quantity = z.string().regex(QUANTITY_PATTERN, 'must be a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi');
 const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
 const resources = z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict();
 

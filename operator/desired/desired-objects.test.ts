@@ -181,7 +181,7 @@ describe('desired objects', () => {
     // The user's NODE_OPTIONS replaces the operator's whole, and stays the only one.
     expect(nodeOptions('mcp')).toEqual([{ name: 'NODE_OPTIONS', value: '--enable-source-maps' }]);
     expect(nodeOptions('dispatcher')).toEqual([]);
-    const job = migrationJob(resource({ ingest: { resources: { limits: { memory: '1Gi' } } } }), '0.2.0');
+    const job = migrationJob(resource({ ingest: { resources: { limits: { memory: '1Gi' } } } }));
     expect(JSON.stringify(job)).not.toContain('NODE_OPTIONS');
   });
 
@@ -280,21 +280,21 @@ describe('desired objects', () => {
 
   it('migrates with a Job per target version and settings, which carries its settings as values', () => {
     const r = resource();
-    const job = migrationJob(r, '0.2.0') as any;
-    expect(job.metadata.name).toBe(migrationJobName(r, '0.2.0'));
+    const job = migrationJob(r) as any;
+    expect(job.metadata.name).toBe(migrationJobName(r));
     expect(job.metadata.name).toMatch(/^prod-migrate-[0-9a-f]{10}$/);
     expect(job.metadata.labels['errata.dev/migrates-to']).toBe('0.2.0');
     expect(job.spec.activeDeadlineSeconds).toBe(1800);
-    expect(migrationJobName(r, '0.3.0')).not.toBe(job.metadata.name);
+    expect(migrationJobName({ ...r, spec: { ...r.spec, version: '0.3.0' } })).not.toBe(job.metadata.name);
     // A Job's pod template cannot change: new settings make a new Job.
     const other = resource({ imagePullPolicy: 'Always' });
-    expect(migrationJobName(other, '0.2.0')).not.toBe(job.metadata.name);
+    expect(migrationJobName(other)).not.toBe(job.metadata.name);
     // Settings it reads from the ConfigMap's values, and credentials from another Secret, too
     // (before, the Job read the ConfigMap by name, so its name hashed neither).
     const otherDatabase = resource({ clickhouse: { ...r.spec.clickhouse, database: 'errata_new' } });
-    expect(migrationJobName(otherDatabase, '0.2.0')).not.toBe(job.metadata.name);
+    expect(migrationJobName(otherDatabase)).not.toBe(job.metadata.name);
     const otherPostgres = resource({ postgres: { url: { name: 'errata-new-db', key: 'url' } } });
-    expect(migrationJobName(otherPostgres, '0.2.0')).not.toBe(job.metadata.name);
+    expect(migrationJobName(otherPostgres)).not.toBe(job.metadata.name);
     const container = job.spec.template.spec.containers[0];
     expect(container).toMatchObject({ image: 'registry.example.com/errata:0.2.0', args: ['migrate'] });
     expect(container.envFrom).toBeUndefined();
@@ -307,7 +307,7 @@ describe('desired objects', () => {
     // A namespace with a ResourceQuota refuses a pod that states no resources.
     expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } });
     const bigger = { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '2', memory: '2Gi' } };
-    const sized = migrationJob(resource({ migration: { resources: bigger } }), '0.2.0') as any;
+    const sized = migrationJob(resource({ migration: { resources: bigger } })) as any;
     expect(sized.spec.template.spec.containers[0].resources).toEqual(bigger);
     const deployments = byKey(desiredObjects({ ...r, spec: { ...r.spec, version: '0.3.0' } }, observed));
     expect(deployments.get('Deployment/prod-mcp').spec.template.spec.containers[0].image).toBe(

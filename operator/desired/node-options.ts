@@ -7,30 +7,17 @@
 // old generation's growing factor the role sets itself: services/runtime/heap-growth.ts.) A
 // NODE_OPTIONS in the role's env replaces this whole.
 import type { ErrataSpec, Role } from '../api/errata-resource.ts';
+import { quantityValue } from '../api/quantity.ts';
 
 const SEMI_SPACE_MIB = 16;
 const MIN_LIMIT_BYTES = 2 ** 30;
 const NODE_GIVES_IT_FROM_BYTES = 4 * 2 ** 30;
 
-const UNIT: Record<string, number> = {
-  '': 1,
-  m: 1 / 1000,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-};
-
 /** Bytes in a quantity of the form the resource's schema accepts (`512Mi`, `1.5Gi`, `1G`, `1073741824`). */
 export function quantityBytes(quantity: string): number {
-  const match = /^([0-9]+(?:\.[0-9]+)?)([a-zA-Z]*)$/.exec(quantity);
-  const unit = match ? UNIT[match[2]!] : undefined;
-  if (!match || unit === undefined) throw new Error(`not a Kubernetes quantity: ${quantity}`);
-  return Number(match[1]) * unit;
+  const bytes = quantityValue(quantity);
+  if (bytes === undefined) throw new Error(`not a Kubernetes quantity: ${quantity}`);
+  return bytes;
 }
 
 /** NODE_OPTIONS for a role, when its memory limit calls for one and its own env sets none. */

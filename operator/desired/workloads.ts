@@ -26,18 +26,18 @@ export function configMap(resource: ErrataResource) {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: ownedMetadata(resource, objectName(resource, 'config'), 'config', data, {
-      annotations: { [MIGRATED_JOB_ANNOTATION]: migrationJobName(resource, resource.spec.version) },
+      annotations: { [MIGRATED_JOB_ANNOTATION]: migrationJobName(resource) },
     }),
     data,
   };
 }
 
 /** What every Errata container shares: image, settings, credentials, and a locked-down runtime. */
-function container(resource: ErrataResource, version: string, args: string[], role?: Role) {
+function container(resource: ErrataResource, args: string[], role?: Role) {
   const { spec } = resource;
   return {
     name: 'errata',
-    image: `${spec.image}:${version}`,
+    image: `${spec.image}:${spec.version}`,
     imagePullPolicy: spec.imagePullPolicy,
     args,
     envFrom: [{ configMapRef: { name: objectName(resource, 'config') } }],
@@ -74,7 +74,7 @@ const podSecurity = {
   seccompProfile: { type: 'RuntimeDefault' },
 };
 
-function roleDeployment(resource: ErrataResource, role: Role, version: string) {
+function roleDeployment(resource: ErrataResource, role: Role) {
   const roleSpec = resource.spec[role];
   const selector = selectorLabels(resource, role);
   const timing = { periodSeconds: 10, timeoutSeconds: 3 };
@@ -94,7 +94,7 @@ function roleDeployment(resource: ErrataResource, role: Role, version: string) {
         terminationGracePeriodSeconds: 45,
         containers: [
           {
-            ...container(resource, version, ['serve', role], role),
+            ...container(resource, ['serve', role], role),
             ports: [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }],
             // Ready while the stores it uses answer (/healthz); alive while it listens: an outage
             // of Postgres, ClickHouse or Kafka takes pods out of service, it does not restart them.
@@ -125,11 +125,11 @@ const MIGRATION_VERSION_LABEL = 'errata.dev/migrates-to';
  * old one stays as the record. Short enough for any name the CRD allows (at most 40 characters);
  * the version is in a label.
  */
-export function migrationJobName(resource: ErrataResource, version: string): string {
-  return objectName(resource, `migrate-${specHash(migrationJobBody(resource, version)).slice(0, 10)}`);
+export function migrationJobName(resource: ErrataResource): string {
+  return objectName(resource, `migrate-${specHash(migrationJobBody(resource)).slice(0, 10)}`);
 }
 
-function migrationJobBody(resource: ErrataResource, version: string) {
+function migrationJobBody(resource: ErrataResource) {
   return {
     backoffLimit: 2,
     activeDeadlineSeconds: MIGRATION_DEADLINE_SECONDS,
@@ -139,7 +139,7 @@ function migrationJobBody(resource: ErrataResource, version: string) {
       spec: {
         restartPolicy: 'Never',
         securityContext: podSecurity,
-        containers: [migrationContainer(resource, version)],
+        containers: [migrationContainer(resource)],
         volumes: [{ name: 'tmp', emptyDir: {} }],
       },
     },
@@ -152,24 +152,23 @@ function migrationJobBody(resource: ErrataResource, version: string) {
  * version), and it migrates what it was made for even when its pod starts before the ConfigMap
  * it would read is applied.
  */
-function migrationContainer(resource: ErrataResource, version: string) {
-  const { envFrom: _fromConfigMap, env, ...rest } = container(resource, version, ['migrate']);
+function migrationContainer(resource: ErrataResource) {
+  const { envFrom: _fromConfigMap, env, ...rest } = container(resource, ['migrate']);
   const settings = Object.entries(settingsOf(resource)).map(([name, value]) => ({ name, value }));
   return { ...rest, env: [...settings, ...env], resources: resource.spec.migration.resources };
 }
 
-export function migrationJob(resource: ErrataResource, version: string) {
-  const body = migrationJobBody(resource, version);
-  const versionLabel = version.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 63);
+export function migrationJob(resource: ErrataResource) {
+  const body = migrationJobBody(resource);
+  const versionLabel = resource.spec.version.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 63);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: ownedMetadata(resource, migrationJobName(resource, version), 'migrate', body, {
+    metadata: ownedMetadata(resource, migrationJobName(resource), 'migrate', body, {
       labels: { [MIGRATION_VERSION_LABEL]: versionLabel },
     }),
     spec: body,
   };
 }
 
-export const roleDeployments = (resource: ErrataResource) =>
-  ROLES.map((role) => roleDeployment(resource, role, resource.spec.version));
+export const roleDeployments = (resource: ErrataResource) => ROLES.map((role) => roleDeployment(resource, role));

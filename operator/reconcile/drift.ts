@@ -3,7 +3,7 @@
 // so the hash alone never sees it; comparing each field the desired object sets does, with no
 // request beyond the listing the pass already made. Fields the API server adds (defaults,
 // status, other annotations) are not drift.
-import { quantityBytes } from '../desired/node-options.ts';
+import { quantityValue } from '../api/quantity.ts';
 
 /** Every field `desired` sets is in `live` with the same value; arrays must match in length. */
 function holds(desired: unknown, live: unknown): boolean {
@@ -32,8 +32,6 @@ export function drifted(desired: { metadata: { labels: object; annotations: obje
 }
 
 function sameQuantity(a: string, b: string): boolean {
-  if (!QUANTITY.test(a) || !QUANTITY.test(b)) return false;
-  return quantityBytes(a) === quantityBytes(b);
+  const value = quantityValue(a);
+  return value !== undefined && value === quantityValue(b);
 }
-
-const QUANTITY = /^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/;

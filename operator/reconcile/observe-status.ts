@@ -40,7 +40,7 @@ export interface Observation {
 
 export function observedStatus(previous: ErrataStatus | undefined, o: Observation, now: Date): ErrataStatus {
   const roles = ROLES.map((role) => ({ role, seen: o.roles[role] }));
-  const migrated = o.migration.state === 'succeeded' && o.migration.version === o.targetVersion;
+  const migrated = o.migration.state === 'succeeded';
   // Rolled out: the controller saw the template, and every pod runs it (a template changes at
   // once; its pods do not, and the old ones keep counting as ready meanwhile).
   const rolledOut = (seen: RoleObservation) => seen.settled && seen.updated >= seen.desired && seen.total <= seen.updated;

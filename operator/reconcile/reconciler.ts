@@ -148,14 +148,14 @@ export class Reconciler {
     try {
       // A Job the API server refuses (a LimitRange, a quota) is reported, after the objects that
       // do not wait for it are applied all the same.
-      const jobApplied =
-        migration.state === 'running'
-          ? this.kube.apply(migrationJob(resource, target)).then(
-              () => undefined,
-              (e: unknown) => e,
-            )
-          : undefined;
-      const jobError = await jobApplied;
+      let jobError: unknown;
+      if (migration.state === 'running') {
+        try {
+          await this.kube.apply(migrationJob(resource));
+        } catch (error) {
+          jobError = error;
+        }
+      }
       await this.applyChanged(desired, migrated ? owned : withoutHeld(owned));
       if (jobError) throw jobError;
       this.applyErrors.delete(key);
@@ -179,7 +179,7 @@ export class Reconciler {
     config: LiveObject | undefined,
   ): Promise<MigrationObservation> {
     const version = resource.spec.version;
-    const job = migrationJobName(resource, version);
+    const job = migrationJobName(resource);
     if (previous?.migratedJob === job || config?.metadata.annotations?.[MIGRATED_JOB_ANNOTATION] === job) {
       return { state: 'succeeded', version, job };
     }
