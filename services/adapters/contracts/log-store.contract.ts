@@ -209,6 +209,11 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
         { start: at + 180, level: 'error', count: 1 },
       ]);
       expect(await counts({ ...window, projectId: project + 1 }, 60)).toEqual([]);
+      // Another project's search with ours among its projects counts ours too (before, the
+      // per-minute counts read its first project's alone).
+      expect(await counts({ ...window, projectId: projectId(), moreProjectIds: [project] }, 120)).toEqual(
+        await counts(window, 120),
+      );
     });
 
     it('counts after a retention delete only the records a search still finds', async () => {

@@ -375,6 +375,8 @@ function countedPerMinute(filter: LogFilter & { since: number }, bucketSeconds: 
   return (
     !searchesContent(filter) &&
     !filter.traceId &&
+    // The per-minute counts are read by one project's id.
+    !filter.moreProjectIds?.length &&
     filter.environment !== '' &&
     bucketSeconds % 60 === 0 &&
     filter.since % 60 === 0
