@@ -67,10 +67,12 @@ export function FrequencyChart({ period, series, periodHref, zone }: FrequencyCh
   );
 }
 
+// An hour names its day too: 24 hours span two days, and "11:00" at the axis's left and
+// "10:00" at its right read as going back in time.
 function formatSlot(at: Date, period: ChartPeriod, zone: string | null): string {
   const options: Intl.DateTimeFormatOptions =
     period === '24h'
-      ? { hour: '2-digit', minute: '2-digit', timeZone: zone ?? 'UTC' }
+      ? { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: zone ?? 'UTC' }
       : { day: 'numeric', month: 'short', timeZone: 'UTC' };
   return formatDate(at, options) + (period === '24h' && !zone ? ' UTC' : '');
 }
