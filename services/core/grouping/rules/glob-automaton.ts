@@ -127,7 +127,7 @@ function sameIgnoringCase(expected: string): (char: string) => boolean {
 // ECMAScript's Canonicalize for a regular expression with the `i` flag and without `u`: the
 // upper case of one UTF-16 unit, unless that is several units or takes a non-ASCII character to
 // ASCII (so `ſ` stays apart from `s`, and the Kelvin sign from `k`).
-function canonicalize(char: string): string {
+export function canonicalize(char: string): string {
   const upper = char.toUpperCase();
   if (upper.length !== 1) return char;
   if (char.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) return char;

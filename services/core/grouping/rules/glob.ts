@@ -8,8 +8,9 @@
 // may also be skipped): `*a*a*a*b` against 512 `a` took 24 s. The text comes from an SDK, so a
 // text longer than the expression reads within REGEXP_SPLITS splits, and any text for a pattern
 // of more than MAX_REGEXP_RUNS runs, goes to the automaton of glob-automaton.ts, whose time only
-// grows with its length.
+// grows with its length; a pattern of literal text and runs alone, to glob-segments.ts.
 import { automatonTester } from './glob-automaton.ts';
+import { segmentsTester } from './glob-segments.ts';
 
 const cache = new Map<string, (value: string) => boolean>();
 const REGEXP_SPLITS = 10_000;
@@ -56,6 +57,8 @@ function withoutBacktracking(tokens: GlobToken[], options: GlobOptions): (value:
   const regexp = regExpTester(tokens, options);
   const runs = tokens.filter((token) => token.kind === 'run' || token.kind === 'dirs').length;
   if (runs < 2) return regexp;
+  const segments = segmentsTester(tokens, options);
+  if (segments) return segments;
   const longestForRegExp =
     runs > MAX_REGEXP_RUNS ? -1 : longestWithin(runs, tokens.filter((token) => token.kind === 'dirs').length);
   // Built on the first long text: most patterns never see one.
