@@ -123,7 +123,7 @@ export function registerAlertCommands(program: Command, io: CliIo): void {
     .option('--name <name>', 'a new name')
     .option('--url <url>', 'a new https:// URL')
     .option('--digest-hour <hour>', 'send a daily digest at this hour (0-23)', wholeNumber)
-    .option('--digest-time-zone <zone>', 'the digest hour is in this IANA time zone (default UTC)')
+    .option('--digest-time-zone <zone>', "the digest hour is in this IANA time zone (default: the channel's zone, else UTC)")
     .option('--no-digest', 'stop sending the daily digest')
     .addOption(organizationOption())
     .action(
@@ -148,7 +148,7 @@ export function registerAlertCommands(program: Command, io: CliIo): void {
         if (options.name !== undefined) change.name = options.name;
         if (options.url !== undefined) change.url = options.url;
         if (options.digestHour !== undefined)
-          change.digest = { hour: options.digestHour, timeZone: options.digestTimeZone ?? 'UTC' };
+          change.digest = { hour: options.digestHour, ...(options.digestTimeZone && { timeZone: options.digestTimeZone }) };
         if (!options.digest) change.digest = null;
         const result = (await io.admin('updatechannel', { id, change, organization: options.organization })) as {
           channel: ChannelJson;

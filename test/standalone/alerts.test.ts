@@ -379,6 +379,12 @@ describe('alert channels and rules through the management API', () => {
       server.env,
     );
     expect(digest.channel.digest).toEqual({ hour: 9, timeZone: 'Europe/Berlin' });
+    // The hour alone keeps the channel's zone (it became UTC before).
+    const earlier = await runCliJson<{ channel: { digest: unknown } }>(
+      ['updatechannel', String(created.channel.id), '--digest-hour', '8'],
+      server.env,
+    );
+    expect(earlier.channel.digest).toEqual({ hour: 8, timeZone: 'Europe/Berlin' });
     await runCliJson(['deletechannel', String(created.channel.id)], server.env);
     expect((await call('GET', `${channels()}/${created.channel.id}`)).status).toBe(404);
   });

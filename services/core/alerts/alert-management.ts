@@ -7,7 +7,15 @@ import { NotFoundError, UserInputError } from '../errors.ts';
 import type { AlertStore, Delivery, DeliveryAttempt, RuleFields } from '../ports/alert-store.ts';
 import type { MetadataStore, Organization, Project } from '../ports/metadata-store.ts';
 import { channelTest, dashboardUrls, ruleTest } from './alert-payload.ts';
-import { channelInput, channelPatch, ruleInput, rulePatch, type AlertChannel, type AlertRule } from './alert-rules.ts';
+import {
+  channelInput,
+  channelPatch,
+  ruleInput,
+  rulePatch,
+  type AlertChannel,
+  type AlertRule,
+  type DigestSchedule,
+} from './alert-rules.ts';
 import { privateReceiverProblem } from './receiver-address.ts';
 import type { SecretBox } from './secret-box.ts';
 import { encodeWebhookBody } from './webhook-body.ts';
@@ -123,10 +131,18 @@ export async function updateChannel(deps: AlertManagementDeps, organization: Org
   const patch = parseInput(
     channelPatch,
     input,
-    'channel change; send any of {"name", "url", "digest": {"hour", "timeZone"} | null}',
+    'channel change; send any of {"name", "url", "digest": {"hour", "timeZone" (kept when left out)} | null}',
   );
   checkReceiver(deps, patch.url, 'channel change');
-  const channel = await deps.alerts.updateChannel(organization.id, id, patch);
+  const { digest, ...rest } = patch;
+  const schedule: DigestSchedule | null | undefined = digest && {
+    hour: digest.hour,
+    timeZone: digest.timeZone ?? (await channelOf(deps, organization, id)).digest?.timeZone ?? 'UTC',
+  };
+  const channel = await deps.alerts.updateChannel(organization.id, id, {
+    ...rest,
+    ...(schedule !== undefined && { digest: schedule }),
+  });
   if (!channel) await channelOf(deps, organization, id);
   return { channel: channelJson(channel!) };
 }

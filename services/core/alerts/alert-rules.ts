@@ -91,7 +91,10 @@ const timeZone = z.string().refine((zone) => {
 const digestSchedule = strictObject({ hour: z.number().int().min(0).max(23), timeZone });
 
 export const channelInput = strictObject({ name, type: z.literal('webhook').default('webhook'), url: webhookUrl });
-export const channelPatch = strictObject({ name, url: webhookUrl, digest: digestSchedule.nullable() }).partial();
+// A change of the hour alone keeps the channel's zone: before, the CLI's `--digest-hour` sent UTC
+// for a zone it was not given, and a Berlin channel moved to UTC.
+const digestChange = strictObject({ hour: digestSchedule.shape.hour, timeZone: timeZone.optional() });
+export const channelPatch = strictObject({ name, url: webhookUrl, digest: digestChange.nullable() }).partial();
 
 const ruleFields = strictObject({
   name,
