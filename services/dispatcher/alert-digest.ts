@@ -1,6 +1,7 @@
 // Scheduled digests: a channel with a digest schedule gets, once a day at its hour in its time
-// zone, one `digest` covering the time since the due time before (a day; 23 or 25 hours across
-// a daylight saving change): per project with something to report, its event, issue, new-issue
+// zone, one `digest` covering the time since the last one ended (a day; 23 or 25 hours across a
+// daylight saving change; more or less after its schedule changed, up to a week after days
+// without a dispatcher), the first one the day before its due time: per project with something to report, its event, issue, new-issue
 // and regression counts and its top five issues by events. A day with nothing to report in any
 // project sends nothing. Claiming the day and queueing the digest is one transaction, so two
 // dispatchers never send the same day twice.
@@ -42,7 +43,9 @@ export async function sendDueDigests(deps: DigestDeps, now: Date, logger: Logger
   return queued;
 }
 
-async function sendDigest(deps: DigestDeps, organization: Organization, channel: AlertChannel, dueAt: Date) {
+type DigestChannel = AlertChannel & { digestReportedUntil: Date | null };
+
+async function sendDigest(deps: DigestDeps, organization: Organization, channel: DigestChannel, dueAt: Date) {
   const body = await digestBody(deps, organization, channel, dueAt);
   const delivery =
     body === undefined
@@ -59,8 +62,8 @@ async function sendDigest(deps: DigestDeps, organization: Organization, channel:
   return (await deps.alerts.claimDigest(channel.id, dueAt, delivery)) && delivery !== null;
 }
 
-async function digestBody(deps: DigestDeps, organization: Organization, channel: AlertChannel, dueAt: Date) {
-  const { since, until } = digestWindow(dueAt, channel.digest!);
+async function digestBody(deps: DigestDeps, organization: Organization, channel: DigestChannel, dueAt: Date) {
+  const { since, until } = digestWindow(dueAt, channel.digest!, channel.digestReportedUntil);
   const sections: DigestSection[] = [];
   let events = 0;
   for (const project of await deps.metadata.listProjects(organization.id)) {

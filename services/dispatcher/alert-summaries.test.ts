@@ -241,6 +241,32 @@ describe('digest', () => {
     ]);
     expect(digest!.title).toMatch(/^Daily digest for Acme: 9 events in 2 projects$/);
   });
+
+  it('starts where the last digest ended when its schedule moves, so no hour is reported twice', async () => {
+    const events = await project('moved', 'Moved');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Moved',
+      type: 'webhook',
+      url: `${receiver.url}?channel=moved`,
+    });
+    await ingest(events.id, [{ group: 'm', message: 'moved' }], 100);
+    // The hour two hours from now (UTC): its next due time is one to two hours away.
+    const hour = new Date(Date.now() + 120 * MINUTE).getUTCHours();
+    await manage.updateChannel(deps, organization, channel.id, { digest: { hour, timeZone: 'UTC' } });
+    const due = new Date(Date.now() + 120 * MINUTE);
+    due.setUTCMinutes(0, 0, 0);
+    const send = (at: Date) => sendDueDigests({ ...deps, events: stores.events }, at, logger);
+    const queued = async () => (await stores.alerts.listDeliveries(channel.id, 10)).filter((d) => d.kind === 'digest').length;
+    expect(await send(due)).toBeGreaterThanOrEqual(1);
+    expect(await queued()).toBe(1);
+    // Moved an hour later after it went out: the next digest covers that hour alone, which had
+    // nothing; before, it covered the 23 hours before the first digest again and sent them twice.
+    await manage.updateChannel(deps, organization, channel.id, { digest: { hour: (hour + 1) % 24, timeZone: 'UTC' } });
+    await send(new Date(due.getTime() + 90 * MINUTE));
+    const listed = (await stores.alerts.listDigestChannels()).find((c) => c.id === channel.id)!;
+    expect(listed.digestReportedUntil).toEqual(new Date(due.getTime() + 60 * MINUTE));
+    expect(await queued()).toBe(1);
+  });
 });
 
 describe('muted issues', () => {

@@ -277,6 +277,11 @@ export function describeAlertStoreContract(
       expect(await alerts.claimDigest(channel.id, dueAt, delivery(channel.id, { kind: 'digest' }))).toBe(false);
       expect(await alerts.claimDigest(channel.id, new Date(dueAt.getTime() + 86_400_000), null)).toBe(true);
       expect((await alerts.listDeliveries(channel.id, 10)).map((d) => d.kind)).toEqual(['digest']);
+      // Where the last digest ended outlives a changed schedule: the next one starts there.
+      const reportedUntil = async () => (await alerts.listDigestChannels()).find((c) => c.id === channel.id)!.digestReportedUntil;
+      expect(await reportedUntil()).toEqual(new Date(dueAt.getTime() + 86_400_000));
+      await alerts.updateChannel(org.id, channel.id, { digest: { hour: 11, timeZone: 'UTC' } });
+      expect(await reportedUntil()).toEqual(new Date(dueAt.getTime() + 86_400_000));
     });
   });
 }

@@ -419,16 +419,22 @@ export class PgAlertStore implements AlertStore {
   }
 
   async listDigestChannels() {
-    const result = await this.db.query<ChannelRow & { digest_sent_at: Date | null }>(
-      `SELECT ${CHANNEL_COLUMNS}, digest_sent_at FROM alert_channels WHERE digest_hour IS NOT NULL ORDER BY id`,
+    const result = await this.db.query<ChannelRow & { digest_sent_at: Date | null; digest_reported_until: Date | null }>(
+      `SELECT ${CHANNEL_COLUMNS}, digest_sent_at, digest_reported_until FROM alert_channels
+       WHERE digest_hour IS NOT NULL ORDER BY id`,
     );
-    return result.rows.map((row) => ({ ...toChannel(row), digestSentAt: row.digest_sent_at && new Date(row.digest_sent_at) }));
+    return result.rows.map((row) => ({
+      ...toChannel(row),
+      digestSentAt: row.digest_sent_at && new Date(row.digest_sent_at),
+      digestReportedUntil: row.digest_reported_until && new Date(row.digest_reported_until),
+    }));
   }
 
   async claimDigest(channelId: number, dueAt: Date, digest: NewDelivery | null) {
     return this.db.transaction(async (tx) => {
       const claimed = await tx.query(
-        `UPDATE alert_channels SET digest_sent_at = $2 WHERE id = $1 AND (digest_sent_at IS NULL OR digest_sent_at < $2)`,
+        `UPDATE alert_channels SET digest_sent_at = $2, digest_reported_until = $2
+         WHERE id = $1 AND (digest_sent_at IS NULL OR digest_sent_at < $2)`,
         [channelId, dueAt],
       );
       if (claimed.affectedRows === 0) return false;

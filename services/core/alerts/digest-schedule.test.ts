@@ -66,4 +66,16 @@ describe('lastDigestDue', () => {
     const plain = digestWindow(at('2026-11-22T08:00:00Z'), berlin);
     expect(plain.since.toISOString()).toBe('2026-11-21T08:00:00.000Z');
   });
+
+  it('starts where the last digest ended, when that is within a week before the due time', () => {
+    const berlin = { hour: 10, timeZone: 'Europe/Berlin' };
+    const dueAt = at('2026-11-22T09:00:00Z');
+    // Sent at 9:00, then moved to 10:00: the hour between, not the day again.
+    expect(digestWindow(dueAt, berlin, at('2026-11-22T08:00:00Z')).since.toISOString()).toBe('2026-11-22T08:00:00.000Z');
+    // Moved from 9:00 to 8:00 before the 9:00 digest, or days without a dispatcher: all of it.
+    expect(digestWindow(dueAt, berlin, at('2026-11-19T08:00:00Z')).since.toISOString()).toBe('2026-11-19T08:00:00.000Z');
+    // At most a week; and never from the due time itself or after it.
+    expect(digestWindow(dueAt, berlin, at('2026-11-01T08:00:00Z')).since.toISOString()).toBe('2026-11-21T09:00:00.000Z');
+    expect(digestWindow(dueAt, berlin, dueAt).since.toISOString()).toBe('2026-11-21T09:00:00.000Z');
+  });
 });

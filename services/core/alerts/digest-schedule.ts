@@ -46,7 +46,20 @@ export function lastDigestDue(now: Date, schedule: DigestSchedule): Date {
   return new Date(wallClockToInstant(y, m, d - 1, schedule.hour, schedule.timeZone));
 }
 
-/** What a digest due at `dueAt` reports on: from the due time before it (23 or 25 hours on a daylight saving day). */
-export function digestWindow(dueAt: Date, schedule: DigestSchedule): { since: Date; until: Date } {
-  return { since: lastDigestDue(new Date(dueAt.getTime() - 1), schedule), until: dueAt };
+/** The longest a digest reaches back, after a dispatcher was down for days. */
+const MAX_DIGEST_WINDOW_MS = 7 * 86_400_000;
+
+/**
+ * What a digest due at `dueAt` reports on: from where the last digest ended (after a changed
+ * schedule or days without a dispatcher, more or less than a day; at most a week), else from the
+ * due time before it (23 or 25 hours on a daylight saving day).
+ */
+export function digestWindow(
+  dueAt: Date,
+  schedule: DigestSchedule,
+  reportedUntil: Date | null = null,
+): { since: Date; until: Date } {
+  const continues =
+    reportedUntil !== null && reportedUntil < dueAt && dueAt.getTime() - reportedUntil.getTime() <= MAX_DIGEST_WINDOW_MS;
+  return { since: continues ? reportedUntil : lastDigestDue(new Date(dueAt.getTime() - 1), schedule), until: dueAt };
 }

@@ -98,8 +98,14 @@ export interface AlertStore {
   summarizeHeld(heldIds: number[], summary: NewDelivery, summarizedSince: Date): Promise<boolean>;
   /** Deletes deliveries finished (delivered, failed, summarized) before `cutoff`; returns how many. */
   deleteFinishedDeliveriesBefore(cutoff: Date): Promise<number>;
-  /** Channels with a digest schedule, with when their last digest was due (or the schedule was set). */
-  listDigestChannels(): Promise<Array<AlertChannel & { digestSentAt: Date | null }>>;
-  /** Records the digest due at `dueAt` as done, queueing `digest` unless null; false if it already was done. */
+  /**
+   * Channels with a digest schedule, with when their last digest was due (or the schedule was
+   * set), and where the last digest's window ended (null before the first).
+   */
+  listDigestChannels(): Promise<Array<AlertChannel & { digestSentAt: Date | null; digestReportedUntil: Date | null }>>;
+  /**
+   * Records the digest due at `dueAt` as done, its window ending there, queueing `digest` unless
+   * null; false if it already was done.
+   */
   claimDigest(channelId: number, dueAt: Date, digest: NewDelivery | null): Promise<boolean>;
 }

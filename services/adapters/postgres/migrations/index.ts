@@ -25,6 +25,7 @@ import sourceMapsNewest from './0023-source-maps-newest.ts';
 import issueEventHours from './0024-issue-event-hours.ts';
 import selfChosenEmails from './0025-self-chosen-emails.ts';
 import processedEventsByIssue from './0026-processed-events-by-issue.ts';
+import digestReportedUntil from './0027-digest-reported-until.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -53,4 +54,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0024-issue-event-hours', sql: issueEventHours },
   { version: '0025-self-chosen-emails', sql: selfChosenEmails },
   { version: '0026-processed-events-by-issue', sql: processedEventsByIssue },
+  { version: '0027-digest-reported-until', sql: digestReportedUntil },
 ];
