@@ -174,6 +174,31 @@ describe('parseSourceMap', () => {
     symbolicateEvent(event, maps(parseSourceMap(indexed)));
     expect(event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ filename: 'b.js', lineno: 1, colno: 1 });
   });
+
+  it('refuses sections that would make trace-mapping build an array for every line up to a billion', () => {
+    const inner = { version: 3, sources: ['a'], mappings: 'AAAA' };
+    const sections = (...list: unknown[]) => JSON.stringify({ version: 3, sections: list });
+    // 150 bytes that took the dispatcher's heap whole (an array per line before the section).
+    expect(() => parseSourceMap(sections({ offset: { line: 1e9, column: 0 }, map: inner }))).toThrow(/past line 1000000/);
+    // Nested offsets add up.
+    const nested = { version: 3, sections: [{ offset: { line: 600_000, column: 0 }, map: inner }] };
+    expect(() => parseSourceMap(sections({ offset: { line: 600_000, column: 0 }, map: nested }))).toThrow(/past line/);
+    expect(() => parseSourceMap(sections({ offset: { line: -1, column: 0 }, map: inner }))).toThrow(/non-negative/);
+    expect(() => parseSourceMap(sections({ offset: { line: 1.5, column: 0 }, map: inner }))).toThrow(/whole/);
+    expect(() => parseSourceMap(sections({ map: inner }))).toThrow(/offset/);
+    expect(() =>
+      parseSourceMap(sections({ offset: { line: 5, column: 0 }, map: inner }, { offset: { line: 2, column: 0 }, map: inner })),
+    ).toThrow(/not in order/);
+    expect(() => parseSourceMap(sections({ offset: { line: 0, column: 0 }, map: { ...inner, mappings: '!!' } }))).toThrow(
+      /not base64 VLQ/,
+    );
+    expect(() => parseSourceMap(sections({ offset: { line: 0, column: 0 }, url: 'a.map' }))).toThrow(/no "map" object/);
+    let deep: object = inner;
+    for (let i = 0; i < 5; i++) deep = { version: 3, sections: [{ offset: { line: 0, column: 0 }, map: deep }] };
+    expect(() => parseSourceMap(JSON.stringify(deep))).toThrow(/nest deeper/);
+    // Within the bounds, read as before.
+    expect(parseSourceMap(sections({ offset: { line: 999_999, column: 0 }, map: inner })).map.sources).toEqual(['a']);
+  });
 });
 
 describe('debugIdsNeeded', () => {

@@ -67,12 +67,7 @@ export function parseSourceMap(json: string | Uint8Array, url?: string): ParsedS
   if (fields.version !== 3) {
     throw new SourceMapError(`unsupported source map version ${JSON.stringify(fields.version)} (only version 3 is supported)`);
   }
-  if (!Array.isArray(fields.sections)) {
-    if (!Array.isArray(fields.sources)) throw new SourceMapError('source map has no "sources" array');
-    if (typeof fields.mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
-    // trace-mapping decodes whatever it is given without complaint, so garbage is caught here.
-    if (!MAPPINGS.test(fields.mappings)) throw new SourceMapError('source map "mappings" is not base64 VLQ');
-  }
+  checkMapShape(fields, 0, 0);
 
   let map: TraceMap;
   try {
@@ -87,6 +82,47 @@ export function parseSourceMap(json: string | Uint8Array, url?: string): ParsedS
     if (!sourceIndex.has(source)) sourceIndex.set(source, index);
   });
   return { map, url, sourceIndex, lines: [] };
+}
+
+/**
+ * The line an indexed map's section may start at, at most, counted from the top of the generated
+ * file. trace-mapping makes an array for every line before a section: a 150-byte map with a
+ * section at line 10^9 took the dispatcher's heap whole, and its batch, tried again, took the
+ * next one too. A generated file of a million lines is tens of megabytes.
+ */
+const MAX_SECTION_LINE = 1_000_000;
+/** Sections within sections, at most (the spec allows none; trace-mapping reads any depth). */
+const MAX_SECTION_DEPTH = 4;
+
+/** Checks what trace-mapping takes on trust: the mappings of every map, and the sections' offsets. */
+function checkMapShape(fields: Record<string, unknown>, depth: number, baseLine: number): void {
+  if (!Array.isArray(fields.sections)) {
+    if (!Array.isArray(fields.sources)) throw new SourceMapError('source map has no "sources" array');
+    if (typeof fields.mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
+    // trace-mapping decodes whatever it is given without complaint, so garbage is caught here.
+    if (!MAPPINGS.test(fields.mappings)) throw new SourceMapError('source map "mappings" is not base64 VLQ');
+    return;
+  }
+  if (depth >= MAX_SECTION_DEPTH) throw new SourceMapError(`source map sections nest deeper than ${MAX_SECTION_DEPTH}`);
+  let previous = { line: -1, column: -1 };
+  for (const section of fields.sections as unknown[]) {
+    const { offset, map } = (typeof section === 'object' && section !== null ? section : {}) as Record<string, unknown>;
+    const { line, column } = (typeof offset === 'object' && offset !== null ? offset : {}) as Record<string, unknown>;
+    if (!Number.isSafeInteger(line) || !Number.isSafeInteger(column) || (line as number) < 0 || (column as number) < 0) {
+      throw new SourceMapError('source map section has no "offset" of whole, non-negative "line" and "column"');
+    }
+    if (baseLine + (line as number) > MAX_SECTION_LINE) {
+      throw new SourceMapError(`source map section starts past line ${MAX_SECTION_LINE} of the generated file`);
+    }
+    if ((line as number) < previous.line || (line === previous.line && (column as number) < previous.column)) {
+      throw new SourceMapError('source map sections are not in order of their offsets');
+    }
+    previous = { line: line as number, column: column as number };
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+      throw new SourceMapError('source map section has no "map" object (sections by "url" are not supported)');
+    }
+    checkMapShape(map as Record<string, unknown>, depth + 1, baseLine + (line as number));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
