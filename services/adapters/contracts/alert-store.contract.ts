@@ -108,8 +108,26 @@ export function describeAlertStoreContract(
       expect((await alerts.getRule(project.id, created.id))!.channelIds).toEqual([second.id]);
       expect(await alerts.listDeliveries(channel.id, 10)).toEqual([]);
       expect((await alerts.listRules([project.id])).map((r) => r.id)).toEqual([created.id]);
+      // A deleted rule's alerts not sent yet go with it (a rule flooding a receiver stops), and
+      // what it sent stays in the channel's history.
+      const ruleAlert = (key: string, status: 'pending' | 'held') =>
+        delivery(second.id, { ruleId: created.id, projectId: project.id, dedupKey: key, kind: 'new_issue', status });
+      const [sent] = await alerts.enqueueDeliveries([
+        ruleAlert('a', 'pending'),
+        ruleAlert('b', 'held'),
+        ruleAlert('c', 'pending'),
+      ]);
+      const at = new Date();
+      await alerts.recordAttempt(
+        sent!.id,
+        { at, statusCode: 200, latencyMs: 8, verdict: 'delivered', error: null },
+        {
+          status: 'delivered',
+        },
+      );
       expect(await alerts.deleteRule(project.id, created.id)).toBe(true);
       expect(await alerts.listRules([project.id])).toEqual([]);
+      expect((await alerts.listDeliveries(second.id, 10)).map((d) => d.status)).toEqual(['delivered']);
     });
 
     it('adds a batch of more alerts than one statement may bind as parameters, in one call', async () => {

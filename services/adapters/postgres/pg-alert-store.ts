@@ -187,7 +187,8 @@ export class PgAlertStore implements AlertStore {
     return this.db.transaction(async (tx) => {
       const deleted = await tx.query('DELETE FROM alert_channels WHERE organization_id = $1 AND id = $2', [organizationId, id]);
       if (deleted.affectedRows === 0) return false;
-      await tx.query('UPDATE alert_rules SET channel_ids = array_remove(channel_ids, $1)', [id]);
+      // The rules that name it (every rule of every organization was rewritten).
+      await tx.query('UPDATE alert_rules SET channel_ids = array_remove(channel_ids, $1) WHERE $1 = ANY(channel_ids)', [id]);
       return true;
     });
   }
@@ -232,9 +233,14 @@ export class PgAlertStore implements AlertStore {
     return result.rows[0] && toRule(result.rows[0]);
   }
 
+  /** Its alerts not sent yet (pending, held) go with it: a rule deleted to stop a flood stops it. */
   async deleteRule(projectId: number, id: number) {
-    const deleted = await this.db.query('DELETE FROM alert_rules WHERE project_id = $1 AND id = $2', [projectId, id]);
-    return deleted.affectedRows > 0;
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx.query('DELETE FROM alert_rules WHERE project_id = $1 AND id = $2', [projectId, id]);
+      if (deleted.affectedRows === 0) return false;
+      await tx.query(`DELETE FROM alert_deliveries WHERE rule_id = $1 AND status IN ('pending', 'held')`, [id]);
+      return true;
+    });
   }
 
   async enqueueDeliveries(deliveries: NewDelivery[]) {

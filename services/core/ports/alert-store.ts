@@ -66,6 +66,7 @@ export interface AlertStore {
   listRules(projectIds: number[]): Promise<AlertRule[]>;
   getRule(projectId: number, id: number): Promise<AlertRule | undefined>;
   updateRule(projectId: number, id: number, rule: RuleFields): Promise<AlertRule | undefined>;
+  /** Deletes the rule and its alerts not sent yet (pending, held); what it sent stays in the history. */
   deleteRule(projectId: number, id: number): Promise<boolean>;
 
   /**
