@@ -383,11 +383,11 @@ export class PgAlertStore implements AlertStore {
   }
 
   async listHeld(channelId: number) {
-    const result = await this.db.query<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries WHERE channel_id = $1 AND status = 'held' ORDER BY id`,
+    const result = await this.db.query<Pick<DeliveryRow, 'id' | 'project_id' | 'kind'>>(
+      `SELECT id, project_id, kind FROM alert_deliveries WHERE channel_id = $1 AND status = 'held' ORDER BY id`,
       [channelId],
     );
-    return result.rows.map(toDelivery);
+    return result.rows.map((row) => ({ id: Number(row.id), projectId: row.project_id, kind: row.kind }));
   }
 
   async summarizeHeld(heldIds: number[], summary: NewDelivery, summarizedSince: Date) {

@@ -89,8 +89,12 @@ export interface AlertStore {
 
   /** Channels whose oldest held delivery is from `heldBefore` or earlier, and that got no overflow summary since `summarizedSince`. */
   channelsToSummarize(heldBefore: Date, summarizedSince: Date): Promise<AlertChannel[]>;
-  /** The channel's held deliveries, oldest first. */
-  listHeld(channelId: number): Promise<Delivery[]>;
+  /**
+   * The channel's held deliveries, oldest first, without their bodies: a summary counts them by
+   * project and kind, and an hour of an every-occurrence rule's held alerts, bodies and all, was
+   * hundreds of megabytes in one read.
+   */
+  listHeld(channelId: number): Promise<Array<Pick<Delivery, 'id' | 'projectId' | 'kind'>>>;
   /**
    * Marks these held deliveries summarized and queues the summary, all or nothing, with the
    * channel locked; false (and no change) when another dispatcher got there first: one of them
