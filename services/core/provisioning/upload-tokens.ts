@@ -74,7 +74,9 @@ export function uploadTokenJson(token: UploadToken) {
 }
 
 /** What to run once the environment is set, from the folder holding the build's output. */
-export const UPLOAD_COMMAND = 'sentry-cli sourcemaps inject ./dist && sentry-cli sourcemaps upload ./dist';
+// --wait: without it sentry-cli exits 0 once the files are sent, before the server has stored
+// them ("processing pending"), and never hears of a bundle that failed to assemble.
+export const UPLOAD_COMMAND = 'sentry-cli sourcemaps inject ./dist && sentry-cli sourcemaps upload --wait ./dist';
 
 /** The environment the upload tools read (sentry-cli and the bundler plugins). */
 export function uploadToolEnvironment(baseUrl: string, projectSlug: string, plaintext: string): string[] {

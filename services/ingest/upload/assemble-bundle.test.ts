@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
-import { ID } from '../../../test/support/bundle-fixtures.ts';
+import { ID, sourceMap } from '../../../test/support/bundle-fixtures.ts';
 import { cyclingBundle } from '../../../test/support/cycling-bundle.ts';
 import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
@@ -101,6 +101,18 @@ class CountingBlobs implements BlobStore {
 }
 
 describe('assembling an uploaded bundle', () => {
+  it('refuses a bundle none of whose files carries a debug id, saying to inject them first', async () => {
+    const uninjected = Buffer.from(
+      makeBundle({
+        'files/_/_/plain.js': { type: 'minified_source', url: '~/plain.js', content: 'function a(){}' },
+        'files/_/_/plain.js.map': { type: 'source_map', url: '~/plain.js.map', content: sourceMap() },
+      }),
+    );
+    const state = await assemble(sha1(uninjected), await storeChunks(uninjected, 1024));
+    expect(state).toMatchObject({ state: 'error' });
+    expect(state!.detail).toMatch(/none of the bundle's 2 files carries a debug id.*sentry-cli sourcemaps inject/);
+  });
+
   it('reads the bundle across many small chunks without joining them, and indexes its files', async () => {
     // 97-byte chunks: every ZIP structure the reader looks at straddles chunk boundaries.
     const chunks = await storeChunks(bundle, 97);

@@ -59,6 +59,14 @@ export async function assembleBundle(
       };
     });
     const artifacts = parsed.files;
+    // Errata finds maps by debug id alone: a bundle without one indexes nothing, and `ok` let a
+    // build that skipped `sourcemaps inject` pass its upload step with no map ever applied.
+    if (artifacts.length === 0 && parsed.skipped > 0) {
+      throw new BundleError(
+        `none of the bundle's ${parsed.skipped} files carries a debug id, so none can be used: run ` +
+          '`sentry-cli sourcemaps inject <dir>` before `sentry-cli sourcemaps upload <dir>`',
+      );
+    }
     await ports.metadata.saveSourceMapArtifacts(artifacts);
     await ports.metadata.finishAssembly(projectId, checksum, 'ok', null);
     ports.logger.info({ projectId, checksum, files: artifacts.length, skipped: parsed.skipped }, 'artifact bundle assembled');
