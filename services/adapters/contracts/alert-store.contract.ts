@@ -307,5 +307,26 @@ export function describeAlertStoreContract(
       await alerts.updateChannel(org.id, channel.id, { digest: { hour: 11, timeZone: 'UTC' } });
       expect(await reportedUntil()).toEqual(new Date(dueAt.getTime() + 86_400_000));
     });
+
+    it('gives each organization a turn in a claim: one with many channels due first does not take every sender', async () => {
+      const now = new Date(Date.now() + 5_000);
+      // What other tests left due, out of the way for this claim.
+      await alerts.claimDueDeliveries(now, 10_000, 600_000);
+      const busy = await setup();
+      const other = await setup();
+      const busyChannels = [busy.channel];
+      for (const name of ['b', 'c']) {
+        busyChannels.push(
+          await alerts.createChannel({ organizationId: busy.org.id, name, url: 'https://h.example/x', sealedSecret: 's' }),
+        );
+      }
+      for (const channel of busyChannels) await alerts.enqueueDeliveries([delivery(channel.id)]);
+      // Due last of all: before, the busy organization's three older ones took both senders.
+      await alerts.enqueueDeliveries([delivery(other.channel.id)]);
+      const claimed = await alerts.claimDueDeliveries(now, 2, 60_000);
+      expect(claimed.map((d) => d.channelId).sort()).toEqual([busyChannels[0]!.id, other.channel.id].sort());
+      for (const channel of busyChannels) await alerts.deleteChannel(busy.org.id, channel.id);
+      await alerts.deleteChannel(other.org.id, other.channel.id);
+    });
   });
 }

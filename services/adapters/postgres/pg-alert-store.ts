@@ -290,19 +290,26 @@ export class PgAlertStore implements AlertStore {
       // with one in flight (claimed, not finished): a receiver that never answers holds one
       // sender for its 10 s, not a whole claim of them, and the other channels' alerts go on.
       // (FOR UPDATE cannot go with DISTINCT ON: the rows it picked are locked by id after.)
+      // Then the organizations take turns: each one's earliest channel before any one's second,
+      // so an organization with many channels of old deliveries (receivers that never answer,
+      // tests queued by the hundred) cannot take every sender from the others' alerts.
       `WITH next_per_channel AS (
-         SELECT DISTINCT ON (d.channel_id) d.id, d.next_attempt_at FROM alert_deliveries d
+         SELECT DISTINCT ON (d.channel_id) d.id, d.channel_id, d.next_attempt_at FROM alert_deliveries d
          WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
            AND NOT EXISTS (
              SELECT 1 FROM alert_deliveries busy
              WHERE busy.channel_id = d.channel_id AND busy.status = 'pending' AND busy.claimed_until > $1
            )
          ORDER BY d.channel_id, d.next_attempt_at, d.id
+       ), in_turn AS (
+         SELECT n.id, n.next_attempt_at,
+           row_number() OVER (PARTITION BY c.organization_id ORDER BY n.next_attempt_at, n.id) AS turn
+         FROM next_per_channel n JOIN alert_channels c ON c.id = n.channel_id
        ), due AS (
          -- The conditions again: a row another dispatcher claimed and committed meanwhile is
          -- read anew once locked, and must then fail them rather than be claimed twice.
          SELECT id FROM alert_deliveries
-         WHERE id IN (SELECT id FROM next_per_channel ORDER BY next_attempt_at, id LIMIT $2)
+         WHERE id IN (SELECT id FROM in_turn ORDER BY turn, next_attempt_at, id LIMIT $2)
            AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= $1)
          FOR UPDATE SKIP LOCKED
        )
