@@ -103,6 +103,12 @@ describe('SourceMapSymbolicator', () => {
     await symbolicator.flushUsage();
     const [stored] = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 100 });
     expect(stored?.lastUsedAt?.getTime()).toBe(now);
+    // When it was last marked used is kept for its hour, then let go (it grew by every map ever used).
+    const touched = () => (symbolicator as unknown as { touched: Map<string, number> }).touched.size;
+    expect(touched()).toBe(1);
+    now += 3_600_000;
+    await symbolicator.flushUsage();
+    expect(touched()).toBe(0);
   });
 
   it('answers a blob store that fails with UnavailableError, so the batch is retried, and symbolicates once it answers', async () => {
@@ -133,15 +139,26 @@ describe('SourceMapSymbolicator', () => {
     const both = event([ID(2), ID(3)]);
     await tight.symbolicate(projectId, both);
     expect([filenameOf(both, 0), filenameOf(both, 1)]).toEqual(['src/a.js', 'src/a.js']);
+    const metrics = createMetrics({ processMetrics: false });
+    const tooLarge = async () => (await metrics.sourceMapLoads.get()).values.find((v) => v.labels.result === 'too_large')?.value;
     const tiny = new SourceMapSymbolicator({
       metadata: stores.metadata,
       blobs,
       logger: createLogger('silent'),
       maxCacheBytes: 10,
+      metrics,
     });
     const one = event([ID(2)]);
     await tiny.symbolicate(projectId, one);
     expect(filenameOf(one)).toBe('src/a.js');
+    // Read once for the batch, not once for each of its events; read again in the next batch.
+    const another = event([ID(2)]);
+    await tiny.symbolicate(projectId, another);
+    expect(filenameOf(another)).toBe('src/a.js');
+    expect(await tooLarge()).toBe(1);
+    await tiny.flushUsage();
+    await tiny.symbolicate(projectId, event([ID(2)]));
+    expect(await tooLarge()).toBe(2);
     // What each holds is private; their budgets are what the figures in docs/benchmarks.md explain.
     expect((tight as unknown as { cachedBytes: number }).cachedBytes).toBeLessThanOrEqual(perMap);
     expect((tiny as unknown as { cachedBytes: number }).cachedBytes).toBe(0);

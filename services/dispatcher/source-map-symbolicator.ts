@@ -72,6 +72,12 @@ export class SourceMapSymbolicator {
   private readonly used = new Map<number, Set<string>>();
   /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
   private readonly checked = new Set<string>();
+  /**
+   * The last map too large for the cache, held to the end of the batch: else every event of a
+   * batch naming it read, gunzipped and parsed it again (a 12 MB map, 500 times a batch, for
+   * anyone holding the project's public DSN and the bundle's debug id).
+   */
+  private oversized: { key: string; map: ParsedSourceMap } | undefined;
   private readonly now: () => number;
   private readonly maxCacheBytes: number;
 
@@ -103,6 +109,14 @@ export class SourceMapSymbolicator {
     for (const [projectId, debugIds] of this.used) await this.deps.metadata.touchSourceMapArtifacts(projectId, [...debugIds], at);
     this.used.clear();
     this.checked.clear();
+    this.oversized = undefined;
+    this.forgetOldTouches();
+  }
+
+  /** Touches older than their hour say nothing more: the map grew by every debug id ever used. */
+  private forgetOldTouches(): void {
+    const now = this.now();
+    for (const [key, at] of this.touched) if (now - at >= TOUCH_EVERY_MS) this.touched.delete(key);
   }
 
   private markUsed(projectId: number, debugId: string): void {
@@ -122,6 +136,7 @@ export class SourceMapSymbolicator {
       if (absentUntil > this.now()) return null;
       this.absent.delete(key);
     }
+    if (this.oversized?.key === key) return this.oversized.map;
     const cached = this.cache.get(key);
     if (cached) {
       if (this.checked.has(key)) return this.reuse(key, cached);
@@ -193,6 +208,7 @@ export class SourceMapSymbolicator {
     // A map larger than the whole cache is used for this event and not kept.
     if (entry.bytes > max) {
       this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
+      this.oversized = { key, map: entry.map };
       return entry.map;
     }
     this.deps.metrics?.sourceMapLoads.inc({ result: 'kept' });
