@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { constants, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
@@ -113,6 +113,14 @@ const FIXTURE = new URL('../../../test/fixtures/sourcemaps/sentry-cli-3-bundle.b
 // ---------------------------------------------------------------------------------------------
 
 describe('readArtifactBundle', () => {
+  it('refuses a manifest.json over 16 MiB before parsing it', async () => {
+    // Random text, which does not compress past the ratio check: before, it was parsed whole (a
+    // 100 MB one of made-up keys took about a gigabyte of heap).
+    const padding = randomBytes(13 * 1024 * 1024).toString('base64');
+    const large = forgedBundle({ name: 'manifest.json', data: JSON.stringify({ ...JSON.parse(PAIR_MANIFEST), padding }) });
+    await expectBundleError(readArtifactBundle(large), /manifest\.json is \d+ bytes; at most 16777216/);
+  });
+
   it('reads a real sentry-cli 3.8.0 bundle (ZIP offsets counting the SYSB header)', async () => {
     const fixture = readFileSync(FIXTURE);
     // The bytes must be exactly what the CLI uploaded: this SHA-1 is the checksum it sent.

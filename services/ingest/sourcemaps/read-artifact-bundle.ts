@@ -81,6 +81,13 @@ export async function readArtifactBundleFrom<F>(
 
 const ZIP_OPTIONS = { lazyEntries: true, validateEntrySizes: true, strictFileNames: true } as const;
 
+/**
+ * The largest manifest.json read: a bundle's most files (10,000) listed with long URLs and
+ * headers come to a few megabytes. Held to a file's 100 MB, a manifest of millions of made-up
+ * keys took about a gigabyte of ingest's heap to parse before the first was found missing.
+ */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
 async function readZip<F>(opening: Promise<ZipFile>, bounds: BundleLimits, keep: KeepFile<F>): Promise<ParsedArtifactBundle<F>> {
   const zip = await opening.catch((error: unknown) => {
     if (error instanceof BundleError) throw error;
@@ -90,6 +97,12 @@ async function readZip<F>(opening: Promise<ZipFile>, bounds: BundleLimits, keep:
 
   const manifestEntry = entries.get(MANIFEST_NAME);
   if (!manifestEntry) throw new BundleError('the artifact bundle has no manifest.json');
+  if (manifestEntry.uncompressedSize > MAX_MANIFEST_BYTES) {
+    throw new BundleError(
+      `manifest.json is ${manifestEntry.uncompressedSize} bytes; at most ${MAX_MANIFEST_BYTES} are read ` +
+        '(upload fewer files in each bundle)',
+    );
+  }
   const manifest = parseManifest(await readEntry(zip, manifestEntry));
   return collectBundleFiles(
     manifest,
