@@ -17,7 +17,6 @@ import {
   refusedLiteral,
   unresolvedReceiver,
 } from '../core/alerts/receiver-address.ts';
-import { gatedLookup } from './lookup-gate.ts';
 
 export interface SenderOptions {
   allowHosts: string[];
@@ -94,17 +93,13 @@ export function sendWebhook(
   });
 }
 
-/** Receivers' lookups in flight at once, at most: half of libuv's pool (lookup-gate.ts). */
-const MAX_LOOKUPS = 2;
-const lookupAll = gatedLookup(dnsLookup, MAX_LOOKUPS);
-
 /**
  * dns.lookup that answers only public addresses, and fails when there is none with one error
  * for every reason (no such name, only private addresses, a failed lookup): which of them it
  * was is what would tell the delivery log's reader that an internal name exists.
  */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookupAll(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     const usable = error ? [] : addresses.filter((a) => isPublicAddress(a.address));
     if (usable.length === 0) {
       return callback(Object.assign(new Error(unresolvedReceiver(hostname)), { code: 'ERRATA_NO_PUBLIC_ADDRESS' }), '', 0);
