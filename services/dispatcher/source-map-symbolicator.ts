@@ -205,7 +205,7 @@ export class SourceMapSymbolicator {
 
   private remember(key: string, entry: Cached): ParsedSourceMap {
     const max = this.maxCacheBytes;
-    // A map larger than the whole cache is used for this event and not kept.
+    // A map larger than the whole cache is not kept: held to the end of the batch, then let go.
     if (entry.bytes > max) {
       this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
       this.oversized = { key, map: entry.map };

@@ -306,6 +306,10 @@ export function describeAlertStoreContract(
       expect(await reportedUntil()).toEqual(new Date(dueAt.getTime() + 86_400_000));
       await alerts.updateChannel(org.id, channel.id, { digest: { hour: 11, timeZone: 'UTC' } });
       expect(await reportedUntil()).toEqual(new Date(dueAt.getTime() + 86_400_000));
+      // Turned off and on again, its next digest is a first one, not the days it was off.
+      await alerts.updateChannel(org.id, channel.id, { digest: null });
+      await alerts.updateChannel(org.id, channel.id, { digest: { hour: 11, timeZone: 'UTC' } });
+      expect(await reportedUntil()).toBeNull();
     });
 
     it('gives each organization a turn in a claim: one with many channels due first does not take every sender', async () => {

@@ -166,7 +166,12 @@ export class PgAlertStore implements AlertStore {
          -- same schedule saved again (with a rename) keeps its place, or it skipped a digest due.
          digest_sent_at = CASE
            WHEN $6 AND (digest_hour IS DISTINCT FROM $7::integer OR digest_time_zone IS DISTINCT FROM $8::text) THEN now()
-           ELSE digest_sent_at END
+           ELSE digest_sent_at END,
+         -- Turned off, or on again: the next digest is a first one (the day before it), not the
+         -- days the digest was off.
+         digest_reported_until = CASE
+           WHEN $6 AND ($7::integer IS NULL OR digest_hour IS NULL) THEN NULL
+           ELSE digest_reported_until END
        WHERE organization_id = $1 AND id = $2
        RETURNING ${CHANNEL_COLUMNS}`,
       [
@@ -238,7 +243,12 @@ export class PgAlertStore implements AlertStore {
     return this.db.transaction(async (tx) => {
       const deleted = await tx.query('DELETE FROM alert_rules WHERE project_id = $1 AND id = $2', [projectId, id]);
       if (deleted.affectedRows === 0) return false;
-      await tx.query(`DELETE FROM alert_deliveries WHERE rule_id = $1 AND status IN ('pending', 'held')`, [id]);
+      // Not one being sent now (claimed): its attempt is recorded when it ends.
+      await tx.query(
+        `DELETE FROM alert_deliveries WHERE rule_id = $1 AND status IN ('pending', 'held')
+           AND (claimed_until IS NULL OR claimed_until <= now())`,
+        [id],
+      );
       return true;
     });
   }

@@ -298,16 +298,29 @@ export class PgIssueStore implements IssueStore {
 
   async forgetProcessedEventsBefore(cutoff: number, batchSize = FORGET_BATCH): Promise<number> {
     // One DELETE of an hour's ids at a fleet's rate held its transaction for minutes, kept vacuum
-    // from the whole table meanwhile and wrote its WAL in one burst; these go a slice at a time.
+    // from the whole table meanwhile and wrote its WAL in one burst; these go a slice at a time,
+    // oldest first, each starting where the last ended (from the table's start, each slice read
+    // past every row the slices before it had deleted and vacuum had not yet removed).
+    const size = Math.max(1, Math.floor(batchSize));
     let forgotten = 0;
+    let from: string | null = null;
     for (;;) {
-      const result = await this.db.query(
-        `DELETE FROM processed_events WHERE (project_id, event_id) IN (
-           SELECT project_id, event_id FROM processed_events WHERE received_at < to_timestamp($1::float8) LIMIT $2)`,
-        [cutoff, batchSize],
+      const result: { rows: Array<{ n: number; last: string | null }> } = await this.db.query(
+        `WITH slice AS (
+           SELECT project_id, event_id, received_at FROM processed_events
+           WHERE received_at < to_timestamp($1::float8) AND ($3::timestamptz IS NULL OR received_at >= $3::timestamptz)
+           ORDER BY received_at LIMIT $2
+         ), gone AS (
+           DELETE FROM processed_events p USING slice s
+           WHERE p.project_id = s.project_id AND p.event_id = s.event_id RETURNING s.received_at
+         )
+         SELECT count(*)::int AS n, max(received_at)::text AS last FROM gone`,
+        [cutoff, size, from],
       );
-      forgotten += result.affectedRows;
-      if (result.affectedRows < batchSize) return forgotten;
+      const { n, last } = result.rows[0]!;
+      forgotten += n;
+      if (n < size) return forgotten;
+      from = last;
     }
   }
 }

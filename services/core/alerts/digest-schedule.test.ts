@@ -74,8 +74,8 @@ describe('lastDigestDue', () => {
     expect(digestWindow(dueAt, berlin, at('2026-11-22T08:00:00Z')).since.toISOString()).toBe('2026-11-22T08:00:00.000Z');
     // Moved from 9:00 to 8:00 before the 9:00 digest, or days without a dispatcher: all of it.
     expect(digestWindow(dueAt, berlin, at('2026-11-19T08:00:00Z')).since.toISOString()).toBe('2026-11-19T08:00:00.000Z');
-    // At most a week; and never from the due time itself or after it.
-    expect(digestWindow(dueAt, berlin, at('2026-11-01T08:00:00Z')).since.toISOString()).toBe('2026-11-21T09:00:00.000Z');
+    // A week at most; and never from the due time itself or after it.
+    expect(digestWindow(dueAt, berlin, at('2026-11-01T08:00:00Z')).since.toISOString()).toBe('2026-11-15T09:00:00.000Z');
     expect(digestWindow(dueAt, berlin, dueAt).since.toISOString()).toBe('2026-11-21T09:00:00.000Z');
   });
 });

@@ -51,7 +51,7 @@ const MAX_DIGEST_WINDOW_MS = 7 * 86_400_000;
 
 /**
  * What a digest due at `dueAt` reports on: from where the last digest ended (after a changed
- * schedule or days without a dispatcher, more or less than a day; at most a week), else from the
+ * schedule or days without a dispatcher, more or less than a day; a week at most), else from the
  * due time before it (23 or 25 hours on a daylight saving day).
  */
 export function digestWindow(
@@ -59,7 +59,8 @@ export function digestWindow(
   schedule: DigestSchedule,
   reportedUntil: Date | null = null,
 ): { since: Date; until: Date } {
-  const continues =
-    reportedUntil !== null && reportedUntil < dueAt && dueAt.getTime() - reportedUntil.getTime() <= MAX_DIGEST_WINDOW_MS;
-  return { since: continues ? reportedUntil : lastDigestDue(new Date(dueAt.getTime() - 1), schedule), until: dueAt };
+  if (reportedUntil === null || reportedUntil >= dueAt) {
+    return { since: lastDigestDue(new Date(dueAt.getTime() - 1), schedule), until: dueAt };
+  }
+  return { since: new Date(Math.max(reportedUntil.getTime(), dueAt.getTime() - MAX_DIGEST_WINDOW_MS)), until: dueAt };
 }

@@ -110,7 +110,7 @@ describe('assembling an uploaded bundle', () => {
     );
     const state = await assemble(sha1(uninjected), await storeChunks(uninjected, 1024));
     expect(state).toMatchObject({ state: 'error' });
-    expect(state!.detail).toMatch(/none of the bundle's 2 files carries a debug id.*sentry-cli sourcemaps inject/);
+    expect(state!.detail).toMatch(/none of the bundle's 2 files can be used: .*carry a debug id.*sentry-cli sourcemaps inject/);
   });
 
   it('reads the bundle across many small chunks without joining them, and indexes its files', async () => {

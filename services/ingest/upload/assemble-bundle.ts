@@ -63,8 +63,8 @@ export async function assembleBundle(
     // build that skipped `sourcemaps inject` pass its upload step with no map ever applied.
     if (artifacts.length === 0 && parsed.skipped > 0) {
       throw new BundleError(
-        `none of the bundle's ${parsed.skipped} files carries a debug id, so none can be used: run ` +
-          '`sentry-cli sourcemaps inject <dir>` before `sentry-cli sourcemaps upload <dir>`',
+        `none of the bundle's ${parsed.skipped} files can be used: Errata keeps minified sources and source maps ` +
+          'that carry a debug id; run `sentry-cli sourcemaps inject <dir>` before `sentry-cli sourcemaps upload <dir>`',
       );
     }
     await ports.metadata.saveSourceMapArtifacts(artifacts);

@@ -8,7 +8,8 @@
 // may also be skipped): `*a*a*a*b` against 512 `a` took 24 s. The text comes from an SDK, so a
 // text longer than the expression reads within REGEXP_SPLITS splits, and any text for a pattern
 // of more than MAX_REGEXP_RUNS runs, goes to the automaton of glob-automaton.ts, whose time only
-// grows with its length; a pattern of literal text and runs alone, to glob-segments.ts.
+// grows with its length; a pattern of literal text and two or more runs that cross slashes
+// (outside paths), to glob-segments.ts.
 import { automatonTester } from './glob-automaton.ts';
 import { segmentsTester } from './glob-segments.ts';
 
