@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/support/seeded-random.ts';
 import { automatonTester } from './glob-automaton.ts';
 import { globMatches, globTokens, regExpTester } from './glob.ts';
 
@@ -14,18 +15,9 @@ function bothAnswers(pattern: string, value: string, options: (typeof modes)[num
   return [regExpTester(tokens, options)(value), automatonTester(tokens, options)(value)];
 }
 
-// A small generator with a fixed seed, so that a failure can be replayed.
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('automatonTester', () => {
   it('answers as the regular expression does for random patterns and texts', () => {
-    const next = random(20261129);
+    const next = seededRandom(20261129);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const patternParts = ['a', 'B', '/', '.', '*', '**', '**/', '?', '[ab]', '[!a/]', '[Z-a]', '[', 'ß', 'k', '[é-ü]', '😀'];
     const textParts = ['a', 'A', 'b', 'B', '/', '\\', '.', 'z', '_', 'ß', 'SS', 'K', 'ſ', 'k', '[', 'É', 'ö', '😀', '\ud83d'];
@@ -45,7 +37,7 @@ describe('automatonTester', () => {
   });
 
   it('gives globTester the same answers on either side of the length where it leaves the regular expression', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const options = { path: true, ignoreCase: true };
     for (const pattern of ['*a*b', '**/a*b', '*a*a*b', '**/**/x*', '*a?*[ab]*b*', '*a*b*a*b*a*b*a*b']) {
       const regexp = regExpTester(globTokens(pattern, true), options);

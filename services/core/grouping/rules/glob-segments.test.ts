@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/support/seeded-random.ts';
 import { globMatches, globTokens, regExpTester } from './glob.ts';
 import { segmentsTester } from './glob-segments.ts';
 
 const plain = { path: false, ignoreCase: false };
 const caseless = { path: false, ignoreCase: true };
 
-// A small generator with a fixed seed, so that a failure can be replayed.
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('segmentsTester', () => {
   it('answers as the regular expression does for random patterns of text and runs', () => {
-    const next = random(20261206);
+    const next = seededRandom(20261206);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const patternParts = ['a', 'b', 'ab', 'aA', '*', '*', '/', ':', '\n', 'ß', 'k', 'S', 'é', '😀'];
     const textParts = ['a', 'b', 'A', '/', ':', '\n', 'ab', 'ba', 'ß', 'SS', 'K', 'ſ', 's', 'É', '😀', '\ud83d'];
