@@ -49,6 +49,8 @@ const METHODS: Record<keyof MetadataStore, true> = {
   finishAssembly: true,
   getAssembly: true,
   forgetAssemblies: true,
+  forgetAssembliesBefore: true,
+  keepAssembling: true,
   saveSourceMapArtifacts: true,
   listSourceMapArtifacts: true,
   countSourceMapArtifacts: true,

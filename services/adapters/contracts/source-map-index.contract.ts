@@ -75,5 +75,57 @@ export function describeSourceMapIndexContract(
       await store.forgetAssemblies(project.id, [checksum]);
       expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
     });
+
+    it('keeps a running assembly from going stale while it is marked running, and nothing else', async () => {
+      const { project } = await orgWithProject();
+      const [running, finished] = ['b'.repeat(40), 'c'.repeat(40)];
+      const longAgo = new Date(Date.now() - 3_600_000);
+      expect(await store.claimAssembly(project.id, running, longAgo, longAgo)).toBe(true);
+      expect(await store.claimAssembly(project.id, finished, longAgo, longAgo)).toBe(true);
+      await store.finishAssembly(project.id, finished, 'ok', null);
+      const before = (await store.getAssembly(project.id, running))!.updatedAt;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const marked = new Date();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.keepAssembling(project.id, running);
+      await store.keepAssembling(project.id, finished);
+      expect((await store.getAssembly(project.id, running))!.updatedAt.getTime()).toBeGreaterThan(before.getTime());
+      // Stale means not marked since `staleBefore`: this one was, so it is not claimed again.
+      expect(await store.claimAssembly(project.id, running, marked, longAgo)).toBe(false);
+      expect(await store.getAssembly(project.id, finished)).toMatchObject({ state: 'ok' });
+      expect((await store.getAssembly(project.id, finished))!.updatedAt.getTime()).toBeLessThan(marked.getTime());
+    });
+
+    it('forgets assemblies updated before a cutoff that no indexed file came from', async () => {
+      const { project } = await orgWithProject();
+      const [failed, dead, indexed, replaced, recent] = ['1', '2', '3', '4', '5'].map((n) => n.repeat(40));
+      const longAgo = new Date(Date.now() - 3_600_000);
+      for (const checksum of [failed, dead, indexed, replaced]) {
+        expect(await store.claimAssembly(project.id, checksum, longAgo, longAgo)).toBe(true);
+      }
+      await store.finishAssembly(project.id, failed, 'error', 'bad zip');
+      const artifact = {
+        projectId: project.id,
+        debugId: '354733b7-3a40-544e-9fd4-e3454f09847d',
+        type: 'source_map' as const,
+        url: '~/app.js.map',
+        blobKey: 'projects/1/maps/y/source_map.gz',
+        sizeBytes: 10,
+      };
+      // `replaced` stored the map first; `indexed` stored it again, so only `indexed` has a file.
+      await store.saveSourceMapArtifacts([{ ...artifact, bundleChecksum: replaced }]);
+      await store.finishAssembly(project.id, replaced, 'ok', null);
+      await store.saveSourceMapArtifacts([{ ...artifact, bundleChecksum: indexed }]);
+      await store.finishAssembly(project.id, indexed, 'ok', null);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const cutoff = new Date();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await store.claimAssembly(project.id, recent, longAgo, longAgo)).toBe(true);
+      await store.finishAssembly(project.id, recent, 'error', 'bad zip');
+
+      expect(await store.forgetAssembliesBefore(cutoff)).toBeGreaterThanOrEqual(3);
+      const states = await Promise.all([failed, dead, indexed, replaced, recent].map((c) => store.getAssembly(project.id, c)));
+      expect(states.map((state) => state?.state)).toEqual([undefined, undefined, 'ok', undefined, 'error']);
+    });
   });
 }

@@ -18,6 +18,13 @@ export class PgSourceMapIndex implements SourceMapIndex {
     return claimed.rows.length === 1;
   }
 
+  async keepAssembling(projectId: number, checksum: string): Promise<void> {
+    await this.db.query(
+      `UPDATE bundle_assemblies SET updated_at = now() WHERE project_id = $1 AND checksum = $2 AND state = 'assembling'`,
+      [projectId, checksum],
+    );
+  }
+
   async finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void> {
     await this.db.query(
       'UPDATE bundle_assemblies SET state = $3, detail = $4, updated_at = now() WHERE project_id = $1 AND checksum = $2',
@@ -40,6 +47,15 @@ export class PgSourceMapIndex implements SourceMapIndex {
       projectId,
       checksums,
     ]);
+  }
+
+  async forgetAssembliesBefore(cutoff: Date): Promise<number> {
+    const deleted = await this.db.query(
+      `DELETE FROM bundle_assemblies a WHERE a.updated_at < $1
+         AND NOT EXISTS (SELECT 1 FROM source_map_artifacts s WHERE s.project_id = a.project_id AND s.bundle_checksum = a.checksum)`,
+      [cutoff],
+    );
+    return deleted.affectedRows;
   }
 
   async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void> {

@@ -32,10 +32,21 @@ export interface SourceMapIndex {
    * failed before `failedBefore`).
    */
   claimAssembly(projectId: number, checksum: string, staleBefore: Date, failedBefore: Date): Promise<boolean>;
+  /**
+   * Marks an assembly still running (its updated_at now), so that a long one is not taken for
+   * stale and claimed a second time while it runs. Nothing when it is no longer `assembling`.
+   */
+  keepAssembling(projectId: number, checksum: string): Promise<void>;
   finishAssembly(projectId: number, checksum: string, state: 'ok' | 'error', detail: string | null): Promise<void>;
   getAssembly(projectId: number, checksum: string): Promise<BundleAssembly | undefined>;
   /** Forgets assemblies, so that uploading those bundles again stores them again. */
   forgetAssemblies(projectId: number, checksums: string[]): Promise<void>;
+  /**
+   * Forgets the assemblies last updated before the cutoff that no indexed file came from: failed
+   * ones, ones whose process died, and ones whose files were all replaced or pruned. Returns how
+   * many.
+   */
+  forgetAssembliesBefore(cutoff: Date): Promise<number>;
   /** Inserts or replaces the index entries (by project, debug id and type). */
   saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
   /** The project's newest files (by upload), at most `limit`; only those of one Debug ID when given. */
