@@ -97,6 +97,35 @@ describe('retention', () => {
     }
   });
 
+  it('forgets the assemblies, failed or whose files all went, that last changed before the cutoff', async () => {
+    const org = await stores.metadata.ensureOrganization('assemblies', 'assemblies');
+    const { project } = await stores.metadata.createProject(
+      { organizationId: org.id, slug: 'assemblies', name: 'assemblies' },
+      { publicKey: 'e'.repeat(32), label: 'Default' },
+    );
+    const [failed, ok] = ['d'.repeat(40), 'e'.repeat(40)];
+    for (const checksum of [failed, ok]) await stores.metadata.claimAssembly(project.id, checksum, new Date(0), new Date(0));
+    await stores.metadata.finishAssembly(project.id, failed, 'error', 'bad zip');
+    await stores.metadata.saveSourceMapArtifacts([
+      {
+        projectId: project.id,
+        debugId: '33333333-3333-4333-8333-333333333333',
+        type: 'source_map',
+        url: '~/app.js.map',
+        blobKey: 'k',
+        sizeBytes: 3,
+        bundleChecksum: ok,
+      },
+    ]);
+    await stores.metadata.finishAssembly(project.id, ok, 'ok', null);
+    const retention = { ...stores, logger: createLogger('silent'), retentionDays: 90 };
+    expect((await pruneExpired({ ...retention, now: () => Date.now() })).bundleAssemblies).toBe(0);
+    const pruned = await pruneExpired({ ...retention, now: () => Date.now() + 91 * DAY * 1000 });
+    expect(pruned.bundleAssemblies).toBeGreaterThanOrEqual(1);
+    expect(await stores.metadata.getAssembly(project.id, failed)).toBeUndefined();
+    expect(await stores.metadata.getAssembly(project.id, ok)).toMatchObject({ state: 'ok' });
+  });
+
   it("deletes agents' tool calls older than the retention period with the events, and keeps the rest", async () => {
     const org = await stores.metadata.ensureOrganization('calls', 'calls');
     const call = (tool: string, ageDays: number) => ({

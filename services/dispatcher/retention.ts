@@ -2,6 +2,9 @@
 // ERRATA_EVENT_RETENTION_DAYS are deleted, and with them the record of which event ids were
 // counted. Issues stay, with their counts. Uploaded source files and maps that symbolicated no
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
+// The record of a bundle's assembly goes once none of its files is indexed (failed ones, ones
+// whose process died, ones whose files were replaced or pruned), since it last changed before
+// the cutoff: before, failed ones stayed for good.
 // Alert deliveries finished before the cutoff go with their attempts, and the record of agents'
 // tool calls (the Agent activity page) made before it. One kind that fails to prune does not
 // keep the others.
@@ -32,6 +35,7 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
   logs: number;
   eventIds: number;
   sourceMapFiles: number;
+  bundleAssemblies: number;
   alertDeliveries: number;
   agentCalls: number;
 }> {
@@ -55,6 +59,7 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
     logs: await prune(() => deps.logs.deleteLogsBefore(cutoff)),
     eventIds: await prune(() => deps.metadata.forgetProcessedEventsBefore(cutoff)),
     sourceMapFiles: deps.blobs ? await prune(() => pruneSourceMaps(deps.metadata, deps.blobs!, new Date(cutoff * 1000))) : 0,
+    bundleAssemblies: await prune(() => deps.metadata.forgetAssembliesBefore(new Date(cutoff * 1000))),
     alertDeliveries: deps.alerts ? await prune(() => deps.alerts!.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000))) : 0,
     agentCalls: await prune(() => deps.metadata.deleteAgentCallsBefore(new Date(cutoff * 1000))),
   };

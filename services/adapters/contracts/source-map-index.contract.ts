@@ -78,7 +78,8 @@ export function describeSourceMapIndexContract(
 
     it('keeps a running assembly from going stale while it is marked running, and nothing else', async () => {
       const { project } = await orgWithProject();
-      const [running, finished] = ['b'.repeat(40), 'c'.repeat(40)];
+      const running = 'b'.repeat(40);
+      const finished = 'c'.repeat(40);
       const longAgo = new Date(Date.now() - 3_600_000);
       expect(await store.claimAssembly(project.id, running, longAgo, longAgo)).toBe(true);
       expect(await store.claimAssembly(project.id, finished, longAgo, longAgo)).toBe(true);
@@ -98,7 +99,14 @@ export function describeSourceMapIndexContract(
 
     it('forgets assemblies updated before a cutoff that no indexed file came from', async () => {
       const { project } = await orgWithProject();
-      const [failed, dead, indexed, replaced, recent] = ['1', '2', '3', '4', '5'].map((n) => n.repeat(40));
+      const checksum = (digit: string) => digit.repeat(40);
+      const [failed, dead, indexed, replaced, recent] = [
+        checksum('1'),
+        checksum('2'),
+        checksum('3'),
+        checksum('4'),
+        checksum('5'),
+      ];
       const longAgo = new Date(Date.now() - 3_600_000);
       for (const checksum of [failed, dead, indexed, replaced]) {
         expect(await store.claimAssembly(project.id, checksum, longAgo, longAgo)).toBe(true);
