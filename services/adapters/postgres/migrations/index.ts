@@ -26,6 +26,7 @@ import issueEventHours from './0024-issue-event-hours.ts';
 import selfChosenEmails from './0025-self-chosen-emails.ts';
 import processedEventsByIssue from './0026-processed-events-by-issue.ts';
 import digestReportedUntil from './0027-digest-reported-until.ts';
+import finishedDeliveries from './0028-finished-deliveries.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -55,4 +56,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0025-self-chosen-emails', sql: selfChosenEmails },
   { version: '0026-processed-events-by-issue', sql: processedEventsByIssue },
   { version: '0027-digest-reported-until', sql: digestReportedUntil },
+  { version: '0028-finished-deliveries', sql: finishedDeliveries },
 ];
