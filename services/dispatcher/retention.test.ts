@@ -9,6 +9,8 @@ import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { occurrenceMaker } from '../adapters/contracts/metadata-fixtures.ts';
+import { triageIssues } from '../core/issues/triage.ts';
 import { pruneExpired } from './retention.ts';
 
 let stores: EmbeddedStores;
@@ -95,6 +97,41 @@ describe('retention', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('deletes the events stored for an issue after it was deleted, ten minutes on', async () => {
+    const org = await stores.metadata.ensureOrganization('late', 'late');
+    const { project } = await stores.metadata.createProject(
+      { organizationId: org.id, slug: 'late', name: 'late' },
+      { publicKey: 'd'.repeat(32), label: 'Default' },
+    );
+    const occurrence = { ...occurrenceMaker()(project), timestamp: Date.now() / 1000 };
+    const [counted] = await stores.metadata.recordOccurrences([occurrence]);
+    // The issue is deleted between the batch's counting its event and its storing it.
+    const actor = { kind: 'person' as const, name: 'ada@example.com' };
+    await triageIssues(
+      stores,
+      project.id,
+      [{ id: counted!.issueId, projectId: project.id }],
+      { action: 'delete' },
+      actor,
+      new Date(),
+    );
+    await stores.events.insertEvents([
+      newEvent(stores.events, {
+        projectId: project.id,
+        eventId: occurrence.eventId,
+        issueId: counted!.issueId,
+        timestamp: occurrence.timestamp,
+      }),
+    ]);
+    const retention = { ...stores, logger: createLogger('silent'), retentionDays: 90 };
+    expect((await pruneExpired({ ...retention, now: () => Date.now() })).lateEvents).toBe(0);
+    expect(await stores.events.getEvent(project.id, occurrence.eventId)).toBeDefined();
+    const swept = await pruneExpired({ ...retention, now: () => Date.now() + 11 * 60_000 });
+    expect(swept.lateEvents).toBe(1);
+    expect(await stores.events.getEvent(project.id, occurrence.eventId)).toBeUndefined();
+    expect(await stores.metadata.listDeletedIssues(new Date(Date.now() + 11 * 60_000), 10)).toEqual([]);
   });
 
   it('forgets the assemblies, failed or whose files all went, that last changed before the cutoff', async () => {

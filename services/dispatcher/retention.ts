@@ -4,7 +4,9 @@
 // event (or, never used, were uploaded) before the same cutoff go too; maps in use are kept.
 // The record of a bundle's assembly goes once none of its files is indexed (failed ones, ones
 // whose process died, ones whose files were replaced or pruned), since it last changed before
-// the cutoff: before, failed ones stayed for good.
+// the cutoff: before, failed ones stayed for good. Events stored for an issue after it was
+// deleted (a batch counted them just before) are deleted once the issue has been gone for
+// LATE_EVENTS_MS, by when such a batch has stored them.
 // Alert deliveries finished before the cutoff go with their attempts, and the record of agents'
 // tool calls (the Agent activity page) made before it. One kind that fails to prune does not
 // keep the others.
@@ -34,12 +36,14 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
   events: number;
   logs: number;
   eventIds: number;
+  lateEvents: number;
   sourceMapFiles: number;
   bundleAssemblies: number;
   alertDeliveries: number;
   agentCalls: number;
 }> {
-  const cutoff = (deps.now ?? Date.now)() / 1000 - deps.retentionDays * 86_400;
+  const now = (deps.now ?? Date.now)();
+  const cutoff = now / 1000 - deps.retentionDays * 86_400;
   // Each kind is pruned even when one before it failed (a payload file that cannot be removed
   // must not keep the logs forever); the failures are thrown together at the end, so the pass
   // does not count as a success.
@@ -58,6 +62,7 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
     events: await prune(() => deps.events.deleteEventsBefore(cutoff)),
     logs: await prune(() => deps.logs.deleteLogsBefore(cutoff)),
     eventIds: await prune(() => deps.metadata.forgetProcessedEventsBefore(cutoff)),
+    lateEvents: await prune(() => deleteLateEvents(deps.metadata, deps.events, new Date(now - LATE_EVENTS_MS))),
     sourceMapFiles: deps.blobs ? await prune(() => pruneSourceMaps(deps.metadata, deps.blobs!, new Date(cutoff * 1000))) : 0,
     bundleAssemblies: await prune(() => deps.metadata.forgetAssembliesBefore(new Date(cutoff * 1000))),
     alertDeliveries: deps.alerts ? await prune(() => deps.alerts!.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000))) : 0,
@@ -73,6 +78,30 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
     );
   }
   return pruned;
+}
+
+/**
+ * How long after an issue's delete its late events are deleted: a batch stores the events it
+ * counted within seconds, or fails and counts them again, in a new issue.
+ */
+const LATE_EVENTS_MS = 10 * 60_000;
+
+/**
+ * The events of issues deleted before `before`, deleted again: any a batch stored after the
+ * delete. Then the issues are forgotten as deleted. Returns how many issues were swept.
+ */
+async function deleteLateEvents(metadata: MetadataStore, events: EventStore, before: Date): Promise<number> {
+  let swept = 0;
+  for (;;) {
+    const deleted = await metadata.listDeletedIssues(before, 500);
+    if (deleted.length === 0) return swept;
+    for (const projectId of new Set(deleted.map((issue) => issue.projectId))) {
+      const ids = deleted.filter((issue) => issue.projectId === projectId).map((issue) => issue.issueId);
+      await events.deleteEventsForIssues(projectId, ids);
+    }
+    await metadata.forgetDeletedIssues(deleted);
+    swept += deleted.length;
+  }
 }
 
 /** Files first, then their index entries: a failure in between leaves an entry the symbolicator treats as absent. */

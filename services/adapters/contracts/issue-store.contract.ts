@@ -645,6 +645,28 @@ export function describeIssueStoreContract(
         expect(await store.getIssue(reborn.issueId)).toMatchObject({ status: 'unresolved', count: 1, resolution: null });
       });
 
+      it('deleteIssues remembers the issues it deleted until they are forgotten, oldest first', async () => {
+        const { project } = await orgWithProject();
+        const first = await record(project, { hashes: ['first'], timestamp: T });
+        const second = await record(project, { hashes: ['second'], timestamp: T });
+        const kept = await record(project, { hashes: ['kept'], timestamp: T });
+        const before = new Date(Date.now() - 60_000);
+        await store.deleteIssues(project.id, [first.issueId]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await store.deleteIssues(project.id, [second.issueId, second.issueId + 1_000_000]);
+        const ours = async () =>
+          (await store.listDeletedIssues(new Date(Date.now() + 60_000), 1000)).filter((d) => d.projectId === project.id);
+        expect(await ours()).toEqual([
+          { projectId: project.id, issueId: first.issueId },
+          { projectId: project.id, issueId: second.issueId },
+        ]);
+        expect((await store.listDeletedIssues(before, 1000)).filter((d) => d.projectId === project.id)).toEqual([]);
+        await store.forgetDeletedIssues([{ projectId: project.id, issueId: first.issueId }]);
+        expect(await ours()).toEqual([{ projectId: project.id, issueId: second.issueId }]);
+        expect((await ours()).map((d) => d.issueId)).not.toContain(kept.issueId);
+        await store.forgetDeletedIssues([]);
+      });
+
       it('deleteIssues forgets the counted event ids, so a redelivery counts once for the new issue', async () => {
         const { project } = await orgWithProject();
         const original = occurrence(project, { hashes: ['a'], timestamp: T });

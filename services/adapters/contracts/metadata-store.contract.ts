@@ -69,6 +69,8 @@ const METHODS: Record<keyof MetadataStore, true> = {
   mutedIssues: true,
   changeIssues: true,
   deleteIssues: true,
+  listDeletedIssues: true,
+  forgetDeletedIssues: true,
   listIssueActivity: true,
   expireSnoozes: true,
   listReleases: true,

@@ -4,6 +4,7 @@
 import type { ActivityKind } from '../../core/issues/lifecycle.ts';
 import type { Occurrence, OccurrenceResult } from '../../core/issues/occurrence.ts';
 import type {
+  DeletedIssue,
   Issue,
   IssueActivity,
   IssueChange,
@@ -23,7 +24,7 @@ import { ISSUE_SORTS, MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-stor
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
 import { ISSUE_COLUMNS, toIssue, type IssueRow } from './rows.ts';
-import { containsPattern, jsonParam, type SqlClient } from './sql-client.ts';
+import { chunk, containsPattern, jsonParam, type SqlClient } from './sql-client.ts';
 
 /** Counted event ids forgotten in one statement, at most. */
 const FORGET_BATCH = 50_000;
@@ -198,9 +199,35 @@ export class PgIssueStore implements IssueStore {
       );
       // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
       await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
-      const deleted = await tx.query('DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[])', [projectId, issueIds]);
+      const deleted = await tx.query<{ id: number }>(
+        'DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id',
+        [projectId, issueIds],
+      );
+      await tx.query(
+        `INSERT INTO deleted_issues (project_id, issue_id) SELECT $1, id FROM unnest($2::int[]) AS id
+         ON CONFLICT (project_id, issue_id) DO UPDATE SET deleted_at = now()`,
+        [projectId, deleted.rows.map((r) => r.id)],
+      );
       return deleted.affectedRows;
     });
+  }
+
+  async listDeletedIssues(before: Date, limit: number): Promise<DeletedIssue[]> {
+    const result = await this.db.query<{ project_id: number; issue_id: number }>(
+      'SELECT project_id, issue_id FROM deleted_issues WHERE deleted_at < $1 ORDER BY deleted_at LIMIT $2',
+      [before, limit],
+    );
+    return result.rows.map((r) => ({ projectId: r.project_id, issueId: r.issue_id }));
+  }
+
+  async forgetDeletedIssues(issues: DeletedIssue[]): Promise<void> {
+    for (const part of chunk(issues, 1000)) {
+      await this.db.query(
+        `DELETE FROM deleted_issues d USING unnest($1::int[], $2::int[]) AS v (project_id, issue_id)
+         WHERE d.project_id = v.project_id AND d.issue_id = v.issue_id`,
+        [part.map((i) => i.projectId), part.map((i) => i.issueId)],
+      );
+    }
   }
 
   async listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]> {

@@ -95,6 +95,8 @@ export class PgMetadataStore implements MetadataStore {
   readonly mutedIssues: IssueStore['mutedIssues'] = (...a) => this.issues.mutedIssues(...a);
   readonly changeIssues: IssueStore['changeIssues'] = (...a) => this.issues.changeIssues(...a);
   readonly deleteIssues: IssueStore['deleteIssues'] = (...a) => this.issues.deleteIssues(...a);
+  readonly listDeletedIssues: IssueStore['listDeletedIssues'] = (...a) => this.issues.listDeletedIssues(...a);
+  readonly forgetDeletedIssues: IssueStore['forgetDeletedIssues'] = (...a) => this.issues.forgetDeletedIssues(...a);
   readonly listIssueActivity: IssueStore['listIssueActivity'] = (...a) => this.issues.listIssueActivity(...a);
   readonly expireSnoozes: IssueStore['expireSnoozes'] = (...a) => this.issues.expireSnoozes(...a);
   readonly listReleases: IssueStore['listReleases'] = (...a) => this.issues.listReleases(...a);

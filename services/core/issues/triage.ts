@@ -41,8 +41,8 @@ export async function triageIssues(
   const ids = issues.map((issue) => issue.id);
   if (request.action === 'delete') {
     // Events first: if this fails, the issue is still there and the call can be repeated. An
-    // event still on its way into the store when this runs stays behind, reachable from no
-    // issue, until retention removes it.
+    // event still on its way into the store when this runs (counted in the issue just before)
+    // is deleted by retention's next pass once the issue has been gone for ten minutes.
     await ports.events.deleteEventsForIssues(projectId, ids);
     const deleted = await ports.metadata.deleteIssues(projectId, ids);
     return { matched: ids.length, changed: deleted, changedIds: ids };

@@ -144,6 +144,12 @@ export interface TagSummary {
   values: { value: string; count: number }[];
 }
 
+/** An issue deleted a while ago, whose events retention deletes again (IssueStore.listDeletedIssues). */
+export interface DeletedIssue {
+  projectId: number;
+  issueId: number;
+}
+
 export interface IssueStore {
   /** Applies a batch of event occurrences atomically; idempotent by (project, event id). */
   recordOccurrences(batch: OccurrenceBatch): Promise<OccurrenceResult[]>;
@@ -162,8 +168,16 @@ export interface IssueStore {
   mutedIssues(issueIds: number[], at: Date): Promise<Set<number>>;
   /** Applies a triage action to the issues of one project; returns the ids whose status changed. */
   changeIssues(projectId: number, issueIds: number[], change: IssueChange): Promise<number[]>;
-  /** Removes issues with their hashes, users and activity; a later event with their fingerprint starts a new issue. */
+  /**
+   * Removes issues with their hashes, users and activity; a later event with their fingerprint
+   * starts a new issue. Each one removed is remembered as deleted (listDeletedIssues), so that
+   * events a batch stores for it after this are found and deleted too.
+   */
   deleteIssues(projectId: number, issueIds: number[]): Promise<number>;
+  /** Issues deleted before `before`, oldest first, at most `limit`. */
+  listDeletedIssues(before: Date, limit: number): Promise<DeletedIssue[]>;
+  /** Forgets that these issues were deleted, once their late events are gone. */
+  forgetDeletedIssues(issues: DeletedIssue[]): Promise<void>;
   /** Newest first. */
   listIssueActivity(issueId: number, limit: number): Promise<IssueActivity[]>;
   /** Snoozed issues whose snooze ended by `now` go back to unresolved; returns how many. */

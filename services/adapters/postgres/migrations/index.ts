@@ -27,6 +27,7 @@ import selfChosenEmails from './0025-self-chosen-emails.ts';
 import processedEventsByIssue from './0026-processed-events-by-issue.ts';
 import digestReportedUntil from './0027-digest-reported-until.ts';
 import finishedDeliveries from './0028-finished-deliveries.ts';
+import deletedIssues from './0029-deleted-issues.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -57,4 +58,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0026-processed-events-by-issue', sql: processedEventsByIssue },
   { version: '0027-digest-reported-until', sql: digestReportedUntil },
   { version: '0028-finished-deliveries', sql: finishedDeliveries },
+  { version: '0029-deleted-issues', sql: deletedIssues },
 ];
