@@ -2,9 +2,12 @@
 // counts the connections it is offered, so "refused before connecting" is a fact, not a
 // message; and every refusal reads alike, so the delivery log cannot tell an open port from a
 // closed one.
+import { pbkdf2 } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectionCounter, type ConnectionCounter } from '../../test/support/connection-counter.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver.ts';
+import { startNameServer } from '../../test/support/name-server.ts';
 import { nameRefused, PRIVATE_LITERAL_HOSTS, RECEIVER_REFUSED as REFUSED } from '../../test/support/private-receivers.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
@@ -56,6 +59,42 @@ describe('sendWebhook refuses private receivers', () => {
     const url = receiver.url.replace('//localhost:', '//127.0.0.1:');
     expect(await send(url, ['127.0.0.1'])).toMatchObject({ status: 200 });
     expect(receiver.received).toHaveLength(1);
+  });
+});
+
+describe('sendWebhook looks names up with c-ares', () => {
+  it('asks the name servers, and refuses a name they answer with private addresses only', async () => {
+    const names = await startNameServer({ 'hook.errata.test': ['10.0.0.7', 'fd00::7'] });
+    try {
+      const options = { allowHosts: [], timeoutMs: 5_000, userAgent: 'errata/test', nameServers: [names.address] };
+      const result = await sendWebhook(`https://hook.errata.test:${counter.port}/`, '{}', {}, options);
+      expect(result.error).toBe(nameRefused('hook.errata.test'));
+      expect(names.questions.sort()).toEqual(['A hook.errata.test', 'AAAA hook.errata.test']);
+      expect(await counter.connectionsSoFar()).toBe(0);
+    } finally {
+      await names.close();
+    }
+  });
+
+  it("holds none of libuv's pool threads while a name server never answers", async () => {
+    // dns.lookup held a pool thread per lookup: four such channels stopped the file writes and
+    // zlib that share the pool.
+    const names = await startNameServer('silent');
+    try {
+      const options = { allowHosts: [], timeoutMs: 3_000, userAgent: 'errata/test', nameServers: [names.address] };
+      let settled = 0;
+      const sends = Array.from({ length: 6 }, (_, n) =>
+        sendWebhook(`https://hook${n}.errata.test/`, '{}', {}, options).finally(() => (settled += 1)),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(names.questions.length).toBeGreaterThanOrEqual(6);
+      // Work for the pool's four threads, twice over: it is done while every lookup still waits.
+      await Promise.all(Array.from({ length: 8 }, () => promisify(pbkdf2)('x', 'salt', 1, 32, 'sha256')));
+      expect(settled).toBe(0);
+      expect((await Promise.all(sends)).map((r) => r.error)).toEqual(sends.map(() => 'no answer within 3 s'));
+    } finally {
+      await names.close();
+    }
   });
 });
 

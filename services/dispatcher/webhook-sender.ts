@@ -6,8 +6,14 @@
 // again as a last guard. Every refusal of a literal is recorded with one text, so the delivery
 // log never tells whether a private port is open; every name that resolves to no public address
 // with one other (naming the host), whether it does not exist or is private, so the log never
-// tells which internal names exist.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+// tells which internal names exist. A name is looked up with c-ares (dns.Resolver, each try
+// 2 s, twice), not getaddrinfo: dns.lookup holds one of libuv's four pool threads, which the
+// queue's file writes and zlib share, for as long as a name server takes, and a few channels on
+// a domain whose name server never answers held them all past the 10-second deadline. c-ares
+// waits on the event loop instead, and reads /etc/resolv.conf but not /etc/hosts, which names
+// no public receiver.
+import { Resolver } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { request } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import {
@@ -24,6 +30,8 @@ export interface SenderOptions {
   ca?: Array<string | Buffer>;
   timeoutMs: number;
   userAgent: string;
+  /** Name servers to ask instead of /etc/resolv.conf's ("127.0.0.1:5353"); for tests. */
+  nameServers?: string[];
 }
 
 interface SendResult {
@@ -67,7 +75,7 @@ export function sendWebhook(
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: false,
         ...(options.ca ? { ca: options.ca } : {}),
-        ...(allowed ? {} : { lookup: publicOnlyLookup }),
+        ...(allowed ? {} : { lookup: publicOnlyLookup(resolverFor(options)) }),
       },
       (res) => {
         finish({ status: res.statusCode });
@@ -93,18 +101,36 @@ export function sendWebhook(
   });
 }
 
+/** The resolver every send shares, or one for the name servers a test gave. */
+const sharedResolver = new Resolver({ timeout: 2_000, tries: 2 });
+function resolverFor(options: SenderOptions): Resolver {
+  if (!options.nameServers) return sharedResolver;
+  const resolver = new Resolver({ timeout: 2_000, tries: 2 });
+  resolver.setServers(options.nameServers);
+  return resolver;
+}
+
 /**
- * dns.lookup that answers only public addresses, and fails when there is none with one error
- * for every reason (no such name, only private addresses, a failed lookup): which of them it
- * was is what would tell the delivery log's reader that an internal name exists.
+ * A lookup that answers only public addresses, and fails when there is none with one error for
+ * every reason (no such name, only private addresses, a failed lookup): which of them it was is
+ * what would tell the delivery log's reader that an internal name exists.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    const usable = error ? [] : addresses.filter((a) => isPublicAddress(a.address));
-    if (usable.length === 0) {
-      return callback(Object.assign(new Error(unresolvedReceiver(hostname)), { code: 'ERRATA_NO_PUBLIC_ADDRESS' }), '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
-    callback(null, usable[0]!.address, usable[0]!.family);
-  });
-};
+function publicOnlyLookup(resolver: Resolver): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    const asked = [
+      family === 6 ? undefined : resolver.resolve4(hostname).then((list) => list.map((address) => ({ address, family: 4 }))),
+      family === 4 ? undefined : resolver.resolve6(hostname).then((list) => list.map((address) => ({ address, family: 6 }))),
+    ].filter((answer) => answer !== undefined);
+    void Promise.allSettled(asked).then((answers) => {
+      const usable: LookupAddress[] = answers
+        .flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []))
+        .filter((a) => isPublicAddress(a.address));
+      if (usable.length === 0) {
+        return callback(Object.assign(new Error(unresolvedReceiver(hostname)), { code: 'ERRATA_NO_PUBLIC_ADDRESS' }), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+      callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
