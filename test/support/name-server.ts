@@ -4,7 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
-export interface NameServer {
+interface NameServer {
   /** Host and port, as dns.Resolver.setServers takes it. */
   address: string;
   /** Every question asked so far, as "A name" or "AAAA name". */
