@@ -89,26 +89,58 @@ export class StreamFeed {
   }
 
   /**
-   * A commit older than the log's start (the records after it were deleted by retention while no
-   * one read them) fails every fetch; as kafkajs did, reading goes on from the oldest record kept.
+   * A commit outside the log fails every fetch of its partition, and with it the fetch of every
+   * partition on that broker; reading goes on from the oldest record kept. Older than the log's
+   * start: the records after it were deleted by retention while no one read them (as kafkajs
+   * did). Past the log's end: a broker lost records the commit covered (a disk replaced, an
+   * unclean leader election), and where they ended is not known, so records written since would
+   * be skipped from the end; read again from the start, what was handled before is found handled
+   * (the pipelines are idempotent by id). Before, such a stream was opened again at the same
+   * commit, failed again, and looped unlogged.
    */
-  private async skipDeletedRecords(): Promise<void> {
+  private async moveCommitsIntoTheLog(): Promise<void> {
     const { kafkaTopic } = this.context;
     const assigned = this.consumer.assignments?.find((a) => a.topic === kafkaTopic)?.partitions ?? [];
     if (assigned.length === 0) return;
-    const earliest =
-      (await this.consumer.listOffsets({ topics: [kafkaTopic], timestamp: ListOffsetTimestamps.EARLIEST })).get(kafkaTopic) ?? [];
-    const committed =
-      (await this.consumer.listCommittedOffsets({ topics: [{ topic: kafkaTopic, partitions: assigned }] })).get(kafkaTopic) ?? [];
-    const offsets = assigned
-      .filter((partition) => (committed[partition] ?? -1n) >= 0n && committed[partition]! < (earliest[partition] ?? 0n))
-      .map((partition) => ({ topic: kafkaTopic, partition, offset: earliest[partition]!, leaderEpoch: -1 }));
-    if (offsets.length === 0) return;
-    this.context.logger?.warn(
-      { topic: this.context.topic, partitions: offsets.map((o) => o.partition) },
-      'queue records deleted before they were read; reading on from the oldest kept',
-    );
-    await this.consumer.commit({ offsets });
+    const [earliest, latest, committed] = await Promise.all([
+      this.consumer
+        .listOffsets({ topics: [kafkaTopic], timestamp: ListOffsetTimestamps.EARLIEST })
+        .then((o) => o.get(kafkaTopic) ?? []),
+      this.consumer
+        .listOffsets({ topics: [kafkaTopic], timestamp: ListOffsetTimestamps.LATEST })
+        .then((o) => o.get(kafkaTopic) ?? []),
+      this.consumer
+        .listCommittedOffsets({ topics: [{ topic: kafkaTopic, partitions: assigned }] })
+        .then((o) => o.get(kafkaTopic) ?? []),
+    ]);
+    const moved = assigned.flatMap((partition) => {
+      const at = committed[partition] ?? -1n;
+      if (at < 0n) return [];
+      if (at < (earliest[partition] ?? 0n)) return [{ partition, offset: earliest[partition]!, from: at, why: 'deleted' }];
+      const end = latest[partition];
+      if (end !== undefined && at > end) return [{ partition, offset: earliest[partition] ?? 0n, from: at, why: 'lost' }];
+      return [];
+    });
+    if (moved.length === 0) {
+      this.context.logger?.warn({ topic: this.context.topic }, 'queue fetch out of range, though every commit is within the log');
+      return;
+    }
+    for (const why of ['deleted', 'lost'] as const) {
+      const these = moved.filter((m) => m.why === why);
+      if (these.length === 0) continue;
+      this.context.logger?.warn(
+        {
+          topic: this.context.topic,
+          partitions: these.map((m) => ({ partition: m.partition, from: String(m.from), to: String(m.offset) })),
+        },
+        why === 'deleted'
+          ? 'queue records deleted before they were read; reading on from the oldest kept'
+          : "queue commit past the log's end (the broker lost records); reading again from the oldest kept",
+      );
+    }
+    await this.consumer.commit({
+      offsets: moved.map(({ partition, offset }) => ({ topic: kafkaTopic, partition, offset, leaderEpoch: -1 })),
+    });
   }
 
   private async open(onFailure: () => void): Promise<void> {
@@ -138,7 +170,7 @@ export class StreamFeed {
     stream.on('error', (error: unknown) => {
       if (!current.active) return;
       if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
-        this.restart(onFailure, () => this.skipDeletedRecords());
+        this.restart(onFailure, () => this.moveCommitsIntoTheLog());
         return;
       }
       logger?.warn({ err: error, topic }, 'queue consumer stream failed');
