@@ -46,6 +46,18 @@ describe('the Logs page address', () => {
     expect(barSeconds(10)).toBe(1);
   });
 
+  it("keeps a preset's start from its first page on a later one, within retention", () => {
+    const first = new Date('2026-03-01T12:00:42.5Z');
+    const since = logsWindow(read('window=1h'), first, 600).since;
+    const later = new Date(first.getTime() + 10 * 60_000);
+    expect(logsWindow(read('window=1h'), later, 600, since)).toEqual({ since, until: later.getTime() / 1000 });
+    // Retention moved past the start meanwhile; a start in the future is not a page's.
+    expect(logsWindow(read('window=1h'), later, 30, since).since).toBe(later.getTime() / 1000 - 1800);
+    expect(logsWindow(read('window=1h'), later, 600, later.getTime() / 1000 + 60).since).toBe(
+      Date.parse('2026-03-01T11:11:00Z') / 1000,
+    );
+  });
+
   it('refuses a bad window, time or window that ends before it starts, saying what it takes', () => {
     expect(() => read('window=forever')).toThrow(new UserInputError('window "forever" is not one of 15m, 1h, 24h, 7d, 30d'));
     expect(() => read('sort=random')).toThrow(new UserInputError('sort "random" is not one of newest, oldest'));

@@ -69,8 +69,17 @@ export function readLogsFilter(params: URLSearchParams): LogsFilter {
   };
 }
 
-/** The window in float seconds: from/to when given, else the preset, never further back than retention keeps. */
-export function logsWindow(filter: LogsFilter, now: Date, maxMinutes: number): { since: number; until: number } {
+/**
+ * The window in float seconds: from/to when given, else the preset, never further back than
+ * retention keeps. A later page of a preset keeps the start its first page had (`pagedFrom`,
+ * carried in the cursor: core/logs/windowed-cursor.ts), so that paging on minutes later skips nothing.
+ */
+export function logsWindow(
+  filter: LogsFilter,
+  now: Date,
+  maxMinutes: number,
+  pagedFrom?: number,
+): { since: number; until: number } {
   const end = now.getTime() / 1000;
   const oldest = end - maxMinutes * 60;
   if (filter.from || filter.to) {
@@ -81,6 +90,7 @@ export function logsWindow(filter: LogsFilter, now: Date, maxMinutes: number): {
   }
   // A preset starts on a minute, so that its histogram's bars (whole minutes) can be drawn
   // from the store's per-minute counts; it is up to a minute shorter than its name says.
+  if (pagedFrom !== undefined && pagedFrom <= end) return { since: Math.max(oldest, pagedFrom), until: end };
   return { since: Math.ceil(Math.max(oldest, end - WINDOW_MINUTES[filter.window] * 60) / 60) * 60, until: end };
 }
 

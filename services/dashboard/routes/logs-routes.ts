@@ -10,6 +10,7 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { NotFoundError, UserInputError } from '../../core/errors.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
+import { readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import type { LogVolumeCounts } from '../../core/ports/log-store.ts';
 import type { Project } from '../../core/ports/tenancy-store.ts';
 import { logSearch, searchesContent, type LogSearch } from '../../core/search/log-search.ts';
@@ -76,7 +77,8 @@ async function readView(page: OrganizationPage): Promise<LogsView | undefined> {
   let window = { since: now.getTime() / 1000 - 3600, until: now.getTime() / 1000 };
   let search: LogSearch | undefined;
   try {
-    window = logsWindow(filter, now, page.deps.maxLogWindowMinutes);
+    const pagedFrom = filter.cursor === undefined ? undefined : readWindowedCursor(filter.cursor).sinceMs;
+    window = logsWindow(filter, now, page.deps.maxLogWindowMinutes, pagedFrom === undefined ? undefined : pagedFrom / 1000);
     search = logSearch(filter.query);
   } catch (refused) {
     if (!(refused instanceof UserInputError)) throw refused;
@@ -104,12 +106,12 @@ async function showLogs(page: OrganizationPage, volumeWhen: 'when-cheap' | 'alwa
           ...query,
           limit: PAGE_SIZE,
           order: filter.sort,
-          ...(filter.cursor ? { cursor: filter.cursor } : {}),
+          ...(filter.cursor ? { cursor: readWindowedCursor(filter.cursor).store } : {}),
         }),
         later ? undefined : page.deps.logs.logVolume(query, barSeconds(window.until - window.since)),
       ]);
       logs = found.items;
-      nextCursor = found.nextCursor;
+      nextCursor = found.nextCursor === undefined ? undefined : windowedCursor(window.since * 1000, found.nextCursor);
       searchedTo = found.searchedTo;
       // The fragment's address pins the window, so that the bars count what the rows show.
       const pinned = logsParams(filter, { from: iso(window.since), to: iso(window.until) });

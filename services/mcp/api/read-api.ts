@@ -10,6 +10,7 @@ import { setOwn } from '../../core/event/coerce.ts';
 import { LEVELS } from '../../core/event/level.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
+import { readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import type { EventStore } from '../../core/ports/event-store.ts';
 import type { LogStore } from '../../core/ports/log-store.ts';
 import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
@@ -142,6 +143,13 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   router.get('/projects/:project/logs', async (ctx) => {
     const query = queryParams(ctx, logQuery(deps.maxLogWindowMinutes));
     const { project } = await pathProject(deps.metadata, ctx);
+    const paging = query.cursor === undefined ? undefined : readWindowedCursor(query.cursor);
+    const oldest = now() - deps.maxLogWindowMinutes * 60_000;
+    // A later page keeps the window's start from the first (windowed-cursor.ts).
+    const sinceMs =
+      paging?.sinceMs !== undefined && paging.sinceMs <= now()
+        ? Math.max(oldest, paging.sinceMs)
+        : now() - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60_000;
     const page = await deps.logs.searchLogs({
       projectId: project.id,
       ...(query.level ? { levels: query.level } : {}),
@@ -149,14 +157,14 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
       ...(query.traceId ? { traceId: query.traceId } : {}),
       // By default the whole retention period, and never more: records of days retention has not
       // dropped yet are past it, as search_logs and the Logs page hold them to be.
-      since: now() / 1000 - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60,
+      since: sinceMs / 1000,
       attributes: query.attribute,
       limit: query.limit,
-      ...(query.cursor ? { cursor: query.cursor } : {}),
+      ...(paging ? { cursor: paging.store } : {}),
     });
     ctx.body = {
       logs: page.items.map(logJson),
-      nextCursor: page.nextCursor ?? null,
+      nextCursor: page.nextCursor === undefined ? null : windowedCursor(sinceMs, page.nextCursor),
       // Set when the search stopped after reading as many records as one page reads (see LogPage).
       searchedTo: page.searchedTo === undefined ? null : new Date(page.searchedTo * 1000).toISOString(),
     };

@@ -136,6 +136,30 @@ describe('search_logs', () => {
     expect(second).not.toHaveProperty('nextCursor');
   });
 
+  it('keeps the window where the first page put it when the next page is read later', async () => {
+    const first = (await h.call('read', 'search_logs', { project: 'web', sort: 'oldest', limit: 1 })).structured;
+    expect(bodies(first)).toEqual([ATTACK]);
+    const start = h.now;
+    try {
+      // 58.5 minutes on, "the last 60 minutes" would start after 'paying', which the first page did not reach.
+      h.now = start + 58.5 * 60_000;
+      const second = await h.call('read', 'search_logs', { project: 'web', sort: 'oldest', limit: 1, cursor: first.nextCursor });
+      expect(bodies(second.structured)).toEqual(['paying']);
+      expect(second.structured.window).toMatchObject({ since: first.window.since, minutes: 119 });
+      expect(second.text).toContain(`1 log record in web from ${first.window.since} to now`);
+      const third = await h.call('read', 'search_logs', {
+        project: 'web',
+        sort: 'oldest',
+        limit: 5,
+        cursor: second.structured.nextCursor,
+      });
+      expect(bodies(third.structured)).toEqual(['payment declined']);
+      expect(third.structured).not.toHaveProperty('nextCursor');
+    } finally {
+      h.now = start;
+    }
+  });
+
   it('keeps every record in the untrusted-data envelope, escaped, and out of the summary', async () => {
     const result = await h.call('read', 'search_logs', { project: 'web', query: 'IGNORE PREVIOUS' });
     const { untrustedData, ...facts } = result.structured;
@@ -265,6 +289,26 @@ describe('search_logs', () => {
     expect(result.text).not.toContain('sentry.sdk');
   });
 
+  it('cuts a record too large for the budget alone closer, rather than answer many times the budget', async () => {
+    // 150 attributes of 2,000 "<", each escaped to six characters: about 1.8 million alone.
+    const attributes = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`a${i}`, string('<'.repeat(2_000))]));
+    await h.sendLogs(h.projects.shop, [
+      {
+        timestamp: (h.now - 30_000) / 1000,
+        level: 'info',
+        body: '<'.repeat(5_000),
+        attributes: { ...attributes, 'sentry.environment': string('huge') },
+      },
+    ]);
+    const result = await h.call('read', 'search_logs', { project: 'shop', environment: 'huge', limit: 1 });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text.length).toBeLessThan(2 * 200_000);
+    const [record] = result.structured.untrustedData.logs;
+    expect(record.body).toBe(`${'<'.repeat(200)}…[truncated 4800 characters]`);
+    expect(Object.keys(record.attributes)).toHaveLength(21);
+    expect(record.attributes['…']).toMatch(/^\[truncated \d+ more keys\]$/);
+  });
+
   it('needs no project for a project-scoped token; an organization-wide one is told to give one', async () => {
     const scoped = await h.call('readWeb', 'search_logs', { level: 'error' });
     expect(scoped.structured).toMatchObject({ project: 'web', count: 1 });
@@ -308,8 +352,10 @@ describe('search_logs', () => {
       const got = bodies(result.structured);
       if (result.structured.nextCursor) {
         expect(got.length).toBeLessThan(10);
+        // Later pages name the window by the start the first page gave it.
+        const span = cursor ? `from ${result.structured.window.since} to now` : 'from the last 60 minutes';
         expect(result.text.split('\n')[0]).toBe(
-          `${got.length} log records in shop from the last 60 minutes (cut short of limit to keep the records near 200,000 characters: pass nextCursor as cursor for more).`,
+          `${got.length} log records in shop ${span} (cut short of limit to keep the records near 200,000 characters: pass nextCursor as cursor for more).`,
         );
       }
       seen.push(...got);

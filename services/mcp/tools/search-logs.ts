@@ -2,9 +2,10 @@
 // and time window, newest first. Every record is captured text: all of it is untrusted data.
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel, type LogRecord } from '../../core/logs/log-record.ts';
+import { readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
-import { bounded } from '../bounded.ts';
+import { bounded, DEFAULT_BOUNDS } from '../bounded.ts';
 import { escapedJsonLength } from '../untrusted-data.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../../core/logs/log-attributes.ts';
@@ -140,7 +141,8 @@ export const searchLogs = defineTool({
     const project = await projectBySlug(context, input.project);
     // A trace is one request: its logs are wherever it happened, so by default look as far as
     // retention keeps them rather than miss an older trace in the last hour.
-    const window = logWindow(input, context.now().getTime(), context.maxWindowMinutes);
+    const paging = input.cursor === undefined ? undefined : readWindowedCursor(input.cursor);
+    const window = logWindow(input, context.now().getTime(), context.maxWindowMinutes, paging?.sinceMs);
     const { since, until, minutes } = window;
     const attributes = Object.fromEntries(Object.entries(input.attributes ?? {}).map(([k, v]) => [k, String(v)]));
     const level: LogLevel | undefined = input.level === 'warning' ? 'warn' : input.level;
@@ -158,31 +160,35 @@ export const searchLogs = defineTool({
       ...(until !== undefined ? { until: until / 1000 } : {}),
       limit: input.limit,
       ...(input.sort ? { order: input.sort } : {}),
-      ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(paging ? { cursor: paging.store } : {}),
     };
-    const row = (log: LogRecord): z.infer<typeof logRow> => ({
+    const row = (log: LogRecord, bounds = DEFAULT_BOUNDS): z.infer<typeof logRow> => ({
       timestamp: new Date(log.timestamp * 1000).toISOString(),
       level: log.level,
-      body: bounded(log.body),
+      body: bounded(log.body, bounds),
       ...withoutEmpty({ traceId: query.traceId ? null : log.traceId, spanId: log.spanId }),
-      attributes: bounded(logAttributes(log)) as Record<string, unknown>,
+      attributes: bounded(logAttributes(log), bounds) as Record<string, unknown>,
       ...withoutEmpty({ release: log.release, environment: log.environment }),
     });
     let page = await context.logs.searchLogs(query);
-    let rows = page.items.map(row);
+    let rows = page.items.map((log) => row(log));
     const fit = rowsWithin(rows, ANSWER_BUDGET_CHARS);
     const cut = fit < rows.length;
     if (cut) {
       // Asked again for just the rows that fit, so nextCursor continues after the last one shown.
       page = await context.logs.searchLogs({ ...query, limit: fit });
-      rows = page.items.map(row);
+      rows = page.items.map((log) => row(log));
     }
+    // A page shows at least one record, and one alone could be many times the budget (200
+    // attributes of 2,000 characters, each escaped to six): such a record is cut closer.
+    if (rows.length === 1 && escapedJsonLength(rows[0]) > ANSWER_BUDGET_CHARS) rows = [row(page.items[0]!, SINGLE_ROW_BOUNDS)];
     const fixed = input.from !== undefined || input.to !== undefined;
     // A from at (or within a minute of) what retention keeps cannot be moved earlier.
     const earlierFrom = since > context.now().getTime() - context.maxWindowMinutes * 60_000 + 60_000;
-    const span = fixed
-      ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
-      : `from the last ${minutes} minutes`;
+    const span =
+      fixed || paging?.sinceMs !== undefined
+        ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
+        : `from the last ${minutes} minutes`;
     const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} ${span}`;
     const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
     const more = searchedTo
@@ -207,7 +213,7 @@ export const searchLogs = defineTool({
           minutes,
         },
         ...(query.traceId && { traceId: query.traceId }),
-        ...(page.nextCursor && { nextCursor: page.nextCursor }),
+        ...(page.nextCursor && { nextCursor: windowedCursor(since, page.nextCursor) }),
         ...(searchedTo && { searchedTo }),
         untrustedData: { logs: asTable(rows) },
       },
@@ -216,6 +222,9 @@ export const searchLogs = defineTool({
 });
 
 const DEFAULT_MINUTES = 60;
+
+/** The bounds of a record too large for the budget alone: 200 characters a value, 20 attributes. */
+const SINGLE_ROW_BOUNDS = { maxString: 200, maxList: 5, maxDepth: 12 };
 
 /** How many of the rows, from the first, fit in `budget` characters of escaped JSON; at least one. */
 function rowsWithin(rows: unknown[], budget: number): number {
@@ -235,11 +244,17 @@ function logWindow(
   input: { from?: string | undefined; to?: string | undefined; sinceMinutes?: number | undefined; traceId?: string | undefined },
   now: number,
   maxMinutes: number,
+  /** The start a cursor carried from the first page: where a window of the last minutes stays. */
+  pagedFrom?: number,
 ): { since: number; until?: number; minutes: number } {
   const oldest = now - maxMinutes * 60_000;
   if (input.from === undefined && input.to === undefined) {
     const asked = input.sinceMinutes ?? (input.traceId ? maxMinutes : DEFAULT_MINUTES);
     const minutes = Math.min(asked, maxMinutes);
+    if (pagedFrom !== undefined && pagedFrom <= now) {
+      const since = Math.max(oldest, pagedFrom);
+      return { since, minutes: Math.ceil((now - since) / 60_000) };
+    }
     return { since: now - minutes * 60_000, minutes };
   }
   if (input.sinceMinutes !== undefined) {
