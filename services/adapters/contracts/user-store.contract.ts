@@ -240,6 +240,19 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       expect(await store.findInvitation(orphanCode, t0)).toBeUndefined();
     });
 
+    it("ends a demoted owner's invitations, which would make them a new owner account, and no one else's", async () => {
+      const [demoted, other] = [await newUser('owner'), await newUser('owner')];
+      const invitation = { role: 'owner' as const, email: null, createdAt: t0, expiresAt: later(60_000) };
+      const [theirs, kept] = [`i-${unique()}`, `i-${unique()}`];
+      await store.createInvitation({ ...invitation, invitedBy: demoted.id, codeHash: theirs });
+      await store.createInvitation({ ...invitation, invitedBy: other.id, codeHash: kept });
+      expect(await store.setRole(demoted.id, 'owner')).toMatchObject({ role: 'owner' });
+      expect(await store.findInvitation(theirs, t0)).toBeDefined();
+      expect(await store.setRole(demoted.id, 'member')).toMatchObject({ role: 'member' });
+      expect(await store.findInvitation(theirs, t0)).toBeUndefined();
+      expect(await store.findInvitation(kept, t0)).toBeDefined();
+    });
+
     it('never leaves no owner, even when two owners demote or remove each other at once', async () => {
       const [ada, bob] = [await newUser('owner'), await newUser('owner')];
       for (const other of await store.listUsers()) {

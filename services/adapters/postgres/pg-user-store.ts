@@ -154,6 +154,7 @@ export class PgUserStore implements UserStore {
     return this.db.transaction(async (tx) => {
       if (role !== 'owner' && (await isOnlyOwner(tx, id))) return 'only-owner';
       const result = await tx.query<UserRow>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, role]);
+      if (role !== 'owner') await tx.query('DELETE FROM invitations WHERE invited_by = $1', [id]);
       return result.rows[0] && toUser(result.rows[0]);
     });
   }

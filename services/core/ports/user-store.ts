@@ -74,7 +74,11 @@ export interface UserStore {
    * the owners' rows, so two owners removing each other at once cannot leave none.
    */
   deleteUser(id: number): Promise<'deleted' | 'missing' | 'only-owner'>;
-  /** Refuses ('only-owner') to demote the only owner, as deleteUser refuses, in one transaction. Undefined when no such user. */
+  /**
+   * Refuses ('only-owner') to demote the only owner, as deleteUser refuses, in one transaction.
+   * Undefined when no such user. An owner made anything else loses the invitations they made:
+   * only owners invite, and a demoted owner's link would make them a new owner account.
+   */
   setRole(id: number, role: HumanRole): Promise<User | 'only-owner' | undefined>;
   updateUser(id: number, change: Partial<Pick<User, 'name' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
