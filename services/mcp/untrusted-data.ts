@@ -1,17 +1,14 @@
 // The envelopes around text Errata did not write. Everything in a tool result that was captured
 // from an application (messages, frames, breadcrumbs, logs, release names, raw payloads) travels
 // under one `untrustedData` key in the structured result, and between <untrusted-data> markers in
-// the text. Text written through the tools by agent tokens (resolution notes, commits, releases)
-// is neither captured data nor Errata's own facts: it travels under `agentWrittenData`, between
-// <agent-written-data> markers. Inside either, the data is one line of JSON in printable ASCII:
-// < and > and every code point outside ASCII (look-alikes of < and >, zero-width characters,
-// line separators, bidirectional overrides) are written \uXXXX, so nothing inside can draw a
-// marker, or a line that looks like one; JSON readers decode it back. Lists of records are
-// written as tables where that is shorter (text-tables.ts).
+// the text (core/agent/untrusted-envelope.ts, which the issue page's Markdown uses too). Text
+// written through the tools by agent tokens (resolution notes, commits, releases) is neither
+// captured data nor Errata's own facts: it travels under `agentWrittenData`, between
+// <agent-written-data> markers, escaped alike. Lists of records are written as tables where that
+// is shorter (text-tables.ts).
+import { asciiJson as escapedJson, ESCAPED, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../core/agent/untrusted-envelope.ts';
 import { withTables } from './text-tables.ts';
 
-const UNTRUSTED_OPEN = '<untrusted-data>';
-const UNTRUSTED_CLOSE = '</untrusted-data>';
 const AGENT_WRITTEN_OPEN = '<agent-written-data>';
 const AGENT_WRITTEN_CLOSE = '</agent-written-data>';
 
@@ -34,9 +31,6 @@ export function agentWrittenText(data: unknown): string {
   return `${AGENT_WRITTEN_OPEN}\n${asciiJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
 }
 
-/** What escapes into \uXXXX: outside printable ASCII, and the marker brackets. */
-const ESCAPED = /[^\x20-\x7e]|[<>]/g;
-
 /**
  * The length of a value as the answer writes it (escaped), without writing it: a character
  * outside ASCII takes six. Budgets measured on plain JSON let text of CJK or emoji run six to
@@ -49,12 +43,7 @@ export function escapedJsonLength(data: unknown): number {
   return json.length + 5 * escaped;
 }
 
-/**
- * JSON on one line with nothing but printable ASCII (no indentation: it only cost an agent
- * tokens). Outside strings JSON is ASCII already, so every character replaced here sits in a
- * string, where \uXXXX is valid; astral characters become their two UTF-16 halves, as JSON
- * spells them.
- */
+/** Escaped JSON on one line (no indentation: it only cost an agent tokens), lists as tables. */
 function asciiJson(data: unknown): string {
-  return JSON.stringify(withTables(data)).replace(ESCAPED, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapedJson(withTables(data));
 }
