@@ -14,13 +14,14 @@ describe('breadcrumbLine and logLine', () => {
         ],
         EVENT,
         200,
+        30,
       ),
     ).toEqual(['2026-11-20T23:59:55.000Z http warning: status_code=502', '00:00:04.000 ui.click: Pay']);
-    expect(breadcrumbLines([{ type: 'default', level: 'info', message: 'm'.repeat(10) }], EVENT, 12)).toEqual([
+    expect(breadcrumbLines([{ type: 'default', level: 'info', message: 'm'.repeat(10) }], EVENT, 12, 30)).toEqual([
       '? default: m…[truncated 9 characters]',
     ]);
     // Stored before normalizing dropped such times: a Date cannot hold it, and toISOString threw.
-    expect(breadcrumbLines([{ timestamp: 9e12, type: 'default', level: 'info', message: 'x' }], EVENT, 200)).toEqual([
+    expect(breadcrumbLines([{ timestamp: 9e12, type: 'default', level: 'info', message: 'x' }], EVENT, 200, 30)).toEqual([
       '? default: x',
     ]);
   });
@@ -34,9 +35,14 @@ describe('breadcrumbLine and logLine', () => {
       message: 'GET /status',
     });
     const click = { timestamp: EVENT - 2, type: 'default', category: 'ui.click', level: 'info' as const, message: 'Pay' };
-    expect(breadcrumbLines([poll(5), poll(4), poll(3), click, poll(1)], EVENT, 200)).toEqual([
+    expect(breadcrumbLines([poll(5), poll(4), poll(3), click, poll(1)], EVENT, 200, 30)).toEqual([
       '00:00:00.000 http: GET /status [3 times, the last at 00:00:02.000]',
       '00:00:03.000 ui.click: Pay',
+      '00:00:04.000 http: GET /status',
+    ]);
+    // Past the limit, the note counts the breadcrumbs cut, not the lines: here 3 + 1.
+    expect(breadcrumbLines([poll(5), poll(4), poll(3), click, poll(1)], EVENT, 200, 2)).toEqual([
+      '[truncated 4 older breadcrumbs]',
       '00:00:04.000 http: GET /status',
     ]);
   });

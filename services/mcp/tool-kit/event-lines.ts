@@ -35,11 +35,12 @@ function breadcrumbLine(crumb: Breadcrumb, day: string): { time: string; text: s
 }
 
 /**
- * The breadcrumbs as lines, oldest first. A run of the same breadcrumb (a polling request, a
- * retried click) is one line saying how many and when the last was: the steps before a crash
- * stay readable, and a limit on lines reaches further back.
+ * The breadcrumbs as lines, oldest first, at most `maxLines`. A run of the same breadcrumb (a
+ * polling request, a retried click) is one line saying how many and when the last was: the
+ * steps before a crash stay readable, and a limit on lines reaches further back. Past the limit
+ * the first line says how many breadcrumbs were cut (not lines: a cut line may hold a run).
  */
-export function breadcrumbLines(crumbs: Breadcrumb[], eventSeconds: number, maxLength: number): string[] {
+export function breadcrumbLines(crumbs: Breadcrumb[], eventSeconds: number, maxLength: number, maxLines: number): string[] {
   const day = new Date(eventSeconds * 1000).toISOString().slice(0, 10);
   const runs: Array<{ first: string; last: string; text: string; times: number }> = [];
   for (const crumb of crumbs) {
@@ -50,10 +51,14 @@ export function breadcrumbLines(crumbs: Breadcrumb[], eventSeconds: number, maxL
       previous.last = time;
     } else runs.push({ first: time, last: time, text, times: 1 });
   }
-  return runs.map(
-    (run) =>
-      `${cut(`${run.first} ${run.text}`, maxLength)}${run.times === 1 ? '' : ` [${run.times} times, the last at ${run.last}]`}`,
-  );
+  const lines = (kept: typeof runs) =>
+    kept.map(
+      (run) =>
+        `${cut(`${run.first} ${run.text}`, maxLength)}${run.times === 1 ? '' : ` [${run.times} times, the last at ${run.last}]`}`,
+    );
+  if (runs.length <= maxLines) return lines(runs);
+  const dropped = runs.slice(0, runs.length - (maxLines - 1)).reduce((sum, run) => sum + run.times, 0);
+  return [`[truncated ${dropped} older breadcrumbs]`, ...lines(runs.slice(-(maxLines - 1)))];
 }
 
 /** `21:52:02.050 error payment declined cartId=7`: the SDK's own `sentry.*` attributes left out. */

@@ -250,11 +250,7 @@ export const getIssueContext = defineTool({
         regressionRelease: issue.regressionRelease,
         exceptions: payload ? withoutTitleValue(exceptionsView(payload, limits.exceptions), issue.title) : [],
         eventStack: payload ? eventStackView(payload, limits.exceptions) : null,
-        breadcrumbs: lastWithNote(
-          breadcrumbLines(payload?.breadcrumbs?.values ?? [], eventSeconds, limits.lineLength),
-          limits.breadcrumbs,
-          'breadcrumbs',
-        ),
+        breadcrumbs: breadcrumbLines(payload?.breadcrumbs?.values ?? [], eventSeconds, limits.lineLength, limits.breadcrumbs),
         logs: [
           ...(traceLogs?.nextCursor
             ? [`[older logs of this trace left out: search_logs with traceId ${latest!.traceId} reads them all]`]
