@@ -150,8 +150,9 @@ export function describeAlertStoreContract(
       const keyed = delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey: 'new_issue:1', kind: 'new_issue' });
       expect(await alerts.enqueueDeliveries([keyed])).toHaveLength(1);
       expect(await alerts.enqueueDeliveries([keyed, { ...keyed, dedupKey: 'new_issue:2' }])).toHaveLength(1);
-      // Deliveries without a key (tests, digests) are never merged.
-      expect(await alerts.enqueueDeliveries([delivery(channel.id), delivery(channel.id)])).toHaveLength(2);
+      // Deliveries without a key (digests, summaries) are never merged.
+      const digest = delivery(channel.id, { kind: 'digest' });
+      expect(await alerts.enqueueDeliveries([digest, digest])).toHaveLength(2);
       expect(await alerts.enqueueDeliveries([delivery(channel.id + 100000)])).toEqual([]);
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
       await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held' })]);
@@ -199,6 +200,29 @@ export function describeAlertStoreContract(
       expect(new Set(claimed.map((d) => d.channelId)).size).toBe(6);
       expect((await alerts.claimDueDeliveries(now, 100, 30_000)).filter((d) => ours.has(d.channelId))).toEqual([]);
       for (const c of [channel, ...others]) await alerts.deleteChannel(org.id, c.id);
+    });
+
+    it('adds no test to a channel with a test waiting to be sent, and again once it was sent', async () => {
+      const { org, channel, project } = await setup();
+      const other = await alerts.createChannel({
+        organizationId: org.id,
+        name: 'other',
+        url: 'https://h.example/y',
+        sealedSecret: 's',
+      });
+      const [first] = await alerts.enqueueDeliveries([delivery(channel.id)]);
+      expect(first).toBeDefined();
+      const again = await alerts.enqueueDeliveries([delivery(channel.id), delivery(other.id)]);
+      expect(again.map((d) => d.channelId)).toEqual([other.id]);
+      // Alerts are not held back by a waiting test.
+      const alert = delivery(channel.id, { kind: 'new_issue', projectId: project.id });
+      expect(await alerts.enqueueDeliveries([alert])).toHaveLength(1);
+      await alerts.recordAttempt(
+        first!.id,
+        { at: new Date(), statusCode: 200, latencyMs: 8, verdict: 'delivered', error: null },
+        { status: 'delivered' },
+      );
+      expect(await alerts.enqueueDeliveries([delivery(channel.id)])).toHaveLength(1);
     });
 
     it('claims due deliveries once until the claim runs out, and records attempts', async () => {

@@ -3,7 +3,7 @@
 // and project the caller has already been allowed to touch. JSON views are built here too, so
 // both surfaces answer alike.
 import type { z } from 'zod';
-import { NotFoundError, UserInputError } from '../errors.ts';
+import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
 import type { AlertStore, Delivery, DeliveryAttempt, RuleFields } from '../ports/alert-store.ts';
 import type { MetadataStore, Organization, Project } from '../ports/metadata-store.ts';
 import { channelTest, dashboardUrls, ruleTest } from './alert-payload.ts';
@@ -167,7 +167,11 @@ export async function rotateChannelSecret(deps: AlertManagementDeps, organizatio
   return { channel: channelJson(channel!), signingSecret: secret };
 }
 
-/** Send test: queues a `test` delivery, sent by the dispatcher like any other. */
+/**
+ * Send test: queues a `test` delivery, sent by the dispatcher like any other. A ConflictError
+ * when the channel has a test waiting to be sent already: one at a time, so that tests asked for
+ * by the thousand cannot hold the channel's real alerts behind them.
+ */
 export async function testChannel(deps: AlertManagementDeps, organization: Organization, id: number) {
   const channel = await channelOf(deps, organization, id);
   const [delivery] = await deps.alerts.enqueueDeliveries([
@@ -181,7 +185,12 @@ export async function testChannel(deps: AlertManagementDeps, organization: Organ
       status: 'pending',
     },
   ]);
-  return { delivery: deliveryJson(delivery!) };
+  if (!delivery) {
+    throw new ConflictError(
+      `a test to channel ${channel.id} is already waiting to be sent, and a channel gets one at a time: its deliveries list shows it`,
+    );
+  }
+  return { delivery: deliveryJson(delivery) };
 }
 
 export async function listChannelDeliveries(deps: AlertManagementDeps, organization: Organization, id: number, limit = 50) {
@@ -258,8 +267,10 @@ export async function deleteRule(deps: AlertManagementDeps, project: Project, id
 }
 
 /**
- * A rule's Send test: an issue alert for the sample issue TEST-1, to each of its channels. Its
- * `url` is the rule's page, the subject of a test (there is no issue TEST-1 to open).
+ * A rule's Send test: an issue alert for the sample issue TEST-1, to each of its channels but
+ * those with a test waiting to be sent already (`alreadyWaiting`; a ConflictError when that is
+ * all of them). Its `url` is the rule's page, the subject of a test (there is no issue TEST-1 to
+ * open).
  */
 export async function testRule(deps: AlertManagementDeps, organization: Organization, project: Project, id: number) {
   const rule = await ruleOf(deps, project, id);
@@ -284,7 +295,16 @@ export async function testRule(deps: AlertManagementDeps, organization: Organiza
       status: 'pending' as const,
     })),
   );
-  return { deliveries: deliveries.map(deliveryJson) };
+  if (deliveries.length === 0) {
+    throw new ConflictError(
+      `a test to each of rule ${id}'s channels is already waiting to be sent, and a channel gets one at a time: their deliveries list them`,
+    );
+  }
+  const queued = new Set(deliveries.map((delivery) => delivery.channelId));
+  return {
+    deliveries: deliveries.map(deliveryJson),
+    alreadyWaiting: rule.channelIds.filter((channelId) => !queued.has(channelId)),
+  };
 }
 
 export async function listRules(deps: AlertManagementDeps, project: Project) {

@@ -31,27 +31,63 @@ interface AlertRulePageProps {
   href: (...segments: string[]) => string;
   now: Date;
   notice?: FormNotice | undefined;
-  /** After Send test: the channels the test alert was queued to. */
-  tested?: AlertChannel[] | undefined;
+  /** After Send test: the channels the test alert was queued to, and those that had one waiting already. */
+  tested?: { queued: AlertChannel[]; waiting: AlertChannel[] } | undefined;
 }
 
-function TestNotice({ tested, href }: { tested: AlertChannel[]; href: AlertRulePageProps['href'] }) {
+function ChannelLinks({ channels, href }: { channels: AlertChannel[]; href: AlertRulePageProps['href'] }) {
   return (
-    <p class="notice notice-saved" role="status">
-      A test alert (kind test, sample issue TEST-1) is queued to{' '}
-      {tested.map((channel, i) => (
+    <>
+      {channels.map((channel, i) => (
         <>
           {i > 0 ? ', ' : ''}
           <a href={href('alert-channels', String(channel.id))}>{channel.name}</a>
         </>
       ))}
-      : each channel's deliveries log shows it as it is sent.
+    </>
+  );
+}
+
+function TestNotice({ tested, href }: { tested: NonNullable<AlertRulePageProps['tested']>; href: AlertRulePageProps['href'] }) {
+  const { queued, waiting } = tested;
+  return (
+    <p class="notice notice-saved" role="status">
+      {queued.length > 0 ? (
+        <>
+          A test alert (kind test, sample issue TEST-1) is queued to <ChannelLinks channels={queued} href={href} />: each
+          channel's deliveries log shows it as it is sent.
+        </>
+      ) : (
+        'No test alert is queued.'
+      )}
+      {waiting.length > 0 && (
+        <>
+          {' '}
+          <ChannelLinks channels={waiting} href={href} /> already {waiting.length === 1 ? 'has' : 'have'} a test waiting to be
+          sent, and a channel gets one at a time.
+        </>
+      )}
     </p>
   );
 }
 
 export function AlertRulePage(props: AlertRulePageProps) {
-  const { assets, csrf, viewer, organization, project, rule, values, problems, channels, environments, href, now, notice, tested } = props;
+  const {
+    assets,
+    csrf,
+    viewer,
+    organization,
+    project,
+    rule,
+    values,
+    problems,
+    channels,
+    environments,
+    href,
+    now,
+    notice,
+    tested,
+  } = props;
   const rules = href('projects', project.slug, 'alert-rules');
   const title = rule ? rule.name : 'New rule';
   const refused = Object.keys(problems).length > 0;
@@ -68,7 +104,14 @@ export function AlertRulePage(props: AlertRulePageProps) {
     />
   );
   return (
-    <AppShell title={`${title} · Alert rules · ${project.name}`} assets={assets} organization={organization} current="projects" viewer={viewer} csrf={csrf}>
+    <AppShell
+      title={`${title} · Alert rules · ${project.name}`}
+      assets={assets}
+      organization={organization}
+      current="projects"
+      viewer={viewer}
+      csrf={csrf}
+    >
       <div class="alert-rules">
         <RuleBreadcrumb href={href} project={project} current={title} />
         <h1>{title}</h1>
@@ -103,7 +146,9 @@ export function AlertRulePage(props: AlertRulePageProps) {
               <dt>Status</dt>
               <dd>{rule.enabled ? 'Enabled' : 'Disabled: it sends nothing'}</dd>
               <dt>Last fired</dt>
-              <dd class="rule-fired">{rule.lastFiredAt ? <RelativeTime date={rule.lastFiredAt} now={now} zone={viewer.timeZone} /> : 'Never'}</dd>
+              <dd class="rule-fired">
+                {rule.lastFiredAt ? <RelativeTime date={rule.lastFiredAt} now={now} zone={viewer.timeZone} /> : 'Never'}
+              </dd>
               <dt>Created</dt>
               <dd>
                 <RelativeTime date={rule.createdAt} now={now} zone={viewer.timeZone} />
@@ -141,7 +186,10 @@ export function AlertRulePage(props: AlertRulePageProps) {
                   </button>
                 </form>
               </div>
-              <p class="hint">The rule stops at once; the deliveries it already sent stay in each channel's log. To pause it instead, untick Enabled.</p>
+              <p class="hint">
+                The rule stops at once; the deliveries it already sent stay in each channel's log. To pause it instead, untick
+                Enabled.
+              </p>
             </section>
           </>
         ) : (

@@ -7,7 +7,7 @@
 import { h } from 'preact';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertRule } from '../../core/alerts/alert-rules.ts';
-import { NotFoundError } from '../../core/errors.ts';
+import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { redirectNotice } from '../redirect-notice.ts';
 import type { Project } from '../../core/ports/metadata-store.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
@@ -79,12 +79,28 @@ async function listPage(page: OrganizationPage, project: Project) {
 interface RulePageState {
   values?: RuleFormValues;
   problems?: RuleFormProblems;
-  tested?: boolean;
+  /** After Send test: the channels that had a test waiting already, and so got none more. */
+  tested?: { waiting: Set<number> };
 }
 
-async function rulePage(page: OrganizationPage, project: Project, rule: AlertRule | undefined, status: number, state: RulePageState = {}) {
+/** The channels `?waiting=` names (ids; anything else is ignored). */
+function waitingOf(page: OrganizationPage): { waiting: Set<number> } {
+  const raw = page.ctx.query.waiting;
+  const ids = typeof raw === 'string' ? raw.split(',').map(Number).filter(isRowId) : [];
+  return { waiting: new Set(ids) };
+}
+
+async function rulePage(
+  page: OrganizationPage,
+  project: Project,
+  rule: AlertRule | undefined,
+  status: number,
+  state: RulePageState = {},
+) {
   const channels = await page.deps.alerts.listChannels(page.organization.id);
-  const values = state.values ?? (rule ? ruleFormOf(rule) : { ...EMPTY_RULE_FORM, channelIds: channels.length === 1 ? [String(channels[0]!.id)] : [] });
+  const values =
+    state.values ??
+    (rule ? ruleFormOf(rule) : { ...EMPTY_RULE_FORM, channelIds: channels.length === 1 ? [String(channels[0]!.id)] : [] });
   page.ctx.set('Cache-Control', 'no-store');
   page.send(
     status,
@@ -102,7 +118,13 @@ async function rulePage(page: OrganizationPage, project: Project, rule: AlertRul
       href: page.href,
       now: page.now(),
       notice: state.problems ? undefined : savedNotice(page),
-      tested: state.tested && rule ? channels.filter((c) => rule.channelIds.includes(c.id)) : undefined,
+      tested:
+        state.tested && rule
+          ? {
+              queued: channels.filter((c) => rule.channelIds.includes(c.id) && !state.tested!.waiting.has(c.id)),
+              waiting: channels.filter((c) => rule.channelIds.includes(c.id) && state.tested!.waiting.has(c.id)),
+            }
+          : undefined,
     }),
   );
 }
@@ -162,7 +184,7 @@ export const alertRuleRoutes: OrganizationRoute[] = [
       page.require('alerts');
       const project = await projectOf(page, slug!);
       const rule = await ruleOf(page, project, id!);
-      await rulePage(page, project, rule, 200, { tested: page.ctx.query.saved === 'test' });
+      await rulePage(page, project, rule, 200, { tested: page.ctx.query.saved === 'test' ? waitingOf(page) : undefined });
     },
   },
   {
@@ -187,8 +209,15 @@ export const alertRuleRoutes: OrganizationRoute[] = [
       const project = await projectOf(page, slug!);
       const rule = await ruleOf(page, project, id!);
       if (!(await page.form())) return;
-      await manage.testRule(page.deps, page.organization, project, rule.id);
-      page.seeOther(`${rulesHref(page, project)}/${rule.id}?saved=test`);
+      let waiting: number[];
+      try {
+        waiting = (await manage.testRule(page.deps, page.organization, project, rule.id)).alreadyWaiting;
+      } catch (refused) {
+        if (!(refused instanceof ConflictError)) throw refused;
+        waiting = rule.channelIds;
+      }
+      const also = waiting.length > 0 ? `&waiting=${waiting.join(',')}` : '';
+      page.seeOther(`${rulesHref(page, project)}/${rule.id}?saved=test${also}`);
     },
   },
   {

@@ -7,7 +7,7 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import * as manage from '../../core/alerts/alert-management.ts';
 import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
-import { NotFoundError, UserInputError } from '../../core/errors.ts';
+import { ConflictError, NotFoundError, UserInputError } from '../../core/errors.ts';
 import { redirectNotice } from '../redirect-notice.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { AlertChannelPage, type ChannelFields } from '../pages/alert-channel.tsx';
@@ -24,9 +24,16 @@ const SAVED: Record<string, string> = {
   created: 'The channel is created. Reveal its signing secret for your receiver, then Send test.',
   saved: 'The settings are saved.',
   test: 'A test delivery is queued: the log below shows it as it is sent.',
+  'test-waiting': 'A test delivery is already waiting to be sent, and a channel gets one at a time: the log below shows it.',
 };
 
-const LABELS: Record<string, string> = { name: 'name', url: 'URL', 'digest.hour': 'digest hour', 'digest.timeZone': 'time zone', digest: 'digest' };
+const LABELS: Record<string, string> = {
+  name: 'name',
+  url: 'URL',
+  'digest.hour': 'digest hour',
+  'digest.timeZone': 'time zone',
+  digest: 'digest',
+};
 
 /**
  * The reason a channel form was refused, from the domain's message (which names the API's JSON
@@ -47,7 +54,9 @@ function formProblem(message: string): string {
 async function channelOf(page: OrganizationPage, raw: string): Promise<AlertChannel> {
   const id = Number(raw);
   if (!isRowId(id)) {
-    throw new NotFoundError(`no alert channel ${raw.slice(0, 20)} in ${page.organization.slug}: the Alert channels page lists them`);
+    throw new NotFoundError(
+      `no alert channel ${raw.slice(0, 20)} in ${page.organization.slug}: the Alert channels page lists them`,
+    );
   }
   return manage.channelOf(page.deps, page.organization, id);
 }
@@ -165,7 +174,9 @@ export const channelRoutes: OrganizationRoute[] = [
         await manage.updateChannel(page.deps, page.organization, channel.id, changeOf(typed));
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;
-        return channelPage(page, channel, 400, { refused: { notice: { kind: 'error', text: formProblem(error.message) }, typed } });
+        return channelPage(page, channel, 400, {
+          refused: { notice: { kind: 'error', text: formProblem(error.message) }, typed },
+        });
       }
       page.seeOther(`${page.href('alert-channels', String(channel.id))}?saved=saved`);
     },
@@ -216,8 +227,14 @@ export const channelRoutes: OrganizationRoute[] = [
       page.require('alerts');
       const channel = await channelOf(page, id!);
       if (!(await page.form())) return;
-      await manage.testChannel(page.deps, page.organization, channel.id);
-      page.seeOther(`${page.href('alert-channels', String(channel.id))}?saved=test`);
+      let saved = 'test';
+      try {
+        await manage.testChannel(page.deps, page.organization, channel.id);
+      } catch (refused) {
+        if (!(refused instanceof ConflictError)) throw refused;
+        saved = 'test-waiting';
+      }
+      page.seeOther(`${page.href('alert-channels', String(channel.id))}?saved=${saved}`);
     },
   },
 ];

@@ -67,15 +67,27 @@ afterAll(async () => {
 const cli = <T>(args: string[]) => runCliJson<T>(args, server.env);
 
 async function project(name: string, organization = 'default'): Promise<{ slug: string; dsn: string }> {
-  const created = await cli<{ project: { slug: string }; dsn: string }>(['createproject', '--name', name, '--organization', organization]);
+  const created = await cli<{ project: { slug: string }; dsn: string }>([
+    'createproject',
+    '--name',
+    name,
+    '--organization',
+    organization,
+  ]);
   return { slug: created.project.slug, dsn: created.dsn };
 }
 
 /** A channel made through the CLI, sending to the receiver with `?channel=<tag>` so its requests can be told apart. */
 async function channel(name: string, tag: string, organization = 'default'): Promise<{ id: number; secret: string }> {
-  const created = await cli<{ channel: { id: number }; signingSecret: string }>(
-    ['createchannel', '--name', name, '--url', `${receiver.url}?channel=${tag}`, '--organization', organization],
-  );
+  const created = await cli<{ channel: { id: number }; signingSecret: string }>([
+    'createchannel',
+    '--name',
+    name,
+    '--url',
+    `${receiver.url}?channel=${tag}`,
+    '--organization',
+    organization,
+  ]);
   return { id: created.channel.id, secret: created.signingSecret };
 }
 
@@ -118,7 +130,9 @@ describe("a project's alert rules for an admin", () => {
       const empty = (await page.locator('.empty-state').textContent())!;
       expect(empty).toContain('No alert rules for Shop yet. A rule watches this project');
       expect(empty).toContain('this organization has none yet');
-      await expect(page.getByRole('link', { name: 'create an alert channel' }).getAttribute('href')).resolves.toBe(`${ORG}/alert-channels`);
+      await expect(page.getByRole('link', { name: 'create an alert channel' }).getAttribute('href')).resolves.toBe(
+        `${ORG}/alert-channels`,
+      );
       await checked.recheck('alert-rules-empty');
 
       oncall = await channel('On-call <pager>', 'oncall');
@@ -184,12 +198,23 @@ describe("a project's alert rules for an admin", () => {
       [{ name: 'Back again', trigger: 'regression', minLevel: 'fatal' }, 'An issue regresses', { minLevel: 'fatal' }],
       [
         // Another trigger's settings in the form are ignored: only the chosen one's are read.
-        { name: 'Crowd', trigger: 'many_users', usersThreshold: '25', usersWindow: '60', frequentThreshold: '7', milestones: '9' },
+        {
+          name: 'Crowd',
+          trigger: 'many_users',
+          usersThreshold: '25',
+          usersWindow: '60',
+          frequentThreshold: '7',
+          milestones: '9',
+        },
         'More than 25 users affected in 60 minutes',
         { threshold: 25, windowMinutes: 60, milestones: null },
       ],
       [{ name: 'Crowd ever', trigger: 'many_users', usersThreshold: '3' }, 'More than 3 users affected', { windowMinutes: null }],
-      [{ name: 'Counts', trigger: 'milestone', milestones: '50, 5 500' }, 'An issue reaches 5, 50, 500 events', { milestones: [5, 50, 500] }],
+      [
+        { name: 'Counts', trigger: 'milestone', milestones: '50, 5 500' },
+        'An issue reaches 5, 50, 500 events',
+        { milestones: [5, 50, 500] },
+      ],
       [{ name: 'Defaults', trigger: 'milestone' }, 'An issue reaches 10, 100, 1,000… events', { milestones: null }],
       [{ name: 'Everything', trigger: 'every_occurrence', environment: 'canary' }, 'Every event', { environment: 'canary' }],
       [{ name: 'Shipped', trigger: 'new_release' }, 'A new release', { trigger: 'new_release' }],
@@ -253,7 +278,9 @@ describe("a project's alert rules for an admin", () => {
     expect(zero.html).toContain('The rule is not saved: some fields need a change, marked below.');
     expect(zero.html).toContain('The name must not be empty. Give the rule a name of up to 100 characters');
     expect(zero.html).toContain('The threshold must be at least 1. Write a whole number from 1 to 1000000000');
-    expect(zero.html).toContain('The window is at most 10080 (7 days). Write a whole number of minutes from 1 to 10080 (7 days).');
+    expect(zero.html).toContain(
+      'The window is at most 10080 (7 days). Write a whole number of minutes from 1 to 10080 (7 days).',
+    );
     expect(zero.html).toContain('No channel is picked. Pick at least one of the channels listed');
     expect(zero.html).toContain('value="10081"');
     expect(zero.html).toMatch(/id="frequent-threshold"[^>]*value="0"/);
@@ -264,14 +291,20 @@ describe("a project's alert rules for an admin", () => {
     );
     expect(words.html).toContain('&quot;many&quot; is not a whole number.');
     expect(words.html).toContain('The window is needed for this trigger.');
-    const milestones = await admin.client.post(rulesPath, ruleForm(csrf, { name: 'M', trigger: 'milestone', milestones: '10, ten' }, [oncall.id]));
+    const milestones = await admin.client.post(
+      rulesPath,
+      ruleForm(csrf, { name: 'M', trigger: 'milestone', milestones: '10, ten' }, [oncall.id]),
+    );
     expect(milestones.html).toContain('&quot;ten&quot; is not a whole number. Write event counts separated by commas');
     const trigger = await admin.client.post(rulesPath, ruleForm(csrf, { name: 'T', trigger: 'sometimes' }, [oncall.id]));
     expect(trigger.html).toContain('&quot;sometimes&quot; is no trigger. Pick one of the triggers listed.');
     const before = (await rulesOf(shop.slug)).length;
 
     // The same in the browser, where the messages sit beside their fields.
-    const checked = await openCheckedPage(browser, `${server.url}${rulesPath}/new`, { cookies: admin.client.jar, screenshot: 'alert-rule-new-light' });
+    const checked = await openCheckedPage(browser, `${server.url}${rulesPath}/new`, {
+      cookies: admin.client.jar,
+      screenshot: 'alert-rule-new-light',
+    });
     try {
       const { page } = checked;
       await page.getByLabel('Name').fill('Too eager');
@@ -284,7 +317,9 @@ describe("a project's alert rules for an admin", () => {
       ]);
       await page.waitForLoadState('load');
       expect(response.status()).toBe(400);
-      await expect(page.locator('#frequent-threshold-problem').textContent()).resolves.toMatch(/^The threshold must be at least 1\./);
+      await expect(page.locator('#frequent-threshold-problem').textContent()).resolves.toMatch(
+        /^The threshold must be at least 1\./,
+      );
       await expect(page.getByLabel('Events, more than').getAttribute('aria-invalid')).resolves.toBe('true');
       await expect(page.locator('#channels-problem').textContent()).resolves.toMatch(/^No channel is picked\./);
       expect(await page.getByLabel('Name').inputValue()).toBe('Too eager');
@@ -308,7 +343,10 @@ describe("a project's alert rules for an admin", () => {
       ruleForm(csrf, { name: 'Tested', trigger: 'new_issue', enabled: 'on' }, [oncall.id, second.id]),
     );
     const rulePath = created.location!.replace(/\?.*$/, '');
-    const checked = await openCheckedPage(browser, `${server.url}${rulePath}`, { cookies: admin.client.jar, screenshot: 'alert-rule-page' });
+    const checked = await openCheckedPage(browser, `${server.url}${rulePath}`, {
+      cookies: admin.client.jar,
+      screenshot: 'alert-rule-page',
+    });
     try {
       const { page } = checked;
       await page.getByRole('button', { name: 'Send test' }).click();
@@ -338,6 +376,14 @@ describe("a project's alert rules for an admin", () => {
       const opened = await admin.client.get(new URL(payload.url).pathname);
       expect(opened.status).toBe(200);
       expect(opened.html).toContain('<h1>Tested</h1>');
+
+      // A channel that had a test waiting got none more, and the notice says which.
+      await page.goto(`${server.url}${rulePath}?saved=test&waiting=${second.id}`);
+      await expect(page.locator('.notice-saved').textContent()).resolves.toBe(
+        "A test alert (kind test, sample issue TEST-1) is queued to On-call <pager>: each channel's deliveries log shows it as it is sent. " +
+          'Second hook already has a test waiting to be sent, and a channel gets one at a time.',
+      );
+      await checked.recheck('alert-rule-test-waiting');
     } finally {
       await checked.close();
     }
@@ -366,7 +412,10 @@ describe('a new-issue rule firing on a real event', () => {
     const admin = await signedInPerson(server, 'admin');
     const rulesPath = `${ORG}/projects/${fire.slug}/alert-rules`;
     const csrf = await admin.client.token(`${rulesPath}/new`);
-    for (const [name, enabled] of [['First sight', 'on'], ['Paused', '']] as const) {
+    for (const [name, enabled] of [
+      ['First sight', 'on'],
+      ['Paused', ''],
+    ] as const) {
       const fields: Record<string, string> = { name, trigger: 'new_issue', ...(enabled ? { enabled } : {}) };
       expect((await admin.client.post(rulesPath, ruleForm(csrf, fields, [hook.id]))).status).toBe(303);
     }
@@ -375,7 +424,13 @@ describe('a new-issue rule firing on a real event', () => {
 
     const sent = await runProcess(
       process.execPath,
-      ['alert-events.cjs', fire.dsn, 'fire@1', 'production', JSON.stringify([{ group: 'checkout', message: 'TypeError: cart is undefined' }])],
+      [
+        'alert-events.cjs',
+        fire.dsn,
+        'fire@1',
+        'production',
+        JSON.stringify([{ group: 'checkout', message: 'TypeError: cart is undefined' }]),
+      ],
       { cwd: join(REPO_ROOT, 'test', 'clients', 'node') },
     );
     expect(sent.code, sent.stderr).toBe(0);
@@ -383,7 +438,10 @@ describe('a new-issue rule firing on a real event', () => {
     const payload = JSON.parse(alert!.rawBody.toString('utf8'));
     expect(payload).toMatchObject({ kind: 'new_issue', ruleName: 'First sight', projectName: 'Fire' });
 
-    const checked = await openCheckedPage(browser, `${server.url}${rulesPath}`, { cookies: admin.client.jar, screenshot: 'alert-rules-fired' });
+    const checked = await openCheckedPage(browser, `${server.url}${rulesPath}`, {
+      cookies: admin.client.jar,
+      screenshot: 'alert-rules-fired',
+    });
     try {
       const rows = checked.page.locator('tbody tr');
       const first = await rows.nth(0).locator('td').allTextContents();
@@ -450,18 +508,34 @@ describe('alert rules at the HTTP level', () => {
 
     expect((await owner.client.get(`${ORG}/projects/${theirs.slug}/alert-rules`)).status).toBe(404);
     expect((await owner.client.get(`/organizations/other-org/projects/${theirs.slug}/alert-rules`)).status).toBe(200);
-    expect((await owner.client.post(`${ORG}/projects/${theirs.slug}/alert-rules`, ruleForm(csrf, { name: 'x', trigger: 'new_issue' }, [hook.id]))).status).toBe(404);
+    expect(
+      (
+        await owner.client.post(
+          `${ORG}/projects/${theirs.slug}/alert-rules`,
+          ruleForm(csrf, { name: 'x', trigger: 'new_issue' }, [hook.id]),
+        )
+      ).status,
+    ).toBe(404);
 
     // A form edited to name another organization's channel is refused, naming it, and saves nothing.
-    const refused = await owner.client.post(rulesPath, ruleForm(csrf, { name: 'Sneaky', trigger: 'new_issue', enabled: 'on' }, [hook.id, foreign.id]));
+    const refused = await owner.client.post(
+      rulesPath,
+      ruleForm(csrf, { name: 'Sneaky', trigger: 'new_issue', enabled: 'on' }, [hook.id, foreign.id]),
+    );
     expect(refused.status).toBe(400);
     expect(refused.html).toMatch(new RegExp(`Channel ${foreign.id} is not one of this organization(&#39;|')s\\.`));
     expect(refused.html).not.toContain('Their hook');
     expect(await rulesOf(mine.slug)).toEqual([]);
 
-    const created = await owner.client.post(rulesPath, ruleForm(csrf, { name: 'Mine only', trigger: 'new_issue', enabled: 'on' }, [hook.id]));
+    const created = await owner.client.post(
+      rulesPath,
+      ruleForm(csrf, { name: 'Mine only', trigger: 'new_issue', enabled: 'on' }, [hook.id]),
+    );
     const rulePath = created.location!.replace(/\?.*$/, '');
-    const edited = await owner.client.post(rulePath, ruleForm(csrf, { name: 'Mine only', trigger: 'new_issue', enabled: 'on' }, [foreign.id]));
+    const edited = await owner.client.post(
+      rulePath,
+      ruleForm(csrf, { name: 'Mine only', trigger: 'new_issue', enabled: 'on' }, [foreign.id]),
+    );
     expect(edited.status).toBe(400);
     expect((await rulesOf(mine.slug))[0]!.channelIds).toEqual([hook.id]);
 
@@ -469,7 +543,9 @@ describe('alert rules at the HTTP level', () => {
     const otherProject = await project('Other shop');
     const ruleId = /(\d+)$/.exec(rulePath)![1];
     expect((await owner.client.get(`${ORG}/projects/${otherProject.slug}/alert-rules/${ruleId}`)).status).toBe(404);
-    expect((await owner.client.post(`${ORG}/projects/${otherProject.slug}/alert-rules/${ruleId}/delete`, { csrf })).status).toBe(404);
+    expect((await owner.client.post(`${ORG}/projects/${otherProject.slug}/alert-rules/${ruleId}/delete`, { csrf })).status).toBe(
+      404,
+    );
     expect((await owner.client.get(`${rulesPath}/99999999`)).status).toBe(404);
     expect((await owner.client.get(`${rulesPath}/abc`)).status).toBe(404);
     expect(await rulesOf(mine.slug)).toHaveLength(1);
