@@ -107,7 +107,12 @@ export interface IssueQuery {
 
 /** A page of issues in one order; a cursor continues only the order it came from. */
 export interface IssueListQuery extends IssueQuery {
-  /** Default lastSeen. Ties go by id, newest first, so paging never skips or repeats one. */
+  /**
+   * Default lastSeen. Ties go by id, newest first, so paging never skips or repeats an issue
+   * that does not change meanwhile. Events move an issue up by lastSeen, events and users, so
+   * one that gets an event between pages moves past the cursor and is not on a later page;
+   * firstSeen, which no event changes, reads every issue once (bulk-triage.ts pages so).
+   */
   sort?: IssueSort;
   limit: number;
   cursor?: string;

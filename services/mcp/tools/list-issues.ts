@@ -23,7 +23,8 @@ export const listIssues = defineTool({
     'Issues of one project, most recently seen first unless sort says otherwise (firstSeen, events, users); ' +
     'unresolved ones unless status or an is: term says otherwise; environment narrows to issues seen there. ' +
     'query takes the search syntax: e.g. is:resolved level:error environment:production !firstRelease:1.2 "TypeError: x". ' +
-    'Pass nextCursor back as cursor, with the same sort, for the next page.',
+    'Pass nextCursor back as cursor, with the same sort, for the next page; an issue that gets an event meanwhile moves ' +
+    'up past the cursor and is not listed again: to read every issue once, sort by firstSeen, which no event changes.',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
