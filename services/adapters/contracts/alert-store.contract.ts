@@ -202,7 +202,7 @@ export function describeAlertStoreContract(
       for (const c of [channel, ...others]) await alerts.deleteChannel(org.id, c.id);
     });
 
-    it('adds no test to a channel with a test waiting to be sent, and again once it was sent', async () => {
+    it('adds no test to a channel with a test not yet tried, and again once it was tried', async () => {
       const { org, channel, project } = await setup();
       const other = await alerts.createChannel({
         organizationId: org.id,
@@ -217,10 +217,11 @@ export function describeAlertStoreContract(
       // Alerts are not held back by a waiting test.
       const alert = delivery(channel.id, { kind: 'new_issue', projectId: project.id });
       expect(await alerts.enqueueDeliveries([alert])).toHaveLength(1);
+      // Tried and to be retried: the receiver may have been fixed since, and is tested again.
       await alerts.recordAttempt(
         first!.id,
-        { at: new Date(), statusCode: 200, latencyMs: 8, verdict: 'delivered', error: null },
-        { status: 'delivered' },
+        { at: new Date(), statusCode: 503, latencyMs: 8, verdict: 'retry', error: null },
+        { status: 'pending', nextAttemptAt: new Date(Date.now() + 60_000) },
       );
       expect(await alerts.enqueueDeliveries([delivery(channel.id)])).toHaveLength(1);
     });

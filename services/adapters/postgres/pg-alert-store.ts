@@ -276,16 +276,19 @@ export class PgAlertStore implements AlertStore {
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
     // Channels deleted meanwhile are skipped rather than failing the batch, and so is a test to
-    // a channel with a test still waiting: a channel sends one delivery at a time, and tests
-    // asked for by the thousand put every real alert of the channel behind them. The rules whose
-    // alerts were added (a test is no alert) record that they fired, in the same statement.
+    // a channel with a test not yet tried: a channel sends one delivery at a time, and tests
+    // asked for by the thousand put every real alert of the channel behind them. (One being
+    // retried does not count: a receiver fixed after a failed test can be tested again.) The
+    // rules whose alerts were added (a test is no alert) record that they fired, in the same
+    // statement.
     const result = await db.query<DeliveryRow>(
       `WITH added AS (
          INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
          SELECT v.* FROM ${values.sql} AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
          WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
            AND (v.kind <> 'test' OR NOT EXISTS (
-             SELECT 1 FROM alert_deliveries w WHERE w.channel_id = v.channel_id AND w.kind = 'test' AND w.status = 'pending'))
+             SELECT 1 FROM alert_deliveries w
+             WHERE w.channel_id = v.channel_id AND w.kind = 'test' AND w.status = 'pending' AND w.attempts = 0))
          ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
          RETURNING ${DELIVERY_COLUMNS}
        ), fired AS (
