@@ -77,7 +77,15 @@ export async function findAttention(
   };
   for (const issue of regressed.items) add(issue, 'regressed');
   for (const issue of fresh.items) add(issue, 'new');
-  for (const rise of rises.items) add(rise.issue, rise.kind);
+  for (const rise of rises.items) {
+    add(rise.issue, rise.kind);
+    // A rising issue past what was gathered (a reason had more than MAX_GATHERED) still has the
+    // reasons it would have been gathered for: without them a new issue with a burst ranked as
+    // a burst alone, below every gathered new one.
+    if (gathered.has(rise.issue.id)) continue;
+    if (isRegressedIn(rise.issue, request)) add(rise.issue, 'regressed');
+    if (isNewIn(rise.issue, request)) add(rise.issue, 'new');
+  }
 
   const all = [...found.values()].sort(compareAttention(request.sort));
   const counts = Object.fromEntries(ATTENTION_REASONS.map((r) => [r, all.filter((a) => a.reasons.includes(r)).length])) as Record<
@@ -85,6 +93,20 @@ export async function findAttention(
     number
   >;
   return { all, counts, capped: regressed.capped || fresh.capped || rises.capped, window };
+}
+
+/** Whether gathering regressions would have found the issue (as the query in findAttention asks). */
+function isRegressedIn(issue: Issue, request: AttentionRequest): boolean {
+  if (issue.status !== 'unresolved') return false;
+  return request.release
+    ? issue.regressionRelease === request.release
+    : issue.regressedAt !== null && issue.regressedAt >= request.since;
+}
+
+/** Whether gathering new issues would have found it (unresolved or resolved, first seen in the window or with the release). */
+function isNewIn(issue: Issue, request: AttentionRequest): boolean {
+  if (issue.status !== 'unresolved' && issue.status !== 'resolved') return false;
+  return request.release ? issue.firstRelease === request.release : issue.firstSeen >= request.since;
 }
 
 /** Up to MAX_GATHERED issues per project and status, and whether any list had more. */

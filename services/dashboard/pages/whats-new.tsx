@@ -45,6 +45,8 @@ interface WhatsNewPageProps {
   /** Issues found, shown or not. */
   found: number;
   truncated: boolean;
+  /** A reason had more issues than were gathered: every count is a lower bound, and those shown the first of the gathered. */
+  capped: boolean;
   now: Date;
 }
 
@@ -106,6 +108,7 @@ export function WhatsNewPage(props: WhatsNewPageProps) {
         </header>
 
         <p class="whats-new-summary" id="whats-new-summary">
+          {props.capped ? 'At least ' : ''}
           {props.found} issue{props.found === 1 ? '' : 's'} need{props.found === 1 ? 's' : ''} attention in the {window} across{' '}
           {across}
           {props.found > 0 && ': '}
@@ -117,7 +120,9 @@ export function WhatsNewPage(props: WhatsNewPageProps) {
         </p>
         {props.truncated && (
           <p class="notice notice-warning" role="status">
-            Showing the first {attention.length} by priority; choose one project or a shorter window for the rest.
+            Showing the first {attention.length} by priority
+            {props.capped ? ' of those gathered (the most recently seen of each reason; every count above is a lower bound)' : ''}
+            ; choose one project or a shorter window for the rest.
           </p>
         )}
 

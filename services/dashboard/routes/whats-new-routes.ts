@@ -74,6 +74,7 @@ async function showWhatsNew(page: OrganizationPage): Promise<void> {
       counts: found.counts,
       found: found.all.length,
       truncated: found.all.length > MAX_SHOWN || found.capped,
+      capped: found.capped,
       now: until,
     }),
   );

@@ -256,10 +256,16 @@ describe('whats_new', () => {
       await h.sendEvent(h.projects.otherWeb, errorEvent('Error', `many ${i}`, { fingerprint: [`many ${i}`] }));
     }
     const { structured, text } = await h.call('other', 'whats_new', { sinceMinutes: 60 });
-    expect(structured.counts.new).toBe(100);
+    // The 100 most recently seen, and the issue bursting earlier (not among them), new all the same.
+    expect(structured.counts.new).toBe(101);
+    const bursting = structured.issues.find((issue: { reasons: string[] }) => issue.reasons.includes('burst'));
+    expect(bursting.reasons).toEqual(expect.arrayContaining(['new', 'burst']));
     expect(structured.truncated).toBe(true);
     expect(text.split('\n')[0]).toMatch(
-      /^At least 10\d issues need attention in the last 60 minutes across 1 project \(more than could be gathered: every count is a lower bound\): 0 regressed, 100 new, /,
+      /^At least 10\d issues need attention in the last 60 minutes across 1 project \(more than could be gathered: every count is a lower bound\): 0 regressed, 101 new, /,
+    );
+    expect(text.split('\n')[0]).toContain(
+      'Showing the first 25 by the sort of those gathered (the most recently seen of each reason)',
     );
   });
 

@@ -175,8 +175,10 @@ function summary(s: {
   const scope = s.release ? 'for the release given' : `in the last ${s.minutes} minutes`;
   const across = `across ${s.projects.length} project${s.projects.length === 1 ? '' : 's'}`;
   const reasons = ATTENTION_REASONS.map((r) => `${s.counts[r]} ${r}`).join(', ');
+  // When a reason had more issues than were gathered (capped), the ones gathered are the most
+  // recently seen of it, so the first by the sort are the first of those, not of all.
   const cut = s.truncated
-    ? ` Showing the first ${s.shown} by the sort; narrow with project, environment or a shorter window for the rest.`
+    ? ` Showing the first ${s.shown} by the sort${s.capped ? ' of those gathered (the most recently seen of each reason)' : ''}; narrow with project, environment or a shorter window for the rest.`
     : '';
   const unknown =
     s.release && s.knownIn.length === 0
