@@ -15,6 +15,7 @@ const TOKEN: AgentToken = {
   createdAt: new Date(0),
   revokedAt: null,
   lastUsedAt: null,
+  createdBy: null,
 };
 const SECRET = `errata_agent_${'Zx9'.repeat(14)}`;
 
@@ -30,7 +31,12 @@ function captured(): { logger: ReturnType<typeof createLogger>; lines: string[] 
 }
 
 const batch = [
-  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update_issue', arguments: { shortId: 'web-4', note: SECRET } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'update_issue', arguments: { shortId: 'web-4', note: SECRET } },
+  },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
 ];
 

@@ -21,6 +21,7 @@ const adminToken: AgentToken = {
   createdAt: new Date(),
   revokedAt: null,
   lastUsedAt: null,
+  createdBy: null,
 };
 // Listing reads only the caller's token (which tools it may call); no tool runs here.
 const listingContext = { token: adminToken } as ToolContext;

@@ -68,7 +68,8 @@ export class PgMetadataStore implements MetadataStore {
   readonly finishAssembly: SourceMapIndex['finishAssembly'] = (...a) => this.sourceMaps.finishAssembly(...a);
   readonly getAssembly: SourceMapIndex['getAssembly'] = (...a) => this.sourceMaps.getAssembly(...a);
   readonly forgetAssemblies: SourceMapIndex['forgetAssemblies'] = (...a) => this.sourceMaps.forgetAssemblies(...a);
-  readonly forgetAssembliesBefore: SourceMapIndex['forgetAssembliesBefore'] = (...a) => this.sourceMaps.forgetAssembliesBefore(...a);
+  readonly forgetAssembliesBefore: SourceMapIndex['forgetAssembliesBefore'] = (...a) =>
+    this.sourceMaps.forgetAssembliesBefore(...a);
   readonly keepAssembling: SourceMapIndex['keepAssembling'] = (...a) => this.sourceMaps.keepAssembling(...a);
   readonly saveSourceMapArtifacts: SourceMapIndex['saveSourceMapArtifacts'] = (...a) =>
     this.sourceMaps.saveSourceMapArtifacts(...a);

@@ -23,12 +23,13 @@ export class PgTokenStore implements TokenStore {
     name: string;
     role: Role;
     tokenHash: string;
+    createdBy?: number;
   }): Promise<AgentToken> {
     try {
       const inserted = await this.db.query<{ id: number }>(
-        `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash)
-         VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [token.organizationId, token.projectId, token.name, token.role, token.tokenHash],
+        `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [token.organizationId, token.projectId, token.name, token.role, token.tokenHash, token.createdBy ?? null],
       );
       return (await this.tokenWhere('t.id = $1', [inserted.rows[0]!.id]))[0]!;
     } catch (error) {
@@ -69,7 +70,8 @@ export class PgTokenStore implements TokenStore {
 
   private async tokenWhere(where: string, params: unknown[]): Promise<AgentToken[]> {
     const result = await this.db.query<AgentTokenRow>(
-      `SELECT ${TOKEN_COLUMNS} FROM agent_tokens t LEFT JOIN projects p ON p.id = t.project_id WHERE ${where}`,
+      `SELECT ${TOKEN_COLUMNS} FROM agent_tokens t LEFT JOIN projects p ON p.id = t.project_id
+       LEFT JOIN users c ON c.id = t.created_by WHERE ${where}`,
       params,
     );
     return result.rows.map(toAgentToken);

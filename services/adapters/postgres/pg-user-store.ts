@@ -146,6 +146,7 @@ export class PgUserStore implements UserStore {
   async deleteUser(id: number): Promise<'deleted' | 'missing' | 'only-owner'> {
     return this.db.transaction(async (tx) => {
       if (await isOnlyOwner(tx, id)) return 'only-owner';
+      await revokeTokensMadeBy(tx, id);
       return (await tx.query('DELETE FROM users WHERE id = $1', [id])).affectedRows > 0 ? 'deleted' : 'missing';
     });
   }
@@ -154,7 +155,10 @@ export class PgUserStore implements UserStore {
     return this.db.transaction(async (tx) => {
       if (role !== 'owner' && (await isOnlyOwner(tx, id))) return 'only-owner';
       const result = await tx.query<UserRow>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, role]);
-      if (role !== 'owner') await tx.query('DELETE FROM invitations WHERE invited_by = $1', [id]);
+      if (role !== 'owner') {
+        await tx.query('DELETE FROM invitations WHERE invited_by = $1', [id]);
+        await revokeTokensMadeBy(tx, id);
+      }
       return result.rows[0] && toUser(result.rows[0]);
     });
   }
@@ -362,4 +366,13 @@ export class PgUserStore implements UserStore {
       throw error;
     }
   }
+}
+
+/**
+ * The agent tokens a person made on the dashboard, revoked as they are removed or stop being an
+ * owner (only owners make them): they hold the plaintext, and removal looked complete while
+ * their tokens still worked.
+ */
+async function revokeTokensMadeBy(tx: SqlExecutor, userId: number): Promise<void> {
+  await tx.query('UPDATE agent_tokens SET revoked_at = now() WHERE created_by = $1 AND revoked_at IS NULL', [userId]);
 }

@@ -76,6 +76,7 @@ export interface AgentTokenRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  created_by_email: string | null;
 }
 
 export interface UploadTokenRow {
@@ -102,7 +103,8 @@ export const toUploadToken = (r: UploadTokenRow): UploadToken => ({
 });
 
 export const TOKEN_COLUMNS =
-  't.id, t.organization_id, t.project_id, p.slug AS project_slug, t.name, t.role, t.created_at, t.revoked_at, t.last_used_at';
+  't.id, t.organization_id, t.project_id, p.slug AS project_slug, t.name, t.role, t.created_at, t.revoked_at, t.last_used_at, ' +
+  'c.email AS created_by_email';
 
 export const toAgentToken = (r: AgentTokenRow): AgentToken => ({
   id: r.id,
@@ -114,6 +116,7 @@ export const toAgentToken = (r: AgentTokenRow): AgentToken => ({
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
+  createdBy: r.created_by_email,
 });
 
 export interface IssueRow {

@@ -17,6 +17,8 @@ export interface AgentToken {
   revokedAt: Date | null;
   /** When it last authenticated a request, to the minute (markAgentTokenUsed); null if never. */
   lastUsedAt: Date | null;
+  /** The email of the person who made it on the dashboard; null when made with the CLI. */
+  createdBy: string | null;
 }
 
 /** A project-scoped token for the source map upload tools (`errata_...`). */
@@ -38,6 +40,8 @@ export interface TokenStore {
     name: string;
     role: Role;
     tokenHash: string;
+    /** The person making it on the dashboard: removing or demoting them revokes it (UserStore). */
+    createdBy?: number;
   }): Promise<AgentToken>;
   /** The live (unrevoked) token with this hash. */
   findAgentToken(tokenHash: string): Promise<AgentToken | undefined>;

@@ -12,6 +12,8 @@ interface CreateAgentTokenInput {
   project?: string;
   name?: string;
   organization?: string;
+  /** The person making it on the dashboard (their removal or demotion revokes it). */
+  createdBy?: number;
 }
 
 interface CreatedAgentToken {
@@ -42,6 +44,7 @@ export async function createAgentToken(
     name,
     role,
     tokenHash: hashSecret(plaintext),
+    ...(input.createdBy !== undefined && { createdBy: input.createdBy }),
   });
   return { token, organizationSlug: organization.slug, plaintext };
 }

@@ -255,6 +255,7 @@ function TokenTable({
               </td>
               <td>
                 <RelativeTime date={token.createdAt} now={now} zone={zone} />
+                {token.createdBy && <span class="token-creator muted"> by {token.createdBy}</span>}
               </td>
               <td>
                 {token.lastUsedAt ? (

@@ -86,6 +86,7 @@ export const settingsRoutes: OrganizationRoute[] = [
         const created = await createAgentToken(page.deps.metadata, {
           organization: page.organization.slug,
           role: typed.role,
+          createdBy: page.viewer.id,
           ...(typed.name.trim() ? { name: typed.name } : {}),
           ...(typed.project ? { project: typed.project } : {}),
         });

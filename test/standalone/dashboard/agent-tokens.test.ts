@@ -156,6 +156,8 @@ describe('minting and revoking an agent token on the page', () => {
       const row = page.getByRole('row', { name: /ci-scoped/ });
       await expect(row.locator('td').nth(1).textContent()).resolves.toBe('read');
       await expect(row.locator('td').nth(2).textContent()).resolves.toBe('scoped-app');
+      // Who made it: their removal, or demotion from owner, revokes it.
+      await expect(row.locator('.token-creator').textContent()).resolves.toBe(` by ${owner.email}`);
 
       // The same name again: refused with the reason, the form keeping what was typed.
       await page.getByLabel('Name (optional)').fill('ci-scoped');

@@ -28,6 +28,7 @@ import processedEventsByIssue from './0026-processed-events-by-issue.ts';
 import digestReportedUntil from './0027-digest-reported-until.ts';
 import finishedDeliveries from './0028-finished-deliveries.ts';
 import deletedIssues from './0029-deleted-issues.ts';
+import agentTokenCreators from './0030-agent-token-creators.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -59,4 +60,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0027-digest-reported-until', sql: digestReportedUntil },
   { version: '0028-finished-deliveries', sql: finishedDeliveries },
   { version: '0029-deleted-issues', sql: deletedIssues },
+  { version: '0030-agent-token-creators', sql: agentTokenCreators },
 ];
