@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
 import { ID, sourceMap } from '../../../test/support/bundle-fixtures.ts';
@@ -111,32 +111,6 @@ describe('assembling an uploaded bundle', () => {
     const state = await assemble(sha1(uninjected), await storeChunks(uninjected, 1024));
     expect(state).toMatchObject({ state: 'error' });
     expect(state!.detail).toMatch(/none of the bundle's 2 files can be used: .*carry a debug id.*sentry-cli sourcemaps inject/);
-  });
-
-  it('marks itself running while it reads, so that a long assembly is not taken for dead and claimed again', async () => {
-    const slow = Buffer.from(makeBundle({ ...pair(), 'files/_/_/slow.txt': { type: 'source', url: '~/slow.txt', content: 'slow' } }));
-    const checksum = sha1(slow);
-    const chunks = await storeChunks(slow, 1024);
-    await stores.metadata.forgetAssemblies(projectId, [checksum]);
-    expect(await stores.metadata.claimAssembly(projectId, checksum, new Date(0), new Date(0))).toBe(true);
-    const claimedAt = (await stores.metadata.getAssembly(projectId, checksum))!.updatedAt;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const reading = blobsWith({ get: async (key) => (await held, blobs.get(key)) });
-    const ports = { metadata: stores.metadata, blobs: reading, logger: createLogger('silent') };
-    const assembly = assembleBundle(ports, projectId, checksum, chunks, { maxBytes: MAX_BUNDLE_BYTES, markEveryMs: 10 });
-    await vi.waitFor(async () => {
-      const now = await stores.metadata.getAssembly(projectId, checksum);
-      expect(now).toMatchObject({ state: 'assembling' });
-      expect(now!.updatedAt.getTime()).toBeGreaterThan(claimedAt.getTime());
-    });
-    const markedAt = new Date();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    // Another process asking for what has not been marked since `markedAt` does not get it.
-    expect(await stores.metadata.claimAssembly(projectId, checksum, markedAt, new Date(0))).toBe(false);
-    release();
-    await assembly;
-    expect(await stores.metadata.getAssembly(projectId, checksum)).toMatchObject({ state: 'ok' });
   });
 
   it('reads the bundle across many small chunks without joining them, and indexes its files', async () => {

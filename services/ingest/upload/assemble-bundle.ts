@@ -29,16 +29,7 @@ interface AssemblePorts {
 interface AssembleLimits {
   /** The largest bundle accepted: the sum of its chunks as listed, repeats included. */
   maxBytes: number;
-  /** How often a running assembly is marked running (ASSEMBLY_MARK_MS; shorter in tests). */
-  markEveryMs?: number;
 }
-
-/**
- * How often a running assembly is marked running, well within the 5 minutes after which an
- * unmarked one is taken for dead (upload-routes.ts): a bundle of a gigabyte from a slow blob
- * store can take longer than that, and was claimed and assembled a second time meanwhile.
- */
-const ASSEMBLY_MARK_MS = 60_000;
 
 export async function assembleBundle(
   ports: AssemblePorts,
@@ -48,12 +39,6 @@ export async function assembleBundle(
   limits: AssembleLimits,
 ): Promise<void> {
   const written: Array<{ key: string; debugId: string; type: string }> = [];
-  const marking = setInterval(() => {
-    ports.metadata.keepAssembling(projectId, checksum).catch((error: unknown) => {
-      ports.logger.warn({ err: error, projectId, checksum }, 'could not mark a running assembly');
-    });
-  }, limits.markEveryMs ?? ASSEMBLY_MARK_MS);
-  marking.unref();
   try {
     const sizes = await verifyChunks(ports, projectId, checksum, chunks, limits.maxBytes);
     const bundle = new ChunkedBundle((i) => readCheckedChunk(ports.blobs, projectId, chunks[i]!), sizes);
@@ -95,8 +80,6 @@ export async function assembleBundle(
     await ports.metadata.finishAssembly(projectId, checksum, 'error', detail).catch((failure: unknown) => {
       ports.logger.error({ err: failure, projectId, checksum }, 'could not record the failed assembly');
     });
-  } finally {
-    clearInterval(marking);
   }
 }
 

@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 /** An upload app on its own blob directory, with projects (each with the bundle's one chunk stored) and their tokens. */
-async function uploadApp(projects: string[], maxAssemblies: number) {
+async function uploadApp(projects: string[], maxAssemblies: number, assemblyMarkMs?: number) {
   const inner = await openFsBlobStore(await mkdtemp(join(dir, 'blobs-')));
   const blobs = new GatedBlobs(inner);
   const organization = (await stores.metadata.ensureOrganization('default', 'Default'))!;
@@ -109,6 +109,7 @@ async function uploadApp(projects: string[], maxAssemblies: number) {
       logger: createLogger('silent'),
       baseUrl: 'http://localhost',
       uploadLimits: { maxAssemblies, chunkBytesPerProject: 64 * 1024 * 1024 },
+      ...(assemblyMarkMs !== undefined && { assemblyMarkMs }),
     }),
   );
   const server: Server = await new Promise((resolve) => {
@@ -155,6 +156,27 @@ describe('assemblies', () => {
     expect(await finished('b1', checksum)).toMatchObject({ state: 'ok' });
     expect(await finished('c1', checksum)).toMatchObject({ state: 'ok' });
     expect(new Set(readsOf())).toEqual(new Set([tokens.a1!.projectId, tokens.b1!.projectId, tokens.c1!.projectId]));
+  });
+
+  it('are marked running from their claim, waiting in the queue too, so that no other process takes them for dead', async () => {
+    const { blobs, tokens, assemble, finished } = await uploadApp(['m1'], 2, 10);
+    const waiting = 'e'.repeat(40);
+    const projectId = tokens.m1!.projectId;
+    expect((await assemble('m1', checksum)).body.state).toBe('created');
+    // Behind the first (one a project at a time), whose reads are held.
+    expect((await assemble('m1', waiting)).body.state).toBe('created');
+    const claimedAt = (await stores.metadata.getAssembly(projectId, waiting))!.updatedAt;
+    await eventually(async () => {
+      const now = (await stores.metadata.getAssembly(projectId, waiting))!;
+      return now.state === 'assembling' && now.updatedAt > claimedAt ? now : undefined;
+    }, 'the waiting assembly marked running');
+    const markedAt = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Another process asking for what has not been marked since `markedAt` does not get it.
+    expect(await stores.metadata.claimAssembly(projectId, waiting, markedAt, new Date(0))).toBe(false);
+    blobs.openGate();
+    expect(await finished('m1', checksum)).toMatchObject({ state: 'ok' });
+    expect(await finished('m1', waiting)).toMatchObject({ state: 'error' });
   });
 
   it('answer a failed assembly as failed for a minute, for the polling CLI; the bundle uploaded again later is assembled again', async () => {

@@ -45,10 +45,19 @@ interface UploadDeps {
   baseUrl: string;
   uploadLimits: UploadLimits;
   now?: () => number;
+  /** How often a claimed assembly is marked running (ASSEMBLY_MARK_MS; shorter in tests). */
+  assemblyMarkMs?: number;
 }
 
-/** An assembly that has not finished in this long is presumed dead and may be claimed again. */
+/** An assembly not marked running for this long is presumed dead (its process gone) and may be claimed again. */
 const ASSEMBLY_STALE_MS = 5 * 60_000;
+/**
+ * How often a claimed assembly is marked running, from its claim (waiting in the queue too)
+ * until it ends: a bundle of a gigabyte from a slow blob store, or one waiting behind such a
+ * bundle, took longer than ASSEMBLY_STALE_MS, and another process claimed and assembled it a
+ * second time meanwhile.
+ */
+const ASSEMBLY_MARK_MS = 60_000;
 /**
  * How long a failed assembly is answered as failed: long enough for the CLI polling it (every
  * second or so) to see the error; after that, the same bundle sent again (sentry-cli's bundles
@@ -184,7 +193,15 @@ async function assemble(
   } finally {
     if (claimed) {
       const limits = { maxBytes: largestBundle(deps.uploadLimits) };
-      place.start(() => assembleBundle(deps, projectId, request.checksum, request.chunks, limits));
+      const marking = setInterval(() => {
+        deps.metadata.keepAssembling(projectId, request.checksum).catch((error: unknown) => {
+          deps.logger.warn({ err: error, projectId, checksum: request.checksum }, 'could not mark an assembly running');
+        });
+      }, deps.assemblyMarkMs ?? ASSEMBLY_MARK_MS);
+      marking.unref();
+      place.start(() =>
+        assembleBundle(deps, projectId, request.checksum, request.chunks, limits).finally(() => clearInterval(marking)),
+      );
     } else place.release();
   }
   return created;
