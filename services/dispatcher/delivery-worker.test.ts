@@ -70,7 +70,7 @@ describe('delivery worker', () => {
     receiver.script.push(500, 429);
     const body = '{"kind":"test","title":"\\u003cb\\u003e","body":"","url":""}';
     const [delivery] = await alerts.enqueueDeliveries([
-      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body, status: 'pending' },
     ]);
     const before = await attemptCounts();
     const running = worker();
@@ -106,7 +106,7 @@ describe('delivery worker', () => {
       const rotated = mintSigningSecret();
       await alerts.updateChannel(organizationId, channel.id, { sealedSecret: box.seal(rotated) });
       await alerts.enqueueDeliveries([
-        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body, status: 'pending' },
+        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body, status: 'pending' },
       ]);
       const [after] = await until(() => (receiver.received.length > 0 ? receiver.received.splice(0) : undefined));
       const header = after!.headers['x-errata-signature'] as string;
@@ -127,7 +127,7 @@ describe('delivery worker', () => {
     receiver.script.push(400, 301);
     const add = () =>
       alerts.enqueueDeliveries([
-        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+        { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body: '{}', status: 'pending' },
       ]);
     await add();
     await add();
@@ -144,6 +144,39 @@ describe('delivery worker', () => {
     }
   });
 
+  it('tries a test once: one the receiver answers 503 fails at once, and the next test is queued', async () => {
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'tested',
+      url: receiver.url,
+      sealedSecret: box.seal(mintSigningSecret()),
+    });
+    receiver.script.push(503);
+    const test = {
+      channelId: channel.id,
+      ruleId: null,
+      projectId: null,
+      dedupKey: null,
+      kind: 'test',
+      body: '{}',
+      status: 'pending',
+    } as const;
+    await alerts.enqueueDeliveries([test]);
+    const running = worker();
+    try {
+      const [failed] = await until(async () => {
+        const list = await alerts.listDeliveries(channel.id, 10);
+        return list[0]?.status === 'failed' ? list : undefined;
+      });
+      expect(failed!.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([[503, 'retry']]);
+      expect(await alerts.enqueueDeliveries([test])).toHaveLength(1);
+      await until(async () => ((await alerts.listDeliveries(channel.id, 10))[0]?.status === 'delivered' ? true : undefined));
+      expect(receiver.received.splice(0)).toHaveLength(2);
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('gives a receiver 10 seconds: one that does not answer in time is retried', async () => {
     const channel = await alerts.createChannel({
       organizationId,
@@ -153,7 +186,7 @@ describe('delivery worker', () => {
     });
     receiver.script.push('hang');
     await alerts.enqueueDeliveries([
-      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body: '{}', status: 'pending' },
     ]);
     const running = worker();
     try {
@@ -179,7 +212,7 @@ describe('delivery worker', () => {
     const fine = await alerts.createChannel({ organizationId, name: 'fine', url: receiver.url, sealedSecret: sealed });
     tarpit.script.push('hang');
     const test = (channelId: number) =>
-      ({ channelId, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' }) as const;
+      ({ channelId, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body: '{}', status: 'pending' }) as const;
     // A claim's worth of alerts to the tarpit, then one elsewhere: before, the claim took twenty
     // of the tarpit's, and the other waited for the one that hung.
     await alerts.enqueueDeliveries(Array.from({ length: 20 }, () => test(slow.id)));
@@ -207,7 +240,7 @@ describe('delivery worker', () => {
       sealedSecret: box.seal(mintSigningSecret()),
     });
     await alerts.enqueueDeliveries([
-      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'test', body: '{}', status: 'pending' },
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body: '{}', status: 'pending' },
     ]);
     const running = worker([]);
     try {
@@ -243,7 +276,7 @@ describe('delivery worker', () => {
         ruleId: null,
         projectId: null,
         dedupKey: null,
-        kind: 'test' as const,
+        kind: 'digest' as const,
         body: '{}',
         status: 'pending' as const,
       })),

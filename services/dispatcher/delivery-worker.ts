@@ -98,7 +98,10 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
   }
   const verdict = verdictOf(result.status);
   const attempts = delivery.attempts + 1;
-  const delay = verdict === 'retry' ? retryDelayMs(attempts, deps.retryBaseMs) : undefined;
+  // A test is tried once: it is asked for to see what the receiver answers now, and one waiting
+  // to be retried for hours would let a token queue tests without end (the outbox holds back a
+  // test only while another to its channel has not been tried).
+  const delay = verdict === 'retry' && delivery.kind !== 'test' ? retryDelayMs(attempts, deps.retryBaseMs) : undefined;
   const next =
     verdict === 'delivered'
       ? ({ status: 'delivered' } as const)
