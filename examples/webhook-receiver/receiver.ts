@@ -18,11 +18,14 @@ export interface ReceiverOptions {
   remembered?: number;
 }
 
+/** How much of a refused body is read and dropped so that the sender sees the 413; past it the connection is cut. */
+const DRAINED_BYTES = 8 * 1024 * 1024;
+
 /**
- * The request handler. A body over maxBodyBytes is refused without being held. A delivery
- * Errata sends again (X-Errata-Delivery is the same on every attempt: it timed out waiting for
- * an earlier answer) and a request replayed with the same signature are answered 204 and not
- * handled again.
+ * The request handler. A body over maxBodyBytes is refused with 413 without being held. A
+ * delivery Errata sends again (X-Errata-Delivery is the same on every attempt: it timed out
+ * waiting for an earlier answer) and a request replayed with the same signature are answered
+ * 204 and not handled again.
  */
 export function errataWebhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -32,12 +35,15 @@ export function errataWebhookHandler(options: ReceiverOptions): (req: IncomingMe
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBodyBytes) {
-        res.writeHead(413, { connection: 'close' }).end(`the body is over ${maxBodyBytes} bytes`);
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= maxBodyBytes) chunks.push(chunk);
+      else if (size > maxBodyBytes + DRAINED_BYTES) req.destroy();
+      else chunks.length = 0;
     });
     req.on('end', () => {
+      if (size > maxBodyBytes) {
+        res.writeHead(413, { connection: 'close' }).end(`the body is over ${maxBodyBytes} bytes`);
+        return;
+      }
       const rawBody = Buffer.concat(chunks);
       const header = req.headers['x-errata-signature'] as string | undefined;
       const verdict = verifyErrataWebhook({ secret: options.secret, header, rawBody });
@@ -46,11 +52,13 @@ export function errataWebhookHandler(options: ReceiverOptions): (req: IncomingMe
         return;
       }
       // Only after verifying: an unsigned request must not mark a delivery id as handled.
+      // Recorded only for a request handled: X-Errata-Delivery is not signed, so a replay naming
+      // other ids must not mark them handled (the real deliveries would then be dropped).
       const delivery = req.headers['x-errata-delivery'];
       const repeat = seen.has(`sig:${header}`) || (typeof delivery === 'string' && seen.has(`id:${delivery}`));
-      seen.add(`sig:${header}`);
-      if (typeof delivery === 'string') seen.add(`id:${delivery}`);
       if (!repeat) {
+        seen.add(`sig:${header}`);
+        if (typeof delivery === 'string') seen.add(`id:${delivery}`);
         // Event-derived text (title, location, ...) is untrusted: escape it wherever you show it.
         options.onAlert(JSON.parse(rawBody.toString('utf8')) as { kind: string; title: string; url: string });
       }
