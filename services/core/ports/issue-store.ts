@@ -110,8 +110,9 @@ export interface IssueListQuery extends IssueQuery {
   /**
    * Default lastSeen. Ties go by id, newest first, so paging never skips or repeats an issue
    * that does not change meanwhile. Events move an issue up by lastSeen, events and users, so
-   * one that gets an event between pages moves past the cursor and is not on a later page;
-   * firstSeen, which no event changes, reads every issue once (bulk-triage.ts pages so).
+   * one that gets an event between pages moves past the cursor and is not on a later page. By
+   * firstSeen none is skipped: an event dated earlier only moves an issue down, past the cursor,
+   * where it is met twice (bulk-triage.ts pages so, and keeps it once).
    */
   sort?: IssueSort;
   limit: number;

@@ -24,7 +24,8 @@ export const listIssues = defineTool({
     'unresolved ones unless status or an is: term says otherwise; environment narrows to issues seen there. ' +
     'query takes the search syntax: e.g. is:resolved level:error environment:production !firstRelease:1.2 "TypeError: x". ' +
     'Pass nextCursor back as cursor, with the same sort, for the next page; an issue that gets an event meanwhile moves ' +
-    'up past the cursor and is not listed again: to read every issue once, sort by firstSeen, which no event changes.',
+    'up past the cursor and is not listed again: to miss none, sort by firstSeen (an event dated earlier can only move ' +
+    'an issue later in that list, where it may appear twice).',
   minimumRole: 'read',
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
