@@ -105,18 +105,16 @@ describe('retention', () => {
       { organizationId: org.id, slug: 'late', name: 'late' },
       { publicKey: 'd'.repeat(32), label: 'Default' },
     );
-    const occurrence = { ...occurrenceMaker()(project), timestamp: Date.now() / 1000 };
-    const [counted] = await stores.metadata.recordOccurrences([occurrence]);
-    // The issue is deleted between the batch's counting its event and its storing it.
+    const made = occurrenceMaker();
+    const occurrence = { ...made(project), timestamp: Date.now() / 1000 };
+    const [counted, quiet] = await stores.metadata.recordOccurrences([
+      occurrence,
+      { ...made(project, { hashes: ['quiet'] }), timestamp: Date.now() / 1000 },
+    ]);
+    // The issues are deleted between the batch's counting the first's event and its storing it.
     const actor = { kind: 'person' as const, name: 'ada@example.com' };
-    await triageIssues(
-      stores,
-      project.id,
-      [{ id: counted!.issueId, projectId: project.id }],
-      { action: 'delete' },
-      actor,
-      new Date(),
-    );
+    const doomed = [counted!, quiet!].map((r) => ({ id: r.issueId, projectId: project.id }));
+    await triageIssues(stores, project.id, doomed, { action: 'delete' }, actor, new Date());
     await stores.events.insertEvents([
       newEvent(stores.events, {
         projectId: project.id,

@@ -6,7 +6,7 @@
 // captured data nor Errata's own facts: it travels under `agentWrittenData`, between
 // <agent-written-data> markers, escaped alike. Lists of records are written as tables where that
 // is shorter (text-tables.ts).
-import { asciiJson as escapedJson, ESCAPED, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../core/agent/untrusted-envelope.ts';
+import { asciiJson, ESCAPED, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../core/agent/untrusted-envelope.ts';
 import { withTables } from './text-tables.ts';
 
 const AGENT_WRITTEN_OPEN = '<agent-written-data>';
@@ -14,7 +14,7 @@ const AGENT_WRITTEN_CLOSE = '</agent-written-data>';
 
 /** Captured application data as text: markers around escaped JSON. */
 export function untrustedText(data: unknown): string {
-  return `${UNTRUSTED_OPEN}\n${asciiJson(data)}\n${UNTRUSTED_CLOSE}`;
+  return `${UNTRUSTED_OPEN}\n${tabledJson(data)}\n${UNTRUSTED_CLOSE}`;
 }
 
 /**
@@ -23,12 +23,12 @@ export function untrustedText(data: unknown): string {
  * draw a marker either.
  */
 export function factsText(data: unknown): string {
-  return asciiJson(data);
+  return tabledJson(data);
 }
 
 /** Text agent tokens wrote, as text: markers around escaped JSON. */
 export function agentWrittenText(data: unknown): string {
-  return `${AGENT_WRITTEN_OPEN}\n${asciiJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
+  return `${AGENT_WRITTEN_OPEN}\n${tabledJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
 }
 
 /**
@@ -44,6 +44,6 @@ export function escapedJsonLength(data: unknown): number {
 }
 
 /** Escaped JSON on one line (no indentation: it only cost an agent tokens), lists as tables. */
-function asciiJson(data: unknown): string {
-  return escapedJson(withTables(data));
+function tabledJson(data: unknown): string {
+  return asciiJson(withTables(data));
 }

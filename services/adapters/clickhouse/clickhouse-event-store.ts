@@ -267,6 +267,18 @@ export class ClickHouseEventStore implements EventStore {
     await this.waitForMutations();
   }
 
+  async issuesWithEvents(projectId: number, issueIds: number[]): Promise<number[]> {
+    if (issueIds.length === 0) return [];
+    await this.batcher.flush();
+    const issues = join(
+      issueIds.map((id) => sql`${id}`),
+      ', ',
+    );
+    const rows = await this.select<{ issue_id: number }>(sql`SELECT DISTINCT issue_id FROM ${this.table}
+      WHERE project_id = ${projectId} AND issue_id IN (${issues}) ORDER BY issue_id`);
+    return rows.map((row) => Number(row.issue_id));
+  }
+
   async countEventsForIssue(projectId: number, issueId: number): Promise<number> {
     const rows = await this.select<{ count: string }>(sql`SELECT toString(uniqExact(event_id)) AS count FROM ${this.table}
       WHERE project_id = ${projectId} AND issue_id = ${issueId}`);

@@ -335,6 +335,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.latestEventForIssue(project, 43)).toBeUndefined();
       expect(await store.getEvent(otherProject, keptElsewhere.eventId)).toEqual(keptElsewhere);
       expect(await store.countEventsForIssue(otherProject, 41)).toBe(1);
+      expect(await store.issuesWithEvents(project, [43, 42, 41, 42, 44])).toEqual([42]);
+      expect(await store.issuesWithEvents(otherProject, [41, 42])).toEqual([41]);
+      expect(await store.issuesWithEvents(project, [])).toEqual([]);
       await store.deleteEventsForIssues(project, [41]);
       await store.deleteEventsForIssues(project, []);
     });

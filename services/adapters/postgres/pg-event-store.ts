@@ -172,6 +172,17 @@ export class PgEventStore implements EventStore {
     return result.rows[0]?.count ?? 0;
   }
 
+  async issuesWithEvents(projectId: number, issueIds: number[]): Promise<number[]> {
+    if (issueIds.length === 0) return [];
+    // One probe of the (project, issue) index each, not a read of every event of the issues.
+    const result = await this.db.query<{ id: number }>(
+      `SELECT id FROM unnest($2::int[]) AS id
+       WHERE EXISTS (SELECT 1 FROM events WHERE project_id = $1 AND issue_id = id) ORDER BY id`,
+      [projectId, [...new Set(issueIds)]],
+    );
+    return result.rows.map((r) => r.id);
+  }
+
   async eventsForTrace(projectIds: number[], traceId: string, limit: number): Promise<StoredEvent[]> {
     if (projectIds.length === 0) return [];
     const result = await this.db.query<EventRow>(

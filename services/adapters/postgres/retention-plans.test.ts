@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../pglite/pglite-client.ts';
 import { migrate } from './migrate.ts';
 import { PgAlertStore } from './pg-alert-store.ts';
+import { PgSourceMapIndex } from './pg-source-map-index.ts';
 import type { SqlClient } from './sql-client.ts';
 
 let db: PGliteClient;
@@ -42,6 +43,13 @@ describe('retention reads what expired through an index', () => {
     await new PgAlertStore(noting).deleteFinishedDeliveriesBefore(new Date());
     const plan = await planOfLast();
     expect(plan).toContain('alert_deliveries_finished');
+    expect(plan).not.toMatch(/Seq Scan/);
+  });
+
+  it("forgetAssembliesBefore finds an assembly's files by the bundle that wrote them", async () => {
+    await new PgSourceMapIndex(noting).forgetAssembliesBefore(new Date());
+    const plan = await planOfLast();
+    expect(plan).toContain('source_map_artifacts_bundle');
     expect(plan).not.toMatch(/Seq Scan/);
   });
 });

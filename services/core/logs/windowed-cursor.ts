@@ -14,3 +14,12 @@ export function readWindowedCursor(cursor: string): { sinceMs?: number; store: s
   const match = /^(\d{1,15})~(.+)$/.exec(cursor);
   return match ? { sinceMs: Number(match[1]), store: match[2]! } : { store: cursor };
 }
+
+/**
+ * Where a later page's window starts, in the caller's unit: the start its cursor carried, no
+ * earlier than retention keeps (`oldest`); undefined when it carried none, or one after `now`
+ * (not a page's), and the window is computed afresh.
+ */
+export function pagedWindowStart(carried: number | undefined, now: number, oldest: number): number | undefined {
+  return carried !== undefined && carried <= now ? Math.max(oldest, carried) : undefined;
+}

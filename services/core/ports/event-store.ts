@@ -111,6 +111,8 @@ export interface EventStore {
   hourlyEventCounts(projectId: number, issueIds: number[], since: number): Promise<HourlyCount[]>;
   /** Events per issue with since <= timestamp < until, for the given projects; issues without events left out. */
   countEventsByIssue(projectIds: number[], since: number, until: number): Promise<Map<number, number>>;
+  /** Of these issues of one project, those with any stored event (retention's sweep of deleted issues asks before deleting). */
+  issuesWithEvents(projectId: number, issueIds: number[]): Promise<number[]>;
   /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
   deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void>;
   /**

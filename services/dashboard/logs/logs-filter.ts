@@ -4,6 +4,7 @@
 // any view of the logs can be shared by its address.
 import { UserInputError } from '../../core/errors.ts';
 import { LOG_ORDERS, type LogOrder } from '../../core/ports/log-store.ts';
+import { pagedWindowStart } from '../../core/logs/windowed-cursor.ts';
 
 export const LOG_WINDOWS = ['15m', '1h', '24h', '7d', '30d'] as const;
 export type LogWindow = (typeof LOG_WINDOWS)[number];
@@ -90,7 +91,8 @@ export function logsWindow(
   }
   // A preset starts on a minute, so that its histogram's bars (whole minutes) can be drawn
   // from the store's per-minute counts; it is up to a minute shorter than its name says.
-  if (pagedFrom !== undefined && pagedFrom <= end) return { since: Math.max(oldest, pagedFrom), until: end };
+  const paged = pagedWindowStart(pagedFrom, end, oldest);
+  if (paged !== undefined) return { since: paged, until: end };
   return { since: Math.ceil(Math.max(oldest, end - WINDOW_MINUTES[filter.window] * 60) / 60) * 60, until: end };
 }
 

@@ -10,7 +10,7 @@ import { setOwn } from '../../core/event/coerce.ts';
 import { LEVELS } from '../../core/event/level.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
-import { readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
+import { pagedWindowStart, readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import type { EventStore } from '../../core/ports/event-store.ts';
 import type { LogStore } from '../../core/ports/log-store.ts';
 import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
@@ -147,9 +147,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
     const oldest = now() - deps.maxLogWindowMinutes * 60_000;
     // A later page keeps the window's start from the first (windowed-cursor.ts).
     const sinceMs =
-      paging?.sinceMs !== undefined && paging.sinceMs <= now()
-        ? Math.max(oldest, paging.sinceMs)
-        : now() - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60_000;
+      pagedWindowStart(paging?.sinceMs, now(), oldest) ?? now() - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60_000;
     const page = await deps.logs.searchLogs({
       projectId: project.id,
       ...(query.level ? { levels: query.level } : {}),

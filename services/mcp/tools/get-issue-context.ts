@@ -15,7 +15,7 @@ import { latestIssueEvent } from '../../core/issues/latest-event.ts';
 import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
-import { bounded, DEFAULT_BOUNDS, lastWithNote, VERBOSE_BOUNDS } from '../bounded.ts';
+import { bounded, DEFAULT_BOUNDS, VERBOSE_BOUNDS } from '../bounded.ts';
 import { breadcrumbLines, logLine } from '../tool-kit/event-lines.ts';
 import { eventStackView, exceptionsView, withoutTitleValue } from '../tool-kit/exception-view.ts';
 import {

@@ -2,7 +2,7 @@
 // and time window, newest first. Every record is captured text: all of it is untrusted data.
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel, type LogRecord } from '../../core/logs/log-record.ts';
-import { readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
+import { pagedWindowStart, readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded, DEFAULT_BOUNDS } from '../bounded.ts';
@@ -251,10 +251,8 @@ function logWindow(
   if (input.from === undefined && input.to === undefined) {
     const asked = input.sinceMinutes ?? (input.traceId ? maxMinutes : DEFAULT_MINUTES);
     const minutes = Math.min(asked, maxMinutes);
-    if (pagedFrom !== undefined && pagedFrom <= now) {
-      const since = Math.max(oldest, pagedFrom);
-      return { since, minutes: Math.ceil((now - since) / 60_000) };
-    }
+    const since = pagedWindowStart(pagedFrom, now, oldest);
+    if (since !== undefined) return { since, minutes: Math.ceil((now - since) / 60_000) };
     return { since: now - minutes * 60_000, minutes };
   }
   if (input.sinceMinutes !== undefined) {

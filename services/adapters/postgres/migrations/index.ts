@@ -26,7 +26,7 @@ import issueEventHours from './0024-issue-event-hours.ts';
 import selfChosenEmails from './0025-self-chosen-emails.ts';
 import processedEventsByIssue from './0026-processed-events-by-issue.ts';
 import digestReportedUntil from './0027-digest-reported-until.ts';
-import finishedDeliveries from './0028-finished-deliveries.ts';
+import retentionIndexes from './0028-retention-indexes.ts';
 import deletedIssues from './0029-deleted-issues.ts';
 import agentTokenCreators from './0030-agent-token-creators.ts';
 
@@ -58,7 +58,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0025-self-chosen-emails', sql: selfChosenEmails },
   { version: '0026-processed-events-by-issue', sql: processedEventsByIssue },
   { version: '0027-digest-reported-until', sql: digestReportedUntil },
-  { version: '0028-finished-deliveries', sql: finishedDeliveries },
+  { version: '0028-retention-indexes', sql: retentionIndexes },
   { version: '0029-deleted-issues', sql: deletedIssues },
   { version: '0030-agent-token-creators', sql: agentTokenCreators },
 ];
