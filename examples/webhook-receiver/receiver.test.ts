@@ -37,6 +37,9 @@ describe('the example webhook receiver', () => {
     // A replay of the first request under another delivery id: not handled, and that id is not
     // taken, so the real delivery 2 still is.
     expect((await send(first.body, { 'x-errata-signature': first.signature, 'x-errata-delivery': '2' })).status).toBe(204);
+    // A replay of Errata's retry under another id, or none.
+    expect((await send(retry.body, { 'x-errata-signature': retry.signature, 'x-errata-delivery': '98' })).status).toBe(204);
+    expect((await send(retry.body, { 'x-errata-signature': retry.signature })).status).toBe(204);
     const second = signed('second');
     expect((await send(second.body, { 'x-errata-signature': second.signature, 'x-errata-delivery': '2' })).status).toBe(204);
     expect(alerts).toEqual(['first', 'second']);

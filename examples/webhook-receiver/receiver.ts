@@ -52,12 +52,14 @@ export function errataWebhookHandler(options: ReceiverOptions): (req: IncomingMe
         return;
       }
       // Only after verifying: an unsigned request must not mark a delivery id as handled.
-      // Recorded only for a request handled: X-Errata-Delivery is not signed, so a replay naming
-      // other ids must not mark them handled (the real deliveries would then be dropped).
+      // Every verified signature is kept (it cannot be forged), so that no replay of Errata's
+      // retry passes either; the delivery id only for a request handled: X-Errata-Delivery is
+      // not signed, so a replay naming other ids must not mark them handled (the real
+      // deliveries would then be dropped).
       const delivery = req.headers['x-errata-delivery'];
       const repeat = seen.has(`sig:${header}`) || (typeof delivery === 'string' && seen.has(`id:${delivery}`));
+      seen.add(`sig:${header}`);
       if (!repeat) {
-        seen.add(`sig:${header}`);
         if (typeof delivery === 'string') seen.add(`id:${delivery}`);
         // Event-derived text (title, location, ...) is untrusted: escape it wherever you show it.
         options.onAlert(JSON.parse(rawBody.toString('utf8')) as { kind: string; title: string; url: string });

@@ -168,7 +168,7 @@ describe('delivery worker', () => {
         const list = await alerts.listDeliveries(channel.id, 10);
         return list[0]?.status === 'failed' ? list : undefined;
       });
-      expect(failed!.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([[503, 'retry']]);
+      expect(failed!.attemptLog.map((a) => [a.statusCode, a.verdict])).toEqual([[503, 'failed']]);
       expect(await alerts.enqueueDeliveries([test])).toHaveLength(1);
       await until(async () => ((await alerts.listDeliveries(channel.id, 10))[0]?.status === 'delivered' ? true : undefined));
       expect(receiver.received.splice(0)).toHaveLength(2);

@@ -111,9 +111,11 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
   // By what happens next: a retryable answer that used the last attempt is a failure.
   deps.metrics.webhookAttempts.inc({ verdict: next.status === 'pending' ? 'retry' : next.status });
   const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.status}`);
+  // A test's retryable answer is logged as what it was for the test: its end.
+  const logged = delivery.kind === 'test' && verdict === 'retry' ? 'failed' : verdict;
   await deps.alerts.recordAttempt(
     delivery.id,
-    { at, statusCode: result.status ?? null, latencyMs: result.latencyMs, verdict, error },
+    { at, statusCode: result.status ?? null, latencyMs: result.latencyMs, verdict: logged, error },
     next,
   );
   if (next.status !== 'delivered') {

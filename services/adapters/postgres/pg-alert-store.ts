@@ -277,10 +277,9 @@ export class PgAlertStore implements AlertStore {
     );
     // Channels deleted meanwhile are skipped rather than failing the batch, and so is a test to
     // a channel with a test not yet tried: a channel sends one delivery at a time, and tests
-    // asked for by the thousand put every real alert of the channel behind them. (One being
-    // retried does not count: a receiver fixed after a failed test can be tested again.) The
-    // rules whose alerts were added (a test is no alert) record that they fired, in the same
-    // statement.
+    // asked for by the thousand put every real alert of the channel behind them (a test is tried
+    // once, never retried: delivery-worker.ts). The rules whose alerts were added (a test is no
+    // alert) record that they fired, in the same statement.
     const result = await db.query<DeliveryRow>(
       `WITH added AS (
          INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)

@@ -170,8 +170,15 @@ export function oidcRoutes(deps: OidcRouteDeps) {
       }
       // The store keeps the only owner an owner even when another sign-in demoted the second meanwhile.
       if (outcome.kind === 'sign-in' && outcome.user.role !== outcome.role) {
-        if ((await deps.users.setRole(userId, outcome.role)) === 'only-owner') {
+        const changed = await deps.users.setRole(userId, outcome.role);
+        if (changed === 'only-owner') {
           deps.logger.warn({ userId, role: outcome.role }, "OpenID sign-in: the provider's role not applied to the only owner");
+        } else if (changed && outcome.user.role === 'owner') {
+          // Not quiet: the agent tokens and invitations they made are revoked with it (UserStore.setRole).
+          deps.logger.warn(
+            { userId, role: outcome.role },
+            "OpenID sign-in demoted an owner, as the provider's role says: the agent tokens and invitations they made are revoked",
+          );
         }
       }
       await beginSession(deps.users, jar, ctx, userId, nextPath(nextOf(cookie!)) ?? '/organizations');
