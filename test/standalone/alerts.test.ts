@@ -512,9 +512,24 @@ describe('triggers', () => {
 
 describe('delivery', () => {
   it('a restart in the middle of a retry schedule loses nothing', async () => {
+    // A real alert: a test is tried once, never retried.
+    const flaky = await provision(server, 'Flaky');
     const { id, secret } = await createChannel('Flaky', `${receiver.url}?channel=flaky`);
+    const rule = await call('POST', rules(flaky.projectSlug), { name: 'Flaky new', trigger: 'new_issue', channelIds: [id] });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
     receiver.script.push(503);
-    await call('POST', `${channels()}/${id}/test`);
+    const sent = await runProcess(
+      process.execPath,
+      [
+        'alert-events.cjs',
+        flaky.dsn,
+        'flaky@1',
+        'production',
+        JSON.stringify([{ group: 'flaky', message: 'flaky failed', user: 'u1' }]),
+      ],
+      { cwd: CLIENT_DIR },
+    );
+    expect(sent.code, sent.stderr).toBe(0);
     await eventually(async () => {
       const listed = await call('GET', `${channels()}/${id}/deliveries`);
       return listed.body.deliveries[0]?.attempts === 1 ? true : undefined;

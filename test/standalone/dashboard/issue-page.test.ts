@@ -164,11 +164,17 @@ describe('the issue page', () => {
     try {
       const { page } = checked;
       const markdown = (await page.locator('#copy-copy-as-markdown').textContent())!;
-      expect(markdown).toContain(`## ${issue.shortId}: ${issue.title}`);
+      expect(markdown).toContain(`## ${issue.shortId}\n`);
       expect(markdown).toContain('- Status: unresolved');
       expect(markdown).toContain('- Events: 3, users: 1');
       expect(markdown).toContain(`- URL: ${server.url}${issuePath(issue.shortId)}`);
-      expect(markdown).toMatch(/1\. `parseCart` at .*send-events\.cjs:\d+:\d+/);
+      // What the application sent is in the untrusted-data envelope, as the MCP tools give it.
+      const captured = JSON.parse(/<untrusted-data>\n(.*)\n<\/untrusted-data>/.exec(markdown)![1]!);
+      expect(captured.title).toBe(issue.title);
+      expect(captured.topInAppFramesNewestFirst[0]).toMatchObject({
+        function: 'parseCart',
+        at: expect.stringMatching(/send-events\.cjs:\d+:\d+$/),
+      });
       const call = JSON.parse((await page.locator('#copy-copy-as-mcp-call').textContent())!);
       expect(call).toEqual({
         jsonrpc: '2.0',
