@@ -226,6 +226,14 @@ export function describeAlertStoreContract(
       expect(await alerts.enqueueDeliveries([delivery(channel.id)])).toHaveLength(1);
     });
 
+    it('adds one test to a channel when two come in one batch or in requests at once', async () => {
+      const { channel } = await setup();
+      expect(await alerts.enqueueDeliveries([delivery(channel.id), delivery(channel.id)])).toHaveLength(1);
+      const { channel: quiet } = await setup();
+      const added = await Promise.all([1, 2, 3, 4].map(() => alerts.enqueueDeliveries([delivery(quiet.id)])));
+      expect(added.flat()).toHaveLength(1);
+    });
+
     it('claims due deliveries once until the claim runs out, and records attempts', async () => {
       const { channel } = await setup();
       const [added] = await alerts.enqueueDeliveries([delivery(channel.id)]);

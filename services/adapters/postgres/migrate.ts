@@ -49,7 +49,7 @@ export async function pendingMigrations(db: SqlClient): Promise<string[]> {
 }
 
 /** Our migration files hold plain DDL: statements end with ";" at the end of a line. */
-function splitStatements(sql: string): string[] {
+export function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*$/m)
     .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())

@@ -275,20 +275,18 @@ export class PgAlertStore implements AlertStore {
       ordered.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
       ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
     );
-    // Channels deleted meanwhile are skipped rather than failing the batch, and so is a test to
-    // a channel with a test not yet tried: a channel sends one delivery at a time, and tests
-    // asked for by the thousand put every real alert of the channel behind them (a test is tried
-    // once, never retried: delivery-worker.ts). The rules whose alerts were added (a test is no
-    // alert) record that they fired, in the same statement.
+    // Channels deleted meanwhile are skipped rather than failing the batch. So is a repeat of an
+    // alert's dedup key, and a test to a channel with a test not yet tried (the partial unique
+    // index of migration 0031, which holds against concurrent requests too): a channel sends one
+    // delivery at a time, and tests asked for by the thousand put every real alert of the channel
+    // behind them (a test is tried once, never retried: delivery-worker.ts). The rules whose
+    // alerts were added (a test is no alert) record that they fired, in the same statement.
     const result = await db.query<DeliveryRow>(
       `WITH added AS (
          INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
          SELECT v.* FROM ${values.sql} AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
          WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
-           AND (v.kind <> 'test' OR NOT EXISTS (
-             SELECT 1 FROM alert_deliveries w
-             WHERE w.channel_id = v.channel_id AND w.kind = 'test' AND w.status = 'pending' AND w.attempts = 0))
-         ON CONFLICT (rule_id, channel_id, dedup_key) WHERE dedup_key IS NOT NULL DO NOTHING
+         ON CONFLICT DO NOTHING
          RETURNING ${DELIVERY_COLUMNS}
        ), fired AS (
          UPDATE alert_rules SET last_fired_at = now()

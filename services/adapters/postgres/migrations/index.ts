@@ -29,6 +29,7 @@ import digestReportedUntil from './0027-digest-reported-until.ts';
 import retentionIndexes from './0028-retention-indexes.ts';
 import deletedIssues from './0029-deleted-issues.ts';
 import agentTokenCreators from './0030-agent-token-creators.ts';
+import oneUntriedTest from './0031-one-untried-test.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -61,4 +62,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0028-retention-indexes', sql: retentionIndexes },
   { version: '0029-deleted-issues', sql: deletedIssues },
   { version: '0030-agent-token-creators', sql: agentTokenCreators },
+  { version: '0031-one-untried-test', sql: oneUntriedTest },
 ];
