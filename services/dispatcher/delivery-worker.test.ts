@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyErrataWebhook } from '../../examples/webhook-receiver/verify-errata-webhook.ts';
+import { MAX_ATTEMPTS } from '../core/alerts/delivery-policy.ts';
 import { secretBox } from '../core/alerts/secret-box.ts';
 import { mintSigningSecret } from '../core/alerts/webhook-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -172,6 +173,42 @@ describe('delivery worker', () => {
       expect(await alerts.enqueueDeliveries([test])).toHaveLength(1);
       await until(async () => ((await alerts.listDeliveries(channel.id, 10))[0]?.status === 'delivered' ? true : undefined));
       expect(receiver.received.splice(0)).toHaveLength(2);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('logs the last attempt of an alert as its failure, though the answer could have been retried', async () => {
+    const channel = await alerts.createChannel({
+      organizationId,
+      name: 'last try',
+      url: receiver.url,
+      sealedSecret: box.seal(mintSigningSecret()),
+    });
+    const [delivery] = await alerts.enqueueDeliveries([
+      { channelId: channel.id, ruleId: null, projectId: null, dedupKey: null, kind: 'digest', body: '{}', status: 'pending' },
+    ]);
+    // The attempts before the last, as the worker records them.
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      await alerts.recordAttempt(
+        delivery!.id,
+        { at: new Date(), statusCode: 503, latencyMs: 1, verdict: 'retry', error: 'HTTP 503' },
+        { status: 'pending', nextAttemptAt: new Date() },
+      );
+    }
+    receiver.script.push(503);
+    const before = await attemptCounts();
+    const running = worker();
+    try {
+      const [failed] = await until(async () => {
+        const list = await alerts.listDeliveries(channel.id, 1);
+        return list[0]?.status === 'failed' ? list : undefined;
+      });
+      expect(failed!.attemptLog).toHaveLength(MAX_ATTEMPTS);
+      expect(failed!.attemptLog.at(-1)).toMatchObject({ statusCode: 503, verdict: 'failed' });
+      const counted = await attemptCounts();
+      expect((counted.failed ?? 0) - (before.failed ?? 0)).toBe(1);
+      expect(receiver.received.splice(0)).toHaveLength(1);
     } finally {
       await running.stop();
     }

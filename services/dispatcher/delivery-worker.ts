@@ -108,14 +108,14 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
       : delay === undefined
         ? ({ status: 'failed' } as const)
         : ({ status: 'pending', nextAttemptAt: new Date(now() + delay) } as const);
-  // By what happens next: a retryable answer that used the last attempt is a failure.
-  deps.metrics.webhookAttempts.inc({ verdict: next.status === 'pending' ? 'retry' : next.status });
+  // Counted and logged by what happens next: a retryable answer that used the last attempt, or
+  // a test's (tried once), is the delivery's failure, and the log says so.
+  const outcome = next.status === 'pending' ? 'retry' : next.status;
+  deps.metrics.webhookAttempts.inc({ verdict: outcome });
   const error = result.error ?? (verdict === 'delivered' ? null : `HTTP ${result.status}`);
-  // A test's retryable answer is logged as what it was for the test: its end.
-  const logged = delivery.kind === 'test' && verdict === 'retry' ? 'failed' : verdict;
   await deps.alerts.recordAttempt(
     delivery.id,
-    { at, statusCode: result.status ?? null, latencyMs: result.latencyMs, verdict: logged, error },
+    { at, statusCode: result.status ?? null, latencyMs: result.latencyMs, verdict: outcome, error },
     next,
   );
   if (next.status !== 'delivered') {
