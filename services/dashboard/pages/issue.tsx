@@ -63,7 +63,7 @@ export function IssuePage(props: IssuePageProps) {
         <nav class="crumbs" aria-label="Breadcrumb">
           <a href={href('issues')}>Issues</a>
           <span aria-hidden="true"> / </span>
-          <span>{data.project.name}</span>
+          <a href={`${href('issues')}?${new URLSearchParams({ project: data.project.slug })}`}>{data.project.name}</a>
           <span aria-hidden="true"> / </span>
           <span aria-current="page">{issue.shortId}</span>
         </nav>

@@ -168,13 +168,13 @@ export function IssuesPage(props: IssuesPageProps) {
   );
 }
 
-function Filters({ filter, href, environments, releases, status }: IssuesPageProps) {
+function Filters({ filter, href, environments, releases }: IssuesPageProps) {
   const withCurrent = (values: string[], current: string | undefined) =>
     current && !values.includes(current) ? [current, ...values] : values;
   return (
     <form class="issues-filters" method="get" action={href('issues')} role="search">
       <input type="hidden" name="project" value={filter.project} />
-      {filter.status && <input type="hidden" name="status" value={status} />}
+      {filter.status && <input type="hidden" name="status" value={filter.status} />}
       <div class="field issues-search">
         <label for="query">Search</label>
         <input

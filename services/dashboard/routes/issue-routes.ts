@@ -106,8 +106,9 @@ export const issueRoutes: OrganizationRoute[] = [
       }
       const { project, issue } = await findIssue(page, shortId!);
       await triageIssues(page.deps, project.id, [issue], request, { kind: 'person', name: page.viewer.email }, page.now());
+      // To the list of the issue's own project, saying what was done (the list's notice).
       if (request.action === 'delete')
-        return page.seeOther(`${page.href('issues')}?deleted=${encodeURIComponent(issue.shortId)}`);
+        return page.seeOther(`${page.href('issues')}?${new URLSearchParams({ project: project.slug, done: 'delete', n: '1' })}`);
       page.seeOther(`${page.href('issues', issue.shortId)}?done=${request.action}`);
     },
   },

@@ -360,14 +360,18 @@ describe('triage from the issue page', () => {
     });
     try {
       const { page } = checked;
+      // The breadcrumb's project leads to that project's list, as the delete does below.
+      const projectList = `issues?project=${project.projectSlug}`;
+      expect((await page.locator('.crumbs a').nth(1).getAttribute('href'))?.endsWith(`/${projectList}`)).toBe(true);
       await page.getByRole('link', { name: 'Delete…' }).click();
       await page.waitForLoadState('load');
       await checked.recheck('issue-delete-confirm');
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Delete ${issue.shortId}?`);
       await Promise.all([
-        page.waitForURL(/\/issues\?deleted=/),
+        page.waitForURL((url) => url.href.endsWith(`/${projectList}&done=delete&n=1`)),
         page.getByRole('button', { name: 'Delete issue and events' }).click(),
       ]);
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Deleted 1 issue.');
     } finally {
       await checked.close();
     }

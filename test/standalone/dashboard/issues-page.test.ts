@@ -209,6 +209,19 @@ describe('the Issues page', () => {
     }
   });
 
+  it('keeps the tab chosen when a search with an is: term is changed', async () => {
+    const checked = await open('?status=all&query=is%3Aresolved', 'issues-search-tab');
+    try {
+      const { page } = checked;
+      await page.getByLabel('Search').fill('Sortable');
+      await Promise.all([page.waitForURL(/query=Sortable/), page.getByLabel('Search').press('Enter')]);
+      expect(new URL(page.url()).searchParams.get('status')).toBe('all');
+      expect((await titles(page)).sort()).toEqual(['Sortable alpha', 'Sortable beta', 'Sortable gamma']);
+    } finally {
+      await checked.close();
+    }
+  });
+
   it('sorts by last seen, first seen, events and users', async () => {
     const expected = {
       lastSeen: ['Sortable beta', 'Sortable alpha', 'Sortable gamma'],
