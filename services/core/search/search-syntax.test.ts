@@ -65,6 +65,11 @@ describe('parseSearch', () => {
     ]);
   });
 
+  it('refuses -key:value for a known key, pointing to !key:value; -word stays text', () => {
+    expect(failure('x -is:open', '-is:open').message).toContain('to exclude, write !is:open');
+    expect(parse('-rf -other:1').map((t) => t.value)).toEqual(['-rf', '-other:1']);
+  });
+
   it('refuses an unknown key, naming it, listing the keys and how to search for the text instead', () => {
     const e = failure('crash foo:bar', 'foo:bar');
     expect(e.message).toContain('unknown key "foo"');

@@ -80,7 +80,13 @@ export function parseSearch(query: string, spec: SearchSpec): SearchTerm[] {
     const key = KEY.exec(query);
     if (!key) {
       i = wordEnd(query, i);
-      terms.push({ kind: 'text', value: query.slice(start, i), token: query.slice(start, i) });
+      const token = query.slice(start, i);
+      // GitHub's exclusion, -key:value, would otherwise be searched for as text and find nothing.
+      const dashed = /^-([A-Za-z][A-Za-z0-9_.-]*):/.exec(token);
+      if (dashed && keys.has(dashed[1]!.toLowerCase())) {
+        throw new SearchSyntaxError(token, `to exclude, write !${token.slice(1)}; to find the text, quote it`);
+      }
+      terms.push({ kind: 'text', value: token, token });
       continue;
     }
     i = KEY.lastIndex;
