@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { listIssues, waitForIssue, waitForLogs } from '../support/issues.ts';
+import { listIssues, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
   freePort,
@@ -25,9 +25,9 @@ let pagesUrl: string;
 let browser: Browser;
 
 // The page sets its parameters inline; the application code comes from /app.js, as in a real app.
-const PAGE = (dsn: string, marker: string, preflight: boolean) => `<!doctype html>
+const PAGE = (dsn: string, marker: string, preflight: boolean, noUserInfo: boolean) => `<!doctype html>
 <html><head>
-<script>window.TEST = ${JSON.stringify({ dsn, marker, preflight })};</script>
+<script>window.TEST = ${JSON.stringify({ dsn, marker, preflight, noUserInfo })};</script>
 <script src="/sentry.js"></script>
 <script src="/app.js"></script>
 </head><body></body></html>`;
@@ -38,6 +38,7 @@ Sentry.init({
   release: 'browser-client@' + TEST.marker,
   environment: 'e2e',
   enableLogs: true,
+  dataCollection: TEST.noUserInfo ? { userInfo: false } : undefined,
   transportOptions: TEST.preflight ? { headers: { 'x-errata-test': '1' } } : undefined,
 });
 Sentry.setUser({ id: 'browser-user-' + TEST.marker });
@@ -83,7 +84,8 @@ beforeAll(async () => {
       return res.end(url.pathname === '/app.js' ? APP_JS : sentryJs);
     }
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(PAGE(p.dsn, url.searchParams.get('marker') ?? 'none', url.searchParams.has('preflight')));
+    const has = (name: string) => url.searchParams.has(name);
+    res.end(PAGE(p.dsn, url.searchParams.get('marker') ?? 'none', has('preflight'), has('noUserInfo')));
   });
   await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
   pagesUrl = `http://127.0.0.1:${port}`;
@@ -107,7 +109,7 @@ afterAll(async () => {
   await stopAndRemove(server);
 });
 
-async function runPage(marker: string, preflight: boolean) {
+async function runPage(marker: string, preflight: boolean, noUserInfo = false) {
   const page = await browser.newPage();
   const failed: string[] = [];
   const answered: number[] = [];
@@ -121,7 +123,7 @@ async function runPage(marker: string, preflight: boolean) {
     if (!response.url().startsWith(server.url)) return;
     answered.push(response.status());
   });
-  await page.goto(`${pagesUrl}/?marker=${marker}${preflight ? '&preflight=1' : ''}`);
+  await page.goto(`${pagesUrl}/?marker=${marker}${preflight ? '&preflight=1' : ''}${noUserInfo ? '&noUserInfo=1' : ''}`);
   expect(await page.evaluate('window.run()')).toBe(true);
   await page.close();
   return { failed, answered };
@@ -144,13 +146,25 @@ describe('@sentry/browser in Chromium', () => {
       environments: ['e2e'],
       lastRelease: `browser-client@${m}`,
     });
-    expect(await waitForIssue(server, p, `Browser message ${m}`)).toMatchObject({ level: 'warning' });
+    const message = await waitForIssue(server, p, `Browser message ${m}`);
+    expect(message).toMatchObject({ level: 'warning' });
+    // By default the SDK (v11) asks for the address the event came from (sdk.settings.infer_ip "auto").
+    const { payload } = await waitForLatestEvent<{ payload: { user: unknown } }>(server, p, message.shortId);
+    expect(payload.user).toEqual({ id: `browser-user-${m}`, ip_address: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/) });
     expect(await waitForIssue(server, p, `Uncaught in browser ${m}`)).toMatchObject({
       title: `RangeError: Uncaught in browser ${m}`,
     });
     const [log] = await waitForLogs(server, p, `query=Browser log ${m}`, 1);
     expect(log).toMatchObject({ level: 'info', body: `Browser log ${m}` });
     expect(log!.attributes.visits).toEqual({ type: 'integer', value: 3 });
+  });
+
+  it('keeps no address when the app collects no user info (sdk.settings.infer_ip "never")', async () => {
+    const m = `m${randomUUID().slice(0, 8)}`;
+    expect((await runPage(m, false, true)).failed).toEqual([]);
+    const message = await waitForIssue(server, p, `Browser message ${m}`);
+    const { payload } = await waitForLatestEvent<{ payload: { user: unknown } }>(server, p, message.shortId);
+    expect(payload.user).toEqual({ id: `browser-user-${m}` });
   });
 
   it('answers the CORS preflight a custom transport header causes', async () => {

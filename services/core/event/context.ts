@@ -13,27 +13,29 @@ import {
 } from './coerce.ts';
 import type { DebugImage, EventUser } from './event.ts';
 
-export function normalizeUser(raw: unknown, clientIp: string | undefined, notes: Notes): EventUser | undefined {
-  if (!isRecord(raw)) {
-    if (raw !== undefined && raw !== null) notes.push({ type: 'invalid_data', name: 'user' });
-    return undefined;
-  }
+/**
+ * `inferIp` is the SDK's `sdk.settings.infer_ip`, as Relay reads it: "auto" fills the address the
+ * event came from into a user without one (the browser SDK's way since v9, with sendDefaultPii),
+ * "never" fills none, and without the setting only an `ip_address` of "{{auto}}" is filled.
+ */
+export function normalizeUser(raw: unknown, clientIp: string | undefined, inferIp: unknown, notes: Notes): EventUser | undefined {
+  if (!isRecord(raw) && raw !== undefined && raw !== null) notes.push({ type: 'invalid_data', name: 'user' });
+  const given = isRecord(raw) ? raw : {};
   const user: EventUser = {};
   for (const field of ['id', 'email', 'username', 'name', 'segment'] as const) {
-    const value = cappedString(raw[field], 256, `user.${field}`, notes);
+    const value = cappedString(given[field], 256, `user.${field}`, notes);
     if (value) user[field] = value;
   }
-  const ip = lenientString(raw.ip_address);
-  // "{{auto}}" asks the server to fill in the address the event came from.
-  if (ip === '{{auto}}') {
-    if (clientIp) user.ip_address = clientIp;
+  const ip = lenientString(given.ip_address);
+  if (ip === '{{auto}}' || (ip === undefined && inferIp === 'auto')) {
+    if (clientIp && inferIp !== 'never') user.ip_address = clientIp;
   } else if (ip && isIpAddress(ip)) {
     user.ip_address = ip;
   } else if (ip) {
     notes.push({ type: 'invalid_data', name: 'user.ip_address', value: ip.slice(0, 64) });
   }
-  if (isRecord(raw.geo)) user.geo = boundedJson(raw.geo, 2);
-  if (isRecord(raw.data)) user.data = boundedJson(raw.data, 4);
+  if (isRecord(given.geo)) user.geo = boundedJson(given.geo, 2);
+  if (isRecord(given.data)) user.data = boundedJson(given.data, 4);
   return Object.keys(user).length > 0 ? user : undefined;
 }
 
@@ -95,6 +97,11 @@ export function normalizeSdk(raw: unknown): { name?: string; version?: string; [
   if (Array.isArray(raw.integrations)) sdk.integrations = boundedJson(raw.integrations, 2, 128, 100);
   if (Array.isArray(raw.packages)) sdk.packages = boundedJson(raw.packages, 3, 256, 50);
   return Object.keys(sdk).length > 0 ? sdk : undefined;
+}
+
+/** The SDK's `sdk.settings.infer_ip` ("auto", "never"), as sent; not kept in the event. */
+export function inferIpSetting(sdk: unknown): unknown {
+  return isRecord(sdk) && isRecord(sdk.settings) ? sdk.settings.infer_ip : undefined;
 }
 
 export function normalizeDebugMeta(raw: unknown): { images: DebugImage[] } | undefined {

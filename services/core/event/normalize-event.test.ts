@@ -305,6 +305,20 @@ describe('normalizeEvent variants', () => {
     });
   });
 
+  it('fills the client address as Relay does for sdk.settings.infer_ip: auto when none was sent, never not even {{auto}}', () => {
+    const clientIp = '203.0.113.9';
+    const auto = { name: 'sentry.javascript.browser', settings: { infer_ip: 'auto' } };
+    expect(normalize({ sdk: auto }, { clientIp }).user).toEqual({ ip_address: clientIp });
+    expect(normalize({ sdk: auto, user: { id: 7 } }, { clientIp }).user).toEqual({ id: '7', ip_address: clientIp });
+    expect(normalize({ sdk: auto, user: { ip_address: '198.51.100.1' } }, { clientIp }).user).toEqual({
+      ip_address: '198.51.100.1',
+    });
+    const never = { name: 'sentry.javascript.browser', settings: { infer_ip: 'never' } };
+    expect(normalize({ sdk: never, user: { id: 7, ip_address: '{{auto}}' } }, { clientIp }).user).toEqual({ id: '7' });
+    // Without the setting, an address is filled only when asked for.
+    expect(normalize({ user: { id: 7 } }, { clientIp }).user).toEqual({ id: '7' });
+  });
+
   it('drops invalid release, environment and dist values, keeping the rest', () => {
     const event = normalize({ release: 'a/b', environment: 'x'.repeat(65), dist: 'bad dist', message: 'kept' });
     expect(event.release).toBeUndefined();

@@ -15,6 +15,7 @@ import {
 import { normalizeBreadcrumbs } from './breadcrumbs.ts';
 import { clockCorrection } from './clock-drift.ts';
 import {
+  inferIpSetting,
   normalizeContexts,
   normalizeDebugMeta,
   normalizeFingerprint,
@@ -138,7 +139,11 @@ function normalizeFields(raw: unknown, context: NormalizeContext): NormalizedEve
     else delete crumb.timestamp;
   }
   if (breadcrumbs.length > 0) event.breadcrumbs = { values: breadcrumbs };
-  setIf(event, 'user', normalizeUser(input.user, context.clientIp, notes));
+  setIf(
+    event,
+    'user',
+    normalizeUser(input.user, context.clientIp, inferIpSetting(isRecord(input.sdk) ? input.sdk : context.envelopeSdk), notes),
+  );
   setIf(event, 'request', normalizeRequest(input.request));
   setIf(event, 'sdk', normalizeSdk(input.sdk) ?? normalizeSdk(context.envelopeSdk));
   setIf(event, 'fingerprint', normalizeFingerprint(input.fingerprint, notes));
