@@ -20,10 +20,17 @@ interface IngestAppDeps extends IngestDeps {
   bodyLimits: BodyLimits;
   bodyBudget: BodyBudget;
   uploadLimits: UploadLimits;
+  /** ERRATA_TRUSTED_PROXIES: which X-Forwarded-For entry is the SDK's address (runtime/http.ts). */
+  trustedProxies: number;
 }
 
 export function buildIngestApp(deps: IngestAppDeps): Koa {
-  const app = createHttpApp({ logger: deps.logger, metrics: deps.metrics, health: deps.health });
+  const app = createHttpApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    health: deps.health,
+    trustedProxies: deps.trustedProxies,
+  });
   app.use(async (ctx, next) => (sdkEndpointOf(ctx.path) ? sdkCors(ctx, next) : next()));
   app.use(sdkEndpoints(deps));
   app.use(uploadRoutes(deps));

@@ -26,6 +26,8 @@ interface IngestSettings {
   /** Request bodies and their queued copies held at once, all requests together. */
   memoryBytes: number;
   uploadLimits: UploadLimits;
+  /** ERRATA_TRUSTED_PROXIES: whose address an event comes from, for a user's "{{auto}}" address. */
+  trustedProxies: number;
 }
 
 export function ingestSettings(config: Config): IngestSettings {
@@ -47,6 +49,7 @@ export function ingestSettings(config: Config): IngestSettings {
     memoryBytes: config.limits.ingestMemoryBytes, // ERRATA_INGEST_MEMORY_BYTES
     // ERRATA_UPLOAD_MAX_ASSEMBLIES, ERRATA_UPLOAD_CHUNK_BYTES_PER_PROJECT
     uploadLimits: config.uploads,
+    trustedProxies: config.trustedProxies,
   };
 }
 
@@ -76,6 +79,7 @@ export function buildIngestRole(ports: IngestPorts, settings: IngestSettings, ru
     bodyLimits: settings.bodyLimits,
     bodyBudget: new BodyBudget(settings.memoryBytes),
     uploadLimits: settings.uploadLimits,
+    trustedProxies: settings.trustedProxies,
     now: Date.now,
   });
   const chunkGc = startChunkGcJob({ blobs: ports.blobs, logger: runtime.logger });

@@ -95,7 +95,8 @@ async function receive(deps: SdkDeps, ctx: Koa.Context, endpoint: 'store' | 'env
   // A key in the request makes the URL's project id the one stated; without one, the envelope
   // header's dsn states it (checked once that header is read).
   if (requestKeyInfo) checkStatedProject(pathProjectId, requestKeyInfo.projectId);
-  const clientIp = ctx.req.socket.remoteAddress;
+  // Behind trusted proxies, the address the outermost one saw (ERRATA_TRUSTED_PROXIES).
+  const clientIp = ctx.ip || undefined;
   if (ctx.method === 'GET') {
     if (!requestKeyInfo) throw missingStoreKey();
     const lease = deps.bodyBudget.lease();
