@@ -25,6 +25,16 @@ describe('RateLimiter', () => {
     expect(limiter.take('p', 600, 50, 0)).toEqual({ allowed: false, retryAfterSeconds: 5 });
   });
 
+  it('lets a batch larger than a minute of quota through once the bucket is full, then owes the rest', () => {
+    const limiter = new RateLimiter();
+    expect(limiter.take('p', 60, 1, 0).allowed).toBe(true);
+    // Not full: 59 of 60. The wait is until it is full again.
+    expect(limiter.take('p', 60, 150, 0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.take('p', 60, 150, 1000).allowed).toBe(true);
+    // 90 owed beyond the minute's 60: one more item waits 91 seconds.
+    expect(limiter.take('p', 60, 1, 1000)).toEqual({ allowed: false, retryAfterSeconds: 91 });
+  });
+
   it('refuses everything when the limit is zero', () => {
     expect(new RateLimiter().take('p', 0, 1, 0)).toEqual({ allowed: false, retryAfterSeconds: 60 });
   });

@@ -1,5 +1,6 @@
 // Per-project rate limits for ingest: a token bucket per (project, category) that refills
-// continuously at `perMinute / 60` per second, holding at most one minute's worth. Kept in
+// continuously at `perMinute / 60` per second, holding at most one minute's worth (and owing
+// what a batch larger than that took beyond it). Kept in
 // memory of each ingest process; a limited request is answered 429 with the headers SDKs obey.
 
 interface RateLimitDecision {
@@ -25,7 +26,11 @@ export class RateLimiter {
     bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.updatedAt) * ratePerMs);
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= quantity) {
+    // A batch larger than a minute's quota (a log item of 1,500 records under a limit of 1,000)
+    // could never find that many tokens, and its SDK would send it again without end: it is let
+    // through once the bucket is full, and the bucket goes into debt for the rest, so the rate
+    // over time still holds.
+    if (bucket.tokens >= Math.min(quantity, capacity)) {
       bucket.tokens -= quantity;
       return { allowed: true, retryAfterSeconds: 0 };
     }
