@@ -196,7 +196,8 @@ function refuseOversized(deps: IngestDeps, routed: Array<{ item: IncomingItem; r
         `${item.type} item of ${formatBytes(item.payload.length)} exceeds ${formatBytes(limit)} (${variable}): ${advice}`,
         limit,
       ),
-      ...routed.map((other) => outcome('too_large', other.route.category)),
+      // Counted as the rate limit counts them: a log item by its records.
+      ...routed.map((other) => outcome('too_large', other.route.category, other.route.kind === 'log' ? other.item.itemCount : 1)),
     );
   }
 }

@@ -145,11 +145,11 @@ describe('every refusal records its outcome once, where the request ends', () =>
     ],
     [
       'an event item over its limit, with a log beside it',
-      { body: envelope(event('e'.repeat(5000)), log()) },
+      { body: envelope(event('e'.repeat(5000)), log(3)) },
       413,
-      { 'too_large/error': 1, 'too_large/log_item': 1 },
+      { 'too_large/error': 1, 'too_large/log_item': 3 },
     ],
-    ['a log item over its limit', { body: envelope(log(1000)) }, 413, { 'too_large/log_item': 1 }],
+    ['a log item over its limit, counted by its records', { body: envelope(log(1000)) }, 413, { 'too_large/log_item': 1000 }],
     [
       'everything rate-limited, an item of a type not stored beside it',
       { ingest: () => tight, body: envelope(event(), '{"type":"transaction"}\n{}\n') },
