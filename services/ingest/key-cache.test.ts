@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../test/support/embedded-stores.ts';
+import { UnavailableError } from '../core/errors.ts';
 import { KeyCache } from './key-cache.ts';
 
 let stores: EmbeddedStores;
@@ -109,6 +110,21 @@ describe('KeyCache', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => cache.lookup(publicKey)));
     expect(new Set(answers.map((a) => a?.projectId)).size).toBe(1);
     expect(store.calls).toEqual([publicKey]);
+  });
+
+  it('keeps known keys apart from unknown ones: a flood of made-up keys pushes none out', async () => {
+    const { publicKey } = await project();
+    const store = countingStore();
+    const cache = new KeyCache(store, { maxEntries: 2 });
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    for (let i = 0; i < 5; i++) expect(await cache.lookup(`made-up-${i}`)).toBeUndefined();
+    expect((await cache.lookup(publicKey))?.active).toBe(true);
+    expect(store.calls.filter((key) => key === publicKey)).toHaveLength(1);
+  });
+
+  it('answers 503 for a key it does not know when the store does not answer in time', async () => {
+    const cache = new KeyCache({ findProjectKey: () => new Promise<never>(() => {}) }, { firstLookupWaitMs: 50 });
+    await expect(cache.lookup('k'.repeat(32))).rejects.toBeInstanceOf(UnavailableError);
   });
 
   it('remembers unknown keys briefly and bounds its size', async () => {
