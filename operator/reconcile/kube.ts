@@ -19,6 +19,27 @@ export interface LiveObject extends KubernetesObject {
   status?: any;
 }
 
+/**
+ * What the API server said about a refused request, in words that are the same on every try:
+ * the client's message ends with the response headers, whose audit id differs each time, so a
+ * status carrying it changed on every pass, and each write of it started the next pass at once.
+ */
+export function apiFailure(error: unknown): string {
+  const { code, body } = (error ?? {}) as { code?: unknown; body?: unknown };
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  const said = (parsed as { message?: unknown } | undefined)?.message;
+  if (typeof said === 'string') return `${typeof code === 'number' ? `HTTP ${code}: ` : ''}${said}`.slice(0, 500);
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\nHeaders:')[0]!.slice(0, 500);
+}
+
 /** The API versions of the kinds the operator owns or watches. */
 const API_VERSIONS: Record<string, string> = {
   ConfigMap: 'v1',

@@ -17,7 +17,7 @@ import { objectName, SPEC_HASH_ANNOTATION } from '../desired/metadata.ts';
 import { MIGRATED_JOB_ANNOTATION, migrationJob, migrationJobName } from '../desired/workloads.ts';
 import { mergeConditions, REASONS } from './conditions.ts';
 import { drifted } from './drift.ts';
-import type { Kube, LiveObject } from './kube.ts';
+import { apiFailure, type Kube, type LiveObject } from './kube.ts';
 import {
   observedStatus,
   roleObservation,
@@ -64,20 +64,22 @@ export class Reconciler {
     const parsed = errataSpec.safeParse(live.spec);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
+      const message = `spec.${issue.path.join('.')}: ${issue.message}`;
+      // Not Ready, nor progressing, at this generation: the old Ready=True carried over told a
+      // GitOps tool (or kubectl wait) that a spec never applied was done. What runs is untouched.
+      const notApplied = `generation ${generation} is not applied (${message}); what runs is what the last valid spec made`;
+      const replaced = new Set(['Degraded', 'Ready', 'Progressing']);
       await this.kube.writeStatus(namespace, name, {
         ...previous,
         observedGeneration: generation,
         conditions: [
-          ...(previous?.conditions ?? []).filter((c) => c.type !== 'Degraded'),
+          ...(previous?.conditions ?? []).filter((c) => !replaced.has(c.type)),
           ...mergeConditions(
             previous?.conditions,
             [
-              {
-                type: 'Degraded',
-                status: true,
-                reason: REASONS.invalidSpec,
-                message: `spec.${issue.path.join('.')}: ${issue.message}`,
-              },
+              { type: 'Ready', status: false, reason: REASONS.invalidSpec, message: notApplied },
+              { type: 'Progressing', status: false, reason: REASONS.invalidSpec, message: notApplied },
+              { type: 'Degraded', status: true, reason: REASONS.invalidSpec, message },
             ],
             this.now(),
             generation,
@@ -130,18 +132,15 @@ export class Reconciler {
     }
 
     // Write status.
-    const status = observedStatus(
-      previous,
-      {
-        generation,
-        targetVersion: target,
-        migration,
-        roles,
-        urls: publicUrls(name, namespace, resource.spec),
-        ...(this.applyErrors.has(key) ? { applyError: this.applyErrors.get(key)! } : {}),
-      },
-      this.now(),
-    );
+    const observation = {
+      generation,
+      targetVersion: target,
+      migration,
+      roles,
+      urls: publicUrls(name, namespace, resource.spec),
+    };
+    const applyError = this.applyErrors.get(key);
+    const status = observedStatus(previous, { ...observation, ...(applyError ? { applyError } : {}) }, this.now());
     if (statusChanged(previous, status)) await this.kube.writeStatus(namespace, name, status);
 
     // Act.
@@ -156,12 +155,18 @@ export class Reconciler {
           jobError = error;
         }
       }
-      await this.applyChanged(desired, migrated ? owned : withoutHeld(owned));
+      await this.applyChanged(resource, desired, migrated ? owned : withoutHeld(owned));
       if (jobError) throw jobError;
       this.applyErrors.delete(key);
     } catch (error) {
-      this.applyErrors.set(key, (error as Error).message.slice(0, 500));
+      this.applyErrors.set(key, apiFailure(error));
       throw error;
+    }
+    // A failure whose cause went away outside the spec (a quota raised) is cleared now: the
+    // status above still reported it, and nothing else would come back before the resync.
+    if (applyError) {
+      const cleared = observedStatus(status, observation, this.now());
+      if (statusChanged(status, cleared)) await this.kube.writeStatus(namespace, name, cleared);
     }
     const settled = status.conditions!.every((c) => (c.type === 'Progressing' ? c.status === 'False' : true));
     return settled ? {} : { requeueAfterMs: 5_000 };
@@ -228,10 +233,11 @@ export class Reconciler {
    * Applies what changed (by spec hash) or was edited by hand (drift.ts), then deletes owned
    * objects no longer desired.
    */
-  private async applyChanged(desired: KubeObject[], live: Map<string, LiveObject>): Promise<void> {
+  private async applyChanged(resource: ErrataResource, desired: KubeObject[], live: Map<string, LiveObject>): Promise<void> {
     const wanted = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
     for (const object of desired) {
       const current = live.get(`${object.kind}/${object.metadata.name}`);
+      if (!current) await this.refuseTakingOver(resource, object);
       const changed = current?.metadata.annotations?.[SPEC_HASH_ANNOTATION] !== object.metadata.annotations[SPEC_HASH_ANNOTATION];
       if (!changed && !drifted(object, current!)) continue;
       // Only a change can switch autoscaling on; an unchanged autoscaled Deployment's count is the autoscaler's.
@@ -241,5 +247,21 @@ export class Reconciler {
       await this.kube.apply(object);
     }
     for (const [key, object] of live) if (!wanted.has(key)) await this.kube.delete(object);
+  }
+
+  /**
+   * An object of the name it would create that this Errata does not own (another app's
+   * ConfigMap or Service) is left alone and reported: a forced apply merged into it and made it
+   * this Errata's, so deleting the Errata deleted it too.
+   */
+  private async refuseTakingOver(resource: ErrataResource, object: KubeObject): Promise<void> {
+    const existing = await this.kube.get(object.kind, resource.metadata.namespace, object.metadata.name);
+    if (!existing) return;
+    const ours = existing.metadata.ownerReferences?.some((owner) => owner.uid === resource.metadata.uid);
+    if (!ours) {
+      throw new Error(
+        `${object.kind} ${object.metadata.name} exists and is not this Errata's: delete or rename it, or give the Errata another name`,
+      );
+    }
   }
 }

@@ -325,6 +325,89 @@ describe('the operator', () => {
     }
   });
 
+  it('is neither Ready nor Progressing at a generation whose spec it refuses, and says why', async () => {
+    const namespace = await running('invalid');
+    for (const role of ['ingest', 'mcp'])
+      await setDeploymentStatus(kube, namespace, `invalid-${role}`, { replicas: 1, ready: 1, updated: 1 });
+    await setDeploymentStatus(kube, namespace, 'invalid-dispatcher', { replicas: 2, ready: 2, updated: 2 });
+    await eventually(
+      async () => (condition(await getErrata(kube, namespace, 'invalid'), 'Ready')?.status === 'True' ? true : undefined),
+      'Ready',
+    );
+    // The CRD lets a variable named twice through; the operator does not.
+    const twice = [
+      { name: 'ERRATA_LOG_LEVEL', value: 'debug' },
+      { name: 'ERRATA_LOG_LEVEL', value: 'info' },
+    ];
+    await patchErrataSpec(kube, namespace, 'invalid', { ingest: { env: twice } });
+    const refused = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'invalid');
+      return condition(errata, 'Degraded')?.reason === 'InvalidSpec' ? errata : undefined;
+    }, 'Degraded InvalidSpec');
+    const generation = refused.metadata.generation;
+    expect(refused.status.observedGeneration).toBe(generation);
+    expect(condition(refused, 'Degraded').message).toBe(
+      'spec.ingest.env: ERRATA_LOG_LEVEL is named twice: give each variable once',
+    );
+    for (const type of ['Ready', 'Progressing']) {
+      expect(condition(refused, type)).toMatchObject({ status: 'False', reason: 'InvalidSpec', observedGeneration: generation });
+    }
+  });
+
+  it("reports the API server's refusal in the same words on every pass, and clears it once the cause is gone", async () => {
+    const namespace = await freshNamespace(kube);
+    const quota = await kube.core.createNamespacedResourceQuota({
+      namespace,
+      body: { metadata: { name: 'no-jobs' }, spec: { hard: { 'count/jobs.batch': '0' } } },
+    });
+    // What the quota controller (not running here) would write: none used of none allowed.
+    await kube.core.replaceNamespacedResourceQuotaStatus({
+      namespace,
+      name: 'no-jobs',
+      body: { ...quota, status: { hard: { 'count/jobs.batch': '0' }, used: { 'count/jobs.batch': '0' } } },
+    });
+    await createErrata(kube, namespace, 'quota', spec());
+    const refused = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'quota');
+      return condition(errata, 'Degraded')?.reason === 'ApplyFailed' ? errata : undefined;
+    }, 'Degraded ApplyFailed');
+    const message = condition(refused, 'Degraded').message;
+    expect(message).toMatch(/^HTTP 403: jobs\.batch "quota-migrate-[0-9a-z]+" is forbidden/);
+    expect(message).not.toMatch(/Headers|audit-id/);
+    // Passes go on (a failed one is retried with backoff, and the resync is 2 s), and the status
+    // is not written again: each write of a changed message started the next pass at once.
+    const before = (await getErrata(kube, namespace, 'quota')).metadata.resourceVersion;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const after = await getErrata(kube, namespace, 'quota');
+    expect(after.metadata.resourceVersion).toBe(before);
+    expect(condition(after, 'Degraded').message).toBe(message);
+    await kube.core.deleteNamespacedResourceQuota({ namespace, name: 'no-jobs' });
+    await jobName(namespace, '0.1.0');
+    await eventually(
+      async () => (condition(await getErrata(kube, namespace, 'quota'), 'Degraded')?.status === 'False' ? true : undefined),
+      'Degraded cleared',
+    );
+  });
+
+  it("leaves an object of a name it would use alone when it is not this Errata's, and says so", async () => {
+    const namespace = await freshNamespace(kube);
+    await kube.core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'taken-config' }, data: { owner: 'another app' } },
+    });
+    await createErrata(kube, namespace, 'taken', spec());
+    // The ConfigMap is applied with the Deployments, once the schema is migrated.
+    await finishJob(kube, namespace, await jobName(namespace, '0.1.0'), 'Complete');
+    const refused = await eventually(async () => {
+      const errata = await getErrata(kube, namespace, 'taken');
+      return condition(errata, 'Degraded')?.reason === 'ApplyFailed' ? errata : undefined;
+    }, 'Degraded ApplyFailed');
+    expect(condition(refused, 'Degraded').message).toContain("ConfigMap taken-config exists and is not this Errata's");
+    const configMap = await kube.core.readNamespacedConfigMap({ namespace, name: 'taken-config' });
+    expect(configMap.data).toEqual({ owner: 'another app' });
+    expect(configMap.metadata!.ownerReferences).toBeUndefined();
+  });
+
   it('reverts a hand edit of what it owns within a resync period', async () => {
     const namespace = await running('drift');
     const name = 'drift-dispatcher';
