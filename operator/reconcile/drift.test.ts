@@ -74,6 +74,15 @@ describe('drift', () => {
     expect(drifted(sized, stored)).toBe(true);
   });
 
+  it('is not a quantity written in milli-units whose decimal has no exact binary form, nor an empty map left out', () => {
+    const container = (resources: object) => ({ spec: { template: { spec: { containers: [{ name: 'errata', resources }] } } } });
+    const given = { ...desired, ...container({ requests: { cpu: '0.7' }, limits: {} }) };
+    expect(drifted(given, { ...live(), ...container({ requests: { cpu: '700m' } }) })).toBe(false);
+    expect(drifted(given, { ...live(), ...container({ requests: { cpu: '701m' } }) })).toBe(true);
+    expect(drifted(given, { ...live(), ...container({ limits: { cpu: '1' }, requests: { cpu: '700m' } }) })).toBe(false);
+    expect(drifted({ ...desired, ...container({ limits: { cpu: '1' } }) }, { ...live(), ...container({}) })).toBe(true);
+  });
+
   it('is a field the operator set, changed or removed by hand', () => {
     const scaled = live();
     scaled.spec.replicas = 7;

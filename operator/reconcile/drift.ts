@@ -16,9 +16,11 @@ function holds(desired: unknown, live: unknown): boolean {
     return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => holds(d, live[i]));
   }
   if (desired !== null && typeof desired === 'object') {
-    if (live === null || typeof live !== 'object') return false;
+    // An empty map the API server leaves out (`resources: {limits: {}}`) holds as well.
+    const fields = live === undefined ? {} : live;
+    if (fields === null || typeof fields !== 'object') return false;
     return Object.entries(desired).every(
-      ([key, value]) => value === undefined || holds(value, (live as Record<string, unknown>)[key]),
+      ([key, value]) => value === undefined || holds(value, (fields as Record<string, unknown>)[key]),
     );
   }
   return desired === live;
@@ -31,7 +33,9 @@ export function drifted(desired: { metadata: { labels: object; annotations: obje
   return !holds({ labels: metadata.labels, annotations: metadata.annotations }, liveMetadata) || !holds(content, live);
 }
 
+/** Equal but for floating point: 0.7 and 700m are 0.7 and 0.7000000000000001 as doubles. */
 function sameQuantity(a: string, b: string): boolean {
-  const value = quantityValue(a);
-  return value !== undefined && value === quantityValue(b);
+  const x = quantityValue(a);
+  const y = quantityValue(b);
+  return x !== undefined && y !== undefined && Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
 }
