@@ -56,6 +56,16 @@ describe('the Errata resource', () => {
     );
     expect(refuse({ ...MINIMAL_SPEC, replicas: 3 })).toMatch(/replicas/);
     expect(refuse({ ...MINIMAL_SPEC, version: 'latest tag' })).toMatch(/^version: must be an image tag/);
+    for (const image of ['ghcr.io/example/errata:1.0', 'errata@sha256:' + 'a'.repeat(64)]) {
+      expect(refuse({ ...MINIMAL_SPEC, image })).toMatch(/^image: must be the image without tag or digest/);
+    }
+    expect(errataSpec.safeParse({ ...MINIMAL_SPEC, image: 'registry.local:5000/team/errata' }).success).toBe(true);
+    expect(refuse({ ...MINIMAL_SPEC, clickhouse: { url: 'http://default:secret@clickhouse:8123' } })).toMatch(
+      /^clickhouse\.url: .*without user:password@/,
+    );
+    expect(refuse({ ...MINIMAL_SPEC, s3: { bucket: 'maps', endpoint: 'https://key:secret@minio:9000' } })).toMatch(
+      /^s3\.endpoint: .*without user:password@/,
+    );
   });
 
   it('refuses what a pod would refuse at start, in the words the runtime uses', () => {

@@ -35,7 +35,16 @@ export const secretKeyRef = z
   .strict();
 export type SecretKeyRef = z.infer<typeof secretKeyRef>;
 
-const httpUrl = z.string().max(2000).regex(HTTP_URL.pattern, HTTP_URL.message).pipe(z.url());
+// No user:password@ in the authority: the URL is written into the ConfigMap and the Job's
+// environment in plain text, and each credential it could carry has a Secret reference beside it.
+const httpUrl = z
+  .string()
+  .max(2000)
+  .regex(
+    /^https?:\/\/[^\s/?#@]+([/?#]\S*)?$/,
+    `${HTTP_URL.message} without user:password@ (give credentials as Secret references)`,
+  )
+  .pipe(z.url());
 
 const quantity = z.string().regex(QUANTITY_PATTERN, 'must be a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi');
 const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
@@ -74,7 +83,14 @@ const roleSpec = z
 
 export const errataSpec = z
   .object({
-    image: z.string().min(1).max(500).describe('the Errata image, without tag, e.g. ghcr.io/example/errata'),
+    image: z
+      .string()
+      .min(1)
+      .max(500)
+      // A tag or digest here made repo:1.0:0.2.0, which the kubelet refuses, and the migration
+      // Job waited its 30 minutes saying only that it ran past its deadline.
+      .regex(/^([^\s/@]+\/)*[^\s/:@]+$/, 'must be the image without tag or digest (the tag is spec.version)')
+      .describe('the Errata image, without tag, e.g. ghcr.io/example/errata'),
     version: z
       .string()
       .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, 'must be an image tag such as 0.1.0')

@@ -462,6 +462,10 @@ describe('the operator', () => {
       /spec\.clickhouse\.database/,
     );
     expect(await refusal({ ...spec(), s3: { bucket: 'Maps' } })).toMatch(/spec\.s3\.bucket/);
+    expect(await refusal({ ...spec(), image: 'registry.example.com/errata:1.0' })).toMatch(/spec\.image/);
+    expect(await refusal({ ...spec(), clickhouse: { url: 'http://default:secret@clickhouse:8123' } })).toMatch(
+      /spec\.clickhouse\.url/,
+    );
     expect(await refusal({ ...spec(), postgres: { url: 'postgres://user:secret@db/errata' } })).toMatch(/spec\.postgres\.url/);
     try {
       await createErrata(kube, namespace, 'a-name-far-too-long-for-the-objects-it-names', spec());
