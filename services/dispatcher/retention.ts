@@ -97,8 +97,7 @@ async function deleteLateEvents(metadata: MetadataStore, events: EventStore, bef
   for (;;) {
     const deleted = await metadata.listDeletedIssues(before, 1000);
     if (deleted.length === 0) return late;
-    for (const projectId of new Set(deleted.map((issue) => issue.projectId))) {
-      const ids = deleted.filter((issue) => issue.projectId === projectId).map((issue) => issue.issueId);
+    for (const [projectId, ids] of byProject(deleted, (issue) => issue.issueId)) {
       const withEvents = await events.issuesWithEvents(projectId, ids);
       if (withEvents.length > 0) await events.deleteEventsForIssues(projectId, withEvents);
       late += withEvents.length;
@@ -115,12 +114,22 @@ async function pruneSourceMaps(metadata: MetadataStore, blobs: BlobStore, cutoff
     if (stale.length === 0) return pruned;
     await blobs.deleteMany(stale.map((a) => a.blobKey));
     await metadata.deleteSourceMapArtifacts(stale);
-    for (const projectId of new Set(stale.map((a) => a.projectId))) {
-      const checksums = stale.filter((a) => a.projectId === projectId).map((a) => a.bundleChecksum);
+    for (const [projectId, checksums] of byProject(stale, (a) => a.bundleChecksum)) {
       await metadata.forgetAssemblies(projectId, [...new Set(checksums)]);
     }
     pruned += stale.length;
   }
+}
+
+/** Each project's values of `rows`, in the order first seen. */
+function byProject<R extends { projectId: number }, V>(rows: R[], value: (row: R) => V): Map<number, V[]> {
+  const grouped = new Map<number, V[]>();
+  for (const row of rows) {
+    const values = grouped.get(row.projectId);
+    if (values) values.push(value(row));
+    else grouped.set(row.projectId, [value(row)]);
+  }
+  return grouped;
 }
 
 /** `progress` hears of each pass that finished (errata_retention_last_success_timestamp_seconds). */

@@ -118,15 +118,18 @@ async function rulePage(
       href: page.href,
       now: page.now(),
       notice: state.problems ? undefined : savedNotice(page),
-      tested:
-        state.tested && rule
-          ? {
-              queued: channels.filter((c) => rule.channelIds.includes(c.id) && !state.tested!.waiting.has(c.id)),
-              waiting: channels.filter((c) => rule.channelIds.includes(c.id) && state.tested!.waiting.has(c.id)),
-            }
-          : undefined,
+      tested: state.tested && rule ? testedChannels(channels, rule.channelIds, state.tested.waiting) : undefined,
     }),
   );
+}
+
+/** The rule's channels after Send test: those a test was queued for, and those that had one waiting. */
+function testedChannels<C extends { id: number }>(channels: C[], ruleChannelIds: number[], waiting: Set<number>) {
+  const tested = { queued: [] as C[], waiting: [] as C[] };
+  for (const channel of channels) {
+    if (ruleChannelIds.includes(channel.id)) (waiting.has(channel.id) ? tested.waiting : tested.queued).push(channel);
+  }
+  return tested;
 }
 
 /**
