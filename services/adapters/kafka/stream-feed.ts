@@ -122,23 +122,17 @@ export class StreamFeed {
       if (end !== undefined && at > end) return [{ partition, offset: earliest[partition] ?? 0n, from: at, why: 'lost' }];
       return [];
     });
-    if (moved.length === 0) {
-      this.context.logger?.warn({ topic: this.context.topic }, 'queue fetch out of range, though every commit is within the log');
-      return;
-    }
-    for (const why of ['deleted', 'lost'] as const) {
-      const these = moved.filter((m) => m.why === why);
-      if (these.length === 0) continue;
-      this.context.logger?.warn(
-        {
-          topic: this.context.topic,
-          partitions: these.map((m) => ({ partition: m.partition, from: String(m.from), to: String(m.offset) })),
-        },
-        why === 'deleted'
-          ? 'queue records deleted before they were read; reading on from the oldest kept'
-          : "queue commit past the log's end (the broker lost records); reading again from the oldest kept",
-      );
-    }
+    // Nothing to move (a leader that changed mid-fetch): this consumer is replaced, after the
+    // subscription's backoff, rather than reopened at once to fail the same way at full speed.
+    if (moved.length === 0) throw new Error('queue fetch out of range, though every commit is within the log');
+    this.context.logger?.warn(
+      {
+        topic: this.context.topic,
+        partitions: moved.map((m) => ({ partition: m.partition, from: String(m.from), to: String(m.offset), why: m.why })),
+      },
+      'queue commits outside the log moved to its oldest record kept: deleted, records removed before they were read; ' +
+        "lost, a commit past the log's end (the broker lost records), so those kept are read again",
+    );
     await this.consumer.commit({
       offsets: moved.map(({ partition, offset }) => ({ topic: kafkaTopic, partition, offset, leaderEpoch: -1 })),
     });
