@@ -80,11 +80,19 @@ describe('a search by text reading a bounded number of records per page', () => 
     expect(small.searchedTo).toBeUndefined();
   });
 
-  it('reads a search without text or attributes whole, and a window within the bound whole', async () => {
+  it('bounds a search by level or environment alike, and reads a window within the bound whole', async () => {
     const store = new PgLogStore(db, undefined, 6);
-    const byLevel = await store.searchLogs({ projectId: 1, levels: ['info'], limit: 30 });
-    expect(byLevel.items).toHaveLength(20);
-    expect(byLevel.searchedTo).toBeUndefined();
+    const byLevel = await allPages(store, { levels: ['info'], limit: 30 });
+    expect(byLevel[0]).toMatchObject({ searchedTo: AT + 14 });
+    expect(byLevel.flatMap(bodies)).toHaveLength(20);
+    // A rare level or an environment no record has: a bounded read, not the whole window.
+    for (const filter of [{ levels: ['fatal' as const] }, { environment: 'production' }]) {
+      const none = await store.searchLogs({ projectId: 1, ...filter, limit: 10 });
+      expect(none).toMatchObject({ items: [], searchedTo: AT + 14 });
+    }
+    const whole = await new PgLogStore(db, undefined, 100).searchLogs({ projectId: 1, levels: ['info'], limit: 30 });
+    expect(whole.items).toHaveLength(20);
+    expect(whole.searchedTo).toBeUndefined();
     const narrow = await store.searchLogs({ projectId: 1, text: 'match', since: AT + 9, until: AT + 13, limit: 10 });
     expect(bodies(narrow)).toEqual(['r10']);
     expect(narrow.searchedTo).toBeUndefined();

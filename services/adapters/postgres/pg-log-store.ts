@@ -113,15 +113,24 @@ export class PgLogStore implements LogStore {
     const oldest = query.order === 'oldest';
     const order = `ORDER BY logs.timestamp ${oldest ? 'ASC' : 'DESC'}, logs.id ${oldest ? 'ASC' : 'DESC'}`;
     const cursor = query.cursor ? decodeLogCursor<string>(query.cursor, query.order, 'time') : undefined;
-    // A search by text or attributes tests each record: it reads at most searchScanLimit of the
-    // window's records in the page's order, then stops (see scanBound). Records are read
-    // lazily, so a page that fills early reads no further than it did unbounded.
-    const bounded = searchesContent(query) && !query.traceId;
-    const { text, attributes, comparisons, ...rest } = query;
+    // A search by text, attributes, level or environment tests each record (no index holds
+    // them): it reads at most searchScanLimit of the window's records in the page's order, then
+    // stops (see scanBound). Records are read lazily, so a page that fills early reads no further
+    // than it did unbounded; a rare level (fatal) read the whole window, a million records a day.
+    const { text, attributes, comparisons, levels, environment, ...rest } = query;
+    const bounded = (searchesContent(query) || Boolean(levels?.length) || environment !== undefined) && !query.traceId;
     const window = windowConditions(bounded ? rest : query, cursor, oldest);
     const { conditions, params } = bounded
       ? filterConditions(
-          { projectId: query.projectId, moreProjectIds: query.moreProjectIds, text, attributes, comparisons },
+          {
+            projectId: query.projectId,
+            moreProjectIds: query.moreProjectIds,
+            text,
+            attributes,
+            comparisons,
+            levels,
+            ...(environment !== undefined ? { environment } : {}),
+          },
           window.params,
         )
       : window;
