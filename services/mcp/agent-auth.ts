@@ -3,9 +3,10 @@
 // the very next one. Visibility rules live here too: a token sees only its organization, and a
 // project-scoped token only its project; anything else looks exactly like "not found".
 import type Koa from 'koa';
+import type { AgentCallLimiter } from '../core/auth/agent-rate-limit.ts';
 import { roleAtLeast, type Role } from '../core/auth/roles.ts';
 import { AGENT_TOKEN_PREFIX, hashSecret } from '../core/auth/secrets.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../core/errors.ts';
 import type { AgentToken, MetadataStore, Organization, Project } from '../core/ports/metadata-store.ts';
 
 const HOW_TO_GET_A_TOKEN =
@@ -14,7 +15,21 @@ const HOW_TO_GET_A_TOKEN =
 /** How stale a token's recorded last use may get: the Agent tokens page shows it to the minute. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function requireAgentToken(metadata: MetadataStore, now: () => number = Date.now): Koa.Middleware {
+/** What the /api/v1 routers take to meter their calls: the /mcp route meters its own messages. */
+export interface MeteredCalls {
+  /** Each call counts toward its token's ERRATA_API_RATE_LIMIT_PER_MINUTE. */
+  agentCalls?: AgentCallLimiter;
+}
+
+/**
+ * `calls`: where given, each request is one call of its token's minute, refused with 429 past
+ * the limit, as /mcp refuses a message: a loop on the REST API starved the database no less.
+ */
+export function requireAgentToken(
+  metadata: MetadataStore,
+  now: () => number = Date.now,
+  calls?: AgentCallLimiter,
+): Koa.Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -28,6 +43,17 @@ export function requireAgentToken(metadata: MetadataStore, now: () => number = D
     const at = now();
     if (!token.lastUsedAt || at - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await metadata.markAgentTokenUsed(token.id, new Date(at));
+    }
+    if (calls) {
+      const decision = calls.take(token.id, at);
+      if (!decision.allowed) {
+        const wait = Math.max(1, Math.ceil((decision.resetAt - at) / 1000));
+        throw new RateLimitedError(
+          `this token made ${decision.limit} API calls in the last minute, its limit (ERRATA_API_RATE_LIMIT_PER_MINUTE); ` +
+            `retry in ${wait} seconds`,
+          wait,
+        );
+      }
     }
     ctx.state.token = token;
     await next();

@@ -28,6 +28,8 @@ interface McpAppDeps extends ReadApiDeps {
   health: HealthCheck[];
   /** JSON-RPC messages to /mcp per token per minute. */
   agentCallsPerMinute: number;
+  /** REST API (/api/v1) requests per token per minute. */
+  apiCallsPerMinute: number;
   /** Uploaded source maps, for listing and deleting them. */
   blobs: BlobStore;
   /** Alert channels and rules, and the box their signing secrets are sealed in. */
@@ -65,12 +67,15 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
       toolList,
     }),
   );
-  app.use(bootstrapRoutes({ ...deps, toolList }));
-  app.use(uploadTokenApiRoutes(deps));
-  app.use(sourceMapApiRoutes(deps));
-  app.use(alertApiRoutes(deps));
-  app.use(groupingRulesApiRoutes(deps));
-  app.use(readApiRoutes(deps));
+  // Each /api/v1 call counts toward its token's minute, as each /mcp message does, in a count
+  // of its own: scripts poll the REST API more than agents talk, and neither starves the other.
+  const metered = { ...deps, agentCalls: new AgentCallLimiter(deps.apiCallsPerMinute) };
+  app.use(bootstrapRoutes({ ...metered, toolList }));
+  app.use(uploadTokenApiRoutes(metered));
+  app.use(sourceMapApiRoutes(metered));
+  app.use(alertApiRoutes(metered));
+  app.use(groupingRulesApiRoutes(metered));
+  app.use(readApiRoutes(metered));
   app.use(dashboardRoutes({ ...deps, agentCalls: limiter }));
   app.use(async (ctx) => {
     ctx.status = 404;

@@ -15,6 +15,8 @@ interface McpSettings {
   maxLogWindowMinutes: number;
   /** ERRATA_AGENT_RATE_LIMIT_PER_MINUTE. */
   agentCallsPerMinute: number;
+  /** ERRATA_API_RATE_LIMIT_PER_MINUTE. */
+  apiCallsPerMinute: number;
   /** ERRATA_WEBHOOK_ALLOW_HOSTS, which a new channel's URL is checked against. */
   webhookAllowHosts: readonly string[];
   /** ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, shown on a project's Keys tab as the default. */
@@ -30,6 +32,7 @@ export function mcpSettings(config: Config): McpSettings {
     baseUrl: config.baseUrl,
     maxLogWindowMinutes: config.eventRetentionDays * 1440,
     agentCallsPerMinute: config.agentCallsPerMinute,
+    apiCallsPerMinute: config.apiCallsPerMinute,
     webhookAllowHosts: config.webhooks.allowHosts,
     defaultEventsPerMinute: config.rateLimits.eventsPerMinute,
     oidc: config.oidc,

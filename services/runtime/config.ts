@@ -32,6 +32,7 @@ const schema = z
     ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE: integer(0).default(120_000),
     ERRATA_RATE_LIMIT_LOGS_PER_MINUTE: integer(0).default(600_000),
     ERRATA_AGENT_RATE_LIMIT_PER_MINUTE: integer(1).default(600),
+    ERRATA_API_RATE_LIMIT_PER_MINUTE: integer(1).default(1200),
     ERRATA_QUEUE_MAX_BACKLOG_BYTES: integer(MiB).default(1024 * MiB),
     // Empty is unset (the operator writes an env entry without a value as ""); under 10 would make
     // V8 collect more often than its own lowest factor (1.1) does.
@@ -193,6 +194,8 @@ export interface Config {
   rateLimits: { eventsPerMinute: number; logsPerMinute: number };
   /** JSON-RPC messages to /mcp per agent token per minute (per mcp process), each message of a batch counted. */
   agentCallsPerMinute: number;
+  /** Requests to the REST API (/api/v1) per agent token per minute (per mcp process). */
+  apiCallsPerMinute: number;
   /**
    * Reverse proxies in front of the dashboard that append X-Forwarded-For (ERRATA_TRUSTED_PROXIES):
    * a person's address (the sign-in throttle, their sessions) is that header's entry this many
@@ -301,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: { eventsPerMinute: c.ERRATA_RATE_LIMIT_EVENTS_PER_MINUTE, logsPerMinute: c.ERRATA_RATE_LIMIT_LOGS_PER_MINUTE },
     agentCallsPerMinute: c.ERRATA_AGENT_RATE_LIMIT_PER_MINUTE,
+    apiCallsPerMinute: c.ERRATA_API_RATE_LIMIT_PER_MINUTE,
     trustedProxies: c.ERRATA_TRUSTED_PROXIES,
     queueMaxBacklogBytes: c.ERRATA_QUEUE_MAX_BACKLOG_BYTES,
     heapGrowingPercent: c.ERRATA_HEAP_GROWING_PERCENT,

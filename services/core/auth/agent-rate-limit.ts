@@ -3,6 +3,7 @@
 // plainly (limit, remaining, reset), and the Agent tokens page shows per token. Held in the
 // memory of each mcp process (which also serves the dashboard). Agents are never
 // metered or gated; this only stops a runaway loop (or a batch) from starving the others.
+// An instance of its own counts /api/v1 requests the same way (agent-auth.ts).
 
 export interface RateLimitState {
   limit: number;

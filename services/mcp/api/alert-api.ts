@@ -13,7 +13,7 @@ import { strictObject } from '../../core/strict-object.ts';
 import type { AlertChannel } from '../../core/alerts/alert-rules.ts';
 import type { AgentToken, Organization } from '../../core/ports/metadata-store.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
-import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf, visibleOrganization, type MeteredCalls } from '../agent-auth.ts';
 import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 import { isRowId } from '../../core/row-id.ts';
 
@@ -50,9 +50,9 @@ function channelView(ctx: Koa.Context): (channel: AlertChannel) => object {
   return (ctx.state.token as AgentToken).projectId === null ? manage.channelJson : manage.channelJsonForProject;
 }
 
-export function alertApiRoutes(deps: manage.AlertManagementDeps): Koa.Middleware {
+export function alertApiRoutes(deps: manage.AlertManagementDeps & MeteredCalls): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
-  router.use(requireAgentToken(deps.metadata));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
   const organizationOf = (ctx: Koa.Context): Promise<Organization> =>

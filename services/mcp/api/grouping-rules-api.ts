@@ -11,14 +11,14 @@ import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { setGroupingRules } from '../../core/provisioning/grouping-rules.ts';
 import { strictObject } from '../../core/strict-object.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
-import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf, type MeteredCalls } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
 const putBody = strictObject({ fingerprintRules: z.string().optional(), stackTraceRules: z.string().optional() });
 
-export function groupingRulesApiRoutes(deps: { metadata: MetadataStore }): Koa.Middleware {
+export function groupingRulesApiRoutes(deps: { metadata: MetadataStore } & MeteredCalls): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/grouping-rules' });
-  router.use(requireAgentToken(deps.metadata));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
 

@@ -17,11 +17,18 @@ import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import { issueFilter } from '../../core/search/issue-search.ts';
-import { canSeeProject, pathProject, requireAgentToken, requireRoleOf, visibleOrganization } from '../agent-auth.ts';
+import {
+  canSeeProject,
+  pathProject,
+  requireAgentToken,
+  requireRoleOf,
+  visibleOrganization,
+  type MeteredCalls,
+} from '../agent-auth.ts';
 import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
 
-export interface ReadApiDeps {
+export interface ReadApiDeps extends MeteredCalls {
   metadata: MetadataStore;
   events: EventStore;
   logs: LogStore;
@@ -93,7 +100,7 @@ const logQuery = (maxMinutes: number) =>
 export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
   const now = deps.now ?? Date.now;
-  router.use(requireAgentToken(deps.metadata));
+  router.use(requireAgentToken(deps.metadata, now, deps.agentCalls));
   router.use(requireRoleOf('read'));
 
   router.get('/projects', async (ctx) => {

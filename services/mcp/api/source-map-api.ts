@@ -5,17 +5,17 @@ import type Koa from 'koa';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import type { MetadataStore } from '../../core/ports/metadata-store.ts';
 import { deleteStoredMaps, listedMaps, storedMapJson } from '../../core/sourcemaps/stored-maps.ts';
-import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf, type MeteredCalls } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
-interface SourceMapApiDeps {
+interface SourceMapApiDeps extends MeteredCalls {
   metadata: MetadataStore;
   blobs: BlobStore;
 }
 
 export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/source-maps' });
-  router.use(requireAgentToken(deps.metadata));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
   router.use(requireRoleOf('admin'));
   const projectOf = async (ctx: Koa.Context) => (await pathProject(deps.metadata, ctx)).project;
 

@@ -14,10 +14,10 @@ import {
   uploadToolEnvironment,
 } from '../../core/provisioning/upload-tokens.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
-import { pathProject, requireAgentToken, requireRoleOf } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, requireRoleOf, type MeteredCalls } from '../agent-auth.ts';
 import { noQueryParams } from './query-params.ts';
 
-interface UploadTokenApiDeps {
+interface UploadTokenApiDeps extends MeteredCalls {
   metadata: MetadataStore;
   baseUrl: string;
 }
@@ -26,7 +26,7 @@ const createBody = strictObject({ name: z.string().min(1).max(100).optional() })
 
 export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });
-  router.use(requireAgentToken(deps.metadata));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
   const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);

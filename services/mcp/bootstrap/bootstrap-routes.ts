@@ -15,7 +15,7 @@ import type { User, UserStore } from '../../core/ports/user-store.ts';
 import { cookieNames } from '../../dashboard/auth/cookies.ts';
 import { currentSession } from '../../dashboard/auth/current-session.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
-import { pathProject, requireAgentToken } from '../agent-auth.ts';
+import { pathProject, requireAgentToken, type MeteredCalls } from '../agent-auth.ts';
 import { noQueryParams } from '../api/query-params.ts';
 import type { ToolList } from '../tool-list.ts';
 import { agentsManifest } from './agents-manifest.ts';
@@ -24,7 +24,7 @@ import { llmsTxt } from './llms-txt.ts';
 import { renderSkill, SKILL_NAMES, type SkillName } from './skills.ts';
 import { toolCatalog } from './tool-catalog.ts';
 
-interface BootstrapDeps {
+interface BootstrapDeps extends MeteredCalls {
   metadata: MetadataStore;
   /** The dashboard's people, whose session cookie also opens the install guides. */
   users: UserStore;
@@ -57,7 +57,7 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
   const tokenOrPerson: Koa.Middleware = async (ctx, next) => {
     // A bearer token, when given, decides alone: a stale cookie beside it changes nothing.
     const person = ctx.get('authorization') ? undefined : await currentSession(deps.users, jar, ctx);
-    if (!person) return requireAgentToken(deps.metadata)(ctx, next);
+    if (!person) return requireAgentToken(deps.metadata, Date.now, deps.agentCalls)(ctx, next);
     ctx.state.person = person.user;
     await next();
   };
@@ -86,11 +86,15 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
 }
 
 /** People see every organization and project of the instance (their role is installation-wide). */
-async function personProject(metadata: MetadataStore, ctx: Koa.Context): Promise<{ organization: Organization; project: Project }> {
+async function personProject(
+  metadata: MetadataStore,
+  ctx: Koa.Context,
+): Promise<{ organization: Organization; project: Project }> {
   const organization = await metadata.findOrganization(ctx.params.org!);
   if (!organization) throw new NotFoundError(`no organization "${ctx.params.org!.slice(0, 60)}"`);
   const project = await metadata.findProject(organization.id, ctx.params.project!);
-  if (!project) throw new NotFoundError(`no project "${ctx.params.project!.slice(0, 60)}" in organization "${organization.slug}"`);
+  if (!project)
+    throw new NotFoundError(`no project "${ctx.params.project!.slice(0, 60)}" in organization "${organization.slug}"`);
   return { organization, project };
 }
 
