@@ -49,4 +49,14 @@ describe('agent tokens and the people who made them', () => {
     expect(await live()).toEqual(['cy-ci', 'from-the-cli']);
     expect(await stores.metadata.findAgentToken('hash-bob-ci')).toBeUndefined();
   });
+
+  it('makes no token for a maker who is no longer an owner, or no longer there', async () => {
+    const dee = await person('dee@example.com');
+    await stores.users.setRole(dee.id, 'admin');
+    await expect(token('dee-late', dee.id)).rejects.toThrow(/only owners make agent tokens, and you are no longer one/);
+    const eve = await person('eve@example.com');
+    await stores.users.deleteUser(eve.id);
+    await expect(token('eve-late', eve.id)).rejects.toThrow(/no longer one/);
+    expect(await live()).not.toContain('dee-late');
+  });
 });

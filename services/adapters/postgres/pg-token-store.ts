@@ -1,7 +1,7 @@
 // TokenStore over SQL (PGlite standalone, Postgres distributed): agent and upload tokens, by the
 // hash of their secret. A slice of PgMetadataStore; it does not own the SqlClient.
 import type { Role } from '../../core/auth/roles.ts';
-import { ConflictError } from '../../core/errors.ts';
+import { ConflictError, ForbiddenError } from '../../core/errors.ts';
 import type { AgentToken, TokenStore, UploadToken } from '../../core/ports/token-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
 import {
@@ -26,11 +26,26 @@ export class PgTokenStore implements TokenStore {
     createdBy?: number;
   }): Promise<AgentToken> {
     try {
-      const inserted = await this.db.query<{ id: number }>(
-        `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [token.organizationId, token.projectId, token.name, token.role, token.tokenHash, token.createdBy ?? null],
-      );
+      const params = [token.organizationId, token.projectId, token.name, token.role, token.tokenHash];
+      // A person's token is made only while they are an owner, checked with their row locked:
+      // the dashboard checked the role as the request began, and a token made while its maker
+      // was being demoted, after the demotion revoked their tokens, stayed live.
+      const inserted =
+        token.createdBy === undefined
+          ? await this.db.query<{ id: number }>(
+              `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash)
+               VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+              params,
+            )
+          : await this.db.query<{ id: number }>(
+              `INSERT INTO agent_tokens (organization_id, project_id, name, role, token_hash, created_by)
+               SELECT $1, $2, $3, $4, $5, u.id FROM users u WHERE u.id = $6 AND u.role = 'owner' FOR SHARE
+               RETURNING id`,
+              [...params, token.createdBy],
+            );
+      if (inserted.rows.length === 0) {
+        throw new ForbiddenError('only owners make agent tokens, and you are no longer one: nothing was made');
+      }
       return (await this.tokenWhere('t.id = $1', [inserted.rows[0]!.id]))[0]!;
     } catch (error) {
       if (isUniqueViolation(error)) {
