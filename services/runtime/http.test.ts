@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 /** An app with /ok (200) and /broken (throws), served on loopback; its log lines as written. */
-async function serve(level: string, health: HealthCheck[] = []): Promise<{ url: string; lines: LogLine[]; logger: Logger }> {
+async function serve(
+  level: string,
+  health: HealthCheck[] = [],
+  healthTimeoutMs?: number,
+): Promise<{ url: string; lines: LogLine[]; logger: Logger }> {
   const lines: LogLine[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -31,7 +35,12 @@ async function serve(level: string, health: HealthCheck[] = []): Promise<{ url: 
     },
   });
   const logger = createLogger(level, sink);
-  const app = createHttpApp({ logger, metrics: createMetrics({ processMetrics: false }), health });
+  const app = createHttpApp({
+    logger,
+    metrics: createMetrics({ processMetrics: false }),
+    health,
+    ...(healthTimeoutMs !== undefined && { healthTimeoutMs }),
+  });
   app.use((ctx) => {
     if (ctx.path === '/broken') throw new Error('the handler broke');
     ctx.body = { ok: true };
@@ -65,6 +74,16 @@ describe('the request logger', () => {
     expect((await fetch(`${url}/broken`)).status).toBe(500);
     expect(lines.map((l) => l.msg)).toEqual(['unhandled error', 'request failed', 'unhandled error', 'request failed']);
     expectTwoLinesPerRequest(lines);
+  });
+
+  it('answers /healthz 503 naming a check that does not answer in time, and the others as they are', async () => {
+    const hung: HealthCheck = { name: 'database', check: () => new Promise<void>(() => {}) };
+    const fine: HealthCheck = { name: 'queue', check: async () => {} };
+    const { url, lines } = await serve('warn', [hung, fine], 100);
+    const answer = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({ status: 'unavailable', failing: { database: 'unavailable' } });
+    expect(lines.map((l) => l.msg)).toContain('health check failed');
   });
 
   it("gives a failing /healthz's lines the request's id, one id per request", async () => {

@@ -22,7 +22,16 @@ export interface HttpDeps {
    * connection's address.
    */
   trustedProxies?: number;
+  /** How long /healthz waits for a check before it counts as failed; HEALTH_CHECK_TIMEOUT_MS. */
+  healthTimeoutMs?: number;
 }
+
+/**
+ * A check that has not answered by then is failed: a store that hangs (a connection cut without
+ * a reset, the backend thread stuck) held /healthz open for as long, so the probe saw no answer
+ * rather than which part is down.
+ */
+const HEALTH_CHECK_TIMEOUT_MS = 5_000;
 
 /** The HTTP status of each domain error, for every surface. */
 export const ERROR_STATUS: Record<ErrataError['code'], number> = {
@@ -46,14 +55,21 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/healthz') {
       const failures: Record<string, string> = {};
+      const timeoutMs = deps.healthTimeoutMs ?? HEALTH_CHECK_TIMEOUT_MS;
       await Promise.all(
         deps.health.map(async (h) => {
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          });
           try {
-            await h.check();
+            await Promise.race([h.check(), timeout]);
           } catch (error) {
             // Driver text stays in the log, under the request's id; the probe learns only which part is down.
             ctx.state.log.warn({ err: error, check: h.name }, 'health check failed');
             failures[h.name] = 'unavailable';
+          } finally {
+            clearTimeout(timer);
           }
         }),
       );
