@@ -122,7 +122,7 @@ export function normalizeFingerprint(raw: unknown, notes: Notes): string[] | und
   }
   const parts: string[] = [];
   for (const part of raw.slice(0, 50)) {
-    const text = lenientString(part);
+    const text = fingerprintPart(part);
     if (text === undefined) {
       notes.push({ type: 'invalid_data', name: 'fingerprint' });
       return undefined;
@@ -130,6 +130,16 @@ export function normalizeFingerprint(raw: unknown, notes: Notes): string[] | und
     parts.push(text.slice(0, 512));
   }
   return parts.length > 0 ? parts : undefined;
+}
+
+/**
+ * A fingerprint entry as Relay writes it: numbers truncated to integers (19.99 and 19.5 are one
+ * "19"), booleans as Python writes them ("True"), and a number beyond 2^53 not a value at all.
+ */
+function fingerprintPart(part: unknown): string | undefined {
+  if (typeof part === 'boolean') return part ? 'True' : 'False';
+  if (typeof part === 'number') return Math.abs(part) < 2 ** 53 ? String(Math.trunc(part)) : undefined;
+  return lenientString(part);
 }
 
 export function normalizeModules(raw: unknown): Record<string, string> | undefined {

@@ -319,6 +319,31 @@ describe('normalizeEvent variants', () => {
     expect(normalize({ user: { id: 7 } }, { clientIp }).user).toEqual({ id: '7' });
   });
 
+  it('writes an exception value sent as an object or an array as JSON, as Relay does', () => {
+    const event = normalize({
+      exception: {
+        values: [
+          { type: 'ApiError', value: { code: 404 } },
+          { type: 'E', value: [1, 'a'] },
+        ],
+      },
+    });
+    expect(event.exception?.values.map((e) => e.value)).toEqual(['{"code":404}', '[1,"a"]']);
+  });
+
+  it('writes fingerprint numbers and booleans as Relay does, and drops a fingerprint with a number past 2^53', () => {
+    expect(normalize({ fingerprint: ['price', 19.99, -22, 3.0, true, false] }).fingerprint).toEqual([
+      'price',
+      '19',
+      '-22',
+      '3',
+      'True',
+      'False',
+    ]);
+    expect(normalize({ fingerprint: ['price', 19.5] }).fingerprint).toEqual(['price', '19']);
+    expect(normalize({ fingerprint: ['big', 1e300] }).fingerprint).toBeUndefined();
+  });
+
   it('drops invalid release, environment and dist values, keeping the rest', () => {
     const event = normalize({ release: 'a/b', environment: 'x'.repeat(65), dist: 'bad dist', message: 'kept' });
     expect(event.release).toBeUndefined();

@@ -40,7 +40,9 @@ function normalizeException(raw: unknown, notes: Notes): ExceptionValue | undefi
   const exception: ExceptionValue = {};
   const type = cappedString(raw.type, 256, 'exception.type', notes);
   if (type) exception.type = type;
-  const value = cappedString(raw.value, 8192, 'exception.value', notes);
+  // Relay reads the value leniently: an object or an array sent as it is written as JSON.
+  const given = typeof raw.value === 'object' && raw.value !== null ? JSON.stringify(raw.value) : raw.value;
+  const value = cappedString(given, 8192, 'exception.value', notes);
   if (value) exception.value = value;
   // Relay: a value written "TypeError: message" with no type supplies the type itself.
   const split = !exception.type && value ? /^(\w+):(.*)$/.exec(value) : null;
