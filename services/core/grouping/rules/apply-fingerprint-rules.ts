@@ -1,7 +1,10 @@
 // Dispatcher, before hashing: the first of a project's fingerprint rules whose matchers all
 // hold decides the event's fingerprint, overriding one the SDK sent (as Sentry's server rules
 // do). Runs after the stack-trace rules, so `app:` sees the project's own in_app decisions.
-// A frame matcher holds when any frame of any stack trace matches it.
+// As in Sentry, matchers are grouped by what they look at, and one single item must satisfy
+// every matcher of its group, a negated one included: `function:charge path:**/billing/**`
+// needs one frame that is both, and `!path:**/vendor/**` holds when some frame is outside vendor.
+// A group with no items (no frames) holds for no matcher.
 import { ownValue } from '../../event/coerce.ts';
 import type { Frame, NormalizedEvent } from '../../event/event.ts';
 import { eventMessage, eventStacktraces } from '../../event/event.ts';
@@ -10,28 +13,64 @@ import { exceptionValuesFor, frameValuesFor, matcherHolds, platformFamily } from
 import type { Matcher } from './rule-scanner.ts';
 
 const FRAME_KEYS = new Set(['path', 'module', 'function', 'package', 'app']);
+const EXCEPTION_KEYS = new Set(['type', 'value']);
+
+/** One thing matchers look at (a frame, an exception, the event): a matcher's values in it. */
+type Item = (matcher: Matcher) => Array<string | boolean | undefined>;
 
 /** Sets the event's fingerprint from the first matching rule and returns that rule, if any. */
 export function applyFingerprintRules(event: NormalizedEvent, rules: readonly FingerprintRule[]): FingerprintRule | undefined {
   if (rules.length === 0) return undefined;
+  const items = new Map<string, Item[]>();
+  const itemsOf = (group: string) => {
+    let found = items.get(group);
+    if (!found) items.set(group, (found = eventItems(group, event)));
+    return found;
+  };
   const rule = rules.find((candidate) =>
-    candidate.matchers.every((matcher) => matcherHolds(matcher, eventValues(matcher, event))),
+    [...byGroup(candidate.matchers)].every(([group, matchers]) =>
+      itemsOf(group).some((item) => matchers.every((matcher) => matcherHolds(matcher, item(matcher)))),
+    ),
   );
   if (rule) event.fingerprint = [...rule.fingerprint];
   return rule;
 }
 
-function eventValues(matcher: Matcher, event: NormalizedEvent): Array<string | boolean | undefined> {
+function groupOf(key: string): string {
+  if (FRAME_KEYS.has(key)) return 'frames';
+  if (EXCEPTION_KEYS.has(key)) return 'exceptions';
+  return key;
+}
+
+function byGroup(matchers: readonly Matcher[]): Map<string, Matcher[]> {
+  const groups = new Map<string, Matcher[]>();
+  for (const matcher of matchers) {
+    const group = groupOf(matcher.key);
+    groups.set(group, [...(groups.get(group) ?? []), matcher]);
+  }
+  return groups;
+}
+
+function eventItems(group: string, event: NormalizedEvent): Item[] {
   const exceptions = event.exception?.values ?? [];
-  if (FRAME_KEYS.has(matcher.key)) return allFrames(event).flatMap((frame) => frameValuesFor(matcher.key, frame, event.platform));
+  switch (group) {
+    case 'frames':
+      return allFrames(event).map((frame) => (matcher) => frameValuesFor(matcher.key, frame, event.platform));
+    case 'exceptions':
+      return exceptions.map((exception) => (matcher) => exceptionValuesFor(matcher.key, exception));
+    case 'message':
+      // Sentry's message matcher also looks at exception values, each one on its own: the two
+      // are hard to tell apart.
+      return [() => [eventMessage(event), event.logentry?.message], ...exceptions.map((exception) => () => [exception.value])];
+    default:
+      return [(matcher) => eventValues(matcher, event)];
+  }
+}
+
+/** The values of a matcher that looks at the event as a whole. */
+function eventValues(matcher: Matcher, event: NormalizedEvent): Array<string | boolean | undefined> {
   if (matcher.key.startsWith('tags.')) return [ownValue(event.tags, matcher.key.slice(5))];
   switch (matcher.key) {
-    case 'type':
-    case 'value':
-      return exceptions.flatMap((exception) => exceptionValuesFor(matcher.key, exception));
-    case 'message':
-      // Sentry's message matcher also looks at exception values: the two are hard to tell apart.
-      return [eventMessage(event), event.logentry?.message, ...exceptions.map((exception) => exception.value)];
     case 'logger':
       return [event.logger];
     case 'level':

@@ -76,6 +76,29 @@ describe('fingerprint rules', () => {
     expect(group(tagged, 'tags.toString:y* -> tagged').event.fingerprint).toEqual(['tagged']);
   });
 
+  it('need one frame, or one exception, to hold every matcher of its kind, and negate per item, as Sentry does', () => {
+    const raw = exceptionEvent('ValueError', 'Bad', frames);
+    // handle_request is in router.py, not dogpark.py: no one frame is both.
+    expect(group(raw, 'stack.function:handle_request path:**/dogpark.py -> mixed').event.fingerprint).toBeUndefined();
+    expect(group(raw, 'stack.function:handle_request path:**/router.py -> one').event.fingerprint).toEqual(['one']);
+    // Some frame is outside main.py, so the negation holds; no frame is outside app/.
+    expect(group(raw, '!path:**/main.py -> elsewhere').event.fingerprint).toEqual(['elsewhere']);
+    expect(group(raw, '!path:app/** -> outside').event.fingerprint).toBeUndefined();
+    const chained = {
+      platform: 'python',
+      exception: {
+        values: [
+          { type: 'TimeoutError', value: 'read' },
+          { type: 'ValueError', value: 'request timed out' },
+        ],
+      },
+    };
+    expect(group(chained, 'error.type:TimeoutError error.value:"*timed out*" -> mixed').event.fingerprint).toBeUndefined();
+    expect(group(chained, 'error.type:ValueError error.value:"*timed out*" -> one').event.fingerprint).toEqual(['one']);
+    // No frames at all: a frame matcher, negated or not, holds for none.
+    expect(group(chained, '!path:**/vendor/** -> none').event.fingerprint).toBeUndefined();
+  });
+
   it('resolve variables and set the issue title', () => {
     const result = group(
       exceptionEvent('ValueError', 'Bad', frames),
