@@ -171,6 +171,26 @@ export function describeIssueStoreContract(
       expect((await store.listReleases(project.id, 1)).map((r) => r.version)).toEqual(['1.1']);
     });
 
+    it('gives an issue the releases of its oldest and newest events that have one, whichever batch brings them', async () => {
+      const { project } = await orgWithProject();
+      const t = 1_800_000_000;
+      await store.recordOccurrences([occurrence(project, { timestamp: t })]);
+      await store.recordOccurrences([
+        occurrence(project, { timestamp: t + 20 }),
+        occurrence(project, { timestamp: t + 10, release: '1.1' }),
+        occurrence(project, { timestamp: t + 5, release: '1.0' }),
+      ]);
+      expect(await store.findIssue(project.id, 1)).toMatchObject({ firstRelease: '1.0', lastRelease: '1.1' });
+      // The same batch making the issue: its first and last releases by time, not by arrival.
+      const { project: fresh } = await orgWithProject();
+      await store.recordOccurrences([
+        occurrence(fresh, { timestamp: t + 20 }),
+        occurrence(fresh, { timestamp: t + 10, release: '1.1' }),
+        occurrence(fresh, { timestamp: t + 5, release: '1.0' }),
+      ]);
+      expect(await store.findIssue(fresh.id, 1)).toMatchObject({ firstRelease: '1.0', lastRelease: '1.1' });
+    });
+
     it('keeps the first MAX_ISSUE_ENVIRONMENTS environments of an issue, whether they come in one batch or many', async () => {
       const { project } = await orgWithProject();
       const names = Array.from({ length: MAX_ISSUE_ENVIRONMENTS + 20 }, (_, i) => `env-${String(i).padStart(3, '0')}`);

@@ -208,7 +208,7 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
   );
   const project = counter.rows[0];
   if (!project) return undefined;
-  const { latest, earliest } = group;
+  const { latest } = group;
   const inserted = await tx.query<{ id: number }>(
     `INSERT INTO issues (project_id, short_number, title, culprit, level, status, type, metadata, first_seen,
        last_seen, times_seen, user_count, environments, first_release, last_release)
@@ -228,8 +228,8 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
       group.count,
       group.userKeys.length,
       group.environments.slice(0, MAX_ISSUE_ENVIRONMENTS),
-      earliest.release ?? group.releases[0] ?? null,
-      latest.release ?? group.releases[group.releases.length - 1] ?? null,
+      group.earliestReleased?.release ?? null,
+      group.latestReleased?.release ?? null,
     ],
   );
   const id = inserted.rows[0]!.id;
@@ -275,9 +275,12 @@ async function updateIssues(
         group.latest.level,
         jsonParam(group.latest.metadata),
         jsonParam(group.environments),
-        group.latest.release,
+        // The releases of the oldest and the newest event that has one, and when the newest was.
+        group.earliestReleased?.release ?? null,
+        group.latestReleased?.release ?? null,
+        group.latestReleased?.timestamp ?? null,
       ]),
-      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text'],
+      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text', 'text', 'float8'],
     );
     // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
     // `i.id = ANY($1)` repeats the join's ids for the planner: joined to the rows alone, it
@@ -300,9 +303,11 @@ async function updateIssues(
          environments = CASE WHEN cardinality(i.environments) >= ${MAX_ISSUE_ENVIRONMENTS} THEN i.environments
            ELSE (i.environments || ARRAY(SELECT e FROM jsonb_array_elements_text(v.environments) AS e
              WHERE NOT e = ANY(i.environments)))[1:${MAX_ISSUE_ENVIRONMENTS}] END,
-         first_release = COALESCE(i.first_release, v.release),
-         last_release = CASE WHEN v.release IS NOT NULL AND to_timestamp(v.last_seen) >= i.last_seen THEN v.release ELSE i.last_release END
-       FROM ${values.sql} AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments, release),
+         first_release = COALESCE(i.first_release, v.first_release),
+         last_release = CASE WHEN v.last_release IS NOT NULL AND (i.last_release IS NULL OR to_timestamp(v.last_released_at) >= i.last_seen)
+           THEN v.last_release ELSE i.last_release END
+       FROM ${values.sql} AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments,
+         first_release, last_release, last_released_at),
          projects p
        WHERE i.id = v.id AND p.id = i.project_id AND i.id = ANY($1::integer[])
        RETURNING i.id, i.short_number, p.slug, i.times_seen`,

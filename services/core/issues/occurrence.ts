@@ -61,6 +61,9 @@ export interface OccurrenceGroup {
   earliest: Occurrence;
   environments: string[];
   releases: string[];
+  /** The oldest and the newest occurrence with a release: an issue's first and last release. */
+  earliestReleased: Occurrence | undefined;
+  latestReleased: Occurrence | undefined;
   userKeys: string[];
 }
 
@@ -81,6 +84,8 @@ export function aggregateOccurrences(occurrences: Occurrence[]): OccurrenceGroup
         earliest: occurrence,
         environments: occurrence.environment ? [occurrence.environment] : [],
         releases: occurrence.release ? [occurrence.release] : [],
+        earliestReleased: occurrence.release ? occurrence : undefined,
+        latestReleased: occurrence.release ? occurrence : undefined,
         userKeys: occurrence.userKey ? [occurrence.userKey] : [],
       });
       continue;
@@ -97,10 +102,22 @@ export function aggregateOccurrences(occurrences: Occurrence[]): OccurrenceGroup
       group.latest = occurrence;
     }
     if (occurrence.environment) addUnique(group.environments, occurrence.environment);
-    if (occurrence.release) addUnique(group.releases, occurrence.release);
+    if (occurrence.release) {
+      addUnique(group.releases, occurrence.release);
+      group.earliestReleased = earlier(group.earliestReleased, occurrence);
+      group.latestReleased = later(group.latestReleased, occurrence);
+    }
     if (occurrence.userKey) addUnique(group.userKeys, occurrence.userKey);
   }
   return [...groups.values()];
+}
+
+function earlier(a: Occurrence | undefined, b: Occurrence | undefined): Occurrence | undefined {
+  return !a || (b && b.timestamp < a.timestamp) ? b : a;
+}
+
+function later(a: Occurrence | undefined, b: Occurrence | undefined): Occurrence | undefined {
+  return !a || (b && b.timestamp >= a.timestamp) ? b : a;
 }
 
 function addUnique(list: string[], value: string): void {
@@ -126,6 +143,8 @@ export function mergeGroups(groups: OccurrenceGroup[]): OccurrenceGroup {
     for (const environment of group.environments) addUnique(merged.environments, environment);
     for (const release of group.releases) addUnique(merged.releases, release);
     for (const user of group.userKeys) addUnique(merged.userKeys, user);
+    merged.earliestReleased = earlier(merged.earliestReleased, group.earliestReleased);
+    merged.latestReleased = later(merged.latestReleased, group.latestReleased);
     if (group.firstSeen < merged.firstSeen) {
       merged.firstSeen = group.firstSeen;
       merged.earliest = group.earliest;
