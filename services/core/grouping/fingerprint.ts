@@ -1,7 +1,7 @@
 // Custom fingerprints: an SDK may send `fingerprint: ["{{ default }}", "{{ tags.region }}"]`.
 // `{{ default }}` stands for the values default grouping would use; other variables resolve
 // against the event (Sentry's fingerprinting/utils.py); anything else is taken literally.
-import { ownValue } from '../event/coerce.ts';
+import { eventTag } from './event-tag.ts';
 import type { NormalizedEvent } from '../event/event.ts';
 import { eventMessage, primaryException } from '../event/event.ts';
 import { crashFrame } from './crash-frame.ts';
@@ -57,7 +57,7 @@ export function resolveEntry(entry: string, event: NormalizedEvent): string {
     default:
       if (name.startsWith('tags.')) {
         const tag = name.slice(5);
-        return ownValue(event.tags, tag) ?? `<no-value-for-tag-${tag}>`;
+        return eventTag(event, tag) ?? `<no-value-for-tag-${tag}>`;
       }
       return entry;
   }

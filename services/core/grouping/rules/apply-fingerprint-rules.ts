@@ -5,9 +5,9 @@
 // every matcher of its group, a negated one included: `function:charge path:**/billing/**`
 // needs one frame that is both, and `!path:**/vendor/**` holds when some frame is outside vendor.
 // A group with no items (no frames) holds for no matcher.
-import { ownValue } from '../../event/coerce.ts';
 import type { Frame, NormalizedEvent } from '../../event/event.ts';
 import { eventMessage, eventStacktraces } from '../../event/event.ts';
+import { eventTag } from '../event-tag.ts';
 import type { FingerprintRule } from './fingerprint-rules.ts';
 import { exceptionValuesFor, frameValuesFor, matcherHolds, platformFamily } from './match-values.ts';
 import type { Matcher } from './rule-scanner.ts';
@@ -69,7 +69,7 @@ function eventItems(group: string, event: NormalizedEvent): Item[] {
 
 /** The values of a matcher that looks at the event as a whole. */
 function eventValues(matcher: Matcher, event: NormalizedEvent): Array<string | boolean | undefined> {
-  if (matcher.key.startsWith('tags.')) return [ownValue(event.tags, matcher.key.slice(5))];
+  if (matcher.key.startsWith('tags.')) return [eventTag(event, matcher.key.slice(5))];
   switch (matcher.key) {
     case 'logger':
       return [event.logger];

@@ -99,6 +99,22 @@ describe('fingerprint rules', () => {
     expect(group(chained, '!path:**/vendor/** -> none').event.fingerprint).toBeUndefined();
   });
 
+  it('see the tags Sentry gives every event: level, logger, environment, transaction', () => {
+    const raw = (environment: string) =>
+      exceptionEvent('ValueError', 'Bad', frames, { environment, fingerprint: ['{{ default }}', '{{ tags.environment }}'] });
+    expect(group(raw('prod')).grouping.hashes).not.toEqual(group(raw('staging')).grouping.hashes);
+    const checkout = exceptionEvent('ValueError', 'Bad', frames, {
+      environment: 'prod',
+      transaction: '/checkout',
+      logger: 'shop',
+    });
+    const rule = 'tags.environment:prod tags.transaction:/checkout tags.logger:shop tags.level:error -> checkout-errors';
+    expect(group(checkout, rule).event.fingerprint).toEqual(['checkout-errors']);
+    // A tag the SDK sent wins.
+    const tagged = exceptionEvent('ValueError', 'Bad', frames, { environment: 'prod', tags: { environment: 'canary' } });
+    expect(group(tagged, 'tags.environment:canary -> canary').event.fingerprint).toEqual(['canary']);
+  });
+
   it('resolve variables and set the issue title', () => {
     const result = group(
       exceptionEvent('ValueError', 'Bad', frames),
