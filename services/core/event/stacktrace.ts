@@ -40,8 +40,10 @@ function normalizeException(raw: unknown, notes: Notes): ExceptionValue | undefi
   const exception: ExceptionValue = {};
   const type = cappedString(raw.type, 256, 'exception.type', notes);
   if (type) exception.type = type;
-  // Relay reads the value leniently: an object or an array sent as it is written as JSON.
-  const given = typeof raw.value === 'object' && raw.value !== null ? JSON.stringify(raw.value) : raw.value;
+  // Relay reads the value leniently: an object or an array sent as it is written as JSON (bounded
+  // first: a value nested 50,000 deep overflowed the stack in JSON.stringify).
+  const given =
+    typeof raw.value === 'object' && raw.value !== null ? JSON.stringify(boundedJson(raw.value, 5, 1024, 50)) : raw.value;
   const value = cappedString(given, 8192, 'exception.value', notes);
   if (value) exception.value = value;
   // Relay: a value written "TypeError: message" with no type supplies the type itself.
