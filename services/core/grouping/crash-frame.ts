@@ -1,20 +1,38 @@
-// The frame an issue is "about": the newest in-app frame of the raised exception (else the
-// newest frame) that has a usable function name. Used for the issue's metadata and for the
-// `{{ function }}`-style fingerprint variables.
+// The frame an issue is "about", as Sentry's get_crash_frame_from_event_data finds it: the
+// newest in-app frame, else the newest frame, of the raised exception's stack trace, else of the
+// event's own, else of its thread when it has exactly one. The issue's metadata takes the newest
+// frame with a usable function name; the `{{ function }}`-style fingerprint variables take the
+// newest frame whatever it holds (a frame without a function gives "<no-function>", as in Sentry).
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
 
+/** For the issue's metadata: only frames with a usable function name count. */
 export function crashFrame(event: NormalizedEvent): Frame | undefined {
-  const frames = crashStacktrace(event)?.frames ?? [];
-  const usable = frames.filter((f) => f.function && f.function !== '<redacted>' && f.function !== '<unknown>');
-  for (let i = usable.length - 1; i >= 0; i--) if (usable[i]!.in_app) return usable[i];
-  return usable[usable.length - 1];
+  return newestFrame(crashFrames(event), (f) => Boolean(f.function) && f.function !== '<redacted>' && f.function !== '<unknown>');
 }
 
-function crashStacktrace(event: NormalizedEvent): Stacktrace | undefined {
+/** For the fingerprint variables: every frame counts. */
+export function fingerprintCrashFrame(event: NormalizedEvent): Frame | undefined {
+  return newestFrame(crashFrames(event), () => true);
+}
+
+function newestFrame(frames: Frame[], counts: (frame: Frame) => boolean): Frame | undefined {
+  let newest: Frame | undefined;
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const frame = frames[i]!;
+    if (!counts(frame)) continue;
+    if (frame.in_app) return frame;
+    newest ??= frame;
+  }
+  return newest;
+}
+
+function crashFrames(event: NormalizedEvent): Frame[] {
   const values = event.exception?.values;
-  if (values && values.length > 0) return values[values.length - 1]!.stacktrace;
-  if (event.stacktrace) return event.stacktrace;
-  return singleThreadStacktrace(event);
+  const raised = values?.[values.length - 1]?.stacktrace?.frames;
+  if (raised && raised.length > 0) return raised;
+  if (event.stacktrace && event.stacktrace.frames.length > 0) return event.stacktrace.frames;
+  const threads = (event.threads?.values ?? []) as Array<{ stacktrace?: Stacktrace }>;
+  return threads.length === 1 ? (threads[0]!.stacktrace?.frames ?? []) : [];
 }
 
 /** The one thread worth grouping by: the crashed one, else the current one, else the only one. */

@@ -4,7 +4,7 @@
 import { eventTag } from './event-tag.ts';
 import type { NormalizedEvent } from '../event/event.ts';
 import { eventMessage, primaryException } from '../event/event.ts';
-import { crashFrame } from './crash-frame.ts';
+import { fingerprintCrashFrame } from './crash-frame.ts';
 
 const VARIABLE = /^\{\{\s*(\S+)\s*\}\}$/;
 
@@ -24,7 +24,7 @@ export function resolveEntry(entry: string, event: NormalizedEvent): string {
   const name = VARIABLE.exec(entry)?.[1];
   if (!name) return entry;
   const exception = primaryException(event);
-  const frame = crashFrame(event);
+  const frame = fingerprintCrashFrame(event);
   switch (name) {
     case 'transaction':
       return event.transaction || '<no-transaction>';

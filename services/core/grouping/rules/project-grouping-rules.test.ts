@@ -125,6 +125,44 @@ describe('fingerprint rules', () => {
   });
 });
 
+describe('the crash frame of fingerprint variables and metadata, as Sentry finds it', () => {
+  it('is the newest in-app frame even without a function, for the variables; metadata skips it', () => {
+    const raw = {
+      platform: 'javascript',
+      exception: {
+        values: [
+          {
+            type: 'TypeError',
+            value: 'x',
+            stacktrace: {
+              frames: [
+                { function: 'handleClick', abs_path: 'https://x/app.js', in_app: true },
+                { abs_path: 'https://x/app.js', lineno: 9, in_app: true },
+              ],
+            },
+          },
+        ],
+      },
+      fingerprint: ['{{ function }}'],
+    };
+    const result = group(raw);
+    expect(result.grouping.hashes).toEqual([md5(['<no-function>'])]);
+    expect(result.summary.metadata).toMatchObject({ function: 'handleClick' });
+  });
+
+  it("falls back to the event's own stack trace when the exception has none", () => {
+    const raw = {
+      platform: 'python',
+      exception: { values: [{ type: 'ValueError', value: 'x' }] },
+      stacktrace: { frames: [{ function: 'fetch_ball', filename: 'app/dogpark.py', in_app: true }] },
+      fingerprint: ['{{ function }}', '{{ stack.filename }}'],
+    };
+    const result = group(raw);
+    expect(result.grouping.hashes).toEqual([md5(['fetch_ball', 'app/dogpark.py'])]);
+    expect(result.summary.metadata).toMatchObject({ function: 'fetch_ball', filename: 'app/dogpark.py' });
+  });
+});
+
 describe('stack-trace rules', () => {
   it('-app takes a frame out of the app variant and so changes the grouping', () => {
     const before = group(exceptionEvent('KeyError', 'x', frames));
