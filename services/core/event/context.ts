@@ -1,5 +1,6 @@
 // The descriptive interfaces: user, request, contexts, sdk, debug_meta. Kept close to what
 // the SDK sent, bounded in depth and size.
+import { isIP } from 'node:net';
 import {
   boundedJson,
   cappedString,
@@ -28,7 +29,9 @@ export function normalizeUser(raw: unknown, clientIp: string | undefined, inferI
   }
   const ip = lenientString(given.ip_address);
   if (ip === '{{auto}}' || (ip === undefined && inferIp === 'auto')) {
-    if (clientIp && inferIp !== 'never') user.ip_address = clientIp;
+    // Checked as a sent one is: behind proxies it is what X-Forwarded-For said (ip:port, or a
+    // client inside the cluster writing the header itself).
+    if (clientIp && isIpAddress(clientIp) && inferIp !== 'never') user.ip_address = clientIp;
   } else if (ip && isIpAddress(ip)) {
     user.ip_address = ip;
   } else if (ip) {
@@ -39,8 +42,9 @@ export function normalizeUser(raw: unknown, clientIp: string | undefined, inferI
   return Object.keys(user).length > 0 ? user : undefined;
 }
 
+/** An IPv4 or IPv6 address as written (not "ip:port", which once passed for IPv6). */
 function isIpAddress(text: string): boolean {
-  return /^(\d{1,3}\.){3}\d{1,3}$/.test(text) || (/^[0-9a-fA-F:.]+$/.test(text) && text.includes(':'));
+  return isIP(text) !== 0;
 }
 
 /** A stable key for counting distinct affected users, as Sentry's `sentry:user` tag. */

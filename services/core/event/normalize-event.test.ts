@@ -315,6 +315,9 @@ describe('normalizeEvent variants', () => {
     });
     const never = { name: 'sentry.javascript.browser', settings: { infer_ip: 'never' } };
     expect(normalize({ sdk: never, user: { id: 7, ip_address: '{{auto}}' } }, { clientIp }).user).toEqual({ id: '7' });
+    // What a proxy's header said is kept only when it is an address.
+    expect(normalize({ sdk: auto }, { clientIp: '203.0.113.9:51234' }).user).toBeUndefined();
+    expect(normalize({ user: { ip_address: '{{auto}}' } }, { clientIp: 'forged' }).user).toBeUndefined();
     // Without the setting, an address is filled only when asked for.
     expect(normalize({ user: { id: 7 } }, { clientIp }).user).toEqual({ id: '7' });
   });
