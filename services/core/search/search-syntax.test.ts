@@ -68,6 +68,8 @@ describe('parseSearch', () => {
   it('refuses -key:value for a known key, pointing to !key:value; -word stays text', () => {
     expect(failure('x -is:open', '-is:open').message).toContain('to exclude, write !is:open');
     expect(parse('-rf -other:1').map((t) => t.value)).toEqual(['-rf', '-other:1']);
+    // A key that cannot be negated is not pointed to a ! it would refuse.
+    expect(failure('-first-release:1.0', '-first-release:1.0').message).toContain('firstRelease: cannot be excluded');
   });
 
   it('refuses an unknown key, naming it, listing the keys and how to search for the text instead', () => {

@@ -83,8 +83,14 @@ export function parseSearch(query: string, spec: SearchSpec): SearchTerm[] {
       const token = query.slice(start, i);
       // GitHub's exclusion, -key:value, would otherwise be searched for as text and find nothing.
       const dashed = /^-([A-Za-z][A-Za-z0-9_.-]*):/.exec(token);
-      if (dashed && keys.has(dashed[1]!.toLowerCase())) {
-        throw new SearchSyntaxError(token, `to exclude, write !${token.slice(1)}; to find the text, quote it`);
+      const dashedKey = dashed && keys.get(dashed[1]!.toLowerCase());
+      if (dashedKey) {
+        throw new SearchSyntaxError(
+          token,
+          spec.keys[dashedKey]!.negatable
+            ? `to exclude, write !${token.slice(1)}; to find the text, quote it`
+            : `${dashedKey}: cannot be excluded; to find the text, quote it`,
+        );
       }
       terms.push({ kind: 'text', value: token, token });
       continue;
