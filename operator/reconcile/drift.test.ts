@@ -81,6 +81,9 @@ describe('drift', () => {
     expect(drifted(given, { ...live(), ...container({ requests: { cpu: '701m' } }) })).toBe(true);
     expect(drifted(given, { ...live(), ...container({ limits: { cpu: '1' }, requests: { cpu: '700m' } }) })).toBe(false);
     expect(drifted({ ...desired, ...container({ limits: { cpu: '1' } }) }, { ...live(), ...container({}) })).toBe(true);
+    // Close is not equal: a value edited by one unit is a hand edit.
+    const sized = (memory: string) => container({ requests: { memory } });
+    expect(drifted({ ...desired, ...sized('1000000000') }, { ...live(), ...sized('1000000001') })).toBe(true);
   });
 
   it('is a field the operator set, changed or removed by hand', () => {

@@ -37,5 +37,6 @@ export function drifted(desired: { metadata: { labels: object; annotations: obje
 function sameQuantity(a: string, b: string): boolean {
   const x = quantityValue(a);
   const y = quantityValue(b);
-  return x !== undefined && y !== undefined && Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
+  // A tolerance of a few units in the last place, no more: 1000000000 and 1000000001 differ.
+  return x !== undefined && y !== undefined && Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
 }
