@@ -61,7 +61,11 @@ function eventItems(group: string, event: NormalizedEvent): Item[] {
     case 'message':
       // Sentry's message matcher also looks at exception values, each one on its own: the two
       // are hard to tell apart.
-      return [() => [eventMessage(event), event.logentry?.message], ...exceptions.map((exception) => () => [exception.value])];
+      // An event with no message and no exception has no item: `!message:foo` holds for none.
+      return [
+        ...(eventMessage(event) || event.logentry?.message ? [() => [eventMessage(event), event.logentry?.message]] : []),
+        ...exceptions.map((exception) => () => [exception.value]),
+      ];
     default:
       return [(matcher) => eventValues(matcher, event)];
   }

@@ -95,8 +95,11 @@ describe('fingerprint rules', () => {
     };
     expect(group(chained, 'error.type:TimeoutError error.value:"*timed out*" -> mixed').event.fingerprint).toBeUndefined();
     expect(group(chained, 'error.type:ValueError error.value:"*timed out*" -> one').event.fingerprint).toEqual(['one']);
-    // No frames at all: a frame matcher, negated or not, holds for none.
+    // No frames at all: a frame matcher, negated or not, holds for none; nor a message matcher
+    // without a message or an exception.
     expect(group(chained, '!path:**/vendor/** -> none').event.fingerprint).toBeUndefined();
+    const silent = { platform: 'python', stacktrace: { frames: [{ function: 'run', filename: 'app/run.py' }] } };
+    expect(group(silent, '!message:foo -> none').event.fingerprint).toBeUndefined();
   });
 
   it('see the tags Sentry gives every event: level, logger, environment, transaction', () => {
