@@ -13,6 +13,9 @@ import { PartitionLanes } from './partition-lanes.ts';
 
 export type Fetched = Message<Buffer, Buffer, Buffer, Buffer>;
 
+/** How long a fetch out of range with every commit in the log waits before the stream opens again. */
+const OUT_OF_RANGE_RETRY_MS = 1_000;
+
 interface FeedContext {
   topic: string;
   kafkaTopic: string;
@@ -122,9 +125,14 @@ export class StreamFeed {
       if (end !== undefined && at > end) return [{ partition, offset: earliest[partition] ?? 0n, from: at, why: 'lost' }];
       return [];
     });
-    // Nothing to move (a leader that changed mid-fetch): this consumer is replaced, after the
-    // subscription's backoff, rather than reopened at once to fail the same way at full speed.
-    if (moved.length === 0) throw new Error('queue fetch out of range, though every commit is within the log');
+    // Nothing to move (a leader that changed mid-fetch): the stream is opened again a second on,
+    // not at once, which repeated at full speed while the condition lasted. (Ending the consumer
+    // instead rebalanced the whole group twice a second: a join resets the subscription's backoff.)
+    if (moved.length === 0) {
+      this.context.logger?.warn({ topic: this.context.topic }, 'queue fetch out of range, though every commit is within the log');
+      await new Promise((resolve) => setTimeout(resolve, OUT_OF_RANGE_RETRY_MS));
+      return;
+    }
     this.context.logger?.warn(
       {
         topic: this.context.topic,
