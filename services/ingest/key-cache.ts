@@ -9,6 +9,7 @@
 // them the promise that known keys keep working while the store is down.
 import { UnavailableError } from '../core/errors.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import { TimeoutError, withTimeout } from '../core/with-timeout.ts';
 
 export interface KeyInfo {
   projectId: number;
@@ -34,17 +35,6 @@ const STALE_WAIT_MS = 2_000;
  * body, for as long as the driver took to give up.
  */
 const FIRST_LOOKUP_WAIT_MS = 5_000;
-
-class DeadlineError extends Error {}
-
-/** The promise, or a DeadlineError once `ms` have passed without it settling. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
 
 interface KeyCacheOptions {
   ttlMs?: number;
@@ -92,7 +82,7 @@ export class KeyCache {
         // one while the store was down. A store that does not answer within STALE_WAIT_MS
         // (a connection cut without a reset can hang for minutes) counts as failed.
         const info = entry.info;
-        return withDeadline(this.load(publicKey), this.staleWaitMs).catch(() => {
+        return withTimeout(this.load(publicKey), this.staleWaitMs, 'a stale DSN key lookup').catch(() => {
           entry.failedAt = this.now();
           return info;
         });
@@ -108,8 +98,8 @@ export class KeyCache {
     }
     const unknownAt = this.unknown.get(publicKey);
     if (unknownAt !== undefined && this.now() - unknownAt <= this.unknownTtlMs) return undefined;
-    return withDeadline(this.load(publicKey), this.firstLookupWaitMs).catch((error: unknown) => {
-      if (error instanceof DeadlineError) {
+    return withTimeout(this.load(publicKey), this.firstLookupWaitMs, 'a DSN key lookup').catch((error: unknown) => {
+      if (error instanceof TimeoutError) {
         throw new UnavailableError('the metadata store did not answer about this DSN key in time: retry later', {
           cause: error,
         });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ErrataError, isBusy, RateLimitedError, UserInputError } from '../core/errors.ts';
+import { withTimeout } from '../core/with-timeout.ts';
 import type { Logger } from './logger.ts';
 import { renderMetrics, type Metrics } from './metrics.ts';
 
@@ -59,18 +60,12 @@ export function createHttpApp(deps: HttpDeps): Koa {
       const timeoutMs = deps.healthTimeoutMs ?? HEALTH_CHECK_TIMEOUT_MS;
       await Promise.all(
         deps.health.map(async (h) => {
-          let timer: NodeJS.Timeout | undefined;
-          const timeout = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-          });
           try {
-            await Promise.race([h.check(), timeout]);
+            await withTimeout(h.check(), timeoutMs, `the ${h.name} check`);
           } catch (error) {
             // Driver text stays in the log, under the request's id; the probe learns only which part is down.
             ctx.state.log.warn({ err: error, check: h.name }, 'health check failed');
             failures[h.name] = 'unavailable';
-          } finally {
-            clearTimeout(timer);
           }
         }),
       );

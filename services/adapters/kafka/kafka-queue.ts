@@ -12,7 +12,7 @@ import type { KafkaLogger } from './kafka-logging.ts';
 import { KafkaSubscription, type ConsumerSettings } from './kafka-subscription.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
 import { TopicCreator } from './topic-creator.ts';
-import { withTimeout } from './with-timeout.ts';
+import { withTimeout } from '../../core/with-timeout.ts';
 
 export interface ProduceObservation {
   /** As the domain names it (without the prefix). */

@@ -11,7 +11,7 @@ import type { KafkaLogger } from './kafka-logging.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
 import { ASSIGNER_PROTOCOL, subscribedRoundRobin } from './subscription-assigner.ts';
 import { StreamFeed, type Fetched } from './stream-feed.ts';
-import { withTimeout } from './with-timeout.ts';
+import { withTimeout } from '../../core/with-timeout.ts';
 
 export interface ConsumerSettings {
   /** A member silent this long (crashed, SIGKILLed, partitioned) loses its partitions. */
