@@ -47,7 +47,7 @@ export function requireAgentToken(
     if (calls) {
       const decision = calls.take(token.id, at);
       if (!decision.allowed) {
-        const wait = Math.max(1, Math.ceil((decision.resetAt - at) / 1000));
+        const wait = decision.retryAfterSeconds;
         throw new RateLimitedError(
           `this token made ${decision.limit} API calls in the last minute, its limit (ERRATA_API_RATE_LIMIT_PER_MINUTE); ` +
             `retry in ${wait} seconds`,

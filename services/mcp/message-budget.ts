@@ -27,7 +27,7 @@ export function meterMessages(body: unknown, limiter: AgentCallLimiter, tokenId:
   }
   const decision = limiter.take(tokenId, now, messages.length);
   if (decision.allowed) return { allowed: true };
-  const wait = Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
+  const wait = decision.retryAfterSeconds;
   const text =
     messages.length === 1
       ? `rate_limited: this token sent ${decision.limit} messages in the last minute, its limit; retry in ${wait} seconds`

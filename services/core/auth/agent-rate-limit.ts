@@ -14,6 +14,8 @@ export interface RateLimitState {
 
 interface CallDecision extends RateLimitState {
   allowed: boolean;
+  /** Whole seconds until the window resets, at least 1: what a refusal's Retry-After says. */
+  retryAfterSeconds: number;
 }
 
 export class AgentCallLimiter {
@@ -31,7 +33,8 @@ export class AgentCallLimiter {
     const window = this.current(tokenId, now);
     const allowed = window.used + count <= this.perMinute;
     if (allowed) window.used += count;
-    return { allowed, ...this.state(window) };
+    const state = this.state(window);
+    return { allowed, ...state, retryAfterSeconds: Math.max(1, Math.ceil((state.resetAt - now) / 1000)) };
   }
 
   peek(tokenId: number, now: number): RateLimitState {
