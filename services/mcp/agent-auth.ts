@@ -18,7 +18,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** What the /api/v1 routers take to meter their calls: the /mcp route meters its own messages. */
 export interface MeteredCalls {
   /** Each call counts toward its token's ERRATA_API_RATE_LIMIT_PER_MINUTE. */
-  agentCalls?: AgentCallLimiter;
+  apiCalls?: AgentCallLimiter;
 }
 
 /**

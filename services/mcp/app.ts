@@ -69,7 +69,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   );
   // Each /api/v1 call counts toward its token's minute, as each /mcp message does, in a count
   // of its own: scripts poll the REST API more than agents talk, and neither starves the other.
-  const metered = { ...deps, agentCalls: new AgentCallLimiter(deps.apiCallsPerMinute) };
+  const metered = { ...deps, apiCalls: new AgentCallLimiter(deps.apiCallsPerMinute) };
   app.use(bootstrapRoutes({ ...metered, toolList }));
   app.use(uploadTokenApiRoutes(metered));
   app.use(sourceMapApiRoutes(metered));

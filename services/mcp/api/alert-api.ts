@@ -52,7 +52,7 @@ function channelView(ctx: Koa.Context): (channel: AlertChannel) => object {
 
 export function alertApiRoutes(deps: manage.AlertManagementDeps & MeteredCalls): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
-  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.apiCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
   const organizationOf = (ctx: Koa.Context): Promise<Organization> =>

@@ -18,7 +18,7 @@ const putBody = strictObject({ fingerprintRules: z.string().optional(), stackTra
 
 export function groupingRulesApiRoutes(deps: { metadata: MetadataStore } & MeteredCalls): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/grouping-rules' });
-  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.apiCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
 

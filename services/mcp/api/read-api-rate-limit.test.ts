@@ -19,7 +19,7 @@ beforeAll(async () => {
   stores = await openEmbeddedStores();
   await stores.metadata.ensureOrganization('default', 'Default');
   const app = createHttpApp({ logger: createLogger('silent'), metrics: createMetrics({ processMetrics: false }), health: [] });
-  app.use(readApiRoutes({ ...stores, baseUrl: 'http://errata.test', maxLogWindowMinutes: 60, agentCalls: limiter }));
+  app.use(readApiRoutes({ ...stores, baseUrl: 'http://errata.test', maxLogWindowMinutes: 60, apiCalls: limiter }));
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
 });

@@ -100,7 +100,7 @@ const logQuery = (maxMinutes: number) =>
 export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org' });
   const now = deps.now ?? Date.now;
-  router.use(requireAgentToken(deps.metadata, now, deps.agentCalls));
+  router.use(requireAgentToken(deps.metadata, now, deps.apiCalls));
   router.use(requireRoleOf('read'));
 
   router.get('/projects', async (ctx) => {

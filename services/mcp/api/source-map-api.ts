@@ -15,7 +15,7 @@ interface SourceMapApiDeps extends MeteredCalls {
 
 export function sourceMapApiRoutes(deps: SourceMapApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/source-maps' });
-  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.apiCalls));
   router.use(requireRoleOf('admin'));
   const projectOf = async (ctx: Koa.Context) => (await pathProject(deps.metadata, ctx)).project;
 

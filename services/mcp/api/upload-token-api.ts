@@ -26,7 +26,7 @@ const createBody = strictObject({ name: z.string().min(1).max(100).optional() })
 
 export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
   const router = new Router({ prefix: '/api/v1/organizations/:org/projects/:project/upload-tokens' });
-  router.use(requireAgentToken(deps.metadata, Date.now, deps.agentCalls));
+  router.use(requireAgentToken(deps.metadata, Date.now, deps.apiCalls));
   // Checked before the organization and project are looked up: a refusal tells nothing.
   router.use(requireRoleOf('admin'));
   const projectOf = (ctx: Koa.Context) => pathProject(deps.metadata, ctx);

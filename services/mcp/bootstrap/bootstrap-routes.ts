@@ -57,7 +57,7 @@ export function bootstrapRoutes(deps: BootstrapDeps): Koa.Middleware {
   const tokenOrPerson: Koa.Middleware = async (ctx, next) => {
     // A bearer token, when given, decides alone: a stale cookie beside it changes nothing.
     const person = ctx.get('authorization') ? undefined : await currentSession(deps.users, jar, ctx);
-    if (!person) return requireAgentToken(deps.metadata, Date.now, deps.agentCalls)(ctx, next);
+    if (!person) return requireAgentToken(deps.metadata, Date.now, deps.apiCalls)(ctx, next);
     ctx.state.person = person.user;
     await next();
   };
