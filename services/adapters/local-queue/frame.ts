@@ -6,6 +6,8 @@ import { crc32 } from 'node:zlib';
 
 export const FRAME_HEADER = 8;
 const FIXED = 8 + 2;
+/** The smallest frame: a header, a sequence number and a key length, with no key and no value. */
+export const MIN_FRAME = FRAME_HEADER + FIXED;
 const MAX_KEY_BYTES = 0xffff;
 
 /**
@@ -50,6 +52,19 @@ export function decodeFrame(buffer: Buffer, at: number): DecodedFrame {
     value: body.subarray(FIXED + keyLength),
     size: FRAME_HEADER + rest,
   };
+}
+
+/**
+ * What the bytes at `at` claim as a frame (its whole size and its number), checked no further:
+ * for finding where whole frames start again past damaged bytes.
+ */
+export function peekFrame(buffer: Buffer, at: number): { size: number; sequence: number } | undefined {
+  if (buffer.length - at < FRAME_HEADER + 8) return undefined;
+  const rest = buffer.readUInt32LE(at);
+  if (rest < FIXED) return undefined;
+  // Two 32-bit reads: this runs at every byte of a damaged stretch, where a BigInt each is slow.
+  const sequence = buffer.readUInt32LE(at + FRAME_HEADER) + buffer.readUInt32LE(at + FRAME_HEADER + 4) * 2 ** 32;
+  return { size: FRAME_HEADER + rest, sequence };
 }
 
 /** The sequence number in a frame's first bytes, without checking the rest of the frame. */

@@ -82,10 +82,77 @@ describe('LocalQueue on disk', () => {
     return { seen, errors };
   }
 
-  it('skips the rest of a damaged segment instead of stalling, and keeps the segments after it', async () => {
+  it('steps over a damaged record to the next whole one in its segment, and keeps the segments after it', async () => {
     const { seen, errors } = await deliveredAfterFlip(60); // inside the first record's value
-    expect(seen).toEqual([2, 3, 4, 5]);
-    expect(String(errors[0])).toMatch(/damaged at offset/);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(String(errors[0])).toMatch(/damaged at offset 0: reading goes on at offset 119/);
+  });
+
+  it('steps over a damaged length field rather than reading as many bytes as it claims', async () => {
+    const dir = await tempDir();
+    const first = new LocalQueue(dir, { segmentBytes: 200 });
+    for (let i = 0; i < 4; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await first.close();
+    const [damaged] = await segments(dir);
+    const handle = await open(join(dir, 't', damaged!), 'r+');
+    await handle.write(Buffer.from([0xf0, 0xff, 0xff, 0x7f]), 0, 4, 0); // the first record claims 2 GB
+    await handle.close();
+    const second = new LocalQueue(dir, { segmentBytes: 200, onHandlerError: () => {} });
+    const seen: number[] = [];
+    second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+    });
+    for (let tries = 0; tries < 300 && !seen.includes(3); tries++) await new Promise((r) => setTimeout(r, 10));
+    await second.close();
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('keeps the acknowledged records after damage in the newest segment at recovery, and says so', async () => {
+    const dir = await tempDir();
+    const first = new LocalQueue(dir);
+    for (let i = 0; i < 4; i++) await first.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await first.close();
+    const [segment] = await segments(dir);
+    await flipByte(join(dir, 't', segment!), 119 + 60); // inside the second record's value
+    const errors: unknown[] = [];
+    const second = new LocalQueue(dir, { onHandlerError: (error) => errors.push(error) });
+    await second.publish('t', [{ key: 'k', value: Buffer.alloc(100, 4) }]);
+    expect(errors.map(String)).toEqual([expect.stringMatching(/damaged at offset 119: 119 bytes are not whole records/)]);
+    const seen: number[] = [];
+    second.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+    });
+    for (let tries = 0; tries < 300 && !seen.includes(4); tries++) await new Promise((r) => setTimeout(r, 10));
+    await second.close();
+    expect(seen).toEqual([0, 2, 3, 4]);
+    // The reader steps over the damaged record, and says what it lost.
+    expect(String(errors[1])).toMatch(/damaged at offset 119: reading goes on at offset 238/);
+  });
+
+  it('steps over damage in the segment being written while running, rather than retrying it for good', async () => {
+    const dir = await tempDir();
+    const errors: unknown[] = [];
+    const queue = new LocalQueue(dir, { onHandlerError: (error) => errors.push(error) });
+    const publish = (i: number) => queue.publish('t', [{ key: 'k', value: Buffer.alloc(100, i) }]);
+    await publish(0);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seen: number[] = [];
+    queue.subscribe('t', { group: 'g', maxBatchSize: 1 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value[0]!));
+      await held;
+    });
+    while (seen.length < 1) await new Promise((r) => setTimeout(r, 5));
+    for (const i of [1, 2]) await publish(i);
+    const [segment] = await segments(dir);
+    await flipByte(join(dir, 't', segment!), 119 + 60); // inside record 1, in the one segment there is
+    release();
+    for (let tries = 0; tries < 300 && !seen.includes(2); tries++) await new Promise((r) => setTimeout(r, 10));
+    await publish(3); // the writer goes on where it was; the reader reads it
+    for (let tries = 0; tries < 300 && !seen.includes(3); tries++) await new Promise((r) => setTimeout(r, 10));
+    await queue.close();
+    expect(seen).toEqual([0, 2, 3]);
+    expect(errors.map(String)).toEqual([expect.stringMatching(/damaged at offset 119: reading goes on at offset 238/)]);
   });
 
   it('delivers the whole records before a damaged one in the same read', async () => {

@@ -46,8 +46,8 @@ interface LocalQueueOptions {
   minBatchIntervalMs?: number;
   /**
    * Called when a handler, a read, a commit or a segment's deletion fails. Each is tried again
-   * (after a back-off; a deletion at the next commit), except a damaged segment's remaining
-   * records, which are skipped.
+   * (after a back-off; a deletion at the next commit), except damaged bytes in a segment, which
+   * are stepped over to the next whole record; and when recovery finds such damage.
    */
   onHandlerError?: (error: unknown, topic: string) => void;
   /** 'both' (default), or one side of a queue split over two threads linked by `peer`. */
@@ -177,6 +177,7 @@ export class LocalQueue implements Queue {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
         minFlushIntervalMs: this.options.minFlushIntervalMs ?? 0,
         readOnly: this.mode === 'reader',
+        onDamage: (error: Error) => this.handlerFailed(error, topic),
         ...(known ? { knownDurable: known } : {}),
         ...(this.mode === 'writer' && peer
           ? { onDurable: (end: number, lastSequence: number) => peer.send({ kind: 'durable', topic, end, lastSequence }) }
@@ -334,9 +335,9 @@ class LocalSubscription implements Subscription {
       } catch (error) {
         failures += 1;
         this.queue.handlerFailed(error, this.topic);
-        if (error instanceof DamagedSegmentError && error.nextSegment !== undefined) {
-          // The rest of a damaged segment cannot be read; the next one can.
-          await this.commit(state, error.nextSegment);
+        if (error instanceof DamagedSegmentError) {
+          // What the damaged bytes held cannot be read; the records after them can.
+          await this.commit(state, error.resumeAt);
         } else {
           await this.backOff(failures);
         }

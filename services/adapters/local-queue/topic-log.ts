@@ -3,26 +3,30 @@
 // fsync runs wait for the next one, which may also wait out minFlushIntervalMs to take in more;
 // every append resolves only once its bytes are synced.
 // Readers see only synced bytes. Recovery truncates a torn tail, which by construction was
-// never acknowledged.
+// never acknowledged. Damaged bytes followed by whole records (a bad sector, not a crash) are
+// stepped over, by recovery and readers alike: the records after them were acknowledged.
 //
 // A log is opened either for writing (appends, recovery) or read-only, so that one thread can
 // append while another consumes: the reader learns of new synced bytes through
 // advanceDurableEnd() and finds new segment files on disk as it reaches them.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectoryDurably, syncDirectory } from '../disk-sync.ts';
-import { decodeFrame, encodeFrame, FRAME_HEADER, peekSequence } from './frame.ts';
+import { decodeFrame, encodeFrame, FRAME_HEADER, MIN_FRAME, peekFrame, peekSequence } from './frame.ts';
 
 /** Bytes that are not a whole record where one should start: disk damage, not a crash. */
 export class DamagedSegmentError extends Error {
   constructor(
     readonly path: string,
     readonly offset: number,
-    /** Where the next segment starts, if there is one to resume from. */
-    readonly nextSegment: number | undefined,
+    /** Where reading goes on: the next whole record in the segment, or where the segment ends. */
+    readonly resumeAt: number,
   ) {
-    super(`queue segment ${path} is damaged at offset ${offset}`);
+    super(
+      `queue segment ${path} is damaged at offset ${offset}: reading goes on at offset ${resumeAt}, and what ` +
+        `records the ${resumeAt - offset} bytes between held are lost`,
+    );
   }
 }
 
@@ -64,6 +68,8 @@ interface TopicLogOptions {
   knownDurable?: DurableEnd;
   /** Called after every sync with the new durable end and the sequence of its last record. */
   onDurable?: (end: number, lastSequence: number) => void;
+  /** Told of each damaged stretch recovery found with whole records after it, and kept them. */
+  onDamage?: (error: Error) => void;
   /**
    * A flush starts about this long after the previous one started (a timer may fire up to a
    * millisecond early; 0: as soon as the last one ends). Under a steady load each fsync then
@@ -179,9 +185,12 @@ export class TopicLog {
         let frame = decodeFrame(buffer, at);
         let size = frame.kind === 'record' ? frame.size : 0;
         if (frame.kind === 'partial' && at === 0 && buffer.length >= FRAME_HEADER) {
-          // A record larger than the read chunk: read exactly it.
-          const whole = readAt(segment.path, offset - segment.base, FRAME_HEADER + buffer.readUInt32LE(0));
-          frame = decodeFrame(whole, 0);
+          // A record larger than the read chunk: read exactly it. One that would end past the
+          // synced bytes is damage (they end on a record's end): a damaged length field asked
+          // for a buffer of up to 4 GB.
+          const claimed = FRAME_HEADER + buffer.readUInt32LE(0);
+          frame =
+            claimed <= end - offset ? decodeFrame(readAt(segment.path, offset - segment.base, claimed), 0) : { kind: 'corrupt' };
           size = frame.kind === 'record' ? frame.size : 0;
         }
         if (frame.kind === 'partial') break;
@@ -200,7 +209,11 @@ export class TopicLog {
         // Bytes a failed write left past this segment's last record, where the writer started
         // the next segment (not listed on this side yet), are no damage.
         if (await this.movedOn(offset, segment)) continue;
-        throw new DamagedSegmentError(segment.path, offset, this.segments.find((s) => s.base > segment.base)?.base);
+        // Past the damage, at the next whole record (its number one this side has seen synced),
+        // else where the segment's synced bytes end: the newest segment's damage was retried for good.
+        const segmentEnd = Math.min(this.durableEnd, this.segments.find((s) => s.base > segment.base)?.base ?? Infinity);
+        const next = nextIntactFrame(segment.path, offset - segment.base + 1, segmentEnd - segment.base, 0, this.lastSequence);
+        throw new DamagedSegmentError(segment.path, offset, next === undefined ? segmentEnd : segment.base + next);
       }
       if (at === 0) {
         // Not even one whole record: the same leftover bytes, not long enough to look damaged.
@@ -347,7 +360,7 @@ export class TopicLog {
   private async openForReading(): Promise<void> {
     await this.refreshSegments();
     const last = this.segments[this.segments.length - 1];
-    const onDisk = last ? last.base + (await validLength(last.path)).bytes : 0;
+    const onDisk = last ? last.base + scanSegment(last.path).bytes : 0;
     const known = this.options.knownDurable;
     if (known && known.end <= onDisk) {
       this.durableEnd = known.end;
@@ -361,7 +374,7 @@ export class TopicLog {
   /** The number of the newest whole record: in the newest segment that has one. */
   private async lastSequenceOnDisk(): Promise<number> {
     for (let i = this.segments.length - 1; i >= 0; i--) {
-      const { lastSequence } = await validLength(this.segments[i]!.path);
+      const { lastSequence } = scanSegment(this.segments[i]!.path);
       if (lastSequence >= 0) return lastSequence;
     }
     return -1;
@@ -375,7 +388,16 @@ export class TopicLog {
       await this.rollSegment();
       return;
     }
-    this.activeSize = (await validLength(last.path)).bytes;
+    const scan = scanSegment(last.path);
+    for (const stretch of scan.damaged) {
+      this.options.onDamage?.(
+        new Error(
+          `queue segment ${last.path} is damaged at offset ${last.base + stretch.at}: ${stretch.length} bytes are not ` +
+            'whole records, and whole ones follow them; those are kept, and readers step over the damage',
+        ),
+      );
+    }
+    this.activeSize = scan.bytes;
     this.lastSequence = await this.lastSequenceOnDisk();
     this.nextSequence = this.lastSequence + 1;
     this.writer = await open(last.path, 'r+');
@@ -428,34 +450,100 @@ function readAt(path: string, position: number, length: number): Buffer {
   }
 }
 
-/** Bytes of whole, intact frames from the start of a segment file, and the last one's number. */
-async function validLength(path: string): Promise<{ bytes: number; lastSequence: number }> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    let offset = 0;
-    let lastSequence = -1;
-    let carry = Buffer.alloc(0);
-    let position = 0;
-    while (position < size) {
-      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - position));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-      let at = 0;
-      for (;;) {
-        const frame = decodeFrame(buffer, at);
-        if (frame.kind === 'corrupt') return { bytes: offset, lastSequence };
-        if (frame.kind === 'partial') break;
-        at += frame.size;
-        offset += frame.size;
-        lastSequence = frame.sequence;
-      }
-      carry = Buffer.from(buffer.subarray(at));
+interface SegmentScan {
+  /** Where the last whole, intact record ends: a crash's torn record, after it, is cut. */
+  bytes: number;
+  /** The last whole record's number, -1 if none. */
+  lastSequence: number;
+  /** Stretches of bytes that are not whole records, each followed by whole ones. */
+  damaged: Array<{ at: number; length: number }>;
+}
+
+/**
+ * A segment file read from the start, stepping over damaged bytes to the whole records after
+ * them: a crash leaves its torn record last, with nothing whole after it, while a bad sector
+ * leaves acknowledged records after the damage, which recovery used to cut away with it.
+ */
+function scanSegment(path: string): SegmentScan {
+  const size = fileSize(path);
+  const frames = new FrameReader(path, size);
+  const damaged: SegmentScan['damaged'] = [];
+  let offset = 0;
+  let lastSequence = -1;
+  while (offset < size) {
+    const frame = frames.at(offset);
+    if (frame) {
+      offset += frame.size;
+      lastSequence = frame.sequence;
+      continue;
     }
-    return { bytes: offset, lastSequence };
-  } finally {
-    await handle.close();
+    // The records after the damage are numbered on from the last one before it, one per
+    // MIN_FRAME bytes at most: a range that damaged bytes rarely match by chance.
+    const min = lastSequence + 1;
+    const max = lastSequence < 0 ? Number.MAX_SAFE_INTEGER : min + Math.floor((size - offset) / MIN_FRAME);
+    const next = nextIntactFrame(path, offset + 1, size, min, max);
+    if (next === undefined) break;
+    damaged.push({ at: offset, length: next - offset });
+    offset = next;
+  }
+  return { bytes: offset, lastSequence, damaged };
+}
+
+/** Frames of one file read a chunk at a time, or whole when one is longer than a chunk. */
+class FrameReader {
+  private chunk: Buffer = Buffer.alloc(0);
+  private chunkStart = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly size: number,
+  ) {}
+
+  /** The whole, intact frame at `offset`, if there is one there. */
+  at(offset: number): { size: number; sequence: number } | undefined {
+    if (!this.holds(offset, FRAME_HEADER + 8)) this.load(offset, READ_CHUNK);
+    const claim = peekFrame(this.chunk, offset - this.chunkStart);
+    if (!claim || offset + claim.size > this.size) return undefined;
+    if (!this.holds(offset, claim.size)) this.load(offset, Math.max(claim.size, READ_CHUNK));
+    const frame = decodeFrame(this.chunk, offset - this.chunkStart);
+    return frame.kind === 'record' ? frame : undefined;
+  }
+
+  private holds(offset: number, length: number): boolean {
+    return offset >= this.chunkStart && offset + length <= this.chunkStart + this.chunk.length;
+  }
+
+  private load(offset: number, length: number): void {
+    this.chunk = readAt(this.path, offset, Math.min(length, this.size - offset));
+    this.chunkStart = offset;
+  }
+}
+
+/**
+ * Where the first whole, intact frame at or after `from` (and ending by `end`) starts in a segment
+ * file, numbered from `minSequence` to `maxSequence`. Tried at every byte, since a damaged stretch
+ * gives no clue where it ends; a candidate must claim a number in range and then match its
+ * checksum, so bytes taken for a frame by chance are unlikely. Only damage pays for this.
+ */
+function nextIntactFrame(path: string, from: number, end: number, minSequence: number, maxSequence: number): number | undefined {
+  for (let start = from; start < end; start += READ_CHUNK) {
+    // Each window reads a claim's worth of bytes past its last candidate.
+    const window = readAt(path, start, Math.min(READ_CHUNK + FRAME_HEADER + 8, end - start));
+    const candidates = Math.min(READ_CHUNK, window.length);
+    for (let at = 0; at < candidates; at++) {
+      const claim = peekFrame(window, at);
+      if (!claim || claim.sequence < minSequence || claim.sequence > maxSequence || start + at + claim.size > end) continue;
+      if (decodeFrame(readAt(path, start + at, claim.size), 0).kind === 'record') return start + at;
+    }
+  }
+  return undefined;
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
   }
 }

@@ -48,7 +48,10 @@ export async function startEmbeddedBackend(
   // Each topic's log is recovered (a torn tail cut) before the reading side, in the worker,
   // opens it; the reader reads up to where the recovered logs end, and further as the writer
   // announces synced bytes, never into an append under way when it opens.
-  const recovery = new LocalQueue(options.queueDir);
+  const recovery = new LocalQueue(options.queueDir, {
+    // Damage recovery stepped over (a bad sector, not a crash): the records after it are kept.
+    onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'the queue found damaged bytes on disk'),
+  });
   const queueEnds = await recovery.durableEnds(Object.values(TOPICS));
   await recovery.close();
   const worker = new Worker(WORKER, {
