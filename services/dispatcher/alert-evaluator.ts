@@ -93,7 +93,10 @@ export class AlertEvaluator {
     if (measure === 'users' && windowMinutes === null) {
       return ((await this.deps.metadata.getIssue(issueId))?.userCount ?? 0) > threshold;
     }
-    const since = this.now() / 1000 - windowMinutes! * 60;
+    // Counted back from when the event was received, not from now: a batch processed late (a
+    // backlog, a restart) counted a window that had moved past its burst, and never alerted;
+    // and a batch evaluated again gets the same verdict.
+    const since = candidate.facts.receivedAt - windowMinutes! * 60;
     const stats = await this.deps.events.issueEventStats(projectId, issueId, since);
     return (measure === 'events' ? stats.count : stats.users) > threshold;
   }

@@ -75,6 +75,8 @@ async function ingest(
   projectId: number,
   events: Array<{ group: string; message: string; ageSeconds?: number }>,
   limitPerHour: number,
+  /** How long before this batch is processed its events were received: the queue's backlog. */
+  lagSeconds = 0,
 ) {
   const pipeline = eventPipeline({
     metadata: stores.metadata,
@@ -91,13 +93,13 @@ async function ingest(
     metrics,
     logger: createLogger('silent'),
   });
-  const now = Date.now() / 1000;
+  const receivedAt = Date.now() / 1000 - lagSeconds;
   await pipeline(
     events.map((event) => {
       const id = randomBytes(16).toString('hex');
       const payload = {
         event_id: id,
-        timestamp: now - (event.ageSeconds ?? 0),
+        timestamp: receivedAt - (event.ageSeconds ?? 0),
         platform: 'node',
         level: 'error',
         environment: 'production',
@@ -111,7 +113,7 @@ async function ingest(
         offset: String(offset),
         key: id,
         value: encodeQueuedItem({
-          header: { v: 1, kind: 'event', id, projectId, organizationId: organization.id, receivedAt: now },
+          header: { v: 1, kind: 'event', id, projectId, organizationId: organization.id, receivedAt },
           payload: Buffer.from(JSON.stringify(payload)),
         }),
       };
@@ -333,6 +335,28 @@ describe('frequent', () => {
     const now = [0, 0, 0].map(() => ({ group: 'busy', message: 'busy now' }));
     const backlog = [1, 2, 3].map((days) => ({ group: 'busy', message: 'busy now', ageSeconds: days * 86_400 }));
     await ingest(busy.id, [...now, ...backlog], 100);
+    expect(await stores.alerts.listDeliveries(channel.id, 100)).toHaveLength(1);
+    expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
+  });
+
+  it('counts the window up to when the batch was received, so a burst processed late still alerts', async () => {
+    const late = await project('late', 'Late');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Late pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=late`,
+    });
+    await manage.createRule(deps, organization, late, {
+      name: 'Frequent',
+      trigger: 'frequent',
+      threshold: 2,
+      windowMinutes: 5,
+      channelIds: [channel.id],
+    });
+    // A burst received 8 minutes ago, processed only now (a dispatcher restarted, or behind):
+    // counted back from now, its 5 minutes held none of it, and it never alerted.
+    const burst = [0, 1, 2].map(() => ({ group: 'late', message: 'burst' }));
+    await ingest(late.id, burst, 100, 8 * 60);
     expect(await stores.alerts.listDeliveries(channel.id, 100)).toHaveLength(1);
     expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
   });
