@@ -160,6 +160,28 @@ describe('search_logs', () => {
     }
   });
 
+  it('keeps the start of a window given only its end where the first page put it', async () => {
+    const to = new Date(h.now).toISOString();
+    const first = (await h.call('read', 'search_logs', { project: 'web', to, sort: 'oldest', limit: 1 })).structured;
+    expect(bodies(first)).toEqual([ATTACK]);
+    const start = h.now;
+    try {
+      // 58.5 minutes on, the 60 minutes before now would start after 'paying', which the first page did not reach.
+      h.now = start + 58.5 * 60_000;
+      const second = await h.call('read', 'search_logs', {
+        project: 'web',
+        to,
+        sort: 'oldest',
+        limit: 1,
+        cursor: first.nextCursor,
+      });
+      expect(bodies(second.structured)).toEqual(['paying']);
+      expect(second.structured.window.since).toBe(first.window.since);
+    } finally {
+      h.now = start;
+    }
+  });
+
   it('keeps every record in the untrusted-data envelope, escaped, and out of the summary', async () => {
     const result = await h.call('read', 'search_logs', { project: 'web', query: 'IGNORE PREVIOUS' });
     const { untrustedData, ...facts } = result.structured;

@@ -266,7 +266,14 @@ function logWindow(
       `to (${input.to}) is before ${isoSeconds(new Date(oldest))}, the oldest time retention keeps logs for (ERRATA_EVENT_RETENTION_DAYS): nothing that old is kept`,
     );
   }
-  const since = Math.max(oldest, input.from === undefined ? now - DEFAULT_MINUTES * 60_000 : Date.parse(input.from));
+  // Without from, the start is the last minutes before the first page, as for sinceMinutes:
+  // computed again, a page read later skipped the records between the two starts.
+  const since = Math.max(
+    oldest,
+    input.from === undefined
+      ? (pagedWindowStart(pagedFrom, now, oldest) ?? now - DEFAULT_MINUTES * 60_000)
+      : Date.parse(input.from),
+  );
   if (since > now) throw new UserInputError(`from (${input.from}) is in the future: give a time before now`);
   if (until !== undefined && until < since) {
     throw new UserInputError(
