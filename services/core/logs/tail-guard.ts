@@ -1,13 +1,22 @@
 // The guards of a live tail (the dashboard's /logs/live stream): a tail shows a person what
 // arrives as it arrives, so it pauses when more arrives than anyone can read (above 100 records
-// a second) and ends after 10 minutes, so a forgotten tab does not poll the log store forever.
+// a second, over 10 s) and ends after 10 minutes, so a forgotten tab does not poll the log store forever.
 // Pure: the stream hands it the time and how many new records each poll found.
 import { plural } from '../plural.ts';
 
 export interface TailLimits {
   maxRecordsPerSecond: number;
   maxDurationMs: number;
+  /** The stretch the rate is measured over (default RATE_WINDOW_MS). */
+  rateWindowMs?: number;
 }
+
+/**
+ * The rate is over the last 10 s, not one poll: SDKs send logs in batches (`@sentry/node` every
+ * 5 s), so one poll finds 5 s of records at once, and an app logging 25 lines a second paused a
+ * tail measured a poll at a time.
+ */
+const RATE_WINDOW_MS = 10_000;
 
 export const TAIL_LIMITS: TailLimits = { maxRecordsPerSecond: 100, maxDurationMs: 10 * 60_000 };
 
@@ -17,24 +26,28 @@ export type TailVerdict =
   | { kind: 'stopped'; minutes: number; message: string };
 
 export class TailGuard {
-  private lastCheck: number;
+  /** The polls of the last rate window: when each ran, and how many new records it found. */
+  private recent: Array<{ at: number; records: number }> = [];
+  private readonly windowMs: number;
 
   constructor(
     private readonly startedAt: number,
     private readonly limits: TailLimits = TAIL_LIMITS,
   ) {
-    this.lastCheck = startedAt;
+    this.windowMs = limits.rateWindowMs ?? RATE_WINDOW_MS;
+  }
+
+  /** More records than this within the rate window pause the tail: a poll need not read past it. */
+  get budget(): number {
+    return Math.round((this.limits.maxRecordsPerSecond * this.windowMs) / 1000);
   }
 
   /**
    * After a poll that found `records` new records at time `now` (ms): whether the tail goes on.
-   * The rate is over the time since the previous poll, and never over less than a second, so
-   * polls that come early do not make a trickle look like a flood. `more`: the poll stopped
-   * reading once it had enough to pause, so `records` is a lower bound.
+   * It pauses once the polls of the last rate window found more than its budget. `more`: the
+   * poll stopped reading once it had enough to pause, so `records` is a lower bound.
    */
   check(now: number, records: number, more = false): TailVerdict {
-    const elapsedMs = Math.max(now - this.lastCheck, 1000);
-    this.lastCheck = now;
     if (now - this.startedAt >= this.limits.maxDurationMs) {
       const minutes = Math.round(this.limits.maxDurationMs / 60_000);
       return {
@@ -43,15 +56,20 @@ export class TailGuard {
         message: `Stopped: the live tail ran for ${plural(minutes, 'minute')}, its longest. Start again to go on from now.`,
       };
     }
-    const seconds = Math.round(elapsedMs / 100) / 10;
-    if (records / (elapsedMs / 1000) > this.limits.maxRecordsPerSecond) {
+    this.recent = this.recent.filter((poll) => now - poll.at < this.windowMs);
+    this.recent.push({ at: now, records });
+    const counted = this.recent.reduce((sum, poll) => sum + poll.records, 0);
+    if (counted > this.budget) {
+      // Over the time they arrived in: the window, or less when the tail is younger.
+      const seconds = Math.max(1, Math.round(Math.min(this.windowMs, now - this.startedAt) / 100) / 10);
+      const windowSeconds = Math.round(this.windowMs / 100) / 10;
       return {
         kind: 'paused',
-        records,
+        records: counted,
         seconds,
         message:
-          `Paused: ${more ? 'more than ' : ''}${plural(records, 'record')} arrived in ${seconds} s, more than ${this.limits.maxRecordsPerSecond} a second ` +
-          'can be read live. Narrow the filters, or resume to go on from now.',
+          `Paused: ${more ? 'more than ' : ''}${plural(counted, 'record')} arrived in ${seconds} s, more than ${this.budget} in ` +
+          `${windowSeconds} s (${this.limits.maxRecordsPerSecond} a second) can be read live. Narrow the filters, or resume to go on from now.`,
       };
     }
     return { kind: 'continue' };

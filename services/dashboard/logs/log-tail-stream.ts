@@ -105,7 +105,7 @@ export function startLogTail(options: TailOptions): () => void {
     options.end();
   };
 
-  /** New records up to one more than a second's limit allows: beyond that the tail pauses anyway. */
+  /** New records up to one more than the guard's budget: beyond that the tail pauses anyway. */
   const poll = async (): Promise<{ fresh: LogRecord[]; more: boolean }> => {
     const since = window.since(now() / 1000);
     const fresh: LogRecord[] = [];
@@ -120,7 +120,7 @@ export function startLogTail(options: TailOptions): () => void {
       });
       fresh.push(...window.fresh(page.items, since));
       cursor = page.nextCursor;
-      if (fresh.length > limits.maxRecordsPerSecond * (pollMs / 1000 + 1)) break;
+      if (fresh.length > guard.budget) break;
     } while (cursor && !stopped);
     return { fresh, more: cursor !== undefined };
   };
