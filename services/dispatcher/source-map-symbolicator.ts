@@ -73,11 +73,10 @@ export class SourceMapSymbolicator {
   /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
   private readonly checked = new Set<string>();
   /**
-   * The last map too large for the cache, held to the end of the batch: else every event of a
-   * batch naming it read, gunzipped and parsed it again (a 12 MB map, 500 times a batch, for
-   * anyone holding the project's public DSN and the bundle's debug id).
+   * Loads under way: batches run side by side (Kafka's partition lanes) share one, so a map two
+   * of them miss is read and parsed once, and counted in the cache once.
    */
-  private oversized: { key: string; map: ParsedSourceMap } | undefined;
+  private readonly loading = new Map<string, Promise<ParsedSourceMap | null>>();
   private readonly now: () => number;
   private readonly maxCacheBytes: number;
 
@@ -109,7 +108,6 @@ export class SourceMapSymbolicator {
     for (const [projectId, debugIds] of this.used) await this.deps.metadata.touchSourceMapArtifacts(projectId, [...debugIds], at);
     this.used.clear();
     this.checked.clear();
-    this.oversized = undefined;
     this.forgetOldTouches();
   }
 
@@ -129,14 +127,21 @@ export class SourceMapSymbolicator {
     this.used.set(projectId, set);
   }
 
-  private async load(projectId: number, debugId: string): Promise<ParsedSourceMap | null> {
+  private load(projectId: number, debugId: string): Promise<ParsedSourceMap | null> {
     const key = `${projectId}:${debugId}`;
+    const under = this.loading.get(key);
+    if (under) return under;
+    const loaded = this.loadOnce(key, projectId, debugId).finally(() => this.loading.delete(key));
+    this.loading.set(key, loaded);
+    return loaded;
+  }
+
+  private async loadOnce(key: string, projectId: number, debugId: string): Promise<ParsedSourceMap | null> {
     const absentUntil = this.absent.get(key);
     if (absentUntil !== undefined) {
       if (absentUntil > this.now()) return null;
       this.absent.delete(key);
     }
-    if (this.oversized?.key === key) return this.oversized.map;
     const cached = this.cache.get(key);
     if (cached) {
       if (this.checked.has(key)) return this.reuse(key, cached);
@@ -166,6 +171,15 @@ export class SourceMapSymbolicator {
     artifact: SourceMapArtifact | undefined,
   ): Promise<ParsedSourceMap | null> {
     if (!artifact) return this.rememberAbsent(key, 'absent');
+    if (artifact.sizeBytes * PARSED_HEAP_PER_JSON_BYTE > this.maxCacheBytes) {
+      // Parsed, it would take more heap than all the maps kept: a 50 MB map (400 MB parsed)
+      // ended the process on its heap limit, and the batch, tried again, ended the next one.
+      this.deps.logger.warn(
+        { projectId, debugId, sizeBytes: artifact.sizeBytes, maxCacheBytes: this.maxCacheBytes },
+        "source map too large for this process's map budget (its heap); frames left minified: give the dispatcher more memory",
+      );
+      return this.rememberAbsent(key, 'too_large');
+    }
     const stored = await this.readBlob(artifact.blobKey);
     if (!stored) return this.rememberAbsent(key, 'absent');
     try {
@@ -192,7 +206,7 @@ export class SourceMapSymbolicator {
     }
   }
 
-  private rememberAbsent(key: string, result: 'absent' | 'unreadable'): null {
+  private rememberAbsent(key: string, result: 'absent' | 'unreadable' | 'too_large'): null {
     this.deps.metrics?.sourceMapLoads.inc({ result });
     this.absent.set(key, this.now() + ABSENT_TTL_MS);
     const max = this.deps.maxAbsences ?? MAX_ABSENCES;
@@ -205,13 +219,9 @@ export class SourceMapSymbolicator {
 
   private remember(key: string, entry: Cached): ParsedSourceMap {
     const max = this.maxCacheBytes;
-    // A map larger than the whole cache is not kept: held to the end of the batch, then let go.
-    if (entry.bytes > max) {
-      this.deps.metrics?.sourceMapLoads.inc({ result: 'too_large' });
-      this.oversized = { key, map: entry.map };
-      return entry.map;
-    }
     this.deps.metrics?.sourceMapLoads.inc({ result: 'kept' });
+    const replaced = this.cache.get(key);
+    if (replaced) this.forget(key, replaced);
     this.cache.set(key, entry);
     this.cachedBytes += entry.bytes;
     for (const [oldest, cached] of this.cache) {
@@ -221,7 +231,9 @@ export class SourceMapSymbolicator {
     return entry.map;
   }
 
+  /** Only the entry given: one another load replaced meanwhile stays, and is counted once. */
   private forget(key: string, entry: Cached): void {
+    if (this.cache.get(key) !== entry) return;
     this.cache.delete(key);
     this.cachedBytes -= entry.bytes;
   }

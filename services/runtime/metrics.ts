@@ -160,7 +160,7 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
     }),
     sourceMapLoads: new Counter({
       name: 'errata_sourcemap_loads_total',
-      help: 'Source maps read from the BlobStore because the cache did not hold them, by what became of them: kept (cached), too_large (used once, not kept), absent (not uploaded yet), unreadable.',
+      help: 'Source maps read from the BlobStore because the cache did not hold them, by what became of them: kept (cached), too_large (larger than the cache: not parsed, frames left minified), absent (not uploaded yet), unreadable.',
       labelNames: ['result'] as const,
       registers,
     }),
