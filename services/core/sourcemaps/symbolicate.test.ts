@@ -156,6 +156,22 @@ describe('parseSourceMap', () => {
     expect(() => parseSourceMap(JSON.stringify({ version: 3, sources: ['a.js'], mappings: '!!!' }))).toThrow(/not base64 VLQ/);
   });
 
+  it('rejects a map of more generated lines than a section may start at: each is an array in the heap', () => {
+    const lines = (n: number) => JSON.stringify({ version: 3, sources: ['a.js'], mappings: ';'.repeat(n - 1) });
+    expect(() => parseSourceMap(lines(1_000_001))).toThrow(/"mappings" runs past line 1000000/);
+    expect(() => parseSourceMap(lines(1_000_000))).not.toThrow();
+  });
+
+  it('rejects sources, names and the source root that are not text, which symbolication reads as text', () => {
+    const map = (fields: object) => JSON.stringify({ version: 3, sources: ['a.js'], mappings: 'AAAA', ...fields });
+    expect(() => parseSourceMap(map({ sources: [1] }))).toThrow(/"sources" must be a list of strings \(or null\)/);
+    expect(() => parseSourceMap(map({ names: [1] }))).toThrow(/"names" must be a list of strings$/);
+    expect(() => parseSourceMap(map({ names: [null] }))).toThrow(/"names" must be a list of strings$/);
+    expect(() => parseSourceMap(map({ sourcesContent: [{}] }))).toThrow(/"sourcesContent" must be a list/);
+    expect(() => parseSourceMap(map({ sourceRoot: 1 }))).toThrow(/"sourceRoot" is not a string/);
+    expect(() => parseSourceMap(map({ sources: [null], sourcesContent: [null], names: [], sourceRoot: null }))).not.toThrow();
+  });
+
   it('reads bytes, skips an XSSI guard line and keeps the URL', () => {
     const map = parseSourceMap(new TextEncoder().encode(`)]}'\n${mapJson}`), 'https://shop.example/static/bundle.js.map');
     expect(map.url).toBe('https://shop.example/static/bundle.js.map');
