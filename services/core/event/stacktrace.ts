@@ -16,7 +16,8 @@ import type { ExceptionValue, Frame, Mechanism, Stacktrace } from './event.ts';
 /** Frames one stack trace keeps: the first and last halves of a longer one. */
 export const MAX_FRAMES = 250;
 const MAX_EXCEPTIONS = 25;
-const MAX_PATH = 1024;
+/** A frame's filename and abs_path are cut here (a debug image's code_file is kept longer). */
+export const MAX_PATH = 1024;
 const MAX_FUNCTION = 512;
 const MAX_CONTEXT_LINE = 1024;
 const MAX_CONTEXT_LINES = 10;

@@ -2,6 +2,7 @@
 // symbolication (symbolicate.ts), apart from it because the dashboard asks it too, for an event's
 // maps that were never uploaded, and should not load the source map parser to do so.
 import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
+import { MAX_PATH } from '../event/stacktrace.ts';
 import { normalizeDebugId } from './artifact-manifest.ts';
 
 /** Debug IDs the event's frames need: from debug_meta.images of type "sourcemap" whose code_file equals some frame's abs_path (after stripping a leading "async "). */
@@ -24,7 +25,13 @@ export function sourceMapImages(event: NormalizedEvent): Map<string, string> {
   for (const image of event.debug_meta?.images ?? []) {
     if (image.type !== 'sourcemap' || typeof image.code_file !== 'string' || typeof image.debug_id !== 'string') continue;
     const debugId = normalizeDebugId(image.debug_id);
-    if (debugId) byCodeFile.set(image.code_file, debugId);
+    if (!debugId) continue;
+    byCodeFile.set(image.code_file, debugId);
+    // A frame's abs_path is cut shorter than a code_file: a script at a long URL (a signed CDN
+    // URL's query) matched no image, and its frames stayed minified without a word.
+    if (image.code_file.length > MAX_PATH && !byCodeFile.has(image.code_file.slice(0, MAX_PATH))) {
+      byCodeFile.set(image.code_file.slice(0, MAX_PATH), debugId);
+    }
   }
   return byCodeFile;
 }

@@ -4,6 +4,7 @@ import { build, type Plugin } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DebugImage, Frame, NormalizedEvent } from '../event/event.ts';
 import { addJavaScriptModules } from '../event/js-module.ts';
+import { normalizeEvent } from '../event/normalize-event.ts';
 import { frameValues } from '../grouping/frame-values.ts';
 import { debugIdsNeeded } from './maps-needed.ts';
 import {
@@ -247,6 +248,22 @@ describe('debugIdsNeeded', () => {
       debug_meta: { images: [sourceMapImage(BUNDLE_URL, DEBUG_ID.replace(/-/g, '')), sourceMapImage('app:///main.js', 'nope')] },
     });
     expect(debugIdsNeeded(event)).toEqual(new Map([[BUNDLE_URL, DEBUG_ID]]));
+  });
+
+  it('matches a script at a URL longer than a frame keeps, as normalized', () => {
+    // A signed CDN URL: the frame's abs_path is cut at 1024 characters, the image's code_file at 2048.
+    for (const length of [1500, 3000]) {
+      const url = `${BUNDLE_URL}?signature=${'s'.repeat(length)}`;
+      const event = normalizeEvent(
+        {
+          platform: 'javascript',
+          exception: { values: [{ type: 'Error', stacktrace: { frames: [{ abs_path: url, lineno: 1, colno: 1 }] } }] },
+          debug_meta: { images: [sourceMapImage(url, DEBUG_ID)] },
+        },
+        { eventId: 'f'.repeat(32), receivedAt: 0 },
+      );
+      expect([...debugIdsNeeded(event).values()]).toEqual([DEBUG_ID]);
+    }
   });
 
   it('is empty without images or once symbolicated', () => {
