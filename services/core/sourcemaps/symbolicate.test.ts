@@ -478,6 +478,17 @@ describe('symbolicateEvent with hand-written maps', () => {
       map({ sources: ['webpack://my-app/./node_modules/lib/index.js'] }),
     );
     expect(frame).toMatchObject({ filename: 'node_modules/lib/index.js', in_app: false, data: { orig_in_app: true } });
+    // webpack's name for node_modules.
+    const tilde = symbolicateOne(
+      { abs_path: BUNDLE_URL, lineno: 1, colno: 1, in_app: true },
+      map({ sources: ['webpack:///~/lib/a.js'] }),
+    );
+    expect(tilde).toMatchObject({ in_app: false, data: { orig_in_app: true } });
+    const own = symbolicateOne(
+      { abs_path: BUNDLE_URL, lineno: 1, colno: 1, in_app: true },
+      map({ sources: ['webpack:///./src/~/a.js'] }),
+    );
+    expect(own).toMatchObject({ in_app: true });
   });
 
   it('applies sourceRoot, and resolves against an absolute path for Node bundles', () => {

@@ -209,6 +209,14 @@ export function symbolicateEvent(
   return { usedDebugIds, framesSymbolicated };
 }
 
+/**
+ * A source from a package: under node_modules, or webpack's `~/` (its name for node_modules,
+ * `webpack:///~/lodash/index.js`), which Sentry's processing also takes as not in-app.
+ */
+function isDependency(source: string): boolean {
+  return /(^|[/\\])node_modules[/\\]/.test(source) || /^webpack:\/\/[^/]*\/~\//.test(source);
+}
+
 const CONTEXT_LINES = 5;
 
 /**
@@ -298,7 +306,7 @@ function symbolicateFrame(
   pendingContext.push({ frame, parsed, index, line: position.line });
 
   const data: Record<string, unknown> = { ...frame.data };
-  if (/(^|[/\\])node_modules[/\\]/.test(source) && frame.in_app !== false) {
+  if (isDependency(source) && frame.in_app !== false) {
     // Recorded as the in-app rules do, unless they already recorded the SDK's own value.
     if (!('orig_in_app' in data)) data.orig_in_app = frame.in_app ?? -1;
     frame.in_app = false;
