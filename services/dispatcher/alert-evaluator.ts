@@ -13,7 +13,7 @@ import {
 import { evaluateTriggers, type AlertCandidate, type AlertFacts } from '../core/alerts/evaluate-triggers.ts';
 import { encodeWebhookBody } from '../core/alerts/webhook-body.ts';
 import type { Occurrence, OccurrenceResult } from '../core/issues/occurrence.ts';
-import type { AlertStore, NewDelivery } from '../core/ports/alert-store.ts';
+import { deliveryKey, type AlertStore, type NewDelivery } from '../core/ports/alert-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { MetadataStore, Project } from '../core/ports/metadata-store.ts';
 import type { Metrics } from '../runtime/metrics.ts';
@@ -42,17 +42,27 @@ export class AlertEvaluator {
     const rules = await this.deps.alerts.listRules(projectIds);
     if (rules.length === 0) return 0;
     const candidates = await this.withoutMutedIssues(evaluateTriggers(rules, batch.map(toFacts)));
+    // An alert already added (its window's, its issue's) is left out before anything is counted:
+    // every batch of a busy window made the same `frequent` alert again, which took a place in
+    // its channel's hourly limit, and held back the real news after it.
+    const existing = await this.deps.alerts.existingDeliveryKeys(
+      candidates.flatMap((c) => c.rule.channelIds.map((channelId) => ({ ruleId: c.rule.id, channelId, dedupKey: c.dedupKey }))),
+    );
     const deliveries: NewDelivery[] = [];
     const projects = new Map<number, Project | undefined>();
     const sentThisHour = new Map<number, number>();
     for (const candidate of candidates) {
+      const channelIds = candidate.rule.channelIds.filter(
+        (channelId) => !existing.has(deliveryKey(candidate.rule.id, channelId, candidate.dedupKey)),
+      );
+      if (channelIds.length === 0) continue;
       if (candidate.check && !(await this.passesCheck(candidate))) continue;
       const { projectId } = candidate.facts;
       if (!projects.has(projectId)) projects.set(projectId, await this.deps.metadata.getProject(projectId));
       const project = projects.get(projectId);
       if (!project) continue;
       const body = encodeWebhookBody(await this.payloadOf(candidate, project));
-      for (const channelId of candidate.rule.channelIds) {
+      for (const channelId of channelIds) {
         const held = await this.overLimit(channelId, sentThisHour);
         deliveries.push({
           channelId,

@@ -339,6 +339,41 @@ describe('frequent', () => {
     expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
   });
 
+  it("does not count an alert of a window already added toward the channel's hourly limit", async () => {
+    const busy = await project('capped', 'Capped');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Capped pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=capped`,
+    });
+    for (const trigger of ['frequent', 'new_issue'] as const) {
+      await manage.createRule(deps, organization, busy, {
+        name: trigger,
+        trigger,
+        ...(trigger === 'frequent' ? { threshold: 2, windowMinutes: 60 } : {}),
+        channelIds: [channel.id],
+      });
+    }
+    // Two alerts of a limit of three: the issue is new, and busy.
+    await ingest(
+      busy.id,
+      [0, 1, 2].map(() => ({ group: 'busy', message: 'busy' })),
+      3,
+    );
+    // The same window's `frequent` again, and a new issue: the one place left is the new issue's.
+    await ingest(
+      busy.id,
+      [
+        { group: 'busy', message: 'busy' },
+        { group: 'fresh', message: 'fresh' },
+      ],
+      3,
+    );
+    const statuses = (await stores.alerts.listDeliveries(channel.id, 100)).map((d) => `${d.kind}:${d.status}`).sort();
+    expect(statuses).toEqual(['frequent:pending', 'new_issue:pending', 'new_issue:pending']);
+    expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
+  });
+
   it('counts the window up to when the batch was received, so a burst processed late still alerts', async () => {
     const late = await project('late', 'Late');
     const { channel } = await manage.createChannel(deps, organization, {

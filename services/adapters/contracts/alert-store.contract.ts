@@ -154,6 +154,14 @@ export function describeAlertStoreContract(
       const digest = delivery(channel.id, { kind: 'digest' });
       expect(await alerts.enqueueDeliveries([digest, digest])).toHaveLength(2);
       expect(await alerts.enqueueDeliveries([delivery(channel.id + 100000)])).toEqual([]);
+      // What is there already is found as such, and only that.
+      const asked = [
+        { ruleId: r.id, channelId: channel.id, dedupKey: 'new_issue:1' },
+        { ruleId: r.id, channelId: channel.id, dedupKey: 'new_issue:3' },
+        { ruleId: r.id, channelId: channel.id + 100000, dedupKey: 'new_issue:1' },
+      ];
+      expect(await alerts.existingDeliveryKeys(asked)).toEqual(new Set([`${r.id}:${channel.id}:new_issue:1`]));
+      expect(await alerts.existingDeliveryKeys([])).toEqual(new Set());
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
       await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held' })]);
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);

@@ -5,14 +5,15 @@ import type { AlertChannel, AlertRule, DigestSchedule, Trigger } from '../../cor
 import type { WebhookKind } from '../../core/alerts/alert-payload.ts';
 import type { AttemptVerdict } from '../../core/alerts/delivery-policy.ts';
 import type { Level } from '../../core/event/level.ts';
-import type {
-  AlertStore,
-  Delivery,
-  DeliveryAttempt,
-  DeliveryStatus,
-  DueDelivery,
-  NewDelivery,
-  RuleFields,
+import {
+  deliveryKey,
+  type AlertStore,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type DueDelivery,
+  type NewDelivery,
+  type RuleFields,
 } from '../../core/ports/alert-store.ts';
 import { unnestRows, type SqlClient, type SqlExecutor } from './sql-client.ts';
 
@@ -255,6 +256,21 @@ export class PgAlertStore implements AlertStore {
 
   async enqueueDeliveries(deliveries: NewDelivery[]) {
     return this.enqueueWith(this.db, deliveries);
+  }
+
+  async existingDeliveryKeys(keys: Array<{ ruleId: number; channelId: number; dedupKey: string }>) {
+    if (keys.length === 0) return new Set<string>();
+    const wanted = unnestRows(
+      keys.map((k) => [k.ruleId, k.channelId, k.dedupKey]),
+      ['integer', 'integer', 'text'],
+    );
+    const result = await this.db.query<{ rule_id: number; channel_id: number; dedup_key: string }>(
+      `SELECT d.rule_id, d.channel_id, d.dedup_key FROM alert_deliveries d
+       JOIN ${wanted.sql} AS k (rule_id, channel_id, dedup_key)
+         ON d.rule_id = k.rule_id AND d.channel_id = k.channel_id AND d.dedup_key = k.dedup_key`,
+      wanted.params,
+    );
+    return new Set(result.rows.map((row) => deliveryKey(row.rule_id, row.channel_id, row.dedup_key)));
   }
 
   private async enqueueWith(db: SqlExecutor, deliveries: NewDelivery[]) {

@@ -18,6 +18,11 @@ export interface NewDelivery {
   status: 'pending' | 'held';
 }
 
+/** How existingDeliveryKeys names a (rule, channel, dedup key). */
+export function deliveryKey(ruleId: number, channelId: number, dedupKey: string): string {
+  return `${ruleId}:${channelId}:${dedupKey}`;
+}
+
 export interface Delivery {
   id: number;
   channelId: number;
@@ -74,6 +79,12 @@ export interface AlertStore {
    * A rule's alert added (pending or held, not a `test`) sets that rule's lastFiredAt.
    */
   enqueueDeliveries(deliveries: NewDelivery[]): Promise<Delivery[]>;
+  /**
+   * Which of these (rule, channel, dedup key) already have a delivery, as `rule:channel:key`: an
+   * alert of a window or an issue already added is no news, and must not count toward its
+   * channel's hourly limit.
+   */
+  existingDeliveryKeys(keys: Array<{ ruleId: number; channelId: number; dedupKey: string }>): Promise<Set<string>>;
   /** Pending deliveries due by `now`, claimed for `claimMs` so no other dispatcher sends them meanwhile. */
   claimDueDeliveries(now: Date, limit: number, claimMs: number): Promise<DueDelivery[]>;
   /** Records an attempt and what follows: delivered or failed for good, or pending until `nextAttemptAt`. */
