@@ -24,7 +24,7 @@ describe('normalizeLogContainer', () => {
       },
     });
     expect(record).toEqual({
-      id: 'c1:0',
+      id: 'c1:000000',
       projectId: 3,
       timestamp: RECEIVED - 1.5,
       observedAt: RECEIVED,
@@ -86,14 +86,22 @@ describe('normalizeLogContainer', () => {
     });
   });
 
+  it('gives the records of a container ids that sort as text in the order they were sent', () => {
+    // Records of one time are listed by id: as c1:0, c1:1, c1:10, c1:11, c1:2, ... they came out of order.
+    const { records } = normalizeLogContainer({ items: Array.from({ length: 12 }, (_, i) => ({ body: `line ${i}` })) }, context);
+    const ids = records.map((r) => r.id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids[11]).toBe('c1:000011');
+  });
+
   it('counts what it cannot read (no body, not an object), and records beyond the declared count apart', () => {
     const result = normalizeLogContainer(
       { items: [{ body: 'a' }, { level: 'info' }, 'text', { body: 'b' }, { body: 'c' }] },
       { ...context, maxRecords: 4 },
     );
     expect(result.records.map((r) => [r.id, r.body])).toEqual([
-      ['c1:0', 'a'],
-      ['c1:3', 'b'],
+      ['c1:000000', 'a'],
+      ['c1:000003', 'b'],
     ]);
     expect(result.invalid).toBe(2);
     expect(result.undeclared).toBe(1);

@@ -75,7 +75,8 @@ function normalizeLogItem(raw: unknown, index: number, drift: number, context: L
   const severity = severityNumber(raw.severity_number) ?? severityNumber(attributes['sentry.severity_number']?.value);
   const level = logLevel(raw.level, severity);
   return {
-    id: `${context.containerId}:${index}`,
+    // The index zero-padded: records of one time are ordered by id, as text, and c:10 came before c:2.
+    id: `${context.containerId}:${String(index).padStart(6, '0')}`,
     projectId: context.projectId,
     timestamp: logTimestamp(raw.timestamp, drift, context.receivedAt),
     observedAt: context.receivedAt,
