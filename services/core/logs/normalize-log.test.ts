@@ -86,6 +86,34 @@ describe('normalizeLogContainer', () => {
     });
   });
 
+  it('reads a declared number only from its decimal text, and keeps what it cannot hold exactly as text', () => {
+    const typed = (value: unknown, type: string) => ({ value, type });
+    const record = one({
+      timestamp: RECEIVED,
+      body: 'x',
+      attributes: {
+        hex: typed('0x10', 'integer'),
+        exponent: typed('1e3', 'integer'),
+        big: typed('9223372036854775807', 'integer'),
+        fraction: typed(1.5, 'integer'),
+        negative: typed('-42', 'integer'),
+        scientific: typed('1e3', 'double'),
+        text: typed(5, 'string'),
+        flag: typed(true, 'string'),
+      },
+    });
+    expect(record?.attributes).toEqual({
+      hex: { type: 'string', value: '0x10' },
+      exponent: { type: 'string', value: '1e3' },
+      big: { type: 'string', value: '9223372036854775807' },
+      fraction: { type: 'double', value: 1.5 },
+      negative: { type: 'integer', value: -42 },
+      scientific: { type: 'double', value: 1000 },
+      text: { type: 'string', value: '5' },
+      flag: { type: 'string', value: 'true' },
+    });
+  });
+
   it('gives the records of a container ids that sort as text in the order they were sent', () => {
     // Records of one time are listed by id: as c1:0, c1:1, c1:10, c1:11, c1:2, ... they came out of order.
     const { records } = normalizeLogContainer({ items: Array.from({ length: 12 }, (_, i) => ({ body: `line ${i}` })) }, context);

@@ -139,9 +139,11 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   const declared = typed && typeof typed.type === 'string' && /^[a-z_]{1,32}$/.test(typed.type) ? typed.type : undefined;
   if (value === null || value === undefined) return undefined;
   if (declared === 'integer' || declared === 'double') {
-    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (typeof n === 'number' && Number.isFinite(n)) return { type: declared, value: n };
-    return { type: 'string', value: storableText(String(value).slice(0, MAX_ATTRIBUTE_TEXT)) };
+    return declaredNumber(value, declared) ?? { type: 'string', value: storableText(String(value).slice(0, MAX_ATTRIBUTE_TEXT)) };
+  }
+  // Sent as text, kept as text: "5" stays a string when declared one, and a 5 declared a string too.
+  if (declared === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+    return { type: 'string', value: String(value) };
   }
   if (declared === 'boolean') {
     if (typeof value === 'boolean') return { type: 'boolean', value };
@@ -160,6 +162,22 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
     type: declared ?? (Array.isArray(value) ? 'array' : 'string'),
     value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(text.slice(0, MAX_ATTRIBUTE_TEXT)) : bounded,
   };
+}
+
+/** Decimal digits, as Python sends an integer: not `0x10`, `1e3` or ` 7 `, which Number() reads too. */
+const INTEGER_TEXT = /^-?\d{1,20}$/;
+const DOUBLE_TEXT = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * A value declared a number, as that number when it is one. An integer past 2^53 is kept as its
+ * text (a number would change it), and a fraction declared an integer is a double.
+ */
+function declaredNumber(value: unknown, declared: 'integer' | 'double'): LogAttribute | undefined {
+  const pattern = declared === 'integer' ? INTEGER_TEXT : DOUBLE_TEXT;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && pattern.test(value) ? Number(value) : undefined;
+  if (n === undefined || !Number.isFinite(n)) return undefined;
+  if (declared === 'double' || !Number.isInteger(n)) return { type: 'double', value: n };
+  return Number.isSafeInteger(n) ? { type: 'integer', value: n } : undefined;
 }
 
 function textAttribute(attribute: LogAttribute | undefined): string | null {
