@@ -10,29 +10,57 @@ import {
   type SqlExecutor,
   type SqlResult,
 } from '../../adapters/postgres/sql-client.ts';
+import { UnavailableError } from '../../core/errors.ts';
+import { TimeoutError, withTimeout } from '../../core/with-timeout.ts';
 import type { RpcClient } from './thread-rpc.ts';
 
+/**
+ * How long a call waits for the backend thread: one that hangs (a runaway statement, a stuck
+ * thread) held every request that queried, and its socket, for good. The backend still runs
+ * what it was sent; only the wait ends.
+ */
+const ANSWER_WITHIN_MS = 60_000;
+
 export class RemoteSqlClient implements SqlClient {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly answerWithinMs = ANSWER_WITHIN_MS,
+  ) {}
 
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<SqlResult<T>> {
-    return this.rpc.call<SqlResult<T>>('sql.query', { sql, params: storableParams(params), options });
+    return this.bounded(this.rpc.call<SqlResult<T>>('sql.query', { sql, params: storableParams(params), options }));
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const { tx } = await this.rpc.call<{ tx: number }>('sql.begin');
+    const begun = this.rpc.call<{ tx: number }>('sql.begin');
+    const { tx } = await this.bounded(begun).catch((error: unknown) => {
+      // Begun late, it would hold the database (one connection) open for good: ended once it is.
+      begun.then(({ tx: late }) => this.rpc.call('sql.rollback', { tx: late })).catch(() => undefined);
+      throw error;
+    });
     let result: T;
     try {
       result = await work({
         query: <R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions) =>
-          this.rpc.call<SqlResult<R>>('sql.query', { sql, params: storableParams(params), options, tx }),
+          this.bounded(this.rpc.call<SqlResult<R>>('sql.query', { sql, params: storableParams(params), options, tx })),
       });
     } catch (error) {
-      await this.rpc.call('sql.rollback', { tx });
+      // Sent whatever happens, so the backend rolls back once it gets to it; waited for within the bound.
+      await this.bounded(this.rpc.call('sql.rollback', { tx })).catch(() => undefined);
       throw error;
     }
-    await this.rpc.call('sql.commit', { tx });
+    await this.bounded(this.rpc.call('sql.commit', { tx }));
     return result;
+  }
+
+  private bounded<T>(call: Promise<T>): Promise<T> {
+    return withTimeout(call, this.answerWithinMs, 'the database').catch((error: unknown) => {
+      if (!(error instanceof TimeoutError)) throw error;
+      throw new UnavailableError(
+        `the database did not answer within ${this.answerWithinMs / 1000} s (busy with something long, or stuck): retry later`,
+        { cause: error },
+      );
+    });
   }
 
   /** The backend owns the database and closes it. */
