@@ -444,6 +444,18 @@ describe('symbolicateEvent with hand-written maps', () => {
     return event.exception!.values[0]!.stacktrace!.frames[0]!;
   };
 
+  it('gives a frame in the second section of an indexed map its own file, though both sections name it alike', () => {
+    const section = (line: number, content: string) => ({
+      offset: { line, column: 0 },
+      map: { version: 3, names: [], sources: ['../src/index.ts'], sourcesContent: [content], mappings: 'AAAA' },
+    });
+    const indexed = parseSourceMap(
+      JSON.stringify({ version: 3, sections: [section(0, 'first build();\n'), section(1, 'second build();\n')] }),
+    );
+    const frame = symbolicateOne({ abs_path: BUNDLE_URL, lineno: 2, colno: 1 }, indexed);
+    expect(frame).toMatchObject({ filename: '../src/index.ts', lineno: 1, context_line: 'second build();' });
+  });
+
   it('keeps positions but gives no context without sourcesContent, dropping context from the bundle', () => {
     const frame = symbolicateOne(
       { abs_path: BUNDLE_URL, lineno: 1, colno: 7, context_line: 'minified;code;', pre_context: ['x'], post_context: ['y'] },

@@ -17,6 +17,7 @@ import {
   GREATEST_LOWER_BOUND,
   LEAST_UPPER_BOUND,
   originalPositionFor,
+  traceSegment,
   type SectionedSourceMapInput,
   type TraceMap,
 } from '@jridgewell/trace-mapping';
@@ -279,8 +280,16 @@ function symbolicateFrame(
   const { map } = parsed;
   let position = originalPositionFor(map, { line: lineno, column, bias: GREATEST_LOWER_BOUND });
   if (position.source === null) position = originalPositionFor(map, { line: lineno, column, bias: LEAST_UPPER_BOUND });
+  // The source by the segment's own index where the lookup found one: by its name, two sections of
+  // an indexed map that each name `../src/index.ts` gave the second's frames the first's lines.
   // A segment pointing past `sources` resolves to undefined, not null; treat it like no mapping.
-  const index = typeof position.source === 'string' ? parsed.sourceIndex.get(position.source) : undefined;
+  const segmentSource = traceSegment(map, lineno - 1, column)?.[1];
+  const index =
+    segmentSource !== undefined && position.source !== null
+      ? segmentSource
+      : typeof position.source === 'string'
+        ? parsed.sourceIndex.get(position.source)
+        : undefined;
   const source = index === undefined ? undefined : map.sources[index];
   if (index === undefined || !source || position.line === null || position.line < 1 || position.column === null) return null;
 
