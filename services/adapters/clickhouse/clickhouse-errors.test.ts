@@ -13,6 +13,18 @@ describe('ClickHouse error classes', () => {
     expect(classifyClickHouseError(withCode('252'))).toBeInstanceOf(UnavailableError);
   });
 
+  it('reads the code from the message of a server that does not name it (18.16), and a proxy page as unavailable', () => {
+    const old = (code: number, text: string) =>
+      new Error(`Code: ${code}, e.displayText() = DB::Exception: ${text}, e.what() = DB::Exception`);
+    expect(
+      isTransientClickHouseError(old(252, 'Too many parts (300). Merges are processing significantly slower than inserts.')),
+    ).toBe(true);
+    expect(isTransientClickHouseError(old(81, "Database errata doesn't exist"))).toBe(true);
+    expect(isTransientClickHouseError(old(62, 'Syntax error: failed at position 1 (line 1, col 1): timeout'))).toBe(false);
+    expect(isTransientClickHouseError(new Error('<html><head><title>502 Bad Gateway</title></head></html>'))).toBe(true);
+    expect(isTransientClickHouseError(new Error('Cannot parse input: expected a number'))).toBe(false);
+  });
+
   it('leaves syntax and data errors as they are', () => {
     for (const code of ['62', '27', '117', '53', '6']) expect(isTransientClickHouseError(withCode(code)), code).toBe(false);
     const syntax = withCode('62', 'Syntax error');

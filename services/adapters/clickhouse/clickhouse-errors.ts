@@ -6,15 +6,46 @@
 import { UnavailableError } from '../../core/errors.ts';
 
 // 81 UNKNOWN_DATABASE, 60 UNKNOWN_TABLE, 159 TIMEOUT_EXCEEDED, 164 READONLY, 202 TOO_MANY_SIMULTANEOUS_QUERIES,
-// 203 NO_FREE_CONNECTION, 209 SOCKET_TIMEOUT, 210 NETWORK_ERROR, 241 MEMORY_LIMIT_EXCEEDED, 242 TABLE_IS_READ_ONLY,
-// 243 NOT_ENOUGH_SPACE, 252 TOO_MANY_PARTS, 425 SYSTEM_ERROR.
-const TRANSIENT_SERVER_CODES = new Set(['81', '60', '159', '164', '202', '203', '209', '210', '241', '242', '243', '252', '425']);
+// 203 NO_FREE_CONNECTION, 209 SOCKET_TIMEOUT, 210 NETWORK_ERROR, 225 NO_ZOOKEEPER, 241 MEMORY_LIMIT_EXCEEDED,
+// 242 TABLE_IS_READ_ONLY, 243 NOT_ENOUGH_SPACE, 252 TOO_MANY_PARTS, 319 UNKNOWN_STATUS_OF_INSERT, 425 SYSTEM_ERROR,
+// 999 KEEPER_EXCEPTION.
+const TRANSIENT_SERVER_CODES = new Set([
+  '81',
+  '60',
+  '159',
+  '164',
+  '202',
+  '203',
+  '209',
+  '210',
+  '225',
+  '241',
+  '242',
+  '243',
+  '252',
+  '319',
+  '425',
+  '999',
+]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
+/**
+ * The server's code in the message when the client found none: it reads one only from a message
+ * that ends in the code's name, `(TOO_MANY_PARTS)`, which servers before about 21.x do not write
+ * (18.16: `Code: 252, e.displayText() = DB::Exception: Too many parts (300). ...`). Without it, an
+ * overloaded or unmigrated server's refusals were taken for bad records, and the records dropped.
+ */
+const MESSAGE_CODE = /^\s*Code: (\d+)[,.]/;
+
+/** A body from something in front of ClickHouse (a proxy's 502 page), not from ClickHouse itself. */
+const GATEWAY_PAGE = /^\s*<|\b(502 Bad Gateway|503 Service (Temporarily )?Unavailable|504 Gateway Time-?out)\b/i;
+
 export function isTransientClickHouseError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && (TRANSIENT_SERVER_CODES.has(code) || NETWORK_CODES.has(code))) return true;
-  return /timeout|socket hang up/i.test((error as Error)?.message ?? '');
+  const message = (error as Error)?.message ?? '';
+  const given = (error as { code?: unknown })?.code;
+  const code = typeof given === 'string' ? given : MESSAGE_CODE.exec(message)?.[1];
+  if (code !== undefined) return TRANSIENT_SERVER_CODES.has(code) || NETWORK_CODES.has(code);
+  return /timeout|socket hang up/i.test(message) || GATEWAY_PAGE.test(message);
 }
 
 export function classifyClickHouseError(error: unknown): unknown {

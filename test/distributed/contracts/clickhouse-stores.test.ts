@@ -17,6 +17,7 @@ import {
 import { identifier, sql } from '../../../services/adapters/clickhouse/clickhouse-sql.ts';
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
+import { UnavailableError } from '../../../services/core/errors.ts';
 import { infraSetting } from '../../support/infra-env.ts';
 import { newEvent } from '../../support/new-event.ts';
 import { startRecordingHttpProxy } from '../../support/recording-http-proxy.ts';
@@ -88,6 +89,24 @@ describe('ClickHouse 18.16 over HTTP', () => {
         await stores.close();
         await proxy.close();
       }
+    }
+  });
+
+  it('takes a refusal of a database not migrated yet for unavailable, so the batch is kept and retried', async () => {
+    // 18.16 words its errors without the code's name, from which the client reads the code: such
+    // refusals were taken for the records' fault, and the records dropped.
+    const stores = await openClickHouseStores({
+      url: url(),
+      database: throwawayDatabase(),
+      ensureSchema: false,
+      batch: { maxWaitMs: 5 },
+    });
+    try {
+      const event = newEvent(stores.events, { projectId: 1, issueId: 1, timestamp: 1_700_000_000, title: 'Error: early' });
+      await expect(stores.events.insertEvents([event])).rejects.toBeInstanceOf(UnavailableError);
+      await expect(stores.events.getEvent(1, event.eventId)).rejects.toBeInstanceOf(UnavailableError);
+    } finally {
+      await stores.close();
     }
   });
 
