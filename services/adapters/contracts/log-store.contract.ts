@@ -176,6 +176,18 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect(await counts({ ...window, projectId: project + 1 }, 60)).toEqual([]);
     });
 
+    it('counts a record at a window end that falls on a minute, as searching finds it', async () => {
+      const project = projectId();
+      const at = 1_765_000_020; // a minute's start
+      await store.insertLogs([record(project, { timestamp: at }), record(project, { timestamp: at + 60 })]);
+      const window = { projectId: project, since: at, until: at + 60, levels: ['info' as const] };
+      expect((await store.searchLogs({ ...window, limit: 10 })).items).toHaveLength(2);
+      expect(await counts(window, 60)).toEqual([
+        { start: at, level: 'info', count: 1 },
+        { start: at + 60, level: 'info', count: 1 },
+      ]);
+    });
+
     it('counts whole-minute buckets from a minute, by level and environment, each record once', async () => {
       // A window from a minute's start in buckets of whole minutes: what the Logs page asks for.
       const project = projectId();

@@ -169,8 +169,8 @@ export class PgLogStore implements LogStore {
 
   /** logVolume from the per-minute counts, for a filter of levels and environment alone. */
   private async countMinutes(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolume[]> {
-    // Whole minutes from the per-minute counts; the minute `until` falls in, when it is not
-    // over, from its rows (bucket boundaries fall on minutes, so a minute is in one bucket).
+    // Whole minutes from the per-minute counts; the minute `until` falls in from its rows (bucket
+    // boundaries fall on minutes, so a minute is in one bucket).
     const lastMinute = Math.floor(filter.until / 60) * 60;
     // $2 is where buckets start, as given; the bounds are what a timestamp holds.
     const params: unknown[] = [filter.projectId, filter.since, timeBound(lastMinute), bucketSeconds, timeBound(filter.since)];
@@ -193,8 +193,9 @@ export class PgLogStore implements LogStore {
       level: row.level,
       count: row.count,
     }));
+    // Also when `until` is that minute's start: a record at exactly `until` is in the window.
     const rest =
-      lastMinute < filter.until
+      lastMinute <= filter.until
         ? await this.countRows({ ...filter, since: Math.max(filter.since, lastMinute) }, bucketSeconds, filter.since)
         : [];
     return mergeVolumes([...whole, ...rest]);
