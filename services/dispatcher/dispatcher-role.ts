@@ -29,6 +29,7 @@ export function startDispatcherRole(
   const periodic = startPeriodicJobs({
     ...stores,
     alerts: ports.alerts,
+    users: ports.users,
     baseUrl: settings.alerting.baseUrl,
     blobs: ports.blobs,
     logger: runtime.logger,

@@ -49,6 +49,36 @@ describe('retention', () => {
     expect((await stores.logs.searchLogs({ projectId: 1, limit: 10 })).items.map((l) => l.body)).toEqual(['new']);
   });
 
+  it('deletes sessions and codes past their end, found before only when their cookie or link came back', async () => {
+    const user = await stores.users.createUser({
+      email: 'gone@example.com',
+      name: 'G',
+      role: 'member',
+      passwordHash: '$scrypt$x',
+    });
+    const at = (daysAgo: number) => new Date((NOW - daysAgo * DAY) * 1000);
+    const session = (daysAgo: number) =>
+      stores.users.createSession({
+        userId: user.id,
+        tokenHash: `s-${daysAgo}`,
+        createdAt: at(daysAgo),
+        userAgent: 'UA',
+        address: '192.0.2.1',
+      });
+    await session(15); // idle past two weeks
+    const live = await session(1);
+    await stores.users.replaceCode({
+      purpose: 'reset',
+      userId: user.id,
+      createdAt: at(2),
+      expiresAt: at(1),
+      codeHash: 'c-expired',
+    });
+    const pruned = await pruneExpired({ ...stores, logger: createLogger('silent'), retentionDays: 90, now: () => NOW * 1000 });
+    expect(pruned.sessions).toBe(2);
+    expect((await stores.users.listSessions(user.id)).map((s) => s.id)).toEqual([live.id]);
+  });
+
   it('prunes uploaded source files and maps unused for the retention period, keeping the ones in use', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'errata-maps-'));
     try {

@@ -16,6 +16,8 @@ import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore } from '../core/ports/metadata-store.ts';
+import type { UserStore } from '../core/ports/user-store.ts';
+import { forgetExpired } from '../core/people/sessions.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 export interface RetentionDeps {
@@ -26,6 +28,8 @@ export interface RetentionDeps {
   blobs?: BlobStore;
   /** The alert outbox; without it, deliveries are not pruned here. */
   alerts?: AlertStore;
+  /** People's sessions and codes; without it, expired ones are not deleted here. */
+  users?: UserStore;
   logger: Logger;
   retentionDays: number;
   now?: () => number;
@@ -41,6 +45,7 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
   bundleAssemblies: number;
   alertDeliveries: number;
   agentCalls: number;
+  sessions: number;
 }> {
   const now = (deps.now ?? Date.now)();
   const cutoff = now / 1000 - deps.retentionDays * 86_400;
@@ -67,6 +72,8 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
     bundleAssemblies: await prune(() => deps.metadata.forgetAssembliesBefore(new Date(cutoff * 1000))),
     alertDeliveries: deps.alerts ? await prune(() => deps.alerts!.deleteFinishedDeliveriesBefore(new Date(cutoff * 1000))) : 0,
     agentCalls: await prune(() => deps.metadata.deleteAgentCallsBefore(new Date(cutoff * 1000))),
+    // Not by retention: a session or a code is gone once it has expired.
+    sessions: deps.users ? await prune(() => forgetExpired(deps.users!, new Date(now))) : 0,
   };
   if (Object.values(pruned).some((n) => n > 0))
     deps.logger.info({ ...pruned, retentionDays: deps.retentionDays }, 'retention pruned');

@@ -38,6 +38,8 @@ export interface McpPorts {
 export interface DispatcherPorts {
   queue: Queue;
   metadata: MetadataStore;
+  /** For retention: expired sessions and codes. */
+  users: UserStore;
   events: EventStore;
   logs: LogStore;
   alerts: AlertStore;

@@ -113,6 +113,29 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       expect(await store.listSessions(other.id)).toEqual([]);
     });
 
+    it('deletes expired sessions and codes, whoever they belong to, and keeps the live ones', async () => {
+      const user = await newUser();
+      const other = await newUser();
+      const days = (n: number) => new Date(t0.getTime() - n * 86_400_000);
+      const session = (userId: number, createdAt: Date) =>
+        store.createSession({ userId, tokenHash: `s-${unique()}`, createdAt, userAgent: 'UA', address: '::1' });
+      await session(user.id, days(30)); // idle since
+      const old = await session(other.id, days(40)); // in use, but started long ago
+      await store.touchSession(old.id, days(1));
+      const live = await session(user.id, days(10));
+      expect(await store.deleteExpiredSessions(days(20), days(35))).toBeGreaterThanOrEqual(2);
+      expect((await store.listSessions(user.id)).map((s) => s.id)).toEqual([live.id]);
+      expect(await store.listSessions(other.id)).toEqual([]);
+
+      const expired = `c-${unique()}`;
+      const current = `c-${unique()}`;
+      await store.replaceCode({ purpose: 'reset', userId: user.id, createdAt: days(2), expiresAt: days(1), codeHash: expired });
+      await store.replaceCode({ purpose: 'reset', userId: other.id, createdAt: t0, expiresAt: later(60_000), codeHash: current });
+      expect(await store.deleteExpiredCodes(t0)).toBeGreaterThanOrEqual(1);
+      expect(await store.findCode('reset', expired, days(3))).toBeUndefined();
+      expect(await store.findCode('reset', current, t0)).toBeDefined();
+    });
+
     it('keeps one-time codes by hash: live until expiry, taken once, replaced per purpose and user', async () => {
       const user = await newUser();
       const other = await newUser();

@@ -219,6 +219,18 @@ export class PgUserStore implements UserStore {
     return result.rows.map(toSession);
   }
 
+  async deleteExpiredSessions(idleBefore: Date, startedBefore: Date) {
+    const result = await this.db.query('DELETE FROM user_sessions WHERE last_seen_at < $1 OR created_at < $2', [
+      idleBefore,
+      startedBefore,
+    ]);
+    return result.affectedRows;
+  }
+
+  async deleteExpiredCodes(now: Date) {
+    return (await this.db.query('DELETE FROM one_time_codes WHERE expires_at <= $1', [now])).affectedRows;
+  }
+
   async deleteSession(userId: number, id: number): Promise<boolean> {
     return (await this.db.query('DELETE FROM user_sessions WHERE user_id = $1 AND id = $2', [userId, id])).affectedRows > 0;
   }

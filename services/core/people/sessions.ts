@@ -26,6 +26,18 @@ export function sessionExpiresAt(session: Pick<Session, 'createdAt' | 'lastSeenA
 
 const live = (session: Session, now: Date) => sessionExpiresAt(session).getTime() > now.getTime();
 
+/**
+ * Deletes every session past its end, and every expired code, whoever's: found only when their
+ * cookie or link came back, abandoned ones kept a browser's address and user agent for good.
+ */
+export async function forgetExpired(users: UserStore, now: Date): Promise<number> {
+  const sessions = await users.deleteExpiredSessions(
+    new Date(now.getTime() - SESSION_IDLE_MS),
+    new Date(now.getTime() - SESSION_ABSOLUTE_MS),
+  );
+  return sessions + (await users.deleteExpiredCodes(now));
+}
+
 /** A new session; the token goes into the cookie and is never stored. */
 export async function startSession(
   users: UserStore,

@@ -107,6 +107,10 @@ export interface UserStore {
   deleteSession(userId: number, id: number): Promise<boolean>;
   /** Every session of the user but `exceptId`; how many ended. */
   deleteSessions(userId: number, exceptId?: number): Promise<number>;
+  /** Sessions last seen before `idleBefore` or started before `startedBefore`, whoever's; how many. */
+  deleteExpiredSessions(idleBefore: Date, startedBefore: Date): Promise<number>;
+  /** Codes (setup, reset) that expired by `now`; how many. */
+  deleteExpiredCodes(now: Date): Promise<number>;
 
   /** Stores a code, replacing every other code of the same purpose and user. */
   replaceCode(code: OneTimeCode & { codeHash: string }): Promise<void>;
