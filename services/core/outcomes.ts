@@ -25,6 +25,7 @@ export const OUTCOME_REASONS = {
   project_missing: "dispatcher: the item's project was deleted after ingest accepted it",
   processing_failed: 'dispatcher: an item that fails on its own while the stores work, passed over after retries',
   duplicate: 'dispatcher: a second event with the same id in one batch; the first is the one stored',
+  issue_deleted: 'dispatcher: an event delivered again (a batch retried, or read again) after its issue was deleted',
   undeclared_record: 'dispatcher: log records beyond the count their container declared, which ingest never accepted',
 } as const;
 export type OutcomeReason = keyof typeof OUTCOME_REASONS;

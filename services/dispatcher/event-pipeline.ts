@@ -98,6 +98,12 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
       unused.push(event.encodedPayload);
       continue;
     }
+    if (result.issueDeleted) {
+      seen.add(key);
+      outcomes.record('issue_deleted', 'error');
+      unused.push(event.encodedPayload);
+      continue;
+    }
     seen.add(key);
     rows.push({ ...event, issueId: result.issueId });
   }
@@ -110,7 +116,7 @@ async function store(deps: EventPipelineDeps, batch: PreparedBatch): Promise<voi
     const alertTimer = deps.metrics.pipelineStepDuration.startTimer({ step: 'evaluate_alerts' });
     const pairs = batch.prepared.flatMap(({ occurrence, event }) => {
       const result = byEvent.get(`${event.projectId}:${event.eventId}`);
-      return result ? [{ occurrence, result, receivedAt: event.receivedAt }] : [];
+      return result && !result.issueDeleted ? [{ occurrence, result, receivedAt: event.receivedAt }] : [];
     });
     await deps.alertEvaluator.afterBatch(pairs);
     alertTimer();

@@ -9,6 +9,7 @@ import { erasePendingPayloads } from '../adapters/postgres/payload-erasures.ts';
 import { PayloadSegments } from '../adapters/postgres/payload-segments.ts';
 import { PgEventStore } from '../adapters/postgres/pg-event-store.ts';
 import { UnavailableError } from '../core/errors.ts';
+import { triageIssues } from '../core/issues/triage.ts';
 import { encodeQueuedItem, type QueuedItemHeader } from '../core/pipeline/queued-item.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { BatchHandler, DeliveredRecord } from '../core/ports/queue.ts';
@@ -146,6 +147,20 @@ describe('event pipeline', () => {
     await events([batch[0]!]);
     expect((await stores.metadata.getIssue(issue.id))?.count).toBe(2);
     expect(await stores.events.countEventsForIssue(projectId, issue.id)).toBe(2);
+  });
+
+  it('does not bring back a deleted issue when a batch of its events is delivered again', async () => {
+    const id = 'a1'.repeat(16);
+    const batch = [record('event', id, '{"message": "deleted, then redelivered"}')];
+    await events(batch);
+    const [issue] = (await stores.metadata.listIssues({ projectId, limit: 10, text: 'then redelivered' })).items;
+    await triageIssues(stores, projectId, [issue!], { action: 'delete' }, { kind: 'agent', name: 'tok' }, new Date());
+    const dropped = await outcome('issue_deleted', 'error');
+    // A batch retried, or read again from the queue after a rebalance.
+    await events(batch);
+    expect((await stores.metadata.listIssues({ projectId, limit: 10, text: 'then redelivered' })).items).toEqual([]);
+    expect(await stores.events.getEvent(projectId, id)).toBeUndefined();
+    expect(await outcome('issue_deleted', 'error')).toBe(dropped + 1);
   });
 
   it('stores events carrying NUL characters and lone surrogates, which Postgres cannot hold as sent', async () => {

@@ -687,16 +687,21 @@ export function describeIssueStoreContract(
         await store.forgetDeletedIssues([]);
       });
 
-      it('deleteIssues forgets the counted event ids, so a redelivery counts once for the new issue', async () => {
+      it('deleteIssues keeps the counted event ids, so a redelivery says its issue is gone rather than bring it back', async () => {
         const { project } = await orgWithProject();
         const original = occurrence(project, { hashes: ['a'], timestamp: T });
         const [gone] = await store.recordOccurrences([original]);
         await store.deleteIssues(project.id, [gone!.issueId]);
+        // A batch retried, or read again from the queue: it counted the event again, in a new issue.
         const [again] = await store.recordOccurrences([original]);
-        expect(again).toMatchObject({ isNewIssue: true, isDuplicate: false });
-        const [thrice] = await store.recordOccurrences([original]);
-        expect(thrice).toMatchObject({ isDuplicate: true, issueId: again!.issueId });
-        expect((await store.getIssue(again!.issueId))?.count).toBe(1);
+        expect(again).toMatchObject({ isDuplicate: true, issueDeleted: true, issueId: gone!.issueId });
+        const before = await store.listIssues({ projectId: project.id, limit: 10, status: 'all' });
+        expect(before.items).toEqual([]);
+        // Another event of the same fingerprint is news: a new issue, as in Sentry.
+        const [fresh] = await store.recordOccurrences([occurrence(project, { hashes: ['a'], timestamp: T + 1 })]);
+        expect(fresh).toMatchObject({ isNewIssue: true, isDuplicate: false });
+        expect(fresh).not.toHaveProperty('issueDeleted');
+        expect((await store.getIssue(fresh!.issueId))?.count).toBe(1);
       });
 
       it('lists issues by first seen, regression time, first release and regression release', async () => {

@@ -98,8 +98,8 @@ export class StreamFeed {
    * did). Past the log's end: a broker lost records the commit covered (a disk replaced, an
    * unclean leader election), and where they ended is not known, so records written since would
    * be skipped from the end; read again from the start, what was handled before is found handled
-   * (the pipelines are idempotent by id), except events of issues deleted since, which make
-   * their issues again, as a redelivery after a delete does. Before, such a stream was opened
+   * (the pipelines are idempotent by id; events of issues deleted since are known as such until
+   * retention forgets their ids). Before, such a stream was opened
    * again at the same commit, failed again, and looped unlogged.
    */
   private async moveCommitsIntoTheLog(): Promise<void> {

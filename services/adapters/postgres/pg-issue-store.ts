@@ -197,8 +197,9 @@ export class PgIssueStore implements IssueStore {
         tx,
         hashes.rows.map((r) => r.key),
       );
-      // Hashes, users and activity go by cascade; the counted event ids would only point nowhere.
-      await tx.query('DELETE FROM processed_events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+      // Hashes, users and activity go by cascade. The counted event ids stay, until retention
+      // forgets them, as the deletion's tombstones: a batch retried, or read again from the
+      // queue, counted their events again, in a new issue (record-occurrences.ts).
       const deleted = await tx.query<{ id: number }>(
         'DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id',
         [projectId, issueIds],

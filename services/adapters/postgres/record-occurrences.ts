@@ -478,11 +478,11 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
     );
     const rows = await tx.query<RecordedEventRow>(
       `SELECT pe.project_id, pe.event_id, pe.issue_id, i.short_number, p.slug, pe.is_new_issue, pe.is_regression,
-         pe.is_new_release, pe.count_before, pe.count_after
+         pe.is_new_release, pe.count_before, pe.count_after, i.id IS NULL AS issue_deleted
        FROM ${values.sql} AS v (project_id, event_id)
        CROSS JOIN LATERAL (${byPrimaryKey('processed_events', 'event_id')}) pe
-       JOIN issues i ON i.id = pe.issue_id
-       JOIN projects p ON p.id = i.project_id`,
+       LEFT JOIN issues i ON i.id = pe.issue_id
+       LEFT JOIN projects p ON p.id = i.project_id`,
       values.params,
     );
     for (const r of rows.rows) {
@@ -490,7 +490,9 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
         projectId: r.project_id,
         eventId: r.event_id,
         issueId: r.issue_id,
-        shortId: formatShortId(r.slug, r.short_number),
+        // The counted event ids of a deleted issue stay (until retention) to say so.
+        ...(r.issue_deleted ? { issueDeleted: true as const } : {}),
+        shortId: r.issue_deleted ? '' : formatShortId(r.slug!, r.short_number!),
         isNewIssue: r.is_new_issue,
         isDuplicate: true,
         isRegression: r.is_regression,
@@ -507,8 +509,9 @@ interface RecordedEventRow {
   project_id: number;
   event_id: string;
   issue_id: number;
-  short_number: number;
-  slug: string;
+  short_number: number | null;
+  slug: string | null;
+  issue_deleted: boolean;
   is_new_issue: boolean;
   is_regression: boolean;
   is_new_release: boolean;

@@ -45,6 +45,11 @@ export interface OccurrenceResult {
   /** The issue's event count before and after the batch that counted this event (alert milestones). */
   countBefore: number;
   countAfter: number;
+  /**
+   * A redelivery of an event counted for an issue deleted since: it is not stored, so a batch
+   * retried or read again from the queue does not bring a deleted issue's events back.
+   */
+  issueDeleted?: true;
 }
 
 /** Occurrences of one batch that share a primary hash, folded into one issue update. */
