@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,6 +209,31 @@ describe('LocalQueue on disk', () => {
     const left = await segments(dir);
     expect(left).toHaveLength(1);
     expect((await stat(join(dir, 't', left[0]!))).size).toBeLessThanOrEqual(1024 + 400);
+  });
+
+  it('starts a new segment once the last is an hour old, so what was consumed leaves the disk on a quiet server too', async () => {
+    const dir = await tempDir();
+    const queue = new LocalQueue(dir, { segmentMaxAgeMs: 100 });
+    const seen: string[] = [];
+    queue.subscribe('t', { group: 'g', maxBatchSize: 10 }, async (batch) => {
+      seen.push(...batch.map((r) => r.value.toString()));
+    });
+    const consumed = async (value: string) => {
+      for (let tries = 0; tries < 300 && !seen.includes(value); tries++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await queue.publish('t', [{ key: 'k', value: Buffer.from('first payload') }]);
+    await consumed('first payload');
+    await new Promise((r) => setTimeout(r, 150));
+    await queue.publish('t', [{ key: 'k', value: Buffer.from('second payload') }]);
+    await consumed('second payload');
+    // The commit after the second record deletes the first segment, whose record was consumed.
+    for (let tries = 0; tries < 300 && (await segments(dir)).length > 1; tries++) await new Promise((r) => setTimeout(r, 10));
+    await queue.close();
+    const left = await segments(dir);
+    expect(left).toHaveLength(1);
+    const bytes = await readFile(join(dir, 't', left[0]!));
+    expect(bytes.includes('first payload')).toBe(false);
+    expect(bytes.includes('second payload')).toBe(true);
   });
 
   it('counts the lag exactly across restarts and segments, even after a crash right after a roll', async () => {

@@ -32,6 +32,8 @@ export interface QueuePeer {
 interface LocalQueueOptions {
   /** Bytes per segment file before a new one starts. */
   segmentBytes?: number;
+  /** How old a segment may get before a new one starts (default an hour); see TopicLog. */
+  segmentMaxAgeMs?: number;
   /** See TopicLog's minFlushIntervalMs: how long appends may wait to share an fsync. */
   minFlushIntervalMs?: number;
   /** Uncommitted bytes beyond which publishing is refused (503) rather than filling the disk. */
@@ -175,6 +177,7 @@ export class LocalQueue implements Queue {
       const known = this.mode === 'reader' ? this.knownEnds.get(topic) : undefined;
       log = TopicLog.open(join(this.dir, topic), {
         segmentBytes: this.options.segmentBytes ?? 64 * 1024 * 1024,
+        segmentMaxAgeMs: this.options.segmentMaxAgeMs ?? 60 * 60 * 1000,
         minFlushIntervalMs: this.options.minFlushIntervalMs ?? 0,
         readOnly: this.mode === 'reader',
         onDamage: (error: Error) => this.handlerFailed(error, topic),

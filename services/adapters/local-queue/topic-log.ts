@@ -57,6 +57,12 @@ export interface DurableEnd {
 
 interface TopicLogOptions {
   segmentBytes: number;
+  /**
+   * A segment this old (from its start) is finished at the next append, as a full one is, so
+   * that it can be deleted once consumed: on a quiet server the one segment held every payload
+   * of weeks, deleted issues' and expired ones' too, until it reached segmentBytes.
+   */
+  segmentMaxAgeMs?: number;
   readOnly?: boolean;
   /**
    * For a reader: where the writer's synced bytes ended when the reader was started, to read up to
@@ -86,6 +92,8 @@ export class TopicLog {
   private writer: FileHandle | undefined;
   /** Bytes in the active (last) segment; known to the writer only. */
   private activeSize = 0;
+  /** When the active segment was started (or found, at recovery), Date.now(). */
+  private activeSince = 0;
   private pending: PendingAppend[] = [];
   /**
    * The flush under way, if any: appends made meanwhile join its next round (or this one, while
@@ -316,7 +324,8 @@ export class TopicLog {
   private async writeAndSync(frames: Buffer[]): Promise<void> {
     if (this.syncFailure) throw this.syncFailure; // appended before the sync failed
     const lastSequence = this.nextSequence - 1;
-    if (this.activeSize >= this.options.segmentBytes) await this.rollSegment();
+    const old = this.activeSize > 0 && Date.now() - this.activeSince >= (this.options.segmentMaxAgeMs ?? Infinity);
+    if (this.activeSize >= this.options.segmentBytes || old) await this.rollSegment();
     const bytes = frames.reduce((sum, f) => sum + f.length, 0);
     try {
       let written = 0;
@@ -343,6 +352,7 @@ export class TopicLog {
     this.writer = await open(segment.path, 'w');
     this.segments.push(segment);
     this.activeSize = 0;
+    this.activeSince = Date.now();
     await this.syncing(() => syncDirectory(this.dir));
   }
 
@@ -398,6 +408,7 @@ export class TopicLog {
       );
     }
     this.activeSize = scan.bytes;
+    this.activeSince = Date.now();
     this.lastSequence = await this.lastSequenceOnDisk();
     this.nextSequence = this.lastSequence + 1;
     this.writer = await open(last.path, 'r+');
