@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Issue } from '../../core/ports/metadata-store.ts';
 import { capturedItems } from '../../../test/fixtures/sdk-fixtures.ts';
+import { escapedJsonLength } from '../untrusted-data.ts';
 import {
   agentWrittenEnvelope,
   errorEvent,
@@ -178,6 +179,20 @@ describe('get_issue_context', () => {
     const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId, include: ['raw'] });
     expect(structured.untrustedData.rawEvent.event_id).toBe(LATEST);
     expect(structured.untrustedData.rawEvent.exception.values[0].stacktrace.frames[0].filename).toBe('app/checkout.js');
+  });
+
+  it('cuts a raw event closer when the answer would pass 200,000 characters, and says so', async () => {
+    // Text of three bytes a character escapes to six characters each: about 3 MB of answer before.
+    const extra = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, '界'.repeat(2_000)]));
+    const large = await h.sendEvent(h.projects.web, errorEvent('RangeError', 'a large event', { extra, fingerprint: ['large'] }));
+    const { structured, text } = await h.call('read', 'get_issue_context', { shortId: large.shortId, include: ['raw'] });
+    expect(structured.leftOut).toMatchObject({ rawEventCut: true });
+    expect(structured.untrustedData.rawEvent.extra.k0).toMatch(/^界{200}…\[truncated 1800 characters\]$/);
+    expect(escapedJsonLength(structured.untrustedData)).toBeLessThan(200_000);
+    expect(text.length).toBeLessThan(500_000);
+    // Without raw, nothing is cut.
+    const plain = await h.call('read', 'get_issue_context', { shortId: large.shortId });
+    expect(plain.structured.leftOut?.rawEventCut).toBeUndefined();
   });
 
   it('gives larger bounds with verbose: true', async () => {

@@ -16,6 +16,7 @@ import { findSimilarIssues } from '../../core/issues/similar.ts';
 import { dailySeries } from '../../core/issues/event-series.ts';
 import type { StoredEvent } from '../../core/ports/event-store.ts';
 import { bounded, DEFAULT_BOUNDS, VERBOSE_BOUNDS } from '../bounded.ts';
+import { escapedJsonLength } from '../untrusted-data.ts';
 import { breadcrumbLines, logLine } from '../tool-kit/event-lines.ts';
 import { eventStackView, exceptionsView, withoutTitleValue } from '../tool-kit/exception-view.ts';
 import {
@@ -60,6 +61,11 @@ const LIMITS = {
     bounds: VERBOSE_BOUNDS,
   },
 };
+
+/** About what an answer may take, in escaped characters, as search_logs holds its records to. */
+const ANSWER_BUDGET_CHARS = 200_000;
+/** A raw event over that budget, cut closer: a few hundred fields of 200 characters at most. */
+const RAW_CUT_BOUNDS = { maxString: 200, maxList: 10, maxDepth: 12 };
 
 export const getIssueContext = defineTool({
   name: 'get_issue_context',
@@ -137,6 +143,12 @@ export const getIssueContext = defineTool({
         otherReleasesEvents: z.number().int().optional().describe('events in releases beyond those listed'),
         tagKeys: z.number().int().optional().describe('tag keys beyond those listed (at least this many)'),
         olderActivity: z.literal(true).optional().describe('present when older activity entries were left out'),
+        rawEventCut: z
+          .literal(true)
+          .optional()
+          .describe(
+            "present when the raw event's text and lists were cut closer to keep the answer near 200,000 characters; GET /api/v1/organizations/{org}/issues/{shortId} has the latest event whole",
+          ),
       })
       .optional()
       .describe('what the lists above left out, as counts; absent when nothing was (verbose: true shows more)'),
@@ -224,7 +236,10 @@ export const getIssueContext = defineTool({
     const activityRead = await context.metadata.listIssueActivity(issue.id, limits.activity + 1);
     const activity = activityRead.slice(0, limits.activity);
     const tags = tagSummaryView(await context.metadata.tagSummary(issue.id, TAG_KEYS_READ, limits.tags.values), limits.tags);
-    const leftOut = { ...tags.facts.leftOut, ...(activityRead.length > limits.activity && { olderActivity: true as const }) };
+    const leftOut: { rawEventCut?: true } & typeof tags.facts.leftOut & { olderActivity?: true } = {
+      ...tags.facts.leftOut,
+      ...(activityRead.length > limits.activity && { olderActivity: true as const }),
+    };
     const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
     // The days before the issue was first seen are zeros by definition: left out. Today always stays.
     const firstDay = issue.firstSeen.toISOString().slice(0, 10);
@@ -265,6 +280,14 @@ export const getIssueContext = defineTool({
       releases: tags.untrusted.releases,
       ...(input.include.includes('raw') && { rawEvent: payload ?? null }),
     };
+    let untrustedData = bounded(untrusted, limits.bounds) as typeof untrusted;
+    // The raw event is bounded field by field only: one of 1 MiB, its text escaped (each
+    // non-ASCII character six), made an answer of megabytes. Cut closer, as search_logs cuts a
+    // record larger than its whole answer.
+    if (untrustedData.rawEvent && escapedJsonLength(untrustedData) > ANSWER_BUDGET_CHARS) {
+      untrustedData = { ...untrustedData, rawEvent: bounded(payload, RAW_CUT_BOUNDS) as typeof payload };
+      leftOut.rawEventCut = true;
+    }
     return {
       summary:
         `${issue.shortId}: ${issue.status}, ${plural(issue.count, 'event')}, ${plural(issue.userCount, 'user')}` +
@@ -291,7 +314,7 @@ export const getIssueContext = defineTool({
             count: s.issue.count,
           })),
         }),
-        untrustedData: bounded(untrusted, limits.bounds) as typeof untrusted,
+        untrustedData,
         ...(Object.keys(written).length > 0 && { agentWrittenData: bounded(written, limits.bounds) as typeof written }),
       },
     };
