@@ -218,6 +218,26 @@ describe('collectBundleFiles', () => {
     expect(result.files[1]).not.toHaveProperty('sourceMap');
   });
 
+  it('gives a map without a debug id of its own the id of the minified file whose header names it', async () => {
+    // A tool rewrote the map after `sentry-cli sourcemaps inject`, dropping its debug_id: the
+    // upload said ok, and its frames were never symbolicated.
+    const { result } = await collect({
+      'files/_/_/static/js/app.js': {
+        type: 'minified_source',
+        url: '~/static/js/app.js',
+        headers: { sourcemap: '../maps/app.js.map' },
+        content: minified(ID),
+      },
+      'files/_/_/static/maps/app.js.map': { type: 'source_map', url: '~/static/maps/app.js.map', content: sourceMap() },
+      'files/_/_/other.js.map': { type: 'source_map', url: '~/other.js.map', content: sourceMap() },
+    });
+    expect(result.files.map((file) => [file.type, file.url, file.debugId])).toEqual([
+      ['minified_source', '~/static/js/app.js', ID],
+      ['source_map', '~/static/maps/app.js.map', ID],
+    ]);
+    expect(result.skipped).toBe(1);
+  });
+
   it('skips and counts files of other types or without a valid debug id, reading only the types it indexes', async () => {
     const { result, reads } = await collect({
       ...pair(),

@@ -157,6 +157,7 @@ export async function collectBundleFiles<F = BundleFile>(
   // and `dist/assets`) had both written under one key, and then failed to index them at all.
   const seen = new Set<string>();
   const found = new Map<string, F>();
+  const referring: Array<{ debugId: string; url: string; sourceMap: string }> = [];
   for await (const [path, content] of entries.readEach([...indexed.keys()])) {
     const { type, info } = indexed.get(path)!;
     const headers = info.headers ?? {};
@@ -165,8 +166,29 @@ export async function collectBundleFiles<F = BundleFile>(
     seen.add(`${debugId}:${type}`);
     const file: BundleFile = { debugId, type, url: info.url, content };
     const sourceMap = headerValue(headers, 'sourcemap') ?? headerValue(headers, 'x-sourcemap');
-    if (type === 'minified_source' && sourceMap) file.sourceMap = sourceMap;
+    if (type === 'minified_source' && sourceMap) {
+      file.sourceMap = sourceMap;
+      referring.push({ debugId, url: info.url, sourceMap });
+    }
     found.set(path, await keep(file));
+  }
+  // A map with no debug id of its own (a tool rewrote it after `sentry-cli sourcemaps inject`)
+  // takes the id of the minified file that names it, as symbolicator finds a map by its file's
+  // reference: skipped, the upload said ok and its frames were never symbolicated.
+  const mapPathByUrl = new Map(
+    [...indexed].filter(([, entry]) => entry.type === 'source_map').map(([path, entry]) => [entry.info.url, path]),
+  );
+  const adopted = new Map<string, string>();
+  for (const file of referring) {
+    const path = mapPathByUrl.get(referencedUrl(file.url, file.sourceMap));
+    if (path && !found.has(path) && !adopted.has(path) && !seen.has(`${file.debugId}:source_map`))
+      adopted.set(path, file.debugId);
+  }
+  for await (const [path, content] of entries.readEach([...adopted.keys()])) {
+    const debugId = adopted.get(path)!;
+    if (seen.has(`${debugId}:source_map`)) continue;
+    seen.add(`${debugId}:source_map`);
+    found.set(path, await keep({ debugId, type: 'source_map', url: indexed.get(path)!.info.url, content }));
   }
   const files = listed.flatMap(([path]) => (found.has(path) ? [found.get(path)!] : []));
 
@@ -177,6 +199,23 @@ export async function collectBundleFiles<F = BundleFile>(
   const bundleId = manifest.debug_id ? normalizeDebugId(manifest.debug_id) : undefined;
   if (bundleId) result.bundleId = bundleId;
   return result;
+}
+
+/**
+ * The URL a minified file's source map reference names, in the manifest's terms (`~/` for the
+ * site): a relative path from the file's directory, a path from the site's root, or a whole URL.
+ */
+function referencedUrl(fileUrl: string, reference: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return reference;
+  if (reference.startsWith('/')) return fileUrl.startsWith('~/') ? `~${reference}` : reference;
+  const segments = fileUrl.slice(0, fileUrl.lastIndexOf('/') + 1).split('/');
+  segments.pop(); // the empty segment after the directory's last slash
+  for (const part of reference.split('/')) {
+    if (part === '..') {
+      if (segments.length > 1) segments.pop();
+    } else if (part !== '.') segments.push(part);
+  }
+  return segments.join('/');
 }
 
 /** Manifest headers are HTTP-style, so their names match in any case. */
