@@ -30,6 +30,7 @@ import retentionIndexes from './0028-retention-indexes.ts';
 import deletedIssues from './0029-deleted-issues.ts';
 import agentTokenCreators from './0030-agent-token-creators.ts';
 import oneUntriedTest from './0031-one-untried-test.ts';
+import processedEventsKept from './0032-processed-events-kept.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -63,4 +64,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0029-deleted-issues', sql: deletedIssues },
   { version: '0030-agent-token-creators', sql: agentTokenCreators },
   { version: '0031-one-untried-test', sql: oneUntriedTest },
+  { version: '0032-processed-events-kept', sql: processedEventsKept },
 ];
