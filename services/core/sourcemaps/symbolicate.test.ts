@@ -350,6 +350,27 @@ describe('symbolicateEvent with an esbuild bundle', () => {
     expect(event.exception!.values[0]!.raw_stacktrace!.frames).toEqual(frames);
   });
 
+  it('does not name the frame after the frames a long trace left out by the frame before them', () => {
+    let stack = '';
+    try {
+      runInNewContext(bundle, {}, { filename: BUNDLE_URL });
+    } catch (error) {
+      stack = (error as Error).stack ?? '';
+    }
+    const frames = framesFromStack(stack).filter((frame) => frame.abs_path === BUNDLE_URL);
+    const named = (event: NormalizedEvent) => event.exception!.values[0]!.stacktrace!.frames.map((frame) => frame.function);
+    const whole = exceptionEvent(structuredClone(frames));
+    symbolicateEvent(whole, maps());
+    const at = named(whole).indexOf('checkout');
+    expect(at).toBeGreaterThan(0);
+    // The frames between its caller and it were left out (a trace of more than 250 frames).
+    const cut = exceptionEvent(structuredClone(frames));
+    cut.exception!.values[0]!.stacktrace!.frames_omitted = [at, at + 100];
+    symbolicateEvent(cut, maps());
+    expect(named(cut)[at]).toBe(frames[at]!.function);
+    expect(named(cut).filter((name, i) => i !== at)).toEqual(named(whole).filter((name, i) => i !== at));
+  });
+
   it('keeps the minified function name when no caller names it', () => {
     const event = exceptionEvent([minifiedFrame('src/cart.js', THROW_LINE, 4, { function: 'o' })]);
     symbolicateEvent(event, maps());

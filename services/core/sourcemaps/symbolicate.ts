@@ -21,7 +21,7 @@ import {
   type SectionedSourceMapInput,
   type TraceMap,
 } from '@jridgewell/trace-mapping';
-import type { Frame, NormalizedEvent } from '../event/event.ts';
+import type { Frame, NormalizedEvent, Stacktrace } from '../event/event.ts';
 import { generateModule } from '../event/js-module.ts';
 import { normalizeDebugId } from './artifact-manifest.ts';
 import { lookupPath, sourceMapImages } from './maps-needed.ts';
@@ -176,11 +176,13 @@ export function symbolicateEvent(
   const pendingContext: PendingContext[] = [];
   let framesSymbolicated = 0;
 
-  const symbolicateFrames = (frames: Frame[]): number => {
+  const symbolicateFrames = ({ frames, frames_omitted: omitted }: Stacktrace): number => {
     let count = 0;
     // Caller naming (see the top of the file): frames run oldest first, so the previous frame is the caller.
     let callsiteName: string | undefined;
-    for (const frame of frames) {
+    for (const [index, frame] of frames.entries()) {
+      // The frame after the frames a long trace left out was called by one of those, not by the frame before it.
+      if (index === omitted?.[0]) callsiteName = undefined;
       const path = lookupPath(frame);
       const debugId = path === undefined ? undefined : byCodeFile.get(path);
       const map = debugId === undefined ? undefined : byDebugId.get(debugId);
@@ -200,11 +202,11 @@ export function symbolicateEvent(
   for (const exception of event.exception?.values ?? []) {
     if (!exception.stacktrace || exception.raw_stacktrace) continue;
     const original = structuredClone(exception.stacktrace);
-    const count = symbolicateFrames(exception.stacktrace.frames);
+    const count = symbolicateFrames(exception.stacktrace);
     if (count > 0) exception.raw_stacktrace = original;
     framesSymbolicated += count;
   }
-  if (event.stacktrace) framesSymbolicated += symbolicateFrames(event.stacktrace.frames);
+  if (event.stacktrace) framesSymbolicated += symbolicateFrames(event.stacktrace);
   addContext(pendingContext);
 
   return { usedDebugIds, framesSymbolicated };
