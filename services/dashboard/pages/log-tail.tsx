@@ -60,7 +60,7 @@ export function LogTailPage(props: LogTailPageProps) {
           </div>
           <ol class="log-tail-rows" aria-label="Records, oldest first" tabIndex={0} />
           <p class="hint">
-            {`Newest at the bottom; the page keeps the last ${props.maxRows}. The tail pauses above ${props.maxPerSecond} records a second and stops after ${props.maxMinutes} minutes.`}
+            {`Newest at the bottom; the page keeps the last ${props.maxRows}. The tail pauses above ${props.maxPerSecond} records a second over 10 seconds and stops after ${props.maxMinutes} minutes.`}
           </p>
         </section>
       </div>
