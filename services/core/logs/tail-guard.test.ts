@@ -16,7 +16,7 @@ describe('the live tail guard', () => {
     const verdict = guard.check(second(2), 401);
     expect(verdict).toMatchObject({ kind: 'paused', records: 1001, seconds: 2 });
     expect(verdict.kind === 'paused' && verdict.message).toBe(
-      'Paused: 1001 records arrived in 2 s, more than 1000 in 10 s (100 a second) can be read live. Narrow the filters, or resume to go on from now.',
+      'Paused: 1,001 records arrived in 2 s; the live tail shows at most 1,000 in 10 s (100 a second). Narrow the filters, or resume to go on from now.',
     );
   });
 
@@ -29,7 +29,7 @@ describe('the live tail guard', () => {
   it('says "more than" when the poll stopped reading once it had enough to pause', () => {
     const guard = new TailGuard(START);
     const verdict = guard.check(second(1), 1001, true);
-    expect(verdict.kind === 'paused' && verdict.message).toMatch(/^Paused: more than 1001 records arrived in 1 s,/);
+    expect(verdict.kind === 'paused' && verdict.message).toMatch(/^Paused: more than 1,001 records arrived in 1 s;/);
   });
 
   it('counts only the polls of the last 10 s', () => {

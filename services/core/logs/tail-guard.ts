@@ -68,8 +68,9 @@ export class TailGuard {
         records: counted,
         seconds,
         message:
-          `Paused: ${more ? 'more than ' : ''}${plural(counted, 'record')} arrived in ${seconds} s, more than ${this.budget} in ` +
-          `${windowSeconds} s (${this.limits.maxRecordsPerSecond} a second) can be read live. Narrow the filters, or resume to go on from now.`,
+          `Paused: ${more ? 'more than ' : ''}${counted.toLocaleString('en-US')} record${counted === 1 ? '' : 's'} arrived in ${seconds} s; ` +
+          `the live tail shows at most ${this.budget.toLocaleString('en-US')} in ${windowSeconds} s (${this.limits.maxRecordsPerSecond} a second). ` +
+          'Narrow the filters, or resume to go on from now.',
       };
     }
     return { kind: 'continue' };

@@ -187,7 +187,7 @@ describe('the live tail loop', () => {
       event: 'paused',
       data: {
         message:
-          'Paused: 1001 records arrived in 1 s, more than 1000 in 10 s (100 a second) can be read live. Narrow the filters, or resume to go on from now.',
+          'Paused: 1,001 records arrived in 1 s; the live tail shows at most 1,000 in 10 s (100 a second). Narrow the filters, or resume to go on from now.',
       },
     });
     expect(h.ended()).toBe(true);

@@ -88,7 +88,7 @@ describe('the live tail page', () => {
       const status = opened.page.locator('.log-tail[data-ended] .log-tail-status');
       await status.waitFor();
       expect(await status.textContent()).toMatch(
-        /^Paused: (more than )?\d+ records arrived in [\d.]+ s, more than 1000 in 10 s \(100 a second\) can be read live\. Narrow the filters, or resume to go on from now\.$/,
+        /^Paused: (more than )?[\d,]+ records arrived in [\d.]+ s; the live tail shows at most 1,000 in 10 s \(100 a second\)\. Narrow the filters, or resume to go on from now\.$/,
       );
       const button = opened.page.getByRole('button', { name: 'Resume' });
       await opened.recheck('log-tail-paused');
