@@ -482,7 +482,8 @@ async function findRecordedEvents(tx: SqlExecutor, occurrences: Occurrence[]): P
        FROM ${values.sql} AS v (project_id, event_id)
        CROSS JOIN LATERAL (${byPrimaryKey('processed_events', 'event_id')}) pe
        LEFT JOIN issues i ON i.id = pe.issue_id
-       LEFT JOIN projects p ON p.id = i.project_id`,
+       LEFT JOIN projects p ON p.id = i.project_id
+       WHERE pe.issue_id IS NOT NULL`,
       values.params,
     );
     for (const r of rows.rows) {
