@@ -320,14 +320,19 @@ describe('symbolicateEvent with an esbuild bundle', () => {
     expect(frames[0]!.context_line).toBeUndefined();
   });
 
-  it('symbolicates the stack V8 reports when the bundle throws', () => {
+  /** The bundle's own frames of the stack V8 reports when it throws. */
+  function bundleFrames(): Frame[] {
     let stack = '';
     try {
       runInNewContext(bundle, {}, { filename: BUNDLE_URL });
     } catch (error) {
       stack = (error as Error).stack ?? '';
     }
-    const frames = framesFromStack(stack).filter((frame) => frame.abs_path === BUNDLE_URL);
+    return framesFromStack(stack).filter((frame) => frame.abs_path === BUNDLE_URL);
+  }
+
+  it('symbolicates the stack V8 reports when the bundle throws', () => {
+    const frames = bundleFrames();
     expect(frames.length).toBeGreaterThanOrEqual(4);
     const event = exceptionEvent(structuredClone(frames));
 
@@ -351,13 +356,7 @@ describe('symbolicateEvent with an esbuild bundle', () => {
   });
 
   it('does not name the frame after the frames a long trace left out by the frame before them', () => {
-    let stack = '';
-    try {
-      runInNewContext(bundle, {}, { filename: BUNDLE_URL });
-    } catch (error) {
-      stack = (error as Error).stack ?? '';
-    }
-    const frames = framesFromStack(stack).filter((frame) => frame.abs_path === BUNDLE_URL);
+    const frames = bundleFrames();
     const named = (event: NormalizedEvent) => event.exception!.values[0]!.stacktrace!.frames.map((frame) => frame.function);
     const whole = exceptionEvent(structuredClone(frames));
     symbolicateEvent(whole, maps());
