@@ -296,17 +296,16 @@ describe('delivery worker', () => {
     }
   });
 
-  it('never connects to a private IP literal stored as a URL, and logs an open port like a closed one', async () => {
+  it('never connects to a private IP literal stored as a URL, logs an open port like a closed one, and does not try again', async () => {
     // Channels are checked when made, but one may predate that check or the allow-list it used.
     const counter = await startConnectionCounter();
-    const channelTo = (port: number) =>
-      alerts.createChannel({
-        organizationId,
-        name: `literal ${port}`,
-        url: `https://127.0.0.1:${port}/hooks`,
-        sealedSecret: box.seal(mintSigningSecret()),
-      });
-    const channels = [await channelTo(counter.port), await channelTo(counter.closedPort)];
+    const channelTo = (url: string) =>
+      alerts.createChannel({ organizationId, name: `stored ${url}`, url, sealedSecret: box.seal(mintSigningSecret()) });
+    const channels = [
+      await channelTo(`https://127.0.0.1:${counter.port}/hooks`),
+      await channelTo(`https://127.0.0.1:${counter.closedPort}/hooks`),
+      await channelTo('http://example.com/hooks'),
+    ];
     await alerts.enqueueDeliveries(
       channels.map((channel) => ({
         channelId: channel.id,
@@ -325,9 +324,13 @@ describe('delivery worker', () => {
         return firsts.every(Boolean) ? firsts : undefined;
       });
       expect(attempts.map((a) => [a!.statusCode, a!.verdict, a!.error])).toEqual([
-        [null, 'retry', RECEIVER_REFUSED],
-        [null, 'retry', RECEIVER_REFUSED],
+        [null, 'failed', RECEIVER_REFUSED],
+        [null, 'failed', RECEIVER_REFUSED],
+        [null, 'failed', 'refused: http:// is not https://'],
       ]);
+      // The URL alone decides the refusal, so a retry could only be refused again, for a day.
+      for (const channel of channels)
+        expect((await alerts.listDeliveries(channel.id, 1))[0]).toMatchObject({ status: 'failed', attempts: 1 });
       expect(await counter.connectionsSoFar()).toBe(0);
     } finally {
       await running.stop();

@@ -77,7 +77,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): { stop(): Promise
 
 async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () => number): Promise<void> {
   const at = new Date(now());
-  let result: { status?: number; error?: string; latencyMs: number };
+  let result: Awaited<ReturnType<typeof sendWebhook>>;
   try {
     const secret = deps.secrets.open(delivery.sealedSecret);
     const signature = webhookSignature(secret, Math.floor(at.getTime() / 1000), delivery.body);
@@ -96,7 +96,7 @@ async function deliver(deps: DeliveryWorkerDeps, delivery: DueDelivery, now: () 
   } catch (error) {
     result = { error: (error as Error).message, latencyMs: 0 };
   }
-  const verdict = verdictOf(result.status);
+  const verdict = result.refused ? 'failed' : verdictOf(result.status);
   const attempts = delivery.attempts + 1;
   // A test is tried once: it is asked for to see what the receiver answers now, and one waiting
   // to be retried for hours would let a token queue tests without end (the outbox holds back a

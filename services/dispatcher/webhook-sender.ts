@@ -37,6 +37,11 @@ export interface SenderOptions {
 interface SendResult {
   status?: number;
   error?: string;
+  /**
+   * Refused before any connection, by what the URL itself says (not https://, a refused IP
+   * literal): trying again gives the same answer, so the delivery fails for good.
+   */
+  refused?: true;
   latencyMs: number;
 }
 
@@ -56,7 +61,7 @@ export function sendWebhook(
       : refusedLiteral(target, options.allowHosts) !== undefined
         ? RECEIVER_REFUSED
         : undefined;
-  if (refusal) return Promise.resolve({ error: refusal, latencyMs: Math.round(performance.now() - started) });
+  if (refusal) return Promise.resolve({ error: refusal, refused: true, latencyMs: Math.round(performance.now() - started) });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, 'latencyMs'>) => {

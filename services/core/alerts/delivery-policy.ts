@@ -1,6 +1,8 @@
 // What a receiver's answer means for a delivery (SPEC §7), and when to try again.
 //   2xx within the deadline: delivered.  429, 5xx, a timeout, a connection error: retried.
 //   Any other status, redirects included (they are not followed): failed for good.
+//   A URL refused before any connection (not https://, a refused IP literal): failed for good,
+//   since its next attempt would be refused the same way (dispatcher/webhook-sender.ts).
 // Retries back off exponentially with jitter: the n-th retry waits base * 4^(n-1), at most six
 // hours, times a random factor in [0.8, 1.2). With the default base of 30 s the eight attempts
 // are at about 0, 30 s, 2.5 min, 10.5 min, 42.5 min, 2.8 h, 8.8 h and 14.8 h; then the delivery
