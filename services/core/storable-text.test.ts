@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { storableJsonText, storableText } from './storable-text.ts';
+import { cutText, storableJsonText, storableText } from './storable-text.ts';
 
 describe('storableText', () => {
   it('replaces NUL and lone surrogates with U+FFFD and keeps everything else', () => {
     expect(storableText('a\u0000b\u0000')).toBe('a\ufffdb\ufffd');
     expect(storableText('\ud800x\udc00')).toBe('\ufffdx\ufffd');
     expect(storableText('😀 \u0001 ✓')).toBe('😀 \u0001 ✓');
+  });
+});
+
+describe('cutText', () => {
+  it('cuts at the limit, one unit sooner when the limit falls inside a surrogate pair', () => {
+    expect(cutText('abcdef', 4)).toBe('abcd');
+    expect(cutText('abc😀', 4)).toBe('abc'); // the limit falls between the pair's halves
+    expect(cutText('ab😀d', 4)).toBe('ab😀');
+    expect(cutText('ab', 4)).toBe('ab');
   });
 });
 

@@ -4,6 +4,17 @@
 // to SDK data (one odd byte must not make an event unstorable), and the SQL client does it to
 // every parameter (a search or a note with one must not be a 500), so the two agree.
 
+/**
+ * At most `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair: half
+ * a pair is a lone surrogate, which the stores keep as U+FFFD, so an emoji at a limit would be
+ * stored as a replacement character.
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** NUL becomes U+FFFD, and each lone surrogate U+FFFD. */
 export function storableText(text: string): string {
   const withoutNul = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;

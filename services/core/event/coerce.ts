@@ -1,7 +1,7 @@
 // Lenient readers for SDK-supplied JSON. Field-level problems never reject an event: a value
 // of the wrong shape is coerced when the intent is clear (a number where a string belongs) and
 // dropped otherwise, and each drop is noted in the event's `errors` so nothing vanishes silently.
-import { storableText } from '../storable-text.ts';
+import { cutText, storableText } from '../storable-text.ts';
 
 export interface NormalizationNote {
   type: 'invalid_data' | 'value_too_long' | 'future_timestamp' | 'past_timestamp' | 'too_deep';
@@ -36,7 +36,7 @@ export function isRecord(value: unknown): value is JsonRecord {
 }
 
 // Ingest's normalizers take it from here with the other readers.
-export { storableText };
+export { cutText, storableText };
 
 /** Strings as given, made storable; finite numbers and booleans as text (SDKs send release `1.2` as a number). */
 export function lenientString(value: unknown): string | undefined {
@@ -55,7 +55,7 @@ export function cappedString(value: unknown, max: number, name: string, notes: N
   }
   if (text.length > max) {
     notes.push({ type: 'value_too_long', name, value: text.length });
-    return text.slice(0, max);
+    return cutText(text, max);
   }
   return text;
 }
@@ -84,7 +84,7 @@ export function stringList(value: unknown, maxItems: number, maxLength: number):
   const out: string[] = [];
   for (const item of value.slice(0, maxItems)) {
     const text = lenientString(item);
-    if (text !== undefined) out.push(text.slice(0, maxLength));
+    if (text !== undefined) out.push(cutText(text, maxLength));
   }
   return out;
 }
@@ -128,7 +128,7 @@ export function boundedJson(value: unknown, maxDepth: number, maxString = 8192, 
 }
 
 function boundedCopy(value: unknown, maxDepth: number, maxString: number, maxItems: number): unknown {
-  if (typeof value === 'string') return storableText(value.length > maxString ? `${value.slice(0, maxString)}…` : value);
+  if (typeof value === 'string') return storableText(value.length > maxString ? `${cutText(value, maxString)}…` : value);
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
   }

@@ -2,7 +2,7 @@
 //   "message": "text"                                  (JS captureMessage, Go, Python, PHP)
 //   "message": {"message", "params", "formatted"}      (PHP with params)
 //   "logentry": {"message", "params", "formatted"}     (Python logging; params list or dict)
-import { boundedJson, isRecord, lenientString, type Notes } from './coerce.ts';
+import { boundedJson, cutText, isRecord, lenientString, type Notes } from './coerce.ts';
 import type { LogEntry } from './event.ts';
 
 const MAX_MESSAGE = 8192;
@@ -34,7 +34,7 @@ export function normalizeMessage(raw: Record<string, unknown>, notes: Notes): Lo
 }
 
 function cap(text: string): string {
-  return text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) : text;
+  return cutText(text, MAX_MESSAGE);
 }
 
 /**

@@ -148,6 +148,18 @@ describe('normalizeEvent variants', () => {
     expect(normalize({ level }).level).toBe(expected);
   });
 
+  it('cuts a long message and context line before an emoji the limit would split, rather than storing half of it', () => {
+    const long = (units: number) => `${'a'.repeat(units - 1)}😀 and more`;
+    const event = normalize({
+      message: long(8192),
+      exception: {
+        values: [{ type: 'E', value: 'v', stacktrace: { frames: [{ filename: 'a.js', context_line: long(1024) }] } }],
+      },
+    });
+    expect(event.logentry?.formatted).toMatch(/^a+$/);
+    expect(event.exception?.values[0]?.stacktrace?.frames[0]?.context_line).toMatch(/^a+$/);
+  });
+
   it('defaults the level to error and notes an unknown one', () => {
     const event = normalize({ level: 'loud' });
     expect(event.level).toBe('error');

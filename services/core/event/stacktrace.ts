@@ -4,6 +4,7 @@
 import {
   boundedJson,
   cappedString,
+  cutText,
   isRecord,
   lenientString,
   nonNegativeInt,
@@ -154,7 +155,7 @@ function normalizeFrame(raw: unknown, notes: Notes): Frame | undefined {
   const colno = nonNegativeInt(raw.colno);
   if (colno !== undefined) frame.colno = colno;
   const contextLine = lenientString(raw.context_line);
-  if (contextLine !== undefined) frame.context_line = contextLine.slice(0, MAX_CONTEXT_LINE);
+  if (contextLine !== undefined) frame.context_line = cutText(contextLine, MAX_CONTEXT_LINE);
   const pre = stringList(raw.pre_context, MAX_CONTEXT_LINES, MAX_CONTEXT_LINE);
   if (pre) frame.pre_context = pre;
   const post = stringList(raw.post_context, MAX_CONTEXT_LINES, MAX_CONTEXT_LINE);

@@ -146,6 +146,19 @@ describe('normalizeLogContainer', () => {
     });
   });
 
+  it('cuts a long body or attribute before an emoji the limit would split, rather than storing half of it', () => {
+    const long = (units: number) => `${'a'.repeat(units - 1)}😀 and more`;
+    const record = one({
+      timestamp: RECEIVED,
+      level: 'info',
+      body: long(65_536),
+      attributes: { note: { type: 'string', value: long(8192) }, plain: long(8192) },
+    })!;
+    expect(record.body).toBe('a'.repeat(65_535));
+    expect(record.attributes.note).toEqual({ type: 'string', value: 'a'.repeat(8191) });
+    expect(record.attributes.plain).toEqual({ type: 'string', value: 'a'.repeat(8191) });
+  });
+
   it('drops trace ids that are not 32 hex characters', () => {
     expect(one({ timestamp: RECEIVED, body: 'x', trace_id: 'xyz' })?.traceId).toBeNull();
     expect(one({ timestamp: RECEIVED, body: 'x', trace_id: '0'.repeat(32) })?.traceId).toBeNull();

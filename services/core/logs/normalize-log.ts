@@ -4,6 +4,7 @@
 // (Python); integers that arrive as strings. A record without a body is dropped and counted.
 import {
   boundedJson,
+  cutText,
   isRecord,
   lenientString,
   ownValue,
@@ -84,7 +85,7 @@ function normalizeLogItem(raw: unknown, index: number, drift: number, context: L
     spanId: hexId(raw.span_id, 16),
     level,
     severityNumber: severity ?? SEVERITY_NUMBER[level],
-    body: body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body,
+    body: cutText(body, MAX_BODY),
     attributes,
     release: textAttribute(attributes['sentry.release']),
     environment: textAttribute(attributes['sentry.environment']),
@@ -139,7 +140,7 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   const declared = typed && typeof typed.type === 'string' && /^[a-z_]{1,32}$/.test(typed.type) ? typed.type : undefined;
   if (value === null || value === undefined) return undefined;
   if (declared === 'integer' || declared === 'double') {
-    return declaredNumber(value, declared) ?? { type: 'string', value: storableText(String(value).slice(0, MAX_ATTRIBUTE_TEXT)) };
+    return declaredNumber(value, declared) ?? { type: 'string', value: storableText(cutText(String(value), MAX_ATTRIBUTE_TEXT)) };
   }
   // Sent as text, kept as text: "5" stays a string when declared one, and a 5 declared a string too.
   if (declared === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
@@ -149,7 +150,7 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
     if (typeof value === 'boolean') return { type: 'boolean', value };
     if (value === 'true' || value === 'false') return { type: 'boolean', value: value === 'true' };
   }
-  if (typeof value === 'string') return { type: 'string', value: storableText(value.slice(0, MAX_ATTRIBUTE_TEXT)) };
+  if (typeof value === 'string') return { type: 'string', value: storableText(cutText(value, MAX_ATTRIBUTE_TEXT)) };
   if (typeof value === 'boolean') return { type: 'boolean', value };
   if (typeof value === 'number' && Number.isFinite(value)) {
     return { type: Number.isInteger(value) ? 'integer' : 'double', value };
@@ -160,7 +161,7 @@ function normalizeAttribute(raw: unknown): LogAttribute | undefined {
   const text = JSON.stringify(bounded);
   return {
     type: declared ?? (Array.isArray(value) ? 'array' : 'string'),
-    value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(text.slice(0, MAX_ATTRIBUTE_TEXT)) : bounded,
+    value: text.length > MAX_ATTRIBUTE_TEXT ? storableText(cutText(text, MAX_ATTRIBUTE_TEXT)) : bounded,
   };
 }
 

@@ -4,6 +4,7 @@
 // decides when it pauses or stops. `stop()` (the client went away) ends it with no timer left.
 import { TAIL_LIMITS, TailGuard, type TailLimits, type TailVerdict } from '../../core/logs/tail-guard.ts';
 import { TailWindow } from '../../core/logs/tail-window.ts';
+import { cutText } from '../../core/storable-text.ts';
 import type { LogRecord } from '../../core/logs/log-record.ts';
 import type { LogQuery, LogStore } from '../../core/ports/log-store.ts';
 
@@ -72,7 +73,7 @@ function row(record: LogRecord) {
     id: record.id,
     timestamp: new Date(record.timestamp * 1000).toISOString(),
     level: record.level,
-    body: record.body.length > MAX_BODY ? `${record.body.slice(0, MAX_BODY)}…` : record.body,
+    body: record.body.length > MAX_BODY ? `${cutText(record.body, MAX_BODY)}…` : record.body,
     traceId: record.traceId,
   };
 }
