@@ -69,6 +69,8 @@ export class AlertEvaluator {
           ruleId: candidate.rule.id,
           projectId,
           dedupKey: candidate.dedupKey,
+          // A new release is the project's news, not its first event's issue's.
+          issueId: candidate.kind === 'new_release' ? null : candidate.facts.issueId,
           kind: candidate.kind,
           body,
           status: held ? 'held' : 'pending',

@@ -73,7 +73,7 @@ const heldCount = async () => (await metrics.webhookHeld.get()).values[0]?.value
 /** Events as @sentry/node sends them, through the event pipeline with alerts evaluated. */
 async function ingest(
   projectId: number,
-  events: Array<{ group: string; message: string; ageSeconds?: number }>,
+  events: Array<{ group: string; message: string; ageSeconds?: number; release?: string }>,
   limitPerHour: number,
   /** How long before this batch is processed its events were received: the queue's backlog. */
   lagSeconds = 0,
@@ -104,6 +104,7 @@ async function ingest(
         level: 'error',
         environment: 'production',
         fingerprint: [event.group],
+        ...(event.release ? { release: event.release } : {}),
         exception: { values: [{ type: 'Error', value: event.message }] },
       };
       offset += 1;
@@ -311,6 +312,35 @@ describe('muted issues', () => {
     await ingest(muted.id, [{ group: 'noisy', message: 'noise' }], 100);
     expect(await deliveries()).toBe(2);
     // Its deliveries go with it, so no later worker sends them.
+    expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
+  });
+
+  it("withdraws a deleted issue's alerts not yet sent, and keeps the project's new-release alert and other issues'", async () => {
+    const gone = await project('gone', 'Gone');
+    const { channel } = await manage.createChannel(deps, organization, {
+      name: 'Down pager',
+      type: 'webhook',
+      url: `${receiver.url}?channel=down`,
+    });
+    for (const trigger of ['new_issue', 'every_occurrence', 'new_release'] as const) {
+      await manage.createRule(deps, organization, gone, { name: trigger, trigger, channelIds: [channel.id] });
+    }
+    // The receiver is down, say: nothing is sent before the issue is deleted. The release is
+    // first seen in the deleted issue's event, and stays the project's news.
+    await ingest(
+      gone.id,
+      [
+        { group: 'deleted', message: 'to be deleted', release: 'gone@1.0.0' },
+        { group: 'kept', message: 'kept' },
+      ],
+      100,
+    );
+    const kinds = async () => (await stores.alerts.listDeliveries(channel.id, 100)).map((d) => d.kind).sort();
+    expect(await kinds()).toEqual(['every_occurrence', 'every_occurrence', 'new_issue', 'new_issue', 'new_release']);
+    const { items } = await stores.metadata.listIssues({ projectId: gone.id, limit: 10, status: 'all' });
+    const deleted = items.find((issue) => issue.title.includes('to be deleted'))!;
+    await triageIssues(stores, gone.id, [deleted], { action: 'delete' }, { kind: 'person', name: 'ada@example.com' }, new Date());
+    expect(await kinds()).toEqual(['every_occurrence', 'new_issue', 'new_release']);
     expect(await stores.alerts.deleteChannel(organization.id, channel.id)).toBe(true);
   });
 });

@@ -283,13 +283,13 @@ export class PgAlertStore implements AlertStore {
         a.channelId - b.channelId ||
         ((a.dedupKey ?? '') < (b.dedupKey ?? '') ? -1 : (a.dedupKey ?? '') > (b.dedupKey ?? '') ? 1 : 0),
     );
-    // As arrays, seven parameters whatever the count: a batch's alerts can be tens of thousands of
+    // As arrays, eight parameters whatever the count: a batch's alerts can be tens of thousands of
     // rows (every_occurrence rules times channels), past the 65,535 parameters one VALUES list of
-    // seven per row may bind; past it the statement was refused as a protocol error, which reads
+    // eight per row may bind; past it the statement was refused as a protocol error, which reads
     // as an outage, so the batch was retried without end and the events partition stopped.
     const values = unnestRows(
-      ordered.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.kind, d.body, d.status]),
-      ['integer', 'integer', 'integer', 'text', 'text', 'text', 'text'],
+      ordered.map((d) => [d.channelId, d.ruleId, d.projectId, d.dedupKey, d.issueId ?? null, d.kind, d.body, d.status]),
+      ['integer', 'integer', 'integer', 'text', 'integer', 'text', 'text', 'text'],
     );
     // Channels deleted meanwhile are skipped rather than failing the batch. So is a repeat of an
     // alert's dedup key, and a test to a channel with a test not yet tried (the partial unique
@@ -299,8 +299,8 @@ export class PgAlertStore implements AlertStore {
     // alerts were added (a test is no alert) record that they fired, in the same statement.
     const result = await db.query<DeliveryRow>(
       `WITH added AS (
-         INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, kind, body, status)
-         SELECT v.* FROM ${values.sql} AS v (channel_id, rule_id, project_id, dedup_key, kind, body, status)
+         INSERT INTO alert_deliveries (channel_id, rule_id, project_id, dedup_key, issue_id, kind, body, status)
+         SELECT v.* FROM ${values.sql} AS v (channel_id, rule_id, project_id, dedup_key, issue_id, kind, body, status)
          WHERE EXISTS (SELECT 1 FROM alert_channels c WHERE c.id = v.channel_id)
          ON CONFLICT DO NOTHING
          RETURNING ${DELIVERY_COLUMNS}

@@ -204,6 +204,14 @@ export class PgIssueStore implements IssueStore {
         'DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id',
         [projectId, issueIds],
       );
+      // Their alerts not yet sent are withdrawn: they would link to a page that answers 404. One
+      // being sent now (claimed) goes on, since its attempt is recorded against its row.
+      await tx.query(
+        `DELETE FROM alert_deliveries
+         WHERE project_id = $1 AND issue_id = ANY($2::int[]) AND status IN ('pending', 'held')
+           AND (claimed_until IS NULL OR claimed_until <= now())`,
+        [projectId, issueIds],
+      );
       await tx.query(
         `INSERT INTO deleted_issues (project_id, issue_id) SELECT $1, id FROM unnest($2::int[]) AS id
          ON CONFLICT (project_id, issue_id) DO UPDATE SET deleted_at = now()`,

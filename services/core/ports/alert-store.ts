@@ -13,6 +13,8 @@ export interface NewDelivery {
   projectId: number | null;
   /** Unique per (rule, channel); null for deliveries that are never repeated (tests, digests). */
   dedupKey: string | null;
+  /** The issue an issue's alert is about: deleting the issue withdraws it until it is sent. */
+  issueId?: number | null;
   kind: WebhookKind;
   body: string;
   status: 'pending' | 'held';

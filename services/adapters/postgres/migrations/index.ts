@@ -31,6 +31,7 @@ import deletedIssues from './0029-deleted-issues.ts';
 import agentTokenCreators from './0030-agent-token-creators.ts';
 import oneUntriedTest from './0031-one-untried-test.ts';
 import processedEventsKept from './0032-processed-events-kept.ts';
+import deliveriesByIssue from './0033-deliveries-by-issue.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -65,4 +66,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0030-agent-token-creators', sql: agentTokenCreators },
   { version: '0031-one-untried-test', sql: oneUntriedTest },
   { version: '0032-processed-events-kept', sql: processedEventsKept },
+  { version: '0033-deliveries-by-issue', sql: deliveriesByIssue },
 ];
