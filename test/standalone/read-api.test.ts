@@ -199,6 +199,26 @@ describe('issues', () => {
     expect(seen.sort()).toEqual(['WEB-1', 'WEB-2', 'WEB-3', 'WEB-4', 'WEB-5']);
   });
 
+  it('sorts as list_issues does, so a client can page by first seen and miss no issue seen again meanwhile', async () => {
+    const page = (params: string) =>
+      api<{ issues: Array<{ shortId: string }>; nextCursor: string | null; error?: { message: string } }>(
+        server,
+        `/api/v1/organizations/default/projects/web/issues?${params}`,
+        readWebToken,
+      );
+    const first = await page('sort=firstSeen&limit=2');
+    expect(first.body.issues.map((i) => i.shortId)).toEqual(['WEB-5', 'WEB-4']);
+    // WEB-5 is seen again between the pages: by first seen it stays where it was.
+    await send(web, 'Web problem echo');
+    const rest = await page(`sort=firstSeen&limit=10&cursor=${first.body.nextCursor}`);
+    expect(rest.body.issues.map((i) => i.shortId)).toEqual(['WEB-3', 'WEB-2', 'WEB-1']);
+    const bad = await page('sort=newest');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.message).toMatch(/^invalid query parameter sort: .*lastSeen/);
+    // A cursor continues only the order it came from.
+    expect((await page(`sort=events&cursor=${first.body.nextCursor}`)).status).toBe(400);
+  });
+
   it('takes the search syntax in query=, free text staying free text, and names the token of a bad one', async () => {
     const issues = (params: string) =>
       api<{ issues: Array<{ title: string }>; error?: { code: string; message: string } }>(
@@ -330,13 +350,13 @@ describe('query parameters', () => {
     // An unknown filter was dropped without a word: every environment came back.
     const issues = await api<{ error: { code: string; message: string } }>(
       server,
-      path('/projects/web/issues?environment=staging&sort=new'),
+      path('/projects/web/issues?environment=staging&expand=events'),
       readWebToken,
     );
     expect(issues.status).toBe(400);
     expect(issues.body.error.code).toBe('invalid_input');
-    expect(issues.body.error.message).toContain('unknown query parameters "environment", "sort"');
-    expect(issues.body.error.message).toContain('the accepted query parameters are status, level, query, limit, cursor');
+    expect(issues.body.error.message).toContain('unknown query parameters "environment", "expand"');
+    expect(issues.body.error.message).toContain('the accepted query parameters are status, level, query, sort, limit, cursor');
     const logs = await api<{ error: { message: string } }>(server, path('/projects/web/logs?environment=staging'), readWebToken);
     expect(logs.status).toBe(400);
     expect(logs.body.error.message).toContain(

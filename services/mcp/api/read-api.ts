@@ -13,6 +13,7 @@ import { LOG_LEVELS, type LogLevel } from '../../core/logs/log-record.ts';
 import { pagedWindowStart, readWindowedCursor, windowedCursor } from '../../core/logs/windowed-cursor.ts';
 import type { EventStore } from '../../core/ports/event-store.ts';
 import type { LogStore } from '../../core/ports/log-store.ts';
+import { ISSUE_SORTS } from '../../core/ports/issue-store.ts';
 import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/ports/metadata-store.ts';
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
@@ -47,9 +48,18 @@ const issueQuery = queryShape({
   level: z.enum(LEVELS).optional(),
   /** The search syntax (core/search): free text, is:, level:, environment:, firstRelease:, !key:value. */
   query: z.string().max(200).optional(),
+  /** As list_issues: lastSeen (default) lets an issue seen again while paging move past the cursor; firstSeen misses none. */
+  sort: z.enum(ISSUE_SORTS).default('lastSeen'),
   limit,
   cursor,
 });
+
+/**
+ * Characters of log JSON one page carries at most. A record may hold 64 KiB of body and 200
+ * attributes of 8 KiB (ingest's limits), so a page of 100 was up to 170 MB, built in memory.
+ * Past it the page is the records that fit (at least one), and nextCursor goes on after them.
+ */
+const LOG_PAGE_BUDGET_CHARS = 4_000_000;
 
 const logQuery = (maxMinutes: number) =>
   queryShape({
@@ -58,7 +68,11 @@ const logQuery = (maxMinutes: number) =>
       .optional()
       .transform((value, ctx) => {
         if (!value) return undefined;
-        const levels = value.split(',').map((l) => l.trim().toLowerCase());
+        // warning is warn, as search_logs takes it (Python's level name).
+        const levels = value
+          .split(',')
+          .map((l) => l.trim().toLowerCase())
+          .map((l) => (l === 'warning' ? 'warn' : l));
         const unknown = levels.filter((l) => !(LOG_LEVELS as readonly string[]).includes(l));
         if (unknown.length > 0) {
           ctx.addIssue({ code: 'custom', message: `unknown level "${unknown[0]}": use ${LOG_LEVELS.join(', ')}` });
@@ -89,7 +103,23 @@ const logQuery = (maxMinutes: number) =>
             ctx.addIssue({ code: 'custom', message: `attribute filter "${entry.slice(0, 50)}" must look like key:value` });
             return z.NEVER;
           }
-          setOwn(attributes, entry.slice(0, at), entry.slice(at + 1));
+          const [key, wanted] = [entry.slice(0, at), entry.slice(at + 1)];
+          // As search_logs bounds them; and one key twice would keep only the last condition.
+          if (key.length > 200 || wanted.length > 500) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `attribute filter "${key.slice(0, 50)}": keys take at most 200 characters, values 500`,
+            });
+            return z.NEVER;
+          }
+          if (Object.hasOwn(attributes, key)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `attribute "${key.slice(0, 50)}" is filtered twice: a record has one value per key, so give each key once`,
+            });
+            return z.NEVER;
+          }
+          setOwn(attributes, key, wanted);
         }
         return attributes;
       }),
@@ -126,6 +156,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
     const page = await deps.metadata.listIssues({
       projectId: project.id,
       ...filter,
+      sort: query.sort,
       limit: query.limit,
       ...(query.cursor ? { cursor: query.cursor } : {}),
     });
@@ -155,7 +186,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
     // A later page keeps the window's start from the first (windowed-cursor.ts).
     const sinceMs =
       pagedWindowStart(paging?.sinceMs, now(), oldest) ?? now() - (query.sinceMinutes ?? deps.maxLogWindowMinutes) * 60_000;
-    const page = await deps.logs.searchLogs({
+    const search = {
       projectId: project.id,
       ...(query.level ? { levels: query.level } : {}),
       ...(query.query ? { text: query.query } : {}),
@@ -166,9 +197,20 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
       attributes: query.attribute,
       limit: query.limit,
       ...(paging ? { cursor: paging.store } : {}),
-    });
+    };
+    let page = await deps.logs.searchLogs(search);
+    let logs = page.items.map(logJson);
+    const fit = countWithin(
+      logs.map((log) => JSON.stringify(log).length),
+      LOG_PAGE_BUDGET_CHARS,
+    );
+    if (fit < logs.length) {
+      // Asked again for just the records that fit, so nextCursor goes on after the last one sent.
+      page = await deps.logs.searchLogs({ ...search, limit: fit });
+      logs = page.items.map(logJson);
+    }
     ctx.body = {
-      logs: page.items.map(logJson),
+      logs,
       nextCursor: page.nextCursor === undefined ? null : windowedCursor(sinceMs, page.nextCursor),
       // Set when the search stopped after reading as many records as one page reads (see LogPage).
       searchedTo: page.searchedTo === undefined ? null : new Date(page.searchedTo * 1000).toISOString(),
@@ -176,4 +218,14 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   return router.routes() as unknown as Koa.Middleware;
+}
+
+/** How many of the sizes, from the first, add up to at most `budget`; at least one. */
+function countWithin(sizes: number[], budget: number): number {
+  let total = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    total += sizes[i]!;
+    if (total > budget) return Math.max(1, i);
+  }
+  return sizes.length;
 }

@@ -43,6 +43,8 @@ export function uploadTokenApiRoutes(deps: UploadTokenApiDeps): Koa.Middleware {
       ...(parsed.data.name ? { name: parsed.data.name } : {}),
     });
     ctx.status = 201;
+    // The token's only showing: no cache on the way may keep a live credential.
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       token: uploadTokenJson(created.token),
       plaintext: created.plaintext,
