@@ -218,12 +218,17 @@ export class Reconciler {
     );
   }
 
-  /** The objects of these kinds this operator made for the resource, by `Kind/name`. */
+  /**
+   * The objects of these kinds this operator made for the resource, by `Kind/name`: labelled as
+   * its, and controlled by it. The labels alone also matched a copy someone made of one (an extra
+   * Service with the labels kept), which the operator then deleted as no longer desired.
+   */
   private async listOwned(resource: ErrataResource, kinds: readonly string[]): Promise<Map<string, LiveObject>> {
     const owned = new Map<string, LiveObject>();
     for (const kind of kinds) {
       for (const object of await this.kube.listOwned(kind, resource.metadata.namespace, resource.metadata.name)) {
-        owned.set(`${kind}/${object.metadata.name}`, object);
+        const controlled = object.metadata.ownerReferences?.some((owner) => owner.controller && owner.uid === resource.metadata.uid);
+        if (controlled) owned.set(`${kind}/${object.metadata.name}`, object);
       }
     }
     return owned;

@@ -477,6 +477,27 @@ describe('the operator', () => {
     expect(await refusal(withoutKafka)).toMatch(/spec\.kafka: Required value/);
   });
 
+  it('leaves alone a copy of an object it made that kept its labels, since this Errata does not control it', async () => {
+    const namespace = await running('copied');
+    const ingest = await kube.core.readNamespacedService({ name: 'copied-ingest', namespace });
+    // A copy-edit: another Service for the same pods, its labels kept, no owner reference.
+    await kube.core.createNamespacedService({
+      namespace,
+      body: {
+        metadata: { name: 'copied-ingest-public', labels: ingest.metadata!.labels },
+        spec: { selector: ingest.spec!.selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+      },
+    });
+    // A change, so the operator applies and prunes at once, then a few resyncs (every 2 s here).
+    await patchErrataSpec(kube, namespace, 'copied', { dispatcher: { replicas: 3 } });
+    await eventually(async () => {
+      const dispatcher = await kube.apps.readNamespacedDeployment({ name: 'copied-dispatcher', namespace });
+      return dispatcher.spec!.replicas === 3 ? true : undefined;
+    }, 'the change applied');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect((await owned(namespace)).services).toContain('copied-ingest-public');
+  });
+
   it('leaves what it owned to the garbage collector when the resource is deleted', async () => {
     const namespace = await running('gone');
     const uid = (await getErrata(kube, namespace, 'gone')).metadata.uid;
