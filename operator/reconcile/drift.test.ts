@@ -86,6 +86,14 @@ describe('drift', () => {
     expect(drifted({ ...desired, ...sized('1000000000') }, { ...live(), ...sized('1000000001') })).toBe(true);
   });
 
+  it('is another spelling of a number outside requests and limits: a ConfigMap edited from 8000 to 8k', () => {
+    const config = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: desired.metadata, data });
+    const given = config({ ERRATA_PORT: '8000', ERRATA_EVENT_RETENTION_DAYS: '90' });
+    expect(drifted(given, config({ ERRATA_PORT: '8000', ERRATA_EVENT_RETENTION_DAYS: '90' }))).toBe(false);
+    expect(drifted(given, config({ ERRATA_PORT: '8k', ERRATA_EVENT_RETENTION_DAYS: '90' }))).toBe(true);
+    expect(drifted(given, config({ ERRATA_PORT: '8000', ERRATA_EVENT_RETENTION_DAYS: '90.0' }))).toBe(true);
+  });
+
   it('is a field the operator set, changed or removed by hand', () => {
     const scaled = live();
     scaled.spec.replicas = 7;

@@ -5,13 +5,24 @@
 // status, other annotations) are not drift.
 import { quantityValue } from '../api/quantity.ts';
 
+/**
+ * Where quantities are: the values of a container's `requests` and `limits`. Only there is
+ * another spelling the same value; elsewhere `8000` and `8k` (a ConfigMap's port) differ.
+ */
+const QUANTITY_MAPS = new Set(['requests', 'limits']);
+
+/** What the value at a path is: a map of quantities, a quantity, or anything else. */
+type Place = 'plain' | 'quantities' | 'quantity';
+
 /** Every field `desired` sets is in `live` with the same value; arrays must match in length. */
-function holds(desired: unknown, live: unknown): boolean {
+function holds(desired: unknown, live: unknown, place: Place = 'plain'): boolean {
   // The API server leaves out an empty string (env `value: ""`), and writes quantities its own
   // way (0.5 as 500m, 1024Mi as 1Gi): neither is a hand edit, and taking them for one applied
   // the object again on every pass.
   if (desired === '' && live === undefined) return true;
-  if (typeof desired === 'string' && typeof live === 'string' && desired !== live) return sameQuantity(desired, live);
+  if (typeof desired === 'string' && typeof live === 'string' && desired !== live) {
+    return place === 'quantity' && sameQuantity(desired, live);
+  }
   if (Array.isArray(desired)) {
     return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => holds(d, live[i]));
   }
@@ -20,7 +31,13 @@ function holds(desired: unknown, live: unknown): boolean {
     const fields = live === undefined ? {} : live;
     if (fields === null || typeof fields !== 'object') return false;
     return Object.entries(desired).every(
-      ([key, value]) => value === undefined || holds(value, (fields as Record<string, unknown>)[key]),
+      ([key, value]) =>
+        value === undefined ||
+        holds(
+          value,
+          (fields as Record<string, unknown>)[key],
+          place === 'quantities' ? 'quantity' : QUANTITY_MAPS.has(key) ? 'quantities' : 'plain',
+        ),
     );
   }
   return desired === live;
