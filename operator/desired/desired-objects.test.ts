@@ -91,9 +91,12 @@ describe('desired objects', () => {
       readinessProbe: { httpGet: { path: '/healthz', port: 'http' } },
       // Liveness does not depend on the stores: an outage must not restart every pod.
       livenessProbe: { tcpSocket: { port: 'http' } },
+      // A slow start (stores answering late) is not restarted by liveness before it listens.
+      startupProbe: { tcpSocket: { port: 'http' }, failureThreshold: 30, periodSeconds: 10 },
       envFrom: [{ configMapRef: { name: 'prod-config' } }],
       securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
     });
+    expect(mcp.template.spec.automountServiceAccountToken).toBe(false);
     expect(container.env).toEqual([
       { name: 'ERRATA_POSTGRES_URL', valueFrom: { secretKeyRef: { name: 'pg', key: 'url' } } },
       { name: 'ERRATA_SECRETS_KEY', valueFrom: { secretKeyRef: { name: 'errata', key: 'secrets-key' } } },
@@ -284,6 +287,10 @@ describe('desired objects', () => {
     expect(job.metadata.name).toBe(migrationJobName(r));
     expect(job.metadata.name).toMatch(/^prod-migrate-[0-9a-f]{10}$/);
     expect(job.metadata.labels['errata.dev/migrates-to']).toBe('0.2.0');
+    // A label value begins and ends with a letter or digit; image tags need not.
+    const label = (version: string) => (migrationJob(resource({ version })) as any).metadata.labels['errata.dev/migrates-to'];
+    expect(label('_1.0-rc.')).toBe('1.0-rc');
+    expect(label(`${'1'.repeat(62)}.2`)).toBe('1'.repeat(62));
     expect(job.spec.activeDeadlineSeconds).toBe(1800);
     expect(migrationJobName({ ...r, spec: { ...r.spec, version: '0.3.0' } })).not.toBe(job.metadata.name);
     // A Job's pod template cannot change: new settings make a new Job.

@@ -91,6 +91,8 @@ function roleDeployment(resource: ErrataResource, role: Role) {
       },
       spec: {
         securityContext: podSecurity,
+        // The roles never call the Kubernetes API: no token of the namespace's account in their pods.
+        automountServiceAccountToken: false,
         terminationGracePeriodSeconds: 45,
         containers: [
           {
@@ -100,6 +102,10 @@ function roleDeployment(resource: ErrataResource, role: Role) {
             // of Postgres, ClickHouse or Kafka takes pods out of service, it does not restart them.
             readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, failureThreshold: 3, ...timing },
             livenessProbe: { tcpSocket: { port: 'http' }, failureThreshold: 6, initialDelaySeconds: 10, ...timing },
+            // A role listens once its stores answered and migrations were checked, which a slow
+            // database can take past liveness's 70 s: until it first listens (up to 5 minutes),
+            // liveness waits rather than restart a start that was getting there.
+            startupProbe: { tcpSocket: { port: 'http' }, failureThreshold: 30, ...timing },
             ...(roleSpec.resources ? { resources: roleSpec.resources } : {}),
           },
         ],
@@ -160,7 +166,12 @@ function migrationContainer(resource: ErrataResource) {
 
 export function migrationJob(resource: ErrataResource) {
   const body = migrationJobBody(resource);
-  const versionLabel = resource.spec.version.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 63);
+  // A label value begins and ends with a letter or digit: a tag may start with "_" or end with
+  // "-" (or do so once cut to 63), and the API server refused such a Job, so nothing migrated.
+  const versionLabel = resource.spec.version
+    .replace(/[^A-Za-z0-9_.-]/g, '-')
+    .slice(0, 63)
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
