@@ -54,9 +54,11 @@ export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
   /** The signed-in person and their posted form, or undefined once a redirect or refusal is sent. */
   const posted = async (ctx: Koa.Context, assets: AssetSet) => {
     const signed = await currentSession(deps.users, jar, ctx);
-    const form = await checkedForm(ctx, assets, deps.baseUrl, signed && sessionCsrfToken(signed.token));
-    if (!form) return undefined;
+    // A session that ended (idle, signed out elsewhere) goes to sign-in: with no session there is
+    // no token to match, and the form was refused as forged. Nothing is read or changed.
     if (!signed) return seeOther(ctx, '/login');
+    const form = await checkedForm(ctx, assets, deps.baseUrl, sessionCsrfToken(signed.token));
+    if (!form) return undefined;
     return { signed, form };
   };
 

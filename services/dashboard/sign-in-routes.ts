@@ -139,9 +139,14 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
 
     async logout(ctx: Koa.Context, assets: AssetSet) {
       const current = await signedIn(ctx);
-      const form = await postedForm(ctx, assets, current && sessionCsrfToken(current.token));
+      // Already signed out (the session ended): there is no token to match, and nothing to end.
+      if (!current) {
+        signOut(ctx);
+        return seeOther(ctx, '/login');
+      }
+      const form = await postedForm(ctx, assets, sessionCsrfToken(current.token));
       if (!form) return;
-      if (current) await endSession(deps.users, current.user.id, current.session.id);
+      await endSession(deps.users, current.user.id, current.session.id);
       signOut(ctx);
       seeOther(ctx, '/login');
     },

@@ -134,6 +134,18 @@ describe('a form post the dashboard cannot read', () => {
   });
 });
 
+describe('a form posted after its session ended', () => {
+  it('goes to sign-in, rather than a page calling the form forged', async () => {
+    for (const path of ['/logout', '/account', '/account/password', '/account/sessions/end']) {
+      const response = await exchange(path, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', cookie: 'errata_session=ended' },
+      });
+      expect([path, response.status, response.headers.location]).toEqual([path, 303, '/login']);
+    }
+  });
+});
+
 describe('the 404 page', () => {
   it('shows the address it was asked for as text, never as markup', async () => {
     const response = await exchange('/organizations/%3Cb%3Eorg%3C%2Fb%3E/issues/%3Cscript%3Ealert(1)%3C%2Fscript%3E', {
