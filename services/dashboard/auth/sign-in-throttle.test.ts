@@ -55,6 +55,16 @@ describe('SignInThrottle', () => {
 });
 
 describe('waitText', () => {
+  it('keeps a held account held through a flood of failures for other accounts, from many addresses', () => {
+    const throttle = new SignInThrottle();
+    for (let i = 0; i < 5; i++) attempt(throttle, 'ada@example.com', '10.0.0.1', 0);
+    // 12,000 made-up emails, 20 from each of 600 IPv6 /64s: more keys than the log keeps.
+    for (let i = 0; i < 12_000; i++) {
+      attempt(throttle, `nobody${i}@example.com`, `2001:db8:${Math.floor(i / 20).toString(16)}::1`, MINUTE);
+    }
+    expect(attempt(throttle, 'ada@example.com', '10.0.0.2', 2 * MINUTE)).toEqual({ what: 'account', retryAfterMs: 13 * MINUTE });
+  });
+
   it('rounds up to minutes, or seconds under a minute', () => {
     expect(waitText(14 * MINUTE + 1)).toBe('15 minutes');
     expect(waitText(MINUTE)).toBe('1 minute');

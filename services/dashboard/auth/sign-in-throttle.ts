@@ -14,7 +14,12 @@ const WINDOW_MS = 15 * 60 * 1000;
 const ACCOUNT_LIMIT = 5;
 /** An address (an office behind one NAT) may fail more, across accounts. */
 const ADDRESS_LIMIT = 20;
-/** Keys kept at most; beyond it the quietest are forgotten, so a flood cannot fill memory. */
+/**
+ * Keys kept at most, so a flood cannot fill memory. Beyond it one is forgotten: one whose failures
+ * all aged out, else the least recently failed that is not held. Forgetting the least recently
+ * failed alone let a flood of failures for made-up emails, from enough addresses, wipe a held
+ * account's count and guess five more of its passwords each time.
+ */
 const MAX_KEYS = 10_000;
 /** The wait advised when only attempts still in progress fill the limit: they settle in a moment. */
 const PENDING_RETRY_MS = 5_000;
@@ -58,7 +63,20 @@ class FailureLog {
     recent.push(now);
     this.failures.delete(key);
     this.failures.set(key, recent.slice(-this.limit));
-    if (this.failures.size > MAX_KEYS) this.failures.delete(this.failures.keys().next().value!);
+    if (this.failures.size > MAX_KEYS) this.forgetOne(now);
+  }
+
+  private forgetOne(now: number): void {
+    let quiet: string | undefined;
+    for (const [key, times] of this.failures) {
+      const recent = times.filter((at) => at > now - WINDOW_MS).length;
+      if (recent === 0) {
+        this.failures.delete(key);
+        return;
+      }
+      if (quiet === undefined && recent < this.limit) quiet = key;
+    }
+    this.failures.delete(quiet ?? this.failures.keys().next().value!);
   }
 
   clear(key: string): void {
