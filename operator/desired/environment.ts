@@ -10,7 +10,11 @@ interface EnvVar {
   valueFrom?: { secretKeyRef: SecretKeyRef };
 }
 
-/** The public base URL: the ingress host over https, else the mcp Service inside the cluster. */
+/**
+ * Each role's public URL: the ingress host (https with a TLS Secret), else the role's Service
+ * inside the cluster. ERRATA_BASE_URL is ingest's, since DSNs are built from it; without an
+ * ingress, links to dashboard pages (alerts, digests) then name ingest, which serves none.
+ */
 export function publicUrls(name: string, namespace: string, spec: ErrataSpec): { ingest: string; mcp: string } {
   if (spec.ingress) {
     const scheme = spec.ingress.tlsSecretName ? 'https' : 'http';
