@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../support/standalone-server.ts';
 import {
   applyCrd,
   applyPrometheusRuleCrd,
+  applyServiceMonitorCrd,
   clients,
   createErrata,
   finishJob,
@@ -104,6 +105,22 @@ describe('the Helm chart', () => {
     const listing = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' });
     expect(listing).toContain('errata/monitoring/errata-rules.yaml');
     expect(listing).not.toContain('.test.');
+  });
+
+  it("scrapes the operator's own metrics with a ServiceMonitor when asked, keeping the series' namespace", async () => {
+    await applyServiceMonitorCrd(kube);
+    const namespace = await freshNamespace(kube);
+    expect(renderChart(namespace, { set: [] }).some((o) => o.kind === 'ServiceMonitor')).toBe(false);
+    const objects = renderChart(namespace, {
+      set: ['monitoring.serviceMonitor.enabled=true', 'monitoring.serviceMonitor.labels.release=prometheus'],
+    });
+    const monitor = objects.find((o) => o.kind === 'ServiceMonitor');
+    const service = objects.find((o) => o.kind === 'Service');
+    expect(monitor.metadata.labels.release).toBe('prometheus');
+    expect(monitor.spec.selector.matchLabels).toEqual(service.spec.selector);
+    expect(Object.entries(service.spec.selector).every(([k, v]) => service.metadata.labels[k] === v)).toBe(true);
+    expect(monitor.spec.endpoints).toEqual([{ port: service.spec.ports[0].name, path: '/metrics', honorLabels: true }]);
+    await kube.objects.patch(monitor, undefined, 'All', 'errata-tests', true, PatchStrategy.ServerSideApply);
   });
 
   it('refuses values its schema does not allow', () => {

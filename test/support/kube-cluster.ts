@@ -107,11 +107,13 @@ export async function applyCrd(kube = clients()): Promise<void> {
 }
 
 /**
- * The Prometheus Operator's PrometheusRule CRD, reduced to its names (spec kept as given): enough
- * for the API server to serve the kind, which is all the operator's check for it needs.
+ * One of the Prometheus Operator's CRDs, reduced to its names (spec kept as given): enough for
+ * the API server to serve the kind, which is all the operator's check for it, and the chart's
+ * objects of it, need.
  */
-export async function applyPrometheusRuleCrd(kube = clients()): Promise<void> {
-  const name = 'prometheusrules.monitoring.coreos.com';
+async function applyPrometheusOperatorCrd(kube: ReturnType<typeof clients>, kind: 'PrometheusRule' | 'ServiceMonitor') {
+  const singular = kind.toLowerCase();
+  const name = `${singular}s.monitoring.coreos.com`;
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -119,7 +121,7 @@ export async function applyPrometheusRuleCrd(kube = clients()): Promise<void> {
     spec: {
       group: 'monitoring.coreos.com',
       scope: 'Namespaced',
-      names: { plural: 'prometheusrules', singular: 'prometheusrule', kind: 'PrometheusRule', listKind: 'PrometheusRuleList' },
+      names: { plural: `${singular}s`, singular, kind, listKind: `${kind}List` },
       versions: [
         {
           name: 'v1',
@@ -136,8 +138,11 @@ export async function applyPrometheusRuleCrd(kube = clients()): Promise<void> {
     if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the PrometheusRule CRD did not become established');
+  throw new Error(`the ${kind} CRD did not become established`);
 }
+
+export const applyPrometheusRuleCrd = (kube = clients()) => applyPrometheusOperatorCrd(kube, 'PrometheusRule');
+export const applyServiceMonitorCrd = (kube = clients()) => applyPrometheusOperatorCrd(kube, 'ServiceMonitor');
 
 /** A valid spec whose dependencies need not exist (no pod runs on the test API server). */
 export const sampleSpec = (version = '0.1.0') => ({
