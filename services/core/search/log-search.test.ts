@@ -63,4 +63,15 @@ describe('logSearch', () => {
     expect(failure('a:1 a:2', 'a:2').message).toContain('given twice');
     failure('route:"open', 'route:"open');
   });
+
+  it('refuses what search_logs would, so a search copied as a call runs there too', () => {
+    const many = Array.from({ length: 21 }, (_, i) => `k${i}:v`).join(' ');
+    expect(failure(many, 'k20:v').message).toContain('at most 20 attribute filters');
+    const compared = Array.from({ length: 21 }, (_, i) => `k${i}:>1`).join(' ');
+    expect(failure(compared, 'k20:>1').message).toContain('at most 20 comparisons');
+    expect(logSearch(Array.from({ length: 20 }, (_, i) => `k${i}:v`).join(' ')).attributes).toHaveProperty('k19', 'v');
+    expect(failure(`${'word '.repeat(41)}`, 'word').message).toContain('keep it to 200');
+    expect(failure(`user:${'x'.repeat(501)}`, `user:${'x'.repeat(55)}`).message).toContain('its value 500');
+    expect(failure(`env:${'e'.repeat(201)}`, `env:${'e'.repeat(56)}`).message).toContain('at most 200 characters');
+  });
 });

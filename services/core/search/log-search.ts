@@ -17,6 +17,16 @@ const LOG_SEARCH: SearchSpec = {
   otherKeys: { negatable: false },
 };
 
+/**
+ * What search_logs takes as arguments, so that a search the Logs page runs, copied as a
+ * search_logs call, is one the tool runs too (it refused a 21st attribute, or 201 characters of text).
+ */
+export const LOG_SEARCH_LIMITS = { filters: 20, text: 200, key: 200, value: 500, environment: 200 } as const;
+
+function tooMany(token: string, what: string): SearchSyntaxError {
+  return new SearchSyntaxError(token.slice(0, 60), `a search takes at most ${LOG_SEARCH_LIMITS.filters} ${what}`);
+}
+
 /** The part of a LogQuery a search sets. */
 export type LogSearch = Pick<LogFilter, 'levels' | 'text' | 'traceId' | 'environment' | 'attributes' | 'comparisons'>;
 
@@ -51,11 +61,24 @@ export function logSearch(query: string): LogSearch {
   if (trace && !TRACE_ID.test(trace.value)) {
     throw new SearchSyntaxError(trace.token, 'a trace id is 32 hex characters, e.g. trace:4bf92f3577b34da6a3ce929d0e0e4736');
   }
-  const environment = one('environment')?.value;
+  const environmentTerm = one('environment');
+  if (environmentTerm && environmentTerm.value.length > LOG_SEARCH_LIMITS.environment) {
+    throw new SearchSyntaxError(
+      environmentTerm.token.slice(0, 60),
+      `an environment is at most ${LOG_SEARCH_LIMITS.environment} characters`,
+    );
+  }
+  const environment = environmentTerm?.value;
   const attributes: Record<string, string> = {};
   const comparisons: AttributeComparison[] = [];
   for (const term of filters) {
     if (Object.hasOwn(LOG_SEARCH.keys, term.key)) continue;
+    if (term.key.length > LOG_SEARCH_LIMITS.key || term.value.length > LOG_SEARCH_LIMITS.value) {
+      throw new SearchSyntaxError(
+        term.token.slice(0, 60),
+        `an attribute name is at most ${LOG_SEARCH_LIMITS.key} characters, its value ${LOG_SEARCH_LIMITS.value}`,
+      );
+    }
     // A quoted value is the text itself: `op:">"` matches the attribute ">".
     const quoted = term.token.slice(term.token.indexOf(':') + 1).startsWith('"');
     const compared = quoted ? null : COMPARISON.exec(term.value);
@@ -67,18 +90,24 @@ export function logSearch(query: string): LogSearch {
           `${operator} compares numbers: write ${term.key}:${operator}250 (for the text itself, quote it: ${term.key}:"${term.value}")`,
         );
       }
+      if (comparisons.length === LOG_SEARCH_LIMITS.filters) throw tooMany(term.token, 'comparisons');
       comparisons.push({ key: term.key, operator: operator as ComparisonOperator, value: Number(number) });
       continue;
     }
     if (Object.hasOwn(attributes, term.key)) {
       throw new SearchSyntaxError(term.token, `${term.key}: is given twice; an attribute has one value (compare with > or <)`);
     }
+    if (Object.keys(attributes).length === LOG_SEARCH_LIMITS.filters) throw tooMany(term.token, 'attribute filters');
     setOwn(attributes, term.key, term.value);
   }
-  const text = terms
-    .filter((t) => t.kind === 'text')
-    .map((t) => t.value)
-    .join(' ');
+  const texts = terms.filter((t) => t.kind === 'text');
+  const text = texts.map((t) => t.value).join(' ');
+  if (text.length > LOG_SEARCH_LIMITS.text) {
+    throw new SearchSyntaxError(
+      texts[0]!.token.slice(0, 60),
+      `the text to find is ${text.length} characters; keep it to ${LOG_SEARCH_LIMITS.text} (filter by attributes for the rest)`,
+    );
+  }
   const levelValue = level && ((level.value === 'warning' ? 'warn' : level.value) as LogLevel);
   return {
     ...(levelValue ? { levels: [levelValue] } : {}),

@@ -9,6 +9,7 @@ import { bounded, DEFAULT_BOUNDS } from '../bounded.ts';
 import { escapedJsonLength } from '../untrusted-data.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../../core/logs/log-attributes.ts';
+import { LOG_SEARCH_LIMITS } from '../../core/search/log-search.ts';
 import { projectBySlug } from '../tool-kit/scope.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { asTable, tableSchema } from '../tool-kit/record-table.ts';
@@ -52,7 +53,7 @@ function refuseProtoKey(value: unknown, ctx: { addIssue(issue: { code: 'custom';
 const ANSWER_BUDGET_CHARS = 200_000;
 
 /** Attribute filters, and comparisons, one search takes: each is a condition of the query. */
-const MAX_ATTRIBUTE_FILTERS = 20;
+const MAX_ATTRIBUTE_FILTERS = LOG_SEARCH_LIMITS.filters;
 
 const isoInstant = z.string().datetime({ offset: true, message: 'an ISO 8601 time, e.g. 2026-01-31T09:30:00Z' });
 
@@ -74,8 +75,13 @@ export const searchLogs = defineTool({
       .enum([...LOG_LEVELS, 'warning'])
       .optional()
       .describe('exactly this level; warning is the same as warn'),
-    query: z.string().max(200).optional().describe('text to find in the message'),
-    environment: z.string().min(1).max(200).optional().describe('the environment the SDK sent, exactly'),
+    query: z.string().max(LOG_SEARCH_LIMITS.text).optional().describe('text to find in the message'),
+    environment: z
+      .string()
+      .min(1)
+      .max(LOG_SEARCH_LIMITS.environment)
+      .optional()
+      .describe('the environment the SDK sent, exactly'),
     traceId: z
       .string()
       .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
@@ -84,7 +90,10 @@ export const searchLogs = defineTool({
       .preprocess(
         refuseProtoKey,
         z
-          .record(z.string().min(1).max(200), z.union([z.string().max(500), z.number(), z.boolean()]))
+          .record(
+            z.string().min(1).max(LOG_SEARCH_LIMITS.key),
+            z.union([z.string().max(LOG_SEARCH_LIMITS.value), z.number(), z.boolean()]),
+          )
           .refine((attributes) => Object.keys(attributes).length <= MAX_ATTRIBUTE_FILTERS, {
             message: `at most ${MAX_ATTRIBUTE_FILTERS} attributes, as for comparisons`,
           }),
@@ -95,7 +104,7 @@ export const searchLogs = defineTool({
       .array(
         z
           .object({
-            attribute: z.string().min(1).max(200),
+            attribute: z.string().min(1).max(LOG_SEARCH_LIMITS.key),
             operator: z.enum(COMPARISON_OPERATORS),
             value: z.number(),
           })
