@@ -38,11 +38,11 @@ async function showWhatsNew(page: OrganizationPage): Promise<void> {
   const choice = WHATS_NEW_WINDOWS.find(([minutes]) => String(minutes) === asked);
   if (!choice)
     throw new UserInputError(
-      `minutes=${asked} is not a window this page offers: use one of ${WHATS_NEW_WINDOWS.map(([m]) => m).join(', ')}.`,
+      `minutes=${asked.slice(0, 20)} is not a window this page offers: use one of ${WHATS_NEW_WINDOWS.map(([m]) => m).join(', ')}.`,
     );
   const slug = params.get('project') ?? '';
   const chosen = slug ? all.find((p) => p.slug === slug) : undefined;
-  if (slug && !chosen) throw new NotFoundError(`No project ${slug} in ${page.organization.slug}.`);
+  if (slug && !chosen) throw new NotFoundError(`No project ${slug.slice(0, 100)} in ${page.organization.slug}.`);
   const projects = chosen ? [chosen] : all;
   const environment = params.get('environment') || undefined;
   const environments = await environmentsOf(page, projects);

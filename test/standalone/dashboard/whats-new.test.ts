@@ -179,5 +179,10 @@ describe("the What's new page", () => {
     const project = await member.client.get(pagePath({ project: 'no-such-project' }));
     expect(project.status).toBe(404);
     expect(project.html).toContain('No project no-such-project in');
+    // What was asked for is echoed only in part: a query value can be as long as the request line.
+    const long = await member.client.get(pagePath({ minutes: '9'.repeat(5_000) }));
+    expect(long.status).toBe(400);
+    expect(long.html).toContain(`minutes=${'9'.repeat(20)} is not a window`);
+    expect(long.html).not.toContain('9'.repeat(21));
   });
 });
