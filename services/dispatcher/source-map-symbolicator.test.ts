@@ -117,6 +117,7 @@ describe('SourceMapSymbolicator', () => {
     const flaky: BlobStore = {
       ...blobs,
       get: (key) => (failing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9000')) : blobs.get(key)),
+      ping: () => (failing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9000')) : blobs.ping()),
     };
     const symbolicator = new SourceMapSymbolicator({ metadata: stores.metadata, blobs: flaky, logger: createLogger('silent') });
     await expect(symbolicator.symbolicate(projectId, event([ID(9)]))).rejects.toBeInstanceOf(UnavailableError);
@@ -124,6 +125,47 @@ describe('SourceMapSymbolicator', () => {
     const retried = event([ID(9)]);
     await symbolicator.symbolicate(projectId, retried);
     expect(filenameOf(retried)).toBe('src/a.js');
+  });
+
+  it('takes a blob that fails three reads in a row while the store answers for unreadable, rather than retrying its batch for good', async () => {
+    await upload(ID(7));
+    let reads = 0;
+    let storeAnswers = false;
+    const denied: BlobStore = {
+      ...blobs,
+      get: (key) => {
+        if (!key.includes(ID(7))) return blobs.get(key);
+        reads++;
+        return Promise.reject(new Error('AccessDenied: Access Denied'));
+      },
+      ping: () => (storeAnswers ? blobs.ping() : Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9000'))),
+    };
+    let now = 1_000_000;
+    const symbolicator = new SourceMapSymbolicator({
+      metadata: stores.metadata,
+      blobs: denied,
+      logger: createLogger('silent'),
+      now: () => now,
+    });
+    // While the store does not answer either, it is an outage, however long: the batch waits.
+    for (let i = 0; i < 5; i++) {
+      await expect(symbolicator.symbolicate(projectId, event([ID(7)]))).rejects.toBeInstanceOf(UnavailableError);
+    }
+    storeAnswers = true;
+    for (let i = 0; i < 2; i++) {
+      await expect(symbolicator.symbolicate(projectId, event([ID(7)]))).rejects.toBeInstanceOf(UnavailableError);
+    }
+    const third = event([ID(7)]);
+    await symbolicator.symbolicate(projectId, third);
+    expect(filenameOf(third)).toBe('0.js');
+    const readsSoFar = reads;
+    // Left alone for ten minutes, then read again.
+    now += 9 * 60_000;
+    await symbolicator.symbolicate(projectId, event([ID(7)]));
+    expect(reads).toBe(readsSoFar);
+    now += 2 * 60_000;
+    await expect(symbolicator.symbolicate(projectId, event([ID(7)]))).rejects.toBeInstanceOf(UnavailableError);
+    expect(reads).toBe(readsSoFar + 1);
   });
 
   it('keeps the parsed maps within its budget, and does not parse a map larger than all of it', async () => {

@@ -30,6 +30,16 @@ export const PARSED_HEAP_PER_JSON_BYTE = 8;
 const ABSENT_TTL_MS = 10_000;
 
 /**
+ * A map's blob that fails this many reads in a row while the store answers its ping is taken
+ * for unreadable (an S3 object the credentials may not read, a damaged one), not an outage: the
+ * batch goes on with its frames minified instead of being retried for good, which stopped every
+ * event behind it (a Kafka partition, or the standalone queue).
+ */
+const BLOB_FAILURES_BEFORE_UNREADABLE = 3;
+/** How long such a map is left alone before it is tried again (an upload of it replaces it). */
+const UNREADABLE_BLOB_TTL_MS = 10 * 60_000;
+
+/**
  * Absences remembered at once, apart from the maps' byte budget: uncounted, absences of made-up
  * ids (an event may name 500) filled the heap and were never evicted; counted in that budget, a
  * flood of them evicted the maps in use, which were then read and parsed again. About 150 bytes each.
@@ -68,6 +78,8 @@ export class SourceMapSymbolicator {
   private cachedBytes = 0;
   /** Maps found absent or unreadable: when to look again, oldest first. */
   private readonly absent = new Map<string, number>();
+  /** Reads in a row that failed while the blob store answered, per map (cleared by a read). */
+  private readonly blobFailures = new Map<string, number>();
   private readonly touched = new Map<string, number>();
   private readonly used = new Map<number, Set<string>>();
   /** Kept maps found still indexed in this batch (flushUsage ends a batch). */
@@ -180,7 +192,8 @@ export class SourceMapSymbolicator {
       );
       return this.rememberAbsent(key, 'too_large');
     }
-    const stored = await this.readBlob(artifact.blobKey);
+    const stored = await this.readBlob(key, projectId, debugId, artifact.blobKey);
+    if (stored === 'unreadable') return this.rememberAbsent(key, 'unreadable', UNREADABLE_BLOB_TTL_MS);
     if (!stored) return this.rememberAbsent(key, 'absent');
     try {
       const json = await gunzipAsync(stored);
@@ -196,19 +209,46 @@ export class SourceMapSymbolicator {
   /**
    * A map the index has that the blob store cannot give now is an outage, not the event's fault:
    * the batch goes back to the queue. As a plain error the event was passed over once the
-   * databases answered, though ingest had accepted it.
+   * databases answered, though ingest had accepted it. But a blob that fails again and again
+   * while the store answers is this map's fault (BLOB_FAILURES_BEFORE_UNREADABLE).
    */
-  private async readBlob(blobKey: string): Promise<Buffer | undefined> {
+  private async readBlob(
+    key: string,
+    projectId: number,
+    debugId: string,
+    blobKey: string,
+  ): Promise<Buffer | undefined | 'unreadable'> {
     try {
-      return await this.deps.blobs.get(blobKey);
+      const stored = await this.deps.blobs.get(blobKey);
+      this.blobFailures.delete(key);
+      return stored;
     } catch (error) {
+      const storeAnswers = await this.deps.blobs.ping().then(
+        () => true,
+        () => false,
+      );
+      const failures = storeAnswers ? (this.blobFailures.get(key) ?? 0) + 1 : 0;
+      this.blobFailures.delete(key);
+      if (failures >= BLOB_FAILURES_BEFORE_UNREADABLE) {
+        this.deps.logger.error(
+          { err: error, projectId, debugId, blobKey, failures },
+          'source map blob unreadable though the blob store answers; frames left minified for 10 minutes: upload the map again',
+        );
+        return 'unreadable';
+      }
+      // Newest last, and bounded as the absences are: made-up ids cannot fill the heap.
+      if (failures > 0) this.blobFailures.set(key, failures);
+      for (const oldest of this.blobFailures.keys()) {
+        if (this.blobFailures.size <= MAX_ABSENCES) break;
+        this.blobFailures.delete(oldest);
+      }
       throw new UnavailableError('the blob store could not give a source map: the batch is tried again', { cause: error });
     }
   }
 
-  private rememberAbsent(key: string, result: 'absent' | 'unreadable' | 'too_large'): null {
+  private rememberAbsent(key: string, result: 'absent' | 'unreadable' | 'too_large', ttlMs = ABSENT_TTL_MS): null {
     this.deps.metrics?.sourceMapLoads.inc({ result });
-    this.absent.set(key, this.now() + ABSENT_TTL_MS);
+    this.absent.set(key, this.now() + ttlMs);
     const max = this.deps.maxAbsences ?? MAX_ABSENCES;
     for (const oldest of this.absent.keys()) {
       if (this.absent.size <= max) break;
