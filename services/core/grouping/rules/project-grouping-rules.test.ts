@@ -126,6 +126,17 @@ describe('fingerprint rules', () => {
     expect(result.grouping.hashes).toEqual([md5(['ValueError', 'fetch_ball'])]);
     expect(result.summary.title).toBe('Values went bad');
   });
+
+  it('fill the variables of a title, as Sentry expands its title template', () => {
+    const raw = { ...exceptionEvent('ValueError', 'Bad', frames), logger: 'my.package.orders' };
+    const result = group(
+      raw,
+      'logger:my.package.* -> error-logger, {{ logger }} title="Error from Logger {{ logger }} in {{function}}"',
+    );
+    expect(result.summary.title).toBe('Error from Logger my.package.orders in fetch_ball');
+    // What is not a variable stays as written.
+    expect(group(raw, 'logger:my.* -> x title="{{ nope }} and {braces}"').summary.title).toBe('{{ nope }} and {braces}');
+  });
 });
 
 describe('the crash frame of fingerprint variables and metadata, as Sentry finds it', () => {

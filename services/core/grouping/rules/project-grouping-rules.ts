@@ -4,6 +4,7 @@
 // dispatcher loads them.
 import type { NormalizedEvent } from '../../event/event.ts';
 import type { GroupingRuleTexts } from '../../ports/tenancy-store.ts';
+import { resolveEntry } from '../fingerprint.ts';
 import { builtInStackTraceRules } from '../native-stack-trace-rules.ts';
 import { applyFingerprintRules } from './apply-fingerprint-rules.ts';
 import { applyStackTraceRules } from './apply-stack-trace-rules.ts';
@@ -30,5 +31,13 @@ export function parseGroupingRules(texts: GroupingRuleTexts): ProjectGroupingRul
 export function applyGroupingRules(event: NormalizedEvent, rules: ProjectGroupingRules): { title?: string } {
   applyStackTraceRules(event, [...builtInStackTraceRules(event), ...rules.stackTrace]);
   const rule = applyFingerprintRules(event, rules.fingerprint);
-  return rule?.title ? { title: rule.title } : {};
+  return rule?.title ? { title: expandTitle(rule.title, event) } : {};
+}
+
+/**
+ * A rule's title with each `{{ variable }}` filled as in a fingerprint (Sentry's
+ * expand_title_template): `title="Error from Logger {{ logger }}"` names the logger.
+ */
+function expandTitle(template: string, event: NormalizedEvent): string {
+  return template.replace(/\{\{\s*\S+\s*\}\}/g, (variable) => resolveEntry(variable, event));
 }
