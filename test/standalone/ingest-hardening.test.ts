@@ -114,16 +114,16 @@ describe('a large batch of logs', () => {
 });
 
 describe('the envelope header sdk', () => {
-  it('carries a 4 MiB sdk as a few bytes, once, not once per item', async () => {
+  it('carries a 512 KiB sdk as a few bytes, once, not once per item', async () => {
     const marker = `big-sdk-${randomUUID().slice(0, 8)}`;
-    const sdk = { name: 'sentry.hostile', version: '1.0.0', settings: 'x'.repeat(4 * 1024 * 1024) };
+    const sdk = { name: 'sentry.hostile', version: '1.0.0', settings: 'x'.repeat(512 * 1024) };
     const header = JSON.stringify({ event_id: id(), sdk });
     const records = logItems(100, `{"items":[{"body":"${marker}","level":"info"}]}`);
     const body = gzipSync(`${header}\n${records}{"type":"event"}\n{"message":"${marker}"}\n`);
     expect(body.length).toBeLessThan(20_000);
     const before = await queuedBytes();
     expect((await post(body, { 'content-encoding': 'gzip' })).status).toBe(200);
-    // 101 records of a few hundred bytes each; the 4 MiB value went nowhere (before: 400 MiB).
+    // 101 records of a few hundred bytes each; the 512 KiB value went nowhere (before: 50 MiB).
     const written = (await queuedBytes()) - before;
     expect(written).toBeGreaterThan(100 * 100);
     expect(written).toBeLessThan(100 * 1024);
@@ -131,6 +131,18 @@ describe('the envelope header sdk', () => {
     const event = await waitForLatestEvent<{ payload: { sdk?: { name?: string } } }>(server, p, issue.shortId);
     expect(event.payload.sdk).toEqual({ name: 'sentry.hostile', version: '1.0.0' });
     expect(await waitForLogs(server, p, `query=${marker}&limit=100`, 100)).toHaveLength(100);
+  });
+
+  it('refuses headers past 1 MiB together with 400, before scanning a 100 MiB one from 100 KB of gzip', async () => {
+    const header = `{"event_id":"${id()}","sdk":{"name":"x","settings":"${'x'.repeat(99 * 1024 * 1024)}"}}`;
+    const body = gzipSync(`${header}\n{"type":"event"}\n{"message":"too big a header"}\n`);
+    const invalid = await metricTotal(server, 'errata_outcomes_total', { reason: 'invalid_envelope' });
+    const response = await post(body, { 'content-encoding': 'gzip' });
+    expect(response.status).toBe(400);
+    expect((response.json().error as { message: string }).message).toMatch(
+      /^envelope header takes the envelope's headers past 1048576 bytes together: .*data belongs in an item$/,
+    );
+    expect(await metricTotal(server, 'errata_outcomes_total', { reason: 'invalid_envelope' })).toBe(invalid + 1);
   });
 
   it('refuses an envelope header nested 50,000 levels deep with 400 (was 500), and keeps serving', async () => {

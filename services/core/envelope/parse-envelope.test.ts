@@ -105,8 +105,21 @@ describe('parseEnvelope', () => {
     expect(() => env(`{}\n{"type":"attachment","x":${wide(6_000)}}\n{}`)).toThrow(
       'envelope item 1 header holds more than 10000 values',
     );
-    const long = `{"sdk":{"name":"x","settings":"${'y'.repeat(4 * 1024 * 1024)}"}}`;
+    const long = `{"sdk":{"name":"x","settings":"${'y'.repeat(512 * 1024)}"}}`;
     expect(env(`${long}\n`).headers.sdk).toMatchObject({ name: 'x' });
+  });
+
+  it('refuses headers longer than 1 MiB together, before scanning the rest of them', () => {
+    const header = (bytes: number) => `{"sdk":{"name":"x","settings":"${'y'.repeat(bytes)}"}}`;
+    expect(() => env(`${header(1024 * 1024)}\n`)).toThrow(
+      "envelope header takes the envelope's headers past 1048576 bytes together: headers hold a few fields",
+    );
+    // Item headers count toward the same total: three of 400 KiB pass one by one, not together.
+    const item = `{"type":"x","note":"${'n'.repeat(400 * 1024)}"}\n{}\n`;
+    expect(env(`{}\n${item.repeat(2)}`).items).toHaveLength(2);
+    expect(() => env(`{}\n${item.repeat(3)}`)).toThrow("envelope item 3 header takes the envelope's headers past");
+    // The refusal reads no further than the budget: a header that never closes is not scanned to its end.
+    expect(() => env(`{"sdk":"${'z'.repeat(50 * 1024 * 1024)}`)).toThrow('past 1048576 bytes');
   });
 
   it('shares one allowance of 10,000 values among all the headers of an envelope, beyond a few each', () => {

@@ -52,7 +52,7 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits = { maxItems:
   if (body.length === 0) {
     throw new EnvelopeFramingError('empty request body: send an envelope (a JSON header line, then items)');
   }
-  const budget = { spare: MAX_HEADER_VALUES };
+  const budget = { spare: MAX_HEADER_VALUES, bytes: MAX_HEADER_BYTES };
   const header = readHeader(body, 0, 'envelope header', budget);
   if (!header) {
     throw new EnvelopeFramingError('missing envelope header: the body holds only whitespace; start it with a JSON header line');
@@ -142,9 +142,20 @@ const MAX_HEADER_VALUES = 10_000;
  */
 const OWN_HEADER_VALUES = 16;
 
+/**
+ * Bytes all the headers of an envelope may take together. SDKs write a few KB (an sdk with its
+ * integrations, a trace context); 100 MiB of one string in a header (ERRATA_MAX_ENVELOPE_BYTES,
+ * from some 50 KB of brotli) was scanned byte by byte and parsed on the request thread, holding
+ * it for about half a second per request, and Relay has no such limit only because it parses
+ * elsewhere. Beyond it the envelope is refused: data belongs in an item.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
 interface HeaderValueBudget {
   /** Values the envelope's headers may still hold beyond OWN_HEADER_VALUES each. */
   spare: number;
+  /** Bytes the envelope's headers may still take (MAX_HEADER_BYTES in all). */
+  bytes: number;
 }
 
 // Fatal: a header with bytes that are not UTF-8 is refused, as serde_json refuses it, instead
@@ -172,8 +183,9 @@ function readHeader(
   if (start === body.length) return undefined;
   if (body[start] !== 0x7b) throw notAnObject(body.subarray(start, lineEnd(body, start)), what);
   const limit = Math.min(MAX_HEADER_VALUES, OWN_HEADER_VALUES + budget.spare);
-  const { close, values } = closingBrace(body, start, what, limit);
+  const { close, values } = closingBrace(body, start, what, limit, budget.bytes);
   budget.spare -= Math.max(0, values - OWN_HEADER_VALUES);
+  budget.bytes -= close + 1 - start;
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(body.subarray(start, close + 1)));
@@ -196,11 +208,18 @@ function readHeader(
  * deeper than MAX_HEADER_DEPTH is refused before anything is parsed: JSON.parse of a line nested
  * millions deep holds the thread for seconds, and no SDK writes a header like that.
  */
-function closingBrace(body: Buffer, start: number, what: string, limit: number): { close: number; values: number } {
+function closingBrace(
+  body: Buffer,
+  start: number,
+  what: string,
+  limit: number,
+  maxBytes: number,
+): { close: number; values: number } {
   let depth = 0;
   let values = 0;
   let inString = false;
-  for (let i = start; i < body.length; i++) {
+  const end = Math.min(body.length, start + maxBytes);
+  for (let i = start; i < end; i++) {
     const byte = body[i];
     if (inString) {
       if (byte === 0x5c)
@@ -221,6 +240,12 @@ function closingBrace(body: Buffer, start: number, what: string, limit: number):
       depth -= 1;
       if (depth === 0) return { close: i, values };
     }
+  }
+  if (end < body.length) {
+    throw new EnvelopeFramingError(
+      `${what} takes the envelope's headers past ${MAX_HEADER_BYTES} bytes together: ` +
+        'headers hold a few fields (event_id, dsn, sdk, type, length); data belongs in an item',
+    );
   }
   throw invalidJson(what);
 }
