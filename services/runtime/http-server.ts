@@ -55,6 +55,9 @@ interface Receiving {
   /** When the body's clock started: the request's headers, or the server reading again. */
   since: number;
   bytesBefore: number;
+  /** When bytes last arrived (or the clock started), and how many had by then. */
+  progressAt: number;
+  bytesSeen: number;
 }
 
 /** Apache's mod_reqtimeout by default: body=20,MinRate=500. */
@@ -80,7 +83,10 @@ const SLOW_BODY_RESPONSE =
 function guardBodies(server: Server, bodyTimeoutMs: number, metrics: Metrics): void {
   const receiving = new Map<IncomingMessage, Receiving>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!req.complete) receiving.set(req, { res, since: performance.now(), bytesBefore: req.socket.bytesRead });
+    if (!req.complete) {
+      const [now, bytes] = [performance.now(), req.socket.bytesRead];
+      receiving.set(req, { res, since: now, bytesBefore: bytes, progressAt: now, bytesSeen: bytes });
+    }
   });
   const sweep = () => {
     const now = performance.now();
@@ -93,12 +99,16 @@ function guardBodies(server: Server, bodyTimeoutMs: number, metrics: Metrics): v
       // While the server is not reading (a handler still authenticating, or holding the body
       // back), a body cannot arrive: the clock starts again once it reads.
       if (req.readableFlowing !== true) {
-        body.since = now;
-        body.bytesBefore = socket.bytesRead;
+        body.since = body.progressAt = now;
+        body.bytesBefore = body.bytesSeen = socket.bytesRead;
         continue;
       }
+      if (socket.bytesRead > body.bytesSeen) [body.progressAt, body.bytesSeen] = [now, socket.bytesRead];
       const received = socket.bytesRead - body.bytesBefore;
-      if (now - body.since <= bodyTimeoutMs + (received / MIN_BODY_BYTES_PER_SECOND) * 1000) continue;
+      // The credit of bytes sent is for a body still arriving: one that sent most of 20 MiB at
+      // once, then nothing, kept its share of the memory budget until the request timeout (300 s).
+      const stalled = now - body.progressAt > bodyTimeoutMs;
+      if (!stalled && now - body.since <= bodyTimeoutMs + (received / MIN_BODY_BYTES_PER_SECOND) * 1000) continue;
       receiving.delete(req);
       metrics.httpConnectionsDropped.inc({ reason: 'slow_body' });
       if (socket.writable && !body.res.headersSent) socket.end(SLOW_BODY_RESPONSE, () => socket.destroy());

@@ -133,6 +133,20 @@ describe('slow clients', () => {
     expect((await dropped('slow_body')) - before).toBe(1);
   });
 
+  it('cuts a client that sent most of its body at once and then nothing, without waiting out the credit those bytes earned', async () => {
+    const before = await dropped('slow_body');
+    // 60,000 bytes earn 120 s at 500 bytes a second; the request timeout (8 s) would come first.
+    const head = `POST /api/${p.projectId}/envelope/?sentry_key=${p.publicKey} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{}\n`;
+    const client = await slowClient(head, '');
+    // After the request began, so the bytes count as its body's.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    client.socket.write('a'.repeat(60_000));
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(client.received()).toContain('the request body arrived slower than 500 bytes a second: send it again');
+    expect((await dropped('slow_body')) - before).toBe(1);
+  });
+
   it('takes a body that keeps arriving for longer than ERRATA_HTTP_BODY_TIMEOUT_SECONDS', async () => {
     const marker = `steady ${randomUUID().slice(0, 8)}`;
     const body = Buffer.from(
