@@ -191,6 +191,21 @@ export function describeIssueStoreContract(
       expect(await store.findIssue(fresh.id, 1)).toMatchObject({ firstRelease: '1.0', lastRelease: '1.1' });
     });
 
+    it('takes a newer last release, or an older first one, from a batch that arrives after newer events', async () => {
+      const { project } = await orgWithProject();
+      const t = 1_800_000_000;
+      await store.recordOccurrences([occurrence(project, { timestamp: t + 100, release: '2.0' })]);
+      // An event without a release makes the issue's last event newer than its last release.
+      await store.recordOccurrences([occurrence(project, { timestamp: t + 200 })]);
+      // Late, from another partition or a client that was offline: a newer release, and an older one.
+      await store.recordOccurrences([occurrence(project, { timestamp: t + 150, release: '3.0' })]);
+      await store.recordOccurrences([occurrence(project, { timestamp: t + 50, release: '1.0' })]);
+      expect(await store.findIssue(project.id, 1)).toMatchObject({ firstRelease: '1.0', lastRelease: '3.0' });
+      // Late again, but neither newer nor older than what set them: both stay.
+      await store.recordOccurrences([occurrence(project, { timestamp: t + 120, release: '2.5' })]);
+      expect(await store.findIssue(project.id, 1)).toMatchObject({ firstRelease: '1.0', lastRelease: '3.0' });
+    });
+
     it('keeps the first MAX_ISSUE_ENVIRONMENTS environments of an issue, whether they come in one batch or many', async () => {
       const { project } = await orgWithProject();
       const names = Array.from({ length: MAX_ISSUE_ENVIRONMENTS + 20 }, (_, i) => `env-${String(i).padStart(3, '0')}`);

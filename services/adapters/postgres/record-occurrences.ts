@@ -211,9 +211,9 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
   const { latest } = group;
   const inserted = await tx.query<{ id: number }>(
     `INSERT INTO issues (project_id, short_number, title, culprit, level, status, type, metadata, first_seen,
-       last_seen, times_seen, user_count, environments, first_release, last_release)
+       last_seen, times_seen, user_count, environments, first_release, last_release, first_released_at, last_released_at)
      VALUES ($1, $2, $3, $4, $5, 'unresolved', $6, $7::jsonb, to_timestamp($8::float8), to_timestamp($9::float8),
-       $10, $11, $12::text[], $13, $14)
+       $10, $11, $12::text[], $13, $14, to_timestamp($15::float8), to_timestamp($16::float8))
      RETURNING id`,
     [
       group.projectId,
@@ -230,6 +230,8 @@ async function createIssue(tx: SqlExecutor, group: OccurrenceGroup): Promise<Ups
       group.environments.slice(0, MAX_ISSUE_ENVIRONMENTS),
       group.earliestReleased?.release ?? null,
       group.latestReleased?.release ?? null,
+      group.earliestReleased?.timestamp ?? null,
+      group.latestReleased?.timestamp ?? null,
     ],
   );
   const id = inserted.rows[0]!.id;
@@ -275,12 +277,28 @@ async function updateIssues(
         group.latest.level,
         jsonParam(group.latest.metadata),
         jsonParam(group.environments),
-        // The releases of the oldest and the newest event that has one, and when the newest was.
+        // The releases of the oldest and the newest event that has one, and when they were.
         group.earliestReleased?.release ?? null,
         group.latestReleased?.release ?? null,
+        group.earliestReleased?.timestamp ?? null,
         group.latestReleased?.timestamp ?? null,
       ]),
-      ['integer', 'integer', 'integer', 'float8', 'float8', 'text', 'text', 'text', 'jsonb', 'jsonb', 'text', 'text', 'float8'],
+      [
+        'integer',
+        'integer',
+        'integer',
+        'float8',
+        'float8',
+        'text',
+        'text',
+        'text',
+        'jsonb',
+        'jsonb',
+        'text',
+        'text',
+        'float8',
+        'float8',
+      ],
     );
     // SET expressions see the row as it was, so "newer than last_seen" compares with the old value.
     // `i.id = ANY($1)` repeats the join's ids for the planner: joined to the rows alone, it
@@ -303,11 +321,12 @@ async function updateIssues(
          environments = CASE WHEN cardinality(i.environments) >= ${MAX_ISSUE_ENVIRONMENTS} THEN i.environments
            ELSE (i.environments || ARRAY(SELECT e FROM jsonb_array_elements_text(v.environments) AS e
              WHERE NOT e = ANY(i.environments)))[1:${MAX_ISSUE_ENVIRONMENTS}] END,
-         first_release = COALESCE(i.first_release, v.first_release),
-         last_release = CASE WHEN v.last_release IS NOT NULL AND (i.last_release IS NULL OR to_timestamp(v.last_released_at) >= i.last_seen)
-           THEN v.last_release ELSE i.last_release END
+         first_release = CASE WHEN ${EARLIER_RELEASE} THEN v.first_release ELSE i.first_release END,
+         first_released_at = CASE WHEN ${EARLIER_RELEASE} THEN to_timestamp(v.first_released_at) ELSE i.first_released_at END,
+         last_release = CASE WHEN ${LATER_RELEASE} THEN v.last_release ELSE i.last_release END,
+         last_released_at = CASE WHEN ${LATER_RELEASE} THEN to_timestamp(v.last_released_at) ELSE i.last_released_at END
        FROM ${values.sql} AS v (id, count, new_users, first_seen, last_seen, title, culprit, level, metadata, environments,
-         first_release, last_release, last_released_at),
+         first_release, last_release, first_released_at, last_released_at),
          projects p
        WHERE i.id = v.id AND p.id = i.project_id AND i.id = ANY($1::integer[])
        RETURNING i.id, i.short_number, p.slug, i.times_seen`,
@@ -325,6 +344,16 @@ async function updateIssues(
   }
   return updated;
 }
+
+/**
+ * Whether the batch's oldest (newest) event with a release is older (newer) than the one that set
+ * the issue's first (last) release: by their times, whatever order batches arrive in. An issue
+ * from before migration 0034 has no such time, and compares with its first or last event.
+ */
+const EARLIER_RELEASE = `v.first_release IS NOT NULL AND (i.first_release IS NULL
+  OR to_timestamp(v.first_released_at) < COALESCE(i.first_released_at, i.first_seen))`;
+const LATER_RELEASE = `v.last_release IS NOT NULL AND (i.last_release IS NULL
+  OR to_timestamp(v.last_released_at) >= COALESCE(i.last_released_at, i.last_seen))`;
 
 /** Records (issue, user) pairs not seen before; returns how many were new per issue. */
 async function insertNewUsers(tx: SqlExecutor, pairs: Array<[number, string]>): Promise<Map<number, number>> {

@@ -32,6 +32,7 @@ import agentTokenCreators from './0030-agent-token-creators.ts';
 import oneUntriedTest from './0031-one-untried-test.ts';
 import processedEventsKept from './0032-processed-events-kept.ts';
 import deliveriesByIssue from './0033-deliveries-by-issue.ts';
+import issueReleaseTimes from './0034-issue-release-times.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -67,4 +68,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0031-one-untried-test', sql: oneUntriedTest },
   { version: '0032-processed-events-kept', sql: processedEventsKept },
   { version: '0033-deliveries-by-issue', sql: deliveriesByIssue },
+  { version: '0034-issue-release-times', sql: issueReleaseTimes },
 ];
