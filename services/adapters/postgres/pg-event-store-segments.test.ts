@@ -363,6 +363,39 @@ describe('PgEventStore with payload segments', () => {
     reopened.close();
   });
 
+  it("deletes an issue's events, and retention's, in parts, each a transaction, with every payload listed and every count gone", async () => {
+    const p = project();
+    let transactions = 0;
+    // The same database, counting the transactions the store begins (the embedded one runs one at a time).
+    const counted: SqlClient = {
+      query: (sql, params, options) => db.query(sql, params, options),
+      transaction: (work) => (transactions++, db.transaction(work)),
+      close: () => db.close(),
+    };
+    const chunked = new PgEventStore(counted, writer, 10);
+    const events = Array.from({ length: 25 }, (_, i) => newEvent(store, p, 45, now - 3600 * (i % 3), `part ${i}`));
+    await store.insertEvents(events);
+    const before = await listed();
+    await chunked.deleteEventsForIssues(p, [45]);
+    expect(transactions).toBe(3);
+    for (const e of events) expect(await store.getEvent(p, e.eventId)).toBeUndefined();
+    expect((await listed()).filter((r) => !before.includes(r)).sort()).toEqual(events.map((e) => e.encodedPayload).sort());
+    const hours = await db.query('SELECT 1 FROM issue_event_hours WHERE project_id = $1', [p]);
+    expect(hours.rows).toEqual([]);
+    await db.query('DELETE FROM payload_erasures');
+
+    // Retention: 25 rows older than the cutoff, in three parts as well; a newer one stays.
+    const old = Array.from({ length: 25 }, (_, i) => newEvent(store, p, 46, now - 10 * DAY - i, `old ${i}`));
+    const recent = newEvent(store, p, 46, now, 'recent');
+    await store.insertEvents([...old, recent]);
+    await db.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8) AND project_id <> $2', [now - 5 * DAY, p]);
+    transactions = 0;
+    expect(await chunked.deleteEventsBefore(now - 5 * DAY)).toBe(25);
+    expect(transactions).toBeGreaterThanOrEqual(3);
+    expect((await store.getEvent(p, recent.eventId))?.payload).toMatchObject({ marker: 'recent' });
+    expect(await store.countEventsForIssue(p, 46)).toBe(1);
+  });
+
   it('works the erasure list off in rounds, and skips a segment retention removed meanwhile', async () => {
     const p = project();
     const events = [0, 1, 2, 3, 4].map((i) => newEvent(store, p, 43, now + i, `round ${i}`));

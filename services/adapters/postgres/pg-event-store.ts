@@ -69,6 +69,13 @@ const CASTS = [
   'text',
 ];
 
+/**
+ * Event rows one deleting transaction removes at most. The embedded database runs one transaction
+ * at a time, so deleting an issue of a million events, or an hour of them at retention, in one
+ * held every query (pages, ingest's batches) until it ended; in parts, they run in between.
+ */
+export const DELETE_CHUNK_ROWS = 10_000;
+
 export class PgEventStore implements EventStore {
   /**
    * With `segments` (the standalone server's), payloads are kept in those files and rows hold
@@ -77,6 +84,7 @@ export class PgEventStore implements EventStore {
   constructor(
     private readonly db: SqlClient,
     private readonly segments?: PayloadSegments,
+    private readonly deleteChunkRows = DELETE_CHUNK_ROWS,
   ) {}
 
   /**
@@ -284,22 +292,31 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
-    await this.db.transaction(async (tx) => {
-      await lockEventCounts(tx);
-      if (!this.segments) {
-        // Postgres, whose rows hold their payloads. (A store is given segments wherever the
-        // database may hold references: the standalone server's and its CLI's.)
-        await tx.query('DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
-      } else {
-        await tx.query(
-          `WITH deleted AS (DELETE FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) RETURNING payload_deflated)
-           INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted WHERE left(payload_deflated, 1) = '@'
-           ON CONFLICT DO NOTHING`,
-          [projectId, issueIds],
+    // Some DELETE_CHUNK_ROWS at a time; the last part, with the issues' hourly counts, ends it. A
+    // failure between parts leaves the issues there, and the call can be repeated.
+    const doomed = `SELECT ctid FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) LIMIT $3`;
+    for (let done = false; !done;) {
+      done = await this.db.transaction(async (tx) => {
+        await lockEventCounts(tx);
+        // Without segments, Postgres, whose rows hold their payloads. (A store is given segments
+        // wherever the database may hold references: the standalone server's and its CLI's.)
+        const erased = this.segments
+          ? `, erased AS (INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted
+               WHERE left(payload_deflated, 1) = '@' ON CONFLICT DO NOTHING)`
+          : '';
+        const part = await tx.query<{ rows: number }>(
+          `WITH deleted AS (DELETE FROM events WHERE ctid = ANY(ARRAY(${doomed})) RETURNING payload_deflated)${erased}
+           SELECT count(*)::int AS rows FROM deleted`,
+          [projectId, issueIds, this.deleteChunkRows],
         );
-      }
-      await tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
-    });
+        if (part.rows[0]!.rows === this.deleteChunkRows) return false;
+        await tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [
+          projectId,
+          issueIds,
+        ]);
+        return true;
+      });
+    }
   }
 
   /**
@@ -313,12 +330,23 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsBefore(cutoff: number): Promise<number> {
     const hour = Math.floor(cutoff / 3600);
-    const deleted = await this.db.transaction(async (tx) => {
-      await lockEventCounts(tx);
-      const rows = await tx.query('DELETE FROM events WHERE timestamp < to_timestamp($1::float8)', [hour * 3600]);
-      await tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]);
-      return rows.affectedRows;
-    });
+    // In parts (DELETE_CHUNK_ROWS); the last one takes the hourly counts with it, so no event
+    // committed between parts is left without its count or counted without its row.
+    let deleted = 0;
+    for (let done = false; !done;) {
+      done = await this.db.transaction(async (tx) => {
+        await lockEventCounts(tx);
+        const rows = await tx.query(
+          `DELETE FROM events WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM events WHERE timestamp < to_timestamp($1::float8) LIMIT $2))`,
+          [hour * 3600, this.deleteChunkRows],
+        );
+        deleted += rows.affectedRows;
+        if (rows.affectedRows === this.deleteChunkRows) return false;
+        await tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]);
+        return true;
+      });
+    }
     try {
       if (this.segments) await this.removeUnreferencedSegments(this.segments, hour * 3600);
     } catch (error) {
