@@ -3,9 +3,10 @@
 // silently.
 // Ingest attaches the outcomes of a refusal to the error it throws (ErrataError.outcomes) and
 // records them once, where the request ends (ingest/sdk-endpoints.ts); the dispatcher records a
-// batch's once its writes went through (OutcomeTally). Not counted: requests refused before
-// their project is known (401, 403 for an unknown or disabled key, 405) and 503s, which SDKs
-// send again.
+// batch's once its writes went through (OutcomeTally). Not counted: requests refused for their
+// credentials (401, 403 for an unknown or disabled key), 405, and 503s, which SDKs send again. A
+// body refused before its key was checked (413 for its size, 400 for an encoding it cannot be
+// read in) is counted under its reason.
 
 /** Each reason, with the stage that counts it. */
 export const OUTCOME_REASONS = {
