@@ -169,6 +169,33 @@ describe('observed status', () => {
       deployment([{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }]),
     );
     expect(rolling).not.toHaveProperty('failure');
+
+    // An autoscaler that cannot read the pods' CPU use against a request they lack stays at its minimum.
+    const autoscaler = (message: string) => ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'prod-ingest' },
+      status: { conditions: [{ type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric', message }] },
+    });
+    const unmeasured = roleObservation(
+      resource,
+      'ingest',
+      deployment([]),
+      autoscaler(
+        'the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container errata of Pod prod-ingest-1',
+      ),
+    );
+    expect(unmeasured.failure).toMatch(
+      /^the autoscaler cannot scale \(.*missing request for cpu.*\): give ingest\.resources\.requests\.cpu/,
+    );
+    // Metrics not there yet (new pods): nothing wrong.
+    const fresh = roleObservation(
+      resource,
+      'ingest',
+      deployment([]),
+      autoscaler('unable to get metrics for resource cpu: no metrics returned'),
+    );
+    expect(fresh).not.toHaveProperty('failure');
   });
 
   it('is not Ready on a new template whose pods have not rolled yet, though the old pods are ready', () => {

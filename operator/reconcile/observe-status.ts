@@ -126,11 +126,18 @@ export function observedStatus(previous: ErrataStatus | undefined, o: Observatio
 }
 
 /**
- * What a role's Deployment says of itself. A failure is a ReplicaFailure (quota or admission
- * refused pods), or a rollout past its progress deadline (pods crash or their image does not
- * pull): before, the second read as nothing wrong while the rollout never ended.
+ * What a role's Deployment, and its autoscaler if it has one, say of themselves. A failure is a
+ * ReplicaFailure (quota or admission refused pods), a rollout past its progress deadline (pods
+ * crash or their image does not pull): before, that read as nothing wrong while the rollout
+ * never ended; or an autoscaler that cannot measure the pods' CPU against a request they lack,
+ * which leaves the role at minReplicas for good without a word.
  */
-export function roleObservation(resource: ErrataResource, role: Role, deployment: LiveObject): RoleObservation {
+export function roleObservation(
+  resource: ErrataResource,
+  role: Role,
+  deployment: LiveObject,
+  autoscaler?: LiveObject,
+): RoleObservation {
   const status = deployment.status ?? {};
   const image = String(deployment.spec?.template?.spec?.containers?.[0]?.image ?? '');
   const conditions = (status.conditions ?? []) as Array<{ type: string; status: string; reason?: string; message?: string }>;
@@ -138,11 +145,16 @@ export function roleObservation(resource: ErrataResource, role: Role, deployment
   const stalled = conditions.find(
     (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
   );
+  const scaling = ((autoscaler?.status?.conditions ?? []) as typeof conditions).find(
+    (c) => c.type === 'ScalingActive' && c.status === 'False' && /missing request for cpu/.test(c.message ?? ''),
+  );
   const failure = refused
     ? (refused.message ?? 'pods could not be created')
     : stalled
       ? `the rollout stopped progressing (${stalled.message ?? 'its progress deadline passed'}): see its pods' events and logs`
-      : undefined;
+      : scaling
+        ? `the autoscaler cannot scale (${scaling.message}): give ${role}.resources.requests.cpu, or a LimitRange default`
+        : undefined;
   return {
     desired: deployment.spec?.replicas ?? resource.spec[role].autoscaling?.minReplicas ?? resource.spec[role].replicas,
     ready: status.readyReplicas ?? 0,

@@ -123,7 +123,12 @@ export class Reconciler {
       const deploymentKey = `Deployment/${objectName(resource, role)}`;
       const deployment = owned.get(deploymentKey);
       if (!deployment) continue;
-      const observed = roleObservation(resource, role, deployment);
+      const observed = roleObservation(
+        resource,
+        role,
+        deployment,
+        owned.get(`HorizontalPodAutoscaler/${objectName(resource, role)}`),
+      );
       // A Deployment this pass is about to change is not rolled out yet: else the status written
       // before the change said Ready at the new generation, and a GitOps tool took it as done.
       const wanted = desiredHashes.get(deploymentKey);
@@ -227,7 +232,9 @@ export class Reconciler {
     const owned = new Map<string, LiveObject>();
     for (const kind of kinds) {
       for (const object of await this.kube.listOwned(kind, resource.metadata.namespace, resource.metadata.name)) {
-        const controlled = object.metadata.ownerReferences?.some((owner) => owner.controller && owner.uid === resource.metadata.uid);
+        const controlled = object.metadata.ownerReferences?.some(
+          (owner) => owner.controller && owner.uid === resource.metadata.uid,
+        );
         if (controlled) owned.set(`${kind}/${object.metadata.name}`, object);
       }
     }
