@@ -146,8 +146,8 @@ const OWN_HEADER_VALUES = 16;
  * Bytes all the headers of an envelope may take together. SDKs write a few KB (an sdk with its
  * integrations, a trace context); 100 MiB of one string in a header (ERRATA_MAX_ENVELOPE_BYTES,
  * from some 50 KB of brotli) was scanned byte by byte and parsed on the request thread, holding
- * it for about half a second per request, and Relay has no such limit only because it parses
- * elsewhere. Beyond it the envelope is refused: data belongs in an item.
+ * it for 0.3 s per request (305-327 ms for 99 MiB; 1-5 ms to refuse it now). Beyond it the
+ * envelope is refused: data belongs in an item.
  */
 export const MAX_HEADER_BYTES = 1024 * 1024;
 
