@@ -3,6 +3,7 @@
 // are not kept are counted with their reason; the request path writes to no store.
 import { createHash } from 'node:crypto';
 import { dropping, ForbiddenError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../core/errors.ts';
+import { discardedEvents, type DiscardedEvents } from '../core/ingest/client-report.ts';
 import type { EnvelopeSdk } from '../core/ingest/envelope-sdk.ts';
 import { routeItem } from '../core/ingest/item-types.ts';
 import { formatRateLimitHeader, type RateLimiter } from '../core/ingest/rate-limit.ts';
@@ -85,9 +86,12 @@ export async function acceptItems(
     charged: { bucket: string; perMinute: number };
   }> = [];
   let eventId: string | undefined;
+  /** What the SDK reports it dropped itself (client_report items), counted once the request is taken. */
+  const discarded: DiscardedEvents[] = [];
   for (const [position, { item, route }] of routed.entries()) {
     if (route.kind === 'not_stored') {
       dropped.push(outcome(route.reason, route.category));
+      if (item.type === 'client_report') discarded.push(...discardedEvents(item.payload));
       continue;
     }
     const perMinute =
@@ -162,6 +166,7 @@ export async function acceptItems(
   }
   const project_id = String(key.projectId);
   for (const { category, quantity } of accepted) deps.metrics.accepted.inc({ category, project_id }, quantity);
+  for (const { reason, category, quantity } of discarded) deps.metrics.sdkDiscarded.inc({ reason, category }, quantity);
   return { ...(eventId ? { eventId } : {}), ...(rateLimitHeader ? { rateLimitHeader } : {}), outcomes: dropped };
 }
 

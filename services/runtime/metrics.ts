@@ -100,6 +100,14 @@ export function createMetrics(options: { role: MetricsRole } | { processMetrics:
       labelNames: ['endpoint', 'encoding'] as const,
       registers,
     }),
+    sdkDiscarded: new Counter({
+      name: 'errata_sdk_discarded_total',
+      help:
+        "Items SDKs report they dropped before sending (client_report items), by the SDK's reason and data " +
+        'category; reasons and categories SDKs do not use are counted as other.',
+      labelNames: ['reason', 'category'] as const,
+      registers,
+    }),
     accepted: new Counter({
       name: 'errata_ingest_accepted_total',
       help: 'Items ingest accepted and queued, by data category and project (its numeric id).',

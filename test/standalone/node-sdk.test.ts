@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchLogs, waitForIssue, waitForLatestEvent, waitForLogs } from '../support/issues.ts';
 import { metricTotal } from '../support/metrics.ts';
 import {
+  eventually,
   provision,
   REPO_ROOT,
   runProcess,
@@ -84,6 +85,14 @@ describe('@sentry/node', () => {
     // The event's request, and whatever else the SDK sends with that DSN, are refused.
     expect(await refused()).toBeGreaterThan(refusedBefore);
     expect(await accepted()).toBe(acceptedBefore);
+  });
+
+  it('counts what the SDK reports it dropped itself (its client report), by reason and category', async () => {
+    const discarded = () => metricTotal(server, 'errata_sdk_discarded_total', { reason: 'before_send', category: 'error' });
+    const before = await discarded();
+    await send('dropped', marker());
+    // The report rides its own envelope, sent at the SDK's flush.
+    await eventually(async () => ((await discarded()) === before + 2 ? true : undefined), 'the client report counted');
   });
 
   it('accepts an event over 32 KiB, which the SDK gzips, without losing data', async () => {

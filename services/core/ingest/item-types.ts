@@ -1,6 +1,7 @@
 // What ingest does with each envelope item type. Events and logs go through the pipeline and
 // are stored; the rest is acknowledged (SDKs must not retry or complain) and counted as an
-// outcome saying why it was not stored. `integration` is Relay-internal and refused as such.
+// outcome saying why it was not stored (a client report's contents are counted apart too:
+// client-report.ts). `integration` is Relay-internal and refused as such.
 import { ownValue } from '../event/coerce.ts';
 import type { DataCategory, OutcomeReason } from '../outcomes.ts';
 

@@ -3,7 +3,15 @@
 const Sentry = require('@sentry/node');
 
 const [dsn, scenario, marker] = process.argv.slice(2);
-Sentry.init({ dsn, release: `node-client@${marker}`, environment: 'e2e', enableLogs: true, tracesSampleRate: 0 });
+Sentry.init({
+  dsn,
+  release: `node-client@${marker}`,
+  environment: 'e2e',
+  enableLogs: true,
+  tracesSampleRate: 0,
+  // The 'dropped' scenario's events go nowhere: the SDK reports them in a client report instead.
+  beforeSend: (event) => (scenario === 'dropped' ? null : event),
+});
 Sentry.setUser({ id: `node-user-${marker}` });
 Sentry.setTag('marker', marker);
 
@@ -29,6 +37,9 @@ switch (scenario) {
   case 'message':
     eventIds.push(Sentry.captureMessage(`Node message ${marker}`, 'warning'));
     break;
+  case 'dropped':
+    for (let i = 0; i < 2; i++) Sentry.captureException(new Error(`Dropped by before_send ${i} ${marker}`));
+    break;
   case 'large': {
     // Over 32 KiB, so the SDK gzips the request.
     const blob = Array.from({ length: 60 }, (_, i) => `${i}-${'x'.repeat(700)}`);
@@ -53,7 +64,12 @@ switch (scenario) {
     process.exit(2);
 }
 
-Sentry.flush(10_000).then((ok) => {
-  console.log(JSON.stringify({ eventIds, flushed: ok }));
-  process.exit(ok ? 0 : 1);
-});
+// The SDK counts a before_send drop once the event is processed, after a first flush began; the
+// second flush sends the client report that counts it.
+const processed = scenario === 'dropped' ? Sentry.flush(10_000) : Promise.resolve(true);
+processed
+  .then(() => Sentry.flush(10_000))
+  .then((ok) => {
+    console.log(JSON.stringify({ eventIds, flushed: ok }));
+    process.exit(ok ? 0 : 1);
+  });
