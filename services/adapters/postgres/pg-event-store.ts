@@ -74,7 +74,7 @@ const CASTS = [
  * at a time, so deleting an issue of a million events, or an hour of them at retention, in one
  * held every query (pages, ingest's batches) until it ended; in parts, they run in between.
  */
-export const DELETE_CHUNK_ROWS = 10_000;
+const DELETE_CHUNK_ROWS = 10_000;
 
 export class PgEventStore implements EventStore {
   /**

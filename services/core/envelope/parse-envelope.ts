@@ -149,7 +149,7 @@ const OWN_HEADER_VALUES = 16;
  * it for 0.3 s per request (305-327 ms for 99 MiB; 1-5 ms to refuse it now). Beyond it the
  * envelope is refused: data belongs in an item.
  */
-export const MAX_HEADER_BYTES = 1024 * 1024;
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 interface HeaderValueBudget {
   /** Values the envelope's headers may still hold beyond OWN_HEADER_VALUES each. */
