@@ -238,10 +238,7 @@ export class SourceMapSymbolicator {
       }
       // Newest last, and bounded as the absences are: made-up ids cannot fill the heap.
       if (failures > 0) this.blobFailures.set(key, failures);
-      for (const oldest of this.blobFailures.keys()) {
-        if (this.blobFailures.size <= MAX_ABSENCES) break;
-        this.blobFailures.delete(oldest);
-      }
+      forgetOldest(this.blobFailures, MAX_ABSENCES);
       throw new UnavailableError('the blob store could not give a source map: the batch is tried again', { cause: error });
     }
   }
@@ -249,11 +246,7 @@ export class SourceMapSymbolicator {
   private rememberAbsent(key: string, result: 'absent' | 'unreadable' | 'too_large', ttlMs = ABSENT_TTL_MS): null {
     this.deps.metrics?.sourceMapLoads.inc({ result });
     this.absent.set(key, this.now() + ttlMs);
-    const max = this.deps.maxAbsences ?? MAX_ABSENCES;
-    for (const oldest of this.absent.keys()) {
-      if (this.absent.size <= max) break;
-      this.absent.delete(oldest);
-    }
+    forgetOldest(this.absent, this.deps.maxAbsences ?? MAX_ABSENCES);
     return null;
   }
 
@@ -282,4 +275,12 @@ export class SourceMapSymbolicator {
 /** Which stored file an index entry names: the same key uploaded again is another map. */
 function sourceOf(artifact: SourceMapArtifact): string {
   return `${artifact.blobKey}@${artifact.uploadedAt.getTime()}`;
+}
+
+/** Deletes the oldest entries (first inserted) until `map` holds at most `max`. */
+function forgetOldest(map: Map<string, unknown>, max: number): void {
+  for (const oldest of map.keys()) {
+    if (map.size <= max) break;
+    map.delete(oldest);
+  }
 }

@@ -26,6 +26,7 @@ import {
   visibleOrganization,
   type MeteredCalls,
 } from '../agent-auth.ts';
+import { itemsWithin } from '../items-within.ts';
 import { noQueryParams, queryParams, queryShape } from './query-params.ts';
 import { eventJson, issueJson, logJson, projectJson } from './serialize.ts';
 
@@ -200,10 +201,7 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
     };
     let page = await deps.logs.searchLogs(search);
     let logs = page.items.map(logJson);
-    const fit = countWithin(
-      logs.map((log) => JSON.stringify(log).length),
-      LOG_PAGE_BUDGET_CHARS,
-    );
+    const fit = itemsWithin(logs, (log) => JSON.stringify(log).length, LOG_PAGE_BUDGET_CHARS);
     if (fit < logs.length) {
       // Asked again for just the records that fit, so nextCursor goes on after the last one sent.
       page = await deps.logs.searchLogs({ ...search, limit: fit });
@@ -218,14 +216,4 @@ export function readApiRoutes(deps: ReadApiDeps): Koa.Middleware {
   });
 
   return router.routes() as unknown as Koa.Middleware;
-}
-
-/** How many of the sizes, from the first, add up to at most `budget`; at least one. */
-function countWithin(sizes: number[], budget: number): number {
-  let total = 0;
-  for (let i = 0; i < sizes.length; i++) {
-    total += sizes[i]!;
-    if (total > budget) return Math.max(1, i);
-  }
-  return sizes.length;
 }

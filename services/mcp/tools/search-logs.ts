@@ -6,6 +6,7 @@ import { pagedWindowStart, readWindowedCursor, windowedCursor } from '../../core
 import { UserInputError } from '../../core/errors.ts';
 import { COMPARISON_OPERATORS, LOG_ORDERS, type LogQuery } from '../../core/ports/log-store.ts';
 import { bounded, DEFAULT_BOUNDS } from '../bounded.ts';
+import { itemsWithin } from '../items-within.ts';
 import { escapedJsonLength } from '../untrusted-data.ts';
 import { projectSlugInput } from '../tool-kit/issue-views.ts';
 import { logAttributes } from '../../core/logs/log-attributes.ts';
@@ -181,7 +182,7 @@ export const searchLogs = defineTool({
     });
     let page = await context.logs.searchLogs(query);
     let rows = page.items.map((log) => row(log));
-    const fit = rowsWithin(rows, ANSWER_BUDGET_CHARS);
+    const fit = itemsWithin(rows, escapedJsonLength, ANSWER_BUDGET_CHARS);
     const cut = fit < rows.length;
     if (cut) {
       // Asked again for just the rows that fit, so nextCursor continues after the last one shown.
@@ -234,16 +235,6 @@ const DEFAULT_MINUTES = 60;
 
 /** The bounds of a record too large for the budget alone: 200 characters a value, 20 attributes. */
 const SINGLE_ROW_BOUNDS = { maxString: 200, maxList: 5, maxDepth: 12 };
-
-/** How many of the rows, from the first, fit in `budget` characters of escaped JSON; at least one. */
-function rowsWithin(rows: unknown[], budget: number): number {
-  let used = 0;
-  for (let i = 0; i < rows.length; i++) {
-    used += escapedJsonLength(rows[i]);
-    if (used > budget) return Math.max(1, i);
-  }
-  return rows.length;
-}
 
 /**
  * The window searched, in milliseconds: from/to when given (from no earlier than retention
