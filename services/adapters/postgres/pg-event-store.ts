@@ -292,31 +292,49 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
-    // Some DELETE_CHUNK_ROWS at a time; the last part, with the issues' hourly counts, ends it. A
-    // failure between parts leaves the issues there, and the call can be repeated.
+    // The last part, with the issues' hourly counts, ends it. A failure between parts leaves the
+    // issues there, and the call can be repeated.
     const doomed = `SELECT ctid FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) LIMIT $3`;
-    for (let done = false; !done;) {
-      done = await this.db.transaction(async (tx) => {
-        await lockEventCounts(tx);
-        // Without segments, Postgres, whose rows hold their payloads. (A store is given segments
-        // wherever the database may hold references: the standalone server's and its CLI's.)
-        const erased = this.segments
-          ? `, erased AS (INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted
-               WHERE left(payload_deflated, 1) = '@' ON CONFLICT DO NOTHING)`
-          : '';
+    // Without segments, Postgres, whose rows hold their payloads. (A store is given segments
+    // wherever the database may hold references: the standalone server's and its CLI's.)
+    const erased = this.segments
+      ? `, erased AS (INSERT INTO payload_erasures (reference) SELECT payload_deflated FROM deleted
+           WHERE left(payload_deflated, 1) = '@' ON CONFLICT DO NOTHING)`
+      : '';
+    await this.deleteInParts(
+      async (tx, limit) => {
         const part = await tx.query<{ rows: number }>(
           `WITH deleted AS (DELETE FROM events WHERE ctid = ANY(ARRAY(${doomed})) RETURNING payload_deflated)${erased}
            SELECT count(*)::int AS rows FROM deleted`,
-          [projectId, issueIds, this.deleteChunkRows],
+          [projectId, issueIds, limit],
         );
-        if (part.rows[0]!.rows === this.deleteChunkRows) return false;
-        await tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [
-          projectId,
-          issueIds,
-        ]);
+        return part.rows[0]!.rows;
+      },
+      (tx) =>
+        tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]),
+    );
+  }
+
+  /**
+   * Deletes event rows DELETE_CHUNK_ROWS at a time, each part a transaction under the lock of
+   * the hourly counts; `finish` runs in the last part's. Returns how many rows went.
+   */
+  private async deleteInParts(
+    deletePart: (tx: SqlExecutor, limit: number) => Promise<number>,
+    finish: (tx: SqlExecutor) => Promise<unknown>,
+  ): Promise<number> {
+    let deleted = 0;
+    for (let done = false; !done;) {
+      done = await this.db.transaction(async (tx) => {
+        await lockEventCounts(tx);
+        const rows = await deletePart(tx, this.deleteChunkRows);
+        deleted += rows;
+        if (rows === this.deleteChunkRows) return false;
+        await finish(tx);
         return true;
       });
     }
+    return deleted;
   }
 
   /**
@@ -330,23 +348,19 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsBefore(cutoff: number): Promise<number> {
     const hour = Math.floor(cutoff / 3600);
-    // In parts (DELETE_CHUNK_ROWS); the last one takes the hourly counts with it, so no event
-    // committed between parts is left without its count or counted without its row.
-    let deleted = 0;
-    for (let done = false; !done;) {
-      done = await this.db.transaction(async (tx) => {
-        await lockEventCounts(tx);
-        const rows = await tx.query(
-          `DELETE FROM events WHERE ctid = ANY(ARRAY(
-             SELECT ctid FROM events WHERE timestamp < to_timestamp($1::float8) LIMIT $2))`,
-          [hour * 3600, this.deleteChunkRows],
-        );
-        deleted += rows.affectedRows;
-        if (rows.affectedRows === this.deleteChunkRows) return false;
-        await tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]);
-        return true;
-      });
-    }
+    // The last part takes the hourly counts with it, so no event committed between parts is left
+    // without its count or counted without its row.
+    const deleted = await this.deleteInParts(
+      async (tx, limit) =>
+        (
+          await tx.query(
+            `DELETE FROM events WHERE ctid = ANY(ARRAY(
+               SELECT ctid FROM events WHERE timestamp < to_timestamp($1::float8) LIMIT $2))`,
+            [hour * 3600, limit],
+          )
+        ).affectedRows,
+      (tx) => tx.query('DELETE FROM issue_event_hours WHERE hour < $1', [hour]),
+    );
     try {
       if (this.segments) await this.removeUnreferencedSegments(this.segments, hour * 3600);
     } catch (error) {
