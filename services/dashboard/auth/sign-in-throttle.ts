@@ -68,8 +68,8 @@ class FailureLog {
 
   private forgetOne(now: number): void {
     let quiet: string | undefined;
-    for (const [key, times] of this.failures) {
-      const recent = times.filter((at) => at > now - WINDOW_MS).length;
+    for (const key of this.failures.keys()) {
+      const recent = this.recent(key, now).length;
       if (recent === 0) {
         this.failures.delete(key);
         return;

@@ -18,6 +18,7 @@ import { ISSUE_STATUSES, type AgentToken, type MetadataStore } from '../../core/
 import { parseShortId } from '../../core/projects/short-id.ts';
 import { formatDsn } from '../../core/projects/slug.ts';
 import { issueFilter } from '../../core/search/issue-search.ts';
+import { LOG_SEARCH_LIMITS } from '../../core/search/log-search.ts';
 import {
   canSeeProject,
   pathProject,
@@ -81,7 +82,7 @@ const logQuery = (maxMinutes: number) =>
         }
         return levels as LogLevel[];
       }),
-    query: z.string().max(200).optional(),
+    query: z.string().max(LOG_SEARCH_LIMITS.text).optional(),
     traceId: z
       .string()
       .regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex characters')
@@ -93,8 +94,8 @@ const logQuery = (maxMinutes: number) =>
       .transform((value, ctx) => {
         const entries = value === undefined ? [] : Array.isArray(value) ? value : [value];
         // Each is a condition of the query, as search_logs takes at most 20.
-        if (entries.length > 20) {
-          ctx.addIssue({ code: 'custom', message: `${entries.length} attribute filters; at most 20` });
+        if (entries.length > LOG_SEARCH_LIMITS.filters) {
+          ctx.addIssue({ code: 'custom', message: `${entries.length} attribute filters; at most ${LOG_SEARCH_LIMITS.filters}` });
           return z.NEVER;
         }
         const attributes: Record<string, string> = {};
@@ -106,10 +107,10 @@ const logQuery = (maxMinutes: number) =>
           }
           const [key, wanted] = [entry.slice(0, at), entry.slice(at + 1)];
           // As search_logs bounds them; and one key twice would keep only the last condition.
-          if (key.length > 200 || wanted.length > 500) {
+          if (key.length > LOG_SEARCH_LIMITS.key || wanted.length > LOG_SEARCH_LIMITS.value) {
             ctx.addIssue({
               code: 'custom',
-              message: `attribute filter "${key.slice(0, 50)}": keys take at most 200 characters, values 500`,
+              message: `attribute filter "${key.slice(0, 50)}": keys take at most ${LOG_SEARCH_LIMITS.key} characters, values ${LOG_SEARCH_LIMITS.value}`,
             });
             return z.NEVER;
           }
