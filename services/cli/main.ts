@@ -223,10 +223,13 @@ program
   )
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { project: string; eventsPerMinute: string; organization?: string }) => {
-    const value = options.eventsPerMinute === 'default' ? null : Number(options.eventsPerMinute);
-    if (value !== null && (!Number.isInteger(value) || value < 0)) {
-      throw new UserInputError('--events-per-minute takes a whole number of events, or "default"');
+    // Digits only: Number() reads "" (an unset shell variable) as 0, which would refuse every event.
+    if (options.eventsPerMinute !== 'default' && !/^\d+$/.test(options.eventsPerMinute)) {
+      throw new UserInputError(
+        `--events-per-minute takes a whole number of events, or "default" (got "${options.eventsPerMinute.slice(0, 32)}")`,
+      );
     }
+    const value = options.eventsPerMinute === 'default' ? null : Number(options.eventsPerMinute);
     const result = (await admin('setratelimit', {
       project: options.project,
       eventsPerMinute: value,

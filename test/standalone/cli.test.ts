@@ -146,6 +146,16 @@ describe('errata CLI without a running server', () => {
     expect((await runCli(['createtoken', '--role', 'owner'], env)).stderr).toMatch(/Allowed choices are read, triage, admin/);
     expect((await runCli(['createtoken', '--project', 'nope'], env)).stderr).toMatch(/no project "nope"/);
     expect((await runCli(['createproject'], env)).stderr).toMatch(/required option '--name <name>'/);
+    await runCli(['createproject', '--name', 'web'], env);
+    // An unset shell variable passed as the value: it set the limit to 0, refusing every event.
+    for (const value of ['', ' ', '0x10', '1e3', '-5']) {
+      const refused = await runCli(['setratelimit', '--project', 'web', '--events-per-minute', value], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/--events-per-minute takes a whole number of events, or "default"/);
+    }
+    expect((await runCli(['setratelimit', '--project', 'web', '--events-per-minute', '0'], env)).stdout).toMatch(
+      /now accepts 0 events per minute/,
+    );
   });
 });
 
