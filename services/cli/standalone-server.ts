@@ -46,7 +46,13 @@ export async function startStandaloneServer(
   const socket = await adminSocketPlace(config.dataDir);
   let lock;
   try {
-    lock = await acquireInstanceLock(config.dataDir, { kind: 'server', socket: socket.path });
+    // A command holding the directory finishes within seconds (it waits in turn for a server's
+    // socket): the server waits for it rather than refusing to start. Another server is refused at once.
+    lock = await acquireInstanceLock(
+      config.dataDir,
+      { kind: 'server', socket: socket.path },
+      { waitMs: 30_000, waitFor: (holder) => holder.kind === 'cli' },
+    );
   } catch (error) {
     await socket.remove();
     throw error;

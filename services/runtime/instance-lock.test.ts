@@ -115,4 +115,14 @@ describe('instance lock', () => {
     const second = await acquireInstanceLock(d, { kind: 'cli' }, { waitMs: 5000 });
     await second.release();
   });
+
+  it('waits only for the holders asked for, refusing another at once', async () => {
+    const d = await dir();
+    const server = await acquireInstanceLock(d, { kind: 'server', socket: '/tmp/s.sock' });
+    // Ten minutes of waiting would outlast the test's own time limit.
+    await expect(
+      acquireInstanceLock(d, { kind: 'cli' }, { waitMs: 600_000, waitFor: (holder) => holder.kind === 'cli' }),
+    ).rejects.toMatchObject({ holder: { kind: 'server' } });
+    await server.release();
+  });
 });

@@ -39,7 +39,11 @@ const held = new Set<string>();
 export async function acquireInstanceLock(
   dataDir: string,
   holder: Omit<LockHolder, 'pid' | 'startedAt' | 'processStart'>,
-  options: { waitMs?: number } = {},
+  options: {
+    waitMs?: number;
+    /** Which live holders are worth waiting for (all by default); another is refused at once. */
+    waitFor?: (holder: LockHolder) => boolean;
+  } = {},
 ): Promise<InstanceLock> {
   const path = join(dataDir, LOCK_FILE);
   const record: LockHolder = {
@@ -64,7 +68,9 @@ export async function acquireInstanceLock(
     // Gone between our attempt and this read: someone released it or took it over; try again.
     if (current.state === 'absent') continue;
     if (current.state === 'held' && isLive(current.holder, path)) {
-      if (Date.now() >= deadline) throw new InstanceLockedError(current.holder);
+      if (Date.now() >= deadline || options.waitFor?.(current.holder) === false) {
+        throw new InstanceLockedError(current.holder);
+      }
       await sleep(100);
       continue;
     }

@@ -12,6 +12,8 @@ import { api, freePort, loggedLine, runCli, runCliJson, runProcess, startServer 
 import { cliEnvironments } from '../support/cli-env.ts';
 import { metricTotal } from '../support/metrics.ts';
 import { backendHeapMb } from '../../services/runtime/embedded/backend-heap.ts';
+import { acquireInstanceLock, currentHolder } from '../../services/runtime/instance-lock.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const { dataDir, cliEnv } = cliEnvironments();
 
@@ -234,6 +236,37 @@ describe('errata start', () => {
       expect(samePort.stderr).toMatch(
         new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port} \\(EADDRINUSE\\): set ERRATA_HOST or ERRATA_PORT`),
       );
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('starts once a command holding its data directory is done, and a command run while it starts waits for its socket', async () => {
+    const directory = await dataDir({ initialized: true });
+    // A command's hold on the directory (this process is alive, as a running command is): the
+    // server refused to start ("an errata command is using this data directory").
+    const command = await acquireInstanceLock(directory, { kind: 'cli' });
+    const released = sleep(1500).then(() => command.release());
+    const first = await startServer({ dataDir: directory });
+    await released;
+    expect(await first.stop()).toBe(0);
+
+    // The server holds the directory before its admin socket listens: a command in between failed
+    // with "did not answer on its admin socket".
+    const port = await freePort();
+    const starting = startServer({ dataDir: directory, port });
+    while ((await currentHolder(directory))?.kind !== 'server') await sleep(10);
+    const created = await runCli(['createproject', '--name', 'Race'], {
+      ...process.env,
+      ERRATA_DATA_DIR: directory,
+      ERRATA_BASE_URL: `http://127.0.0.1:${port}`,
+      ERRATA_LOG_LEVEL: 'warn',
+    });
+    const server = await starting;
+    try {
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(/Created project "race"/);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -138,8 +138,13 @@ export function callAdminSocket(path: string, operation: string, input: unknown)
         });
       },
     );
-    req.on('error', () =>
-      reject(new UnavailableError('the running server did not answer on its admin socket: is it starting or stopping?')),
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new AdminSocketError(
+          'the running server did not answer on its admin socket: is it starting or stopping?',
+          error.code === 'ENOENT' || error.code === 'ECONNREFUSED',
+        ),
+      ),
     );
     req.end(JSON.stringify(input));
   });
@@ -150,6 +155,16 @@ function parseInput(bytes: Buffer): unknown {
     return JSON.parse(bytes.toString('utf8')) as unknown;
   } catch {
     throw new UserInputError("the request is not JSON: send the operation's arguments as one JSON object");
+  }
+}
+
+/** The admin socket failed the call. `notListening`: nothing was sent (no socket yet, or nobody accepting on it), so calling again is safe. */
+export class AdminSocketError extends UnavailableError {
+  constructor(
+    message: string,
+    readonly notListening: boolean,
+  ) {
+    super(message);
   }
 }
 
