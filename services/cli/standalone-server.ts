@@ -17,7 +17,7 @@ import { composeStandalone } from '../runtime/compose.ts';
 import { ConfigError, type Config } from '../runtime/config.ts';
 import { openPrivateDataDir } from '../runtime/data-dir.ts';
 import { createHttpServer } from '../runtime/http-server.ts';
-import { acquireInstanceLock, recordedHolder } from '../runtime/instance-lock.ts';
+import { acquireInstanceLock, FOREIGN_STALE_MS, inOtherNamespace, recordedHolder } from '../runtime/instance-lock.ts';
 import { closeServer, listen } from '../runtime/lifecycle.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { createMetrics, registerQueueLag } from '../runtime/metrics.ts';
@@ -47,11 +47,13 @@ export async function startStandaloneServer(
   let lock;
   try {
     // A command holding the directory finishes within seconds (it waits in turn for a server's
-    // socket): the server waits for it rather than refusing to start. Another server is refused at once.
+    // socket): the server waits for it rather than refusing to start. So it does for a holder in
+    // another container, whose lock is stale FOREIGN_STALE_MS after it died (a restarted
+    // container is a new pid namespace). Another server here is refused at once.
     lock = await acquireInstanceLock(
       config.dataDir,
       { kind: 'server', socket: socket.path },
-      { waitMs: 30_000, waitFor: (holder) => holder.kind === 'cli' },
+      { waitMs: FOREIGN_STALE_MS + 10_000, waitFor: (holder) => holder.kind === 'cli' || inOtherNamespace(holder) },
     );
   } catch (error) {
     await socket.remove();

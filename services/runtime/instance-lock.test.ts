@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../../test/support/standalone-server.ts';
-import { acquireInstanceLock, currentHolder, InstanceLockedError, isSameLock, processStart } from './instance-lock.ts';
+import {
+  acquireInstanceLock,
+  currentHolder,
+  FOREIGN_STALE_MS,
+  InstanceLockedError,
+  isSameLock,
+  processStart,
+} from './instance-lock.ts';
 
 const dirs: string[] = [];
 async function dir(): Promise<string> {
@@ -114,6 +121,32 @@ describe('instance lock', () => {
     setTimeout(() => void first.release(), 200);
     const second = await acquireInstanceLock(d, { kind: 'cli' }, { waitMs: 5000 });
     await second.release();
+  });
+
+  it('keeps a lock from another pid namespace while its holder touches it, and takes it over once it stops', async () => {
+    const d = await dir();
+    // Another container on a shared volume: pid 1 there may be this very pid here, or any other.
+    const foreign = { namespace: 'another-boot/pid:[1]' };
+    for (const pid of [process.pid, 1]) {
+      await writeFile(lockFile(d), record(pid, foreign));
+      await expect(acquireInstanceLock(d, { kind: 'server' })).rejects.toThrow(
+        /another Errata server \(pid \d+ in another container or on another machine\)/,
+      );
+      expect(await currentHolder(d)).toMatchObject({ pid });
+    }
+    // Last touched longer ago than a holder's heartbeat allows: its holder is gone.
+    const past = new Date(Date.now() - FOREIGN_STALE_MS - 1000);
+    await utimes(lockFile(d), past, past);
+    expect(await currentHolder(d)).toBeUndefined();
+    const lock = await acquireInstanceLock(d, { kind: 'server' }, { heartbeatMs: 50 });
+    const taken = JSON.parse(await readFile(lockFile(d), 'utf8')) as { pid: number; namespace?: string };
+    expect(taken.pid).toBe(process.pid);
+    expect(taken.namespace).toMatch(/^[0-9a-f-]{36}\/pid:\[\d+\]$/);
+    // The holder touches its lock, so that another namespace sees it alive.
+    await utimes(lockFile(d), past, past);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(Date.now() - (await stat(lockFile(d))).mtimeMs).toBeLessThan(FOREIGN_STALE_MS);
+    await lock.release();
   });
 
   it('waits only for the holders asked for, refusing another at once', async () => {

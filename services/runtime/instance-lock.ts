@@ -4,8 +4,12 @@
 // whose process is gone (kill -9) is stale and taken over; a recycled pid is told apart from
 // the original owner by the process start time, and a lock naming this very pid (a container
 // whose new process got the pid of the killed one) is stale unless this process holds it.
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+// A pid means nothing outside its own pid namespace: two containers sharing a volume are both
+// pid 1. So the owner also records its namespace and touches the lock every few seconds; a lock
+// from another namespace (another container or machine) is live while it was touched lately.
+import { randomBytes } from 'node:crypto';
+import { link, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface LockHolder {
@@ -16,7 +20,13 @@ interface LockHolder {
   /** The admin socket of a running server. */
   socket?: string;
   startedAt: string;
+  /** The machine's boot id and the pid namespace the pid belongs to, when known (Linux). */
+  namespace?: string;
 }
+
+/** How often a holder touches its lock, and how long after the last touch a lock from another namespace is stale. */
+const HEARTBEAT_MS = 3_000;
+export const FOREIGN_STALE_MS = 20_000;
 
 interface InstanceLock {
   release(): Promise<void>;
@@ -24,10 +34,11 @@ interface InstanceLock {
 
 export class InstanceLockedError extends Error {
   constructor(readonly holder: LockHolder) {
+    const where = inOtherNamespace(holder) ? ' in another container or on another machine' : '';
     super(
       holder.kind === 'server'
-        ? `another Errata server (pid ${holder.pid}) is using this data directory: stop it first, or set ERRATA_DATA_DIR`
-        : `an errata command (pid ${holder.pid}) is using this data directory: wait for it to finish`,
+        ? `another Errata server (pid ${holder.pid}${where}) is using this data directory: stop it first, or set ERRATA_DATA_DIR`
+        : `an errata command (pid ${holder.pid}${where}) is using this data directory: wait for it to finish`,
     );
   }
 }
@@ -43,21 +54,20 @@ export async function acquireInstanceLock(
     waitMs?: number;
     /** Which live holders are worth waiting for (all by default); another is refused at once. */
     waitFor?: (holder: LockHolder) => boolean;
+    /** How often the lock is touched while held (tests shorten it). */
+    heartbeatMs?: number;
   } = {},
 ): Promise<InstanceLock> {
   const path = join(dataDir, LOCK_FILE);
-  const record: LockHolder = {
-    ...holder,
-    pid: process.pid,
-    processStart: processStart(process.pid),
-    startedAt: new Date().toISOString(),
-  };
+  const record: LockHolder = { ...holder, ...ownIdentity() };
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
     if (await tryCreate(path, record)) {
       held.add(path);
+      const heartbeat = setInterval(() => void touch(path, record), options.heartbeatMs ?? HEARTBEAT_MS).unref();
       return {
         async release() {
+          clearInterval(heartbeat);
           held.delete(path);
           const now = await readLock(path);
           if (isSameLock(now, { state: 'held', holder: record })) await rm(path, { force: true });
@@ -92,9 +102,52 @@ export async function recordedHolder(dataDir: string): Promise<{ holder: LockHol
   return holder && { holder, live: isLive(holder, path) };
 }
 
+/** This process as a lock records it. */
+function ownIdentity(): Pick<LockHolder, 'pid' | 'processStart' | 'startedAt' | 'namespace'> {
+  const namespace = ownNamespace();
+  return {
+    pid: process.pid,
+    processStart: processStart(process.pid),
+    startedAt: new Date().toISOString(),
+    ...(namespace ? { namespace } : {}),
+  };
+}
+
+let namespaceOfThisProcess: string | null | undefined;
+/** "<boot id>/<pid namespace>": containers on one machine share the boot id, not the namespace. */
+function ownNamespace(): string | undefined {
+  if (namespaceOfThisProcess === undefined) {
+    try {
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      namespaceOfThisProcess = `${boot}/${readlinkSync('/proc/self/ns/pid')}`;
+    } catch {
+      namespaceOfThisProcess = null;
+    }
+  }
+  return namespaceOfThisProcess ?? undefined;
+}
+
+/** A holder whose pid this process cannot look up: one from another container or machine. */
+export function inOtherNamespace(holder: LockHolder): boolean {
+  const own = ownNamespace();
+  return holder.namespace !== undefined && own !== undefined && holder.namespace !== own;
+}
+
+/** Marks the lock as alive, if it is still this holder's. */
+async function touch(path: string, record: LockHolder): Promise<void> {
+  try {
+    if (!isSameLock(await readLock(path), { state: 'held', holder: record })) return;
+    const now = new Date();
+    await utimes(path, now, now);
+  } catch {
+    // A missed touch is made good by the next; only FOREIGN_STALE_MS of them in a row matter.
+  }
+}
+
 /** Written aside, then linked into place: link() fails if the lock exists, atomically. */
 async function tryCreate(path: string, record: LockHolder): Promise<boolean> {
-  const temporary = `${path}.${process.pid}.tmp`;
+  // Random too: two containers' processes can share a pid (both 1) and a volume.
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(temporary, JSON.stringify(record));
   try {
     await link(temporary, path);
@@ -116,12 +169,7 @@ async function tryCreate(path: string, record: LockHolder): Promise<boolean> {
  */
 async function takeOver(path: string, stale: StaleLock): Promise<void> {
   const claim = `${path}.takeover-${stale.state === 'held' ? `${stale.holder.pid}-${stale.holder.startedAt.replace(/[^0-9]/g, '')}` : 'unreadable'}`;
-  const claimer: LockHolder = {
-    kind: 'cli',
-    pid: process.pid,
-    processStart: processStart(process.pid),
-    startedAt: new Date().toISOString(),
-  };
+  const claimer: LockHolder = { kind: 'cli', ...ownIdentity() };
   try {
     await writeFile(claim, JSON.stringify(claimer), { flag: 'wx' });
   } catch (error) {
@@ -174,8 +222,18 @@ export function isSameLock(now: LockState, stale: StaleLock): boolean {
   return now.state === 'unreadable' && stale.state === 'unreadable';
 }
 
-/** Whether the process that wrote the record still runs (and is the same process). */
+/**
+ * Whether the process that wrote the record still runs (and is the same process). One in another
+ * namespace cannot be looked up: it is live while it touched the file within FOREIGN_STALE_MS.
+ */
 function isLive(holder: LockHolder, path: string): boolean {
+  if (inOtherNamespace(holder)) {
+    try {
+      return Date.now() - statSync(path).mtimeMs < FOREIGN_STALE_MS;
+    } catch {
+      return false;
+    }
+  }
   if (holder.pid === process.pid) return held.has(path);
   try {
     process.kill(holder.pid, 0);
