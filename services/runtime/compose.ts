@@ -9,7 +9,8 @@
 // maps): S3 when ERRATA_S3_BUCKET is set, otherwise a directory, <data dir>/blobs.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import { syncDirectory } from '../adapters/disk-sync.ts';
 import { join } from 'node:path';
 import { migrate, pendingMigrations } from '../adapters/postgres/migrate.ts';
 import type { PgPoolClient } from '../adapters/postgres/pg-pool-client.ts';
@@ -134,17 +135,29 @@ export async function composeStandalone(
 export async function initializeEmbeddedDatabase(dataDir: string): Promise<void> {
   const dir = embeddedDatabaseDir(dataDir);
   if (existsSync(join(dir, 'PG_VERSION'))) return;
-  await mkdir(dir, { recursive: true });
+  // Made aside and renamed into place once whole: a first start killed while initdb ran left a
+  // PG_VERSION beside half a database, which every later start took for one and died on.
+  const aside = `${dir}.creating`;
+  await rm(aside, { recursive: true, force: true });
+  await mkdir(aside, { recursive: true });
   await new Promise<void>((resolve, reject) => {
     // The same entry point this process runs (bin/errata.js), with a hidden command.
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'init-embedded-db', dir], {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'init-embedded-db', aside], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (exit ${code})`)),
+      code === 0 ? resolve() : reject(new Error(`creating the database in ${aside} failed (exit ${code})`)),
     );
   });
+  // A directory in the way is no database (it has no PG_VERSION): empty, or what an older
+  // version left of a creation cut short. Kept aside rather than deleted, in case it is wanted.
+  await rmdir(dir).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') await rename(dir, `${dir}.incomplete-${Date.now()}`);
+    else if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(aside, dir);
+  await syncDirectory(dataDir);
 }
 
 /** The child's side of initializeEmbeddedDatabase. */

@@ -3,7 +3,8 @@
 // before exiting 0. Counts are read back from the read API and from the database itself. Payload
 // bytes written past the last commit are cut off at the next start.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
@@ -12,7 +13,10 @@ import { listIssues } from '../support/issues.ts';
 import { eventEnvelope, rawRequest } from '../support/raw-http.ts';
 import {
   eventually,
+  freePort,
   loggedLine,
+  REPO_ROOT,
+  tempDataDir,
   provision,
   removeDir,
   startServer,
@@ -166,5 +170,28 @@ describe('durability', () => {
     expect(statSync(join(payloads, newest)).size).toBe(committedSize);
     expect(sum(await listIssues(restarted, p))).toBe(300);
     expect(await restarted.stop()).toBe(0);
+  });
+
+  it('starts after a first start was killed while it created the database', async () => {
+    const dataDir = await tempDataDir();
+    dirs.push(dataDir);
+    // The server and the child creating its database, killed together as Ctrl-C or a
+    // container's end kills them: a database half made must not be taken for one made.
+    const first = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'errata.js'), 'start'], {
+      env: { ...process.env, ERRATA_DATA_DIR: dataDir, ERRATA_PORT: String(await freePort()), ERRATA_LOG_LEVEL: 'warn' },
+      detached: true,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    const begun = () => ['db', 'db.creating'].some((dir) => existsSync(join(dataDir, dir, 'PG_VERSION')));
+    while (!begun()) await new Promise((resolve) => setTimeout(resolve, 2));
+    process.kill(-first.pid!, 'SIGKILL');
+    await exited;
+
+    const server = await startServer({ dataDir });
+    const p = await provision(server, 'After a killed first start');
+    expect(await burst(server, p, 5)).toHaveLength(5);
+    await eventually(async () => (sum(await listIssues(server, p)) === 5 ? true : undefined), 'the five events to be counted');
+    expect(await server.stop()).toBe(0);
   });
 });
