@@ -28,7 +28,15 @@ export function secretBox(key: Buffer): SecretBox {
       if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error('not a sealed secret');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+      try {
+        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        // What OpenSSL says ("unable to authenticate data") told nobody that the key had changed.
+        throw new UnavailableError(
+          "this channel's signing secret was sealed with another secrets key: set ERRATA_SECRETS_KEY " +
+            "(or the data directory's secrets.key) back to that key, or rotate the channel's secret",
+        );
+      }
     },
   };
 }
