@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
 import { missingSecretBox } from '../../core/alerts/secret-box.ts';
@@ -54,6 +55,49 @@ describe('admin socket', () => {
     await expect(callAdminSocket(path, 'createproject', { name: 'x'.repeat(2 * 1024 * 1024) })).rejects.toThrow(
       /^the request is \d+ bytes; the admin socket takes at most 1048576$/,
     );
+  });
+
+  it('answers an operation under way when it closes, then closes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'errata-sock-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const stores: EmbeddedStores = await openEmbeddedStores();
+    cleanup.push(() => stores.close());
+    await stores.metadata.ensureOrganization('default', 'Default');
+    const { path } = await adminSocketPlace(dir);
+    const socket = await startAdminSocket(
+      path,
+      {
+        metadata: stores.metadata,
+        users: stores.users,
+        alerts: stores.alerts,
+        secrets: missingSecretBox(),
+        baseUrl: 'http://localhost:8000',
+        webhookAllowHosts: [],
+      },
+      createLogger('silent'),
+    );
+    // A request under way (its body half sent) as the server stops: it was cut off unanswered.
+    const body = JSON.stringify({ name: 'Stopping' });
+    const answer = new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+      const req = request(
+        { socketPath: path, method: 'POST', path: '/createproject', headers: { 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => req.end(body.slice(5)), 300);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = socket.close();
+    const { status, text } = await answer;
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ project: { slug: 'stopping' } });
+    await closed;
+    await expect(callAdminSocket(path, 'listprojects', {})).rejects.toMatchObject({ notListening: true });
   });
 
   describe('with a data directory path too long for a socket', () => {

@@ -66,9 +66,19 @@ export async function removeFallbackDirectory(socketPath: string): Promise<void>
   await rmdir(dir).catch(() => undefined); // something else in it: not ours to remove
 }
 
+/**
+ * How long a closing server waits for the operations under way. One already applied but cut off
+ * unanswered made the command fail though it had run: a token minted whose plaintext was never
+ * shown, and "already exists" on the retry.
+ */
+const CLOSE_WAIT_MS = 10_000;
+
 export async function startAdminSocket(path: string, ctx: AdminContext, logger: Logger): Promise<{ close(): Promise<void> }> {
   await rm(path, { force: true });
+  let closing = false;
   const server: Server = createServer((req, res) => {
+    // Once closing, each connection goes as soon as its answer is written.
+    res.once('finish', () => closing && server.closeIdleConnections());
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -113,8 +123,13 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
   return {
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        closing = true;
+        const cutOff = setTimeout(() => server.closeAllConnections(), CLOSE_WAIT_MS);
+        server.close(() => {
+          clearTimeout(cutOff);
+          resolve();
+        });
+        server.closeIdleConnections();
       }).then(() => rm(path, { force: true })),
   };
 }
