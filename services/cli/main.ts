@@ -152,13 +152,13 @@ program
   .option('--name <name>', 'a name to recognise and revoke it by')
   .option('--organization <slug>', 'organization (needed only when the instance has several)')
   .action(async (options: { role: string; project?: string; name?: string; organization?: string }) => {
-    const c = cfg();
     const result = (await admin('createtoken', options)) as {
       plaintext: string;
       token: { name: string; role: string; project: string | null };
       organization: string;
+      baseUrl: string;
     };
-    const client = mcpClientConfiguration(c.baseUrl, result.plaintext);
+    const client = mcpClientConfiguration(result.baseUrl, result.plaintext);
     if (json()) return out(JSON.stringify({ ...result, mcpClient: client }));
     const scope = result.token.project ? `project "${result.token.project}"` : `organization "${result.organization}"`;
     out(`Created ${result.token.role} token "${result.token.name}" for ${scope}.`);
@@ -256,10 +256,10 @@ for (const [command, active] of [
     });
 }
 
-registerSourceMapCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
-registerAlertCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
-registerUserCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
-registerGroupingRuleCommands(program, { admin, out, json, baseUrl: () => cfg().baseUrl });
+registerSourceMapCommands(program, { admin, out, json });
+registerAlertCommands(program, { admin, out, json });
+registerUserCommands(program, { admin, out, json });
+registerGroupingRuleCommands(program, { admin, out, json });
 
 program
   .command('init-embedded-db', { hidden: true })

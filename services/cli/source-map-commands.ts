@@ -20,7 +20,11 @@ export function registerSourceMapCommands(program: Command, io: CliIo): void {
     .option('--name <name>', 'a name to recognise and revoke it by')
     .option('--organization <slug>', 'organization (needed only when the instance has several)')
     .action(async (options: { project: string; name?: string; organization?: string }) => {
-      const result = (await io.admin('createuploadtoken', options)) as { plaintext: string; token: UploadTokenJson };
+      const result = (await io.admin('createuploadtoken', options)) as {
+        plaintext: string;
+        token: UploadTokenJson;
+        baseUrl: string;
+      };
       if (io.json()) return io.out(JSON.stringify(result));
       io.out(`Created upload token "${result.token.name}" for project "${result.token.project}".`);
       io.out('This is the only time the token is shown; store it now (e.g. as a CI secret):');
@@ -28,7 +32,7 @@ export function registerSourceMapCommands(program: Command, io: CliIo): void {
       io.out(`  ${result.plaintext}`);
       io.out('');
       io.out('sentry-cli and the bundler plugins read these (the organization is ignored):');
-      for (const line of uploadToolEnvironment(io.baseUrl(), result.token.project, result.plaintext)) io.out(`  ${line}`);
+      for (const line of uploadToolEnvironment(result.baseUrl, result.token.project, result.plaintext)) io.out(`  ${line}`);
       io.out(`then: ${UPLOAD_COMMAND}`);
       io.out('');
       io.out(`Revoke it with: errata revokeuploadtoken ${result.token.name}`);

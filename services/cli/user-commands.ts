@@ -31,10 +31,11 @@ export function registerUserCommands(program: Command, io: CliIo): void {
       const password = await readPassword({ stdin: Boolean(options.passwordStdin) });
       const result = (await io.admin('createuser', { email: options.email, name: options.name, role, password })) as {
         user: UserJson;
+        baseUrl: string;
       };
       if (io.json()) return io.out(JSON.stringify(result));
       io.out(`Created ${result.user.role} "${result.user.email}" (${result.user.name}).`);
-      io.out(`They sign in at ${io.baseUrl()}/login`);
+      io.out(`They sign in at ${result.baseUrl}/login`);
     });
 
   program

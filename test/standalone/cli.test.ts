@@ -227,6 +227,13 @@ describe('errata start', () => {
       expect(project.project.slug).toBe('live');
       await runCli(['revoketoken', token.token.name], server.env);
       expect((await api(server, '/api/v1/organizations/default/projects', token.plaintext)).status).toBe(401);
+      // A shell whose ERRATA_BASE_URL is not the server's: the addresses printed are still the
+      // server's (they were the shell's).
+      const shell = { ...server.env, ERRATA_BASE_URL: 'https://shell.example' };
+      const upload = await runCli(['createuploadtoken', '--project', 'live'], shell);
+      expect(upload.stdout).toContain(`SENTRY_URL=${server.url}`);
+      const agent = await runCli(['createtoken', '--role', 'read'], shell);
+      expect(agent.stdout).toContain(`--transport http errata ${server.url}/mcp`);
 
       const second = await runCli(['start'], { ...server.env, ERRATA_PORT: String(await freePort()) });
       expect(second.code).toBe(1);

@@ -76,7 +76,13 @@ export const ADMIN_OPERATIONS = {
     input: z.object({ role: z.string().optional(), project: z.string().optional(), name: z.string().optional(), organization }),
     async run(ctx: AdminContext, input: { role?: string; project?: string; name?: string; organization?: string }) {
       const created = await createAgentToken(ctx.metadata, input);
-      return { organization: created.organizationSlug, token: tokenJson(created.token), plaintext: created.plaintext };
+      // The server's base URL, for the MCP configuration the CLI prints (not the CLI's own setting).
+      return {
+        organization: created.organizationSlug,
+        token: tokenJson(created.token),
+        plaintext: created.plaintext,
+        baseUrl: ctx.baseUrl,
+      };
     },
   },
   revoketoken: {
@@ -95,7 +101,12 @@ export const ADMIN_OPERATIONS = {
     input: z.object({ project: z.string().min(1), name: z.string().optional(), organization }),
     async run(ctx: AdminContext, input: { project: string; name?: string; organization?: string }) {
       const created = await createUploadToken(ctx.metadata, input);
-      return { organization: created.organizationSlug, token: uploadTokenJson(created.token), plaintext: created.plaintext };
+      return {
+        organization: created.organizationSlug,
+        token: uploadTokenJson(created.token),
+        plaintext: created.plaintext,
+        baseUrl: ctx.baseUrl,
+      };
     },
   },
   revokeuploadtoken: {

@@ -22,7 +22,10 @@ export const USER_OPERATIONS = {
   createuser: {
     input: z.object({ email, name: z.string().max(300).optional(), role: z.string().default('member'), password: z.string() }),
     async run(ctx: AdminContext, input: { email: string; name?: string; role: string; password: string }) {
-      return { user: userJson(await createUser({ users: ctx.users, passwords: passwordHasher }, input)) };
+      return {
+        user: userJson(await createUser({ users: ctx.users, passwords: passwordHasher }, input)),
+        baseUrl: ctx.baseUrl,
+      };
     },
   },
   listusers: {
