@@ -7,7 +7,7 @@ import { AdminSocketError, callAdminSocket } from '../runtime/admin/socket.ts';
 import { runAdminOperation, type AdminOperation } from '../runtime/admin/operations.ts';
 import { createSqlStores } from '../adapters/postgres/sql-stores.ts';
 import { openSecretBox, secretsKeyOf } from '../runtime/open-secret-box.ts';
-import { initializeEmbeddedDatabase, openPostgres, openStores } from '../runtime/compose.ts';
+import { initializeEmbeddedDatabase, openPostgres, openStores, requireCurrentSchema } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
 import { openPrivateDataDir } from '../runtime/data-dir.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -26,6 +26,8 @@ export async function runAdminCommand(
   if (config.postgres) {
     const client = await openPostgres(config.postgres);
     try {
+      // A missing table read as an outage ("unavailable: retry later"), a missing column as a stack trace.
+      await requireCurrentSchema(client);
       const { metadata, alerts, users } = createSqlStores(client);
       await ensureFirstOrganization(metadata, config.organization);
       const alerting = { alerts, secrets: openSecretBox(secretsKeyOf(config, false)) };

@@ -169,6 +169,16 @@ export async function createEmbeddedDatabase(dir: string): Promise<void> {
 
 // ---- distributed ----------------------------------------------------------------------------
 
+/** Refuses a Postgres database `errata migrate` has not brought up to this version (roles and admin commands alike). */
+export async function requireCurrentSchema(postgres: PgPoolClient): Promise<void> {
+  const pending = await pendingMigrations(postgres);
+  if (pending.length > 0) {
+    throw new ConfigError(
+      `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
+    );
+  }
+}
+
 /** The processes of the distributed mode (not to be confused with an agent token's role). */
 export const SERVER_ROLES = ['ingest', 'mcp', 'dispatcher'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
@@ -267,12 +277,7 @@ async function opening<P>(
     async postgres(settings) {
       const postgres = await openPostgres(settings, logger);
       closers.push(() => postgres.close());
-      const pending = await pendingMigrations(postgres);
-      if (pending.length > 0) {
-        throw new ConfigError(
-          `the Postgres schema is behind this version of Errata (missing ${pending.join(', ')}): run \`errata migrate\` first`,
-        );
-      }
+      await requireCurrentSchema(postgres);
       const { metadata, alerts, users } = createSqlStores(postgres);
       health.push({ name: 'postgres', check: () => metadata.ping() });
       return { metadata, alerts, users, secrets: openSecretBox(secretsKeyOf(config, false)) };

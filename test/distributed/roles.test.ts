@@ -237,6 +237,10 @@ describe('distributed roles', () => {
       expect(result.stderr).toMatch(
         /the Postgres schema is behind this version of Errata \(missing 0001-initial.*\): run `errata migrate` first/,
       );
+      // So does an admin command: it answered "the metadata store (Postgres) is unavailable: retry later".
+      const command = await runCli(['createproject', '--name', 'Early'], { ...cluster.env, ERRATA_POSTGRES_URL: url });
+      expect(command.code).toBe(1);
+      expect(command.stderr).toMatch(/the Postgres schema is behind this version of Errata .*: run `errata migrate` first/);
     } finally {
       await bare.drop();
     }
