@@ -132,11 +132,14 @@ export async function startStandaloneServer(
     stop() {
       stopped ??= (async () => {
         logger.info('shutting down: no new requests, draining the queue');
-        await closeServer(server, 5_000);
+        // One budget (ERRATA_SHUTDOWN_TIMEOUT_SECONDS) for the requests in flight and then the
+        // queue: requests were cut off after 5 s, an upload still arriving with them.
+        const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+        await closeServer(server, config.shutdownTimeoutSeconds * 1000);
         ingestRole.stop();
         await admin.close();
         await socket.remove();
-        await ports.stop(config.shutdownTimeoutSeconds * 1000);
+        await ports.stop(Math.max(0, deadline - Date.now()));
         await lock.release();
         logger.info('stopped');
       })();

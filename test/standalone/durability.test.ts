@@ -4,6 +4,7 @@
 // bytes written past the last commit are cut off at the next start.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { appendFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,42 @@ describe('durability', () => {
     expect(statSync(join(payloads, newest)).size).toBe(committedSize);
     expect(sum(await listIssues(restarted, p))).toBe(300);
     expect(await restarted.stop()).toBe(0);
+  });
+
+  it('answers a request still arriving when SIGTERM comes, within the shutdown timeout', async () => {
+    const dataDir = await initializedDataDir();
+    dirs.push(dataDir);
+    const server = await startServer({ dataDir });
+    const p = await provision(server, 'Slow sender');
+    const eventId = randomUUID().replace(/-/g, '');
+    const body = Buffer.from(eventEnvelope({ event_id: eventId, message: 'Sent slowly' }));
+    const pieces = 8;
+    const answered = new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        `${server.url}/api/${p.projectId}/envelope/?sentry_key=${p.publicKey}`,
+        { method: 'POST', headers: { 'content-length': body.length } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
+      req.on('error', reject);
+      // Eight pieces a second apart: past the 5 s after which a stopping server cut requests off.
+      let sent = 0;
+      const next = () => {
+        const end = Math.ceil(((sent + 1) * body.length) / pieces);
+        req.write(body.subarray(Math.ceil((sent * body.length) / pieces), end));
+        if (++sent === pieces) req.end();
+        else setTimeout(next, 1000);
+      };
+      next();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stopped = server.stop();
+    expect(await answered).toBe(200);
+    expect(await stopped).toBe(0);
+    const stored = await storedEventIds(dataDir);
+    expect(stored.events).toContain(eventId);
   });
 
   it('starts after a first start was killed while it created the database', async () => {
