@@ -182,6 +182,12 @@ export async function runAdminOperation(ctx: AdminContext, name: string, input: 
   if (!isAdminOperation(name)) throw new NotFoundError(`unknown admin operation "${name}"`);
   const operation = ADMIN_OPERATIONS[name];
   const parsed = operation.input.safeParse(input ?? {});
-  if (!parsed.success) throw new UserInputError(`invalid arguments for ${name}: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) {
+    // Named as the command's option (limit: --limit, debugId: --debug-id): "Too big" alone named nothing.
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path[0];
+    const option = typeof key === 'string' ? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ` : '';
+    throw new UserInputError(`invalid arguments for ${name}: ${option}${issue.message}`);
+  }
   return (operation.run as (ctx: AdminContext, input: unknown) => Promise<unknown>)(ctx, parsed.data);
 }

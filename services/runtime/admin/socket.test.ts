@@ -52,6 +52,12 @@ describe('admin socket', () => {
     await expect(
       callAdminSocket(path, 'setgroupingrules', { project: 'sock', fingerprintRules: rules, stackTraceRules: '' }),
     ).rejects.toThrow(/the value after "message:" has 30000 characters; at most 1024 are allowed/);
+    await expect(callAdminSocket(path, 'listdeliveries', { id: 1, limit: 500 })).rejects.toThrow(
+      /^invalid arguments for listdeliveries: --limit: Too big: expected number to be <=200$/,
+    );
+    await expect(callAdminSocket(path, 'deletesourcemaps', { project: 'sock', debugId: 'x'.repeat(101) })).rejects.toThrow(
+      /^invalid arguments for deletesourcemaps: --debug-id: /,
+    );
     await expect(callAdminSocket(path, 'createproject', { name: 'x'.repeat(2 * 1024 * 1024) })).rejects.toThrow(
       /^the request is \d+ bytes; the admin socket takes at most 1048576$/,
     );
