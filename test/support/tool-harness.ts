@@ -66,7 +66,7 @@ export interface ToolHarness {
   /** The clock the tools read, ms since the epoch; tests may move it. */
   now: number;
   /** Calls one tool as that token; a successful result is checked against the tool's output schema. */
-  call(token: TokenName, tool: string, args?: Record<string, unknown>): Promise<ToolCall>;
+  call(token: TokenName | AgentToken, tool: string, args?: Record<string, unknown>): Promise<ToolCall>;
   /** The tool list as the token's client sees it. */
   listTools(token: TokenName): ReturnType<Client['listTools']>;
   /** Stores one event through the event pipeline (received at `now` unless said) and returns its issue. */
@@ -121,11 +121,11 @@ export async function openToolHarness(): Promise<ToolHarness> {
   });
 
   const limiter = new AgentCallLimiter(CALLS_PER_MINUTE);
-  const clients = new Map<TokenName, Promise<Client>>();
+  const clients = new Map<number, Promise<Client>>();
   const deps = { ...stores, baseUrl: BASE_URL, maxWindowMinutes: MAX_WINDOW_MINUTES };
   const toolList = processToolList(logger);
-  const connect = async (name: TokenName): Promise<Client> => {
-    const context = await toolContext(deps, tokens[name], limiter, () => harness.now);
+  const connect = async (token: AgentToken): Promise<Client> => {
+    const context = await toolContext(deps, token, limiter, () => harness.now);
     const server = createMcpServer(context, logger, toolList);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'errata-tool-tests', version: '1.0.0' });
@@ -135,9 +135,11 @@ export async function openToolHarness(): Promise<ToolHarness> {
     await client.listTools();
     return client;
   };
-  const clientOf = (name: TokenName) => {
-    let client = clients.get(name);
-    if (!client) clients.set(name, (client = connect(name)));
+  // One client per token, made on its first call (a token the test made itself included).
+  const clientOf = (name: TokenName | AgentToken) => {
+    const token = typeof name === 'string' ? tokens[name] : name;
+    let client = clients.get(token.id);
+    if (!client) clients.set(token.id, (client = connect(token)));
     return client;
   };
 

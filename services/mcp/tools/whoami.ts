@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ROLE_GRANTS, ROLES } from '../../core/auth/roles.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
+import { asciiJson } from '../../core/agent/untrusted-envelope.ts';
 
 export const whoami = defineTool({
   name: 'whoami',
@@ -36,7 +37,8 @@ export const whoami = defineTool({
       ? { type: 'project' as const, project: token.projectSlug }
       : { type: 'organization' as const, project: null };
     return {
-      summary: `Token "${token.name}": role ${token.role}, ${scope.project ? `project ${scope.project}` : 'organization-wide'} in ${context.organization.slug}; ${limit.remaining}/${limit.limit} messages left this minute.`,
+      // The name as the facts write it (escaped): a name holding "</untrusted-data>" drew the marker.
+      summary: `Token ${asciiJson(token.name)}: role ${token.role}, ${scope.project ? `project ${scope.project}` : 'organization-wide'} in ${context.organization.slug}; ${limit.remaining}/${limit.limit} messages left this minute.`,
       result: {
         tokenName: token.name,
         role: token.role,
