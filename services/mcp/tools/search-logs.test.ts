@@ -105,6 +105,13 @@ describe('search_logs', () => {
     // From as far back as retention keeps: no earlier start to advise.
     const oldest = await search({ from: iso(MAX_WINDOW_MINUTES + 60), to: iso(1.5), query: 'nothing says this' });
     expect(oldest.text.split('\n')[0]).toMatch(/\. To widen the search: drop a filter \(query\)\.$/);
+    // A window that began before retention's oldest is searched from it, and says so.
+    const retained = ` (the window asked for began earlier: retention keeps the last ${MAX_WINDOW_MINUTES} minutes)`;
+    expect(oldest.text.split('\n')[0]).toContain(retained);
+    const longest = await search({ sinceMinutes: MAX_WINDOW_MINUTES * 2 });
+    expect(longest.structured.window.minutes).toBe(MAX_WINDOW_MINUTES);
+    expect(longest.text.split('\n')[0]).toContain(`from the last ${MAX_WINDOW_MINUTES} minutes${retained}`);
+    expect(window.text).not.toContain('retention keeps the last');
     expect(bodies((await search({ from: iso(180), level: 'info' })).structured)).toEqual(['paying', 'two hours ago']);
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ from: iso(10), sinceMinutes: 5 }, 'give either sinceMinutes or from/to'],

@@ -199,7 +199,12 @@ export const searchLogs = defineTool({
       fixed || paging?.sinceMs !== undefined
         ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
         : `from the last ${minutes} minutes`;
-    const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} ${span}`;
+    // A window asked for further back than retention keeps is searched from its oldest: said so,
+    // as the window's minutes alone did not tell it from what was asked.
+    const retention = window.cutToRetention
+      ? ` (the window asked for began earlier: retention keeps the last ${context.maxWindowMinutes} minutes)`
+      : '';
+    const count = `${page.items.length} log record${page.items.length === 1 ? '' : 's'} in ${project.slug} ${span}${retention}`;
     const searchedTo = page.searchedTo === undefined ? undefined : new Date(page.searchedTo * 1000).toISOString();
     const more = searchedTo
       ? ` (stopped after reading the records ${input.sort === 'oldest' ? 'up' : 'back'} to ${searchedTo}, as many as one call reads: pass nextCursor as cursor to search further)`
@@ -246,14 +251,14 @@ function logWindow(
   maxMinutes: number,
   /** The start a cursor carried from the first page: where a window of the last minutes stays. */
   pagedFrom?: number,
-): { since: number; until?: number; minutes: number } {
+): { since: number; until?: number; minutes: number; cutToRetention?: true } {
   const oldest = now - maxMinutes * 60_000;
   if (input.from === undefined && input.to === undefined) {
     const asked = input.sinceMinutes ?? (input.traceId ? maxMinutes : DEFAULT_MINUTES);
     const minutes = Math.min(asked, maxMinutes);
     const since = pagedWindowStart(pagedFrom, now, oldest);
     if (since !== undefined) return { since, minutes: Math.ceil((now - since) / 60_000) };
-    return { since: now - minutes * 60_000, minutes };
+    return { since: now - minutes * 60_000, minutes, ...(asked > maxMinutes && { cutToRetention: true as const }) };
   }
   if (input.sinceMinutes !== undefined) {
     throw new UserInputError(
@@ -282,7 +287,12 @@ function logWindow(
         : `to (${input.to}) is before from: the window must end after it starts`,
     );
   }
-  return { since, ...(until !== undefined && { until }), minutes: Math.ceil(((until ?? now) - since) / 60_000) };
+  return {
+    since,
+    ...(until !== undefined && { until }),
+    minutes: Math.ceil(((until ?? now) - since) / 60_000),
+    ...(input.from !== undefined && Date.parse(input.from) < oldest && { cutToRetention: true as const }),
+  };
 }
 
 /** What an agent can do about an empty answer: look further back, or ask for less. */

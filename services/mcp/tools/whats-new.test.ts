@@ -169,8 +169,15 @@ describe('whats_new', () => {
     // Over a day, the staging issue's one event three days ago is a usual rate: a spike, not a burst.
     expect(withReason(day.issues, 'spiking')).toEqual([spiking.shortId, woke.shortId]);
     expect(day.window.baselineWindows).toBeUndefined();
-    const capped = (await h.call('read', 'whats_new', { sinceMinutes: 525_600 })).structured;
+    const cappedCall = await h.call('read', 'whats_new', { sinceMinutes: 525_600 });
+    const capped = cappedCall.structured;
     expect(capped.window.minutes).toBe(MAX_WINDOW_MINUTES);
+    // The summary says the window is shorter than asked: it read as if a year had been looked at.
+    expect(cappedCall.text.split('\n')[0]).toContain(
+      `in the last ${MAX_WINDOW_MINUTES} minutes (all that retention keeps: sinceMinutes asked for more)`,
+    );
+    expect(day.window.minutes).toBe(1440);
+    expect((await h.call('read', 'whats_new', {})).text).not.toContain('retention keeps');
     // Retention keeps no window before this one: spiking has nothing to compare against, and says so.
     expect(capped.window.baselineWindows).toBe(0);
     expect(withReason(capped.issues, 'new')).toContain(spiking.shortId);

@@ -129,6 +129,7 @@ export const whatsNew = defineTool({
         capped,
         projects,
         minutes,
+        cutToRetention: input.sinceMinutes > minutes,
         release,
         knownIn,
       }),
@@ -169,10 +170,13 @@ function summary(s: {
   capped: boolean;
   projects: Project[];
   minutes: number;
+  /** sinceMinutes asked for more than retention keeps. */
+  cutToRetention: boolean;
   release: string | undefined;
   knownIn: string[];
 }): string {
-  const scope = s.release ? 'for the release given' : `in the last ${s.minutes} minutes`;
+  const retention = s.cutToRetention ? ' (all that retention keeps: sinceMinutes asked for more)' : '';
+  const scope = s.release ? 'for the release given' : `in the last ${s.minutes} minutes${retention}`;
   const across = `across ${s.projects.length} project${s.projects.length === 1 ? '' : 's'}`;
   const reasons = ATTENTION_REASONS.map((r) => `${s.counts[r]} ${r}`).join(', ');
   // When a reason had more issues than were gathered (capped), the ones gathered are the most
