@@ -76,7 +76,8 @@ export interface ToolHarness {
   close(): Promise<void>;
 }
 
-export async function openToolHarness(): Promise<ToolHarness> {
+/** `maxWindowMinutes`: what retention keeps (ERRATA_EVENT_RETENTION_DAYS), MAX_WINDOW_MINUTES unless said. */
+export async function openToolHarness({ maxWindowMinutes = MAX_WINDOW_MINUTES } = {}): Promise<ToolHarness> {
   const stores = await openEmbeddedStores();
   const { metadata } = stores;
   const organizations = {
@@ -122,7 +123,7 @@ export async function openToolHarness(): Promise<ToolHarness> {
 
   const limiter = new AgentCallLimiter(CALLS_PER_MINUTE);
   const clients = new Map<number, Promise<Client>>();
-  const deps = { ...stores, baseUrl: BASE_URL, maxWindowMinutes: MAX_WINDOW_MINUTES };
+  const deps = { ...stores, baseUrl: BASE_URL, maxWindowMinutes };
   const toolList = processToolList(logger);
   const connect = async (token: AgentToken): Promise<Client> => {
     const context = await toolContext(deps, token, limiter, () => harness.now);

@@ -44,6 +44,23 @@ beforeAll(async () => {
 }, OPEN_TIMEOUT_MS);
 afterAll(() => h.close());
 
+describe('get_issue_context under a short retention', () => {
+  it('counts by day only the days retention keeps whole, not zeros for the days it pruned', async () => {
+    const day = 86_400_000;
+    const short = await openToolHarness({ maxWindowMinutes: 3 * 24 * 60 });
+    try {
+      const issue = await short.sendEvent(short.projects.web, errorEvent('TypeError', 'old and busy'), short.now - 10 * day);
+      await short.sendEvent(short.projects.web, errorEvent('TypeError', 'old and busy'));
+      const { structured } = await short.call('read', 'get_issue_context', { shortId: issue.shortId });
+      // The days three days back and before were pruned (the third in part): they read 0, as quiet days do.
+      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      expect(structured.dailyCounts).toEqual({ firstDay: dayOf(short.now - 2 * day), counts: [0, 0, 1] });
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('get_issue_context', () => {
   it('bundles the latest event, its logs, users, counts and similar issues, the facts apart from captured text', async () => {
     const { isError, structured, text } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId });

@@ -115,7 +115,7 @@ export const getIssueContext = defineTool({
     dailyCounts: z
       .object({ firstDay: z.string(), counts: z.array(z.number().int()) })
       .describe(
-        `events per UTC day from firstDay to today, oldest first: the last ${DAYS} days, or fewer when the issue is younger (firstDay is the day it was first seen)`,
+        `events per UTC day from firstDay to today, oldest first: the last ${DAYS} days, or fewer when the issue is younger (firstDay is the day it was first seen) or retention keeps fewer`,
       ),
     eventsPerEnvironment: z
       .array(z.number().int())
@@ -241,9 +241,11 @@ export const getIssueContext = defineTool({
       ...(activityRead.length > limits.activity && { olderActivity: true as const }),
     };
     const series = await dailySeries(context.events, project.id, issue.id, now, DAYS);
-    // The days before the issue was first seen are zeros by definition: left out. Today always stays.
-    const firstDay = issue.firstSeen.toISOString().slice(0, 10);
-    const days = series.filter((d, i) => d.day >= firstDay || i === series.length - 1);
+    // The days before the issue was first seen are zeros by definition: left out. So are the days
+    // retention has pruned, wholly or in part (their zeros read as quiet days). Today always stays.
+    const firstSeenDay = issue.firstSeen.toISOString().slice(0, 10);
+    const prunedDay = new Date(now.getTime() - context.maxWindowMinutes * 60_000).toISOString().slice(0, 10);
+    const days = series.filter((d, i) => (d.day >= firstSeenDay && d.day > prunedDay) || i === series.length - 1);
     const resolutionText = resolutionWritten(issue.resolution);
     // The resolve that set the marker wrote the marker's text: said once, under resolution.
     const writtenActivity = activity
