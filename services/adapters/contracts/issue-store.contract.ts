@@ -665,14 +665,14 @@ export function describeIssueStoreContract(
         const theirs = await record(other, { hashes: ['gone'], timestamp: T });
         await store.changeIssues(project.id, [gone.issueId], change({ action: 'resolve' }, at(T + 10)));
 
-        expect(await store.deleteIssues(project.id, [gone.issueId, theirs.issueId])).toBe(1);
+        expect(await store.deleteIssues(project.id, [gone.issueId, theirs.issueId])).toEqual([gone.issueId]);
         expect(await store.findIssue(project.id, 1)).toBeUndefined();
         expect(await store.getIssue(gone.issueId)).toBeUndefined();
         expect(await store.listIssueActivity(gone.issueId, 10)).toEqual([]);
         expect(await store.getIssue(kept.issueId)).toBeDefined();
         expect(await store.getIssue(theirs.issueId)).toBeDefined();
-        expect(await store.deleteIssues(project.id, [gone.issueId])).toBe(0);
-        expect(await store.deleteIssues(project.id, [])).toBe(0);
+        expect(await store.deleteIssues(project.id, [gone.issueId])).toEqual([]);
+        expect(await store.deleteIssues(project.id, [])).toEqual([]);
 
         const reborn = await record(project, { hashes: ['gone-secondary'], timestamp: T + 20 });
         expect(reborn).toMatchObject({ isNewIssue: true, isRegression: false, shortId: 'WEB-3' });

@@ -183,8 +183,8 @@ export class PgIssueStore implements IssueStore {
     });
   }
 
-  deleteIssues(projectId: number, issueIds: number[]): Promise<number> {
-    if (issueIds.length === 0) return Promise.resolve(0);
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number[]> {
+    if (issueIds.length === 0) return Promise.resolve([]);
     return this.db.transaction(async (tx) => {
       // The event pipeline's lock on each of the issues' hashes (record-occurrences.ts, same keys,
       // same order): a batch that found one of these issues finishes first, and the next one
@@ -217,7 +217,7 @@ export class PgIssueStore implements IssueStore {
          ON CONFLICT (project_id, issue_id) DO UPDATE SET deleted_at = now()`,
         [projectId, deleted.rows.map((r) => r.id)],
       );
-      return deleted.affectedRows;
+      return deleted.rows.map((r) => r.id);
     });
   }
 

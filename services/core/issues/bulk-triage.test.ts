@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
 import { errorEvent, OPEN_TIMEOUT_MS, openToolHarness, type ToolHarness } from '../../../test/support/tool-harness.ts';
 import { matchingIssues, triageMatching } from './bulk-triage.ts';
+import { triageIssues } from './triage.ts';
 
 let h: ToolHarness;
 const issues: Issue[] = [];
@@ -76,5 +77,25 @@ describe('triageMatching', () => {
     const second = await triageMatching(ports, filter(), { action: 'resolve' }, actor, now, 5);
     expect(second).toMatchObject({ matched: 2, changed: 2, more: false });
     expect(await h.stores.metadata.countIssues(filter())).toBe(0);
+  });
+});
+
+describe('triageIssues deleting', () => {
+  it('names only the issues it removed, not those another call removed first', async () => {
+    const a = await h.sendEvent(h.projects.web, errorEvent('TypeError', 'deleted twice', { fingerprint: ['deleted twice'] }));
+    const b = await h.sendEvent(h.projects.web, errorEvent('TypeError', 'deleted once', { fingerprint: ['deleted once'] }));
+    const ports = { metadata: h.stores.metadata, events: h.stores.events };
+    const at = new Date(h.now);
+    // Two agents deleting at once: the later one reported every issue as its own deletion.
+    expect(await triageIssues(ports, h.projects.web.id, [a], { action: 'delete' }, actor, at)).toEqual({
+      matched: 1,
+      changed: 1,
+      changedIds: [a.id],
+    });
+    expect(await triageIssues(ports, h.projects.web.id, [a, b], { action: 'delete' }, actor, at)).toEqual({
+      matched: 2,
+      changed: 1,
+      changedIds: [b.id],
+    });
   });
 });

@@ -25,9 +25,9 @@ export interface TriageResult {
 
 /**
  * Applies one action to issues of one project, and names the issues that changed (a caller like
- * bulk_update_issues echoes them); a delete names all the issues asked for (the store counts, but
- * does not name, those it removed; any already gone are gone all the same). The issues must all
- * belong to `projectId`; callers have checked the token may act on them.
+ * bulk_update_issues echoes them); a delete names those it removed, not those another call
+ * removed first. The issues must all belong to `projectId`; callers have checked the token may
+ * act on them.
  */
 export async function triageIssues(
   ports: TriagePorts,
@@ -45,7 +45,7 @@ export async function triageIssues(
     // is deleted by retention's next pass once the issue has been gone for ten minutes.
     await ports.events.deleteEventsForIssues(projectId, ids);
     const deleted = await ports.metadata.deleteIssues(projectId, ids);
-    return { matched: ids.length, changed: deleted, changedIds: ids };
+    return { matched: ids.length, changed: deleted.length, changedIds: deleted };
   }
   const state = stateAfterAction({ ...request, action: request.action }, actor, now);
   // actorKind is recorded by Errata, so a token named like a person's email cannot pass as one.

@@ -177,9 +177,10 @@ export interface IssueStore {
   /**
    * Removes issues with their hashes, users and activity; a later event with their fingerprint
    * starts a new issue. Each one removed is remembered as deleted (listDeletedIssues), so that
-   * events a batch stores for it after this are found and deleted too.
+   * events a batch stores for it after this are found and deleted too. Returns the ids of those
+   * it removed (not those already gone).
    */
-  deleteIssues(projectId: number, issueIds: number[]): Promise<number>;
+  deleteIssues(projectId: number, issueIds: number[]): Promise<number[]>;
   /** Issues deleted before `before`, oldest first, at most `limit`. */
   listDeletedIssues(before: Date, limit: number): Promise<DeletedIssue[]>;
   /** Forgets that these issues were deleted, once their late events are gone. */
