@@ -212,6 +212,19 @@ describe('get_issue_context', () => {
     expect(plain.structured.leftOut?.rawEventCut).toBeUndefined();
   });
 
+  it('cuts closer still a raw event of many short fields the first cut keeps whole', async () => {
+    // 40 keys of 40 keys of 40 short strings: within the first cut's 40 keys and 200 characters,
+    // each string escaped six times over. The first cut kept all 64,000 of them: 1.34 M characters.
+    const leaf = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`c${i}`, '界界']));
+    const middle = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, leaf]));
+    const extra = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a${i}`, middle]));
+    const wide = await h.sendEvent(h.projects.web, errorEvent('RangeError', 'a wide event', { extra, fingerprint: ['wide'] }));
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: wide.shortId, include: ['raw'] });
+    expect(structured.leftOut).toMatchObject({ rawEventCut: true });
+    expect(escapedJsonLength(structured.untrustedData)).toBeLessThan(200_000);
+    expect(structured.untrustedData.rawEvent.exception.values[0].value).toBe('a wide event');
+  });
+
   it('gives larger bounds with verbose: true', async () => {
     const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId, verbose: true });
     expect(structured.untrustedData.breadcrumbs).toHaveLength(40);

@@ -64,8 +64,16 @@ const LIMITS = {
 
 /** About what an answer may take, in escaped characters, as search_logs holds its records to. */
 const ANSWER_BUDGET_CHARS = 200_000;
-/** A raw event over that budget, cut closer: a few hundred fields of 200 characters at most. */
-const RAW_CUT_BOUNDS = { maxString: 200, maxList: 10, maxDepth: 12 };
+/**
+ * A raw event over that budget, cut closer, each step until it fits: fields of 200 characters
+ * and lists of 10 (objects of 40 keys) first. Nested objects keep that many keys at each level,
+ * so an event of many short fields (40 x 40 x 40 of them) needs the later steps.
+ */
+const RAW_CUTS = [
+  { maxString: 200, maxList: 10, maxDepth: 12 },
+  { maxString: 100, maxList: 5, maxDepth: 8 },
+  { maxString: 50, maxList: 2, maxDepth: 6 },
+];
 
 export const getIssueContext = defineTool({
   name: 'get_issue_context',
@@ -286,8 +294,9 @@ export const getIssueContext = defineTool({
     // The raw event is bounded field by field only: one of 1 MiB, its text escaped (each
     // non-ASCII character six), made an answer of megabytes. Cut closer, as search_logs cuts a
     // record larger than its whole answer.
-    if (untrustedData.rawEvent && escapedJsonLength(untrustedData) > ANSWER_BUDGET_CHARS) {
-      untrustedData = { ...untrustedData, rawEvent: bounded(payload, RAW_CUT_BOUNDS) as typeof payload };
+    for (const cut of RAW_CUTS) {
+      if (!untrustedData.rawEvent || escapedJsonLength(untrustedData) <= ANSWER_BUDGET_CHARS) break;
+      untrustedData = { ...untrustedData, rawEvent: bounded(payload, cut) as typeof payload };
       leftOut.rawEventCut = true;
     }
     return {
