@@ -10,6 +10,10 @@ describe('ClickHouse error classes', () => {
       expect(isTransientClickHouseError(withCode(code)), code).toBe(true);
     }
     expect(isTransientClickHouseError(new Error('Timeout error.'))).toBe(true);
+    // An overloaded or restarting server's refusals, and a network gone: records were dropped as bad after three tries.
+    for (const code of ['439', '173', '394', '236', '201', '285', '279', '745', 'ENETUNREACH', 'ECONNABORTED', 'EADDRNOTAVAIL']) {
+      expect(isTransientClickHouseError(withCode(code)), code).toBe(true);
+    }
     expect(classifyClickHouseError(withCode('252'))).toBeInstanceOf(UnavailableError);
   });
 
