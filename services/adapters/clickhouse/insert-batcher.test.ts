@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FirstWriteVersions, firstOfEach } from './first-write-wins.ts';
 import { InsertBatcher, type BatchReport } from './insert-batcher.ts';
+import { UnavailableError } from '../../core/errors.ts';
 
 function recorder(fail: (rows: number[]) => boolean = () => false) {
   const writes: number[][] = [];
@@ -75,6 +76,33 @@ describe('InsertBatcher', () => {
     const results = await Promise.allSettled([batcher.add([11, 12]), batcher.add([13, 14]), batcher.add([15, 16])]);
     expect(results.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(r.reports.map((x) => x.error !== undefined)).toEqual([false, true, false]);
+  });
+
+  it("tries again, caller by caller, an INSERT refused for one caller's row: only that caller fails", async () => {
+    const r = recorder((rows) => rows.includes(13));
+    const batcher = new InsertBatcher(r.write, { maxRows: 100, maxWaitMs: 10 }, r.report);
+    const results = await Promise.allSettled([batcher.add([11, 12]), batcher.add([13, 14]), batcher.add([15, 16])]);
+    // All three shared one INSERT, which failed for 13: the other two callers were rejected too.
+    expect(results.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(r.writes).toEqual([
+      [11, 12, 13, 14, 15, 16],
+      [11, 12],
+      [13, 14],
+      [15, 16],
+    ]);
+    expect(r.reports.map((x) => x.error !== undefined)).toEqual([true, false, true, false]);
+  });
+
+  it('does not try an INSERT again caller by caller when the store is unavailable', async () => {
+    const write = async (rows: number[]) => {
+      writes.push(rows);
+      throw new UnavailableError('the event store (ClickHouse) is unavailable: retry later');
+    };
+    const writes: number[][] = [];
+    const batcher = new InsertBatcher(write, { maxRows: 100, maxWaitMs: 10 });
+    const results = await Promise.allSettled([batcher.add([1]), batcher.add([2])]);
+    expect(results.map((x) => x.status)).toEqual(['rejected', 'rejected']);
+    expect(writes).toEqual([[1, 2]]);
   });
 
   it('rejects a split call when any of its writes fails', async () => {

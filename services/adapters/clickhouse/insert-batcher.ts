@@ -5,7 +5,11 @@
 // timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window counted
 // from a write's first row; below that ceiling INSERTs may now be smaller and more frequent.
 // Each caller's promise settles with the INSERTs that carried its rows, so the dispatcher
-// commits queue offsets only after them.
+// commits queue offsets only after them. An INSERT of several callers' rows that the server
+// refused for its data (not an outage) is tried again caller by caller: one caller's bad row
+// fails that caller alone. Otherwise the dispatcher's isolation of a bad record (each record
+// retried on its own) kept meeting the bad row in shared INSERTs, and dropped good records.
+import { UnavailableError } from '../../core/errors.ts';
 
 export interface BatchLimits {
   /** Most rows in one INSERT; a larger call is split over several. Default 5000. */
@@ -105,7 +109,8 @@ export class InsertBatcher<Row> {
   /** Takes up to maxRows rows off the front of the queue, splitting a call if it must. */
   private send(): void {
     const rows: Row[] = [];
-    const waiters = new Set<Waiter>();
+    // Each caller's rows in this INSERT, for a retry caller by caller.
+    const shares = new Map<Waiter, Row[]>();
     while (rows.length < this.maxRows && this.queue.length > 0) {
       const head = this.queue[0]!;
       const room = this.maxRows - rows.length;
@@ -117,41 +122,54 @@ export class InsertBatcher<Row> {
       }
       for (const row of taken) rows.push(row);
       head.waiter.unsent -= taken.length;
-      if (!waiters.has(head.waiter)) {
-        waiters.add(head.waiter);
+      let share = shares.get(head.waiter);
+      if (!share) {
+        shares.set(head.waiter, (share = []));
         head.waiter.running += 1;
       }
+      for (const row of taken) share.push(row);
     }
     this.queuedRows -= rows.length;
     this.lastStarted = performance.now();
-    const insert = this.run(rows, waiters);
+    const insert = this.run(rows, shares);
     this.running.add(insert);
     void insert.finally(() => this.running.delete(insert));
   }
 
-  private async run(rows: Row[], waiters: Set<Waiter>): Promise<void> {
+  private async run(rows: Row[], shares: Map<Waiter, Row[]>): Promise<void> {
+    const outcome = await this.attempt(rows);
+    if (outcome.failed && shares.size > 1 && !(outcome.error instanceof UnavailableError)) {
+      await Promise.all([...shares].map(async ([waiter, own]) => settle(waiter, await this.attempt(own))));
+      return;
+    }
+    for (const waiter of shares.keys()) settle(waiter, outcome);
+  }
+
+  /** One INSERT, reported. */
+  private async attempt(rows: Row[]): Promise<{ failed: boolean; error?: unknown }> {
     const started = performance.now();
-    let error: unknown;
-    let failed = false;
+    let outcome: { failed: boolean; error?: unknown } = { failed: false };
     try {
       await this.write(rows);
-    } catch (e) {
-      error = e;
-      failed = true;
+    } catch (error) {
+      outcome = { failed: true, error };
     }
     const seconds = (performance.now() - started) / 1000;
     try {
-      this.report(failed ? { rows: rows.length, seconds, error } : { rows: rows.length, seconds });
+      this.report(outcome.failed ? { rows: rows.length, seconds, error: outcome.error } : { rows: rows.length, seconds });
     } catch {
       // A broken metrics hook must not decide whether a write succeeded.
     }
-    for (const waiter of waiters) {
-      waiter.running -= 1;
-      if (waiter.failed) continue;
-      if (failed) {
-        waiter.failed = true;
-        waiter.reject(error);
-      } else if (waiter.running === 0 && waiter.unsent === 0) waiter.resolve();
-    }
+    return outcome;
   }
+}
+
+/** One INSERT that carried some of the waiter's rows has ended. */
+function settle(waiter: Waiter, outcome: { failed: boolean; error?: unknown }): void {
+  waiter.running -= 1;
+  if (waiter.failed) return;
+  if (outcome.failed) {
+    waiter.failed = true;
+    waiter.reject(outcome.error);
+  } else if (waiter.running === 0 && waiter.unsent === 0) waiter.resolve();
 }
