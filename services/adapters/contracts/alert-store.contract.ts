@@ -167,6 +167,28 @@ export function describeAlertStoreContract(
       expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
     });
 
+    it("keeps through retention the deliveries that stand for an issue's once-ever alert", async () => {
+      const { project, channel } = await setup();
+      const r = await alerts.createRule(project.id, rule([channel.id]));
+      const keyed = (dedupKey: string) =>
+        delivery(channel.id, { ruleId: r.id, projectId: project.id, dedupKey, kind: 'many_users' });
+      const added = await alerts.enqueueDeliveries([keyed('many_users:7'), keyed('many_users:8:123'), keyed('frequent:7:9')]);
+      for (const d of added) {
+        await alerts.recordAttempt(
+          d.id,
+          { at: new Date(), statusCode: 200, latencyMs: 5, verdict: 'delivered', error: null },
+          { status: 'delivered' },
+        );
+      }
+      await alerts.deleteFinishedDeliveriesBefore(new Date(Date.now() + 60_000));
+      // A lifetime many_users alert is once per issue: its delivery is what keeps it from firing
+      // again. Deleted with retention, the issue alerted again on its next event, every 90 days.
+      const kept = (dedupKey: string) => ({ ruleId: r.id, channelId: channel.id, dedupKey });
+      expect(await alerts.existingDeliveryKeys([kept('many_users:7'), kept('many_users:8:123'), kept('frequent:7:9')])).toEqual(
+        new Set([`${r.id}:${channel.id}:many_users:7`]),
+      );
+    });
+
     it('keeps whether a rule is enabled, and records when it last fired: an alert added, not a test or a repeat', async () => {
       const { project, channel } = await setup();
       const r = await alerts.createRule(project.id, rule([channel.id], { enabled: false }));

@@ -454,8 +454,11 @@ export class PgAlertStore implements AlertStore {
   }
 
   async deleteFinishedDeliveriesBefore(cutoff: Date) {
+    // Except a lifetime many_users alert's (key many_users:<issue>, no window): once per issue,
+    // and its row is what says it was sent (evaluate-triggers.ts). One per issue and rule.
     const deleted = await this.db.query(
-      `DELETE FROM alert_deliveries WHERE status IN ('delivered', 'failed', 'summarized') AND finished_at < $1`,
+      `DELETE FROM alert_deliveries WHERE status IN ('delivered', 'failed', 'summarized') AND finished_at < $1
+         AND (dedup_key IS NULL OR dedup_key !~ '^many_users:[0-9]+$')`,
       [cutoff],
     );
     return deleted.affectedRows;
