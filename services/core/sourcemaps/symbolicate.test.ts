@@ -216,6 +216,28 @@ describe('parseSourceMap', () => {
     // Within the bounds, read as before.
     expect(parseSourceMap(sections({ offset: { line: 999_999, column: 0 }, map: inner })).map.sources).toEqual(['a']);
   });
+
+  it('refuses what trace-mapping would loop over by its "length": sections and ignore lists that are not lists', () => {
+    const inner = { version: 3, sources: ['a'], mappings: 'AAAA' };
+    // trace-mapping takes any map with a "sections" key as sectioned and reads sections.length:
+    // an object standing for a list slipped past the offset check (taken for a flat map).
+    const likeAList = {
+      version: 3,
+      sources: [],
+      mappings: '',
+      sections: { length: 1, 0: { offset: { line: 2_000_000, column: 0 }, map: inner } },
+    };
+    expect(() => parseSourceMap(JSON.stringify(likeAList))).toThrow(/"sections" is not a list/);
+    // It pushes every entry of a section's ignore list up to its "length" (10^9 of them took the heap).
+    for (const key of ['ignoreList', 'x_google_ignoreList']) {
+      const section = { offset: { line: 0, column: 0 }, map: { ...inner, [key]: { length: 3 } } };
+      expect(() => parseSourceMap(JSON.stringify({ version: 3, sections: [section] }))).toThrow(
+        new RegExp(`"${key}" must be a list of source indexes`),
+      );
+      expect(() => parseSourceMap(JSON.stringify({ ...inner, [key]: [0, 'x'] }))).toThrow(/must be a list of source indexes/);
+      expect(parseSourceMap(JSON.stringify({ ...inner, [key]: [0] })).map.sources).toEqual(['a']);
+    }
+  });
 });
 
 describe('debugIdsNeeded', () => {

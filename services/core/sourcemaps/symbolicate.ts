@@ -97,6 +97,8 @@ const MAX_SECTION_DEPTH = 4;
 
 /** Checks what trace-mapping takes on trust: the mappings of every map, and the sections' offsets. */
 function checkMapShape(fields: Record<string, unknown>, depth: number, baseLine: number): void {
+  // Sectioned as trace-mapping tells it (the key alone), which then loops to sections.length.
+  if ('sections' in fields && !Array.isArray(fields.sections)) throw new SourceMapError('source map "sections" is not a list');
   if (!Array.isArray(fields.sections)) {
     if (!Array.isArray(fields.sources)) throw new SourceMapError('source map has no "sources" array');
     if (typeof fields.mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
@@ -114,6 +116,14 @@ function checkMapShape(fields: Record<string, unknown>, depth: number, baseLine:
     checkTexts(fields, 'names', false);
     if (fields.sourceRoot !== undefined && fields.sourceRoot !== null && typeof fields.sourceRoot !== 'string') {
       throw new SourceMapError('source map "sourceRoot" is not a string');
+    }
+    // trace-mapping copies a section's ignore list entry by entry, up to its "length".
+    for (const key of ['ignoreList', 'x_google_ignoreList']) {
+      const list = fields[key];
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list) || !list.every((index) => Number.isSafeInteger(index) && index >= 0)) {
+        throw new SourceMapError(`source map "${key}" must be a list of source indexes`);
+      }
     }
     return;
   }
