@@ -133,7 +133,7 @@ describe('recording a batch of 250 against tables of 20,000 rows', () => {
         projectId,
         two.rows.map((r) => r.id),
       ),
-    ).toBe(2);
+    ).toHaveLength(2);
     const statements = busy.statements.slice(before).map(({ sql }) => sql);
     expect(statements.some((sql) => /processed_events/.test(sql))).toBe(false);
     const shape = await planOf(busy, /^\s*DELETE FROM issues/);
