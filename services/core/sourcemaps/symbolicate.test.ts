@@ -560,6 +560,15 @@ describe('symbolicateEvent with hand-written maps', () => {
     expect(symbolicateOne({ abs_path: BUNDLE_URL, lineno: 1 }, later)).toMatchObject({ filename: 'a.js', lineno: 1 });
   });
 
+  it('leaves a frame in code the map marks as unmapped as it is, rather than giving it the next mapping', () => {
+    // Columns 0-1 are a segment with no source (a bundler's runtime, a polyfill without a map);
+    // column 2 maps to a.js. A frame at column 1 was given a.js, line 1: another module's code.
+    const unmapped = map({ sources: ['a.js'], mappings: 'A,EAAA' });
+    const frame = { abs_path: BUNDLE_URL, lineno: 1, colno: 2, filename: 'bundle.min.js' };
+    expect(symbolicateOne(frame, unmapped)).toMatchObject({ filename: 'bundle.min.js', lineno: 1, colno: 2 });
+    expect(symbolicateOne({ ...frame, colno: 3 }, unmapped)).toMatchObject({ filename: 'a.js', lineno: 1, colno: 1 });
+  });
+
   it('strips "async " from abs_path for the lookup', () => {
     const frame = symbolicateOne({ abs_path: `async ${BUNDLE_URL}`, lineno: 1 }, map({ sources: ['a.js'] }));
     expect(frame).toMatchObject({ filename: 'a.js', abs_path: 'https://shop.example/static/a.js' });

@@ -291,7 +291,11 @@ function symbolicateFrame(
 
   const { map } = parsed;
   let position = originalPositionFor(map, { line: lineno, column, bias: GREATEST_LOWER_BOUND });
-  if (position.source === null) position = originalPositionFor(map, { line: lineno, column, bias: LEAST_UPPER_BOUND });
+  // The next mapping only when nothing on the line precedes the column: a segment without a source
+  // there marks code the map does not cover, which is left minified, not given another module's lines.
+  if (position.source === null && traceSegment(map, lineno - 1, column) === null) {
+    position = originalPositionFor(map, { line: lineno, column, bias: LEAST_UPPER_BOUND });
+  }
   // The source by the segment's own index where the lookup found one: by its name, two sections of
   // an indexed map that each name `../src/index.ts` gave the second's frames the first's lines.
   // A segment pointing past `sources` resolves to undefined, not null; treat it like no mapping.
