@@ -97,7 +97,7 @@ export interface AlertStore {
   ): Promise<void>;
   /** Newest first, each with its attempts (oldest first). */
   listDeliveries(channelId: number, limit: number): Promise<Array<Delivery & { attemptLog: DeliveryAttempt[] }>>;
-  /** Deliveries to the channel created since `since`, held ones excluded (its rate limit). */
+  /** Deliveries to the channel created since `since`, held ones and tests excluded (its rate limit). */
   countDeliveriesSince(channelId: number, since: Date): Promise<number>;
 
   /** Channels whose oldest held delivery is from `heldBefore` or earlier, and that got no overflow summary since `summarizedSince`. */
