@@ -14,33 +14,39 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
+/** An admin socket on fresh embedded stores, in a directory of its own; closed after the tests (closing twice is harmless). */
+async function openSocket(): Promise<{ path: string; socket: { close(): Promise<void> } }> {
+  const dir = await mkdtemp(join(tmpdir(), 'errata-sock-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const stores: EmbeddedStores = await openEmbeddedStores();
+  cleanup.push(() => stores.close());
+  await stores.metadata.ensureOrganization('default', 'Default');
+  const { path } = await adminSocketPlace(dir);
+  const socket = await startAdminSocket(
+    path,
+    {
+      metadata: stores.metadata,
+      users: stores.users,
+      alerts: stores.alerts,
+      secrets: missingSecretBox(),
+      baseUrl: 'http://localhost:8000',
+      webhookAllowHosts: [],
+    },
+    createLogger('silent'),
+  );
+  cleanup.push(() => socket.close());
+  return { path, socket };
+}
+
 describe('admin socket', () => {
   it('is created owner-only, and answers admin operations', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'errata-sock-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const stores: EmbeddedStores = await openEmbeddedStores();
-    cleanup.push(() => stores.close());
-    await stores.metadata.ensureOrganization('default', 'Default');
-    const { path } = await adminSocketPlace(dir);
     const previous = process.umask(0o000);
-    let socket;
+    let path;
     try {
-      socket = await startAdminSocket(
-        path,
-        {
-          metadata: stores.metadata,
-          users: stores.users,
-          alerts: stores.alerts,
-          secrets: missingSecretBox(),
-          baseUrl: 'http://localhost:8000',
-          webhookAllowHosts: [],
-        },
-        createLogger('silent'),
-      );
+      ({ path } = await openSocket());
     } finally {
       process.umask(previous);
     }
-    cleanup.push(() => socket.close());
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const created = (await callAdminSocket(path, 'createproject', { name: 'Sock' })) as { dsn: string };
     expect(created.dsn).toMatch(/^http:\/\/[0-9a-f]{32}@localhost:8000\/\d+$/);
@@ -64,24 +70,7 @@ describe('admin socket', () => {
   });
 
   it('answers an operation under way when it closes, then closes', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'errata-sock-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const stores: EmbeddedStores = await openEmbeddedStores();
-    cleanup.push(() => stores.close());
-    await stores.metadata.ensureOrganization('default', 'Default');
-    const { path } = await adminSocketPlace(dir);
-    const socket = await startAdminSocket(
-      path,
-      {
-        metadata: stores.metadata,
-        users: stores.users,
-        alerts: stores.alerts,
-        secrets: missingSecretBox(),
-        baseUrl: 'http://localhost:8000',
-        webhookAllowHosts: [],
-      },
-      createLogger('silent'),
-    );
+    const { path, socket } = await openSocket();
     // A request under way (its body half sent) as the server stops: it was cut off unanswered.
     const body = JSON.stringify({ name: 'Stopping' });
     const answer = new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
