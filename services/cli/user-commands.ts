@@ -4,6 +4,7 @@
 import { Option, type Command } from 'commander';
 import { HUMAN_ROLES } from '../core/auth/capabilities.ts';
 import { UserInputError } from '../core/errors.ts';
+import { checkEmail } from '../core/people/users.ts';
 import type { CliIo } from './cli-io.ts';
 import { readPassword } from './password-input.ts';
 
@@ -28,6 +29,8 @@ export function registerUserCommands(program: Command, io: CliIo): void {
         throw new UserInputError(`--owner and --role ${options.role} disagree: give one of them`);
       }
       const role = options.owner ? 'owner' : (options.role ?? 'member');
+      // Checked before the password is asked for, twice: a typo in the email was told only after.
+      checkEmail(options.email);
       const password = await readPassword({ stdin: Boolean(options.passwordStdin) });
       const result = (await io.admin('createuser', { email: options.email, name: options.name, role, password })) as {
         user: UserJson;

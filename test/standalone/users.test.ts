@@ -83,6 +83,9 @@ describe('errata createuser, listusers, resetpassword, deleteuser', () => {
     expect(short.stderr).not.toContain('short\n');
     const notEmail = await runCli(['createuser', '--email', 'nobody', '--password-stdin'], env, PASSWORD);
     expect(notEmail.stderr).toMatch(/"nobody" is not an email address: give one like ada@example.com/);
+    // Told before the password is asked for (twice, at a terminal): it was told only after.
+    const beforePassword = await runCli(['createuser', '--email', 'nobody', '--owner'], env);
+    expect(beforePassword.stderr).toMatch(/"nobody" is not an email address/);
     const role = await runCli(['createuser', '--email', 'a@example.com', '--role', 'triage', '--password-stdin'], env, PASSWORD);
     expect(role.stderr).toMatch(/Allowed choices are owner, admin, member/);
     const disagree = await runCli(
