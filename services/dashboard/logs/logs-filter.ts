@@ -82,7 +82,10 @@ export function logsWindow(
   pagedFrom?: number,
 ): { since: number; until: number } {
   const end = now.getTime() / 1000;
-  const oldest = end - maxMinutes * 60;
+  // Retention's start, rounded up to a minute: a window cut to it keeps its histogram on the
+  // store's per-minute counts. From any other second, every record of the window was read and
+  // counted (from=2000-01-01: all 90 days of them, on every page view).
+  const oldest = Math.ceil((end - maxMinutes * 60) / 60) * 60;
   if (filter.from || filter.to) {
     const until = filter.to ? Date.parse(filter.to) / 1000 : end;
     const since = Math.max(oldest, filter.from ? Date.parse(filter.from) / 1000 : until - WINDOW_MINUTES[filter.window] * 60);
