@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ErrataError, UnavailableError, UserInputError } from '../../core/errors.ts';
 import { ConfigError } from '../config.ts';
+import { closeServer } from '../lifecycle.ts';
 import type { Logger } from '../logger.ts';
 import { runAdminOperation, type AdminContext } from './operations.ts';
 
@@ -121,16 +122,11 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
   }
   await chmod(path, 0o600);
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        const cutOff = setTimeout(() => server.closeAllConnections(), CLOSE_WAIT_MS);
-        server.close(() => {
-          clearTimeout(cutOff);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }).then(() => rm(path, { force: true })),
+    close: async () => {
+      closing = true;
+      await closeServer(server, CLOSE_WAIT_MS);
+      await rm(path, { force: true });
+    },
   };
 }
 
