@@ -76,10 +76,7 @@ const CLOSE_WAIT_MS = 10_000;
 
 export async function startAdminSocket(path: string, ctx: AdminContext, logger: Logger): Promise<{ close(): Promise<void> }> {
   await rm(path, { force: true });
-  let closing = false;
   const server: Server = createServer((req, res) => {
-    // Once closing, each connection goes as soon as its answer is written.
-    res.once('finish', () => closing && server.closeIdleConnections());
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -123,7 +120,6 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
   await chmod(path, 0o600);
   return {
     close: async () => {
-      closing = true;
       await closeServer(server, CLOSE_WAIT_MS);
       await rm(path, { force: true });
     },

@@ -1,0 +1,47 @@
+import { Agent, createServer, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { deferred } from '../../test/support/deferred.ts';
+import { closeServer, listen } from './lifecycle.ts';
+
+/** Far beyond the test's own timeout: the close must not wait for the cut-off. */
+const CUT_OFF_MS = 10 * 60_000;
+
+describe('closeServer', () => {
+  it('ends a connection that has sent nothing at once, lets a request in flight finish, then ends its connection', async () => {
+    const answer = deferred();
+    const requested = deferred();
+    const server = createServer((_req, res) => {
+      requested.resolve();
+      void answer.promise.then(() => res.end('done'));
+    });
+    server.keepAliveTimeout = CUT_OFF_MS;
+    const { port } = await listen(server, '127.0.0.1', 0);
+
+    const silent: Socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const silentClosed = new Promise((resolve) => silent.once('close', resolve));
+    silent.on('error', () => undefined);
+
+    const response = new Promise<string>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/', agent: new Agent({ keepAlive: true }) }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(body));
+      })
+        .on('error', reject)
+        .end();
+    });
+    await requested.promise;
+
+    let closed = false;
+    const closing = closeServer(server, CUT_OFF_MS).then(() => (closed = true));
+    await silentClosed; // before the fix, only at the cut-off
+    expect(closed).toBe(false); // the request in flight still holds the server
+
+    answer.resolve();
+    expect(await response).toBe('done');
+    await closing; // before the fix, only at the cut-off: the answered connection was kept alive
+    expect(closed).toBe(true);
+  });
+});
