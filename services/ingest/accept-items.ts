@@ -12,7 +12,7 @@ import { encodeQueuedItem, TOPICS, type QueuedItemHeader } from '../core/pipelin
 import type { Queue, QueueRecord } from '../core/ports/queue.ts';
 import type { Metrics } from '../runtime/metrics.ts';
 import type { KeyCache, KeyInfo } from './key-cache.ts';
-import { formatBytes, ingestBusy } from './read-body.ts';
+import { formatBytes, UNBOUNDED_LEASE, type MemoryLease } from './read-body.ts';
 
 export interface IngestDeps {
   queue: Queue;
@@ -43,11 +43,6 @@ interface Submission {
   sentAt?: string;
 }
 
-/** The request's share of ingest memory (read-body.ts BodyBudget): queued copies count too. */
-export interface MemoryLease {
-  take(bytes: number): boolean;
-}
-
 export interface AcceptResult {
   /** Set when an event was accepted. */
   eventId?: string;
@@ -69,7 +64,7 @@ export async function acceptItems(
   deps: IngestDeps,
   key: KeyInfo,
   submission: Submission,
-  lease: MemoryLease = { take: () => true },
+  lease: Pick<MemoryLease, 'take'> = UNBOUNDED_LEASE,
 ): Promise<AcceptResult> {
   const routed = submission.items.map((item) => ({ item, route: routeItem(item.type) }));
   refuseOversized(deps, routed);
@@ -143,16 +138,19 @@ export async function acceptItems(
   }
 
   // The queued copies are charged before anything is written: a request whose items would
-  // outgrow ingest's memory is refused whole (503, SDKs retry) instead of half-written.
+  // outgrow ingest's memory is refused whole (503, SDKs retry; 413 when it needs more than all
+  // of it) instead of half-written.
   const queuedBytes = accepted.reduce((sum, { record }) => sum + record.value.length, 0);
   // Items refused with a 503 were not accepted: their share of the rate limit goes back, or a
   // queue outage spent the project's minute and good events met 429 once it was over.
   const giveBack = () => {
     for (const { charged, quantity } of accepted) deps.limiter.giveBack(charged.bucket, charged.perMinute, quantity);
   };
-  if (!lease.take(queuedBytes)) {
+  const refusal = lease.take(queuedBytes);
+  if (refusal) {
     giveBack();
-    throw ingestBusy();
+    if (refusal instanceof UnavailableError) throw refusal;
+    throw dropping(refusal, ...accepted.map(({ category, quantity }) => outcome('too_large', category, quantity)));
   }
   try {
     await publish(deps, accepted);

@@ -202,20 +202,48 @@ describe('every refusal records its outcome once, where the request ends', () =>
       { 'invalid_json/error': 1 },
     ],
     ['a GET to /store/ without a key', { endpoint: 'store', method: 'GET', query: '?sentry_data=%7B%7D', body: '' }, 401, {}],
-    ['ingest out of memory (retried by the SDK)', { ingest: () => starved, body: Buffer.alloc(60 * 1024, 0x20) }, 503, {}],
+    [
+      'a body larger than all of ingest memory (never storable)',
+      { ingest: () => starved, body: Buffer.alloc(60 * 1024, 0x20) },
+      413,
+      { 'too_large/unknown': 1 },
+    ],
   ])('%s', async (_name, c, status, recorded) => {
     expect(await walk(c)).toEqual({ status, recorded });
   });
 
-  it('gives back the rate limit of items refused with 503, so the project is not limited once ingest recovers', async () => {
-    // Room for a large event's body but not for its queued copy beside it: 503, retried by the SDK.
-    const cramped = await startIngest({ eventsPerMinute: 2, logsPerMinute: 0 }, 6 * 1024);
+  it('answers 503 while other requests hold ingest memory, recording nothing (retried by the SDK)', async () => {
+    const other = starved.bodyBudget.lease();
+    expect(other.take(24 * 1024)).toBeUndefined();
+    try {
+      expect(await walk({ ingest: () => starved, body: Buffer.alloc(16 * 1024, 0x20) })).toEqual({ status: 503, recorded: {} });
+    } finally {
+      other.release();
+    }
+  });
+
+  it('gives back the rate limit of items refused for memory, so the project is not limited once ingest recovers', async () => {
     const large = envelope(event('x'.repeat(3300)));
-    for (let i = 0; i < 2; i++) expect(await walk({ ingest: () => cramped, body: large })).toEqual({ status: 503, recorded: {} });
-    // Before, the two refused events had spent the project's minute: this one met 429.
-    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(200);
-    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(200);
-    expect((await walk({ ingest: () => cramped, body: envelope(event()) })).status).toBe(429);
+    // Before, the refused events had spent the project's minute: the first of these met 429.
+    const limitedOnlyAfterTwo = async (ingest: Ingest) => {
+      for (const status of [200, 200, 429])
+        expect((await walk({ ingest: () => ingest, body: envelope(event()) })).status).toBe(status);
+    };
+
+    // Room for the large event's body beside another request, not for its queued copy too: 503.
+    const shared = await startIngest({ eventsPerMinute: 2, logsPerMinute: 0 }, 16 * 1024);
+    const other = shared.bodyBudget.lease();
+    expect(other.take(10 * 1024)).toBeUndefined();
+    for (let i = 0; i < 2; i++) expect(await walk({ ingest: () => shared, body: large })).toEqual({ status: 503, recorded: {} });
+    other.release();
+    await limitedOnlyAfterTwo(shared);
+
+    // Room for its body alone, never for its queued copy beside it: 413, the event dropped.
+    const cramped = await startIngest({ eventsPerMinute: 2, logsPerMinute: 0 }, 6 * 1024);
+    for (let i = 0; i < 2; i++) {
+      expect(await walk({ ingest: () => cramped, body: large })).toEqual({ status: 413, recorded: { 'too_large/error': 1 } });
+    }
+    await limitedOnlyAfterTwo(cramped);
   });
 
   it('counts what a request accepted in part: records over the rate limit beside an accepted event', async () => {

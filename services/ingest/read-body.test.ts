@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capturedRequest } from '../../test/fixtures/sdk-fixtures.ts';
-import { ErrataError, ForbiddenError, UnavailableError } from '../core/errors.ts';
+import { ErrataError, ForbiddenError, PayloadTooLargeError, UnavailableError } from '../core/errors.ts';
 import { BodyBudget, readBody, type BodyLimits, type FirstLineCheck } from './read-body.ts';
 
 // A real HTTP server, so the body arrives as a socket stream exactly as in production.
@@ -99,7 +99,7 @@ describe('readBody', () => {
     expect((await post(text, { 'content-encoding': 'zstd-nope' })).json.error).toMatch(/unsupported Content-Encoding/);
   });
 
-  it('answers 503 when bodies in flight would exceed the shared budget, and gives the budget back', async () => {
+  it('answers 503 when bodies in flight would exceed the shared budget, and 413 for a body larger than all of it', async () => {
     const budget = new BodyBudget(10 * 1024);
     const small = createServer(async (req, res) => {
       const lease = budget.lease();
@@ -107,7 +107,7 @@ describe('readBody', () => {
         const body = await readBody(req, limits, lease);
         res.end(JSON.stringify({ ok: true, length: body.length }));
       } catch (error) {
-        res.statusCode = error instanceof UnavailableError ? 503 : 500;
+        res.statusCode = error instanceof UnavailableError ? 503 : error instanceof PayloadTooLargeError ? 413 : 500;
         res.end(JSON.stringify({ error: (error as Error).message }));
       } finally {
         lease.release();
@@ -115,11 +115,24 @@ describe('readBody', () => {
     });
     await new Promise<void>((resolve) => small.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(small.address() as AddressInfo).port}/`;
+    const post = (bytes: number) => fetch(url, { method: 'POST', body: Buffer.alloc(bytes) });
     try {
-      const refused = await fetch(url, { method: 'POST', body: Buffer.alloc(20 * 1024) });
-      expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { error: string }).error).toMatch(/ingest is busy/);
-      for (let i = 0; i < 3; i++) expect((await fetch(url, { method: 'POST', body: Buffer.alloc(8 * 1024) })).status).toBe(200);
+      // Another request holds 8 KiB: 4 KiB more would fit alone, so it is busy, for now.
+      const other = budget.lease();
+      expect(other.take(8 * 1024)).toBeUndefined();
+      const busy = await post(4 * 1024);
+      expect(busy.status).toBe(503);
+      expect(((await busy.json()) as { error: string }).error).toMatch(/ingest is busy/);
+      other.release();
+      for (let i = 0; i < 3; i++) expect((await post(8 * 1024)).status).toBe(200);
+
+      // More than the whole budget would be refused at every retry: 413, saying what to change.
+      const never = await post(20 * 1024);
+      expect(never.status).toBe(413);
+      expect(((await never.json()) as { error: string }).error).toMatch(
+        /needs more than the 10 KiB that ingest holds for all requests at once \(ERRATA_INGEST_MEMORY_BYTES/,
+      );
+      expect((await post(8 * 1024)).status).toBe(200); // its share went back
     } finally {
       await new Promise<void>((resolve) => small.close(() => resolve()));
     }
@@ -205,7 +218,7 @@ async function withReader(
   let taken = 0;
   const reader = createServer(async (req, res) => {
     try {
-      const body = await readBody(req, readLimits, { take: (bytes) => ((taken += bytes), true) }, firstLine);
+      const body = await readBody(req, readLimits, { take: (bytes) => void (taken += bytes) }, firstLine);
       res.end(JSON.stringify({ ok: true, length: body.length, sha: body.toString('base64').slice(0, 40) }));
     } catch (error) {
       res.statusCode =

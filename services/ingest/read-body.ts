@@ -41,6 +41,7 @@ export interface FirstLineCheck {
 /**
  * Bytes all request bodies being handled may hold together (ERRATA_INGEST_MEMORY_BYTES): many
  * large envelopes at once get 503 and are retried by their SDKs, instead of exhausting memory.
+ * A request that needs more than all of it alone gets 413: it would be refused at every retry.
  */
 export class BodyBudget {
   private used = 0;
@@ -48,14 +49,15 @@ export class BodyBudget {
   constructor(readonly limit: number) {}
 
   /** A share of the budget for one request; release it when the request is done. */
-  lease(): { take(bytes: number): boolean; release(): void } {
+  lease(): MemoryLease {
     let held = 0;
     return {
       take: (bytes) => {
-        if (this.used + bytes > this.limit) return false;
+        if (held + bytes > this.limit) return tooLarge(moreThanBudget(this.limit), this.limit);
+        if (this.used + bytes > this.limit) return ingestBusy();
         this.used += bytes;
         held += bytes;
-        return true;
+        return undefined;
       },
       release: () => {
         this.used -= held;
@@ -65,12 +67,22 @@ export class BodyBudget {
   }
 }
 
+/** A request's share of ingest memory: its body, then the queued copies of its items. */
+export interface MemoryLease {
+  /** Takes `bytes` more, or says why not: ingest is busy (503), or the request alone is too large (413). */
+  take(bytes: number): UnavailableError | PayloadTooLargeError | undefined;
+  release(): void;
+}
+
+/** For callers that hold no budget (tests, tools): takes anything. */
+export const UNBOUNDED_LEASE: MemoryLease = { take: () => undefined, release: () => {} };
+
 type Encoding = 'identity' | 'gzip' | 'deflate' | 'br';
 
 export async function readBody(
   req: IncomingMessage,
   limits: BodyLimits,
-  lease: { take(bytes: number): boolean } = { take: () => true },
+  lease: Pick<MemoryLease, 'take'> = UNBOUNDED_LEASE,
   firstLine?: FirstLineCheck,
 ): Promise<Buffer> {
   const encoding = contentEncoding(req.headers['content-encoding']);
@@ -87,7 +99,7 @@ function collectBody(
   req: IncomingMessage,
   encoding: Encoding,
   limits: BodyLimits,
-  lease: { take(bytes: number): boolean },
+  lease: Pick<MemoryLease, 'take'>,
   firstLine: FirstLineCheck | undefined,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -167,7 +179,8 @@ function collectBody(
       if (bodyBytes > limits.maxDecompressedBytes) return finish(bodyTooLarge(limits.maxDecompressedBytes));
       if (encoding !== 'identity' && bodyBytes > RATIO_FREE_BYTES && bodyBytes > wireBytes * ratio)
         return finish(ratioTooHigh(ratio));
-      if (!lease.take(chunk.length)) return finish(ingestBusy());
+      const refusal = lease.take(chunk.length);
+      if (refusal) return finish(refusal);
       chunks.push(chunk);
       if (lineState !== 'waiting') return;
       // The body's first line as it is, up to its first newline: what Relay reads for a key
@@ -182,7 +195,8 @@ function collectBody(
       if (encoding === 'identity') return onBody(chunk);
       decode ??= startDecoder(encoding, chunk);
       if (lineState !== 'waiting') {
-        if (!lease.take(chunk.length)) return finish(ingestBusy());
+        const refusal = lease.take(chunk.length);
+        if (refusal) return finish(refusal);
         held.push(chunk);
         return;
       }
@@ -218,7 +232,7 @@ function collectBody(
 }
 
 /** Ingest's memory budget is spent (bodies, or their queued copies): SDKs that honour Retry-After wait rather than retry at once. */
-export function ingestBusy(): UnavailableError {
+function ingestBusy(): UnavailableError {
   return new UnavailableError('ingest is busy with other large requests: retry shortly', { retryAfterSeconds: 1 });
 }
 
@@ -272,6 +286,14 @@ function firstLineTooLong(limit: number): PayloadTooLargeError {
   return tooLarge(
     `envelope header exceeds ${formatBytes(limit)}: send the DSN key in X-Sentry-Auth or as sentry_key, ` +
       'or a shorter header (event_id, dsn, sdk name and version)',
+  );
+}
+
+function moreThanBudget(limit: number): string {
+  return (
+    `the request needs more than the ${formatBytes(limit)} that ingest holds for all requests at once ` +
+    '(ERRATA_INGEST_MEMORY_BYTES; its body, compressed and not, and the queued copies of its items): ' +
+    'send fewer or smaller items per request'
   );
 }
 

@@ -18,10 +18,10 @@ import {
   type EnvelopeRequest,
 } from '../core/ingest/envelope-auth.ts';
 import { checkStatedProject } from '../core/ingest/stated-project.ts';
-import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps, type MemoryLease } from './accept-items.ts';
+import { acceptItems, authorizeKey, type AcceptResult, type IngestDeps } from './accept-items.ts';
 import type { KeyInfo } from './key-cache.ts';
 import { storeDataFromQuery, TRANSPARENT_PIXEL } from './get-store.ts';
-import { formatBytes, readBody, type BodyBudget, type BodyLimits, type FirstLineCheck } from './read-body.ts';
+import { formatBytes, readBody, type BodyBudget, type BodyLimits, type FirstLineCheck, type MemoryLease } from './read-body.ts';
 
 /**
  * Longest envelope header read before the key it carries is checked, when the request itself

@@ -17,6 +17,8 @@ import { createMetrics, outcomeRecorder, type Metrics } from '../../services/run
 export interface IngestEndpoint {
   url: string;
   metrics: Metrics;
+  /** Its memory budget, which a test may take a share of, as another request in flight does. */
+  bodyBudget: BodyBudget;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startIngestEndpoint(
   options: IngestEndpointOptions = {},
 ): Promise<IngestEndpoint> {
   const metrics = createMetrics({ processMetrics: false });
+  const bodyBudget = new BodyBudget(options.memoryBytes ?? 64 * 1024 * 1024);
   const app = createHttpApp({ logger: createLogger('silent'), metrics, health: [] });
   app.use(
     sdkEndpoints({
@@ -50,7 +53,7 @@ export async function startIngestEndpoint(
         maxDecompressedBytes: 1024 * 1024,
         maxCompressionRatio: 10,
       },
-      bodyBudget: new BodyBudget(options.memoryBytes ?? 64 * 1024 * 1024),
+      bodyBudget,
     }),
   );
   const server: Server = app.listen(0, '127.0.0.1');
@@ -58,6 +61,7 @@ export async function startIngestEndpoint(
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     metrics,
+    bodyBudget,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
