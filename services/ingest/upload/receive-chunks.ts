@@ -9,6 +9,7 @@ import { PayloadTooLargeError, UserInputError } from '../../core/errors.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { CHUNK_SIZE, CHUNKS_PER_REQUEST, MAX_REQUEST_BYTES, SHA1 } from '../../core/sourcemaps/upload-protocol.ts';
 import type { ChunkQuota, QuotaProject } from './chunk-quota.ts';
+import type { MemoryLease } from '../read-body.ts';
 import { chunkExists, inflatedSha1, sha1Of, storeChunk } from './chunk-store.ts';
 
 interface Part {
@@ -22,6 +23,7 @@ export async function receiveChunks(
   blobs: BlobStore,
   project: QuotaProject,
   quota: ChunkQuota,
+  lease: Pick<MemoryLease, 'take'>,
 ): Promise<number> {
   if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BYTES) {
     throw new PayloadTooLargeError(
@@ -29,7 +31,7 @@ export async function receiveChunks(
       MAX_REQUEST_BYTES,
     );
   }
-  const parts = await readParts(req, (await import('busboy')).default);
+  const parts = await readParts(req, (await import('busboy')).default, lease);
   // A project whose chunks already fill its quota is refused before any part is inflated.
   if (parts.length > 0) quota.check(project);
   for (const part of parts) {
@@ -49,8 +51,13 @@ export async function receiveChunks(
   return parts.length;
 }
 
-/** `busboy` is handed in, loaded with the first upload: a server that never receives one need not hold it. */
-function readParts(req: IncomingMessage, busboy: typeof import('busboy')): Promise<Part[]> {
+/**
+ * `busboy` is handed in, loaded with the first upload: a server that never receives one need not
+ * hold it. The parts are held until they are stored, so the bytes received are charged to
+ * ingest's memory budget as they arrive: any number of chunk requests at once (32 MiB each)
+ * could take the process's memory.
+ */
+function readParts(req: IncomingMessage, busboy: typeof import('busboy'), lease: Pick<MemoryLease, 'take'>): Promise<Part[]> {
   return new Promise((resolve, reject) => {
     let parser: Busboy;
     try {
@@ -67,18 +74,27 @@ function readParts(req: IncomingMessage, busboy: typeof import('busboy')): Promi
       failure ??= error;
     };
     let received = 0;
-    req.on('data', (piece: Buffer) => {
-      received += piece.length;
-      if (received <= MAX_REQUEST_BYTES) return;
+    // Abandoned, the rest of the body is read and dropped, charged to nothing.
+    const abandon = (error: Error) => {
+      req.off('data', onData);
       req.unpipe(parser);
       req.resume();
-      reject(
-        new PayloadTooLargeError(
-          `request too large: at most ${MAX_REQUEST_BYTES} bytes per chunk upload request`,
-          MAX_REQUEST_BYTES,
-        ),
-      );
-    });
+      reject(error);
+    };
+    const onData = (piece: Buffer) => {
+      received += piece.length;
+      if (received > MAX_REQUEST_BYTES) {
+        return abandon(
+          new PayloadTooLargeError(
+            `request too large: at most ${MAX_REQUEST_BYTES} bytes per chunk upload request`,
+            MAX_REQUEST_BYTES,
+          ),
+        );
+      }
+      const refusal = lease.take(piece.length);
+      if (refusal) abandon(refusal);
+    };
+    req.on('data', onData);
     parser.on('file', (field, stream, info) => {
       const name = info.filename ?? '';
       if ((field !== 'file' && field !== 'file_gzip') || !SHA1.test(name)) {

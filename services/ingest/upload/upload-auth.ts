@@ -3,7 +3,7 @@
 // answered as sentry-cli prints them: `{"detail": "..."}`.
 import type Koa from 'koa';
 import { hashSecret, UPLOAD_TOKEN_PREFIX } from '../../core/auth/secrets.ts';
-import { ErrataError, RateLimitedError, UnauthorizedError } from '../../core/errors.ts';
+import { ErrataError, isBusy, RateLimitedError, UnauthorizedError } from '../../core/errors.ts';
 import type { MetadataStore, UploadToken } from '../../core/ports/metadata-store.ts';
 import { ERROR_STATUS } from '../../runtime/http.ts';
 
@@ -35,7 +35,7 @@ export function sentryStyleErrors(): Koa.Middleware {
       if (!(error instanceof ErrataError)) throw error;
       ctx.status = ERROR_STATUS[error.code];
       if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer realm="errata"');
-      if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof RateLimitedError || isBusy(error)) ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.body = { detail: error.message };
     }
   };

@@ -15,6 +15,7 @@ import { createUploadToken } from '../../core/provisioning/upload-tokens.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { MAX_WAITING_ASSEMBLIES_PER_PROJECT } from './assembly-queue.ts';
 import { chunkKey } from './blob-keys.ts';
+import { BodyBudget } from '../read-body.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const sha1 = (data: Uint8Array) => createHash('sha1').update(data).digest('hex');
@@ -74,7 +75,12 @@ afterAll(async () => {
 });
 
 /** An upload app on its own blob directory, with projects (each with the bundle's one chunk stored) and their tokens. */
-async function uploadApp(projects: string[], maxAssemblies: number, assemblyMarkMs?: number) {
+async function uploadApp(
+  projects: string[],
+  maxAssemblies: number,
+  assemblyMarkMs?: number,
+  bodyBudget = new BodyBudget(64 * 1024 * 1024),
+) {
   const inner = await openFsBlobStore(await mkdtemp(join(dir, 'blobs-')));
   const blobs = new GatedBlobs(inner);
   const organization = (await stores.metadata.ensureOrganization('default', 'Default'))!;
@@ -109,6 +115,7 @@ async function uploadApp(projects: string[], maxAssemblies: number, assemblyMark
       logger: createLogger('silent'),
       baseUrl: 'http://localhost',
       uploadLimits: { maxAssemblies, chunkBytesPerProject: 64 * 1024 * 1024 },
+      bodyBudget,
       ...(assemblyMarkMs !== undefined && { assemblyMarkMs }),
     }),
   );
@@ -131,7 +138,22 @@ async function uploadApp(projects: string[], maxAssemblies: number, assemblyMark
       return body.state === 'ok' || body.state === 'error' ? body : undefined;
     }, `the assembly of ${bundleChecksum} in ${slug}`);
   const readsOf = () => blobs.reads.map((key) => Number(key.split('/')[1]));
-  return { blobs, tokens, assemble, finished, readsOf, claims };
+  const postChunk = async (slug: string, chunk: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(chunk)]), sha1(chunk));
+    const response = await fetch(`${url}/api/0/organizations/any/chunk-upload/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[slug]!.token}` },
+      body: form,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      detail: text && (JSON.parse(text) as { detail: string }).detail,
+    };
+  };
+  return { blobs, tokens, assemble, finished, readsOf, claims, postChunk };
 }
 
 describe('assemblies', () => {
@@ -267,5 +289,32 @@ describe('assemblies', () => {
       state: 'error',
       detail: expect.stringContaining('f'.repeat(40)),
     });
+  });
+});
+
+describe('chunk requests', () => {
+  it("share ingest's memory budget: 503 while other requests hold it, 413 for one larger than all of it", async () => {
+    const budget = new BodyBudget(1024 * 1024);
+    const { postChunk } = await uploadApp(['chunks1'], 1, undefined, budget);
+    const chunk = (bytes: number, fill: number) => Buffer.alloc(bytes, fill);
+
+    // Before, chunk requests took memory beyond the budget, as many at once as were sent.
+    const other = budget.lease();
+    expect(other.take(900 * 1024)).toBeUndefined();
+    const busy = await postChunk('chunks1', chunk(200 * 1024, 1));
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(busy.detail).toMatch(/ingest is busy/);
+    other.release();
+    expect((await postChunk('chunks1', chunk(200 * 1024, 1))).status).toBe(200);
+
+    const tooLarge = await postChunk('chunks1', chunk(1536 * 1024, 2));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.detail).toMatch(/ERRATA_INGEST_MEMORY_BYTES/);
+
+    // Every request gave its share back, the refused ones too.
+    const all = budget.lease();
+    expect(all.take(1024 * 1024)).toBeUndefined();
+    all.release();
   });
 });

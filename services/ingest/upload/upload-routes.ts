@@ -25,6 +25,7 @@ import {
 } from '../../core/sourcemaps/upload-protocol.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { BodyBudget } from '../read-body.ts';
 import { AssemblyQueue } from './assembly-queue.ts';
 import { ChunkQuota } from './chunk-quota.ts';
 import { chunkExists } from './chunk-store.ts';
@@ -44,6 +45,8 @@ interface UploadDeps {
   logger: Logger;
   baseUrl: string;
   uploadLimits: UploadLimits;
+  /** Ingest's memory budget (ERRATA_INGEST_MEMORY_BYTES), which chunk requests share with SDK requests. */
+  bodyBudget: BodyBudget;
   now?: () => number;
   /** How often a claimed assembly is marked running (ASSEMBLY_MARK_MS; shorter in tests). */
   assemblyMarkMs?: number;
@@ -93,7 +96,12 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
 
   router.post('/organizations/:org/chunk-upload/', async (ctx) => {
     const token = uploadTokenOf(ctx);
-    await receiveChunks(ctx.req, deps.blobs, { id: token.projectId, slug: token.projectSlug }, quota);
+    const lease = deps.bodyBudget.lease();
+    try {
+      await receiveChunks(ctx.req, deps.blobs, { id: token.projectId, slug: token.projectSlug }, quota, lease);
+    } finally {
+      lease.release();
+    }
     ctx.status = 200;
     ctx.body = '';
   });
