@@ -10,6 +10,7 @@ import type { BatchHandler, DeliveredRecord, SubscribeOptions, Subscription } fr
 import type { KafkaLogger } from './kafka-logging.ts';
 import { committedOffsets, partitionRanges, recordsBehind } from './partition-offsets.ts';
 import { ASSIGNER_PROTOCOL, subscribedRoundRobin } from './subscription-assigner.ts';
+import { RestartBackoff } from './restart-backoff.ts';
 import { StreamFeed, type Fetched } from './stream-feed.ts';
 import { withTimeout } from '../../core/with-timeout.ts';
 
@@ -95,7 +96,7 @@ export class KafkaSubscription implements Subscription {
 
   /** Keeps a consumer in the group until stopped, replacing one whose stream or group failed. */
   private async run(): Promise<void> {
-    let failures = 0;
+    const backoff = new RestartBackoff();
     while (!this.stopping) {
       // Made before anything is awaited, so a stop() from now on ends this consumer.
       const ended = new Promise<void>((resolve) => (this.endCurrent = resolve));
@@ -108,7 +109,7 @@ export class KafkaSubscription implements Subscription {
         consumer = this.createConsumer();
         feed = new StreamFeed(consumer, this.context, (records, closing) => this.handle(records, closing));
         const end = this.endCurrent!;
-        unwatch = this.watch(consumer, feed, end, () => (failures = 0));
+        unwatch = this.watch(consumer, feed, end, () => backoff.joined());
         await feed.start(end);
         await ended;
       } catch (error) {
@@ -122,10 +123,7 @@ export class KafkaSubscription implements Subscription {
         this.context.logger?.warn({ err: error, topic: this.context.topic }, 'queue consumer did not leave the group cleanly');
       });
       if (this.stopping) break;
-      failures += 1;
-      // Each attempt already retried for a few seconds inside the client; a broker back from a
-      // restart is found within 5 s.
-      await this.sleep(Math.min(5_000, 500 * 2 ** Math.min(failures - 1, 4)));
+      await this.sleep(backoff.ended());
     }
   }
 
