@@ -44,4 +44,21 @@ describe('closeServer', () => {
     await closing; // before the fix, only at the cut-off: the answered connection was kept alive
     expect(closed).toBe(true);
   });
+
+  it('ends an event stream at once: it never finishes, and its client reconnects', async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/event-stream');
+      res.write('data: first\n\n');
+    });
+    const { port } = await listen(server, '127.0.0.1', 0);
+    const { closed } = await new Promise<{ closed: Promise<void> }>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/stream' }, (res) => {
+        res.once('data', () => resolve({ closed: new Promise((done) => res.once('close', () => done())) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    await closeServer(server, CUT_OFF_MS); // before, only at the cut-off
+    await closed;
+  });
 });

@@ -1,6 +1,6 @@
 // Process lifecycle shared by every role: stop on SIGTERM/SIGINT exactly once, and close an
 // HTTP server gracefully (stop accepting, let requests in flight finish, then cut the rest).
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export function onShutdownSignal(stop: (signal: string) => Promise<void>): void {
@@ -20,15 +20,25 @@ export function onShutdownSignal(stop: (signal: string) => Promise<void>): void 
   }
 }
 
-/** The open connections of each server started by listen, for closeServer. */
-const connectionsOf = new WeakMap<Server, Set<Socket>>();
+/** What closeServer ends at once on a server started by listen. */
+interface Tracked {
+  connections: Set<Socket>;
+  /** Responses to GET requests in flight: the event streams among them never finish on their own. */
+  responses: Set<ServerResponse>;
+}
+const trackedOf = new WeakMap<Server, Tracked>();
 
 export function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
-  const connections = new Set<Socket>();
-  connectionsOf.set(server, connections);
+  const tracked: Tracked = { connections: new Set(), responses: new Set() };
+  trackedOf.set(server, tracked);
   server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
+    tracked.connections.add(socket);
+    socket.once('close', () => tracked.connections.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET') return;
+    tracked.responses.add(res);
+    res.once('close', () => tracked.responses.delete(res));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -57,8 +67,14 @@ export function closeServer(server: Server, timeoutMs: number): Promise<void> {
 
 function closeIdleConnections(server: Server): void {
   server.closeIdleConnections();
+  const tracked = trackedOf.get(server);
+  if (!tracked) return;
   // Node counts a connection that has sent nothing yet as busy (its headers' clock runs), so one
   // opened ahead of need (browsers preconnect) held the close until the cut-off. Its client has
   // no request to lose.
-  for (const socket of connectionsOf.get(server) ?? []) if (socket.bytesRead === 0) socket.destroy();
+  for (const socket of tracked.connections) if (socket.bytesRead === 0) socket.destroy();
+  // An event stream (the live tail) held it too. Its client reconnects, to a server that runs.
+  for (const res of tracked.responses) {
+    if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.destroy();
+  }
 }
