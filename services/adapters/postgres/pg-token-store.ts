@@ -97,12 +97,26 @@ export class PgTokenStore implements TokenStore {
     projectId: number;
     name: string;
     tokenHash: string;
+    createdBy?: number;
   }): Promise<UploadToken> {
     try {
-      const inserted = await this.db.query<{ id: number }>(
-        'INSERT INTO upload_tokens (organization_id, project_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING id',
-        [token.organizationId, token.projectId, token.name, token.tokenHash],
-      );
+      const params = [token.organizationId, token.projectId, token.name, token.tokenHash];
+      // Made only while its maker is an owner or admin, checked with their row locked, as agent tokens are.
+      const inserted =
+        token.createdBy === undefined
+          ? await this.db.query<{ id: number }>(
+              'INSERT INTO upload_tokens (organization_id, project_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+              params,
+            )
+          : await this.db.query<{ id: number }>(
+              `INSERT INTO upload_tokens (organization_id, project_id, name, token_hash, created_by)
+               SELECT $1, $2, $3, $4, u.id FROM users u WHERE u.id = $5 AND u.role IN ('owner', 'admin') FOR SHARE
+               RETURNING id`,
+              [...params, token.createdBy],
+            );
+      if (inserted.rows.length === 0) {
+        throw new ForbiddenError('only owners and admins make upload tokens, and you are no longer one: nothing was made');
+      }
       return (await this.uploadTokenWhere('u.id = $1', [inserted.rows[0]!.id]))[0]!;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -134,7 +148,8 @@ export class PgTokenStore implements TokenStore {
 
   private async uploadTokenWhere(where: string, params: unknown[]): Promise<UploadToken[]> {
     const result = await this.db.query<UploadTokenRow>(
-      `SELECT ${UPLOAD_TOKEN_COLUMNS} FROM upload_tokens u JOIN projects p ON p.id = u.project_id WHERE ${where}`,
+      `SELECT ${UPLOAD_TOKEN_COLUMNS} FROM upload_tokens u JOIN projects p ON p.id = u.project_id
+       LEFT JOIN users c ON c.id = u.created_by WHERE ${where}`,
       params,
     );
     return result.rows.map(toUploadToken);

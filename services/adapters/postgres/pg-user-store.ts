@@ -146,7 +146,7 @@ export class PgUserStore implements UserStore {
   async deleteUser(id: number): Promise<'deleted' | 'missing' | 'only-owner'> {
     return this.db.transaction(async (tx) => {
       if (await isOnlyOwner(tx, id)) return 'only-owner';
-      await revokeTokensMadeBy(tx, id);
+      await revokeTokensMadeBy(tx, id, 'member');
       return (await tx.query('DELETE FROM users WHERE id = $1', [id])).affectedRows > 0 ? 'deleted' : 'missing';
     });
   }
@@ -157,7 +157,7 @@ export class PgUserStore implements UserStore {
       const result = await tx.query<UserRow>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, role]);
       if (role !== 'owner') {
         await tx.query('DELETE FROM invitations WHERE invited_by = $1', [id]);
-        await revokeTokensMadeBy(tx, id);
+        await revokeTokensMadeBy(tx, id, role);
       }
       return result.rows[0] && toUser(result.rows[0]);
     });
@@ -381,10 +381,14 @@ export class PgUserStore implements UserStore {
 }
 
 /**
- * The agent tokens a person made on the dashboard, revoked as they are removed or stop being an
- * owner (only owners make them): they hold the plaintext, and removal looked complete while
+ * The tokens a person made on the dashboard that their role (`now`; a removed person's counts as
+ * member) no longer lets them make, revoked: agent tokens once they are not an owner, upload
+ * tokens once they are a member. They hold the plaintext, and removal looked complete while
  * their tokens still worked.
  */
-async function revokeTokensMadeBy(tx: SqlExecutor, userId: number): Promise<void> {
+async function revokeTokensMadeBy(tx: SqlExecutor, userId: number, now: Exclude<HumanRole, 'owner'>): Promise<void> {
   await tx.query('UPDATE agent_tokens SET revoked_at = now() WHERE created_by = $1 AND revoked_at IS NULL', [userId]);
+  if (now === 'member') {
+    await tx.query('UPDATE upload_tokens SET revoked_at = now() WHERE created_by = $1 AND revoked_at IS NULL', [userId]);
+  }
 }

@@ -87,10 +87,12 @@ export interface UploadTokenRow {
   name: string;
   created_at: Date;
   revoked_at: Date | null;
+  created_by_email: string | null;
 }
 
 export const UPLOAD_TOKEN_COLUMNS =
-  'u.id, u.organization_id, u.project_id, p.slug AS project_slug, u.name, u.created_at, u.revoked_at';
+  'u.id, u.organization_id, u.project_id, p.slug AS project_slug, u.name, u.created_at, u.revoked_at, ' +
+  'c.email AS created_by_email';
 
 export const toUploadToken = (r: UploadTokenRow): UploadToken => ({
   id: r.id,
@@ -100,6 +102,7 @@ export const toUploadToken = (r: UploadTokenRow): UploadToken => ({
   name: r.name,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  createdBy: r.created_by_email,
 });
 
 export const TOKEN_COLUMNS =

@@ -30,6 +30,8 @@ export interface UploadToken {
   name: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The email of the person who made it on the dashboard; null when made with the CLI. */
+  createdBy: string | null;
 }
 
 export interface TokenStore {
@@ -53,8 +55,17 @@ export interface TokenStore {
    */
   markAgentTokenUsed(id: number, at: Date): Promise<void>;
 
-  /** ConflictError when a live upload token of that name exists in the organization. */
-  createUploadToken(token: { organizationId: number; projectId: number; name: string; tokenHash: string }): Promise<UploadToken>;
+  /**
+   * ConflictError when a live upload token of that name exists in the organization; with
+   * `createdBy`, ForbiddenError unless that person is an owner or admin still.
+   */
+  createUploadToken(token: {
+    organizationId: number;
+    projectId: number;
+    name: string;
+    tokenHash: string;
+    createdBy?: number;
+  }): Promise<UploadToken>;
   /** The live (unrevoked) upload token with this hash. */
   findUploadToken(tokenHash: string): Promise<UploadToken | undefined>;
   revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined>;

@@ -15,7 +15,7 @@ interface CreatedUploadToken {
 
 export async function createUploadToken(
   metadata: MetadataStore,
-  input: { project: string; name?: string; organization?: string },
+  input: { project: string; name?: string; organization?: string; createdBy?: number },
   context: { random?: RandomSource } = {},
 ): Promise<CreatedUploadToken> {
   const organization = await resolveOrganization(metadata, input.organization);
@@ -27,6 +27,7 @@ export async function createUploadToken(
     projectId: project.id,
     name,
     tokenHash: hashSecret(plaintext),
+    ...(input.createdBy !== undefined && { createdBy: input.createdBy }),
   });
   return { token, organizationSlug: organization.slug, plaintext };
 }

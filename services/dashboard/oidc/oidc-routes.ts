@@ -173,11 +173,11 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         const changed = await deps.users.setRole(userId, outcome.role);
         if (changed === 'only-owner') {
           deps.logger.warn({ userId, role: outcome.role }, "OpenID sign-in: the provider's role not applied to the only owner");
-        } else if (changed && outcome.user.role === 'owner') {
-          // Not quiet: the agent tokens and invitations they made are revoked with it (UserStore.setRole).
+        } else if (changed && (outcome.user.role === 'owner' || outcome.role === 'member')) {
+          // Not quiet: what they made that the new role does not make is revoked with it (UserStore.setRole).
           deps.logger.warn(
-            { userId, role: outcome.role },
-            "OpenID sign-in demoted an owner, as the provider's role says: the agent tokens and invitations they made are revoked",
+            { userId, from: outcome.user.role, role: outcome.role },
+            "OpenID sign-in lowered a role, as the provider's role says: the tokens and invitations they made that it does not make are revoked",
           );
         }
       }

@@ -182,6 +182,7 @@ function UploadTokenTable({ tokens, viewer, now, csrf, revokeHref }: UploadToken
               <td class="upload-token-name">{token.name}</td>
               <td>
                 <RelativeTime date={token.createdAt} now={now} zone={zone} />
+                {token.createdBy && <span class="token-creator muted"> by {token.createdBy}</span>}
               </td>
               <td class={revokeHref ? 'row-link' : undefined}>
                 {revokeHref && csrf ? (

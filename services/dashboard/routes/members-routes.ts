@@ -25,7 +25,7 @@ interface Shown {
 /** What a change redirected with (?done=...) says: fixed texts, nothing taken from the address. */
 const DONE: Record<string, string> = {
   role: 'Role changed: it applies from their next click.',
-  removed: 'Removed: they are signed out and cannot sign in again.',
+  removed: 'Removed: they are signed out and cannot sign in again, and the tokens they made are revoked.',
   // Single sign-on that creates accounts would make theirs again at their next sign-in.
   'removed-sso':
     'Removed: they are signed out. Single sign-on creates accounts here, so they can sign in again while the provider still grants them a role: remove them from its group too.',

@@ -98,6 +98,7 @@ export const sourceMapRoutes: OrganizationRoute[] = [
           project: project.slug,
           organization: page.organization.slug,
           ...(name.trim() ? { name } : {}),
+          createdBy: page.viewer.id,
         });
         const environment = uploadToolEnvironment(page.deps.baseUrl, project.slug, created.plaintext);
         await mapsPage(page, project, 201, {

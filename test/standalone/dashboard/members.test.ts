@@ -202,7 +202,7 @@ describe('changing people', () => {
       await page.getByRole('button', { name: `Remove ${member.email}` }).click();
       await page.waitForURL(`${server.url}${PAGE}?done=removed`);
       await expect(page.getByRole('status').textContent()).resolves.toBe(
-        'Removed: they are signed out and cannot sign in again.',
+        'Removed: they are signed out and cannot sign in again, and the tokens they made are revoked.',
       );
       expect(await page.content()).not.toContain(member.email);
     } finally {

@@ -33,6 +33,7 @@ import oneUntriedTest from './0031-one-untried-test.ts';
 import processedEventsKept from './0032-processed-events-kept.ts';
 import deliveriesByIssue from './0033-deliveries-by-issue.ts';
 import issueReleaseTimes from './0034-issue-release-times.ts';
+import uploadTokenCreators from './0035-upload-token-creators.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -69,4 +70,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0032-processed-events-kept', sql: processedEventsKept },
   { version: '0033-deliveries-by-issue', sql: deliveriesByIssue },
   { version: '0034-issue-release-times', sql: issueReleaseTimes },
+  { version: '0035-upload-token-creators', sql: uploadTokenCreators },
 ];
