@@ -154,6 +154,12 @@ export function describeUserStoreContract(name: string, open: () => Promise<User
       const taken = await Promise.all([store.takeCode('reset', second, t0), store.takeCode('reset', second, t0)]);
       expect(taken.filter(Boolean)).toEqual([reset]);
       expect(await store.findCode('reset', theirs, t0)).toMatchObject({ userId: other.id });
+      // A new password ends the person's reset links (before, a link given out earlier still set one).
+      const third = `c-${unique()}`;
+      await store.replaceCode({ ...reset, codeHash: third });
+      await store.setPasswordHash(user.id, '$scrypt$changed');
+      expect(await store.findCode('reset', third, t0)).toBeUndefined();
+      expect(await store.findCode('reset', theirs, t0)).toMatchObject({ userId: other.id });
       await store.deleteUser(other.id);
       expect(await store.findCode('reset', theirs, t0)).toBeUndefined();
     });

@@ -181,7 +181,10 @@ export class PgUserStore implements UserStore {
   }
 
   async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-    await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+    await this.db.transaction(async (tx) => {
+      await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+      await tx.query("DELETE FROM one_time_codes WHERE purpose = 'reset' AND user_id = $1", [id]);
+    });
   }
 
   async createSession(session: {

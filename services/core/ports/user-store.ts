@@ -81,6 +81,10 @@ export interface UserStore {
    */
   setRole(id: number, role: HumanRole): Promise<User | 'only-owner' | undefined>;
   updateUser(id: number, change: Partial<Pick<User, 'name' | 'timeZone' | 'theme'>>): Promise<User | undefined>;
+  /**
+   * A new password (or the same one hashed anew) ends the person's reset links: one given out
+   * before (pasted in a chat) set another password after they had changed theirs.
+   */
   setPasswordHash(id: number, passwordHash: string): Promise<void>;
   /** The person a single sign-on identity (issuer and subject) is linked to. */
   findUserByIdentity(issuer: string, subject: string): Promise<User | undefined>;
