@@ -18,7 +18,8 @@ import {
 import { Counter, Histogram } from 'prom-client';
 import { createHttpApp } from '../services/runtime/http.ts';
 import { createHttpServer, type HttpServerLimits } from '../services/runtime/http-server.ts';
-import { closeServer, listen } from '../services/runtime/lifecycle.ts';
+import { closeServer } from '../services/runtime/graceful-close.ts';
+import { listen } from '../services/runtime/lifecycle.ts';
 import type { Logger } from '../services/runtime/logger.ts';
 import { createMetrics } from '../services/runtime/metrics.ts';
 import { GROUP, PLURAL, VERSION } from './api/errata-resource.ts';

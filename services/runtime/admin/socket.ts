@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ErrataError, UnavailableError, UserInputError } from '../../core/errors.ts';
 import { ConfigError } from '../config.ts';
-import { closeServer } from '../lifecycle.ts';
+import { closeServer, trackConnections } from '../graceful-close.ts';
 import type { Logger } from '../logger.ts';
 import { runAdminOperation, type AdminContext } from './operations.ts';
 
@@ -107,6 +107,7 @@ export async function startAdminSocket(path: string, ctx: AdminContext, logger: 
       res.end(JSON.stringify(body));
     });
   });
+  trackConnections(server);
   // Created owner-only from the start (no window in which the umask's mode applies).
   const umask = process.umask(0o077);
   try {
