@@ -25,5 +25,12 @@ describe('RestartBackoff', () => {
     backoff.joined();
     now += 30_000;
     expect(backoff.ended()).toBe(500);
+    // A rebalance later joins again: the consumer has stayed since its first join all the same.
+    backoff.ended();
+    backoff.joined();
+    now += 40_000;
+    backoff.joined();
+    now += 1_000;
+    expect(backoff.ended()).toBe(500);
   });
 });

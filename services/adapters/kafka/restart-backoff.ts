@@ -15,9 +15,9 @@ export class RestartBackoff {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** The current consumer joined the group. */
+  /** The current consumer joined the group (its rebalances later join it again: the first counts). */
   joined(): void {
-    this.joinedAt = this.now();
+    this.joinedAt ??= this.now();
   }
 
   /** The current consumer ended: how long to wait before the next one. */
