@@ -293,7 +293,7 @@ function moreThanBudget(limit: number): string {
   return (
     `the request needs more than the ${formatBytes(limit)} that ingest holds for all requests at once ` +
     '(ERRATA_INGEST_MEMORY_BYTES; its body, compressed and not, and the queued copies of its items): ' +
-    'send fewer or smaller items per request'
+    'send a smaller request, or raise ERRATA_INGEST_MEMORY_BYTES'
   );
 }
 

@@ -11,15 +11,21 @@ export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
 
 export const SHA1 = /^[0-9a-f]{40}$/;
 
-/** GET /api/0/organizations/{org}/chunk-upload/; `maxFileSize` lower than MAX_BUNDLE_BYTES when the chunk quota is. */
-export function chunkUploadOptions(uploadUrl: string, options: { maxFileSize?: number } = {}) {
+/** Chunk requests the upload tools send at once. */
+export const UPLOAD_CONCURRENCY = 4;
+
+/**
+ * GET /api/0/organizations/{org}/chunk-upload/; `maxFileSize` lower than MAX_BUNDLE_BYTES when
+ * the chunk quota is, `maxRequestSize` lower than MAX_REQUEST_BYTES when ingest's memory is.
+ */
+export function chunkUploadOptions(uploadUrl: string, options: { maxFileSize?: number; maxRequestSize?: number } = {}) {
   return {
     url: uploadUrl,
     chunkSize: CHUNK_SIZE,
     chunksPerRequest: CHUNKS_PER_REQUEST,
     maxFileSize: options.maxFileSize ?? MAX_BUNDLE_BYTES,
-    maxRequestSize: MAX_REQUEST_BYTES,
-    concurrency: 4,
+    maxRequestSize: options.maxRequestSize ?? MAX_REQUEST_BYTES,
+    concurrency: UPLOAD_CONCURRENCY,
     hashAlgorithm: 'sha1',
     compression: ['gzip'],
     // sentry-cli 2.x negotiates with these (3.x assumes them): chunked uploads of Debug ID bundles.

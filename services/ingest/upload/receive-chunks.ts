@@ -74,11 +74,18 @@ function readParts(req: IncomingMessage, busboy: typeof import('busboy'), lease:
       failure ??= error;
     };
     let received = 0;
+    // Every chunk's pieces, so that an abandoned request lets go of them at once: its listeners
+    // live until the rest of its body has been read, which a slow client stretches for minutes.
+    const held: Buffer[][] = [];
+    let abandoned = false;
     // Abandoned, the rest of the body is read and dropped, charged to nothing.
     const abandon = (error: Error) => {
+      abandoned = true;
       req.off('data', onData);
       req.unpipe(parser);
       req.resume();
+      parts.length = 0;
+      for (const pieces of held) pieces.length = 0;
       reject(error);
     };
     const onData = (piece: Buffer) => {
@@ -102,9 +109,10 @@ function readParts(req: IncomingMessage, busboy: typeof import('busboy'), lease:
         return fail(new UserInputError('each part must be named "file" or "file_gzip", with the chunk\'s SHA-1 as its filename'));
       }
       const pieces: Buffer[] = [];
-      stream.on('data', (piece: Buffer) => pieces.push(piece));
+      held.push(pieces);
+      stream.on('data', (piece: Buffer) => abandoned || pieces.push(piece));
       stream.on('limit', () => fail(new PayloadTooLargeError(`chunk too large: at most ${CHUNK_SIZE} bytes`, CHUNK_SIZE)));
-      stream.on('end', () => parts.push({ field, name, body: Buffer.concat(pieces) }));
+      stream.on('end', () => abandoned || parts.push({ field, name, body: Buffer.concat(pieces) }));
     });
     parser.on('filesLimit', () => fail(new UserInputError(`too many chunks: at most ${CHUNKS_PER_REQUEST} per request`)));
     parser.on('error', () => {

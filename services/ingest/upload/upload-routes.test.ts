@@ -153,7 +153,7 @@ async function uploadApp(
       detail: text && (JSON.parse(text) as { detail: string }).detail,
     };
   };
-  return { blobs, tokens, assemble, finished, readsOf, claims, postChunk };
+  return { blobs, tokens, assemble, finished, readsOf, claims, postChunk, url };
 }
 
 describe('assemblies', () => {
@@ -295,7 +295,7 @@ describe('assemblies', () => {
 describe('chunk requests', () => {
   it("share ingest's memory budget: 503 while other requests hold it, 413 for one larger than all of it", async () => {
     const budget = new BodyBudget(1024 * 1024);
-    const { postChunk } = await uploadApp(['chunks1'], 1, undefined, budget);
+    const { postChunk, url, tokens } = await uploadApp(['chunks1'], 1, undefined, budget);
     const chunk = (bytes: number, fill: number) => Buffer.alloc(bytes, fill);
 
     // Before, chunk requests took memory beyond the budget, as many at once as were sent.
@@ -311,6 +311,12 @@ describe('chunk requests', () => {
     const tooLarge = await postChunk('chunks1', chunk(1536 * 1024, 2));
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.detail).toMatch(/ERRATA_INGEST_MEMORY_BYTES/);
+
+    // The upload tools are told to send requests that fit, four at once, in ingest's memory.
+    const options = await fetch(`${url}/api/0/organizations/any/chunk-upload/`, {
+      headers: { authorization: `Bearer ${tokens.chunks1!.token}` },
+    });
+    expect(((await options.json()) as { maxRequestSize: number }).maxRequestSize).toBe(256 * 1024);
 
     // Every request gave its share back, the refused ones too.
     const all = budget.lease();

@@ -20,6 +20,8 @@ import {
   CHUNK_SIZE,
   chunkUploadOptions,
   MAX_BUNDLE_BYTES,
+  MAX_REQUEST_BYTES,
+  UPLOAD_CONCURRENCY,
   type AssembleRequest,
   type AssembleResponse,
 } from '../../core/sourcemaps/upload-protocol.ts';
@@ -91,6 +93,8 @@ export function uploadRoutes(deps: UploadDeps): Koa.Middleware {
   router.get('/organizations/:org/chunk-upload/', (ctx) => {
     ctx.body = chunkUploadOptions(`${deps.baseUrl}/api/0/organizations/${encodeURIComponent(ctx.params.org!)}/chunk-upload/`, {
       maxFileSize: largestBundle(deps.uploadLimits),
+      // So many at once fit in ingest's memory beside each other; more would be refused with 503.
+      maxRequestSize: Math.min(MAX_REQUEST_BYTES, Math.floor(deps.bodyBudget.limit / UPLOAD_CONCURRENCY)),
     });
   });
 
