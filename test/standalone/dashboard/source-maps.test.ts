@@ -228,6 +228,10 @@ describe('uploading, using and deleting source maps from the page', () => {
     });
     try {
       const { page } = checked;
+      // Its maker is named: their removal, or their becoming a member, revokes it.
+      expect(await page.locator('.upload-tokens-table tbody tr').first().textContent()).toMatch(
+        /^ci-deploy.* by \S+@example\.com/,
+      );
       await page.getByRole('button', { name: 'Revoke the upload token ci-deploy' }).click();
       await page.waitForURL(`${server.url}${PAGE}?saved=revoked`);
       await expect(page.getByRole('status').textContent()).resolves.toBe(
