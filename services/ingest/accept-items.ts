@@ -150,16 +150,14 @@ export async function acceptItems(
   if (refusal) {
     giveBack();
     if (refusal instanceof UnavailableError) throw refusal;
-    throw dropping(refusal, ...accepted.map(({ category, quantity }) => outcome('too_large', category, quantity)));
+    throw dropping(refusal, ...dropped, ...tooLarge(accepted));
   }
   try {
     await publish(deps, accepted);
   } catch (error) {
     giveBack();
     // More in one topic than a Kafka record may hold: never storable, so not a retry later.
-    if (error instanceof PayloadTooLargeError) {
-      throw dropping(error, ...accepted.map(({ category, quantity }) => outcome('too_large', category, quantity)));
-    }
+    if (error instanceof PayloadTooLargeError) throw dropping(error, ...dropped, ...tooLarge(accepted));
     throw error;
   }
   const project_id = String(key.projectId);
@@ -236,4 +234,12 @@ async function publish(deps: IngestDeps, accepted: Array<{ topic: string; record
       }
     }),
   );
+}
+
+/**
+ * A request refused for good (413) drops its accepted items as too large, beside what it had
+ * dropped already (rate-limited items, those Errata keeps not): those went uncounted.
+ */
+function tooLarge(accepted: ReadonlyArray<{ category: DataCategory; quantity: number }>): Outcome[] {
+  return accepted.map(({ category, quantity }) => outcome('too_large', category, quantity));
 }

@@ -238,10 +238,14 @@ describe('every refusal records its outcome once, where the request ends', () =>
     other.release();
     await limitedOnlyAfterTwo(shared);
 
-    // Room for its body alone, never for its queued copy beside it: 413, the event dropped.
+    // Room for its body alone, never for its queued copy beside it: 413, the event dropped, and
+    // the logs beside it over their rate limit counted too (before, only the event was).
     const cramped = await startIngest({ eventsPerMinute: 2, logsPerMinute: 0 }, 6 * 1024);
     for (let i = 0; i < 2; i++) {
-      expect(await walk({ ingest: () => cramped, body: large })).toEqual({ status: 413, recorded: { 'too_large/error': 1 } });
+      expect(await walk({ ingest: () => cramped, body: envelope(event('x'.repeat(3300)), log(3)) })).toEqual({
+        status: 413,
+        recorded: { 'too_large/error': 1, 'rate_limited/log_item': 3 },
+      });
     }
     await limitedOnlyAfterTwo(cramped);
   });
