@@ -8,8 +8,8 @@ import type { Busboy } from 'busboy';
 import { PayloadTooLargeError, UserInputError } from '../../core/errors.ts';
 import type { BlobStore } from '../../core/ports/blob-store.ts';
 import { CHUNK_SIZE, CHUNKS_PER_REQUEST, MAX_REQUEST_BYTES, SHA1 } from '../../core/sourcemaps/upload-protocol.ts';
-import type { ChunkQuota, QuotaProject } from './chunk-quota.ts';
 import type { MemoryLease } from '../read-body.ts';
+import type { ChunkQuota, QuotaProject } from './chunk-quota.ts';
 import { chunkExists, inflatedSha1, sha1Of, storeChunk } from './chunk-store.ts';
 
 interface Part {
@@ -112,7 +112,11 @@ function readParts(req: IncomingMessage, busboy: typeof import('busboy'), lease:
       held.push(pieces);
       stream.on('data', (piece: Buffer) => abandoned || pieces.push(piece));
       stream.on('limit', () => fail(new PayloadTooLargeError(`chunk too large: at most ${CHUNK_SIZE} bytes`, CHUNK_SIZE)));
-      stream.on('end', () => abandoned || parts.push({ field, name, body: Buffer.concat(pieces) }));
+      stream.on('end', () => {
+        if (abandoned) return;
+        parts.push({ field, name, body: Buffer.concat(pieces) });
+        pieces.length = 0; // held no longer: the chunk is in its part
+      });
     });
     parser.on('filesLimit', () => fail(new UserInputError(`too many chunks: at most ${CHUNKS_PER_REQUEST} per request`)));
     parser.on('error', () => {
