@@ -141,8 +141,9 @@ export async function acceptItems(
   // outgrow ingest's memory is refused whole (503, SDKs retry; 413 when it needs more than all
   // of it) instead of half-written.
   const queuedBytes = accepted.reduce((sum, { record }) => sum + record.value.length, 0);
-  // Items refused with a 503 were not accepted: their share of the rate limit goes back, or a
-  // queue outage spent the project's minute and good events met 429 once it was over.
+  // Items refused whole (503, or 413 for more than all of memory) were not accepted: their share
+  // of the rate limit goes back, or a queue outage spent the project's minute and good events
+  // met 429 once it was over.
   const giveBack = () => {
     for (const { charged, quantity } of accepted) deps.limiter.giveBack(charged.bucket, charged.perMinute, quantity);
   };

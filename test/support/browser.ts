@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
 import { REPO_ROOT } from './standalone-server.ts';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'dashboard');
@@ -14,6 +14,15 @@ export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  });
+}
+
+/** How many lines an element's text takes on screen: a name broken mid-word shows as more than one. */
+export function linesOf(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
   });
 }
 

@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClientConfiguration } from '../../../services/core/provisioning/mcp-client-configuration.ts';
-import { openCheckedPage } from '../../support/browser.ts';
+import { linesOf, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { connectAgent } from '../../support/mcp-client.ts';
 import { provision, runCli, runCliJson, type StandaloneServer } from '../../support/standalone-server.ts';
@@ -69,6 +69,7 @@ describe('minting and revoking an agent token on the page', () => {
       await checked.recheck('agent-token-created-narrow');
       // Nothing widens the page past the screen (the token table scrolls inside its box).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await expect(linesOf(page.locator('td.token-name', { hasText: 'laptop' }))).resolves.toBe(1);
       await page.setViewportSize({ width: 1280, height: 720 });
 
       const agent = await connectAgent(server.url, plaintext);

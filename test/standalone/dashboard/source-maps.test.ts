@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UPLOAD_COMMAND } from '../../../services/core/provisioning/upload-tokens.ts';
-import { launchChromium, openCheckedPage } from '../../support/browser.ts';
+import { launchChromium, linesOf, openCheckedPage } from '../../support/browser.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { addOrganization } from '../../support/embedded-admin.ts';
 import { buildSourceMapApp, throwFromBundle, type SourceMapApp } from '../../support/source-map-app.ts';
@@ -175,6 +175,8 @@ describe('uploading, using and deleting source maps from the page', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await checked.recheck('source-maps-stored-narrow');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      // The maker's email wraps under the date; the token's short name is not broken beside it.
+      await expect(linesOf(page.locator('td.upload-token-name', { hasText: 'ci-deploy' }))).resolves.toBe(1);
       await page.setViewportSize({ width: 1280, height: 720 });
       expect(await page.content()).not.toContain(variables.SENTRY_AUTH_TOKEN);
       const group = page.getByRole('listitem').filter({ hasText: app.debugId });
