@@ -1,12 +1,14 @@
 // Is a project's SDK set up? What verify_installation answers and the dashboard's project page
 // shows live: an active DSN key exists, an event arrived, and whether the latest one was the
-// install guides' synthetic test event (core/agent/test-event.ts) or a real error or message.
+// install guides' synthetic test event (core/agent/test-event.ts) or a real error or message;
+// or that events came once and retention has deleted them all.
 import { isTestEvent } from '../agent/test-event.ts';
 import type { EventStore, StoredEvent } from '../ports/event-store.ts';
 import type { Issue } from '../ports/issue-store.ts';
 import type { MetadataStore, Project } from '../ports/metadata-store.ts';
 
-type InstallationVerdict = 'no_dsn_key' | 'waiting_for_first_event' | 'test_event_received' | 'real_event_received';
+type InstallationVerdict =
+  'no_dsn_key' | 'waiting_for_first_event' | 'events_expired' | 'test_event_received' | 'real_event_received';
 
 export interface InstallationState {
   /** An active DSN key exists. */
@@ -18,6 +20,11 @@ export interface InstallationState {
     /** The short id of its issue. */
     shortId: string;
   } | null;
+  /**
+   * When events arrived once but retention deleted every one (verdict events_expired): the
+   * project's most recently seen issue, whose counts outlive its events.
+   */
+  expiredIssue: { shortId: string; lastSeen: Date } | null;
   verdict: InstallationVerdict;
 }
 
@@ -42,12 +49,23 @@ export async function installationState(
     const event = await stores.events.latestEventForIssue(project.id, issue.id);
     if (event && (!latest || newer(event, latest.event))) latest = { event, issue };
   }
-  if (!latest) return { dsnKeyExists, latestEvent: null, verdict: dsnKeyExists ? 'waiting_for_first_event' : 'no_dsn_key' };
+  if (!latest) {
+    // Issues without a stored event: retention deleted them (issues keep their counts). Saying
+    // "waiting for the first event" would send someone to debug an SDK that worked.
+    const newest = issues[0];
+    return {
+      dsnKeyExists,
+      latestEvent: null,
+      expiredIssue: newest ? { shortId: newest.shortId, lastSeen: newest.lastSeen } : null,
+      verdict: !dsnKeyExists ? 'no_dsn_key' : newest ? 'events_expired' : 'waiting_for_first_event',
+    };
+  }
   const { event, issue } = latest;
   const kind = isTestEvent(event.payload) ? 'test_event' : event.payload.type === 'error' ? 'error' : 'message';
   return {
     dsnKeyExists,
     latestEvent: { eventId: event.eventId, receivedAt: new Date(event.receivedAt * 1000), kind, shortId: issue.shortId },
+    expiredIssue: null,
     verdict: !dsnKeyExists ? 'no_dsn_key' : kind === 'test_event' ? 'test_event_received' : 'real_event_received',
   };
 }

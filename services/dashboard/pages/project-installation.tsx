@@ -1,6 +1,6 @@
 // A project's installation state, as verify_installation reports it
 // (core/projects/installation-state.ts): no active key / waiting for an event / the test event
-// seen / a real error (or message) seen. Until a real event arrives, htmx reloads this box
+// seen / a real error (or message) seen / events came once and retention deleted them. Until a real event arrives, htmx reloads this box
 // every 3 seconds (the fragment route answers just the box); the box that says a real event
 // arrived has no trigger, so swapping it in ends the polling. Without JavaScript, a reload of
 // the page shows the same thing.
@@ -20,12 +20,13 @@ interface InstallationProps {
 const TEXT = {
   no_dsn_key: { title: 'No active DSN key', tone: 'warning' },
   waiting_for_first_event: { title: 'Waiting for the first event', tone: 'waiting' },
+  events_expired: { title: 'Events deleted by retention', tone: 'waiting' },
   test_event_received: { title: 'Test event seen', tone: 'progress' },
   real_event_received: { title: 'Real error seen', tone: 'done' },
 } as const;
 
 export function Installation({ state, pollHref, issuesHref, keysHref, now, zone }: InstallationProps) {
-  const { verdict, latestEvent } = state;
+  const { verdict, latestEvent, expiredIssue } = state;
   const live = verdict !== 'real_event_received';
   const title = verdict === 'real_event_received' && latestEvent?.kind === 'message' ? 'Real event seen' : TEXT[verdict].title;
   const issue = latestEvent?.shortId && `${issuesHref}/${encodeURIComponent(latestEvent.shortId)}`;
@@ -50,6 +51,13 @@ export function Installation({ state, pollHref, issuesHref, keysHref, now, zone 
             </>
           )}
           {verdict === 'waiting_for_first_event' && 'Nothing has arrived yet. Set up the SDK below and send the test event.'}
+          {verdict === 'events_expired' && expiredIssue && (
+            <>
+              Events came before (the last <RelativeTime date={expiredIssue.lastSeen} now={now} zone={zone} />, as{' '}
+              <a href={`${issuesHref}/${encodeURIComponent(expiredIssue.shortId)}`}>{expiredIssue.shortId}</a>), and retention has
+              deleted them all. Send the test event below to check the SDK still reaches Errata.
+            </>
+          )}
           {live && (
             <>
               {' '}

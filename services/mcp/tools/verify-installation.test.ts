@@ -22,6 +22,7 @@ describe('verify_installation', () => {
         dsnKeyExists: true,
         eventReceived: false,
         latestEvent: null,
+        expiredIssue: null,
         verdict: 'waiting_for_first_event',
         nextStep:
           'send the test event from the install guide (events take a few seconds to be processed), then call verify_installation again',
@@ -68,6 +69,26 @@ describe('verify_installation', () => {
     const bare = await h.sendEvent(h.projects.web, errorEvent('SyntaxError', 'no event stored', { event_id: '4'.repeat(32) }));
     await h.stores.events.deleteEventsForIssues(h.projects.web.id, [bare.id]);
     expect(await verify()).toMatchObject({ latestEvent: { eventId: '3'.repeat(32), shortId: kept.shortId } });
+  });
+
+  it('says events_expired, not waiting_for_first_event, once retention has deleted every event of a project with issues', async () => {
+    const tenDays = 10 * 86_400_000;
+    const old = await h.sendEvent(h.projects.shop, errorEvent('TypeError', 'long ago'), h.now - tenDays);
+    expect(await verify({ project: 'shop' })).toMatchObject({ verdict: 'real_event_received', expiredIssue: null });
+    // Retention's own call, with a cutoff of a week: the issue stays, with its counts.
+    expect(await h.stores.events.deleteEventsBefore((h.now - 7 * 86_400_000) / 1000)).toBe(1);
+    const result = await h.call('read', 'verify_installation', { project: 'shop' });
+    expect(result.structured).toEqual({
+      project: 'shop',
+      dsnKeyExists: true,
+      eventReceived: false,
+      latestEvent: null,
+      expiredIssue: { shortId: old.shortId, lastSeen: new Date(h.now - tenDays).toISOString() },
+      verdict: 'events_expired',
+      nextStep:
+        'events came before (issues remain) but retention has deleted them all; send the test event from the install guide to check the SDK still reaches Errata, then call verify_installation again',
+    });
+    expect(result.text.split('\n')[0]).toMatch(/^shop: events expired\. Next: events came before/);
   });
 
   it('says no_dsn_key when no key of the project is active', async () => {
