@@ -109,7 +109,12 @@ export class ClickHouseEventStore implements EventStore {
     options: BatchedWriteOptions = {},
   ) {
     this.table = tableName(database, 'events');
-    this.batcher = new InsertBatcher((rows) => this.insertBatch(rows), options.batch, options.report);
+    this.batcher = new InsertBatcher(
+      (rows) => this.insertBatch(rows),
+      options.batch,
+      options.report,
+      (row) => row.payload.length + row.title.length + row.culprit.length,
+    );
   }
 
   /** The JSON itself: ClickHouse compresses its parts on its own. */

@@ -74,7 +74,13 @@ export class ClickHouseLogStore implements LogStore {
     options: BatchedWriteOptions = {},
   ) {
     this.table = tableName(database, 'logs');
-    this.batcher = new InsertBatcher((rows) => this.insertBatch(rows), options.batch, options.report);
+    // The attributes travel twice: as their JSON and as the key and value columns.
+    this.batcher = new InsertBatcher(
+      (rows) => this.insertBatch(rows),
+      options.batch,
+      options.report,
+      (row) => row.body.length + 2 * row.attributes.length,
+    );
   }
 
   async insertLogs(records: LogRecord[]): Promise<void> {

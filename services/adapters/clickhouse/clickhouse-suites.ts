@@ -203,6 +203,22 @@ export function describeClickHouseStores(name: string, newClient: () => ClickHou
       expect(await s.events.countEventsForIssue(p, 1)).toBe(126);
     });
 
+    it('caps an INSERT at maxBytes of payload too, a row larger alone going alone', async () => {
+      const writes: number[] = [];
+      const s = await stores({ batch: { maxBytes: 50_000, maxWaitMs: 30 }, observe: (w) => writes.push(w.rows) });
+      const p = project();
+      const sized = (bytes: number) => {
+        const eventId = randomUUID().replace(/-/g, '');
+        return event(p, { eventId, encodedPayload: JSON.stringify({ event_id: eventId, message: 'x'.repeat(bytes) }) });
+      };
+      const large = sized(60_000);
+      await s.events.insertEvents([...Array.from({ length: 5 }, () => sized(20_000)), large, sized(100)]);
+      // 2 x 20 KB, 2 x 20 KB, then 20 KB (the 60 KB row would pass 50 KB), the 60 KB row alone, the last.
+      expect(writes).toEqual([2, 2, 1, 1, 1]);
+      expect((await s.events.getEvent(p, large.eventId))?.payload).toMatchObject({ message: 'x'.repeat(60_000) });
+      expect(await s.events.countEventsForIssue(p, 1)).toBe(7);
+    });
+
     it('rejects every caller of a failed INSERT, and reports the failure', async () => {
       const writes: ClickHouseWrite[] = [];
       // No schema: the INSERT fails on the server.

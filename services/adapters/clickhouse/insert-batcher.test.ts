@@ -70,6 +70,14 @@ describe('InsertBatcher', () => {
     ]);
   });
 
+  it("caps a write at maxBytes by the rows' sizes, sending a row larger than that alone", async () => {
+    const r = recorder();
+    // A row's size is its value: 40 + 40 fit in 100, a third 40 does not.
+    const batcher = new InsertBatcher(r.write, { maxBytes: 100, maxWaitMs: 10 }, r.report, (row) => row);
+    await Promise.all([batcher.add([40, 40, 40]), batcher.add([150, 10]), batcher.add([30, 30])]);
+    expect(r.writes).toEqual([[40, 40], [40], [150], [10, 30, 30]]);
+  });
+
   it('rejects the callers of a failed write, and only them', async () => {
     const r = recorder((rows) => rows.includes(13));
     const batcher = new InsertBatcher(r.write, { maxRows: 2, maxWaitMs: 10 }, r.report);

@@ -1,6 +1,6 @@
 // Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse
 // makes a part per INSERT and prefers thousands of rows to a handful). Rows wait until maxWaitMs
-// after the last INSERT started, or until maxRows fill one: a write after a quiet spell goes out
+// after the last INSERT started, or until maxRows (or maxBytes) fill one: a write after a quiet spell goes out
 // at once, and under load each INSERT carries what came in since the last one started. The
 // timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window counted
 // from a write's first row; below that ceiling INSERTs may now be smaller and more frequent.
@@ -16,6 +16,12 @@ export interface BatchLimits {
   maxRows?: number;
   /** The longest a row waits for its INSERT to start; rows wait until this long after the last INSERT started. Default 200 ms. */
   maxWaitMs?: number;
+  /**
+   * Most bytes in one INSERT, by the store's measure of a row; a row larger alone goes alone.
+   * Default 32 MiB. Rows bounded by count alone let 5,000 events near 1 MiB each make one body
+   * of 5 GB: past V8's longest string, so the INSERT failed and each record was retried alone.
+   */
+  maxBytes?: number;
 }
 
 export interface BatchReport {
@@ -36,6 +42,8 @@ interface Waiter {
 
 interface Queued<Row> {
   rows: Row[];
+  /** Each row's size, by rowBytes. */
+  sizes: number[];
   waiter: Waiter;
 }
 
@@ -46,13 +54,15 @@ export interface BatchedWriteOptions {
   report?: (report: BatchReport) => void;
 }
 
-const DEFAULT_BATCH_LIMITS = { maxRows: 5000, maxWaitMs: 200 } as const;
+const DEFAULT_BATCH_LIMITS = { maxRows: 5000, maxWaitMs: 200, maxBytes: 32 * 1024 * 1024 } as const;
 
 export class InsertBatcher<Row> {
   private readonly maxRows: number;
   private readonly maxWaitMs: number;
+  private readonly maxBytes: number;
   private queue: Array<Queued<Row>> = [];
   private queuedRows = 0;
+  private queuedBytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** performance.now() when the last INSERT started. */
   private lastStarted = -Infinity;
@@ -63,11 +73,15 @@ export class InsertBatcher<Row> {
     private readonly write: (rows: Row[]) => Promise<void>,
     limits: BatchLimits = {},
     private readonly report: (report: BatchReport) => void = () => {},
+    /** A row's size in the INSERT's body, near enough (its long text fields). */
+    private readonly rowBytes: (row: Row) => number = () => 0,
   ) {
     this.maxRows = limits.maxRows ?? DEFAULT_BATCH_LIMITS.maxRows;
     this.maxWaitMs = limits.maxWaitMs ?? DEFAULT_BATCH_LIMITS.maxWaitMs;
+    this.maxBytes = limits.maxBytes ?? DEFAULT_BATCH_LIMITS.maxBytes;
     if (!Number.isInteger(this.maxRows) || this.maxRows < 1) throw new Error('batch maxRows must be a positive integer');
     if (!(this.maxWaitMs >= 0)) throw new Error('batch maxWaitMs must be zero or more');
+    if (!(this.maxBytes > 0)) throw new Error('batch maxBytes must be more than zero');
   }
 
   /** Resolves once every one of these rows is in a successful INSERT; rejects if one failed. */
@@ -75,9 +89,11 @@ export class InsertBatcher<Row> {
     if (rows.length === 0) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('the ClickHouse store is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ rows: rows.slice(), waiter: { unsent: rows.length, running: 0, failed: false, resolve, reject } });
+      const sizes = rows.map(this.rowBytes);
+      this.queue.push({ rows: rows.slice(), sizes, waiter: { unsent: rows.length, running: 0, failed: false, resolve, reject } });
       this.queuedRows += rows.length;
-      while (this.queuedRows >= this.maxRows) this.send();
+      for (const size of sizes) this.queuedBytes += size;
+      while (this.queuedRows >= this.maxRows || this.queuedBytes >= this.maxBytes) this.send();
       if (this.queuedRows > 0) {
         this.timer ??= setTimeout(() => this.sendAll(), Math.max(0, this.lastStarted + this.maxWaitMs - performance.now()));
       } else this.clearTimer();
@@ -106,19 +122,28 @@ export class InsertBatcher<Row> {
     this.timer = undefined;
   }
 
-  /** Takes up to maxRows rows off the front of the queue, splitting a call if it must. */
+  /** Takes up to maxRows rows (and maxBytes, or one row) off the front of the queue, splitting a call if it must. */
   private send(): void {
     const rows: Row[] = [];
+    let bytes = 0;
     // Each caller's rows in this INSERT, for a retry caller by caller.
     const shares = new Map<Waiter, Row[]>();
     while (rows.length < this.maxRows && this.queue.length > 0) {
       const head = this.queue[0]!;
-      const room = this.maxRows - rows.length;
+      let fits = 0;
+      while (fits < head.rows.length && rows.length + fits < this.maxRows) {
+        const size = head.sizes[fits]!;
+        if (rows.length + fits > 0 && bytes + size > this.maxBytes) break;
+        bytes += size;
+        fits += 1;
+      }
+      if (fits === 0) break;
       let taken = head.rows;
-      if (taken.length <= room) this.queue.shift();
+      if (fits === taken.length) this.queue.shift();
       else {
-        taken = head.rows.slice(0, room);
-        head.rows = head.rows.slice(room);
+        taken = head.rows.slice(0, fits);
+        head.rows = head.rows.slice(fits);
+        head.sizes = head.sizes.slice(fits);
       }
       for (const row of taken) rows.push(row);
       head.waiter.unsent -= taken.length;
@@ -130,6 +155,7 @@ export class InsertBatcher<Row> {
       for (const row of taken) share.push(row);
     }
     this.queuedRows -= rows.length;
+    this.queuedBytes -= bytes;
     this.lastStarted = performance.now();
     const insert = this.run(rows, shares);
     this.running.add(insert);
