@@ -20,6 +20,11 @@ export const issueFactsSchema = z.object({
   seen: z.array(z.string()).describe('first and last seen, ISO 8601 to the second; one time when they are the same'),
   snoozeUntil: z.string().optional().describe('present while snoozed'),
   isRegression: z.literal(true).optional().describe('present when it came back after a resolve and has not been triaged since'),
+  moreEnvironments: z
+    .number()
+    .int()
+    .optional()
+    .describe('present when it was seen in more environments than untrustedData lists: how many more'),
 });
 
 /** Environments shown per issue: a list answer repeats them for every issue, and SDKs may send many. */
@@ -29,7 +34,9 @@ export const issueTextSchema = z.object({
   shortId: z.string(),
   title: z.string(),
   culprit: z.string().optional().describe('absent when the SDK gave none'),
-  environments: z.array(z.string()).describe(`the environments it was seen in, the first ${LISTED_ENVIRONMENTS}`),
+  environments: z
+    .array(z.string())
+    .describe(`the environments it was seen in, the first ${LISTED_ENVIRONMENTS} (the facts' moreEnvironments counts the rest)`),
   releases: z
     .array(z.string())
     .optional()
@@ -51,6 +58,7 @@ export function issueFacts(
     seen: seenTimes(issue),
     ...(issue.snoozeUntil && { snoozeUntil: isoSeconds(issue.snoozeUntil) }),
     ...(issue.status === 'unresolved' && issue.resolution !== null && { isRegression: true as const }),
+    ...(issue.environments.length > LISTED_ENVIRONMENTS && { moreEnvironments: issue.environments.length - LISTED_ENVIRONMENTS }),
   };
 }
 

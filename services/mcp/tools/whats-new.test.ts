@@ -276,7 +276,7 @@ describe('whats_new', () => {
     );
   });
 
-  it('shows at most 10 of the environments an issue was seen in', async () => {
+  it('shows at most 10 of the environments an issue was seen in, and counts the rest', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `env-${String(i).padStart(2, '0')}`);
     let everywhere: Issue | undefined;
     for (const environment of names) {
@@ -288,5 +288,9 @@ describe('whats_new', () => {
     const { structured } = await h.call('read', 'whats_new', { project: 'shop', sinceMinutes: 60 });
     const row = structured.untrustedData.issues.find((issue: { shortId: string }) => issue.shortId === everywhere!.shortId);
     expect(row.environments).toEqual(names.slice(0, 10));
+    const facts = structured.issues.find((issue: { shortId: string }) => issue.shortId === everywhere!.shortId);
+    expect(facts.moreEnvironments).toBe(2);
+    // Absent, like every fact that would say nothing, on an issue whose environments are all listed.
+    expect(structured.issues.filter((issue: { moreEnvironments?: number }) => 'moreEnvironments' in issue)).toHaveLength(1);
   });
 });
