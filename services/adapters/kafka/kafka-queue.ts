@@ -272,10 +272,12 @@ export class KafkaQueue implements Queue {
     const topicsInUse = new Set<string>();
     for (const [, topics] of this.groupTopics) for (const t of topics.size > 0 ? topics : this.knownTopics) topicsInUse.add(t);
     const ranges = new Map<string, Awaited<ReturnType<typeof partitionRanges>>>();
+    // A topic nobody created yet has no backlog. Any other failure is the read's: it used to be
+    // taken for a missing topic too, so a broker outage emptied errata_queue_lag (its alerts
+    // went quiet) instead of counting errata_queue_lag_read_errors_total and keeping the values.
+    const existing = new Set(topicsInUse.size > 0 ? await this.admin.listTopics() : []);
     for (const topic of topicsInUse) {
-      // A topic nobody created yet has no backlog.
-      const found = await partitionRanges(this.admin, this.kafkaName(topic)).catch(() => undefined);
-      if (found) ranges.set(topic, found);
+      if (existing.has(this.kafkaName(topic))) ranges.set(topic, await partitionRanges(this.admin, this.kafkaName(topic)));
     }
     const out: PartitionLag[] = [];
     for (const [group, subscribed] of this.groupTopics) {

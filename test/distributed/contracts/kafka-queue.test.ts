@@ -333,22 +333,30 @@ describe('KafkaQueue on a broker', () => {
     }
   });
 
-  it('rejects a publish when no broker answers, instead of waiting', { timeout: 30_000 }, async () => {
-    const port = await closedPort();
-    const produced: ProduceObservation[] = [];
-    const q = new KafkaQueue({
-      brokers: [`127.0.0.1:${port}`],
-      clientId: 'errata-test',
-      produceTimeoutMs: 2_000,
-      observe: { produce: (o) => void produced.push(o) },
-    });
-    await expect(q.publish('events.received', [{ key: 'k', value: Buffer.from('v') }])).rejects.toBeInstanceOf(UnavailableError);
-    expect(produced).toMatchObject([{ topic: 'events.received', records: 1 }]);
-    expect(produced[0]!.error).toBeDefined();
-    await expect(q.ping()).rejects.toThrow();
-    await q.close();
-    await expect(openKafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test' })).rejects.toThrow();
-  });
+  it(
+    'rejects a publish and a lag read when no broker answers, instead of waiting or reading no backlog',
+    { timeout: 30_000 },
+    async () => {
+      const port = await closedPort();
+      const produced: ProduceObservation[] = [];
+      const q = new KafkaQueue({
+        brokers: [`127.0.0.1:${port}`],
+        clientId: 'errata-test',
+        produceTimeoutMs: 2_000,
+        observe: { produce: (o) => void produced.push(o) },
+      });
+      await expect(q.publish('events.received', [{ key: 'k', value: Buffer.from('v') }])).rejects.toBeInstanceOf(
+        UnavailableError,
+      );
+      expect(produced).toMatchObject([{ topic: 'events.received', records: 1 }]);
+      expect(produced[0]!.error).toBeDefined();
+      await expect(q.ping()).rejects.toThrow();
+      // Not "no backlog": the lag could not be read (errata_queue_lag_read_errors_total counts it).
+      await expect(q.lag()).rejects.toThrow();
+      await q.close();
+      await expect(openKafkaQueue({ brokers: [`127.0.0.1:${port}`], clientId: 'errata-test' })).rejects.toThrow();
+    },
+  );
 });
 
 /** A loopback port nothing listens on: bound, then released. */
