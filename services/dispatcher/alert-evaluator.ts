@@ -48,9 +48,8 @@ export class AlertEvaluator {
     const existing = await this.deps.alerts.existingDeliveryKeys(
       candidates.flatMap((c) => c.rule.channelIds.map((channelId) => ({ ruleId: c.rule.id, channelId, dedupKey: c.dedupKey }))),
     );
-    const deliveries: NewDelivery[] = [];
+    const alerts: Array<Omit<NewDelivery, 'status'>> = [];
     const projects = new Map<number, Project | undefined>();
-    const sentThisHour = new Map<number, number>();
     for (const candidate of candidates) {
       const channelIds = candidate.rule.channelIds.filter(
         (channelId) => !existing.has(deliveryKey(candidate.rule.id, channelId, candidate.dedupKey)),
@@ -63,8 +62,7 @@ export class AlertEvaluator {
       if (!project) continue;
       const body = encodeWebhookBody(await this.payloadOf(candidate, project));
       for (const channelId of channelIds) {
-        const held = await this.overLimit(channelId, sentThisHour);
-        deliveries.push({
+        alerts.push({
           channelId,
           ruleId: candidate.rule.id,
           projectId,
@@ -73,12 +71,15 @@ export class AlertEvaluator {
           issueId: candidate.kind === 'new_release' ? null : candidate.facts.issueId,
           kind: candidate.kind,
           body,
-          status: held ? 'held' : 'pending',
         });
       }
     }
+    // Held past the channel's hourly limit, counted by the store with the channels locked.
     // Counted as added: a batch evaluated again adds (and counts) nothing twice.
-    const added = await this.deps.alerts.enqueueDeliveries(deliveries);
+    const added = await this.deps.alerts.enqueueAlerts(alerts, {
+      perHour: this.deps.channelLimitPerHour,
+      since: new Date(this.now() - 3_600_000),
+    });
     const held = added.filter((delivery) => delivery.status === 'held').length;
     if (held > 0) this.deps.metrics.webhookHeld.inc(held);
     return added.length;
@@ -111,18 +112,6 @@ export class AlertEvaluator {
     const since = candidate.facts.receivedAt - windowMinutes! * 60;
     const stats = await this.deps.events.issueEventStats(projectId, issueId, since);
     return (measure === 'events' ? stats.count : stats.users) > threshold;
-  }
-
-  /**
-   * Whether the channel has had its hourly share. The store is asked once per channel and batch;
-   * `sentThisHour` then counts on with what this batch adds.
-   */
-  private async overLimit(channelId: number, sentThisHour: Map<number, number>): Promise<boolean> {
-    const sent =
-      sentThisHour.get(channelId) ?? (await this.deps.alerts.countDeliveriesSince(channelId, new Date(this.now() - 3_600_000)));
-    const over = sent >= this.deps.channelLimitPerHour;
-    sentThisHour.set(channelId, over ? sent : sent + 1);
-    return over;
   }
 
   private async payloadOf(candidate: AlertCandidate, project: Project): Promise<WebhookPayload> {

@@ -162,12 +162,53 @@ export function describeAlertStoreContract(
       ];
       expect(await alerts.existingDeliveryKeys(asked)).toEqual(new Set([`${r.id}:${channel.id}:new_issue:1`]));
       expect(await alerts.existingDeliveryKeys([])).toEqual(new Set());
-      expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
+      // The channel's hourly limit counts those four; held ones do not, nor do tests (sixty of them
+      // held every real alert to the channel for the hour). With a limit of 6, two more alerts go
+      // out and the third is held.
       await alerts.enqueueDeliveries([delivery(channel.id, { status: 'held', kind: 'new_issue' })]);
-      expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
-      // Nor do tests count: sixty of them held every real alert to the channel for the hour.
       await alerts.enqueueDeliveries([delivery(channel.id, { kind: 'test' })]);
-      expect(await alerts.countDeliveriesSince(channel.id, new Date(Date.now() - 60_000))).toBe(4);
+      // The body names the alert, for the checks below.
+      const alert = (dedupKey: string) => ({
+        channelId: channel.id,
+        ruleId: r.id,
+        projectId: project.id,
+        dedupKey,
+        kind: 'new_issue' as const,
+        body: dedupKey,
+      });
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      const limited = await alerts.enqueueAlerts([alert('new_issue:5'), alert('new_issue:6'), alert('new_issue:7')], {
+        perHour: 6,
+        since: hourAgo,
+      });
+      expect(limited.map((d) => [d.body, d.status]).sort()).toEqual([
+        ['new_issue:5', 'pending'],
+        ['new_issue:6', 'pending'],
+        ['new_issue:7', 'held'],
+      ]);
+      // Only what was added since `since` counts.
+      const later = await alerts.enqueueAlerts([alert('new_issue:8')], { perHour: 1, since: new Date(Date.now() + 60_000) });
+      expect(later.map((d) => [d.body, d.status])).toEqual([['new_issue:8', 'pending']]);
+    });
+
+    it("keeps to a channel's hourly limit when several dispatchers add alerts to it at once", async () => {
+      const { project, channel } = await setup();
+      const r = await alerts.createRule(project.id, rule([channel.id]));
+      const alert = (i: number) => ({
+        channelId: channel.id,
+        ruleId: r.id,
+        projectId: project.id,
+        dedupKey: `new_issue:${i}`,
+        kind: 'new_issue' as const,
+        body: '{}',
+      });
+      const since = new Date(Date.now() - 3_600_000);
+      const added = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => alerts.enqueueAlerts([alert(i)], { perHour: 3, since })),
+      );
+      const statuses = added.flat().map((d) => d.status);
+      expect(statuses.filter((s) => s === 'pending')).toHaveLength(3);
+      expect(statuses.filter((s) => s === 'held')).toHaveLength(5);
     });
 
     it("keeps through retention the deliveries that stand for an issue's once-ever alert", async () => {

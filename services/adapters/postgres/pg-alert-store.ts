@@ -62,6 +62,13 @@ const DELIVERY_COLUMNS =
   'id, channel_id, rule_id, project_id, kind, body, status, attempts, next_attempt_at, created_at, finished_at';
 
 /** Whether channel `c` had an overflow summary created since the parameter $2. */
+/**
+ * A channel's hourly limit counts what it sent or will send. Tests are not alerts: a project's
+ * admin testing a rule in a loop held every project's real alerts to an organization channel for
+ * the hour (tests have a limit of their own: one waiting).
+ */
+const COUNTS_TOWARD_LIMIT = `status NOT IN ('held', 'summarized') AND kind <> 'test'`;
+
 const SUMMARY_SINCE = `EXISTS (SELECT 1 FROM alert_deliveries s
   WHERE s.channel_id = c.id AND s.kind = 'overflow_summary' AND s.created_at >= $2)`;
 
@@ -258,6 +265,30 @@ export class PgAlertStore implements AlertStore {
     return this.enqueueWith(this.db, deliveries);
   }
 
+  async enqueueAlerts(alerts: Array<Omit<NewDelivery, 'status'>>, limit: { perHour: number; since: Date }) {
+    if (alerts.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      // The channels' rows, locked in id order (as summarizeHeld locks one): a second dispatcher
+      // adding to one of them waits here, then counts what this one added.
+      const channelIds = [...new Set(alerts.map((alert) => alert.channelId))].sort((a, b) => a - b);
+      await tx.query('SELECT id FROM alert_channels WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [channelIds]);
+      const counted = await tx.query<{ channel_id: number; n: string | number }>(
+        `SELECT channel_id, count(*) AS n FROM alert_deliveries
+         WHERE channel_id = ANY($1::int[]) AND created_at >= $2 AND ${COUNTS_TOWARD_LIMIT}
+         GROUP BY channel_id`,
+        [channelIds, limit.since],
+      );
+      const sent = new Map(counted.rows.map((row) => [row.channel_id, Number(row.n)]));
+      const deliveries = alerts.map((alert): NewDelivery => {
+        const before = sent.get(alert.channelId) ?? 0;
+        if (before >= limit.perHour) return { ...alert, status: 'held' };
+        sent.set(alert.channelId, before + 1);
+        return { ...alert, status: 'pending' };
+      });
+      return this.enqueueWith(tx, deliveries);
+    });
+  }
+
   async existingDeliveryKeys(keys: Array<{ ruleId: number; channelId: number; dedupKey: string }>) {
     if (keys.length === 0) return new Set<string>();
     const wanted = unnestRows(
@@ -398,17 +429,6 @@ export class PgAlertStore implements AlertStore {
       byDelivery.set(Number(row.delivery_id), list);
     }
     return deliveries.rows.map((row) => ({ ...toDelivery(row), attemptLog: byDelivery.get(Number(row.id)) ?? [] }));
-  }
-
-  async countDeliveriesSince(channelId: number, since: Date) {
-    // Tests are not alerts: a project's admin testing a rule in a loop held every project's real
-    // alerts to an organization channel for the hour (tests have a limit of their own: one waiting).
-    const result = await this.db.query<{ n: string | number }>(
-      `SELECT count(*) AS n FROM alert_deliveries
-       WHERE channel_id = $1 AND created_at >= $2 AND status NOT IN ('held', 'summarized') AND kind <> 'test'`,
-      [channelId, since],
-    );
-    return Number(result.rows[0]!.n);
   }
 
   async channelsToSummarize(heldBefore: Date, summarizedSince: Date) {

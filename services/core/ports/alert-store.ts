@@ -82,6 +82,13 @@ export interface AlertStore {
    */
   enqueueDeliveries(deliveries: NewDelivery[]): Promise<Delivery[]>;
   /**
+   * Adds a batch's alerts as enqueueDeliveries does, each pending or, past its channel's hourly
+   * limit, held: counted and added with the channels locked, so dispatchers adding alerts to one
+   * channel at once keep to the limit together (counted apart, N of them sent N times it).
+   * An alert counts toward the limit in the order given; `since` starts the hour.
+   */
+  enqueueAlerts(alerts: Array<Omit<NewDelivery, 'status'>>, limit: { perHour: number; since: Date }): Promise<Delivery[]>;
+  /**
    * Which of these (rule, channel, dedup key) already have a delivery, as `rule:channel:key`: an
    * alert of a window or an issue already added is no news, and must not count toward its
    * channel's hourly limit.
@@ -97,8 +104,6 @@ export interface AlertStore {
   ): Promise<void>;
   /** Newest first, each with its attempts (oldest first). */
   listDeliveries(channelId: number, limit: number): Promise<Array<Delivery & { attemptLog: DeliveryAttempt[] }>>;
-  /** Deliveries to the channel created since `since`, held ones and tests excluded (its rate limit). */
-  countDeliveriesSince(channelId: number, since: Date): Promise<number>;
 
   /** Channels whose oldest held delivery is from `heldBefore` or earlier, and that got no overflow summary since `summarizedSince`. */
   channelsToSummarize(heldBefore: Date, summarizedSince: Date): Promise<AlertChannel[]>;
