@@ -268,10 +268,11 @@ export class PgAlertStore implements AlertStore {
   async enqueueAlerts(alerts: Array<Omit<NewDelivery, 'status'>>, limit: { perHour: number; since: Date }) {
     if (alerts.length === 0) return [];
     return this.db.transaction(async (tx) => {
-      // The channels' rows, locked in id order (as summarizeHeld locks one): a second dispatcher
-      // adding to one of them waits here, then counts what this one added.
+      // The channels' rows, locked in id order: a second dispatcher adding to one of them waits
+      // here, then counts what this one added. NO KEY UPDATE, which the foreign key checks of
+      // rule edits (KEY SHARE) pass, so a rule edit waiting on this batch's rule cannot deadlock.
       const channelIds = [...new Set(alerts.map((alert) => alert.channelId))].sort((a, b) => a - b);
-      await tx.query('SELECT id FROM alert_channels WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [channelIds]);
+      await tx.query('SELECT id FROM alert_channels WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [channelIds]);
       const counted = await tx.query<{ channel_id: number; n: string | number }>(
         `SELECT channel_id, count(*) AS n FROM alert_deliveries
          WHERE channel_id = ANY($1::int[]) AND created_at >= $2 AND ${COUNTS_TOWARD_LIMIT}
