@@ -59,13 +59,8 @@ export async function startEmbeddedBackend(
     resourceLimits: { maxOldGenerationSizeMb: backendHeapMb(), maxYoungGenerationSizeMb: 8 },
   });
   const rpc = new RpcClient(worker);
-  const queue = new LocalQueue(options.queueDir, {
-    mode: 'writer',
-    peer: notifications<QueuePeerMessage>(worker, 'queue'),
-    maxBacklogBytes: queueMaxBacklogBytes,
-    minFlushIntervalMs: QUEUE_FLUSH_INTERVAL_MS,
-  });
-  await queue.openTopics(Object.values(TOPICS));
+  // Listened for at once: a thread that died while the queue's topics open below, unheard, left
+  // the start waiting for its answer to the ping for ever.
   let stopping = false;
   const died = new Promise<never>((_, reject) => {
     worker.once('error', reject);
@@ -77,6 +72,13 @@ export async function startEmbeddedBackend(
     logger.fatal({ err: error }, 'the backend thread (database, queue, dispatcher) died; stopping');
     process.exit(1);
   });
+  const queue = new LocalQueue(options.queueDir, {
+    mode: 'writer',
+    peer: notifications<QueuePeerMessage>(worker, 'queue'),
+    maxBacklogBytes: queueMaxBacklogBytes,
+    minFlushIntervalMs: QUEUE_FLUSH_INTERVAL_MS,
+  });
+  await queue.openTopics(Object.values(TOPICS));
   await Promise.race([rpc.call('backend.ping'), died]);
   metrics.sources.push(() => rpc.call<MetricsJson>('metrics.get'));
   return {
