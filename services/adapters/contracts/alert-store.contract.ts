@@ -186,8 +186,17 @@ export function describeAlertStoreContract(
         ['new_issue:6', 'pending'],
         ['new_issue:7', 'held'],
       ]);
-      // Only what was added since `since` counts.
-      const later = await alerts.enqueueAlerts([alert('new_issue:8')], { perHour: 1, since: new Date(Date.now() + 60_000) });
+      // Only what was added since `since` counts; and only what is added takes a place: not an
+      // alert already there (nor one twice in the batch), nor one to a channel deleted meanwhile.
+      const later = await alerts.enqueueAlerts(
+        [
+          alert('new_issue:5'),
+          { ...alert('new_issue:9'), channelId: channel.id + 100_000 },
+          alert('new_issue:8'),
+          alert('new_issue:8'),
+        ],
+        { perHour: 1, since: new Date(Date.now() + 60_000) },
+      );
       expect(later.map((d) => [d.body, d.status])).toEqual([['new_issue:8', 'pending']]);
     });
 

@@ -61,7 +61,6 @@ interface DeliveryRow {
 const DELIVERY_COLUMNS =
   'id, channel_id, rule_id, project_id, kind, body, status, attempts, next_attempt_at, created_at, finished_at';
 
-/** Whether channel `c` had an overflow summary created since the parameter $2. */
 /**
  * A channel's hourly limit counts what it sent or will send. Tests are not alerts: a project's
  * admin testing a rule in a loop held every project's real alerts to an organization channel for
@@ -69,6 +68,7 @@ const DELIVERY_COLUMNS =
  */
 const COUNTS_TOWARD_LIMIT = `status NOT IN ('held', 'summarized') AND kind <> 'test'`;
 
+/** Whether channel `c` had an overflow summary created since the parameter $2. */
 const SUMMARY_SINCE = `EXISTS (SELECT 1 FROM alert_deliveries s
   WHERE s.channel_id = c.id AND s.kind = 'overflow_summary' AND s.created_at >= $2)`;
 
@@ -270,9 +270,29 @@ export class PgAlertStore implements AlertStore {
     return this.db.transaction(async (tx) => {
       // The channels' rows, locked in id order: a second dispatcher adding to one of them waits
       // here, then counts what this one added. NO KEY UPDATE, which the foreign key checks of
-      // rule edits (KEY SHARE) pass, so a rule edit waiting on this batch's rule cannot deadlock.
+      // other deliveries' inserts (tests, digests, summaries: KEY SHARE) pass.
       const channelIds = [...new Set(alerts.map((alert) => alert.channelId))].sort((a, b) => a - b);
-      await tx.query('SELECT id FROM alert_channels WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [channelIds]);
+      const locked = await tx.query<{ id: number }>(
+        'SELECT id FROM alert_channels WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
+        [channelIds],
+      );
+      // Only what will be added takes a place: not an alert another dispatcher added meanwhile
+      // (the same batch, delivered twice in a rebalance), nor one to a channel deleted meanwhile.
+      const live = new Set(locked.rows.map((row) => row.id));
+      const existing = await this.existingKeysWith(
+        tx,
+        alerts.flatMap((a) =>
+          a.ruleId !== null && a.dedupKey !== null ? [{ ...a, ruleId: a.ruleId, dedupKey: a.dedupKey }] : [],
+        ),
+      );
+      const fresh = alerts.filter((alert) => {
+        if (!live.has(alert.channelId)) return false;
+        if (alert.ruleId === null || alert.dedupKey === null) return true;
+        const key = deliveryKey(alert.ruleId, alert.channelId, alert.dedupKey);
+        if (existing.has(key)) return false;
+        existing.add(key); // and once within the batch
+        return true;
+      });
       const counted = await tx.query<{ channel_id: number; n: string | number }>(
         `SELECT channel_id, count(*) AS n FROM alert_deliveries
          WHERE channel_id = ANY($1::int[]) AND created_at >= $2 AND ${COUNTS_TOWARD_LIMIT}
@@ -280,7 +300,7 @@ export class PgAlertStore implements AlertStore {
         [channelIds, limit.since],
       );
       const sent = new Map(counted.rows.map((row) => [row.channel_id, Number(row.n)]));
-      const deliveries = alerts.map((alert): NewDelivery => {
+      const deliveries = fresh.map((alert): NewDelivery => {
         const before = sent.get(alert.channelId) ?? 0;
         if (before >= limit.perHour) return { ...alert, status: 'held' };
         sent.set(alert.channelId, before + 1);
@@ -291,12 +311,16 @@ export class PgAlertStore implements AlertStore {
   }
 
   async existingDeliveryKeys(keys: Array<{ ruleId: number; channelId: number; dedupKey: string }>) {
+    return this.existingKeysWith(this.db, keys);
+  }
+
+  private async existingKeysWith(db: SqlExecutor, keys: Array<{ ruleId: number; channelId: number; dedupKey: string }>) {
     if (keys.length === 0) return new Set<string>();
     const wanted = unnestRows(
       keys.map((k) => [k.ruleId, k.channelId, k.dedupKey]),
       ['integer', 'integer', 'text'],
     );
-    const result = await this.db.query<{ rule_id: number; channel_id: number; dedup_key: string }>(
+    const result = await db.query<{ rule_id: number; channel_id: number; dedup_key: string }>(
       `SELECT d.rule_id, d.channel_id, d.dedup_key FROM alert_deliveries d
        JOIN ${wanted.sql} AS k (rule_id, channel_id, dedup_key)
          ON d.rule_id = k.rule_id AND d.channel_id = k.channel_id AND d.dedup_key = k.dedup_key`,
