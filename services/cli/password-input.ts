@@ -1,10 +1,13 @@
 // Where `errata createuser` gets a password: typed at a hidden prompt (twice) on a terminal, or
-// read from standard input with --password-stdin (scripts, secrets managers). Never from an
+// read from standard input with --password-stdin (scripts, secrets managers; once, hidden, when
+// that input is a terminal). Never from an
 // argument, which other users of the machine can read in the process list.
 import { UserInputError } from '../core/errors.ts';
 
 export async function readPassword(options: { stdin: boolean }): Promise<string> {
-  if (options.stdin) return readAllStdin();
+  // --password-stdin typed at a terminal: once, and not echoed (read to the end of input, the
+  // terminal showed the password as it was typed and then waited for Ctrl-D).
+  if (options.stdin) return process.stdin.isTTY ? promptHidden('Password: ') : readAllStdin();
   if (!process.stdin.isTTY) {
     throw new UserInputError('no terminal to ask for the password on: pipe it in with --password-stdin');
   }

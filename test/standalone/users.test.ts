@@ -4,11 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { PGliteClient } from '../../services/adapters/pglite/pglite-client.ts';
 import { createSqlStores } from '../../services/adapters/postgres/sql-stores.ts';
+import { createPasswordHasher } from '../../services/core/auth/password-hash.ts';
 import { checkCode } from '../../services/core/people/one-time-codes.ts';
 import type { CodePurpose } from '../../services/core/ports/user-store.ts';
 import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 import { tableText } from '../support/embedded-admin.ts';
-import { eventually, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
+import { runAtTerminal } from '../support/pseudo-terminal.ts';
+import { BIN, eventually, runCli, runCliJson, startServer } from '../support/standalone-server.ts';
 import { cliEnvironments } from '../support/cli-env.ts';
 
 const { dataDir, cliEnv } = cliEnvironments();
@@ -70,6 +72,26 @@ describe('errata createuser, listusers, resetpassword, deleteuser', () => {
       const out = await runCli(args, env);
       expect(out.stdout).not.toContain('bob@example.com');
       expect(out.stdout).not.toContain('$scrypt$');
+    }
+  });
+
+  it('asks once, without echoing it, for a --password-stdin password typed at a terminal', async () => {
+    const env = await cliEnv({ initialized: true });
+    const terminal = await runAtTerminal(
+      [process.execPath, BIN, 'createuser', '--email', 'tty@example.com', '--role', 'member', '--password-stdin'],
+      env,
+      [{ after: 'Password:', type: `${PASSWORD}\r` }],
+    );
+    expect(terminal.shown).toBe(
+      `Password: \r\nCreated member "tty@example.com" (tty).\r\nThey sign in at ${env.ERRATA_BASE_URL}/login\r\n`,
+    );
+    expect(terminal.code).toBe(0);
+    const db = await PGliteClient.open(embeddedDatabaseDir(env.ERRATA_DATA_DIR!));
+    try {
+      const stored = await createSqlStores(db).users.findUserByEmail('tty@example.com');
+      await expect(createPasswordHasher().verify(PASSWORD, stored?.passwordHash)).resolves.toBe(true);
+    } finally {
+      await db.close();
     }
   });
 

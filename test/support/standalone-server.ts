@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { embeddedDatabaseDir } from '../../services/runtime/embedded/database-dir.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(REPO_ROOT, 'bin', 'errata.js');
+export const BIN = join(REPO_ROOT, 'bin', 'errata.js');
 
 /**
  * The flags `npm start` gives node, read from package.json's start script, so that the suites and
