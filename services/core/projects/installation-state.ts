@@ -31,6 +31,7 @@ export interface InstallationState {
 export async function installationState(
   stores: { metadata: Pick<MetadataStore, 'listProjectKeys' | 'listIssues'>; events: Pick<EventStore, 'latestEventForIssue'> },
   project: Pick<Project, 'id'>,
+  now: Date,
 ): Promise<InstallationState> {
   const dsnKeyExists = (await stores.metadata.listProjectKeys(project.id)).some((key) => key.active);
   // The project's newest event is the newest of its most recently seen issue (an issue's last
@@ -50,14 +51,17 @@ export async function installationState(
     if (event && (!latest || newer(event, latest.event))) latest = { event, issue };
   }
   if (!latest) {
-    // Issues without a stored event: retention deleted them (issues keep their counts). Saying
-    // "waiting for the first event" would send someone to debug an SDK that worked.
+    // Issues seen before retention's shortest period whose events are all gone: retention
+    // deleted them (issues keep their counts), and "waiting for the first event" would send
+    // someone to debug an SDK that worked. An issue seen since may have its event still on its
+    // way to the store (the issue is recorded first), or held up by the store's outage.
     const newest = issues[0];
+    const expired = dsnKeyExists && newest !== undefined && newest.lastSeen.getTime() < now.getTime() - MIN_RETENTION_MS;
     return {
       dsnKeyExists,
       latestEvent: null,
-      expiredIssue: newest ? { shortId: newest.shortId, lastSeen: newest.lastSeen } : null,
-      verdict: !dsnKeyExists ? 'no_dsn_key' : newest ? 'events_expired' : 'waiting_for_first_event',
+      expiredIssue: expired ? { shortId: newest.shortId, lastSeen: newest.lastSeen } : null,
+      verdict: !dsnKeyExists ? 'no_dsn_key' : expired ? 'events_expired' : 'waiting_for_first_event',
     };
   }
   const { event, issue } = latest;
@@ -71,6 +75,9 @@ export async function installationState(
 }
 
 const RECENT_ISSUES = 5;
+
+/** ERRATA_EVENT_RETENTION_DAYS is at least 1: no event seen within a day has been pruned. */
+const MIN_RETENTION_MS = 86_400_000;
 
 /** The stores' newest-first order: timestamp, then time received, then event id. */
 function newer(a: StoredEvent, b: StoredEvent): boolean {

@@ -179,7 +179,7 @@ export const projectRoutes: OrganizationRoute[] = [
           dsn: active && formatDsn(page.deps.baseUrl, active.publicKey, project.id),
           canManage,
           platform: isGuidePlatform(asked) ? asked : GUIDE_PLATFORMS[0].name,
-          installation: await installationState(page.deps, project),
+          installation: await installationState(page.deps, project, page.now()),
           href: page.href,
           now: page.now(),
           notice: savedNotice(page),
@@ -195,7 +195,7 @@ export const projectRoutes: OrganizationRoute[] = [
     async handle(page, [slug]) {
       const project = await projectOf(page, slug!);
       if (!page.partial) return page.seeOther(page.href('projects', project.slug));
-      const box = installationBox(page, project, await installationState(page.deps, project));
+      const box = installationBox(page, project, await installationState(page.deps, project, page.now()));
       page.ctx.status = 200;
       page.ctx.type = 'text/html; charset=utf-8';
       page.ctx.set('Cache-Control', 'no-store');

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { LEVELS, type Level } from '../../core/event/level.ts';
 import { issueFilter as issueSearchFilter } from '../../core/search/issue-search.ts';
+import { MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { ISSUE_STATUSES, type Issue, type IssueStatus } from '../../core/ports/metadata-store.ts';
 import { isoSeconds } from './iso-time.ts';
 
@@ -24,7 +25,9 @@ export const issueFactsSchema = z.object({
     .number()
     .int()
     .optional()
-    .describe('present when it was seen in more environments than untrustedData lists: how many more'),
+    .describe(
+      `present when it was seen in more environments than untrustedData lists: how many more, of the first ${MAX_ISSUE_ENVIRONMENTS} (no more are recorded)`,
+    ),
 });
 
 /** Environments shown per issue: a list answer repeats them for every issue, and SDKs may send many. */
@@ -43,10 +46,14 @@ export const issueTextSchema = z.object({
     .describe('the first and the last release it was seen with (one when the same); absent when events named none'),
 });
 
-/** withProject: the answer spans several projects; withoutStatus: the answer names the one status of all its issues. */
+/**
+ * withProject: the answer spans several projects; withoutStatus: the answer names the one status
+ * of all its issues; withoutListedEnvironments: the answer lists environments its own way, not
+ * with issueText (get_issue_context's tag summary, which counts the rest itself).
+ */
 export function issueFacts(
   issue: Issue,
-  options: { withProject?: boolean; withoutStatus?: boolean } = {},
+  options: { withProject?: boolean; withoutStatus?: boolean; withoutListedEnvironments?: boolean } = {},
 ): z.infer<typeof issueFactsSchema> {
   return {
     shortId: issue.shortId,
@@ -58,7 +65,8 @@ export function issueFacts(
     seen: seenTimes(issue),
     ...(issue.snoozeUntil && { snoozeUntil: isoSeconds(issue.snoozeUntil) }),
     ...(issue.status === 'unresolved' && issue.resolution !== null && { isRegression: true as const }),
-    ...(issue.environments.length > LISTED_ENVIRONMENTS && { moreEnvironments: issue.environments.length - LISTED_ENVIRONMENTS }),
+    ...(!options.withoutListedEnvironments &&
+      issue.environments.length > LISTED_ENVIRONMENTS && { moreEnvironments: issue.environments.length - LISTED_ENVIRONMENTS }),
   };
 }
 

@@ -304,7 +304,7 @@ export const getIssueContext = defineTool({
         `${issue.shortId}: ${issue.status}, ${plural(issue.count, 'event')}, ${plural(issue.userCount, 'user')}` +
         `${latest ? '' : noEvent(input.environment)}.`,
       result: {
-        issue: issueFacts(issue, { withProject: true }),
+        issue: issueFacts(issue, { withProject: true, withoutListedEnvironments: true }),
         ...withoutEmpty({
           resolution: resolutionView(issue.resolution),
           activity: activity.map(activityView),

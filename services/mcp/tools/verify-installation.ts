@@ -38,7 +38,7 @@ export const verifyInstallation = defineTool({
   },
   async run(input, context) {
     const project = await projectBySlug(context, input.project);
-    const { dsnKeyExists, latestEvent, expiredIssue, verdict } = await installationState(context, project);
+    const { dsnKeyExists, latestEvent, expiredIssue, verdict } = await installationState(context, project, context.now());
     const nextStep = {
       no_dsn_key: 'an admin creates or enables a key (get_dsn shows the keys)',
       waiting_for_first_event:

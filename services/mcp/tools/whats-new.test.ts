@@ -292,5 +292,9 @@ describe('whats_new', () => {
     expect(facts.moreEnvironments).toBe(2);
     // Absent, like every fact that would say nothing, on an issue whose environments are all listed.
     expect(structured.issues.filter((issue: { moreEnvironments?: number }) => 'moreEnvironments' in issue)).toHaveLength(1);
+    // get_issue_context lists environments by its tag summary (3 of them), which counts the rest itself.
+    const context = await h.call('read', 'get_issue_context', { shortId: everywhere!.shortId });
+    expect(context.structured.untrustedData.environments).toHaveLength(3);
+    expect(context.structured.issue).not.toHaveProperty('moreEnvironments');
   });
 });
