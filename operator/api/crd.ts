@@ -36,6 +36,9 @@ function structural(schema: JsonSchema): JsonSchema {
 function withCrossFieldRules(spec: JsonSchema): JsonSchema {
   const properties = spec.properties as Record<string, JsonSchema & { properties: Record<string, JsonSchema> }>;
   for (const role of ROLES) {
+    // A variable named twice: the API server refuses it as the operator does (it was accepted,
+    // and the resource then sat Degraded), and server-side apply merges the list by name.
+    Object.assign(properties[role]!.properties.env!, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
     const autoscaling = properties[role]!.properties.autoscaling!;
     autoscaling['x-kubernetes-validations'] = [
       { rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' },

@@ -16,6 +16,7 @@ import {
   getErrata,
   getTable,
   patchErrataSpec,
+  underCrdAcceptingRepeatedEnv,
   sampleSpec,
   startTestOperator,
   setDeploymentStatus,
@@ -334,12 +335,13 @@ describe('the operator', () => {
       async () => (condition(await getErrata(kube, namespace, 'invalid'), 'Ready')?.status === 'True' ? true : undefined),
       'Ready',
     );
-    // The CRD lets a variable named twice through; the operator does not.
+    // A variable named twice, which the CRD refuses now; an older CRD let it through, and the
+    // operator refuses it itself.
     const twice = [
       { name: 'ERRATA_LOG_LEVEL', value: 'debug' },
       { name: 'ERRATA_LOG_LEVEL', value: 'info' },
     ];
-    await patchErrataSpec(kube, namespace, 'invalid', { ingest: { env: twice } });
+    await underCrdAcceptingRepeatedEnv(kube, () => patchErrataSpec(kube, namespace, 'invalid', { ingest: { env: twice } }));
     const refused = await eventually(async () => {
       const errata = await getErrata(kube, namespace, 'invalid');
       return condition(errata, 'Degraded')?.reason === 'InvalidSpec' ? errata : undefined;
@@ -456,6 +458,11 @@ describe('the operator', () => {
       /minReplicas must not exceed maxReplicas/,
     );
     expect(await refusal({ ...spec(), version: 'not a tag' })).toMatch(/spec\.version/);
+    const twice = [
+      { name: 'ERRATA_LOG_LEVEL', value: 'debug' },
+      { name: 'ERRATA_LOG_LEVEL', value: 'info' },
+    ];
+    expect(await refusal({ ...spec(), mcp: { env: twice } })).toMatch(/spec\.mcp\.env\[1\]: Duplicate value/);
     // What a pod would refuse at start (a crash loop that says nothing to `kubectl apply`).
     expect(await refusal({ ...spec(), kafka: { brokers: ['kafka'] } })).toMatch(/spec\.kafka\.brokers\[0\]/);
     expect(await refusal({ ...spec(), clickhouse: { url: 'http://clickhouse:8123', database: 'errata-prod' } })).toMatch(

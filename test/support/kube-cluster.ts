@@ -107,6 +107,38 @@ export async function applyCrd(kube = clients()): Promise<void> {
 }
 
 /**
+ * Runs `write` under the Errata CRD as it was before its env lists were keyed by name (a
+ * variable named twice passed), then applies the committed CRD again: an object stored under an
+ * older CRD is what the operator's own check of a spec is for. `write` is retried until the API
+ * server validates with the older CRD (422 until then).
+ */
+export async function underCrdAcceptingRepeatedEnv(kube: ReturnType<typeof clients>, write: () => Promise<void>): Promise<void> {
+  const crd = parse(readFileSync(CRD_FILE, 'utf8'));
+  const current = await kube.extensions.readCustomResourceDefinition({ name: crd.metadata.name });
+  for (const version of current.spec.versions) {
+    const roles = version.schema!.openAPIV3Schema!.properties!.spec!.properties!;
+    for (const role of ['ingest', 'mcp', 'dispatcher']) {
+      const env = roles[role]!.properties!.env!;
+      delete env.x_kubernetes_list_type;
+      delete env.x_kubernetes_list_map_keys;
+    }
+  }
+  await kube.extensions.replaceCustomResourceDefinition({ name: crd.metadata.name, body: current });
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await write();
+      } catch (error) {
+        if ((error as { code?: number }).code !== 422 || tries >= 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await applyCrd(kube);
+  }
+}
+
+/**
  * One of the Prometheus Operator's CRDs, reduced to its names (spec kept as given): enough for
  * the API server to serve the kind, which is all the operator's check for it, and the chart's
  * objects of it, need.
