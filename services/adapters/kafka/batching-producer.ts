@@ -85,22 +85,7 @@ export class BatchingProducer {
    */
   send(topic: string, messages: Message[], timeoutMs: number, unordered = false): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const entry: Pending = {
-        topic,
-        messages,
-        unordered,
-        bytes: messages.reduce((sum, m) => sum + byteLength(m.value) + byteLength(m.key), 0),
-        settled: false,
-        timer: setTimeout(() => entry.settle(new ProduceTimeoutError(timeoutMs)), timeoutMs),
-        settle(error?: unknown) {
-          if (entry.settled) return;
-          entry.settled = true;
-          clearTimeout(entry.timer);
-          if (error === undefined) resolve();
-          else reject(error);
-        },
-      };
-      this.pending.push(entry);
+      this.pending.push(pendingPublish(topic, messages, unordered, timeoutMs, resolve, reject));
       if (!this.active) {
         this.active = true;
         this.idle = this.drainPending();
@@ -212,6 +197,42 @@ export class BatchingProducer {
     this.producer = undefined;
     if (producer) await closeQuietly(producer);
   }
+}
+
+/**
+ * A publish waiting to be sent, answered at its deadline at the latest. Made here, apart from
+ * send(), so that no closure it keeps holds the records but the entry itself: a publish answered
+ * at its deadline (503 at ingest, which lets go of the request's memory budget) drops them, while
+ * the send loop, stuck in an outage, may hold the entry until its attempt fails. They stayed in
+ * memory beyond ERRATA_INGEST_MEMORY_BYTES till then.
+ */
+function pendingPublish(
+  topic: string,
+  messages: Message[],
+  unordered: boolean,
+  timeoutMs: number,
+  resolve: () => void,
+  reject: (error: unknown) => void,
+): Pending {
+  const entry: Pending = {
+    topic,
+    messages,
+    unordered,
+    bytes: messages.reduce((sum, m) => sum + byteLength(m.value) + byteLength(m.key), 0),
+    settled: false,
+    timer: setTimeout(() => {
+      entry.messages = [];
+      entry.settle(new ProduceTimeoutError(timeoutMs));
+    }, timeoutMs),
+    settle(error?: unknown) {
+      if (entry.settled) return;
+      entry.settled = true;
+      clearTimeout(entry.timer);
+      if (error === undefined) resolve();
+      else reject(error);
+    },
+  };
+  return entry;
 }
 
 function byteLength(value: string | Buffer): number {
