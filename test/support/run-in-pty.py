@@ -1,6 +1,7 @@
-# Runs a command on a pseudo-terminal, as a person at a terminal runs it: types each line of
-# its input once the output so far ends with the given prompt, and prints what the terminal
-# showed (the command's output and anything echoed) as JSON with the exit code.
+# Runs a command on a pseudo-terminal, as a person at a terminal runs it: types each answer once
+# the output so far ends with its prompt, and prints what the terminal showed (the command's
+# output and anything echoed) as JSON with the exit code. A command still running at the
+# deadline is killed, its output read so far kept.
 import json, os, pty, select, signal, sys, time
 
 def main():
@@ -9,6 +10,7 @@ def main():
     if pid == 0:
         os.execvpe(spec['argv'][0], spec['argv'], spec['env'])
     shown = b''
+    since_answer = 0  # where the output after the last answer starts: each prompt is awaited anew
     answers = list(spec['answers'])
     deadline = time.time() + spec.get('timeoutSeconds', 30)
     while time.time() < deadline:
@@ -21,12 +23,20 @@ def main():
             if not chunk:
                 break
             shown += chunk
-        if answers and shown.decode('utf8', 'replace').rstrip().endswith(answers[0]['after']):
+        if answers and shown[since_answer:].decode('utf8', 'replace').rstrip().endswith(answers[0]['after']):
             time.sleep(0.2)
             os.write(fd, answers.pop(0)['type'].encode('utf8'))
-    else:
-        os.kill(pid, signal.SIGKILL)  # still waiting for input it was never given
-    _, status = os.waitpid(pid, 0)
+            since_answer = len(shown)
+    status = None
+    while status is None and time.time() < deadline:
+        done, waited = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = waited
+        else:
+            time.sleep(0.05)
+    if status is None:
+        os.kill(pid, signal.SIGKILL)  # still running at the deadline (waiting for input it was never given)
+        _, status = os.waitpid(pid, 0)
     print(json.dumps({'shown': shown.decode('utf8', 'replace'), 'code': os.waitstatus_to_exitcode(status)}))
 
 main()

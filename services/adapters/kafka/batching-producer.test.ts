@@ -26,7 +26,7 @@ function endOutage(): Promise<void> {
 }
 afterAll(() => (silent.listening ? endOutage() : undefined));
 
-it('lets go of the records of a publish that timed out while its request is still stuck', async () => {
+it('lets go of the records of a publish that timed out while the producer is still connecting', async () => {
   const producer = new BatchingProducer(
     { clientId: 'errata-test', brokers: [broker], timeoutMs: 10_000 },
     { ackTimeoutMs: 1_000, maxRequestBytes: 1 << 20, minRequestIntervalMs: 0 },
@@ -36,7 +36,7 @@ it('lets go of the records of a publish that timed out while its request is stil
   const sent = producer.send('events', [{ key: 'k', value }], 100);
   value = undefined;
   await expect(sent).rejects.toBeInstanceOf(ProduceTimeoutError);
-  // The send loop is still connecting (10 s) with the publish in hand.
+  // The send loop is still connecting (for up to 10 s) with the publish in its batch.
   for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     collectGarbage();

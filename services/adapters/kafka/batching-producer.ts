@@ -202,9 +202,11 @@ export class BatchingProducer {
 /**
  * A publish waiting to be sent, answered at its deadline at the latest. Made here, apart from
  * send(), so that no closure it keeps holds the records but the entry itself: a publish answered
- * at its deadline (503 at ingest, which lets go of the request's memory budget) drops them, while
- * the send loop, stuck in an outage, may hold the entry until its attempt fails. They stayed in
- * memory beyond ERRATA_INGEST_MEMORY_BYTES till then.
+ * at its deadline (503 at ingest, which lets go of the request's memory budget) drops them while
+ * it still waits, in the queue or in a batch whose producer is still connecting to a broker that
+ * does not answer. They stayed in memory beyond ERRATA_INGEST_MEMORY_BYTES until that attempt
+ * failed. Records already in a request sent are the client's until the request ends (at most
+ * maxRequestBytes, or one larger publish).
  */
 function pendingPublish(
   topic: string,

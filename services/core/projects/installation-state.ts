@@ -54,7 +54,9 @@ export async function installationState(
     // Issues seen before retention's shortest period whose events are all gone: retention
     // deleted them (issues keep their counts), and "waiting for the first event" would send
     // someone to debug an SDK that worked. An issue seen since may have its event still on its
-    // way to the store (the issue is recorded first), or held up by the store's outage.
+    // way to the store (the issue is recorded first), or held up by the store's outage. "Seen"
+    // is by the events' own time: a first event stamped days back (a slow clock, an offline
+    // buffer) reads as expired until it is stored, seconds later.
     const newest = issues[0];
     const expired = dsnKeyExists && newest !== undefined && newest.lastSeen.getTime() < now.getTime() - MIN_RETENTION_MS;
     return {

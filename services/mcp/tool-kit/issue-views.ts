@@ -26,7 +26,8 @@ export const issueFactsSchema = z.object({
     .int()
     .optional()
     .describe(
-      `present when it was seen in more environments than untrustedData lists: how many more, of the first ${MAX_ISSUE_ENVIRONMENTS} (no more are recorded)`,
+      `present when it was seen in more environments than untrustedData lists: how many more, of the first ${MAX_ISSUE_ENVIRONMENTS} ` +
+        '(no more are recorded); get_issue_context counts the events in the others instead',
     ),
 });
 
