@@ -66,10 +66,15 @@ const MESSAGE_CODE = /^\s*Code: (\d+)[,.]/;
 /** A body from something in front of ClickHouse (a proxy's 502 page), not from ClickHouse itself. */
 const GATEWAY_PAGE = /^\s*<|\b(502 Bad Gateway|503 Service (Temporarily )?Unavailable|504 Gateway Time-?out)\b/i;
 
+/** The server's error code ('159'), or a network error's ('ECONNRESET'); undefined when neither is known. */
+export function clickHouseErrorCode(error: unknown): string | undefined {
+  const given = (error as { code?: unknown })?.code;
+  return typeof given === 'string' ? given : MESSAGE_CODE.exec((error as Error)?.message ?? '')?.[1];
+}
+
 export function isTransientClickHouseError(error: unknown): boolean {
   const message = (error as Error)?.message ?? '';
-  const given = (error as { code?: unknown })?.code;
-  const code = typeof given === 'string' ? given : MESSAGE_CODE.exec(message)?.[1];
+  const code = clickHouseErrorCode(error);
   if (code !== undefined) return TRANSIENT_SERVER_CODES.has(code) || NETWORK_CODES.has(code);
   return /timeout|socket hang up/i.test(message) || GATEWAY_PAGE.test(message);
 }

@@ -1,13 +1,13 @@
-// Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse
-// makes a part per INSERT and prefers thousands of rows to a handful). Rows wait until maxWaitMs
-// after the last INSERT started, or until maxRows (or maxBytes) fill one: a write after a quiet spell goes out
-// at once, and under load each INSERT carries what came in since the last one started. The
-// timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window counted
-// from a write's first row; below that ceiling INSERTs may now be smaller and more frequent.
-// Each caller's promise settles with the INSERTs that carried its rows, so the dispatcher
-// commits queue offsets only after them. An INSERT of several callers' rows that the server
-// refused for its data (not an outage) is tried again caller by caller: one caller's bad row
-// fails that caller alone. Otherwise the dispatcher's isolation of a bad record (each record
+// Coalesces concurrent writes to one ClickHouse table into few, large INSERTs (ClickHouse makes a
+// part per INSERT and prefers thousands of rows to a handful). Rows wait until maxWaitMs after
+// the last INSERT started, or until maxRows (or maxBytes) fill one: a write after a quiet spell
+// goes out at once, and under load each INSERT carries what came in since the last one started.
+// The timer so starts at most one INSERT per maxWaitMs, the ceiling it had when the window
+// counted from a write's first row; below that ceiling INSERTs may now be smaller and more
+// frequent. Each caller's promise settles with the INSERTs that carried its rows, so the
+// dispatcher commits queue offsets only after them. An INSERT of several callers' rows that the
+// server refused for its data (not an outage) is tried again caller by caller: one caller's bad
+// row fails that caller alone. Otherwise the dispatcher's isolation of a bad record (each record
 // retried on its own) kept meeting the bad row in shared INSERTs, and dropped good records.
 import { UnavailableError } from '../../core/errors.ts';
 

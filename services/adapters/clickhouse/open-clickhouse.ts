@@ -53,11 +53,16 @@ export interface ClickHouseStores {
 
 /** Creates the official HTTP client; SQL is kept to what ClickHouse 18.16 accepts. */
 export function createClickHouseClient(settings: ClickHouseServerSettings): ClickHouseClient {
+  const requestTimeoutMs = settings.requestTimeoutMs ?? 30_000;
   return createClient({
     url: settings.url,
     username: settings.username ?? 'default',
     password: settings.password ?? '',
-    request_timeout: settings.requestTimeoutMs ?? 30_000,
+    request_timeout: requestTimeoutMs,
+    // The server stops a query a second before the client gives up on it. Without a limit, a log
+    // search the client (and the person or agent behind it) had given up on at 30 s went on
+    // reading on the server, and a few such searches could hold its cores for minutes.
+    clickhouse_settings: { max_execution_time: Math.max(1, Math.floor(requestTimeoutMs / 1000) - 1) },
     compression: { request: settings.compression === 'gzip' ? { codec: 'gzip', level: 1 } : false, response: false },
     application: 'errata',
     // Failures reach the caller as errors and are logged there, with context; not on stderr too.

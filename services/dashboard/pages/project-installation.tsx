@@ -1,9 +1,9 @@
 // A project's installation state, as verify_installation reports it
 // (core/projects/installation-state.ts): no active key / waiting for an event / the test event
-// seen / a real error (or message) seen / events came once and retention deleted them. Until a real event arrives, htmx reloads this box
-// every 3 seconds (the fragment route answers just the box); the box that says a real event
-// arrived has no trigger, so swapping it in ends the polling. Without JavaScript, a reload of
-// the page shows the same thing.
+// seen / a real error (or message) seen / events came once and retention deleted them. Until a
+// real event arrives, htmx reloads this box every 3 seconds (the fragment route answers just the
+// box); the box that says a real event arrived has no trigger, so swapping it in ends the
+// polling. Without JavaScript, a reload of the page shows the same thing.
 import type { InstallationState } from '../../core/projects/installation-state.ts';
 import { RelativeTime } from '../components/time.tsx';
 

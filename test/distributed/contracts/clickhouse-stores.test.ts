@@ -14,7 +14,8 @@ import {
   describeClickHouseStores,
   throwawayDatabase,
 } from '../../../services/adapters/clickhouse/clickhouse-suites.ts';
-import { identifier, sql } from '../../../services/adapters/clickhouse/clickhouse-sql.ts';
+import { selectRows } from '../../../services/adapters/clickhouse/clickhouse-io.ts';
+import { identifier, raw, sql } from '../../../services/adapters/clickhouse/clickhouse-sql.ts';
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
 import { UnavailableError } from '../../../services/core/errors.ts';
@@ -107,6 +108,31 @@ describe('ClickHouse 18.16 over HTTP', () => {
       await expect(stores.events.getEvent(1, event.eventId)).rejects.toBeInstanceOf(UnavailableError);
     } finally {
       await stores.close();
+    }
+  });
+
+  it('stops a read on the server when the client gives up on it, and says to narrow it', async () => {
+    const client = createClickHouseClient({ url: url(), requestTimeoutMs: 3_000 });
+    const admin = createClickHouseClient({ url: url() });
+    const marker = `slow_read_${randomUUID().replace(/-/g, '')}`;
+    const running = async () => {
+      const rows = await selectRows<{ n: string }>(
+        admin,
+        raw(`SELECT count() AS n FROM system.processes WHERE query LIKE '%${marker}%' AND query NOT LIKE '%system.processes%'`),
+      );
+      return Number(rows[0]?.n);
+    };
+    try {
+      // Twenty one-row blocks of half a second: 10 s, past the 3 s the client waits. Before, the
+      // client gave up at 3 s and the server read on for the other 7.
+      const slow = raw(
+        `SELECT count() AS n, '${marker}' AS marker FROM (SELECT sleepEachRow(0.5) FROM numbers(20)) SETTINGS max_block_size = 1`,
+      );
+      await expect(selectRows(client, slow)).rejects.toThrow(/stopped this read at its time limit: narrow it/);
+      await expect.poll(running, { timeout: 2_000, interval: 100 }).toBe(0);
+    } finally {
+      await client.close();
+      await admin.close();
     }
   });
 
