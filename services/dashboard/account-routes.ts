@@ -102,7 +102,7 @@ export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
 
     /**
      * A new password: the current one is checked against the sign-in throttle's count for the
-     * person (a stolen session cannot guess it without limit), and the session that changed it
+     * session (a stolen session cannot guess it without limit), and the session that changed it
      * gets a new cookie, as a sign-in does, so a copy of the old one stops working too.
      */
     async password(ctx: Koa.Context, assets: AssetSet) {
@@ -114,7 +114,9 @@ export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       const password = form.get('password') ?? '';
       if (password !== form.get('password2'))
         return refuse(400, 'the two new passwords are not the same: type the same password twice');
-      const throttled = throttle.begin(signed.user.email, ctx.ip);
+      // The session is the device: others' failed sign-ins for the account do not hold it.
+      const attempt = { email: signed.user.email, ip: ctx.ip, device: `session ${signed.session.id}` };
+      const throttled = throttle.begin(attempt);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
         return refuse(429, `too many wrong passwords for your account: wait ${waitText(throttled.retryAfterMs)} and try again`);
@@ -128,7 +130,7 @@ export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
         if (!(error instanceof UserInputError)) throw error;
         return refuse(400, error.message);
       } finally {
-        throttle.settle(signed.user.email, ctx.ip, outcome);
+        throttle.settle(attempt, outcome);
       }
       await beginSession(deps.users, jar, ctx, signed.user.id, '/account?saved=password');
     },

@@ -15,6 +15,7 @@ import type { OidcConfig } from '../runtime/config.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import { cookieNames, CSRF_COOKIE_MAX_AGE, readCookie, setCookie, type CookieJar } from './auth/cookies.ts';
 import { beginSession } from './auth/begin-session.ts';
+import { trustedDevice } from './auth/device-cookie.ts';
 import { currentSession } from './auth/current-session.ts';
 import { nextPath } from './auth/next-path.ts';
 import { checkedForm } from './auth/checked-form.ts';
@@ -37,6 +38,8 @@ export interface SignInDeps {
 /** One message for an unknown email and a wrong password, so it tells nobody who has an account. */
 const WRONG = 'The email or password is not right.';
 const MISMATCH = 'The two passwords are not the same: type the same password twice.';
+/** Whose failures hold a sign-in, as the refusal names them. */
+const WHOSE = { account: 'this email address', address: 'your network address', device: 'this browser' } as const;
 
 export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
   const jar: CookieJar = cookieNames(deps.baseUrl);
@@ -100,10 +103,14 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       const next = nextPath(form.get('next'));
       const again = (alert: string, status = 400) =>
         page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next, sso }));
-      const throttled = throttle.begin(email, ctx.ip);
+      // Only a browser that shows a device cookie costs a lookup before the throttle.
+      const deviceCookie = readCookie(ctx, jar.device);
+      const known = deviceCookie && email ? await deps.users.findUserByEmail(email) : undefined;
+      const attempt = { email, ip: ctx.ip, device: trustedDevice(deviceCookie, known) };
+      const throttled = throttle.begin(attempt);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
-        const whose = throttled.what === 'account' ? 'this email address' : 'your network address';
+        const whose = WHOSE[throttled.what];
         const wait = `Wait ${waitText(throttled.retryAfterMs)} and try again.`;
         return again(
           throttled.pending
@@ -115,7 +122,7 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       let outcome: AttemptOutcome = 'abandoned';
       let user: UserCredentials | undefined;
       try {
-        user = email ? await deps.users.findUserByEmail(email) : undefined;
+        user = email ? (known ?? (await deps.users.findUserByEmail(email))) : undefined;
         // verify hashes even without a user, so an unknown email takes as long as a wrong password.
         outcome = (await deps.passwords.verify(password, user?.passwordHash)) && user ? 'succeeded' : 'failed';
       } catch (error) {
@@ -123,7 +130,7 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
         if (!isBusy(error)) throw error;
         return busyOr(ctx, error, again);
       } finally {
-        throttle.settle(email, ctx.ip, outcome);
+        throttle.settle(attempt, outcome);
       }
       if (outcome === 'failed' || !user) return again(WRONG, 401);
       if (deps.passwords.needsRehash(user.passwordHash!)) {

@@ -1,13 +1,21 @@
 // Signing a person in, the one way every sign-in ends (password, setup and reset links, single
 // sign-on): the session the browser came with is ended (rotation), a new one starts, its cookie
-// is set, and the browser goes on with a 303.
+// is set, the browser becomes a trusted device of the account (device-cookie.ts) when the account
+// has a password, and it goes on with a 303.
 import type Koa from 'koa';
 import { endSession, startSession } from '../../core/people/sessions.ts';
 import type { UserStore } from '../../core/ports/user-store.ts';
 import { SESSION_COOKIE_MAX_AGE, setCookie, type CookieJar } from './cookies.ts';
 import { currentSession } from './current-session.ts';
+import { DEVICE_COOKIE_MAX_AGE, mintDeviceCookie } from './device-cookie.ts';
 
-export async function beginSession(users: UserStore, jar: CookieJar, ctx: Koa.Context, userId: number, next: string): Promise<void> {
+export async function beginSession(
+  users: UserStore,
+  jar: CookieJar,
+  ctx: Koa.Context,
+  userId: number,
+  next: string,
+): Promise<void> {
   const previous = await currentSession(users, jar, ctx);
   if (previous) await endSession(users, previous.user.id, previous.session.id);
   const { token } = await startSession(users, userId, new Date(), {
@@ -15,6 +23,9 @@ export async function beginSession(users: UserStore, jar: CookieJar, ctx: Koa.Co
     address: ctx.ip || null,
   });
   setCookie(ctx, jar, jar.session, token, SESSION_COOKIE_MAX_AGE);
+  const user = await users.findUser(userId);
+  const passwordHash = user && (await users.findUserByEmail(user.email))?.passwordHash;
+  if (passwordHash) setCookie(ctx, jar, jar.device, mintDeviceCookie(userId, passwordHash), DEVICE_COOKIE_MAX_AGE);
   ctx.redirect(next);
   ctx.status = 303;
 }

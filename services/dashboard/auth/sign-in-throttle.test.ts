@@ -4,9 +4,16 @@ import { SignInThrottle, waitText, type AttemptOutcome } from './sign-in-throttl
 const MINUTE = 60_000;
 
 /** One whole attempt that ends as `outcome`; answers the verdict when it was not let through. */
-function attempt(throttle: SignInThrottle, email: string, address: string, now: number, outcome: AttemptOutcome = 'failed') {
-  const verdict = throttle.begin(email, address, now);
-  if (!verdict) throttle.settle(email, address, outcome, now);
+function attempt(
+  throttle: SignInThrottle,
+  email: string,
+  address: string,
+  now: number,
+  outcome: AttemptOutcome = 'failed',
+  device?: string,
+) {
+  const verdict = throttle.begin({ email, ip: address, device }, now);
+  if (!verdict) throttle.settle({ email, ip: address, device }, outcome, now);
   return verdict;
 }
 
@@ -42,15 +49,44 @@ describe('SignInThrottle', () => {
   it('counts attempts still being checked, so a burst cannot pass the limit before the first one fails', () => {
     const throttle = new SignInThrottle();
     attempt(throttle, 'eve@example.com', '10.0.0.1', 0);
-    const begun = [1, 2, 3, 4].map((i) => throttle.begin('eve@example.com', `10.0.1.${i}`, 0));
+    const begun = [1, 2, 3, 4].map((i) => throttle.begin({ email: 'eve@example.com', ip: `10.0.1.${i}` }, 0));
     expect(begun).toEqual([undefined, undefined, undefined, undefined]);
     // Five are counted (one failed, four in progress): the sixth waits a moment, not fifteen minutes.
-    expect(throttle.begin('EVE@example.com', '10.0.2.1', 0)).toEqual({ what: 'account', retryAfterMs: 5_000, pending: true });
+    expect(throttle.begin({ email: 'EVE@example.com', ip: '10.0.2.1' }, 0)).toEqual({
+      what: 'account',
+      retryAfterMs: 5_000,
+      pending: true,
+    });
     // An attempt refused as busy, not checked, frees its place without counting as a failure.
-    throttle.settle('eve@example.com', '10.0.1.1', 'abandoned', 0);
+    throttle.settle({ email: 'eve@example.com', ip: '10.0.1.1' }, 'abandoned', 0);
     expect(attempt(throttle, 'eve@example.com', '10.0.2.1', 0)).toBeUndefined();
-    for (const i of [2, 3, 4]) throttle.settle('eve@example.com', `10.0.1.${i}`, 'failed', 0);
-    expect(throttle.begin('eve@example.com', '10.0.2.2', MINUTE)).toEqual({ what: 'account', retryAfterMs: 14 * MINUTE });
+    for (const i of [2, 3, 4]) throttle.settle({ email: 'eve@example.com', ip: `10.0.1.${i}` }, 'failed', 0);
+    expect(throttle.begin({ email: 'eve@example.com', ip: '10.0.2.2' }, MINUTE)).toEqual({
+      what: 'account',
+      retryAfterMs: 14 * MINUTE,
+    });
+  });
+
+  it("counts a trusted device on its own: others' failures do not hold it, its own do, and its success frees nobody else", () => {
+    const throttle = new SignInThrottle();
+    for (let i = 0; i < 5; i++) attempt(throttle, 'ada@example.com', `10.0.0.${i}`, 0);
+    for (let i = 0; i < 20; i++) attempt(throttle, `user${i}@example.com`, '10.0.1.1', 0);
+    // The account and the address are held for everyone else; the device that signed in before is not.
+    expect(attempt(throttle, 'ada@example.com', '10.0.1.1', MINUTE, 'succeeded', '7.nonce')).toBeUndefined();
+    expect(attempt(throttle, 'ada@example.com', '10.0.0.9', MINUTE)).toEqual({ what: 'account', retryAfterMs: 14 * MINUTE });
+    // A device has five tries of its own, like an account.
+    for (let i = 0; i < 5; i++)
+      expect(attempt(throttle, 'ada@example.com', '10.0.2.1', MINUTE, 'failed', '7.other')).toBeUndefined();
+    expect(attempt(throttle, 'ada@example.com', '10.0.2.1', 2 * MINUTE, 'failed', '7.other')).toEqual({
+      what: 'device',
+      retryAfterMs: 14 * MINUTE,
+    });
+    expect(attempt(throttle, 'ada@example.com', '10.0.2.1', 2 * MINUTE, 'failed', '7.nonce')).toBeUndefined();
+
+    // Its failures count for the account as well: guesses spread over devices and the form add up.
+    const fresh = new SignInThrottle();
+    for (let i = 0; i < 5; i++) attempt(fresh, 'bob@example.com', '10.0.3.1', 0, 'failed', '8.nonce');
+    expect(attempt(fresh, 'bob@example.com', '10.0.3.2', MINUTE)).toEqual({ what: 'account', retryAfterMs: 14 * MINUTE });
   });
 });
 

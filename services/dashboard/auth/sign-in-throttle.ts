@@ -3,10 +3,18 @@
 // /64 as one, as the listener counts connections; behind a proxy, ERRATA_TRUSTED_PROXIES says
 // which X-Forwarded-For entry is the client's, or everyone shares the proxy's address and its
 // limit); past the limit within the window, sign-in is refused before any hashing until the
-// oldest failure ages out. An attempt still being checked counts as a failure until it settles: otherwise a burst of
-// concurrent guesses would all pass the check before the first one failed. In memory: one mcp
-// process's view, which is enough to make guessing slow, and a restart forgets it, which an
-// attacker cannot trigger.
+// oldest failure ages out. An attempt still being checked counts as a failure until it settles:
+// otherwise a burst of concurrent guesses would all pass the check before the first one failed.
+//
+// A trusted device (a browser that signed in to the account before, device-cookie.ts, or the
+// signed-in session itself on the account page) is held by its own failures alone, with the
+// account's limit: a held account or address does not hold it. Otherwise anyone who knew an
+// email address kept its owner out, guessing wrong five times every fifteen minutes (OWASP's
+// "device cookies" answer to that lockout). Its failures count for the account too, so
+// guesses spread over a session and the sign-in form are still counted together.
+//
+// In memory: one mcp process's view, which is enough to make guessing slow, and a restart
+// forgets it, which an attacker cannot trigger.
 import { clientOf } from '../../runtime/http-server.ts';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -26,10 +34,17 @@ const PENDING_RETRY_MS = 5_000;
 
 interface ThrottleVerdict {
   /** What is throttled, for the message. */
-  what: 'account' | 'address';
+  what: 'account' | 'address' | 'device';
   retryAfterMs: number;
   /** Present when attempts still being checked fill the limit, not failures. */
   pending?: true;
+}
+
+/** Who is trying: the email typed, the client's address, and a trusted device's key when there is one. */
+interface SignInAttempt {
+  email: string;
+  ip: string;
+  device?: string | undefined;
 }
 
 class FailureLog {
@@ -94,14 +109,20 @@ export type AttemptOutcome = 'failed' | 'succeeded' | 'abandoned';
 export class SignInThrottle {
   private readonly accounts = new FailureLog(ACCOUNT_LIMIT);
   private readonly addresses = new FailureLog(ADDRESS_LIMIT);
+  private readonly devices = new FailureLog(ACCOUNT_LIMIT);
 
   /**
    * A verdict when this attempt must wait; otherwise undefined, and the attempt counts against
-   * both limits until settle() is called for it (exactly once, whatever happens).
+   * its limits until settle() is called for it (exactly once, whatever happens).
    */
-  begin(email: string, ip: string, now = Date.now()): ThrottleVerdict | undefined {
-    const account = email.trim().toLowerCase();
-    const address = clientOf(ip);
+  begin(attempt: SignInAttempt, now = Date.now()): ThrottleVerdict | undefined {
+    if (attempt.device) {
+      const byDevice = this.devices.held(attempt.device, now);
+      if (byDevice) return { what: 'device', ...byDevice };
+      this.devices.begin(attempt.device);
+      return undefined;
+    }
+    const { account, address } = keys(attempt);
     const byAccount = this.accounts.held(account, now);
     if (byAccount) return { what: 'account', ...byAccount };
     const byAddress = this.addresses.held(address, now);
@@ -111,10 +132,23 @@ export class SignInThrottle {
     return undefined;
   }
 
-  /** Ends a begun attempt: a failure is counted; a success clears the account's count (the address keeps its own). */
-  settle(email: string, ip: string, outcome: AttemptOutcome, now = Date.now()): void {
-    const account = email.trim().toLowerCase();
-    const address = clientOf(ip);
+  /**
+   * Ends a begun attempt: a failure is counted; a success clears the account's count (the
+   * address keeps its own), or the device's: a trusted device's success leaves the account held
+   * for everyone else, or its sign-ins would let a guesser go on.
+   */
+  settle(attempt: SignInAttempt, outcome: AttemptOutcome, now = Date.now()): void {
+    const { account, address } = keys(attempt);
+    if (attempt.device) {
+      this.devices.settle(attempt.device);
+      if (outcome === 'failed') {
+        this.devices.fail(attempt.device, now);
+        this.accounts.fail(account, now);
+      } else if (outcome === 'succeeded') {
+        this.devices.clear(attempt.device);
+      }
+      return;
+    }
     this.accounts.settle(account);
     this.addresses.settle(address);
     if (outcome === 'failed') {
@@ -124,6 +158,10 @@ export class SignInThrottle {
       this.accounts.clear(account);
     }
   }
+}
+
+function keys(attempt: SignInAttempt): { account: string; address: string } {
+  return { account: attempt.email.trim().toLowerCase(), address: clientOf(attempt.ip) };
 }
 
 /** "3 minutes", "1 minute", "40 seconds": how long to wait, rounded up. */

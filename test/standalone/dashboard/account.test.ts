@@ -147,4 +147,23 @@ describe('changing the password', () => {
     // Sign-in counts the same failures: the password cannot be guessed half here, half there.
     expect((await new FormClient(server.url).signIn(person.email, PERSON_PASSWORD)).status).toBe(429);
   });
+
+  it("lets the session change its password while others' failed sign-ins hold the account", async () => {
+    const person = await signedInPerson(server, 'member');
+    const stranger = new FormClient(server.url);
+    for (let guess = 0; guess < 5; guess++) expect((await stranger.signIn(person.email, `guess ${guess}`)).status).toBe(401);
+    expect((await stranger.signIn(person.email, PERSON_PASSWORD)).status).toBe(429);
+    const changed = await person.client.post('/account/password', {
+      csrf: await person.client.token('/account'),
+      current: PERSON_PASSWORD,
+      password: 'a new password',
+      password2: 'a new password',
+    });
+    // Before, the stranger's guesses held her here too (429).
+    expect(changed.status).toBe(303);
+    // Her browser is trusted under the new password: signed out, it signs in while the stranger waits.
+    delete person.client.jar.errata_session;
+    expect((await person.client.signIn(person.email, 'a new password')).status).toBe(303);
+    expect((await stranger.signIn(person.email, 'a new password')).status).toBe(429);
+  });
 });

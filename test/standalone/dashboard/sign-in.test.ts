@@ -177,6 +177,36 @@ describe('signing in', () => {
     expect((await client.post('/login', { csrf, email: OWNER.email, password: OWNER.password })).status).toBe(303);
   });
 
+  it("lets a browser that signed in before through while others' failures hold the account", async () => {
+    const grace = { email: 'grace@example.com', password: 'a long password of her own' };
+    await runCli(['createuser', '--email', grace.email, '--password-stdin'], server.env, grace.password);
+    const known = new FormClient(server.url);
+    expect((await known.signIn(grace.email, grace.password)).status).toBe(303);
+    expect(known.jar.errata_device).toMatch(/^\d+\.[\w-]{22}\.[\w-]{43}$/);
+    delete known.jar.errata_session; // the session ended; the browser keeps its device cookie
+
+    const stranger = new FormClient(server.url);
+    const csrf = await stranger.token('/login');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await stranger.post('/login', { csrf, email: grace.email, password: `guess ${attempt}` })).status).toBe(401);
+    }
+    expect((await stranger.post('/login', { csrf, email: grace.email, password: grace.password })).status).toBe(429);
+    // Before, she waited 15 minutes too, and anyone could keep her out for good this way.
+    expect((await known.signIn(grace.email, grace.password)).status).toBe(303);
+    // Her sign-in does not free the account for the stranger.
+    expect((await stranger.post('/login', { csrf, email: grace.email, password: grace.password })).status).toBe(429);
+
+    // Her browser has five tries of its own.
+    delete known.jar.errata_session;
+    const token = await known.token('/login');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await known.post('/login', { csrf: token, email: grace.email, password: `typo ${attempt}` })).status).toBe(401);
+    }
+    const held = await known.post('/login', { csrf: token, email: grace.email, password: grace.password });
+    expect(held.status).toBe(429);
+    expect(held.html).toContain('Too many failed sign-ins for this browser. Wait 15 minutes and try again.');
+  });
+
   it('gives a session cookie nothing on /api/v1 and /mcp, which stay bearer-only', async () => {
     const client = new FormClient(server.url);
     await client.signIn(OWNER.email, OWNER.password);
@@ -390,6 +420,7 @@ describe('behind https', () => {
       expect(signedIn.status).toBe(303);
       expect(signedIn.headers.getSetCookie()).toEqual([
         expect.stringMatching(/^__Host-errata_session=[\w-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax; Secure$/),
+        expect.stringMatching(/^__Host-errata_device=\d+\.[\w.-]+; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Lax; Secure$/),
       ]);
       expect((await client.get('/account')).status).toBe(200);
     } finally {
