@@ -173,5 +173,6 @@ function printSetupLink(print: (line: string) => void, link: string) {
   print('');
   print('Nobody can sign in to the dashboard yet. Open this one-time link to create the first owner:');
   print(`  ${link}`);
-  print('  (it works once, until used; or run: errata createuser --email you@example.com --owner)');
+  print('  (it works once, for a day, and the next start prints a new one;');
+  print('   or run: errata createuser --email you@example.com --owner)');
 }

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/embedded-stores.ts';
-import { checkCode, codeLink, issueResetCode, issueSetupCode, redeemCode, RESET_CODE_TTL_MS } from './one-time-codes.ts';
+import {
+  checkCode,
+  codeLink,
+  issueResetCode,
+  issueSetupCode,
+  redeemCode,
+  RESET_CODE_TTL_MS,
+  SETUP_CODE_TTL_MS,
+} from './one-time-codes.ts';
 
 let stores: EmbeddedStores;
 beforeAll(async () => {
@@ -17,14 +25,16 @@ describe('one-time codes', () => {
     expect(codeLink('http://127.0.0.1:8000', 'reset', 'abc')).toBe('http://127.0.0.1:8000/reset?code=abc');
   });
 
-  it('keeps a setup code until it is used, once; a new one replaces it; the first user ends it', async () => {
+  it('keeps a setup code for a day, used once; a new one replaces it; the first user ends it', async () => {
     const { users } = stores;
     const first = await issueSetupCode(users, t0);
     expect(first).toMatch(/^[0-9A-Za-z]{43}$/);
-    expect(await checkCode(users, 'setup', first, later(365 * 24 * 3600 * 1000))).toMatchObject({
+    expect(await checkCode(users, 'setup', first, later(SETUP_CODE_TTL_MS - 1))).toMatchObject({
       userId: null,
-      expiresAt: null,
+      expiresAt: later(SETUP_CODE_TTL_MS),
     });
+    // Before, it worked until used: a start's output in a log was an owner's account for anyone.
+    expect(await checkCode(users, 'setup', first, later(SETUP_CODE_TTL_MS))).toBeUndefined();
     const second = await issueSetupCode(users, t0);
     expect(await checkCode(users, 'setup', first, t0)).toBeUndefined();
     expect(await checkCode(users, 'reset', second, t0)).toBeUndefined();

@@ -5,8 +5,17 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret, randomBase62, type RandomSource } from '../auth/secrets.ts';
 import type { CodePurpose, OneTimeCode, UserStore } from '../ports/user-store.ts';
 
-/** A reset link lasts a day, as Sentry's does; the setup link lasts until it is used. */
+/** A reset link lasts a day, as Sentry's does. */
 export const RESET_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * So does the setup link (as GitLab's first root password does): it went on working until used,
+ * so a start's output kept in a log (journald, a container's) made anyone who could read it the
+ * owner for as long as nobody had signed up. Each start prints a new one.
+ */
+export const SETUP_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+
+const TTL_MS: Record<CodePurpose, number> = { setup: SETUP_CODE_TTL_MS, reset: RESET_CODE_TTL_MS };
 
 const PATHS: Record<CodePurpose, string> = { setup: '/setup', reset: '/reset' };
 
@@ -29,7 +38,7 @@ async function issue(
     userId,
     codeHash: hashSecret(code),
     createdAt: now,
-    expiresAt: purpose === 'reset' ? new Date(now.getTime() + RESET_CODE_TTL_MS) : null,
+    expiresAt: new Date(now.getTime() + TTL_MS[purpose]),
   });
   return code;
 }

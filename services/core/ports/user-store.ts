@@ -44,7 +44,7 @@ export interface OneTimeCode {
   /** Null for the setup code, which creates the first user. */
   userId: number | null;
   createdAt: Date;
-  /** Null: valid until used (the setup code). */
+  /** Null: valid until used (setup codes issued before they expired after a day). */
   expiresAt: Date | null;
 }
 

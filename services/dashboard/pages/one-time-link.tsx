@@ -75,7 +75,8 @@ const HOW_TO_GET_ANOTHER = {
 };
 
 const WHY_NOT: Record<keyof typeof HOW_TO_GET_ANOTHER, string> = {
-  setup: 'This setup link was used or replaced by a newer one, or someone has already been set up.',
+  setup:
+    'This setup link was used, replaced by a newer one or has expired (it works for a day), or someone has already been set up.',
   reset: 'This reset link was used, replaced by a newer one, or has expired.',
   invitation: 'This invitation was used, revoked or has expired.',
 };
