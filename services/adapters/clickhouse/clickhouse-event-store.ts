@@ -3,7 +3,7 @@
 // event id): the first write wins (first-write-wins.ts) and every read dedupes, since merges
 // collapse copies only eventually. Retention drops whole days (day-partitions.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
+import { insertFirstWrites, selectRows, type ReadOptions } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
@@ -102,12 +102,14 @@ export class ClickHouseEventStore implements EventStore {
   private readonly table: Sql;
   private readonly versions = new FirstWriteVersions();
   private readonly batcher: InsertBatcher<EventInsertRow>;
+  private readonly readLimitSeconds: number | undefined;
 
   constructor(
     private readonly client: ClickHouseClient,
     private readonly database: string,
-    options: BatchedWriteOptions = {},
+    options: BatchedWriteOptions & ReadOptions = {},
   ) {
+    this.readLimitSeconds = options.readLimitSeconds;
     this.table = tableName(database, 'events');
     this.batcher = new InsertBatcher(
       (rows) => this.insertBatch(rows),
@@ -333,7 +335,7 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   private select<T>(query: Sql): Promise<T[]> {
-    return selectRows<T>(this.client, query);
+    return selectRows<T>(this.client, query, this.readLimitSeconds);
   }
 }
 

@@ -1,7 +1,7 @@
 // LogStore on ClickHouse (distributed): batched JSONEachRow INSERTs from the dispatcher, search
 // for the mcp role, newest first with keyset pagination on (timestamp, id). Idempotent by
 // (project, record id) like the event store: first write wins, reads skip later copies.
-import { insertFirstWrites, selectRows } from './clickhouse-io.ts';
+import { insertFirstWrites, selectRows, type ReadOptions } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { LogAttribute, LogLevel, LogRecord } from '../../core/logs/log-record.ts';
 import { UserInputError } from '../../core/errors.ts';
@@ -67,12 +67,14 @@ export class ClickHouseLogStore implements LogStore {
   private readonly table: Sql;
   private readonly versions = new FirstWriteVersions();
   private readonly batcher: InsertBatcher<LogInsertRow>;
+  private readonly readLimitSeconds: number | undefined;
 
   constructor(
     private readonly client: ClickHouseClient,
     private readonly database: string,
-    options: BatchedWriteOptions = {},
+    options: BatchedWriteOptions & ReadOptions = {},
   ) {
+    this.readLimitSeconds = options.readLimitSeconds;
     this.table = tableName(database, 'logs');
     // The attributes travel twice: as their JSON and as the key and value columns.
     this.batcher = new InsertBatcher(
@@ -130,9 +132,10 @@ export class ClickHouseLogStore implements LogStore {
           toString(uniqExact(id)) AS count
         FROM ${this.table} WHERE ${join(searchFilters(filter), ' AND ')}
         GROUP BY bucket, level ORDER BY toInt64(bucket), level`,
+      this.readLimitSeconds,
     );
     // Copies of a record (not merged yet) share its id, time and level: uniqExact counts each id once.
-    // ClickHouse counts a whole window of a day's partitions fast enough: never bounded.
+    // ClickHouse counts a whole window of a day's partitions fast enough: bounded only by the read's time limit.
     const counts = rows.map((row) => ({
       start: filter.since + Number(row.bucket) * bucketSeconds,
       level: row.level,
@@ -163,7 +166,7 @@ export class ClickHouseLogStore implements LogStore {
   }
 
   private select(query: Sql): Promise<LogSelectRow[]> {
-    return selectRows<LogSelectRow>(this.client, query);
+    return selectRows<LogSelectRow>(this.client, query, this.readLimitSeconds);
   }
 }
 

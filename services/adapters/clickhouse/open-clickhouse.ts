@@ -4,6 +4,7 @@
 // tests run the same stores on in-process chdb (current ClickHouse) through `chdb/connection`.
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { ClickHouseEventStore } from './clickhouse-event-store.ts';
+import { readLimitSeconds } from './clickhouse-io.ts';
 import { ClickHouseLogStore } from './clickhouse-log-store.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { createClickHouseTables, type ClickHouseTable } from './clickhouse-schema.ts';
@@ -24,6 +25,8 @@ export interface ClickHouseStoreSettings {
   observe?: (write: ClickHouseWrite) => void;
   /** Create the database and tables when missing (default true). */
   ensureSchema?: boolean;
+  /** How long the server may take over a read (selectRows); openClickHouseStores sets it from the request timeout. */
+  readLimitSeconds?: number;
 }
 
 interface ClickHouseServerSettings {
@@ -53,16 +56,11 @@ export interface ClickHouseStores {
 
 /** Creates the official HTTP client; SQL is kept to what ClickHouse 18.16 accepts. */
 export function createClickHouseClient(settings: ClickHouseServerSettings): ClickHouseClient {
-  const requestTimeoutMs = settings.requestTimeoutMs ?? 30_000;
   return createClient({
     url: settings.url,
     username: settings.username ?? 'default',
     password: settings.password ?? '',
-    request_timeout: requestTimeoutMs,
-    // The server stops a query a second before the client gives up on it. Without a limit, a log
-    // search the client (and the person or agent behind it) had given up on at 30 s went on
-    // reading on the server, and a few such searches could hold its cores for minutes.
-    clickhouse_settings: { max_execution_time: Math.max(1, Math.floor(requestTimeoutMs / 1000) - 1) },
+    request_timeout: settings.requestTimeoutMs ?? 30_000,
     compression: { request: settings.compression === 'gzip' ? { codec: 'gzip', level: 1 } : false, response: false },
     application: 'errata',
     // Failures reach the caller as errors and are logged there, with context; not on stderr too.
@@ -84,7 +82,8 @@ export async function migrateClickHouse(settings: ClickHouseServerSettings & { d
 }
 
 export async function openClickHouseStores(settings: ClickHouseConnectionSettings): Promise<ClickHouseStores> {
-  return openClickHouseStoresOn(createClickHouseClient(settings), settings);
+  const limitSeconds = readLimitSeconds(settings.requestTimeoutMs ?? 30_000);
+  return openClickHouseStoresOn(createClickHouseClient(settings), { ...settings, readLimitSeconds: limitSeconds });
 }
 
 /** The stores on a client built elsewhere (chdb in tests). They own it: close() closes it. */
@@ -99,8 +98,9 @@ export async function openClickHouseStoresOn(
     throw error;
   }
   const report = (table: ClickHouseTable) => (write: Omit<ClickHouseWrite, 'table'>) => settings.observe?.({ table, ...write });
-  const events = new ClickHouseEventStore(client, settings.database, { batch: settings.batch, report: report('events') });
-  const logs = new ClickHouseLogStore(client, settings.database, { batch: settings.batch, report: report('logs') });
+  const { batch, readLimitSeconds } = settings;
+  const events = new ClickHouseEventStore(client, settings.database, { batch, readLimitSeconds, report: report('events') });
+  const logs = new ClickHouseLogStore(client, settings.database, { batch, readLimitSeconds, report: report('logs') });
   return {
     events,
     logs,

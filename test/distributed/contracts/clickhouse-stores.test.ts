@@ -14,7 +14,7 @@ import {
   describeClickHouseStores,
   throwawayDatabase,
 } from '../../../services/adapters/clickhouse/clickhouse-suites.ts';
-import { selectRows } from '../../../services/adapters/clickhouse/clickhouse-io.ts';
+import { readLimitSeconds, selectRows } from '../../../services/adapters/clickhouse/clickhouse-io.ts';
 import { identifier, raw, sql } from '../../../services/adapters/clickhouse/clickhouse-sql.ts';
 import { describeEventStoreContract } from '../../../services/adapters/contracts/event-store.contract.ts';
 import { describeLogStoreContract } from '../../../services/adapters/contracts/log-store.contract.ts';
@@ -111,6 +111,36 @@ describe('ClickHouse 18.16 over HTTP', () => {
     }
   });
 
+  it('limits the time of its reads on the server, a second under the request timeout, and not its INSERTs', async () => {
+    await shared(); // the tables exist
+    const proxy = await startRecordingHttpProxy(url());
+    const stores = await openClickHouseStores({
+      url: proxy.url,
+      database,
+      requestTimeoutMs: 10_000,
+      ensureSchema: false,
+      batch: { maxWaitMs: 5 },
+    });
+    try {
+      const event = newEvent(stores.events, {
+        projectId: 434_343,
+        issueId: 1,
+        timestamp: 1_700_000_000,
+        title: 'Error: limited',
+      });
+      await stores.events.insertEvents([event]);
+      expect(await stores.events.countEventsForIssue(434_343, 1)).toBe(1);
+      // An INSERT names itself in the URL; a SELECT travels in the body.
+      const sent = proxy.requests.map((r) => new URL(r.url, proxy.url).searchParams);
+      const limits = (p: URLSearchParams) => [p.get('max_execution_time'), p.get('timeout_before_checking_execution_speed')];
+      expect(sent.filter((p) => !p.has('query')).map(limits)).toEqual([['9', '0']]);
+      expect(sent.filter((p) => p.get('query')?.startsWith('INSERT INTO')).map(limits)).toEqual([[null, null]]);
+    } finally {
+      await stores.close();
+      await proxy.close();
+    }
+  });
+
   it('stops a read on the server when the client gives up on it, and says to narrow it', async () => {
     const client = createClickHouseClient({ url: url(), requestTimeoutMs: 3_000 });
     const admin = createClickHouseClient({ url: url() });
@@ -123,12 +153,14 @@ describe('ClickHouse 18.16 over HTTP', () => {
       return Number(rows[0]?.n);
     };
     try {
-      // Twenty one-row blocks of half a second: 10 s, past the 3 s the client waits. Before, the
-      // client gave up at 3 s and the server read on for the other 7.
+      // A hundred one-row blocks of a tenth of a second: 10 s, past the 3 s the client waits.
+      // Before, the client gave up at 3 s and the server read on for the other 7.
       const slow = raw(
-        `SELECT count() AS n, '${marker}' AS marker FROM (SELECT sleepEachRow(0.5) FROM numbers(20)) SETTINGS max_block_size = 1`,
+        `SELECT count() AS n, '${marker}' AS marker FROM (SELECT sleepEachRow(0.1) FROM numbers(100)) SETTINGS max_block_size = 1`,
       );
-      await expect(selectRows(client, slow)).rejects.toThrow(/stopped this read at its time limit: narrow it/);
+      await expect(selectRows(client, slow, readLimitSeconds(3_000))).rejects.toThrow(
+        /stopped this read at its time limit \(2 s\): a search reads less over a shorter time window/,
+      );
       await expect.poll(running, { timeout: 2_000, interval: 100 }).toBe(0);
     } finally {
       await client.close();
