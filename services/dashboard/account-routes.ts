@@ -119,7 +119,7 @@ export function accountRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       const throttled = throttle.begin(attempt);
       if (throttled) {
         ctx.set('Retry-After', String(Math.ceil(throttled.retryAfterMs / 1000)));
-        return refuse(429, `too many wrong passwords for your account: wait ${waitText(throttled.retryAfterMs)} and try again`);
+        return refuse(429, `too many wrong passwords in this session: wait ${waitText(throttled.retryAfterMs)} and try again`);
       }
       let outcome: AttemptOutcome = 'abandoned';
       try {

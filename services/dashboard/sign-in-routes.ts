@@ -15,7 +15,7 @@ import type { OidcConfig } from '../runtime/config.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import { cookieNames, CSRF_COOKIE_MAX_AGE, readCookie, setCookie, type CookieJar } from './auth/cookies.ts';
 import { beginSession } from './auth/begin-session.ts';
-import { trustedDevice } from './auth/device-cookie.ts';
+import { deviceCookieShaped, trustedDevice } from './auth/device-cookie.ts';
 import { currentSession } from './auth/current-session.ts';
 import { nextPath } from './auth/next-path.ts';
 import { checkedForm } from './auth/checked-form.ts';
@@ -103,8 +103,9 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       const next = nextPath(form.get('next'));
       const again = (alert: string, status = 400) =>
         page(ctx, status, h(LoginPage, { assets, csrf: formToken(ctx), alert, email, next, sso }));
-      // Only a browser that shows a device cookie costs a lookup before the throttle.
-      const deviceCookie = readCookie(ctx, jar.device);
+      // Only a browser that shows a device cookie has the email looked up before the throttle, and
+      // then not again: an unknown email costs what a known one does.
+      const deviceCookie = deviceCookieShaped(readCookie(ctx, jar.device));
       const known = deviceCookie && email ? await deps.users.findUserByEmail(email) : undefined;
       const attempt = { email, ip: ctx.ip, device: trustedDevice(deviceCookie, known) };
       const throttled = throttle.begin(attempt);
@@ -122,7 +123,7 @@ export function signInRoutes(deps: SignInDeps, throttle: SignInThrottle) {
       let outcome: AttemptOutcome = 'abandoned';
       let user: UserCredentials | undefined;
       try {
-        user = email ? (known ?? (await deps.users.findUserByEmail(email))) : undefined;
+        user = email ? (deviceCookie ? known : await deps.users.findUserByEmail(email)) : undefined;
         // verify hashes even without a user, so an unknown email takes as long as a wrong password.
         outcome = (await deps.passwords.verify(password, user?.passwordHash)) && user ? 'succeeded' : 'failed';
       } catch (error) {

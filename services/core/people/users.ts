@@ -4,7 +4,7 @@
 import { isHumanRole, type HumanRole } from '../auth/capabilities.ts';
 import { MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/password-hash.ts';
 import { ConflictError, NotFoundError, UserInputError } from '../errors.ts';
-import { THEMES, type Theme, type User, type UserStore } from '../ports/user-store.ts';
+import { THEMES, type Theme, type User, type UserCredentials, type UserStore } from '../ports/user-store.ts';
 import { endAllSessions } from './sessions.ts';
 
 /** NIST SP 800-63B: at least 8 characters, no composition rules. */
@@ -131,14 +131,19 @@ export class WrongCurrentPasswordError extends UserInputError {
 }
 
 /** A signed-in person's new password, given the current one; every other session ends. */
+/** The user with their password hash (the store finds that by email only). */
+export async function credentialsOf(users: UserStore, userId: number): Promise<UserCredentials | undefined> {
+  const user = await users.findUser(userId);
+  return user && users.findUserByEmail(user.email);
+}
+
 export async function changePassword(
   deps: PeopleDeps,
   userId: number,
   input: { current: string; password: string },
   keepSessionId: number,
 ): Promise<void> {
-  const user = await deps.users.findUser(userId);
-  const credentials = user && (await deps.users.findUserByEmail(user.email));
+  const credentials = await credentialsOf(deps.users, userId);
   if (!credentials || !(await deps.passwords.verify(input.current, credentials.passwordHash))) {
     throw new WrongCurrentPasswordError();
   }

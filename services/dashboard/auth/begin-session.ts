@@ -4,6 +4,7 @@
 // has a password, and it goes on with a 303.
 import type Koa from 'koa';
 import { endSession, startSession } from '../../core/people/sessions.ts';
+import { credentialsOf } from '../../core/people/users.ts';
 import type { UserStore } from '../../core/ports/user-store.ts';
 import { SESSION_COOKIE_MAX_AGE, setCookie, type CookieJar } from './cookies.ts';
 import { currentSession } from './current-session.ts';
@@ -23,8 +24,7 @@ export async function beginSession(
     address: ctx.ip || null,
   });
   setCookie(ctx, jar, jar.session, token, SESSION_COOKIE_MAX_AGE);
-  const user = await users.findUser(userId);
-  const passwordHash = user && (await users.findUserByEmail(user.email))?.passwordHash;
+  const passwordHash = (await credentialsOf(users, userId))?.passwordHash;
   if (passwordHash) setCookie(ctx, jar, jar.device, mintDeviceCookie(userId, passwordHash), DEVICE_COOKIE_MAX_AGE);
   ctx.redirect(next);
   ctx.status = 303;

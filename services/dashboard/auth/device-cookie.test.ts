@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mintDeviceCookie, trustedDevice } from './device-cookie.ts';
+import { deviceCookieShaped, mintDeviceCookie, trustedDevice } from './device-cookie.ts';
 
 const ADA = { id: 7, passwordHash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' };
 
@@ -27,5 +27,13 @@ describe('the device cookie', () => {
     expect(trustedDevice(undefined, ADA)).toBeUndefined();
     expect(trustedDevice(cookie, undefined)).toBeUndefined();
     expect(trustedDevice(cookie, { id: ADA.id, passwordHash: null })).toBeUndefined();
+  });
+
+  it('passes on only what has its shape, so that junk costs no lookup of the email', () => {
+    const cookie = mintDeviceCookie(ADA.id, ADA.passwordHash);
+    expect(deviceCookieShaped(cookie)).toBe(cookie);
+    for (const junk of [undefined, '', 'x', `${cookie}.x`, cookie.replace(/^7/, 'seven'), `7.${'a'.repeat(22)}.short`]) {
+      expect(deviceCookieShaped(junk)).toBeUndefined();
+    }
   });
 });

@@ -18,6 +18,11 @@ export function mintDeviceCookie(userId: number, passwordHash: string): string {
   return `${userId}.${nonce}.${mac(passwordHash, userId, nonce)}`;
 }
 
+/** The cookie's value when it has a device cookie's shape, so that junk costs no lookup. */
+export function deviceCookieShaped(value: string | undefined): string | undefined {
+  return value && /^\d{1,15}\.[\w-]{22}\.[\w-]{43}$/.test(value) ? value : undefined;
+}
+
 /**
  * The throttle's key for this device when the cookie was minted for this user under the
  * password they have now; otherwise undefined (no cookie, another account's, a forged or an

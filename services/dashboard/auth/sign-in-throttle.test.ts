@@ -67,13 +67,16 @@ describe('SignInThrottle', () => {
     });
   });
 
-  it("counts a trusted device on its own: others' failures do not hold it, its own do, and its success frees nobody else", () => {
+  it("counts a trusted device on its own: others' failures do not hold it, its own do", () => {
     const throttle = new SignInThrottle();
     for (let i = 0; i < 5; i++) attempt(throttle, 'ada@example.com', `10.0.0.${i}`, 0);
     for (let i = 0; i < 20; i++) attempt(throttle, `user${i}@example.com`, '10.0.1.1', 0);
     // The account and the address are held for everyone else; the device that signed in before is not.
-    expect(attempt(throttle, 'ada@example.com', '10.0.1.1', MINUTE, 'succeeded', '7.nonce')).toBeUndefined();
     expect(attempt(throttle, 'ada@example.com', '10.0.0.9', MINUTE)).toEqual({ what: 'account', retryAfterMs: 14 * MINUTE });
+    expect(attempt(throttle, 'ada@example.com', '10.0.1.1', MINUTE, 'failed', '7.nonce')).toBeUndefined();
+    // Its success clears the account's count, as any success did.
+    expect(attempt(throttle, 'ada@example.com', '10.0.1.1', MINUTE, 'succeeded', '7.nonce')).toBeUndefined();
+    expect(attempt(throttle, 'ada@example.com', '10.0.0.9', MINUTE, 'abandoned')).toBeUndefined();
     // A device has five tries of its own, like an account.
     for (let i = 0; i < 5; i++)
       expect(attempt(throttle, 'ada@example.com', '10.0.2.1', MINUTE, 'failed', '7.other')).toBeUndefined();
@@ -81,7 +84,7 @@ describe('SignInThrottle', () => {
       what: 'device',
       retryAfterMs: 14 * MINUTE,
     });
-    expect(attempt(throttle, 'ada@example.com', '10.0.2.1', 2 * MINUTE, 'failed', '7.nonce')).toBeUndefined();
+    expect(attempt(throttle, 'ada@example.com', '10.0.2.1', 2 * MINUTE, 'abandoned', '7.nonce')).toBeUndefined();
 
     // Its failures count for the account as well: guesses spread over devices and the form add up.
     const fresh = new SignInThrottle();

@@ -132,11 +132,7 @@ export class SignInThrottle {
     return undefined;
   }
 
-  /**
-   * Ends a begun attempt: a failure is counted; a success clears the account's count (the
-   * address keeps its own), or the device's: a trusted device's success leaves the account held
-   * for everyone else, or its sign-ins would let a guesser go on.
-   */
+  /** Ends a begun attempt: a failure is counted; a success clears the account's count (the address keeps its own). */
   settle(attempt: SignInAttempt, outcome: AttemptOutcome, now = Date.now()): void {
     const { account, address } = keys(attempt);
     if (attempt.device) {
@@ -146,6 +142,7 @@ export class SignInThrottle {
         this.accounts.fail(account, now);
       } else if (outcome === 'succeeded') {
         this.devices.clear(attempt.device);
+        this.accounts.clear(account);
       }
       return;
     }
