@@ -52,12 +52,15 @@ function event(debugIds: string[]): NormalizedEvent {
   };
 }
 
-async function upload(debugId: string): Promise<void> {
-  const blobKey = `projects/${projectId}/maps/${debugId}/source_map.gz`;
-  await blobs.put(blobKey, gzipSync(MAP));
-  await stores.metadata.saveSourceMapArtifacts([
+/** Stores the map as an assembly does (a key of its own), and deletes the file it replaced; answers the key. */
+async function upload(debugId: string, store: BlobStore = blobs): Promise<string> {
+  const blobKey = `projects/${projectId}/maps/${debugId}/source_map.${Math.random().toString(16).slice(2)}.gz`;
+  await store.put(blobKey, gzipSync(MAP));
+  const replaced = await stores.metadata.saveSourceMapArtifacts([
     { projectId, debugId, type: 'source_map', url: '~/a.js.map', blobKey, sizeBytes: MAP.length, bundleChecksum: 'c'.repeat(40) },
   ]);
+  if (replaced.length > 0) await store.deleteMany(replaced);
+  return blobKey;
 }
 
 const filenameOf = (e: NormalizedEvent, i = 0) => e.exception!.values[i]!.stacktrace!.frames[0]!.filename;
@@ -291,5 +294,27 @@ describe('SourceMapSymbolicator', () => {
     const again = event([ID(4)]);
     await symbolicator.symbolicate(projectId, again);
     expect(filenameOf(again)).toBe('src/a.js');
+  });
+
+  it('reads the new file of a map uploaded again between reading its entry and its file', async () => {
+    const first = await upload(ID(6));
+    let uploadedAgain = false;
+    const racing: BlobStore = {
+      ...blobs,
+      // Another ingest process stores the map again just as this read starts: a new key, and the old file deleted.
+      get: async (key) => {
+        if (key === first && !uploadedAgain) {
+          uploadedAgain = true;
+          await upload(ID(6));
+        }
+        return blobs.get(key);
+      },
+    };
+    const symbolicator = new SourceMapSymbolicator({ metadata: stores.metadata, blobs: racing, logger: createLogger('silent') });
+    const racy = event([ID(6)]);
+    await symbolicator.symbolicate(projectId, racy);
+    expect(uploadedAgain).toBe(true);
+    // Without a second look, the map was taken for absent, and its events left minified for ten seconds.
+    expect(filenameOf(racy)).toBe('src/a.js');
   });
 });

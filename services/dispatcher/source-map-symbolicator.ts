@@ -181,6 +181,7 @@ export class SourceMapSymbolicator {
     projectId: number,
     debugId: string,
     artifact: SourceMapArtifact | undefined,
+    readAgain = true,
   ): Promise<ParsedSourceMap | null> {
     if (!artifact) return this.rememberAbsent(key, 'absent');
     if (artifact.sizeBytes * PARSED_HEAP_PER_JSON_BYTE > this.maxCacheBytes) {
@@ -194,7 +195,13 @@ export class SourceMapSymbolicator {
     }
     const stored = await this.readBlob(key, projectId, debugId, artifact.blobKey);
     if (stored === 'unreadable') return this.rememberAbsent(key, 'unreadable', UNREADABLE_BLOB_TTL_MS);
-    if (!stored) return this.rememberAbsent(key, 'absent');
+    if (!stored) {
+      // A new upload of the Debug ID replaced the entry, and deleted its file, between reading
+      // the one and the other: the new entry's file, rather than ten seconds without the map.
+      const now = readAgain ? await this.deps.metadata.findSourceMapArtifact(projectId, debugId, 'source_map') : undefined;
+      if (now && now.blobKey !== artifact.blobKey) return this.read(key, projectId, debugId, now, false);
+      return this.rememberAbsent(key, 'absent');
+    }
     try {
       const json = await gunzipAsync(stored);
       const map = parseSourceMap(json, artifact.url);

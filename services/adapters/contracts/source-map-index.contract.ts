@@ -70,10 +70,39 @@ export function describeSourceMapIndexContract(
       const soon = new Date(Date.now() + 60_000);
       const unused = (await store.listSourceMapArtifactsUnusedSince(soon, 100)).filter((a) => a.projectId === project.id);
       expect(unused).toEqual([]);
-      await store.deleteSourceMapArtifacts([{ projectId: project.id, debugId: artifact.debugId, type: 'minified_source' }]);
+      await store.deleteSourceMapArtifacts([
+        { projectId: project.id, debugId: artifact.debugId, type: 'minified_source', blobKey: artifact.blobKey },
+      ]);
       expect((await store.listSourceMapArtifacts(project.id, { limit: 10 })).map((a) => a.type)).toEqual(['source_map']);
       await store.forgetAssemblies(project.id, [checksum]);
       expect(await store.getAssembly(project.id, checksum)).toBeUndefined();
+    });
+
+    it('answers the files an upload replaced, and deletes an entry only while it points at the file named', async () => {
+      const { project } = await orgWithProject();
+      const map = {
+        projectId: project.id,
+        debugId: '164733b7-3a40-544e-9fd4-e3454f09847d',
+        type: 'source_map' as const,
+        url: '~/a.js.map',
+        sizeBytes: 10,
+        bundleChecksum: 'd'.repeat(40),
+      };
+      const key = (n: number) => `projects/${project.id}/maps/${map.debugId}/source_map.${n}.gz`;
+      expect(await store.saveSourceMapArtifacts([{ ...map, blobKey: key(1) }])).toEqual([]);
+      expect(await store.saveSourceMapArtifacts([{ ...map, blobKey: key(1) }])).toEqual([]);
+      const minified = { ...map, type: 'minified_source' as const, url: '~/a.js', blobKey: key(9) };
+      expect(await store.saveSourceMapArtifacts([{ ...map, blobKey: key(2) }, minified])).toEqual([key(1)]);
+      // Retention (or a delete) read the entry of key 2; an upload replaced it meanwhile: the new one stays.
+      expect(await store.saveSourceMapArtifacts([{ ...map, blobKey: key(3) }])).toEqual([key(2)]);
+      await store.deleteSourceMapArtifacts([{ ...map, blobKey: key(2) }]);
+      expect((await store.findSourceMapArtifact(project.id, map.debugId, 'source_map'))?.blobKey).toBe(key(3));
+      // Two uploads at once: each answers the file it replaced, so every file but the last is let go.
+      const both = await Promise.all([4, 5].map((n) => store.saveSourceMapArtifacts([{ ...map, blobKey: key(n) }])));
+      const kept = (await store.findSourceMapArtifact(project.id, map.debugId, 'source_map'))!.blobKey;
+      expect([...both.flat(), kept].sort()).toEqual([key(3), key(4), key(5)]);
+      await store.deleteSourceMapArtifacts([{ ...map, blobKey: kept }, minified]);
+      expect(await store.listSourceMapArtifacts(project.id, { limit: 10 })).toEqual([]);
     });
 
     it('keeps a running assembly from going stale while it is marked running, and nothing else', async () => {

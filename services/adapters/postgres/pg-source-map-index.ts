@@ -58,20 +58,35 @@ export class PgSourceMapIndex implements SourceMapIndex {
     return deleted.affectedRows;
   }
 
-  async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void> {
+  async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<string[]> {
+    const replaced: string[] = [];
     for (const part of chunk(artifacts, 500)) {
       const values = valuesList(
         part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
         ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
       );
-      await this.db.query(
-        `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
-         VALUES ${values.sql}
-         ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
-           size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now()`,
-        values.params,
-      );
+      await this.db.transaction(async (tx) => {
+        // Locked first, so that of two uploads replacing one entry at once, each answers the key
+        // it replaced itself: the second waits, then reads the first one's.
+        const old = await tx.query<{ blob_key: string }>(
+          `SELECT a.blob_key FROM source_map_artifacts a
+           JOIN (VALUES ${values.sql}) AS v (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
+             ON a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type
+           WHERE a.blob_key <> v.blob_key
+           FOR UPDATE OF a`,
+          values.params,
+        );
+        await tx.query(
+          `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
+           VALUES ${values.sql}
+           ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
+             size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now()`,
+          values.params,
+        );
+        replaced.push(...old.rows.map((row) => row.blob_key));
+      });
     }
+    return replaced;
   }
 
   async findSourceMapArtifact(
@@ -98,15 +113,17 @@ export class PgSourceMapIndex implements SourceMapIndex {
     ]);
   }
 
-  async deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void> {
+  async deleteSourceMapArtifacts(
+    artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type' | 'blobKey'>>,
+  ): Promise<void> {
     for (const part of chunk(artifacts, 500)) {
       const values = valuesList(
-        part.map((a) => [a.projectId, a.debugId, a.type]),
-        ['integer', 'text', 'text'],
+        part.map((a) => [a.projectId, a.debugId, a.type, a.blobKey]),
+        ['integer', 'text', 'text', 'text'],
       );
       await this.db.query(
-        `DELETE FROM source_map_artifacts a USING (VALUES ${values.sql}) AS v (project_id, debug_id, type)
-         WHERE a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type`,
+        `DELETE FROM source_map_artifacts a USING (VALUES ${values.sql}) AS v (project_id, debug_id, type, blob_key)
+         WHERE a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type AND a.blob_key = v.blob_key`,
         values.params,
       );
     }

@@ -47,8 +47,12 @@ export interface SourceMapIndex {
    * many.
    */
   forgetAssembliesBefore(cutoff: Date): Promise<number>;
-  /** Inserts or replaces the index entries (by project, debug id and type). */
-  saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<void>;
+  /**
+   * Inserts or replaces the index entries (by project, debug id and type). Answers the blob keys
+   * of the entries it replaced that pointed elsewhere: files nothing leads to any more, for the
+   * caller to delete.
+   */
+  saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<string[]>;
   /** The project's newest files (by upload), at most `limit`; only those of one Debug ID when given. */
   listSourceMapArtifacts(projectId: number, options: { limit: number; debugId?: string }): Promise<SourceMapArtifact[]>;
   countSourceMapArtifacts(projectId: number): Promise<number>;
@@ -59,7 +63,13 @@ export interface SourceMapIndex {
   ): Promise<SourceMapArtifact | undefined>;
   /** Artifacts whose last use (or upload, if never used) is before the cutoff, oldest first. */
   listSourceMapArtifactsUnusedSince(cutoff: Date, limit: number): Promise<SourceMapArtifact[]>;
-  deleteSourceMapArtifacts(artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>>): Promise<void>;
+  /**
+   * Deletes the entries that still point at the blob key given: one an upload replaced meanwhile
+   * (retention or a delete racing a new upload of the Debug ID) stays, with its new file.
+   */
+  deleteSourceMapArtifacts(
+    artifacts: Array<Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type' | 'blobKey'>>,
+  ): Promise<void>;
   /** Records that these maps symbolicated an event at `at` (retention keeps maps in use). */
   touchSourceMapArtifacts(projectId: number, debugIds: string[], at: Date): Promise<void>;
 }

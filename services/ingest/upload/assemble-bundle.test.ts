@@ -9,11 +9,11 @@ import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
 import { ID, sourceMap } from '../../../test/support/bundle-fixtures.ts';
 import { cyclingBundle } from '../../../test/support/cycling-bundle.ts';
 import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
-import type { BlobStore } from '../../core/ports/blob-store.ts';
+import { listAllBlobs, type BlobStore } from '../../core/ports/blob-store.ts';
 import { MAX_BUNDLE_BYTES } from '../../core/sourcemaps/upload-protocol.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { assembleBundle } from './assemble-bundle.ts';
-import { artifactKey, chunkKey, gzipChunkKey } from './blob-keys.ts';
+import { chunkKey, gzipChunkKey } from './blob-keys.ts';
 
 const sha1 = (data: Uint8Array) => createHash('sha1').update(data).digest('hex');
 
@@ -62,10 +62,17 @@ async function assemble(checksum: string, chunks: string[], options: { blobs?: B
   return stores.metadata.getAssembly(projectId, checksum);
 }
 
-/** A bundle of the usual pair and a second pair of another debug id, under paths of `name`. */
-function twoPairs(id: string, name: string): Buffer {
+/** A bundle of the usual pair (or of `first`) and a second pair of another debug id, under paths of `name`. */
+function twoPairs(id: string, name: string, first = ID): Buffer {
   const second = Object.entries(pair(id)).map(([path, file]) => [path.replace('app', name), file]);
-  return Buffer.from(makeBundle({ ...pair(), ...Object.fromEntries(second) }));
+  return Buffer.from(makeBundle({ ...pair(first), ...Object.fromEntries(second) }));
+}
+
+/** The keys of the files stored under a Debug ID, whatever assembly stored them. */
+async function filesUnder(debugId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const blob of listAllBlobs(blobs, `projects/${projectId}/maps/${debugId}/`)) keys.push(blob.key);
+  return keys;
 }
 
 /** The real blob store, with some of its methods replaced. */
@@ -166,10 +173,62 @@ describe('assembling an uploaded bundle', () => {
     expect((await assemble(sha1(mixed), await storeChunks(mixed, 4096), { blobs: failing }))?.state).toBe('error');
     expect(puts).toBe(4);
     // Before, the fresh id's files stayed with no index entry, reached by no retention or delete.
-    expect(await blobs.head(artifactKey(projectId, fresh, 'minified_source'))).toBeUndefined();
-    expect(await blobs.head(artifactKey(projectId, fresh, 'source_map'))).toBeUndefined();
+    expect(await filesUnder(fresh)).toEqual([]);
     // The files of ID, indexed by an earlier test, stay where their entries point.
-    expect(await blobs.head(artifactKey(projectId, ID, 'source_map'))).toBeDefined();
+    const entries = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: ID });
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) expect(await blobs.head(entry.blobKey)).toBeDefined();
+    expect(await filesUnder(ID)).toHaveLength(2);
+  });
+
+  it('leaves the files another assembly of the same Debug ID stored meanwhile when it fails', async () => {
+    // A Debug ID no earlier test indexed, in B alone and in A beside another.
+    const shared = '654733b7-3a40-544e-9fd4-e3454f09847d';
+    const other = '454733b7-3a40-544e-9fd4-e3454f09847d';
+    const single = Buffer.from(makeBundle(pair(shared)));
+    const mixed = twoPairs(other, 'other', shared);
+    // B stores both files of ID, then waits before indexing them while A fails.
+    let releaseB!: () => void;
+    const bMayGoOn = new Promise<void>((resolve) => (releaseB = resolve));
+    let bStored!: () => void;
+    const bHasStored = new Promise<void>((resolve) => (bStored = resolve));
+    let bPuts = 0;
+    const pausing = blobsWith({
+      put: async (key, body) => {
+        await blobs.put(key, body);
+        if (++bPuts === 2) {
+          bStored();
+          await bMayGoOn;
+        }
+      },
+    });
+    const b = assemble(sha1(single), await storeChunks(single, 4096), { blobs: pausing });
+    await bHasStored;
+    // A stores ID's two files and other's first, and fails on the fourth.
+    let aPuts = 0;
+    const failing = blobsWith({
+      put: (key, body) => (++aPuts === 4 ? Promise.reject(new Error('the blob store is down')) : blobs.put(key, body)),
+    });
+    expect((await assemble(sha1(mixed), await storeChunks(mixed, 4096), { blobs: failing }))?.state).toBe('error');
+    releaseB();
+    expect(await b).toMatchObject({ state: 'ok' });
+    // Before, both wrote one key per Debug ID and type, and A removed the files B was about to index.
+    const entries = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: shared });
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) expect(await blobs.head(entry.blobKey)).toBeDefined();
+    expect(await filesUnder(shared)).toHaveLength(2);
+    expect(await filesUnder(other)).toEqual([]);
+  });
+
+  it('stores a Debug ID uploaded again in another bundle under new keys, and removes the files it replaced', async () => {
+    const before = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: ID });
+    const another = twoPairs('554733b7-3a40-544e-9fd4-e3454f09847d', 'another');
+    expect(await assemble(sha1(another), await storeChunks(another, 4096))).toMatchObject({ state: 'ok' });
+    const after = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: ID });
+    expect(after.map((entry) => entry.blobKey).sort()).not.toEqual(before.map((entry) => entry.blobKey).sort());
+    for (const entry of before) expect(await blobs.head(entry.blobKey)).toBeUndefined();
+    for (const entry of after) expect(await blobs.head(entry.blobKey)).toBeDefined();
+    expect(await filesUnder(ID)).toHaveLength(2);
   });
 
   it('reads chunks stored gzip-compressed, as a gzip upload leaves them', async () => {

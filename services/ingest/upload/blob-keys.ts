@@ -1,6 +1,6 @@
 // Where uploads live in the BlobStore: chunks by project and SHA-1 while an upload is in
 // progress (garbage-collected), raw or gzip as they were sent, and each assembled file by
-// project, Debug ID and type.
+// project, Debug ID, type and the assembly that stored it.
 import type { ArtifactType } from '../../core/sourcemaps/artifact-manifest.ts';
 
 export const CHUNKS_PREFIX = 'chunks/';
@@ -14,7 +14,12 @@ export function gzipChunkKey(projectId: number, sha1: string): string {
   return `${chunkKey(projectId, sha1)}.gz`;
 }
 
-/** Stored gzip-compressed. */
-export function artifactKey(projectId: number, debugId: string, type: ArtifactType): string {
-  return `projects/${projectId}/maps/${debugId}/${type}.gz`;
+/**
+ * Stored gzip-compressed. Each assembly writes keys of its own (`assembly` is random): with one
+ * key per Debug ID and type, an assembly that failed removed the file another had just stored
+ * under that key, and retention deleting an old upload deleted a new upload's file with it. Index
+ * entries name their key, so files stored before under `<type>.gz` are still found.
+ */
+export function artifactKey(projectId: number, debugId: string, type: ArtifactType, assembly: string): string {
+  return `projects/${projectId}/maps/${debugId}/${type}.${assembly}.gz`;
 }
