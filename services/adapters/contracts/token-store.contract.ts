@@ -109,7 +109,10 @@ export function describeTokenStoreContract(
         tokenHash: `u-${unique()}`,
       });
       expect(await store.revokeUploadToken(other.id, 'nope')).toBeUndefined();
-      expect((await store.revokeUploadToken(org.id, 'ci'))?.revokedAt).toBeInstanceOf(Date);
+      // Named with another project, a live token stays: the project is checked in the same statement.
+      expect(await store.revokeUploadToken(org.id, 'ci', otherProject.id)).toBeUndefined();
+      expect(await store.findUploadToken(hash)).toMatchObject({ name: 'ci', revokedAt: null });
+      expect((await store.revokeUploadToken(org.id, 'ci', project.id))?.revokedAt).toBeInstanceOf(Date);
       expect(await store.findUploadToken(hash)).toBeUndefined();
       expect((await store.listUploadTokens(org.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([['ci', false]]);
       expect((await store.listUploadTokens(other.id)).map((t) => [t.name, t.revokedAt === null])).toEqual([['ci', true]]);

@@ -132,11 +132,12 @@ export class PgTokenStore implements TokenStore {
     return (await this.uploadTokenWhere('u.token_hash = $1 AND u.revoked_at IS NULL', [tokenHash]))[0];
   }
 
-  async revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined> {
+  async revokeUploadToken(organizationId: number, name: string, projectId?: number): Promise<UploadToken | undefined> {
     const updated = await this.db.query<{ id: number }>(
       `UPDATE upload_tokens SET revoked_at = now()
-       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL RETURNING id`,
-      [organizationId, name],
+       WHERE organization_id = $1 AND name = $2 AND revoked_at IS NULL AND ($3::integer IS NULL OR project_id = $3)
+       RETURNING id`,
+      [organizationId, name, projectId ?? null],
     );
     const id = updated.rows[0]?.id;
     return id === undefined ? undefined : (await this.uploadTokenWhere('u.id = $1', [id]))[0];

@@ -68,6 +68,7 @@ export interface TokenStore {
   }): Promise<UploadToken>;
   /** The live (unrevoked) upload token with this hash. */
   findUploadToken(tokenHash: string): Promise<UploadToken | undefined>;
-  revokeUploadToken(organizationId: number, name: string): Promise<UploadToken | undefined>;
+  /** The live token of that name, only if it is the project's when `projectId` is given: in one statement, so no other is revoked. */
+  revokeUploadToken(organizationId: number, name: string, projectId?: number): Promise<UploadToken | undefined>;
   listUploadTokens(organizationId: number): Promise<UploadToken[]>;
 }

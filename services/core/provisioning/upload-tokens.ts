@@ -52,11 +52,9 @@ export async function revokeProjectUploadToken(
   project: { organizationId: number; id: number; slug: string },
   name: string,
 ): Promise<UploadToken> {
-  const live = (await metadata.listUploadTokens(project.organizationId)).find(
-    (t) => t.projectId === project.id && t.name === name && t.revokedAt === null,
-  );
-  if (!live) throw new NotFoundError(`no live upload token named "${name.slice(0, 100)}" in project ${project.slug}`);
-  return (await metadata.revokeUploadToken(project.organizationId, live.name)) ?? live;
+  const revoked = await metadata.revokeUploadToken(project.organizationId, name, project.id);
+  if (!revoked) throw new NotFoundError(`no live upload token named "${name.slice(0, 100)}" in project ${project.slug}`);
+  return revoked;
 }
 
 export async function listUploadTokens(metadata: MetadataStore, input: { organization?: string }): Promise<UploadToken[]> {
