@@ -299,17 +299,17 @@ describe('SourceMapSymbolicator', () => {
   it('reads the new file of a map uploaded again between reading its entry and its file', async () => {
     const first = await upload(ID(6));
     let uploadedAgain = false;
-    const racing: BlobStore = {
-      ...blobs,
-      // Another ingest process stores the map again just as this read starts: a new key, and the old file deleted.
-      get: async (key) => {
+    // The real store, but another ingest process stores the map again just as this read starts:
+    // a new key, and the old file deleted.
+    const racing: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
+      get: async (key: string) => {
         if (key === first && !uploadedAgain) {
           uploadedAgain = true;
           await upload(ID(6));
         }
         return blobs.get(key);
       },
-    };
+    });
     const symbolicator = new SourceMapSymbolicator({ metadata: stores.metadata, blobs: racing, logger: createLogger('silent') });
     const racy = event([ID(6)]);
     await symbolicator.symbolicate(projectId, racy);

@@ -103,6 +103,34 @@ export function describeSourceMapIndexContract(
       expect([...both.flat(), kept].sort()).toEqual([key(3), key(4), key(5)]);
       await store.deleteSourceMapArtifacts([{ ...map, blobKey: kept }, minified]);
       expect(await store.listSourceMapArtifacts(project.id, { limit: 10 })).toEqual([]);
+      // Two first uploads of a Debug ID at once: the second answers the first one's key, not nothing.
+      const fresh = { ...map, debugId: '174733b7-3a40-544e-9fd4-e3454f09847d' };
+      const firsts = await Promise.all([6, 7].map((n) => store.saveSourceMapArtifacts([{ ...fresh, blobKey: key(n) }])));
+      const won = (await store.findSourceMapArtifact(project.id, fresh.debugId, 'source_map'))!.blobKey;
+      expect([...firsts.flat(), won].sort()).toEqual([key(6), key(7)]);
+    });
+
+    it('counts a map uploaded again as unused from its new upload, not from the replaced one', async () => {
+      const { project } = await orgWithProject();
+      const map = {
+        projectId: project.id,
+        debugId: '184733b7-3a40-544e-9fd4-e3454f09847d',
+        type: 'source_map' as const,
+        url: '~/a.js.map',
+        blobKey: 'projects/x/maps/a.gz',
+        sizeBytes: 10,
+        bundleChecksum: 'e'.repeat(40),
+      };
+      await store.saveSourceMapArtifacts([map]);
+      await store.touchSourceMapArtifacts(project.id, [map.debugId], new Date('2020-01-01T00:00:00Z'));
+      const unused = async () =>
+        (await store.listSourceMapArtifactsUnusedSince(new Date(Date.now() - 60_000), 1000)).filter(
+          (a) => a.projectId === project.id,
+        );
+      expect((await unused()).map((a) => a.blobKey)).toEqual([map.blobKey]);
+      // Before, the new upload kept the old one's last use, and retention deleted it with the entry it had listed.
+      await store.saveSourceMapArtifacts([{ ...map, blobKey: 'projects/x/maps/b.gz' }]);
+      expect(await unused()).toEqual([]);
     });
 
     it('keeps a running assembly from going stale while it is marked running, and nothing else', async () => {

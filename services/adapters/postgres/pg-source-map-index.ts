@@ -59,34 +59,48 @@ export class PgSourceMapIndex implements SourceMapIndex {
   }
 
   async saveSourceMapArtifacts(artifacts: Array<Omit<SourceMapArtifact, 'uploadedAt' | 'lastUsedAt'>>): Promise<string[]> {
-    const replaced: string[] = [];
-    for (const part of chunk(artifacts, 500)) {
-      const values = valuesList(
-        part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
-        ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
-      );
-      await this.db.transaction(async (tx) => {
-        // Locked first, so that of two uploads replacing one entry at once, each answers the key
-        // it replaced itself: the second waits, then reads the first one's.
+    // In key order, so that two uploads sharing Debug IDs lock their entries in the same order
+    // (bundles list their files in any order): otherwise they could deadlock.
+    const sorted = [...artifacts].sort((a, b) => compareKeys(a, b));
+    // One transaction for every chunk: a failure in a later one returns no replaced key of an earlier one.
+    return this.db.transaction(async (tx) => {
+      const replaced: string[] = [];
+      for (const part of chunk(sorted, 500)) {
+        const values = valuesList(
+          part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
+          ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
+        );
+        const columns = '(project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)';
+        // New entries first: an upload inserting the same one meanwhile is waited for here, so
+        // that the lock below finds its entry, and answers its key, rather than nothing.
+        await tx.query(
+          `INSERT INTO source_map_artifacts ${columns} VALUES ${values.sql} ON CONFLICT (project_id, debug_id, type) DO NOTHING`,
+          values.params,
+        );
+        // Then the entries this upload replaces, locked: of two uploads replacing one entry at
+        // once, the second waits, then reads (and answers) the first one's key.
         const old = await tx.query<{ blob_key: string }>(
           `SELECT a.blob_key FROM source_map_artifacts a
-           JOIN (VALUES ${values.sql}) AS v (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
+           JOIN (VALUES ${values.sql}) AS v ${columns}
              ON a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type
            WHERE a.blob_key <> v.blob_key
+           ORDER BY a.project_id, a.debug_id, a.type
            FOR UPDATE OF a`,
           values.params,
         );
+        // A new upload starts its map's time unused afresh: retention went on from the replaced
+        // upload's last use, and deleted the new file with the entry it had just listed.
         await tx.query(
-          `INSERT INTO source_map_artifacts (project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)
-           VALUES ${values.sql}
+          `INSERT INTO source_map_artifacts ${columns} VALUES ${values.sql}
            ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
-             size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now()`,
+             size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now(),
+             last_used_at = NULL`,
           values.params,
         );
         replaced.push(...old.rows.map((row) => row.blob_key));
-      });
-    }
-    return replaced;
+      }
+      return replaced;
+    });
   }
 
   async findSourceMapArtifact(
@@ -169,4 +183,12 @@ export class PgSourceMapIndex implements SourceMapIndex {
       lastUsedAt: r.last_used_at,
     }));
   }
+}
+
+/** The index's key order: project, Debug ID, type. */
+function compareKeys(a: Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>, b: typeof a): number {
+  return (
+    a.projectId - b.projectId ||
+    (a.debugId < b.debugId ? -1 : a.debugId > b.debugId ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0)
+  );
 }

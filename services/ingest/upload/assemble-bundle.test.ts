@@ -222,6 +222,7 @@ describe('assembling an uploaded bundle', () => {
 
   it('stores a Debug ID uploaded again in another bundle under new keys, and removes the files it replaced', async () => {
     const before = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: ID });
+    expect(before).toHaveLength(2);
     const another = twoPairs('554733b7-3a40-544e-9fd4-e3454f09847d', 'another');
     expect(await assemble(sha1(another), await storeChunks(another, 4096))).toMatchObject({ state: 'ok' });
     const after = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: ID });

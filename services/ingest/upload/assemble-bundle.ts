@@ -6,7 +6,7 @@
 // SHA-1 once; the upload route has bounded how many chunks a bundle may list (repeats included).
 // The outcome is the assembly's state, which the upload CLI polls: ok, or error with a detail
 // saying what was wrong. Never throws for a bad bundle.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { BundleError } from '../../core/sourcemaps/artifact-manifest.ts';
@@ -39,14 +39,13 @@ export async function assembleBundle(
   limits: AssembleLimits,
 ): Promise<void> {
   const written: Array<{ key: string; debugId: string; type: string }> = [];
-  const assembly = randomBytes(8).toString('hex');
   try {
     const sizes = await verifyChunks(ports, projectId, checksum, chunks, limits.maxBytes);
     const bundle = new ChunkedBundle((i) => readCheckedChunk(ports.blobs, projectId, chunks[i]!), sizes);
     // Each file is stored as it is read, and only its index entry kept: holding every file until
     // the last was read let one upload of ~1 MB (files of zeros compress 1000:1) hold 1 GiB.
     const parsed = await readArtifactBundleFrom(bundle, async (file) => {
-      const key = artifactKey(projectId, file.debugId, file.type, assembly);
+      const key = artifactKey(projectId, file.debugId, file.type, checksum);
       written.push({ key, debugId: file.debugId, type: file.type });
       await ports.blobs.put(key, await gzipAsync(file.content), { contentType: 'application/gzip' });
       return {
@@ -95,8 +94,9 @@ export async function assembleBundle(
 
 /**
  * Removes the files a failed assembly stored that no index entry points at: only index entries
- * lead retention and deletion to a file, so they stayed for good. Its keys are its own, so this
- * touches no other upload's file; those it indexed before it failed (the state not recorded) stay.
+ * lead retention and deletion to a file, so they stayed for good. Its keys are its bundle's, so
+ * this touches no other bundle's file; those it indexed before it failed (the state not recorded)
+ * stay.
  */
 async function forgetUnindexed(
   ports: AssemblePorts,

@@ -15,11 +15,13 @@ export function gzipChunkKey(projectId: number, sha1: string): string {
 }
 
 /**
- * Stored gzip-compressed. Each assembly writes keys of its own (`assembly` is random): with one
- * key per Debug ID and type, an assembly that failed removed the file another had just stored
- * under that key, and retention deleting an old upload deleted a new upload's file with it. Index
- * entries name their key, so files stored before under `<type>.gz` are still found.
+ * Stored gzip-compressed, under the bundle's checksum too: with one key per Debug ID and type, an
+ * assembly that failed removed the file another bundle's had just stored under that key, and
+ * retention deleting an old upload deleted a new upload's file with it. One bundle is assembled
+ * by one process at a time (claimAssembly), and one taking over from a process that died writes
+ * the same keys again, so no file is left behind. Index entries name their key, so files stored
+ * before under `<type>.gz` are still found.
  */
-export function artifactKey(projectId: number, debugId: string, type: ArtifactType, assembly: string): string {
-  return `projects/${projectId}/maps/${debugId}/${type}.${assembly}.gz`;
+export function artifactKey(projectId: number, debugId: string, type: ArtifactType, bundleChecksum: string): string {
+  return `projects/${projectId}/maps/${debugId}/${type}.${bundleChecksum}.gz`;
 }
