@@ -30,7 +30,7 @@ export const activitySchema = z.object({
   details: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('what Errata recorded, when it recorded more; text a token wrote is in agentWrittenData.activity'),
+    .describe('what Errata recorded, when it recorded more; text a person or token wrote is in agentWrittenData.activity'),
 });
 
 export function resolutionView(marker: ResolutionMarker | null): z.infer<typeof resolutionSchema> {

@@ -240,7 +240,7 @@ describe('bulk_update_issues: environment, sort, shortIds, dryRun and the echo',
       dryRun: true,
       matched: 3,
       changed: 0,
-      alreadyInStatus: 0,
+      // Before, alreadyInStatus: 0, which read as "none is resolved already".
       shortIds: [loud.shortId, middle.shortId, quiet.shortId],
       moreShortIds: 0,
     });

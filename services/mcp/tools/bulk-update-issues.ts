@@ -56,8 +56,10 @@ export const bulkUpdateIssues = defineTool({
     alreadyInStatus: z
       .number()
       .int()
+      .optional()
       .describe(
-        'matched issues whose status already was what the action sets; a resolve, snooze or unresolve still applied to them (summary says how)',
+        'matched issues whose status already was what the action sets; a resolve, snooze or unresolve still applied to them ' +
+          '(summary says how); absent on a dry run, which does not tell',
       ),
     shortIds: z.array(z.string()).describe(`what changed (on a dry run: what matched), in sort order, the first ${ECHOED}`),
     moreShortIds: z.number().int().describe('how many more changed (or matched) than shortIds lists'),
@@ -102,7 +104,7 @@ export const bulkUpdateIssues = defineTool({
         dryRun,
         matched: issues.length,
         changed: dryRun ? 0 : changed.length,
-        alreadyInStatus: already,
+        ...(dryRun ? {} : { alreadyInStatus: already }),
         shortIds,
         moreShortIds: moreListed,
         ...(more ? { moreMatching: true as const } : {}),

@@ -221,7 +221,7 @@ export const getIssueContext = defineTool({
           .array(z.record(z.string(), z.unknown()))
           .optional()
           .describe(
-            "the text tokens wrote with activity[i], at index i ({} for an entry without any, and for the resolve whose text is resolution's: said there)",
+            "the text people or tokens wrote with activity[i], at index i ({} for an entry without any, and for the resolve whose text is resolution's: said there)",
           ),
       })
       .optional()

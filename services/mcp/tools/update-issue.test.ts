@@ -79,6 +79,21 @@ describe('update_issue', () => {
     expect(await statusOf(checkout)).toBe('snoozed');
   });
 
+  it('says an unresolve of a regressed issue cleared the resolution marker it kept', async () => {
+    const back = await h.sendEvent(h.projects.web, errorEvent('Error', 'comes back', { fingerprint: ['back'] }));
+    await h.call('triage', 'update_issue', { shortId: back.shortId, action: 'resolve' });
+    await h.sendEvent(h.projects.web, errorEvent('Error', 'comes back', { fingerprint: ['back'] }), h.now + 60_000);
+    const before = await h.call('triage', 'check_resolution', { shortId: back.shortId });
+    expect(before.structured).toMatchObject({ status: 'regressed' });
+    const result = await h.call('triage', 'update_issue', { shortId: back.shortId, action: 'unresolve' });
+    // Before, "(unchanged)", though check_resolution now has no resolution to check.
+    expect(result.text.split('\n')[0]).toBe(
+      `${back.shortId}: unresolve applied; status unresolved (it was unresolved already, as a regression: the resolution marker it kept is cleared).`,
+    );
+    const after = await h.call('triage', 'check_resolution', { shortId: back.shortId });
+    expect(after.structured).toMatchObject({ status: 'no_resolution' });
+  });
+
   it('is refused to read tokens, and delete to triage tokens, before the issue is looked up', async () => {
     for (const name of ['read', 'readWeb'] as const) {
       const refused = await h.call(name, 'update_issue', { shortId: checkout.shortId, action: 'unresolve' });

@@ -96,7 +96,8 @@ export const updateIssue = defineTool({
     return {
       // The warning itself is in the facts, on the text's next line: named here, not repeated.
       summary:
-        `${issue.shortId}: ${input.action} applied; status ${after.status}${outcome.changed ? '' : sameStatus(input.action)}.` +
+        `${issue.shortId}: ${input.action} applied; status ${after.status}` +
+        `${outcome.changed ? '' : sameStatus(input.action, issue.resolution !== null && after.resolution === null)}.` +
         (warnings.length > 0 ? ' Warning: read warnings before relying on it.' : ''),
       result: {
         shortId: issue.shortId,
@@ -115,9 +116,13 @@ export const updateIssue = defineTool({
   },
 });
 
-/** Said when the status was already what the action sets: a resolve and a snooze still stamp anew. */
-function sameStatus(action: (typeof ISSUE_ACTIONS)[number]): string {
+/**
+ * Said when the status was already what the action sets: a resolve and a snooze still stamp
+ * anew, and an unresolve clears the marker a regression kept.
+ */
+function sameStatus(action: (typeof ISSUE_ACTIONS)[number], markerCleared: boolean): string {
   if (action === 'resolve') return ' (it was resolved already: the resolution marker is now this one)';
   if (action === 'snooze') return ' (it was snoozed already: snoozed until snoozeUntil now)';
+  if (markerCleared) return ' (it was unresolved already, as a regression: the resolution marker it kept is cleared)';
   return ' (unchanged)';
 }

@@ -81,7 +81,8 @@ describe('verify_installation', () => {
     expect(result.structured).toEqual({
       project: 'shop',
       dsnKeyExists: true,
-      eventReceived: false,
+      // Before, false: "no event ever arrived", beside a verdict saying events came.
+      eventReceived: true,
       latestEvent: null,
       expiredIssue: { shortId: old.shortId, lastSeen: new Date(h.now - tenDays).toISOString() },
       verdict: 'events_expired',

@@ -20,7 +20,7 @@ export const verifyInstallation = defineTool({
   outputSchema: {
     project: z.string(),
     dsnKeyExists: z.boolean().describe('an active DSN key exists'),
-    eventReceived: z.boolean(),
+    eventReceived: z.boolean().describe('an event ever arrived: true with events_expired too, whose events retention deleted'),
     latestEvent: z
       .object({
         eventId: z.string(),
@@ -53,7 +53,7 @@ export const verifyInstallation = defineTool({
       result: {
         project: project.slug,
         dsnKeyExists,
-        eventReceived: latestEvent !== null,
+        eventReceived: latestEvent !== null || verdict === 'events_expired',
         latestEvent: latestEvent && { ...latestEvent, receivedAt: latestEvent.receivedAt.toISOString() },
         expiredIssue: expiredIssue && { ...expiredIssue, lastSeen: expiredIssue.lastSeen.toISOString() },
         verdict,

@@ -126,7 +126,9 @@ describe('whats_new', () => {
     ]);
     expect(one.structured.release).toEqual({ knownIn: ['shop', 'web'] });
     expect(one.text.split('\n')[0]).toBe(
-      '4 issues need attention for the release given across 2 projects: 0 regressed, 4 new, 1 spiking, 1 burst.',
+      // Before, "for the release given" alone: the spike and burst were of the last 60 minutes, not the release.
+      '4 issues need attention for the release given (spiking and burst: in the last 60 minutes) across 2 projects: ' +
+        '0 regressed, 4 new, 1 spiking, 1 burst.',
     );
   });
 
@@ -138,7 +140,8 @@ describe('whats_new', () => {
     expect(structured.release).toEqual({ knownIn: [] });
     expect(structured.untrustedData.release).toBe('web@9.9.9');
     expect(text.split('\n')[0]).toBe(
-      '0 issues need attention for the release given across 2 projects: 0 regressed, 0 new, 0 spiking, 0 burst. ' +
+      '0 issues need attention for the release given (spiking and burst: in the last 1440 minutes) across 2 projects: ' +
+        '0 regressed, 0 new, 0 spiking, 0 burst. ' +
         'No event came with the release given (untrustedData.release) in shop, web: check its spelling.',
     );
     expect(untrustedEnvelope(result)).toEqual(structured.untrustedData);
@@ -256,6 +259,8 @@ describe('whats_new', () => {
     expect(text.split('\n')[0]).toContain(
       'Showing the first 25 by the sort; narrow with project, environment or a shorter window',
     );
+    // Cut for length only: the counts are exact (before, "lower bounds when truncated" said otherwise).
+    expect(structured.countsAreLowerBounds).toBeUndefined();
   });
   it('says its counts are lower bounds when a reason had more issues than it gathers (100 a project)', async () => {
     // With the 28 above: 108 new issues in one project.
@@ -268,11 +273,12 @@ describe('whats_new', () => {
     const bursting = structured.issues.find((issue: { reasons: string[] }) => issue.reasons.includes('burst'));
     expect(bursting.reasons).toEqual(expect.arrayContaining(['new', 'burst']));
     expect(structured.truncated).toBe(true);
+    expect(structured.countsAreLowerBounds).toBe(true);
     expect(text.split('\n')[0]).toMatch(
       /^At least 10\d issues need attention in the last 60 minutes across 1 project \(more than could be gathered: every count is a lower bound\): 0 regressed, 101 new, /,
     );
     expect(text.split('\n')[0]).toContain(
-      'Showing the first 25 by the sort of those gathered (the most recently seen of each reason)',
+      'Showing the first 25 by the sort of those gathered (the most recently seen new and regressed, the largest rises)',
     );
   });
 

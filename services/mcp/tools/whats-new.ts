@@ -19,7 +19,11 @@ const MAX_SHOWN = 25;
 // Without snoozeUntil: snoozed issues are left out.
 const attentionRow = issueFactsSchema.omit({ snoozeUntil: true }).extend({
   reasons: z.array(z.enum(ATTENTION_REASONS)),
-  eventsInWindow: z.number().int().optional().describe('events in the window; absent when that is all of them (count)'),
+  eventsInWindow: z
+    .number()
+    .int()
+    .optional()
+    .describe('events in the window, of every environment and release; absent when that is all of them (count)'),
   baselinePerWindow: z
     .number()
     .optional()
@@ -83,8 +87,12 @@ export const whatsNew = defineTool({
         burst: z.number().int().optional(),
       })
       .describe(
-        'issues found with each reason (an issue may have several), a reason absent when none; lower bounds when truncated',
+        'issues found with each reason (an issue may have several), a reason absent when none; lower bounds when countsAreLowerBounds',
       ),
+    countsAreLowerBounds: z
+      .literal(true)
+      .optional()
+      .describe('present when a reason had more issues than could be gathered: every count is then a lower bound'),
     status: z
       .enum(ISSUE_STATUSES)
       .optional()
@@ -143,6 +151,7 @@ export const whatsNew = defineTool({
         sort: input.sort,
         ...(release && { release: { knownIn } }),
         counts: Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)),
+        ...(capped && { countsAreLowerBounds: true as const }),
         ...(status && { status }),
         issues: asTable<z.infer<typeof attentionRow>>(
           shown.map((a) => ({
@@ -176,13 +185,18 @@ function summary(s: {
   knownIn: string[];
 }): string {
   const retention = s.cutToRetention ? ' (all that retention keeps: sinceMinutes asked for more)' : '';
-  const scope = s.release ? 'for the release given' : `in the last ${s.minutes} minutes${retention}`;
+  // With a release, new and regressed are the release's, while rises are still of the window.
+  const scope = s.release
+    ? `for the release given (spiking and burst: in the last ${s.minutes} minutes${retention})`
+    : `in the last ${s.minutes} minutes${retention}`;
   const across = `across ${s.projects.length} project${s.projects.length === 1 ? '' : 's'}`;
   const reasons = ATTENTION_REASONS.map((r) => `${s.counts[r]} ${r}`).join(', ');
   // When a reason had more issues than were gathered (capped), the ones gathered are the most
-  // recently seen of it, so the first by the sort are the first of those, not of all.
+  // recently seen of it (the largest rises for spiking and burst), so the first by the sort are
+  // the first of those, not of all.
+  const gathered = ' of those gathered (the most recently seen new and regressed, the largest rises)';
   const cut = s.truncated
-    ? ` Showing the first ${s.shown} by the sort${s.capped ? ' of those gathered (the most recently seen of each reason)' : ''}; narrow with project, environment or a shorter window for the rest.`
+    ? ` Showing the first ${s.shown} by the sort${s.capped ? gathered : ''}; narrow with project, environment or a shorter window for the rest.`
     : '';
   const unknown =
     s.release && s.knownIn.length === 0
