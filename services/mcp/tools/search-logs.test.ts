@@ -100,11 +100,19 @@ describe('search_logs', () => {
     const empty = await search({ from: iso(2.5), to: iso(1.5), query: 'nothing says this' });
     expect(empty.text.split('\n')[0]).toBe(
       `0 log records in web from ${window.structured.window.since} to ${window.structured.window.until}. To widen the search: ` +
-        `start from earlier (from, back to ${MAX_WINDOW_MINUTES} minutes ago, what retention keeps), or drop a filter (query).`,
+        `start from earlier (from, back to ${MAX_WINDOW_MINUTES} minutes ago, what retention keeps), or end later ` +
+        '(to, or leave it out for now), or drop a filter (query).',
     );
     // From as far back as retention keeps: no earlier start to advise.
     const oldest = await search({ from: iso(MAX_WINDOW_MINUTES + 60), to: iso(1.5), query: 'nothing says this' });
-    expect(oldest.text.split('\n')[0]).toMatch(/\. To widen the search: drop a filter \(query\)\.$/);
+    expect(oldest.text.split('\n')[0]).toMatch(
+      /\. To widen the search: end later \(to, or leave it out for now\), or drop a filter \(query\)\.$/,
+    );
+    // From as far back as retention keeps, unfiltered, but to long before now: before, "Nothing was
+    // logged in the minutes retention keeps", though records after to were never searched.
+    const early = await search({ from: iso(MAX_WINDOW_MINUTES + 60), to: iso(MAX_WINDOW_MINUTES - 1) });
+    expect(early.structured.count).toBe(0);
+    expect(early.text.split('\n')[0]).toMatch(/\. To widen the search: end later \(to, or leave it out for now\)\.$/);
     // A window that began before retention's oldest is searched from it, and says so.
     const retained = ` (the window asked for began earlier: retention keeps the last ${MAX_WINDOW_MINUTES} minutes)`;
     expect(oldest.text.split('\n')[0]).toContain(retained);

@@ -195,6 +195,8 @@ export const searchLogs = defineTool({
     const fixed = input.from !== undefined || input.to !== undefined;
     // A from at (or within a minute of) what retention keeps cannot be moved earlier.
     const earlierFrom = since > context.now().getTime() - context.maxWindowMinutes * 60_000 + 60_000;
+    // A to more than a minute back leaves records after it unsearched.
+    const laterTo = until !== undefined && until < context.now().getTime() - 60_000;
     const span =
       fixed || paging?.sinceMs !== undefined
         ? `from ${isoSeconds(new Date(since))} to ${until === undefined ? 'now' : isoSeconds(new Date(until))}`
@@ -215,7 +217,7 @@ export const searchLogs = defineTool({
           : '';
     const empty =
       page.items.length === 0 && !input.cursor && !searchedTo
-        ? ` ${widenHint(input, fixed ? { earlierFrom } : undefined, minutes, context.maxWindowMinutes)}`
+        ? ` ${widenHint(input, fixed ? { earlierFrom, laterTo } : undefined, minutes, context.maxWindowMinutes)}`
         : '';
     return {
       summary: `${count}${more}.${empty}`,
@@ -305,21 +307,23 @@ function widenHint(
     attributes?: Record<string, unknown> | undefined;
     comparisons?: unknown[] | undefined;
   },
-  /** A from/to window, and whether its start could move earlier within retention. */
-  fixed: { earlierFrom: boolean } | undefined,
+  /** A from/to window: whether its start could move earlier within retention, and its end later. */
+  fixed: { earlierFrom: boolean; laterTo: boolean } | undefined,
   minutes: number,
   maxMinutes: number,
 ): string {
   const filters: string[] = (['level', 'query', 'environment', 'traceId'] as const).filter((key) => input[key] !== undefined);
   if (input.attributes && Object.keys(input.attributes).length > 0) filters.push('attributes');
   if (input.comparisons && input.comparisons.length > 0) filters.push('comparisons');
-  const widen =
-    minutes >= maxMinutes || (fixed && !fixed.earlierFrom)
-      ? undefined
-      : fixed
-        ? `start from earlier (from, back to ${maxMinutes} minutes ago, what retention keeps)`
-        : `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)`;
-  const drop = filters.length > 0 ? `drop a filter (${filters.join(', ')})` : undefined;
-  if (!widen && !drop) return `Nothing was logged in the ${maxMinutes} minutes retention keeps: is the SDK sending logs?`;
-  return `To widen the search: ${[widen, drop].filter(Boolean).join(', or ')}.`;
+  const widen = fixed
+    ? [
+        fixed.earlierFrom && `start from earlier (from, back to ${maxMinutes} minutes ago, what retention keeps)`,
+        fixed.laterTo && 'end later (to, or leave it out for now)',
+      ]
+    : [minutes < maxMinutes && `raise sinceMinutes (up to ${maxMinutes}, what retention keeps)`];
+  const drop = filters.length > 0 && `drop a filter (${filters.join(', ')})`;
+  const ways = [...widen, drop].filter((way): way is string => Boolean(way));
+  // Only a search of all that retention keeps, up to now and unfiltered, shows nothing was logged.
+  if (ways.length === 0) return `Nothing was logged in the ${maxMinutes} minutes retention keeps: is the SDK sending logs?`;
+  return `To widen the search: ${ways.join(', or ')}.`;
 }
