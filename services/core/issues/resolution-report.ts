@@ -4,6 +4,7 @@
 import type { EventStore, IssueEventStats } from '../ports/event-store.ts';
 import type { Release } from '../ports/issue-store.ts';
 import type { Issue, MetadataStore } from '../ports/metadata-store.ts';
+import { MIN_RETENTION_MS } from '../retention-floor.ts';
 import { resolutionCheck, type ResolutionCheck } from './lifecycle.ts';
 import { markerRelease, unseenReleaseText } from './marker-release.ts';
 
@@ -17,8 +18,10 @@ interface RegressingEvent {
 
 export interface ResolutionReport {
   status: ResolutionVerdict;
-  /** Events newer than the marker; undefined without a marker. */
+  /** Events newer than the marker still stored; undefined without a marker. */
   since: IssueEventStats | undefined;
+  /** Events came since the resolve (the issue was seen after it), but none is stored any more. */
+  sinceDeleted: boolean;
   /** The marker's release as the project knows it; undefined when the marker names none. */
   markerRelease: { seen: boolean; firstSeen: Date | null } | undefined;
   /** awaiting_release: the project's newest releases (and any of the same version); else empty. */
@@ -34,13 +37,14 @@ interface ResolutionPorts {
   metadata: Pick<MetadataStore, 'findRelease' | 'listReleases' | 'listIssueActivity'>;
 }
 
-export async function resolutionReport(ports: ResolutionPorts, issue: Issue): Promise<ResolutionReport> {
+export async function resolutionReport(ports: ResolutionPorts, issue: Issue, now: Date): Promise<ResolutionReport> {
   const marker = issue.resolution;
   const check = resolutionCheck(issue);
   if (!marker) {
     return {
       status: check,
       since: undefined,
+      sinceDeleted: false,
       markerRelease: undefined,
       recentReleases: [],
       regressingEvent: undefined,
@@ -53,11 +57,20 @@ export async function resolutionReport(ports: ResolutionPorts, issue: Issue): Pr
     check === 'regressed' ? regressingEventOf(ports, issue) : undefined,
   ]);
   const status: ResolutionVerdict = check === 'held' && release && !release.seen ? 'awaiting_release' : check;
+  // Retention deletes events, not the issue's last seen: none stored, yet the issue was seen after
+  // the resolve, longer ago than any retention keeps events.
+  const lastSeen = issue.lastSeen.getTime();
+  const sinceDeleted =
+    since.count === 0 && lastSeen > Date.parse(marker.resolvedAt) && lastSeen < now.getTime() - MIN_RETENTION_MS;
   let explanation: string;
   if (status === 'awaiting_release') {
     explanation = unseenReleaseText(release!);
   } else if (status === 'regressed') {
     explanation = 'An event newer than the resolve brought the issue back.';
+  } else if (sinceDeleted) {
+    explanation =
+      `Events came since the resolve (the issue was last seen ${issue.lastSeen.toISOString()}), but retention has deleted ` +
+      'them: they cannot be counted or checked against the release here.';
   } else if (since.count === 0) {
     explanation = 'No event has come since the resolve.';
   } else if (release?.seen) {
@@ -71,6 +84,7 @@ export async function resolutionReport(ports: ResolutionPorts, issue: Issue): Pr
   return {
     status,
     since,
+    sinceDeleted,
     markerRelease: release && { seen: release.seen !== undefined, firstSeen: release.seen?.firstSeen ?? null },
     recentReleases: status === 'awaiting_release' ? release!.recent : [],
     regressingEvent,

@@ -2,6 +2,7 @@
 // shows live: an active DSN key exists, an event arrived, and whether the latest one was the
 // install guides' synthetic test event (core/agent/test-event.ts) or a real error or message;
 // or that events came once and retention has deleted them all.
+import { MIN_RETENTION_MS } from '../retention-floor.ts';
 import { isTestEvent } from '../agent/test-event.ts';
 import type { EventStore, StoredEvent } from '../ports/event-store.ts';
 import type { Issue } from '../ports/issue-store.ts';
@@ -77,9 +78,6 @@ export async function installationState(
 }
 
 const RECENT_ISSUES = 5;
-
-/** ERRATA_EVENT_RETENTION_DAYS is at least 1: no event seen within a day has been pruned. */
-const MIN_RETENTION_MS = 86_400_000;
 
 /** The stores' newest-first order: timestamp, then time received, then event id. */
 function newer(a: StoredEvent, b: StoredEvent): boolean {

@@ -84,7 +84,7 @@ export async function loadIssuePage(
       : dailySeries(deps.events, project.id, issue.id, now).then((s) =>
           s.map(({ day, count }) => ({ at: new Date(`${day}T00:00:00Z`), count })),
         ),
-    resolutionReport(deps, issue),
+    resolutionReport(deps, issue, now),
     deps.metadata.listIssueActivity(issue.id, 50),
     findSimilarIssues(deps.metadata, issue),
     deps.metadata.tagSummary(issue.id, TAG_KEYS, TAG_VALUES),

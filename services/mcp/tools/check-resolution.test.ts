@@ -194,4 +194,31 @@ describe('check_resolution', () => {
       "8 of the project's 1,000 newest releases have the same version under another name",
     );
   });
+
+  it('says events came since the resolve but retention deleted them, rather than that none came', async () => {
+    const real = h.now;
+    h.now = real - 10 * 86_400_000;
+    const gone = await h.sendEvent(
+      h.projects.web,
+      errorEvent('Error', 'long gone', { fingerprint: ['gone'], release: 'web@3.0.0' }),
+    );
+    h.now += 1000;
+    await h.sendEvent(h.projects.web, errorEvent('Error', 'elsewhere', { fingerprint: ['gone-new'], release: 'web@3.0.1' }));
+    await h.call('triage', 'update_issue', { shortId: gone.shortId, action: 'resolve', release: 'web@3.0.1' });
+    h.now += 60_000;
+    await h.sendEvent(h.projects.web, errorEvent('Error', 'long gone', { fingerprint: ['gone'], release: 'web@3.0.0' }));
+    h.now = real;
+    // Retention's own call, keeping 5 days: the events go, the issue stays with its last seen.
+    expect(await h.stores.events.deleteEventsBefore((real - 5 * 86_400_000) / 1000)).toBeGreaterThanOrEqual(3);
+    const result = await h.call('read', 'check_resolution', { shortId: gone.shortId });
+    expect(result.structured).toMatchObject({ status: 'held', eventsSince: { count: 0 } });
+    // Before, "No event has come since the resolve": a fix verified by events nobody could see.
+    expect(result.structured.explanation).toBe(
+      `Events came since the resolve (the issue was last seen ${new Date(real - 10 * 86_400_000 + 61_000).toISOString()}), ` +
+        'but retention has deleted them: they cannot be counted or checked against the release here.',
+    );
+    expect(result.text.split('\n')[0]).toBe(
+      `${gone.shortId}: held; events came since the resolve, no longer stored. Why: see explanation.`,
+    );
+  });
 });

@@ -31,7 +31,7 @@ export const checkResolution = defineTool({
     marker: resolutionSchema.optional().describe('absent for no_resolution'),
     eventsSince: z
       .object({
-        count: z.number().int(),
+        count: z.number().int().describe('events since the resolve that are still stored (retention deletes old ones)'),
         firstSeen: z.string().optional(),
         lastSeen: z.string().optional(),
         releaseCount: z
@@ -75,11 +75,15 @@ export const checkResolution = defineTool({
   },
   async run(input, context) {
     const { issue } = await issueByShortId(context, input.shortId);
-    const report = await resolutionReport(context, issue);
+    const report = await resolutionReport(context, issue, context.now());
     const { status, since: stats, regressingEvent } = report;
     const marker = issue.resolution;
     const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
-    const since = stats ? `; ${stats.count} event${stats.count === 1 ? '' : 's'} since the resolve` : '';
+    const since = !stats
+      ? ''
+      : report.sinceDeleted
+        ? '; events came since the resolve, no longer stored'
+        : `; ${stats.count} event${stats.count === 1 ? '' : 's'} since the resolve`;
     // Its ids are in the facts on the text's next line: pointed at, not repeated.
     const event = regressingEvent ? ` regressingEvent has its event${regressingEvent.traceId ? ' and trace' : ''} id.` : '';
     const releases = report.recentReleases.length > 0 ? ' Recent releases: untrustedData.recentReleases.' : '';
@@ -91,7 +95,10 @@ export const checkResolution = defineTool({
     const written = resolutionWritten(marker);
     // The status says it all unless events came and did not regress the issue: then say why.
     // (explanation, on the text's next line, says it once.)
-    const why = status === 'awaiting_release' || (status === 'held' && (stats?.count ?? 0) > 0) ? ' Why: see explanation.' : '';
+    const why =
+      status === 'awaiting_release' || (status === 'held' && ((stats?.count ?? 0) > 0 || report.sinceDeleted))
+        ? ' Why: see explanation.'
+        : '';
     return {
       summary: `${issue.shortId}: ${status.replace('_', ' ')}${since}.${why}${event}${releases}`,
       result: {
