@@ -41,6 +41,8 @@ beforeAll(async () => {
     { timestamp: h.now / 1000, level: 'error', body: 'payment declined', trace_id: TRACE },
     { timestamp: h.now / 1000, level: 'info', body: 'another request', trace_id: 'cd'.repeat(16) },
   ]);
+  // The trace goes on into another project's service.
+  await h.sendLogs(h.projects.shop, [{ timestamp: h.now / 1000 + 1, level: 'warn', body: 'stock low', trace_id: TRACE }]);
 }, OPEN_TIMEOUT_MS);
 afterAll(() => h.close());
 
@@ -107,9 +109,11 @@ describe('get_issue_context', () => {
         stack: ['[crash frame]'],
       },
     ]);
-    expect(u.logs).toHaveLength(2);
+    expect(u.logs).toHaveLength(3);
     expect(u.logs.join('\n')).toContain('info paying');
     expect(u.logs.join('\n')).toContain('error payment declined');
+    // Before, only the issue's own project was searched, and the trace's other logs were not there.
+    expect(u.logs[2]).toMatch(/^\(shop\) .* warn stock low$/);
     // The standard user fields; what else the application attached only with verbose. Users the
     // SDK sent with an id alone are that id.
     expect(u.sampleUsers.sort()).toEqual(['u1', 'u2']);
@@ -148,6 +152,12 @@ describe('get_issue_context', () => {
     expect(none.text.split('\n')[0]).toContain('no stored event from the environment asked for');
   });
 
+  it("leaves out the trace's logs in projects a scoped token does not see", async () => {
+    const { structured } = await h.call('triageWeb', 'get_issue_context', { shortId: checkout.shortId });
+    expect(structured.untrustedData.logs).toHaveLength(2);
+    expect(structured.untrustedData.logs.join('\n')).not.toContain('stock low');
+  });
+
   it('says what its lists left out: older logs of the trace, other environments, releases, tag values and keys', async () => {
     const trace = '9f'.repeat(16);
     const fingerprint = ['many of everything'];
@@ -178,7 +188,9 @@ describe('get_issue_context', () => {
     const { structured } = await h.call('read', 'get_issue_context', { shortId: issue!.shortId });
     const u = structured.untrustedData;
     expect(u.logs).toHaveLength(11);
-    expect(u.logs[0]).toBe(`[older logs of this trace left out: search_logs with traceId ${trace} reads them all]`);
+    expect(u.logs[0]).toBe(
+      `[older logs of this trace left out: search_logs with traceId ${trace} reads them all, project by project]`,
+    );
     expect(u.logs[1]).toMatch(/ info step 2$/);
     expect(u.environments).toHaveLength(3);
     expect(structured.eventsPerEnvironment).toEqual([1, 1, 1]);

@@ -29,7 +29,7 @@ import {
   writtenSchema,
 } from '../tool-kit/issue-activity-view.ts';
 import { issueFacts, issueFactsSchema, shortIdInput } from '../tool-kit/issue-views.ts';
-import { issueByShortId } from '../tool-kit/scope.ts';
+import { issueByShortId, visibleProjects } from '../tool-kit/scope.ts';
 import { TAG_KEYS_READ, tagSummaryView } from '../tool-kit/tag-summary-view.ts';
 import { isoSeconds } from '../tool-kit/iso-time.ts';
 import { defineTool } from '../tool-kit/tool.ts';
@@ -82,7 +82,7 @@ export const getIssueContext = defineTool({
     "The debugging bundle for one issue, about 4 KB: the latest event's exceptions outermost first with causes nested, " +
     'each with its crash frame (the newest in-app frame, original source when source maps were uploaded, with source lines), ' +
     'the other in-app frames one line each and runs of library frames summarized, paths relative to the repository; ' +
-    'breadcrumbs and logs with the same trace id as lines; release; daily event counts over 14 days (from the day ' +
+    'breadcrumbs and logs with the same trace id (of every project the token sees) as lines; release; daily event counts over 14 days (from the day ' +
     'first seen when younger); events per environment and per release and the commonest tag values, over every event of the issue; affected users with samples; similar ' +
     'issues; resolution marker; activity. Long text and lists are cut with a marker saying how much. ' +
     'verbose: true widens the same sections (more stack lines, breadcrumbs, logs and tag values, longer lines); ' +
@@ -197,7 +197,8 @@ export const getIssueContext = defineTool({
         .array(z.string())
         .optional()
         .describe(
-          "the trace's newest logs, oldest first: time (UTC), level, body, attributes; a first line in [brackets] when older ones were left out",
+          "the trace's newest logs in every project the token sees, oldest first: time (UTC), level, body, attributes; " +
+            "another project's start with its slug in (parentheses); a first line in [brackets] when older ones were left out",
         ),
       sampleUsers: z
         .array(z.unknown())
@@ -233,9 +234,18 @@ export const getIssueContext = defineTool({
     const now = context.now();
     const latest = await latestIssueEvent(context.events, issue, input.environment);
     const payload = latest?.payload;
-    // The newest of the trace's logs; a first line says when older ones were left out.
+    // The newest of the trace's logs, in every project the token sees: a browser issue's trace goes
+    // on into the backend's project, whose logs said nothing here. A first line says when older
+    // ones were left out.
+    const others = latest?.traceId ? (await visibleProjects(context)).filter((p) => p.id !== project.id) : [];
+    const slugOf = new Map(others.map((p) => [p.id, p.slug]));
     const traceLogs = latest?.traceId
-      ? await context.logs.searchLogs({ projectId: project.id, traceId: latest.traceId, limit: limits.logs })
+      ? await context.logs.searchLogs({
+          projectId: project.id,
+          moreProjectIds: others.map((p) => p.id),
+          traceId: latest.traceId,
+          limit: limits.logs,
+        })
       : undefined;
     const logs = traceLogs?.items ?? [];
     const users = await context.events.latestEventPerUser(project.id, issue.id, 5);
@@ -278,9 +288,17 @@ export const getIssueContext = defineTool({
         breadcrumbs: breadcrumbLines(payload?.breadcrumbs?.values ?? [], eventSeconds, limits.lineLength, limits.breadcrumbs),
         logs: [
           ...(traceLogs?.nextCursor
-            ? [`[older logs of this trace left out: search_logs with traceId ${latest!.traceId} reads them all]`]
+            ? [
+                `[older logs of this trace left out: search_logs with traceId ${latest!.traceId} reads them all, project by project]`,
+              ]
             : []),
-          ...[...logs].sort((a, b) => a.timestamp - b.timestamp).map((log) => logLine(log, eventSeconds, limits.lineLength)),
+          ...[...logs]
+            .sort((a, b) => a.timestamp - b.timestamp)
+            .map((log) => {
+              const line = logLine(log, eventSeconds, limits.lineLength);
+              const slug = slugOf.get(log.projectId);
+              return slug === undefined ? line : `(${slug}) ${line}`;
+            }),
         ],
         sampleUsers: users.map((event) => sampleUser(event, input.verbose)),
         tags: tags.untrusted.tags,
