@@ -401,6 +401,21 @@ export function describeIssueStoreContract(
       expect(await store.tagSummary(a!.issueId, 10, 10)).toEqual([]);
     });
 
+    it('counts environment and release of an event with more tags than it counts, and 50 keys in all', async () => {
+      const { project } = await orgWithProject();
+      const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${String(i).padStart(2, '0')}`, 'x']));
+      const [a] = await store.recordOccurrences([
+        occurrence(project, { hashes: ['many tags'], tags: { ...many, environment: 'prod', release: 'web@1.0' } }),
+      ]);
+      const summary = await store.tagSummary(a!.issueId, 100, 10);
+      expect(summary).toHaveLength(50);
+      // Before, the first 50 keys in order (a00 to a49), and the issue's releases were never counted.
+      expect(summary.filter((s) => s.key === 'environment' || s.key === 'release')).toEqual([
+        { key: 'environment', total: 1, values: [{ value: 'prod', count: 1 }] },
+        { key: 'release', total: 1, values: [{ value: 'web@1.0', count: 1 }] },
+      ]);
+    });
+
     it('lists issue outlines newest first, with only the metadata keys the issue has', async () => {
       const { project } = await orgWithProject();
       const { project: other } = await orgWithProject();

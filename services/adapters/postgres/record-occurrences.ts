@@ -414,13 +414,29 @@ function compareText(a: string, b: string): number {
 /** Most tags counted per event: an event may carry thousands, and each is a row to write. */
 const MAX_COUNTED_TAGS = 50;
 
-/** Adds each counted event's tag values (the first 50 keys in order) to its issue's summary. */
+/**
+ * Counted whatever else an event carries: the issue's events per environment and per release
+ * are read from them (get_issue_context, the issue page). Sorted in with the rest, `release`
+ * fell past the first 50 keys of an event with many tags, and its releases went uncounted.
+ */
+const ALWAYS_COUNTED = ['environment', 'release'];
+
+/** The tag keys of an event that are counted: environment and release, then the others in order, 50 in all. */
+function countedKeys(tags: Record<string, string>): string[] {
+  const always = ALWAYS_COUNTED.filter((key) => Object.hasOwn(tags, key));
+  const others = Object.keys(tags)
+    .filter((key) => !ALWAYS_COUNTED.includes(key))
+    .sort();
+  return [...always, ...others.slice(0, MAX_COUNTED_TAGS - always.length)];
+}
+
+/** Adds each counted event's tag values (countedKeys) to its issue's summary. */
 async function recordTagValues(tx: SqlExecutor, counted: OccurrenceResult[], fresh: Occurrence[]): Promise<void> {
   const byEvent = new Map(fresh.map((o) => [eventKey(o.projectId, o.eventId), o]));
   const rows = new Map<string, [issueId: number, key: string, value: string, count: number]>();
   for (const result of counted) {
     const tags = byEvent.get(eventKey(result.projectId, result.eventId))!.tags;
-    for (const key of Object.keys(tags).sort().slice(0, MAX_COUNTED_TAGS)) {
+    for (const key of countedKeys(tags)) {
       const id = JSON.stringify([result.issueId, key, tags[key]]);
       const row = rows.get(id);
       if (row) row[3] += 1;
