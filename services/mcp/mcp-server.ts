@@ -96,7 +96,7 @@ async function callTool(
     // Both halves carry every fact: some clients give the model only the text content, others
     // only the structured content (the MCP specification asks a tool that returns structured
     // content to serialize it into text as well). The summary, then Errata's facts as compact
-    // JSON, then what agent tokens wrote, and the captured data last: its envelope closes the text.
+    // JSON, then what people or agent tokens wrote, and the captured data last: its envelope closes the text.
     const text = [
       summary,
       ...(Object.keys(facts).length === 0 ? [] : [factsText(facts)]),

@@ -26,7 +26,7 @@ export function factsText(data: unknown): string {
   return tabledJson(data);
 }
 
-/** Text agent tokens wrote, as text: markers around escaped JSON. */
+/** Text people or agent tokens wrote, as text: markers around escaped JSON. */
 export function agentWrittenText(data: unknown): string {
   return `${AGENT_WRITTEN_OPEN}\n${tabledJson(data)}\n${AGENT_WRITTEN_CLOSE}`;
 }

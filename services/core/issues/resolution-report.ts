@@ -69,8 +69,8 @@ export async function resolutionReport(ports: ResolutionPorts, issue: Issue, now
     explanation = 'An event newer than the resolve brought the issue back.';
   } else if (sinceDeleted) {
     explanation =
-      `Events came since the resolve (the issue was last seen ${issue.lastSeen.toISOString()}), but retention has deleted ` +
-      'them: they cannot be counted or checked against the release here.';
+      `Events dated after the resolve came (the issue was last seen ${issue.lastSeen.toISOString()}), but none is stored ` +
+      'any more (retention deletes old events): they cannot be counted or checked against the release here.';
   } else if (since.count === 0) {
     explanation = 'No event has come since the resolve.';
   } else if (release?.seen) {

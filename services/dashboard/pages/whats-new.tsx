@@ -121,7 +121,9 @@ export function WhatsNewPage(props: WhatsNewPageProps) {
         {props.truncated && (
           <p class="notice notice-warning" role="status">
             Showing the first {attention.length} by priority
-            {props.capped ? ' of those gathered (the most recently seen of each reason; every count above is a lower bound)' : ''}
+            {props.capped
+              ? ' of those gathered (the most recently seen new and regressed, the largest rises; every count above is a lower bound)'
+              : ''}
             ; choose one project or a shorter window for the rest.
           </p>
         )}

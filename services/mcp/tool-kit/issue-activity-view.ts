@@ -16,7 +16,7 @@ export const resolutionSchema = z
   })
   .nullable();
 
-/** What a token wrote with a resolve: in the marker, and in the activity entry of the resolve. */
+/** What a person or token wrote with a resolve: in the marker, and in the activity entry of the resolve. */
 export const writtenSchema = z.object({
   commit: z.string().optional(),
   release: z.string().optional(),

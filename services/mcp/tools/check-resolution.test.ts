@@ -211,11 +211,11 @@ describe('check_resolution', () => {
     // Retention's own call, keeping 5 days: the events go, the issue stays with its last seen.
     expect(await h.stores.events.deleteEventsBefore((real - 5 * 86_400_000) / 1000)).toBeGreaterThanOrEqual(3);
     const result = await h.call('read', 'check_resolution', { shortId: gone.shortId });
-    expect(result.structured).toMatchObject({ status: 'held', eventsSince: { count: 0 } });
+    expect(result.structured).toMatchObject({ status: 'held', eventsSince: { count: 0, deleted: true } });
     // Before, "No event has come since the resolve": a fix verified by events nobody could see.
     expect(result.structured.explanation).toBe(
-      `Events came since the resolve (the issue was last seen ${new Date(real - 10 * 86_400_000 + 61_000).toISOString()}), ` +
-        'but retention has deleted them: they cannot be counted or checked against the release here.',
+      `Events dated after the resolve came (the issue was last seen ${new Date(real - 10 * 86_400_000 + 61_000).toISOString()}), ` +
+        'but none is stored any more (retention deletes old events): they cannot be counted or checked against the release here.',
     );
     expect(result.text.split('\n')[0]).toBe(
       `${gone.shortId}: held; events came since the resolve, no longer stored. Why: see explanation.`,

@@ -32,6 +32,10 @@ export const checkResolution = defineTool({
     eventsSince: z
       .object({
         count: z.number().int().describe('events since the resolve that are still stored (retention deletes old ones)'),
+        deleted: z
+          .literal(true)
+          .optional()
+          .describe('present when events came since the resolve but none is stored any more: count is 0 for that'),
         firstSeen: z.string().optional(),
         lastSeen: z.string().optional(),
         releaseCount: z
@@ -71,7 +75,7 @@ export const checkResolution = defineTool({
     agentWrittenData: z
       .object({ marker: writtenSchema.describe("the marker's commit, release and note") })
       .optional()
-      .describe('present when the marker carries text a token wrote'),
+      .describe('present when the marker carries text a person or token wrote'),
   },
   async run(input, context) {
     const { issue } = await issueByShortId(context, input.shortId);
@@ -110,6 +114,7 @@ export const checkResolution = defineTool({
           marker: resolutionView(marker),
           eventsSince: stats && {
             count: stats.count,
+            ...(report.sinceDeleted && { deleted: true as const }),
             ...withoutEmpty({ firstSeen: iso(stats.firstSeen), lastSeen: iso(stats.lastSeen) }),
             ...(stats.releaseCount > stats.releases.length && { releaseCount: stats.releaseCount }),
           },

@@ -158,6 +158,15 @@ describe('get_issue_context', () => {
     expect(structured.untrustedData.logs.join('\n')).not.toContain('stock low');
   });
 
+  it("looks for the trace's logs within a day of its latest event", async () => {
+    await h.sendLogs(h.projects.web, [
+      { timestamp: h.now / 1000 - 2 * 86_400, level: 'info', body: 'days before', trace_id: TRACE },
+    ]);
+    const { structured } = await h.call('read', 'get_issue_context', { shortId: checkout.shortId });
+    expect(structured.untrustedData.logs).toHaveLength(3);
+    expect(structured.untrustedData.logs.join('\n')).not.toContain('days before');
+  });
+
   it('says what its lists left out: older logs of the trace, other environments, releases, tag values and keys', async () => {
     const trace = '9f'.repeat(16);
     const fingerprint = ['many of everything'];

@@ -6,7 +6,7 @@
 // environment and release and the commonest tag values (counted over every event of the issue),
 // affected users, similar issues, the resolution marker and activity; with environment, the
 // latest event sent from there. The raw event only on request (include: ["raw"]). Captured text only
-// under untrustedData, text tokens wrote (resolution notes, commits, releases) only under
+// under untrustedData, text people or tokens wrote (resolution notes, commits, releases) only under
 // agentWrittenData.
 import { z } from 'zod';
 import { eventMessage } from '../../core/event/event.ts';
@@ -37,6 +37,8 @@ import { plural } from '../../core/plural.ts';
 import { withoutEmpty } from '../tool-kit/without-empty.ts';
 
 const DAYS = 14;
+/** How far from its latest event the trace's logs are looked for. */
+const TRACE_LOG_SPAN_SECONDS = 86_400;
 
 // verbose stays a switch of its own beside include: it widens the same sections (more lines,
 // longer lines), while include adds a section; an agent asks for either without the other.
@@ -226,7 +228,7 @@ export const getIssueContext = defineTool({
           ),
       })
       .optional()
-      .describe('absent when no token wrote any text on this issue'),
+      .describe('absent when no person or token wrote any text on this issue'),
   },
   async run(input, context) {
     const limits = input.verbose ? LIMITS.verbose : LIMITS.default;
@@ -239,11 +241,15 @@ export const getIssueContext = defineTool({
     // ones were left out.
     const others = latest?.traceId ? (await visibleProjects(context)).filter((p) => p.id !== project.id) : [];
     const slugOf = new Map(others.map((p) => [p.id, p.slug]));
+    // A day either side of the event: a trace is one request, and over every project the token
+    // sees ClickHouse (sorted by project and time, not trace) read all of retention otherwise.
     const traceLogs = latest?.traceId
       ? await context.logs.searchLogs({
           projectId: project.id,
           moreProjectIds: others.map((p) => p.id),
           traceId: latest.traceId,
+          since: Math.max(latest.timestamp - TRACE_LOG_SPAN_SECONDS, now.getTime() / 1000 - context.maxWindowMinutes * 60),
+          until: latest.timestamp + TRACE_LOG_SPAN_SECONDS,
           limit: limits.logs,
         })
       : undefined;

@@ -62,7 +62,7 @@ export const updateIssue = defineTool({
     agentWrittenData: z
       .object({ resolution: writtenSchema.describe("the marker's commit, release and note") })
       .optional()
-      .describe('present when the resolution marker carries text a token wrote'),
+      .describe('present when the resolution marker carries text a person or token wrote'),
   },
   async run(input, context) {
     checkActionAllowed(context, input, input.confirmDelete, 'confirmDelete');

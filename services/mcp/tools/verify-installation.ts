@@ -20,7 +20,7 @@ export const verifyInstallation = defineTool({
   outputSchema: {
     project: z.string(),
     dsnKeyExists: z.boolean().describe('an active DSN key exists'),
-    eventReceived: z.boolean().describe('an event ever arrived: true with events_expired too, whose events retention deleted'),
+    eventReceived: z.boolean().describe('an event is stored, or (events_expired) events came and retention deleted them'),
     latestEvent: z
       .object({
         eventId: z.string(),

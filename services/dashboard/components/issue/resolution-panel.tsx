@@ -70,7 +70,7 @@ export function ResolutionPanel({
             <>
               <dt>Since then</dt>
               <dd>
-                {formatQuantity(report.since.count, 'event')}
+                {report.sinceDeleted ? 'events came, no longer stored' : formatQuantity(report.since.count, 'event')}
                 {report.since.releases.length > 0 && (
                   <span class="muted">{` (releases ${report.since.releases.join(', ')})`}</span>
                 )}
