@@ -17,6 +17,7 @@ import {
   type ListBlobsOptions,
 } from '../../core/ports/blob-store.ts';
 import type { Page } from '../../core/ports/page.ts';
+import { compareText } from '../../core/compare-text.ts';
 
 const TEMP_NAME = /^~[0-9a-f]{16}\.tmp$/;
 /** Temp files older than this at open are leftovers of a crash, not a put still running. */
@@ -198,16 +199,17 @@ async function* walk(folder: string, keyBase: string, namePrefix: string, after:
   const children = entries
     .filter((e) => e.name.startsWith(namePrefix) && isBlobKey(e.name) && (e.isFile() || e.isDirectory()))
     .map((e) => ({ name: e.name, key: keyBase + e.name, isFolder: e.isDirectory() }))
-    .sort((a, b) => compare(a.isFolder ? `${a.key}/` : a.key, b.isFolder ? `${b.key}/` : b.key));
+    // Keys are ASCII, so code-unit order is S3's byte order.
+    .sort((a, b) => compareText(a.isFolder ? `${a.key}/` : a.key, b.isFolder ? `${b.key}/` : b.key));
   for (const child of children) {
     const path = join(folder, child.name);
     if (child.isFolder) {
       // Every key in the folder lies between `<key>/` and `<key>0` ('0' follows '/').
-      if (after !== undefined && compare(after, `${child.key}0`) >= 0) continue;
+      if (after !== undefined && compareText(after, `${child.key}0`) >= 0) continue;
       yield* walk(path, `${child.key}/`, '', after);
       continue;
     }
-    if (after !== undefined && compare(child.key, after) <= 0) continue;
+    if (after !== undefined && compareText(child.key, after) <= 0) continue;
     try {
       const info = await stat(path);
       if (info.isFile()) yield { key: child.key, size: info.size, lastModified: info.mtime };
@@ -227,11 +229,6 @@ async function removeStaleTempFiles(folder: string, olderThanMs: number): Promis
       if (info && info.mtimeMs < olderThanMs) await unlink(path).catch(() => {});
     }
   }
-}
-
-/** Keys are ASCII, so code-unit order is S3's byte order. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function isAbsence(error: unknown): boolean {

@@ -3,6 +3,7 @@
 // members read different topics (the dispatcher runs one consumer per topic in one group) would
 // leave partitions unread. This one gives each topic's partitions only to its subscribers.
 import type { GroupPartitionsAssigner, GroupPartitionsAssignments } from '@platformatic/kafka';
+import { compareText } from '../../core/compare-text.ts';
 
 /**
  * The group protocol's name, the same as the kafkajs consumers of earlier versions announced:
@@ -25,7 +26,7 @@ export function assignPartitions(
   partitionsByTopic: Map<string, number[]>,
 ): Map<string, Record<string, number[]>> {
   const assignment = new Map<string, Record<string, number[]>>(members.map((m) => [m.memberId, {}]));
-  const sorted = [...members].sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0));
+  const sorted = [...members].sort((a, b) => compareText(a.memberId, b.memberId));
   const turns = new Map<string, number>();
   for (const topic of [...partitionsByTopic.keys()].sort()) {
     const subscribers = sorted.filter((m) => m.topics.includes(topic));

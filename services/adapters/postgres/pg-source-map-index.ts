@@ -3,6 +3,10 @@
 // A slice of PgMetadataStore; it does not own the SqlClient.
 import type { AssemblyState, BundleAssembly, SourceMapArtifact, SourceMapIndex } from '../../core/ports/source-map-index.ts';
 import { chunk, valuesList, type SqlClient } from './sql-client.ts';
+import { compareText } from '../../core/compare-text.ts';
+
+/** An entry's columns, in the order saveSourceMapArtifacts lists its values. */
+const COLUMNS = '(project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)';
 
 export class PgSourceMapIndex implements SourceMapIndex {
   constructor(private readonly db: SqlClient) {}
@@ -70,18 +74,17 @@ export class PgSourceMapIndex implements SourceMapIndex {
           part.map((a) => [a.projectId, a.debugId, a.type, a.url, a.blobKey, a.sizeBytes, a.bundleChecksum]),
           ['integer', 'text', 'text', 'text', 'text', 'bigint', 'text'],
         );
-        const columns = '(project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)';
         // New entries first: an upload inserting the same one meanwhile is waited for here, so
         // that the lock below finds its entry, and answers its key, rather than nothing.
         await tx.query(
-          `INSERT INTO source_map_artifacts ${columns} VALUES ${values.sql} ON CONFLICT (project_id, debug_id, type) DO NOTHING`,
+          `INSERT INTO source_map_artifacts ${COLUMNS} VALUES ${values.sql} ON CONFLICT (project_id, debug_id, type) DO NOTHING`,
           values.params,
         );
         // Then the entries this upload replaces, locked: of two uploads replacing one entry at
         // once, the second waits, then reads (and answers) the first one's key.
         const old = await tx.query<{ blob_key: string }>(
           `SELECT a.blob_key FROM source_map_artifacts a
-           JOIN (VALUES ${values.sql}) AS v ${columns}
+           JOIN (VALUES ${values.sql}) AS v ${COLUMNS}
              ON a.project_id = v.project_id AND a.debug_id = v.debug_id AND a.type = v.type
            WHERE a.blob_key <> v.blob_key
            ORDER BY a.project_id, a.debug_id, a.type
@@ -91,7 +94,7 @@ export class PgSourceMapIndex implements SourceMapIndex {
         // A new upload starts its map's time unused afresh: retention went on from the replaced
         // upload's last use, and deleted the new file with the entry it had just listed.
         await tx.query(
-          `INSERT INTO source_map_artifacts ${columns} VALUES ${values.sql}
+          `INSERT INTO source_map_artifacts ${COLUMNS} VALUES ${values.sql}
            ON CONFLICT (project_id, debug_id, type) DO UPDATE SET url = EXCLUDED.url, blob_key = EXCLUDED.blob_key,
              size_bytes = EXCLUDED.size_bytes, bundle_checksum = EXCLUDED.bundle_checksum, uploaded_at = now(),
              last_used_at = NULL`,
@@ -187,8 +190,5 @@ export class PgSourceMapIndex implements SourceMapIndex {
 
 /** The index's key order: project, Debug ID, type. */
 function compareKeys(a: Pick<SourceMapArtifact, 'projectId' | 'debugId' | 'type'>, b: typeof a): number {
-  return (
-    a.projectId - b.projectId ||
-    (a.debugId < b.debugId ? -1 : a.debugId > b.debugId ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0)
-  );
+  return a.projectId - b.projectId || compareText(a.debugId, b.debugId) || compareText(a.type, b.type);
 }

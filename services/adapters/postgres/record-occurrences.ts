@@ -21,6 +21,7 @@ import { formatShortId } from '../../core/projects/short-id.ts';
 import { MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { applyEventTransitions } from './event-transitions.ts';
 import { chunk, jsonParam, unnestRows, valuesList, type SqlExecutor } from './sql-client.ts';
+import { compareText } from '../../core/compare-text.ts';
 
 /** Rows a statement over unnest() arrays takes: no placeholder limit applies, this bounds one message. */
 const ROWS_PER_STATEMENT = 5000;
@@ -406,11 +407,6 @@ async function recordReleases(tx: SqlExecutor, occurrences: Occurrence[]): Promi
   return new Set(rows.rows.filter((r) => r.inserted).map((r) => `${r.project_id}:${r.version}`));
 }
 
-/** Code-unit order, the same in every process (localeCompare's is not). */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Most tags counted per event: an event may carry thousands, and each is a row to write. */
 const MAX_COUNTED_TAGS = 50;
 
@@ -488,9 +484,7 @@ function firstEventPerRelease(occurrences: Occurrence[], newReleases: Set<string
 
 /** Marks the events counted, with their issue: what makes a redelivery a no-op. */
 async function rememberEvents(tx: SqlExecutor, results: OccurrenceResult[]): Promise<void> {
-  const sorted = [...results].sort(
-    (a, b) => a.projectId - b.projectId || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0),
-  );
+  const sorted = [...results].sort((a, b) => a.projectId - b.projectId || compareText(a.eventId, b.eventId));
   for (const part of chunk(sorted, ROWS_PER_STATEMENT)) {
     const values = unnestRows(
       part.map((r) => [

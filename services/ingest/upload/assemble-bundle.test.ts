@@ -8,6 +8,7 @@ import { openEmbeddedStores, type EmbeddedStores } from '../../../test/support/e
 import { makeBundle, pair } from '../../../test/support/zip-writer.ts';
 import { ID, sourceMap } from '../../../test/support/bundle-fixtures.ts';
 import { cyclingBundle } from '../../../test/support/cycling-bundle.ts';
+import { deferred } from '../../../test/support/deferred.ts';
 import { openFsBlobStore, type FsBlobStore } from '../../adapters/fs-blobs/fs-blob-store.ts';
 import { listAllBlobs, type BlobStore } from '../../core/ports/blob-store.ts';
 import { MAX_BUNDLE_BYTES } from '../../core/sourcemaps/upload-protocol.ts';
@@ -187,30 +188,27 @@ describe('assembling an uploaded bundle', () => {
     const other = '454733b7-3a40-544e-9fd4-e3454f09847d';
     const single = Buffer.from(makeBundle(pair(shared)));
     const mixed = twoPairs(other, 'other', shared);
-    // B stores both files of ID, then waits before indexing them while A fails.
-    let releaseB!: () => void;
-    const bMayGoOn = new Promise<void>((resolve) => (releaseB = resolve));
-    let bStored!: () => void;
-    const bHasStored = new Promise<void>((resolve) => (bStored = resolve));
+    // B stores both files of the shared Debug ID, then waits before indexing them while A fails.
+    const [bStored, bMayGoOn] = [deferred(), deferred()];
     let bPuts = 0;
     const pausing = blobsWith({
       put: async (key, body) => {
         await blobs.put(key, body);
         if (++bPuts === 2) {
-          bStored();
-          await bMayGoOn;
+          bStored.resolve();
+          await bMayGoOn.promise;
         }
       },
     });
     const b = assemble(sha1(single), await storeChunks(single, 4096), { blobs: pausing });
-    await bHasStored;
-    // A stores ID's two files and other's first, and fails on the fourth.
+    await bStored.promise;
+    // A stores the shared Debug ID's two files and other's first, and fails on the fourth.
     let aPuts = 0;
     const failing = blobsWith({
       put: (key, body) => (++aPuts === 4 ? Promise.reject(new Error('the blob store is down')) : blobs.put(key, body)),
     });
     expect((await assemble(sha1(mixed), await storeChunks(mixed, 4096), { blobs: failing }))?.state).toBe('error');
-    releaseB();
+    bMayGoOn.resolve();
     expect(await b).toMatchObject({ state: 'ok' });
     // Before, both wrote one key per Debug ID and type, and A removed the files B was about to index.
     const entries = await stores.metadata.listSourceMapArtifacts(projectId, { limit: 10, debugId: shared });
