@@ -145,6 +145,39 @@ program
   });
 
 program
+  .command('renameproject')
+  .description('give a project another name (its slug stays: issue ids, links and upload settings use it)')
+  .requiredOption('--project <slug>', 'the project')
+  .requiredOption('--name <name>', 'the new name')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { project: string; name: string; organization?: string }) => {
+    const result = (await admin('renameproject', options)) as { project: string; name: string };
+    if (json()) return out(JSON.stringify(result));
+    out(`Project "${result.project}" is now named "${result.name}".`);
+  });
+
+program
+  .command('deleteproject')
+  .description('delete a project with its issues, events, logs, source maps, keys, rules and project tokens')
+  .requiredOption('--project <slug>', 'the project')
+  .requiredOption('--confirm <slug>', 'the same slug again: nothing of the project comes back')
+  .option('--organization <slug>', 'organization (needed only when the instance has several)')
+  .action(async (options: { project: string; confirm: string; organization?: string }) => {
+    if (options.confirm !== options.project) {
+      throw new UserInputError(
+        `--confirm must repeat the project's slug (--project ${options.project.slice(0, 50)} --confirm ${options.project.slice(0, 50)}); nothing was deleted`,
+      );
+    }
+    const result = (await admin('deleteproject', { project: options.project, organization: options.organization })) as {
+      project: string;
+      organization: string;
+      deleted: string;
+    };
+    if (json()) return out(JSON.stringify(result));
+    out(`Deleted project "${result.project}" of organization "${result.organization}": ${result.deleted}.`);
+  });
+
+program
   .command('createtoken')
   .description('mint an agent token (errata_agent_...); the plaintext is shown once')
   .addOption(new Option('--role <role>', 'what the token may do').choices(['read', 'triage', 'admin']).default('triage'))

@@ -1,9 +1,12 @@
 // The dispatcher's log pipeline: each queued `log` container becomes stored log records, ids
-// derived from the container id so that redelivery rewrites the same rows.
+// derived from the container id so that redelivery rewrites the same rows. Containers of a project
+// deleted after ingest accepted them are dropped (project_missing), as the event pipeline drops
+// such events: stored, they would outlive the purge of its data (project-purge.ts).
 import { normalizeLogContainer } from '../core/logs/normalize-log.ts';
 import type { LogRecord } from '../core/logs/log-record.ts';
 import { OutcomeTally, type OutcomeRecorder } from '../core/outcomes.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
+import type { TenancyStore } from '../core/ports/tenancy-store.ts';
 import { decodeQueuedItem } from '../core/pipeline/queued-item.ts';
 import type { BatchHandler } from '../core/ports/queue.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -13,6 +16,8 @@ import { readQueuedJson } from './queued-json.ts';
 
 interface LogPipelineDeps {
   logs: LogStore;
+  /** Whether a container's project still exists: read once per project per batch. */
+  metadata: Pick<TenancyStore, 'getProject'>;
   outcomes: OutcomeRecorder;
   metrics: Metrics;
   logger: Logger;
@@ -42,10 +47,20 @@ export function logPipeline(deps: LogPipelineDeps): BatchHandler {
       rows = [];
     };
     const outcomes = new OutcomeTally();
+    const projects = new Map<number, Promise<boolean>>();
+    const exists = (projectId: number) => {
+      let found = projects.get(projectId);
+      if (!found) projects.set(projectId, (found = deps.metadata.getProject(projectId).then((project) => project !== undefined)));
+      return found;
+    };
     for (const record of records) {
       const item = readQueuedJson(record.value, record, deps.logger);
       if ('dropped' in item) {
         outcomes.record(item.dropped, 'log_item', item.header?.itemCount ?? 1);
+        continue;
+      }
+      if (!(await exists(item.header.projectId))) {
+        outcomes.record('project_missing', 'log_item', item.header.itemCount ?? 1);
         continue;
       }
       const normalized = normalizeLogContainer(item.json, {

@@ -1,5 +1,6 @@
 // The dispatcher's periodic jobs end before their owner closes the stores they use: a pass
-// still under way would otherwise run on against a closed database.
+// still under way would otherwise run on against a closed database. The purge of deleted
+// projects is among them.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openEmbeddedStores } from '../../test/support/embedded-stores.ts';
@@ -29,5 +30,34 @@ describe('startPeriodicJobs', () => {
     await stores.close();
     await new Promise((resolve) => setTimeout(resolve, 500)); // time for a pass left running to fail
     expect(logged).toEqual([]);
+  });
+
+  it('purges, at its first pass, a project deleted more than ten minutes before', async () => {
+    const stores = await openEmbeddedStores();
+    try {
+      const org = await stores.metadata.ensureOrganization('default', 'Default');
+      const { project } = await stores.metadata.createProject(
+        { organizationId: org.id, slug: 'gone', name: 'Gone' },
+        { publicKey: 'g'.repeat(32), label: 'Default' },
+      );
+      await stores.metadata.deleteProject(project.id, new Date(Date.now() - 11 * 60_000));
+      const periodic = startPeriodicJobs({
+        ...stores,
+        baseUrl: 'http://127.0.0.1',
+        logger: createLogger('silent'),
+        metrics: createMetrics({ processMetrics: false }),
+        retentionDays: 90,
+      });
+      try {
+        for (let tries = 0; (await stores.metadata.listDeletedProjects(new Date(), 10)).length > 0; tries++) {
+          expect(tries).toBeLessThan(100);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await periodic.stop();
+      }
+    } finally {
+      await stores.close();
+    }
   });
 });

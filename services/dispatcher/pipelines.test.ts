@@ -103,6 +103,19 @@ describe('event pipeline', () => {
     });
   });
 
+  it('drops the events of a project deleted after ingest accepted them, counting them as project_missing', async () => {
+    const { project: doomed } = await stores.metadata.createProject(
+      { organizationId, slug: 'doomed-events', name: 'Doomed' },
+      { publicKey: 'e'.repeat(32), label: 'Default' },
+    );
+    await stores.metadata.deleteProject(doomed.id, new Date());
+    const before = await outcome('project_missing', 'error');
+    const id = '9'.repeat(32);
+    await events([record('event', id, '{"message": "after the delete"}', undefined, doomed.id)]);
+    expect(await outcome('project_missing', 'error')).toBe(before + 1);
+    expect(await stores.events.getEvent(doomed.id, id)).toBeUndefined();
+  });
+
   it('turns real SDK events into grouped issues and stored events', async () => {
     const fixtures = capturedItems('event').filter((e) =>
       ['python-gzip-exception-001', 'python-br-exception-001', 'go-panic-001'].includes(e.request),
@@ -316,6 +329,7 @@ function withInsert(insertLogs: LogStore['insertLogs']): LogStore {
     searchLogs: (query) => stores.logs.searchLogs(query),
     logVolume: (filter, bucketSeconds) => stores.logs.logVolume(filter, bucketSeconds),
     deleteLogsBefore: (cutoff) => stores.logs.deleteLogsBefore(cutoff),
+    deleteLogsOfProject: (projectId) => stores.logs.deleteLogsOfProject(projectId),
     ping: () => stores.logs.ping(),
   };
 }
@@ -323,7 +337,13 @@ function withInsert(insertLogs: LogStore['insertLogs']): LogStore {
 describe('log pipeline', () => {
   let logs: BatchHandler;
   beforeAll(() => {
-    logs = logPipeline({ logs: stores.logs, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger });
+    logs = logPipeline({
+      logs: stores.logs,
+      metadata: stores.metadata,
+      outcomes: outcomeRecorder(metrics, 'dispatcher'),
+      metrics,
+      logger,
+    });
   });
 
   it('stores the logs of every SDK with levels, severities, traces and typed attributes', async () => {
@@ -377,6 +397,29 @@ describe('log pipeline', () => {
     expect(await outcome('invalid_log', 'log_item')).toBe(before + 2);
   });
 
+  it('drops the logs of a project deleted after ingest accepted them, counting them as project_missing', async () => {
+    const { project: doomed } = await stores.metadata.createProject(
+      { organizationId, slug: 'doomed-logs', name: 'Doomed' },
+      { publicKey: 'd'.repeat(32), label: 'Default' },
+    );
+    await stores.metadata.deleteProject(doomed.id, new Date());
+    const payload = (body: string) =>
+      JSON.stringify({
+        items: [
+          { timestamp: 1_800_000_000, level: 'info', body },
+          { level: 'info', body },
+        ],
+      });
+    const before = await outcome('project_missing', 'log_item');
+    await logs([
+      record('log', 'of-deleted', payload('after the delete'), 2, doomed.id),
+      record('log', 'of-live', payload('still here'), 2),
+    ]);
+    expect((await stores.logs.searchLogs({ projectId: doomed.id, limit: 10 })).items).toEqual([]);
+    expect(await outcome('project_missing', 'log_item')).toBe(before + 2);
+    expect((await stores.logs.searchLogs({ projectId, limit: 10, text: 'still here' })).items).toHaveLength(2);
+  });
+
   it('accounts for every record a container declared: stored, or counted with a reason', async () => {
     const counts = async () => ({
       stored: await processed('log_item'),
@@ -415,7 +458,13 @@ describe('log pipeline', () => {
       return stores.logs.insertLogs(rows);
     });
     const isolated = isolateFailures(
-      logPipeline({ logs: failingOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
+      logPipeline({
+        logs: failingOnce,
+        metadata: stores.metadata,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        metrics,
+        logger,
+      }),
       {
         category: 'log_item',
         storesAnswer: async () => {},
@@ -442,10 +491,13 @@ describe('log pipeline', () => {
     const observed = withInsert((rows) => (writes.push(rows.length), stores.logs.insertLogs(rows)));
     const before = await processed('log_item');
     const container = `{"items":[${Array.from({ length: 60_000 }, () => '{"body":"b"}').join(',')}]}`;
-    await logPipeline({ logs: observed, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger })([
-      record('log', 'part-a', container, 60_000),
-      record('log', 'part-b', container, 60_000),
-    ]);
+    await logPipeline({
+      logs: observed,
+      metadata: stores.metadata,
+      outcomes: outcomeRecorder(metrics, 'dispatcher'),
+      metrics,
+      logger,
+    })([record('log', 'part-a', container, 60_000), record('log', 'part-b', container, 60_000)]);
     expect(writes).toEqual([50_000, 10_000, 50_000, 10_000]);
     expect((await processed('log_item')) - before).toBe(120_000);
   }, 120_000);
@@ -457,7 +509,13 @@ describe('log pipeline', () => {
       return stores.logs.insertLogs(rows);
     });
     const isolated = isolateFailures(
-      logPipeline({ logs: secondFailsOnce, outcomes: outcomeRecorder(metrics, 'dispatcher'), metrics, logger }),
+      logPipeline({
+        logs: secondFailsOnce,
+        metadata: stores.metadata,
+        outcomes: outcomeRecorder(metrics, 'dispatcher'),
+        metrics,
+        logger,
+      }),
       {
         category: 'log_item',
         storesAnswer: async () => {},

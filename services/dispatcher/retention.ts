@@ -91,7 +91,7 @@ export async function pruneExpired(deps: RetentionDeps): Promise<{
  * How long after an issue's delete its late events are deleted: a batch stores the events it
  * counted within seconds, or fails and counts them again, in a new issue.
  */
-const LATE_EVENTS_MS = 10 * 60_000;
+export const LATE_EVENTS_MS = 10 * 60_000;
 
 /**
  * The events of issues deleted before `before`, deleted again: any a batch stored after the

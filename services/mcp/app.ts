@@ -13,6 +13,7 @@ import type { AlertStore } from '../core/ports/alert-store.ts';
 import { sourceMapApiRoutes } from './api/source-map-api.ts';
 import { uploadTokenApiRoutes } from './api/upload-token-api.ts';
 import { groupingRulesApiRoutes } from './api/grouping-rules-api.ts';
+import { projectApiRoutes } from './api/project-api.ts';
 import type { BlobStore } from '../core/ports/blob-store.ts';
 import type { UserStore } from '../core/ports/user-store.ts';
 import type { PasswordHasher } from '../core/auth/password-hash.ts';
@@ -75,6 +76,7 @@ export function buildMcpApp(deps: McpAppDeps): Koa {
   app.use(sourceMapApiRoutes(metered));
   app.use(alertApiRoutes(metered));
   app.use(groupingRulesApiRoutes(metered));
+  app.use(projectApiRoutes(metered));
   app.use(readApiRoutes(metered));
   app.use(dashboardRoutes({ ...deps, agentCalls: limiter }));
   app.use(async (ctx) => {

@@ -1,5 +1,6 @@
 // Source map upload tokens through the management API: admin agent tokens only, confined to
-// their organization and project, the plaintext shown once, and the CLI seeing the same tokens.
+// their organization and project, the plaintext shown once, and the CLI seeing the same tokens;
+// and the project endpoints (rename, delete) confined the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest, runCliJson, stopAndRemove, type StandaloneServer } from '../support/standalone-server.ts';
 import { startTwoOrganizationServer, type TwoOrganizations } from '../support/two-organizations.ts';
@@ -100,5 +101,32 @@ describe('upload token API', () => {
     expect(refused.body.error.message).toBe('unknown query parameter "project"; this takes no query parameters');
     expect((await call('DELETE', `${base}/web/upload-tokens/x?force=1`, tokens.admin)).status).toBe(400);
     expect((await call('GET', `${base}/web/source-maps?debugId=x`, tokens.admin)).status).toBe(400);
+  });
+});
+
+describe('renaming and deleting a project through the API, across organizations', () => {
+  it('finds no project of another organization, and the scoped token no project but its own: nothing renamed or deleted', async () => {
+    const theirs = '/api/v1/organizations/other-org/projects/web';
+    expect((await call('DELETE', theirs, tokens.admin)).status).toBe(404);
+    expect((await call('PUT', theirs, tokens.admin, { name: 'Taken over' })).status).toBe(404);
+    expect((await call('DELETE', `${base}/shop`, tokens.other)).status).toBe(404);
+    expect((await call('DELETE', `${base}/shop`, tokens.adminWeb)).status).toBe(404);
+    expect((await call('PUT', `${base}/shop`, tokens.other, { name: 'Taken over' })).status).toBe(404);
+    expect((await call('PUT', `${base}/shop`, tokens.adminWeb, { name: 'Taken over' })).status).toBe(404);
+    // The scoped token renames its own project.
+    expect((await call('PUT', `${base}/web`, tokens.adminWeb, { name: 'Web' })).body).toEqual({
+      project: { slug: 'web', name: 'Web' },
+    });
+    const projects = await runCliJson<{ projects: Array<{ slug: string; name: string }> }>(
+      ['listprojects', '--organization', 'other-org'],
+      server.env,
+    );
+    expect(projects.projects).toEqual([expect.objectContaining({ slug: 'web', name: 'web' })]);
+    const ours = await runCliJson<{ projects: Array<{ slug: string; name: string }> }>(
+      ['listprojects', '--organization', 'default'],
+      server.env,
+    );
+    expect(ours.projects.find((p) => p.slug === 'shop')?.name).toBe('shop');
+    expect((await call('GET', `${base}/shop/upload-tokens`, tokens.admin)).status).toBe(200);
   });
 });

@@ -76,7 +76,10 @@ export async function openCheckedPage(browser: Browser, url: string, options: Pa
   });
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    if (message.text().startsWith('Failed to load resource') && documents.has(message.location().url)) return;
+    // The console names the document with the fragment its address had (a form posting to
+    // `...#section`); the response, without.
+    const documentUrl = message.location().url.split('#')[0]!;
+    if (message.text().startsWith('Failed to load resource') && documents.has(documentUrl)) return;
     errors.push(`console: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));

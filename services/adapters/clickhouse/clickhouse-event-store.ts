@@ -2,12 +2,10 @@
 // TabSeparated INSERTs (tab-separated.ts); reads serve the mcp role. Idempotent by (project,
 // event id): the first write wins (first-write-wins.ts) and every read dedupes, since merges
 // collapse copies only eventually. Retention drops whole days (day-partitions.ts).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { insertFirstWrites, selectRows, type ReadOptions } from './clickhouse-io.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { NormalizedEvent } from '../../core/event/event.ts';
 import type { Level } from '../../core/event/level.ts';
-import { UnavailableError } from '../../core/errors.ts';
 import {
   USER_SCAN_EVENTS,
   STATS_RELEASES,
@@ -19,11 +17,11 @@ import {
   type NewEvent,
   type StoredEvent,
 } from '../../core/ports/event-store.ts';
-import { classifyClickHouseError } from './clickhouse-errors.ts';
 import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
 import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
 import { dropDaysBefore } from './day-partitions.ts';
+import { deleteRows, deleteRowsOnce } from './delete-mutation.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX } from './insert-values.ts';
@@ -94,9 +92,6 @@ const COLUMNS = raw(`project_id, event_id, issue_id, timestamp_us, received_at_u
 /** Newest first; event_id breaks ties so that every read picks the same one. */
 const NEWEST_FIRST = raw('timestamp_us DESC, received_at_us DESC, event_id DESC');
 const OLDEST_FIRST = raw('timestamp_us ASC, received_at_us ASC, event_id ASC');
-
-/** How long deleteEventsForIssues waits for its mutation (18.16 has no mutations_sync). */
-const MUTATION_TIMEOUT_MS = 30_000;
 
 export class ClickHouseEventStore implements EventStore {
   private readonly table: Sql;
@@ -268,10 +263,12 @@ export class ClickHouseEventStore implements EventStore {
       issueIds.map((id) => sql`${id}`),
       ', ',
     );
-    await this.client
-      .command({ query: sql`ALTER TABLE ${this.table} DELETE WHERE project_id = ${projectId} AND issue_id IN (${issues})`.text })
-      .catch((error: unknown) => Promise.reject(classifyClickHouseError(error)));
-    await this.waitForMutations();
+    await deleteRows(this.at(), sql`project_id = ${projectId} AND issue_id IN (${issues})`);
+  }
+
+  async deleteEventsOfProject(projectId: number): Promise<void> {
+    await this.batcher.flush();
+    await deleteRowsOnce(this.at(), sql`project_id = ${projectId}`);
   }
 
   async issuesWithEvents(projectId: number, issueIds: number[]): Promise<number[]> {
@@ -316,17 +313,8 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   /** Waits until no mutation of the table is pending (ours, and any other started before it). */
-  private async waitForMutations(): Promise<void> {
-    const deadline = Date.now() + MUTATION_TIMEOUT_MS;
-    const pending = sql`SELECT toString(count()) AS n FROM system.mutations
-      WHERE database = ${this.database} AND table = 'events' AND NOT is_done`;
-    for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
-      const [row] = await this.select<{ n: string }>(pending);
-      if (Number(row?.n ?? 0) === 0) return;
-      // The rows still go, later: a retry finds the mutation done (or only its own to wait for).
-      if (Date.now() >= deadline) throw new UnavailableError('deleting the events is still under way: retry later');
-      await sleep(wait);
-    }
+  private at() {
+    return { client: this.client, database: this.database, table: 'events' as const, readLimitSeconds: this.readLimitSeconds };
   }
 
   private async selectOne(query: Sql): Promise<StoredEvent | undefined> {

@@ -20,6 +20,7 @@ import { pingClickHouse } from './clickhouse-ping.ts';
 import { tableName } from './clickhouse-schema.ts';
 import { join, raw, sql, type Sql } from './clickhouse-sql.ts';
 import { dropDaysBefore } from './day-partitions.ts';
+import { deleteRowsOnce } from './delete-mutation.ts';
 import { FirstWriteVersions } from './first-write-wins.ts';
 import { InsertBatcher, type BatchedWriteOptions } from './insert-batcher.ts';
 import { nullableText, text, unsigned, UINT32_MAX, UINT8_MAX } from './insert-values.ts';
@@ -147,6 +148,12 @@ export class ClickHouseLogStore implements LogStore {
   /** Drops whole UTC days that end at or before the cutoff (see day-partitions.ts). */
   async deleteLogsBefore(cutoff: number): Promise<number> {
     return dropDaysBefore(this.client, this.database, 'logs', cutoff);
+  }
+
+  async deleteLogsOfProject(projectId: number): Promise<void> {
+    await this.batcher.flush();
+    const at = { client: this.client, database: this.database, table: 'logs' as const, readLimitSeconds: this.readLimitSeconds };
+    await deleteRowsOnce(at, sql`project_id = ${projectId}`);
   }
 
   async ping(): Promise<void> {

@@ -353,6 +353,53 @@ export function describeAlertStoreContract(
       ).toBe(false);
     });
 
+    it("withdraws a deleted project's alerts not yet sent, keeps those sent, and the one being sent until its attempt", async () => {
+      const { org, project, channel: sending } = await setup();
+      const waiting = await alerts.createChannel({
+        organizationId: org.id,
+        name: 'w',
+        url: 'https://h.example/w',
+        sealedSecret: 's',
+      });
+      const alert = (channelId: number, dedupKey: string) =>
+        delivery(channelId, {
+          kind: 'new_issue',
+          projectId: project.id,
+          dedupKey,
+          body: `{"kind":"new_issue","key":"${dedupKey}"}`,
+        });
+      const [sent] = await alerts.enqueueDeliveries([alert(sending.id, 'sent')]);
+      const now = new Date(Date.now() + 1000);
+      await alerts.claimDueDeliveries(now, 100, 30_000);
+      await alerts.recordAttempt(
+        sent!.id,
+        { at: now, statusCode: 200, latencyMs: 5, verdict: 'delivered', error: null },
+        { status: 'delivered' },
+      );
+      const [claimed] = await alerts.enqueueDeliveries([alert(sending.id, 'claimed')]);
+      expect((await alerts.claimDueDeliveries(now, 100, 30_000)).map((d) => d.id)).toContain(claimed!.id);
+      const [pending] = await alerts.enqueueDeliveries([alert(waiting.id, 'pending')]);
+      const ids = async (channelId: number) => (await alerts.listDeliveries(channelId, 10)).map((d) => d.id).sort();
+      expect(await ids(waiting.id)).toEqual([pending!.id]);
+
+      await metadata.deleteProject(project.id, now);
+      expect(await ids(sending.id)).toEqual([sent!.id, claimed!.id].sort());
+      expect(await ids(waiting.id)).toEqual([]);
+      // The one being sent records its attempt against its row; to be retried, it is not claimed
+      // again (its links lead nowhere), and goes once the project is forgotten.
+      await alerts.recordAttempt(
+        claimed!.id,
+        { at: now, statusCode: 503, latencyMs: 5, verdict: 'retry', error: null },
+        { status: 'pending', nextAttemptAt: now },
+      );
+      const attempts = (await alerts.listDeliveries(sending.id, 10)).find((d) => d.id === claimed!.id)?.attemptLog;
+      expect(attempts?.map((a) => a.verdict)).toEqual(['retry']);
+      const later = new Date(now.getTime() + 60_000);
+      expect((await alerts.claimDueDeliveries(later, 100, 30_000)).map((d) => d.id)).not.toContain(claimed!.id);
+      await metadata.forgetDeletedProject(project.id);
+      expect(await ids(sending.id)).toEqual([sent!.id]);
+    });
+
     it('summarizes held deliveries once: a second summary of the same ones changes nothing', async () => {
       const { channel } = await setup();
       const held = await alerts.enqueueDeliveries([

@@ -342,6 +342,20 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       await store.deleteEventsForIssues(project, []);
     });
 
+    it("deletes a project's events and their counts, and only those, however often asked", async () => {
+      const [project, other] = [projectId(), projectId()];
+      const doomed = [41, 42, 42].map((issueId, i) => event(project, { issueId, timestamp: 1_700_000_100 + i }));
+      const kept = event(other, { issueId: 41, timestamp: 1_700_000_101 });
+      await store.insertEvents([...doomed, kept].map(toNew));
+      await store.deleteEventsOfProject(project);
+      for (const e of doomed) expect(await store.getEvent(project, e.eventId)).toBeUndefined();
+      expect(await store.issuesWithEvents(project, [41, 42])).toEqual([]);
+      expect(await store.countEventsByIssue([project], 1_700_000_000, 1_700_003_600)).toEqual(new Map());
+      expect(await store.getEvent(other, kept.eventId)).toEqual(kept);
+      expect(await store.countEventsByIssue([other], 1_700_000_000, 1_700_003_600)).toEqual(new Map([[41, 1]]));
+      await store.deleteEventsOfProject(project);
+    });
+
     it('stores a large batch in one call', async () => {
       const project = projectId();
       await store.insertEvents(Array.from({ length: 450 }, () => toNew(event(project, { issueId: 12 }))));

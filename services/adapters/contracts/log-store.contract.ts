@@ -288,6 +288,20 @@ export function describeLogStoreContract(name: string, open: () => Promise<LogSt
       expect((await store.searchLogs({ projectId: project, limit: 10 })).items).toEqual([kept]);
     });
 
+    it("deletes a project's records and their counts, and only those, however often asked", async () => {
+      const [project, other] = [projectId(), projectId()];
+      const at = 1_765_100_000;
+      const doomed = Array.from({ length: 3 }, (_, i) => record(project, { timestamp: at + i, body: `doomed ${i}` }));
+      const kept = record(other, { timestamp: at + 1, body: 'kept' });
+      await store.insertLogs([...doomed, kept]);
+      await store.deleteLogsOfProject(project);
+      expect((await store.searchLogs({ projectId: project, limit: 10 })).items).toEqual([]);
+      expect(await counts({ projectId: project, since: at, until: at + 60 }, 60)).toEqual([]);
+      expect((await store.searchLogs({ projectId: other, limit: 10 })).items).toEqual([kept]);
+      expect(await counts({ projectId: other, since: at, until: at + 60 }, 60)).toEqual([{ start: at, level: 'info', count: 1 }]);
+      await store.deleteLogsOfProject(project);
+    });
+
     it('pages through results with a cursor', async () => {
       const project = projectId();
       const records = Array.from({ length: 5 }, () => record(project, { timestamp: 1_750_000_000 }));

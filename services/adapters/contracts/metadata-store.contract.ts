@@ -25,7 +25,11 @@ const METHODS: Record<keyof MetadataStore, true> = {
   findProject: true,
   getProject: true,
   listProjects: true,
+  deleteProject: true,
+  listDeletedProjects: true,
+  forgetDeletedProject: true,
   setProjectRateLimit: true,
+  renameProject: true,
   listProjectKeys: true,
   createProjectKey: true,
   setProjectKeyActive: true,
@@ -113,6 +117,85 @@ export function describeMetadataStoreContract(name: string, open: () => Promise<
     it('answers every method of the port', () => {
       const missing = Object.keys(METHODS).filter((method) => typeof store[method as keyof MetadataStore] !== 'function');
       expect(missing).toEqual([]);
+    });
+
+    it('deletes a project with its keys, issues, tokens and rules, frees its slug, and lists it as deleted until forgotten', async () => {
+      const { org, project } = await orgWithProject('doomed');
+      const [first] = await store.listProjectKeys(project.id);
+      const second = await store.createProjectKey(project.id, { publicKey: unique() + unique(), label: 'Second' });
+      const { project: kept } = await store.createProject(
+        { organizationId: org.id, slug: 'kept', name: 'Kept' },
+        { publicKey: unique() + unique(), label: 'Default' },
+      );
+      const gone = await record(project, { hashes: ['gone'] });
+      // More issues than the store deletes at once.
+      await store.recordOccurrences(Array.from({ length: 1000 }, (_, i) => occurrence(project, { hashes: [`many-${i}`] })));
+      const stays = await record(kept, { hashes: ['stays'] });
+      const agentHash = unique();
+      await store.createAgentToken({
+        organizationId: org.id,
+        projectId: project.id,
+        name: 'scoped',
+        role: 'read',
+        tokenHash: agentHash,
+      });
+      const uploadHash = unique();
+      await store.createUploadToken({ organizationId: org.id, projectId: project.id, name: 'ci', tokenHash: uploadHash });
+      await store.setGroupingRules(project.id, { fingerprintRules: 'type:TypeError -> type-error' });
+
+      const deletedAt = at(T);
+      const deleted = await store.deleteProject(project.id, deletedAt);
+      expect(deleted?.publicKeys.sort()).toEqual([first!.publicKey, second.publicKey].sort());
+      expect(await store.getProject(project.id)).toBeUndefined();
+      expect(await store.findProjectKey(second.publicKey)).toBeUndefined();
+      expect(await store.getIssue(gone.issueId)).toBeUndefined();
+      expect(await store.countIssues({ projectId: project.id, status: 'all' })).toBe(0);
+      expect((await store.getIssue(stays.issueId))?.projectId).toBe(kept.id);
+      expect(await store.findAgentToken(agentHash)).toBeUndefined();
+      expect(await store.findUploadToken(uploadHash)).toBeUndefined();
+      expect((await store.listProjects(org.id)).map((p) => p.slug)).toEqual(['kept']);
+      expect(await store.deleteProject(project.id, deletedAt)).toBeUndefined();
+      // An event of the project still on its way counts nowhere.
+      expect(await store.recordOccurrences([occurrence(project, { hashes: ['late'] })])).toEqual([]);
+
+      // The slug is free at once, for a project of its own.
+      const { project: again } = await store.createProject(
+        { organizationId: org.id, slug: 'doomed', name: 'Again' },
+        { publicKey: unique() + unique(), label: 'Default' },
+      );
+      expect(again.id).not.toBe(project.id);
+      expect(await store.getGroupingRules(again.id)).toEqual({ fingerprintRules: '', stackTraceRules: '' });
+
+      const listed = async (before: Date) =>
+        (await store.listDeletedProjects(before, 1000)).filter((d) => d.projectId === project.id);
+      expect(await listed(at(T + 1))).toEqual([{ projectId: project.id, organizationId: org.id, slug: 'doomed', deletedAt }]);
+      expect(await listed(deletedAt)).toEqual([]);
+      await store.forgetDeletedProject(project.id);
+      expect(await listed(at(T + 1))).toEqual([]);
+    });
+
+    it('deletes a project while batches record events in its issues and some of them are deleted: all finish, none deadlocks', async () => {
+      for (let round = 0; round < 5; round++) {
+        const { project } = await orgWithProject();
+        const hashes = Array.from({ length: 100 }, (_, i) => `h${i}`);
+        const issueIds = (await store.recordOccurrences(hashes.map((hash) => occurrence(project, { hashes: [hash] })))).map(
+          (r) => r.issueId,
+        );
+        // Each batch locks the issues it counts in, then records a release of the project.
+        const batch = (release: string) =>
+          store.recordOccurrences(hashes.map((hash) => occurrence(project, { hashes: [hash], release })));
+        const settled = await Promise.allSettled([
+          batch('1.0'),
+          store.deleteIssues(project.id, issueIds.slice(0, 50)),
+          batch('1.1'),
+          store.deleteProject(project.id, at(T)),
+          store.deleteIssues(project.id, issueIds.slice(50)),
+          batch('1.2'),
+        ]);
+        expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
+        expect(await store.getProject(project.id)).toBeUndefined();
+        expect(await store.recordOccurrences([occurrence(project)])).toEqual([]);
+      }
     });
 
     it('takes a NUL or a lone surrogate in any text or JSON value: stored as U+FFFD, looked up and searched', async () => {

@@ -76,6 +76,20 @@ export function describeTenancyStoreContract(name: string, open: () => Promise<T
       expect((await store.listProjectKeys(project.id)).map((k) => k.active)).toEqual([true, false]);
     });
 
+    it('renames a project, keeping its slug and keys; none for an id no project has', async () => {
+      const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
+      const publicKey = unique() + unique();
+      const { project } = await store.createProject(
+        { organizationId: org.id, slug: 'shop', name: 'Shop' },
+        { publicKey, label: 'Default' },
+      );
+      const renamed = await store.renameProject(project.id, 'Shop Frontend');
+      expect(renamed).toEqual({ ...project, name: 'Shop Frontend' });
+      expect(await store.findProject(org.id, 'shop')).toEqual(renamed);
+      expect((await store.findProjectKey(publicKey))?.project.name).toBe('Shop Frontend');
+      expect(await store.renameProject(0, 'Nothing')).toBeUndefined();
+    });
+
     it("keeps a project's grouping rules verbatim, replacing only the text given", async () => {
       const org = await store.ensureOrganization(`org-${unique()}`, 'Org');
       const { project } = await store.createProject(

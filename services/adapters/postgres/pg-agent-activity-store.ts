@@ -66,6 +66,7 @@ export class PgAgentActivityStore implements AgentActivityStore {
     if (query.tokenId !== undefined) where.push(`token_id = $${params.push(query.tokenId)}`);
     if (query.tool !== undefined) where.push(`tool = $${params.push(query.tool)}`);
     if (query.issue !== undefined) where.push(`issues @> ARRAY[$${params.push(query.issue)}::text]`);
+    if (query.since !== undefined) where.push(`at >= $${params.push(query.since)}`);
     if (query.cursor) {
       const [at, id] = decodeCursor(query.cursor, ['time', 'integer']);
       where.push(`(at, id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::bigint)`);

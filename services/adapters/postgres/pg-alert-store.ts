@@ -382,6 +382,9 @@ export class PgAlertStore implements AlertStore {
       `WITH next_per_channel AS (
          SELECT DISTINCT ON (d.channel_id) d.id, d.channel_id, d.next_attempt_at FROM alert_deliveries d
          WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
+           -- Not of a deleted project: one being sent at its delete, or added just after by a batch
+           -- counted just before, links to pages that are gone (the purge deletes them).
+           AND (d.project_id IS NULL OR EXISTS (SELECT 1 FROM projects p WHERE p.id = d.project_id))
            AND NOT EXISTS (
              SELECT 1 FROM alert_deliveries busy
              WHERE busy.channel_id = d.channel_id AND busy.status = 'pending' AND busy.claimed_until > $1

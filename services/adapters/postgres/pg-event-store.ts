@@ -292,9 +292,18 @@ export class PgEventStore implements EventStore {
    */
   async deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void> {
     if (issueIds.length === 0) return;
-    // The last part, with the issues' hourly counts, ends it. A failure between parts leaves the
-    // issues there, and the call can be repeated.
-    const doomed = `SELECT ctid FROM events WHERE project_id = $1 AND issue_id = ANY($2::int[]) LIMIT $3`;
+    await this.deleteErasing('project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]);
+  }
+
+  async deleteEventsOfProject(projectId: number): Promise<void> {
+    await this.deleteErasing('project_id = $1', [projectId]);
+  }
+
+  /** The events `where` matches (SQL over events' and issue_event_hours' columns), with their hourly counts. */
+  private async deleteErasing(where: string, params: unknown[]): Promise<void> {
+    // The last part, with the hourly counts, ends it. A failure between parts leaves the issues
+    // (or the deleted project's record) there, and the call can be repeated.
+    const doomed = `SELECT ctid FROM events WHERE ${where} LIMIT $${params.length + 1}`;
     // Without segments, Postgres, whose rows hold their payloads. (A store is given segments
     // wherever the database may hold references: the standalone server's and its CLI's.)
     const erased = this.segments
@@ -306,12 +315,11 @@ export class PgEventStore implements EventStore {
         const part = await tx.query<{ rows: number }>(
           `WITH deleted AS (DELETE FROM events WHERE ctid = ANY(ARRAY(${doomed})) RETURNING payload_deflated)${erased}
            SELECT count(*)::int AS rows FROM deleted`,
-          [projectId, issueIds, limit],
+          [...params, limit],
         );
         return part.rows[0]!.rows;
       },
-      (tx) =>
-        tx.query('DELETE FROM issue_event_hours WHERE project_id = $1 AND issue_id = ANY($2::int[])', [projectId, issueIds]),
+      (tx) => tx.query(`DELETE FROM issue_event_hours WHERE ${where}`, params),
     );
   }
 

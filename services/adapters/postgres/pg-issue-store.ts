@@ -22,6 +22,7 @@ import { formatShortId } from '../../core/projects/short-id.ts';
 import { decodeCursor, encodeCursor, peekCursor, type Page } from '../../core/ports/page.ts';
 import { ISSUE_SORTS, MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { insertActivity, SYSTEM_ACTOR } from './issue-activity.ts';
+import { lockProjectsShared } from './project-locks.ts';
 import { lockHashKeys, recordOccurrences } from './record-occurrences.ts';
 import { ISSUE_COLUMNS, toIssue, type IssueRow } from './rows.ts';
 import { chunk, containsPattern, jsonParam, type SqlClient } from './sql-client.ts';
@@ -186,6 +187,8 @@ export class PgIssueStore implements IssueStore {
   deleteIssues(projectId: number, issueIds: number[]): Promise<number[]> {
     if (issueIds.length === 0) return Promise.resolve([]);
     return this.db.transaction(async (tx) => {
+      // First, as everyone writing the project's issues: the project's delete waits for this.
+      await lockProjectsShared(tx, [projectId]);
       // The event pipeline's lock on each of the issues' hashes (record-occurrences.ts, same keys,
       // same order): a batch that found one of these issues finishes first, and the next one
       // finds no issue and starts a new one, instead of updating a row that is gone.

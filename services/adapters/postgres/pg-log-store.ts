@@ -59,6 +59,9 @@ interface ScanBound {
 /** DECIMAL_NUMBER with an exponent of at most three digits: numeric holds every such number. */
 const STORED_NUMBER = '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$';
 
+/** Records deleted per statement when a deleted project's go. */
+const DELETE_PART_ROWS = 10_000;
+
 export class PgLogStore implements LogStore {
   constructor(
     private readonly db: SqlClient,
@@ -267,6 +270,15 @@ export class PgLogStore implements LogStore {
       );
       return deleted.affectedRows;
     });
+  }
+
+  async deleteLogsOfProject(projectId: number): Promise<void> {
+    // In parts, each its own statement (a project may have millions of records), then the counts.
+    const part = `DELETE FROM logs WHERE ctid = ANY(ARRAY(SELECT ctid FROM logs WHERE project_id = $1 LIMIT ${DELETE_PART_ROWS}))`;
+    for (let deleted = DELETE_PART_ROWS; deleted === DELETE_PART_ROWS;) {
+      deleted = (await this.db.query(part, [projectId])).affectedRows;
+    }
+    await this.db.query('DELETE FROM log_volume WHERE project_id = $1', [projectId]);
   }
 
   async ping(): Promise<void> {

@@ -40,7 +40,11 @@ export class PgMetadataStore implements MetadataStore {
   readonly findProject: TenancyStore['findProject'] = (...a) => this.tenancy.findProject(...a);
   readonly getProject: TenancyStore['getProject'] = (...a) => this.tenancy.getProject(...a);
   readonly listProjects: TenancyStore['listProjects'] = (...a) => this.tenancy.listProjects(...a);
+  readonly deleteProject: TenancyStore['deleteProject'] = (...a) => this.tenancy.deleteProject(...a);
+  readonly listDeletedProjects: TenancyStore['listDeletedProjects'] = (...a) => this.tenancy.listDeletedProjects(...a);
+  readonly forgetDeletedProject: TenancyStore['forgetDeletedProject'] = (...a) => this.tenancy.forgetDeletedProject(...a);
   readonly setProjectRateLimit: TenancyStore['setProjectRateLimit'] = (...a) => this.tenancy.setProjectRateLimit(...a);
+  readonly renameProject: TenancyStore['renameProject'] = (...a) => this.tenancy.renameProject(...a);
   readonly listProjectKeys: TenancyStore['listProjectKeys'] = (...a) => this.tenancy.listProjectKeys(...a);
   readonly createProjectKey: TenancyStore['createProjectKey'] = (...a) => this.tenancy.createProjectKey(...a);
   readonly setProjectKeyActive: TenancyStore['setProjectKeyActive'] = (...a) => this.tenancy.setProjectKeyActive(...a);

@@ -4,6 +4,7 @@
 import type { AssemblyState, BundleAssembly, SourceMapArtifact, SourceMapIndex } from '../../core/ports/source-map-index.ts';
 import { chunk, valuesList, type SqlClient } from './sql-client.ts';
 import { compareText } from '../../core/compare-text.ts';
+import { lockProjectsShared } from './project-locks.ts';
 
 /** An entry's columns, in the order saveSourceMapArtifacts lists its values. */
 const COLUMNS = '(project_id, debug_id, type, url, blob_key, size_bytes, bundle_checksum)';
@@ -68,6 +69,11 @@ export class PgSourceMapIndex implements SourceMapIndex {
     const sorted = [...artifacts].sort((a, b) => compareKeys(a, b));
     // One transaction for every chunk: a failure in a later one returns no replaced key of an earlier one.
     return this.db.transaction(async (tx) => {
+      // First, as everyone writing a project's entries: the project's delete waits for this.
+      await lockProjectsShared(
+        tx,
+        sorted.map((a) => a.projectId),
+      );
       const replaced: string[] = [];
       for (const part of chunk(sorted, 500)) {
         const values = valuesList(

@@ -1,8 +1,16 @@
 // TenancyStore over SQL (PGlite standalone, Postgres distributed): organizations, projects and
 // their DSN keys. A slice of PgMetadataStore; it does not own the SqlClient.
 import { ConflictError } from '../../core/errors.ts';
-import type { GroupingRuleTexts, Organization, Project, ProjectKey, TenancyStore } from '../../core/ports/tenancy-store.ts';
+import type {
+  DeletedProject,
+  GroupingRuleTexts,
+  Organization,
+  Project,
+  ProjectKey,
+  TenancyStore,
+} from '../../core/ports/tenancy-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
+import { lockProjectAlone } from './project-locks.ts';
 import {
   PROJECT_COLUMNS,
   toOrganization,
@@ -13,6 +21,12 @@ import {
   type ProjectRow,
 } from './rows.ts';
 import type { SqlClient } from './sql-client.ts';
+
+/** Issues deleted per transaction when their project is. */
+const DELETE_ISSUES_PART = 1000;
+
+/** Counted event ids deleted per statement when a deleted project is forgotten. */
+const FORGET_PART_ROWS = 10_000;
 
 export class PgTenancyStore implements TenancyStore {
   constructor(private readonly db: SqlClient) {}
@@ -81,6 +95,84 @@ export class PgTenancyStore implements TenancyStore {
       [organizationId],
     );
     return result.rows.map(toProject);
+  }
+
+  async deleteProject(projectId: number, at: Date): Promise<{ publicKeys: string[] } | undefined> {
+    // Its issues first, in parts, each a transaction of its own: one cascade over all of a large
+    // project's issues (their hashes, users, tag values, activity) could outrun the statement
+    // timeout, every time. Each part, and the last transaction, holds the project's lock alone,
+    // which batches and the other writers of its issues take shared first (project-locks.ts).
+    for (let deleted = DELETE_ISSUES_PART; deleted === DELETE_ISSUES_PART;) {
+      deleted = await this.db.transaction(async (tx) => {
+        await lockProjectAlone(tx, projectId);
+        const part = await tx.query(
+          `DELETE FROM issues WHERE id IN (SELECT id FROM issues WHERE project_id = $1 LIMIT ${DELETE_ISSUES_PART})`,
+          [projectId],
+        );
+        return part.affectedRows;
+      });
+    }
+    return this.db.transaction(async (tx) => {
+      await lockProjectAlone(tx, projectId);
+      // The keys first, returned: read before the project's delete, a key added in between went unnamed.
+      const keys = await tx.query<{ public_key: string }>('DELETE FROM project_keys WHERE project_id = $1 RETURNING public_key', [
+        projectId,
+      ]);
+      // Everything with a foreign key to the project goes with it (ON DELETE CASCADE).
+      const deleted = await tx.query<{ organization_id: number; slug: string }>(
+        'DELETE FROM projects WHERE id = $1 RETURNING organization_id, slug',
+        [projectId],
+      );
+      const row = deleted.rows[0];
+      if (!row) return undefined;
+      await tx.query('INSERT INTO deleted_projects (project_id, organization_id, slug, deleted_at) VALUES ($1, $2, $3, $4)', [
+        projectId,
+        row.organization_id,
+        row.slug,
+        at,
+      ]);
+      // Alerts not yet sent would link to pages that are gone; those sent stay in their channel's
+      // history. One being sent now (claimed) goes on, since its attempt is recorded against its row.
+      await tx.query(
+        `DELETE FROM alert_deliveries WHERE project_id = $1 AND status IN ('pending', 'held')
+           AND (claimed_until IS NULL OR claimed_until <= now())`,
+        [projectId],
+      );
+      return { publicKeys: keys.rows.map((key) => key.public_key) };
+    });
+  }
+
+  async listDeletedProjects(before: Date, limit: number): Promise<DeletedProject[]> {
+    const result = await this.db.query<{ project_id: number; organization_id: number; slug: string; deleted_at: Date }>(
+      'SELECT * FROM deleted_projects WHERE deleted_at < $1 ORDER BY deleted_at, project_id LIMIT $2',
+      [before, limit],
+    );
+    return result.rows.map((row) => ({
+      projectId: row.project_id,
+      organizationId: row.organization_id,
+      slug: row.slug,
+      deletedAt: row.deleted_at,
+    }));
+  }
+
+  async forgetDeletedProject(projectId: number): Promise<void> {
+    // In parts, each its own statement: a project counted an event id for every event it kept.
+    const part = `DELETE FROM processed_events WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM processed_events WHERE project_id = $1 LIMIT ${FORGET_PART_ROWS}))`;
+    for (let deleted = FORGET_PART_ROWS; deleted === FORGET_PART_ROWS;) {
+      deleted = (await this.db.query(part, [projectId])).affectedRows;
+    }
+    // Its alerts left unsent: claimed at the delete and then to be retried, or added just after.
+    await this.db.query(`DELETE FROM alert_deliveries WHERE project_id = $1 AND status IN ('pending', 'held')`, [projectId]);
+    await this.db.query('DELETE FROM deleted_projects WHERE project_id = $1', [projectId]);
+  }
+
+  async renameProject(projectId: number, name: string): Promise<Project | undefined> {
+    const result = await this.db.query<ProjectRow>(
+      `UPDATE projects p SET name = $2 WHERE p.id = $1 RETURNING ${PROJECT_COLUMNS}`,
+      [projectId, name],
+    );
+    return result.rows[0] && toProject(result.rows[0]);
   }
 
   async setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void> {

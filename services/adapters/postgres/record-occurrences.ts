@@ -1,4 +1,5 @@
 // The issue side of the path of an event, in SQL: one transaction per batch that
+//   0. locks the batch's projects against their delete, leaving out the events of those gone;
 //   1. takes an advisory lock on every (project, hash) and (project, event id) of the batch, in
 //      sorted order, so two dispatchers never create one issue twice, never count one event
 //      twice, and never wait on each other in a cycle;
@@ -22,15 +23,17 @@ import { MAX_ISSUE_ENVIRONMENTS } from '../../core/ports/issue-store.ts';
 import { applyEventTransitions } from './event-transitions.ts';
 import { chunk, jsonParam, unnestRows, valuesList, type SqlExecutor } from './sql-client.ts';
 import { compareText } from '../../core/compare-text.ts';
+import { lockProjectsShared } from './project-locks.ts';
 
 /** Rows a statement over unnest() arrays takes: no placeholder limit applies, this bounds one message. */
 const ROWS_PER_STATEMENT = 5000;
 
 export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): Promise<OccurrenceResult[]> {
+  const live = await lockLiveProjects(tx, batch);
   const unique = new Map<string, Occurrence>();
   for (const occurrence of batch) {
     const key = eventKey(occurrence.projectId, occurrence.eventId);
-    if (!unique.has(key)) unique.set(key, occurrence);
+    if (!unique.has(key) && live.has(occurrence.projectId)) unique.set(key, occurrence);
   }
   await lockHashesAndEvents(tx, [...unique.values()]);
   // Under those locks, an event id already recorded stays recorded and no one else records it
@@ -68,6 +71,21 @@ export async function recordOccurrences(tx: SqlExecutor, batch: Occurrence[]): P
   await recordTagValues(tx, counted, fresh);
   for (const result of counted) results.set(eventKey(result.projectId, result.eventId), result);
   return batch.map((o) => results.get(eventKey(o.projectId, o.eventId))).filter((r): r is OccurrenceResult => r !== undefined);
+}
+
+/**
+ * The batch's projects that exist, locked against their delete until the batch commits
+ * (project-locks.ts). A project's delete cascades to its issues; a batch that had locked some of
+ * them and then needed the project row (its releases' foreign key) waited on the delete while the
+ * delete waited on it, and Postgres aborted one of the two. Now the delete waits for the batch,
+ * and a batch after the delete finds the project gone and counts its events nowhere
+ * (project_missing).
+ */
+async function lockLiveProjects(tx: SqlExecutor, batch: Occurrence[]): Promise<Set<number>> {
+  const ids = [...new Set(batch.map((o) => o.projectId))];
+  await lockProjectsShared(tx, ids);
+  const result = await tx.query<{ id: number }>('SELECT id FROM projects WHERE id = ANY($1::int[])', [ids]);
+  return new Set(result.rows.map((row) => row.id));
 }
 
 /** The batch's events per issue that existed before it: only those can regress or wake up. */

@@ -35,6 +35,8 @@ export interface AgentCallQuery {
   tool?: string | undefined;
   /** A short id: only calls that touched this issue. */
   issue?: string | undefined;
+  /** Only calls made at or after this moment. */
+  since?: Date | undefined;
   limit: number;
   cursor?: string | undefined;
 }

@@ -115,6 +115,8 @@ export interface EventStore {
   issuesWithEvents(projectId: number, issueIds: number[]): Promise<number[]>;
   /** Deletes every event of these issues of one project (the issues were deleted), in one go. */
   deleteEventsForIssues(projectId: number, issueIds: number[]): Promise<void>;
+  /** Deletes every event of the project (it was deleted); may take a while, and may be repeated. */
+  deleteEventsOfProject(projectId: number): Promise<void>;
   /**
    * Deletes events older than the cutoff (float seconds), or than the start of its UTC hour (the
    * SQL stores) or day (ClickHouse drops day partitions); returns how many went. An error after

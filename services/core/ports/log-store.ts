@@ -88,6 +88,8 @@ export interface LogStore {
   logVolume(filter: LogFilter & { since: number; until: number }, bucketSeconds: number): Promise<LogVolumeCounts>;
   /** Deletes records older than the cutoff (float seconds); returns how many went. */
   deleteLogsBefore(cutoff: number): Promise<number>;
+  /** Deletes every record of the project (it was deleted); may take a while, and may be repeated. */
+  deleteLogsOfProject(projectId: number): Promise<void>;
   /** Resolves when the store answers; used by /healthz. */
   ping(): Promise<void>;
 }

@@ -29,6 +29,14 @@ export interface ProjectKey {
   createdAt: Date;
 }
 
+/** A project deleted whose events, logs, counted event ids and files may still be stored. */
+export interface DeletedProject {
+  projectId: number;
+  organizationId: number;
+  slug: string;
+  deletedAt: Date;
+}
+
 /** A project's grouping rules as the user wrote them (Sentry's text syntax); '' when none. */
 export interface GroupingRuleTexts {
   fingerprintRules: string;
@@ -49,7 +57,20 @@ export interface TenancyStore {
   findProject(organizationId: number, slug: string): Promise<Project | undefined>;
   getProject(id: number): Promise<Project | undefined>;
   listProjects(organizationId: number): Promise<Project[]>;
+  /**
+   * Deletes the project, and with it its DSN keys, tokens, issues, releases, rules, source map
+   * index and undelivered alerts; its slug is free again at once. Its events, logs, counted event
+   * ids and files stay, listed by listDeletedProjects, until forgetDeletedProject. Returns the
+   * public keys it had (for key caches), or undefined when there is no such project.
+   */
+  deleteProject(projectId: number, at: Date): Promise<{ publicKeys: string[] } | undefined>;
+  /** Projects deleted before `before`, oldest first, at most `limit`. */
+  listDeletedProjects(before: Date, limit: number): Promise<DeletedProject[]>;
+  /** Forgets the project's counted event ids and unsent alerts, then the project: the rest of its data is gone. */
+  forgetDeletedProject(projectId: number): Promise<void>;
   setProjectRateLimit(projectId: number, perMinute: number | null): Promise<void>;
+  /** Gives the project another name (its slug stays); the project as now stored, or undefined when there is none. */
+  renameProject(projectId: number, name: string): Promise<Project | undefined>;
   listProjectKeys(projectId: number): Promise<ProjectKey[]>;
   /** Adds an active DSN key to the project (a second DSN, e.g. one per app, that can be disabled alone). */
   createProjectKey(projectId: number, key: { publicKey: string; label: string }): Promise<ProjectKey>;

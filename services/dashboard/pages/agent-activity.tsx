@@ -34,10 +34,12 @@ interface AgentActivityPageProps {
   firstPage: boolean;
   /** Owners: the empty page links to the Agent tokens page, where they mint one. */
   canMintTokens: boolean;
+  /** Whether the project a short id names now existed when the call was made: its issue is linked. */
+  issueExisted: (shortId: string, at: Date) => boolean;
 }
 
 export function AgentActivityPage(props: AgentActivityPageProps) {
-  const { assets, csrf, viewer, organization, href, now, calls, tokens, filters, firstPage, canMintTokens } = props;
+  const { assets, csrf, viewer, organization, href, now, calls, tokens, filters, firstPage, canMintTokens, issueExisted } = props;
   const base = href('settings', 'agent-activity');
   const filtered = filters.token !== undefined || filters.tool !== undefined || filters.issue !== undefined;
   const at = (more: ActivityFilters & { cursor?: string }) => addressOf(base, more);
@@ -93,7 +95,7 @@ export function AgentActivityPage(props: AgentActivityPageProps) {
             </div>
           )
         ) : (
-          <CallTable calls={calls.items} viewer={viewer} now={now} href={href} at={at} filters={filters} />
+          <CallTable calls={calls.items} viewer={viewer} now={now} href={href} at={at} filters={filters} issueExisted={issueExisted} />
         )}
 
         {(calls.nextCursor || !firstPage) && (
@@ -139,9 +141,10 @@ interface CallTableProps {
   href: (...segments: string[]) => string;
   at: (filters: ActivityFilters) => string;
   filters: ActivityFilters;
+  issueExisted: (shortId: string, at: Date) => boolean;
 }
 
-function CallTable({ calls, viewer, now, href, at, filters }: CallTableProps) {
+function CallTable({ calls, viewer, now, href, at, filters, issueExisted }: CallTableProps) {
   return (
     <div class="table-scroll">
       <table class="table activity-table">
@@ -187,11 +190,17 @@ function CallTable({ calls, viewer, now, href, at, filters }: CallTableProps) {
                   <span class="muted">none</span>
                 ) : (
                   <span class="activity-issues">
-                    {call.issues.map((shortId) => (
-                      <a key={shortId} href={href('issues', shortId)}>
-                        {shortId}
-                      </a>
-                    ))}
+                    {call.issues.map((shortId) =>
+                      issueExisted(shortId, call.at) ? (
+                        <a key={shortId} href={href('issues', shortId)}>
+                          {shortId}
+                        </a>
+                      ) : (
+                        <span key={shortId} class="muted" title="Its project was deleted">
+                          {shortId}
+                        </span>
+                      ),
+                    )}
                   </span>
                 )}
               </td>

@@ -2,13 +2,15 @@
 // with a copy button (for people who may read DSNs; others see where an admin finds it), the
 // live installation state, and the SDK snippets of the install guides
 // (mcp/bootstrap/install-guide.ts: the same steps the agent-facing guides serve), one platform
-// at a time, chosen by plain links.
+// at a time, chosen by plain links; for people who may manage projects, its name and the way to
+// delete it.
 import type { Project } from '../../core/ports/metadata-store.ts';
 import type { InstallationState } from '../../core/projects/installation-state.ts';
 import type { User } from '../../core/ports/user-store.ts';
 import { GUIDE_PLATFORMS, installSteps } from '../../core/projects/install-guide.ts';
 import type { AssetSet } from '../assets/asset-store.ts';
 import { AppShell } from '../components/app-shell.tsx';
+import { CsrfField } from '../components/auth-card.tsx';
 import { Installation } from './project-installation.tsx';
 import { CopyBox, Notice, ProjectHeader, type FormNotice } from './project-parts.tsx';
 
@@ -28,6 +30,10 @@ interface ProjectPageProps {
   href: (...segments: string[]) => string;
   now: Date;
   notice?: FormNotice | undefined;
+  /** What the rename form answered (saved, or refused), shown by the form. */
+  nameNotice?: FormNotice | undefined;
+  /** A refused rename's typed name, kept in its field. */
+  typedName?: string | undefined;
   /** For people who may manage alerts: the project's Alert rules page. */
   alertRulesHref?: string | undefined;
 }
@@ -36,7 +42,7 @@ interface ProjectPageProps {
 const DSN_PLACEHOLDER = '<DSN of this project: an admin or owner sees it on this page>';
 
 export function ProjectPage(props: ProjectPageProps) {
-  const { assets, csrf, viewer, organization, project, dsn, canManage, platform, installation, href, now, notice, alertRulesHref } = props;
+  const { assets, csrf, viewer, organization, project, dsn, canManage, platform, installation, href, now, notice, nameNotice, typedName, alertRulesHref } = props;
   const base = href('projects', project.slug);
   const steps = installSteps(platform, dsn ?? DSN_PLACEHOLDER);
   return (
@@ -101,6 +107,36 @@ export function ProjectPage(props: ProjectPageProps) {
             <p class="hint">
               <a href={alertRulesHref}>Alert rules</a> send this project's new issues, regressions and spikes to your webhook channels.
             </p>
+          </section>
+        )}
+
+        {canManage && (
+          <section class="project-section" aria-labelledby="name-heading">
+            <h2 id="name-heading">Name</h2>
+            <Notice notice={nameNotice} />
+            <form class="inline-form" method="post" action={`${base}/name#name-heading`}>
+              <CsrfField token={csrf} />
+              <div class="field">
+                <label for="project-name">Project name</label>
+                <input id="project-name" name="name" type="text" required maxLength={100} value={typedName ?? project.name} />
+              </div>
+              <button class="button" type="submit">
+                Rename
+              </button>
+              <p class="hint inline-form-hint">
+                The slug, <code>{project.slug}</code>, stays: issue ids, links, the API and sentry-cli's <code>SENTRY_PROJECT</code> use it.
+              </p>
+            </form>
+          </section>
+        )}
+
+        {canManage && (
+          <section class="project-section project-danger" aria-labelledby="delete-heading">
+            <h2 id="delete-heading">Delete the project</h2>
+            <p class="hint">Its issues, events, logs, source maps, keys and rules go for good; the next page says what and asks you to confirm.</p>
+            <a class="button button-danger" href={`${base}/delete`}>
+              Delete project…
+            </a>
           </section>
         )}
       </div>

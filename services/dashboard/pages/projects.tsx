@@ -20,15 +20,19 @@ interface ProjectsPageProps {
   now: Date;
   /** A refused creation: the reason, and what was typed, kept in the form. */
   refused?: { notice: FormNotice; name: string; slug: string } | undefined;
+  /** What a form that led here did (a project deleted). */
+  notice?: FormNotice | undefined;
 }
 
 const count = new Intl.NumberFormat('en-US');
 
-export function ProjectsPage({ assets, csrf, viewer, organization, projects, canCreate, href, now, refused }: ProjectsPageProps) {
+export function ProjectsPage(props: ProjectsPageProps) {
+  const { assets, csrf, viewer, organization, projects, canCreate, href, now, refused, notice } = props;
   return (
     <AppShell title="Projects" assets={assets} organization={organization} current="projects" viewer={viewer} csrf={csrf}>
       <div class="projects">
         <h1>Projects</h1>
+        <Notice notice={notice} />
         {canCreate && (
           <section class="project-create" aria-labelledby="create-heading">
             <h2 id="create-heading">Create a project</h2>

@@ -18,12 +18,18 @@ export const agentActivityRoutes: OrganizationRoute[] = [
       page.require('agent_activity');
       const filters = readFilters(page.ctx.query);
       const cursor = text(page.ctx.query.cursor);
+      // A deleted project's slug may name a new project since: its short ids name the new one's
+      // issues, and calls made before that project existed were about the deleted one's.
+      const projects = await page.deps.metadata.listProjects(page.organization.id);
+      const createdAt = new Map(projects.map((project) => [project.slug, project.createdAt]));
+      const issueSlug = filters.issue && parseShortId(filters.issue)?.projectSlug;
       const [calls, tokens] = await Promise.all([
         page.deps.metadata.listAgentCalls({
           organizationId: page.organization.id,
           tokenId: filters.token,
           tool: filters.tool,
           issue: filters.issue,
+          since: issueSlug ? createdAt.get(issueSlug) : undefined,
           limit: PAGE_SIZE,
           cursor: cursor || undefined,
         }),
@@ -43,6 +49,11 @@ export const agentActivityRoutes: OrganizationRoute[] = [
           filters,
           firstPage: !cursor,
           canMintTokens: page.can('agent_tokens'),
+          // A short id links to its issue only when the call was made in its project's lifetime.
+          issueExisted: (shortId: string, at: Date) => {
+            const since = createdAt.get(parseShortId(shortId)?.projectSlug ?? '');
+            return since !== undefined && at >= since;
+          },
         }),
       );
     },

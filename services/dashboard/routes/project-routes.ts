@@ -1,6 +1,6 @@
 // The Projects pages (/organizations/{org}/projects/...): the list and the form creating a
 // project, a project's Set-up page and its live installation state (an htmx fragment), and its
-// DSN keys tab with the rate limit. Each calls the domain operation the CLI, the REST API and the
+// DSN keys tab with the rate limit, renaming it, and the page that deletes it. Each calls the domain operation the CLI, the REST API and the
 // MCP tools call (core/provisioning, core/projects); creating and the keys tab need the
 // `projects` capability, checked here for every page and form.
 import { h } from 'preact';
@@ -17,10 +17,11 @@ import {
   setEventRateLimit,
   setKeyActiveIn,
 } from '../../core/provisioning/project-keys.ts';
-import { createProject } from '../../core/provisioning/projects.ts';
+import { createProject, deleteProject, renameProject } from '../../core/provisioning/projects.ts';
 import { GUIDE_PLATFORMS, isGuidePlatform } from '../../core/projects/install-guide.ts';
 import type { OrganizationPage, OrganizationRoute } from '../organization-page.ts';
 import { Installation } from '../pages/project-installation.tsx';
+import { ProjectDeletePage } from '../pages/project-delete.tsx';
 import { ProjectKeysPage } from '../pages/project-keys.tsx';
 import { ProjectPage } from '../pages/project.tsx';
 import { ProjectsPage } from '../pages/projects.tsx';
@@ -32,11 +33,14 @@ const DAY_SECONDS = 86_400;
 /** What a redirect's ?saved= says on the page it lands on. */
 const SAVED: Record<string, string> = {
   created: 'The project is created. Point an SDK at its DSN and send the test event.',
+  renamed: 'The project is renamed.',
   'key-added': 'The key is added.',
   'key-disabled': 'The key is disabled: its events are refused.',
   'key-enabled': 'The key is enabled.',
   'rate-limit': 'The rate limit is saved.',
   'rate-limit-default': 'The project uses the instance default rate limit again.',
+  deleted:
+    'The project is deleted. Ingest refuses its DSN keys (in a cluster within 30 seconds), and its stored events, logs and source maps are erased within 15 minutes.',
 };
 
 const savedNotice = (page: OrganizationPage): FormNotice | undefined => {
@@ -80,6 +84,7 @@ async function listPage(page: OrganizationPage, status: number, refused?: { noti
       href: page.href,
       now: page.now(),
       refused,
+      notice: savedNotice(page),
     }),
   );
 }
@@ -107,6 +112,69 @@ async function keysPage(
       href: page.href,
       now: page.now(),
       notice: notice ?? savedOn(page),
+    }),
+  );
+}
+
+async function deletePage(
+  page: OrganizationPage,
+  project: Project,
+  status: number,
+  refused?: { notice: FormNotice; typed: string },
+) {
+  const [issues, keys, sourceMaps] = await Promise.all([
+    page.deps.metadata.countIssues({ projectId: project.id, status: 'all' }),
+    page.deps.metadata.listProjectKeys(project.id),
+    page.deps.metadata.countSourceMapArtifacts(project.id),
+  ]);
+  page.send(
+    status,
+    h(ProjectDeletePage, {
+      assets: page.assets,
+      organization: page.organization.slug,
+      viewer: page.viewer,
+      csrf: page.csrf,
+      project,
+      issues,
+      keys: keys.length,
+      sourceMaps,
+      action: page.href('projects', project.slug, 'delete'),
+      back: page.href('projects', project.slug),
+      refused,
+    }),
+  );
+}
+
+/** The Set-up page; `refused`, a rename refused, with what was typed. */
+async function setupPage(
+  page: OrganizationPage,
+  project: Project,
+  status: number,
+  refused?: { notice: FormNotice; typed: string },
+) {
+  const canManage = page.can('projects');
+  const keys = canManage ? await page.deps.metadata.listProjectKeys(project.id) : [];
+  const active = keys.find((key) => key.active);
+  const asked = String(page.ctx.query.platform ?? '');
+  const renamed = page.ctx.query.saved === 'renamed';
+  page.send(
+    status,
+    h(ProjectPage, {
+      assets: page.assets,
+      csrf: page.csrf,
+      viewer: page.viewer,
+      organization: page.organization.slug,
+      project,
+      dsn: active && formatDsn(page.deps.baseUrl, active.publicKey, project.id),
+      canManage,
+      platform: isGuidePlatform(asked) ? asked : GUIDE_PLATFORMS[0].name,
+      installation: await installationState(page.deps, project, page.now()),
+      href: page.href,
+      now: page.now(),
+      // The rename form's answer shows by the form, where the page opens (#name-heading).
+      ...(renamed ? { nameNotice: savedNotice(page) } : { notice: savedNotice(page) }),
+      ...(refused && { nameNotice: refused.notice, typedName: refused.typed }),
+      alertRulesHref: page.can('alerts') ? page.href('projects', project.slug, 'alert-rules') : undefined,
     }),
   );
 }
@@ -162,30 +230,24 @@ export const projectRoutes: OrganizationRoute[] = [
   {
     method: 'GET',
     path: /^projects\/([^/]+)$/,
+    handle: async (page, [slug]) => setupPage(page, await projectOf(page, slug!), 200),
+  },
+  {
+    method: 'POST',
+    path: /^projects\/([^/]+)\/name$/,
     async handle(page, [slug]) {
+      page.require('projects');
       const project = await projectOf(page, slug!);
-      const canManage = page.can('projects');
-      const keys = canManage ? await page.deps.metadata.listProjectKeys(project.id) : [];
-      const active = keys.find((key) => key.active);
-      const asked = String(page.ctx.query.platform ?? '');
-      page.send(
-        200,
-        h(ProjectPage, {
-          assets: page.assets,
-          csrf: page.csrf,
-          viewer: page.viewer,
-          organization: page.organization.slug,
-          project,
-          dsn: active && formatDsn(page.deps.baseUrl, active.publicKey, project.id),
-          canManage,
-          platform: isGuidePlatform(asked) ? asked : GUIDE_PLATFORMS[0].name,
-          installation: await installationState(page.deps, project, page.now()),
-          href: page.href,
-          now: page.now(),
-          notice: savedNotice(page),
-          alertRulesHref: page.can('alerts') ? page.href('projects', project.slug, 'alert-rules') : undefined,
-        }),
-      );
+      const form = await page.form();
+      if (!form) return;
+      const typed = field(form, 'name');
+      try {
+        await renameProject(page.deps.metadata, project, typed);
+      } catch (error) {
+        if (!(error instanceof UserInputError)) throw error;
+        return setupPage(page, project, 400, { notice: { kind: 'error', text: capitalize(error.message) }, typed });
+      }
+      page.seeOther(`${page.href('projects', project.slug)}?saved=renamed#name-heading`);
     },
   },
   {
@@ -250,6 +312,32 @@ export const projectRoutes: OrganizationRoute[] = [
       await setKeyActiveIn(page.deps.metadata, project, publicKey!, active === 'true');
       page.deps.keysChanged?.(publicKey);
       page.seeOther(`${page.href('projects', project.slug, 'keys')}?saved=${active === 'true' ? 'key-enabled' : 'key-disabled'}`);
+    },
+  },
+  {
+    method: 'GET',
+    path: /^projects\/([^/]+)\/delete$/,
+    async handle(page, [slug]) {
+      page.require('projects');
+      await deletePage(page, await projectOf(page, slug!), 200);
+    },
+  },
+  {
+    method: 'POST',
+    path: /^projects\/([^/]+)\/delete$/,
+    async handle(page, [slug]) {
+      page.require('projects');
+      const project = await projectOf(page, slug!);
+      const form = await page.form();
+      if (!form) return;
+      const typed = field(form, 'slug').trim();
+      if (typed !== project.slug) {
+        const text = `"${typed.slice(0, 60)}" is not this project's slug: type ${project.slug} to delete it, or Cancel.`;
+        return deletePage(page, project, 400, { notice: { kind: 'error', text }, typed });
+      }
+      const { publicKeys } = await deleteProject(page.deps.metadata, project, page.now());
+      for (const key of publicKeys) page.deps.keysChanged?.(key);
+      page.seeOther(`${page.href('projects')}?saved=deleted`);
     },
   },
   {

@@ -6,7 +6,13 @@ import { ALERT_OPERATIONS } from './alert-operations.ts';
 import { USER_OPERATIONS } from './user-operations.ts';
 import { GROUPING_RULES_OPERATIONS } from './grouping-rules-operations.ts';
 import { createAgentToken, listAgentTokens, revokeAgentToken } from '../../core/provisioning/agent-tokens.ts';
-import { createProject, listProjectsWithDsns } from '../../core/provisioning/projects.ts';
+import {
+  createProject,
+  deleteProject,
+  listProjectsWithDsns,
+  PROJECT_DELETED,
+  renameProject,
+} from '../../core/provisioning/projects.ts';
 import { setEventRateLimit } from '../../core/provisioning/project-keys.ts';
 import {
   createUploadToken,
@@ -70,6 +76,27 @@ export const ADMIN_OPERATIONS = {
       return {
         projects: projects.map(({ project, dsns }) => ({ id: project.id, slug: project.slug, name: project.name, dsns })),
       };
+    },
+  },
+  renameproject: {
+    input: z.object({ project: z.string().min(1), name: z.string(), organization }),
+    async run(ctx: AdminContext, input: { project: string; name: string; organization?: string }) {
+      const organization = await resolveOrganization(ctx.metadata, input.organization);
+      const renamed = await renameProject(
+        ctx.metadata,
+        await findProjectIn(ctx.metadata, organization, input.project),
+        input.name,
+      );
+      return { project: renamed.slug, name: renamed.name };
+    },
+  },
+  deleteproject: {
+    input: z.object({ project: z.string().min(1), organization }),
+    async run(ctx: AdminContext, input: { project: string; organization?: string }) {
+      const organization = await resolveOrganization(ctx.metadata, input.organization);
+      const project = await findProjectIn(ctx.metadata, organization, input.project);
+      for (const key of (await deleteProject(ctx.metadata, project, new Date())).publicKeys) ctx.keysChanged?.(key);
+      return { project: project.slug, organization: organization.slug, deleted: PROJECT_DELETED };
     },
   },
   createtoken: {

@@ -243,3 +243,25 @@ describe('who may see agent activity', () => {
     }
   });
 });
+
+describe('the Agent activity page after a project is deleted and its slug reused', () => {
+  it("keeps the deleted project's calls, unlinked, and the new project's issue of the same short id finds none of them", async () => {
+    const owner = await signedInPerson(server, 'owner');
+    await runCliJson(['deleteproject', '--project', p.projectSlug, '--confirm', p.projectSlug], server.env);
+    // Organization-wide, the token provision made stays; provision makes one of that name again.
+    await runCliJson(['revoketoken', `admin-${p.projectSlug}`], server.env);
+    const again = await provision(server, 'Activity App');
+    expect(again.projectSlug).toBe(p.projectSlug);
+    const sent = await rawRequest(envelopeUrlOf(server, again), {
+      body: eventEnvelope({ event_id: newEventId(), level: 'error', message: 'a new project, the same slug', platform: 'node' }),
+    });
+    expect(sent.status).toBe(200);
+    // The new project's first issue has the short id the deleted project's first issue had.
+    expect((await waitForIssue(server, again, 'a new project, the same slug')).shortId).toBe(shortId);
+
+    const all = (await owner.client.get(PAGE)).html;
+    expect(all).toContain(`<span class="muted" title="Its project was deleted">${shortId}</span>`);
+    expect(all).not.toContain(`href="${ORG}/issues/${shortId}"`);
+    expect((await owner.client.get(`${PAGE}?issue=${shortId}`)).html).toContain('No call matches these filters.');
+  });
+});

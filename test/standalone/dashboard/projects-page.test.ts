@@ -1,13 +1,13 @@
 // The Projects pages in a real browser against a real server: the list, creating a project
 // (its DSN, the install guides' steps), the installation state flipping on the open page (htmx
 // polling) as a real @sentry/node client sends the test event and then a real error, the DSN
-// keys tab (add, disable: ingest refuses the key, enable) and the rate limit, and what a member
-// may not do, refused at the HTTP level.
-import { randomUUID } from 'node:crypto';
+// keys tab (add, disable: ingest refuses the key, enable) and the rate limit, renaming and deleting
+// a project, and what a member may not do, refused at the HTTP level.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckedPage } from '../../support/browser.ts';
+import { dsnStatus } from '../../support/dsn-status.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
 import { provision, REPO_ROOT, runProcess, type StandaloneServer } from '../../support/standalone-server.ts';
 import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
@@ -28,17 +28,8 @@ async function sdk(dsn: string, kind: 'test-event' | 'error'): Promise<void> {
   expect(result.code).toBe(0);
 }
 
-/** One event posted with a DSN, as an SDK would: the status ingest answers. */
-async function ingestStatus(dsn: string): Promise<number> {
-  const { username: key, pathname } = new URL(dsn);
-  const response = await fetch(`${server.url}/api${pathname}/store/?sentry_key=${key}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), message: 'key check', level: 'info' }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+/** The status ingest answers an event sent with the DSN. */
+const ingestStatus = (dsn: string) => dsnStatus(server.url, dsn);
 
 /** Marks the loaded document; the mark survives only while the page is not reloaded. */
 async function markDocument(page: Page): Promise<() => Promise<boolean>> {
@@ -233,6 +224,99 @@ describe("a project's DSN keys and rate limit", () => {
   });
 });
 
+describe('renaming a project', () => {
+  it('renames it from its Set-up page, keeping its slug, and refuses a blank name keeping what was typed', async () => {
+    await provision(server, 'Old Name');
+    const admin = await signedInPerson(server, 'admin');
+    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects/old-name`, {
+      cookies: admin.client.jar,
+      screenshot: 'project-rename',
+    });
+    try {
+      const { page } = checked;
+      const name = page.getByLabel('Project name');
+      expect(await name.inputValue()).toBe('Old Name');
+      await name.fill('Storefront');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.waitForURL(`${server.url}${ORG}/projects/old-name?saved=renamed#name-heading`);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Storefront');
+      await expect(page.locator('.notice-saved').textContent()).resolves.toBe('The project is renamed.');
+
+      await name.fill('   ');
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Rename' }).click(),
+      ]);
+      await page.waitForLoadState('load');
+      expect(refused.status()).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('A project needs a name of 1 to 100 characters');
+      // The answer opens at the form, where the refusal is, not at the top of a long page.
+      expect(new URL(page.url()).hash).toBe('#name-heading');
+      await checked.recheck('project-rename-refused');
+    } finally {
+      await checked.close();
+    }
+    const list = (await admin.client.get(`${ORG}/projects`)).html;
+    expect(list).toContain('Storefront');
+    expect(list).not.toContain('Old Name');
+  });
+});
+
+describe('deleting a project', () => {
+  it('asks for the slug, deletes the project (its DSN refused, its slug free at once) and says when its data goes', async () => {
+    const p = await provision(server, 'Doomed App');
+    expect(await ingestStatus(p.dsn)).toBe(200);
+    const admin = await signedInPerson(server, 'admin');
+    const checked = await openCheckedPage(browser, `${server.url}${ORG}/projects/doomed-app`, {
+      cookies: admin.client.jar,
+      screenshot: 'project-delete-section',
+    });
+    try {
+      const { page } = checked;
+      await page.getByRole('link', { name: 'Delete project…' }).click();
+      await page.waitForURL(`${server.url}${ORG}/projects/doomed-app/delete`);
+      await checked.recheck('project-delete');
+      await expect(page.locator('.project-delete ul').textContent()).resolves.toContain(
+        'its 1 DSN key: SDKs that send to it are refused (in a cluster within 30 seconds);',
+      );
+      const slug = page.getByLabel("Type the project's slug, doomed-app, to confirm");
+      await slug.fill('doomed');
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Delete project' }).click(),
+      ]);
+      await page.waitForLoadState('load');
+      expect(refused.status()).toBe(400);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(
+        `"doomed" is not this project's slug: type doomed-app to delete it, or Cancel.`,
+      );
+      expect(await slug.inputValue()).toBe('doomed');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await checked.recheck('project-delete-refused-narrow');
+      expect(await ingestStatus(p.dsn)).toBe(200);
+
+      await slug.fill('doomed-app');
+      await page.getByRole('button', { name: 'Delete project' }).click();
+      await page.waitForURL(`${server.url}${ORG}/projects?saved=deleted`);
+      await expect(page.locator('.notice-saved').textContent()).resolves.toBe(
+        'The project is deleted. Ingest refuses its DSN keys (in a cluster within 30 seconds), and its stored events, logs and source maps are erased within 15 minutes.',
+      );
+      expect(await page.getByRole('link', { name: 'Doomed App', exact: true }).count()).toBe(0);
+      await checked.recheck('projects-after-delete');
+    } finally {
+      await checked.close();
+    }
+    expect(await ingestStatus(p.dsn)).toBe(403);
+    expect((await admin.client.get(`${ORG}/projects/doomed-app`)).status).toBe(404);
+    expect((await admin.client.get(`${ORG}/projects/doomed-app/delete`)).status).toBe(404);
+    // The slug is free for a new project, with a DSN of its own.
+    const csrf = await admin.client.token(`${ORG}/projects`);
+    const again = await admin.client.post(`${ORG}/projects`, { csrf, name: 'Doomed App' });
+    expect(again.location).toBe(`${ORG}/projects/doomed-app?saved=created`);
+    expect((await admin.client.get(`${ORG}/projects/doomed-app`)).html).not.toContain(`${p.publicKey}@`);
+  });
+});
+
 describe('the Set-up page without an active key, and addresses that name nothing', () => {
   it('says no key is active (and shows no DSN) once its only key is disabled; unknown projects and keys are 404', async () => {
     const p = await provision(server, 'Keyless');
@@ -278,6 +362,8 @@ describe('a member', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await checked.recheck('project-member-narrow');
       expect(await page.getByRole('link', { name: 'DSN keys' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Delete project…' }).count()).toBe(0);
+      expect(await page.getByLabel('Project name').count()).toBe(0);
       expect(await page.locator('#installation').getAttribute('data-verdict')).toBe('waiting_for_first_event');
       expect(await page.content()).not.toContain(p.publicKey);
     } finally {
@@ -291,8 +377,11 @@ describe('a member', () => {
       await member.client.post(`${base}/keys`, { csrf, label: 'Sneaky' }),
       await member.client.post(`${base}/keys/${p.publicKey}/active`, { csrf, active: 'false' }),
       await member.client.post(`${base}/rate-limit`, { csrf, eventsPerMinute: '0' }),
+      await member.client.post(`${base}/name`, { csrf, name: 'Renamed' }),
+      await member.client.get(`${base}/delete`),
+      await member.client.post(`${base}/delete`, { csrf, slug: 'member-view' }),
     ];
-    expect(refused.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403]);
+    expect(refused.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 403, 403, 403]);
     expect(refused[1]!.html).toContain('this needs the owner or admin role; you are member');
     expect(await ingestStatus(p.dsn)).toBe(200);
     const projects = (await member.client.get(`${ORG}/projects`)).html;

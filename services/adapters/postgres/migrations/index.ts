@@ -34,6 +34,7 @@ import processedEventsKept from './0032-processed-events-kept.ts';
 import deliveriesByIssue from './0033-deliveries-by-issue.ts';
 import issueReleaseTimes from './0034-issue-release-times.ts';
 import uploadTokenCreators from './0035-upload-token-creators.ts';
+import deletedProjects from './0036-deleted-projects.ts';
 
 export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0001-initial', sql: initial },
@@ -71,4 +72,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: string; sql: string }> = [
   { version: '0033-deliveries-by-issue', sql: deliveriesByIssue },
   { version: '0034-issue-release-times', sql: issueReleaseTimes },
   { version: '0035-upload-token-creators', sql: uploadTokenCreators },
+  { version: '0036-deleted-projects', sql: deletedProjects },
 ];
