@@ -7,7 +7,6 @@
 // assets/style.css and never a style attribute or inline script, which the policy refuses.
 import type Koa from 'koa';
 import { h } from 'preact';
-import type { Logger } from '../runtime/logger.ts';
 import { serveAsset } from './assets/asset-routes.ts';
 import { ASSET_PREFIX, loadAssets, type AssetSet } from './assets/asset-store.ts';
 import { ERROR_STATUS } from '../runtime/http.ts';
@@ -22,10 +21,6 @@ import { signInRoutes } from './sign-in-routes.ts';
 import type { OrganizationDeps } from './organization-page.ts';
 import { organizationRoutes } from './organization-routes.ts';
 
-interface DashboardDeps extends OrganizationDeps {
-  logger: Logger;
-}
-
 interface Handlers {
   signIn: ReturnType<typeof signInRoutes>;
   oidc: ReturnType<typeof oidcRoutes>;
@@ -33,7 +28,7 @@ interface Handlers {
   organizations: ReturnType<typeof organizationRoutes>;
 }
 
-export function dashboardRoutes(deps: DashboardDeps): Koa.Middleware {
+export function dashboardRoutes(deps: OrganizationDeps): Koa.Middleware {
   // Loaded by the first dashboard request, not at construction: from source (every unit test
   // that builds the mcp app) loading means an esbuild run. A failure is logged and retried.
   let assets: Promise<AssetSet> | undefined;

@@ -13,6 +13,7 @@ import type { EventStore } from '../core/ports/event-store.ts';
 import type { LogStore } from '../core/ports/log-store.ts';
 import type { MetadataStore, Organization } from '../core/ports/metadata-store.ts';
 import type { User } from '../core/ports/user-store.ts';
+import type { Logger } from '../runtime/logger.ts';
 import type { AssetSet } from './assets/asset-store.ts';
 import type { Signed } from './auth/current-session.ts';
 import type { SignInDeps } from './sign-in-routes.ts';
@@ -36,6 +37,8 @@ export interface OrganizationDeps extends SignInDeps, AlertManagementDeps {
    * its cache's refresh time.
    */
   keysChanged?: (publicKey?: string) => void;
+  /** The server's log: a project's delete is written there with who deleted it. */
+  logger: Logger;
   now?: () => number;
 }
 

@@ -17,6 +17,7 @@ import {
   tempDataDir,
 } from '../support/standalone-server.ts';
 import { metricTotal } from '../support/metrics.ts';
+import { logLines } from '../support/log-lines.ts';
 
 const WARNING = 'the data directory was open to other users; made it private (mode 700)';
 
@@ -43,15 +44,6 @@ async function openToOthers(dir: string): Promise<string[]> {
     }
   }
   return found;
-}
-
-/** The JSON log lines in some output whose message is `msg`. */
-function logLines(output: string, msg: string): Array<Record<string, unknown>> {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.msg === msg);
 }
 
 describe('errata start', () => {

@@ -1,11 +1,13 @@
 // Renaming and deleting a project through the management API and the CLI, on a running standalone
 // server: an admin token of the organization (or of the project) renames it (the slug stays) or
-// deletes it, the server's ingest refuses its DSN at once, its tokens stop working, the CLI asks for
-// the slug twice, and the projects left are untouched. (The dashboard's form: dashboard/projects-page.test.ts; the purge of the stored data:
-// services/dispatcher/project-purge.test.ts.)
+// deletes it, the server's ingest refuses its DSN at once, its tokens stop working, the API and
+// the CLI ask for the slug twice, the server's log names who deleted it, and the projects left
+// are untouched. (The dashboard's form: dashboard/projects-page.test.ts; the purge of the stored
+// data: services/dispatcher/project-purge.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dsnStatus } from '../support/dsn-status.ts';
+import { logLines } from '../support/log-lines.ts';
 import {
   apiRequest,
   provision,
@@ -18,7 +20,8 @@ import {
 
 let server: StandaloneServer;
 beforeAll(async () => {
-  server = await startServer();
+  // At info, where the server logs who deleted a project (the suites' servers log warnings only).
+  server = await startServer({ env: { ERRATA_LOG_LEVEL: 'info' } });
 });
 afterAll(() => stopAndRemove(server));
 
@@ -77,13 +80,34 @@ describe('deleting a project through the API', () => {
     // A token limited to another project sees no such project.
     expect((await apiRequest(server, 'DELETE', `${base}/api-doomed`, keptAdmin)).status).toBe(404);
     expect((await apiRequest(server, 'DELETE', `${base}/api-doomed?force=1`, doomed.token)).status).toBe(400);
+    // The slug again, as the dashboard and the CLI ask for it: nothing of the project comes back.
+    const unconfirmed = await apiRequest(server, 'DELETE', `${base}/api-doomed`, doomed.token);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.error.message).toBe(
+      'no ?confirm: add ?confirm=api-doomed to delete the project with everything in it; nothing was deleted',
+    );
+    const mistyped = await apiRequest(server, 'DELETE', `${base}/api-doomed?confirm=api-kept`, doomed.token);
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.body.error.message).toMatch(/^\?confirm=api-kept, not the project's slug: add \?confirm=api-doomed /);
+    expect(await ingestStatus(doomed.dsn)).toBe(200);
+    expect(server.output()).not.toContain('project deleted');
 
-    const deleted = await apiRequest(server, 'DELETE', `${base}/api-doomed`, doomed.token);
+    const deleted = await apiRequest(server, 'DELETE', `${base}/api-doomed?confirm=api-doomed`, doomed.token);
     expect(deleted.status).toBe(200);
     expect(deleted.body.deleted).toEqual({ organization: 'default', project: 'api-doomed' });
     expect(deleted.body.effects).toContain('its stored events, logs and source maps are erased within 15 minutes');
     expect(await ingestStatus(doomed.dsn)).toBe(403);
-    expect((await apiRequest(server, 'DELETE', `${base}/api-doomed`, doomed.token)).status).toBe(404);
+    // The server's log says which token deleted it.
+    const logged = logLines(server.output(), 'project deleted');
+    expect(logged).toEqual([
+      expect.objectContaining({
+        organization: 'default',
+        project: 'api-doomed',
+        projectId: doomed.projectId,
+        byToken: 'admin-api-doomed',
+      }),
+    ]);
+    expect((await apiRequest(server, 'DELETE', `${base}/api-doomed?confirm=api-doomed`, doomed.token)).status).toBe(404);
     expect((await apiRequest(server, 'GET', `${base}/api-doomed/issues`, scoped)).status).toBe(401);
     expect(await projectSlugs()).not.toContain('api-doomed');
 

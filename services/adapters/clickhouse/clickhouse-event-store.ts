@@ -312,7 +312,7 @@ export class ClickHouseEventStore implements EventStore {
     return insertFirstWrites(this.client, this.table, rows, (r) => `${r.project_id}:${r.event_id}`, this.versions, EVENT_LINES);
   }
 
-  /** Waits until no mutation of the table is pending (ours, and any other started before it). */
+  /** The events table, as delete-mutation.ts's deletes take it. */
   private at() {
     return { client: this.client, database: this.database, table: 'events' as const, readLimitSeconds: this.readLimitSeconds };
   }

@@ -202,9 +202,11 @@ export class PgIssueStore implements IssueStore {
       );
       // Hashes, users and activity go by cascade. The counted event ids stay, until retention
       // forgets them, as the deletion's tombstones: a batch retried, or read again from the
-      // queue, counted their events again, in a new issue (record-occurrences.ts).
+      // queue, counted their events again, in a new issue (record-occurrences.ts). Rows locked in
+      // id order, as changeIssues locks them: in the table's order the two could deadlock.
       const deleted = await tx.query<{ id: number }>(
-        'DELETE FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id',
+        `DELETE FROM issues WHERE id IN (
+           SELECT id FROM issues WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE) RETURNING id`,
         [projectId, issueIds],
       );
       // Their alerts not yet sent are withdrawn: they would link to a page that answers 404. One

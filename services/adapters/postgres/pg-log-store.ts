@@ -14,6 +14,7 @@ import {
 import { decodeLogCursor, encodeLogCursor } from '../../core/logs/log-cursor.ts';
 import type { CursorKey } from '../../core/ports/page.ts';
 import { chunk, containsPattern, jsonParam, valuesList, type SqlClient, type SqlExecutor } from './sql-client.ts';
+import { deletePartSql, deleteWhileFull } from './delete-in-parts.ts';
 import { DECIMAL_NUMBER, searchesContent } from '../../core/search/log-search.ts';
 
 interface LogRow {
@@ -273,11 +274,9 @@ export class PgLogStore implements LogStore {
   }
 
   async deleteLogsOfProject(projectId: number): Promise<void> {
-    // In parts, each its own statement (a project may have millions of records), then the counts.
-    const part = `DELETE FROM logs WHERE ctid = ANY(ARRAY(SELECT ctid FROM logs WHERE project_id = $1 LIMIT ${DELETE_PART_ROWS}))`;
-    for (let deleted = DELETE_PART_ROWS; deleted === DELETE_PART_ROWS;) {
-      deleted = (await this.db.query(part, [projectId])).affectedRows;
-    }
+    // In parts (a project may have millions of records), then the counts.
+    const part = deletePartSql('logs', 'project_id = $1', DELETE_PART_ROWS);
+    await deleteWhileFull(DELETE_PART_ROWS, async () => (await this.db.query(part, [projectId])).affectedRows);
     await this.db.query('DELETE FROM log_volume WHERE project_id = $1', [projectId]);
   }
 

@@ -10,6 +10,7 @@ import type {
   TenancyStore,
 } from '../../core/ports/tenancy-store.ts';
 import { isUniqueViolation } from './pg-errors.ts';
+import { deletePartSql, deleteWhileFull } from './delete-in-parts.ts';
 import { lockProjectAlone } from './project-locks.ts';
 import {
   PROJECT_COLUMNS,
@@ -102,16 +103,18 @@ export class PgTenancyStore implements TenancyStore {
     // project's issues (their hashes, users, tag values, activity) could outrun the statement
     // timeout, every time. Each part, and the last transaction, holds the project's lock alone,
     // which batches and the other writers of its issues take shared first (project-locks.ts).
-    for (let deleted = DELETE_ISSUES_PART; deleted === DELETE_ISSUES_PART;) {
-      deleted = await this.db.transaction(async (tx) => {
+    // Rows are locked in id order, as triage and snooze expiry lock them (pg-issue-store.ts), which
+    // do not take the project's lock: in the table's order the two could deadlock.
+    await deleteWhileFull(DELETE_ISSUES_PART, () =>
+      this.db.transaction(async (tx) => {
         await lockProjectAlone(tx, projectId);
         const part = await tx.query(
-          `DELETE FROM issues WHERE id IN (SELECT id FROM issues WHERE project_id = $1 LIMIT ${DELETE_ISSUES_PART})`,
+          `DELETE FROM issues WHERE id IN (SELECT id FROM issues WHERE project_id = $1 ORDER BY id LIMIT ${DELETE_ISSUES_PART} FOR UPDATE)`,
           [projectId],
         );
         return part.affectedRows;
-      });
-    }
+      }),
+    );
     return this.db.transaction(async (tx) => {
       await lockProjectAlone(tx, projectId);
       // The keys first, returned: read before the project's delete, a key added in between went unnamed.
@@ -156,12 +159,9 @@ export class PgTenancyStore implements TenancyStore {
   }
 
   async forgetDeletedProject(projectId: number): Promise<void> {
-    // In parts, each its own statement: a project counted an event id for every event it kept.
-    const part = `DELETE FROM processed_events WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM processed_events WHERE project_id = $1 LIMIT ${FORGET_PART_ROWS}))`;
-    for (let deleted = FORGET_PART_ROWS; deleted === FORGET_PART_ROWS;) {
-      deleted = (await this.db.query(part, [projectId])).affectedRows;
-    }
+    // In parts: a project counted an event id for every event it kept.
+    const part = deletePartSql('processed_events', 'project_id = $1', FORGET_PART_ROWS);
+    await deleteWhileFull(FORGET_PART_ROWS, async () => (await this.db.query(part, [projectId])).affectedRows);
     // Its alerts left unsent: claimed at the delete and then to be retried, or added just after.
     await this.db.query(`DELETE FROM alert_deliveries WHERE project_id = $1 AND status IN ('pending', 'held')`, [projectId]);
     await this.db.query('DELETE FROM deleted_projects WHERE project_id = $1', [projectId]);

@@ -337,6 +337,10 @@ export const projectRoutes: OrganizationRoute[] = [
       }
       const { publicKeys } = await deleteProject(page.deps.metadata, project, page.now());
       for (const key of publicKeys) page.deps.keysChanged?.(key);
+      page.deps.logger.info(
+        { organization: page.organization.slug, project: project.slug, projectId: project.id, byUser: page.viewer.id },
+        'project deleted',
+      );
       page.seeOther(`${page.href('projects')}?saved=deleted`);
     },
   },

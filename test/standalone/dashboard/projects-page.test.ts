@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckedPage } from '../../support/browser.ts';
 import { dsnStatus } from '../../support/dsn-status.ts';
 import { signedInPerson } from '../../support/dashboard-people.ts';
+import { logLines } from '../../support/log-lines.ts';
 import { provision, REPO_ROOT, runProcess, type StandaloneServer } from '../../support/standalone-server.ts';
 import { startWithBrowser, stopWithBrowser } from '../../support/server-with-browser.ts';
 
@@ -16,7 +17,8 @@ let server: StandaloneServer;
 let browser: Browser;
 const ORG = '/organizations/default';
 
-beforeAll(async () => ({ server, browser } = await startWithBrowser()));
+// At info, where the server logs who deleted a project (the suites' servers log warnings only).
+beforeAll(async () => ({ server, browser } = await startWithBrowser({ ERRATA_LOG_LEVEL: 'info' })));
 afterAll(() => stopWithBrowser(server, browser));
 
 /** The real SDK, as the person installing it runs it. */
@@ -307,6 +309,16 @@ describe('deleting a project', () => {
       await checked.close();
     }
     expect(await ingestStatus(p.dsn)).toBe(403);
+    // The server's log says who deleted it (by user id: no email in the log).
+    const logged = logLines(server.output(), 'project deleted');
+    expect(logged).toEqual([
+      expect.objectContaining({
+        organization: 'default',
+        project: 'doomed-app',
+        projectId: p.projectId,
+        byUser: expect.any(Number),
+      }),
+    ]);
     expect((await admin.client.get(`${ORG}/projects/doomed-app`)).status).toBe(404);
     expect((await admin.client.get(`${ORG}/projects/doomed-app/delete`)).status).toBe(404);
     // The slug is free for a new project, with a DSN of its own.
