@@ -78,7 +78,7 @@ describe('source maps, distributed', () => {
 
   it('deleting the project: ingest refuses its DSN within its key cache, and the purge empties S3 and ClickHouse of it', async () => {
     const path = `/api/v1/organizations/${p.organization}/projects/${p.projectSlug}`;
-    expect((await apiRequest(mcp, 'DELETE', path, p.token)).status).toBe(200);
+    expect((await apiRequest(mcp, 'DELETE', `${path}?confirm=${p.projectSlug}`, p.token)).status).toBe(200);
     await eventually(
       async () => (await dsnStatus(cluster.ingest.url, p.dsn)) === 403 || undefined,
       'ingest refusing the deleted DSN',

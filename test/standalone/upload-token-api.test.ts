@@ -107,10 +107,10 @@ describe('upload token API', () => {
 describe('renaming and deleting a project through the API, across organizations', () => {
   it('finds no project of another organization, and the scoped token no project but its own: nothing renamed or deleted', async () => {
     const theirs = '/api/v1/organizations/other-org/projects/web';
-    expect((await call('DELETE', theirs, tokens.admin)).status).toBe(404);
+    expect((await call('DELETE', `${theirs}?confirm=web`, tokens.admin)).status).toBe(404);
     expect((await call('PUT', theirs, tokens.admin, { name: 'Taken over' })).status).toBe(404);
-    expect((await call('DELETE', `${base}/shop`, tokens.other)).status).toBe(404);
-    expect((await call('DELETE', `${base}/shop`, tokens.adminWeb)).status).toBe(404);
+    expect((await call('DELETE', `${base}/shop?confirm=shop`, tokens.other)).status).toBe(404);
+    expect((await call('DELETE', `${base}/shop?confirm=shop`, tokens.adminWeb)).status).toBe(404);
     expect((await call('PUT', `${base}/shop`, tokens.other, { name: 'Taken over' })).status).toBe(404);
     expect((await call('PUT', `${base}/shop`, tokens.adminWeb, { name: 'Taken over' })).status).toBe(404);
     // The scoped token renames its own project.
